@@ -1,0 +1,56 @@
+/*
+ * kvcalc_json.h - a strict RFC 8259 JSON tokenizer that never allocates.
+ *
+ * In the spirit of jsmn: the caller passes the text and an array of tokens; the parser
+ * fills the array (one token per value, object key strings included) and reports the first
+ * error with its line and column. It validates everything a hostile file could get wrong:
+ * UTF-8, escapes, control characters, number grammar, trailing commas, nesting depth, and
+ * trailing garbage. Tokens refer to byte ranges of the text; nothing is copied.
+ */
+#ifndef KVCALC_JSON_H
+#define KVCALC_JSON_H
+
+#include <stddef.h>
+
+typedef enum {
+    JSON_OBJECT,
+    JSON_ARRAY,
+    JSON_STRING, /* start/end exclude the quotes; escapes are left as written */
+    JSON_NUMBER,
+    JSON_TRUE,
+    JSON_FALSE,
+    JSON_NULL
+} json_type;
+
+typedef struct {
+    json_type type;
+    size_t start, end; /* byte range in the text */
+    size_t size;       /* objects: number of keys; arrays: number of elements */
+    size_t next;       /* index of the first token after this value's subtree */
+} json_tok;
+
+typedef struct {
+    size_t line, col;  /* 1-based position of the error */
+    const char *msg;   /* "expected ',' or '}'" */
+} json_error;
+
+#define JSON_DEFAULT_MAX_DEPTH 64
+
+/* Tokenizes text[0..len). Returns the number of tokens used (>= 1), or -1 with *err set.
+ * toks[0] is the top-level value. Running out of tokens is an error ("too many values"). */
+long json_parse(const char *text, size_t len, json_tok *toks, size_t max_toks,
+                size_t max_depth, json_error *err);
+
+/* The index of the value of key in the object at toks[obj], or 0 if absent (0 is never a
+ * value inside an object). A key that appears twice: the last one wins, as in Python. */
+size_t json_find(const char *text, const json_tok *toks, size_t obj, const char *key);
+
+/* Whether the string token equals s (after decoding simple escapes; \u escapes compare
+ * unequal to plain ASCII keys, which is all kvcalc looks up). */
+int json_string_eq(const char *text, const json_tok *t, const char *s);
+
+/* The value of a number token as a double (strtod of a validated JSON number); NaN for a
+ * number written with 400 characters or more. */
+double json_number(const char *text, const json_tok *t);
+
+#endif

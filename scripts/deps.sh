@@ -1,0 +1,28 @@
+#!/bin/sh
+# deps.sh - install what kvcalc needs to build and test, when it is missing: a C compiler,
+# cmake and cmocka. Debian/Ubuntu (apt-get); elsewhere it only says what is missing.
+set -eu
+
+missing=""
+command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
+command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1 || missing="$missing make"
+cmocka_found=0
+for d in /usr/include /usr/local/include /opt/homebrew/include; do
+  [ -f "$d/cmocka.h" ] && cmocka_found=1
+done
+[ "$cmocka_found" = 1 ] || missing="$missing libcmocka-dev"
+
+[ -z "$missing" ] && exit 0
+
+if command -v apt-get >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  echo "deps.sh: installing:$missing" >&2
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+else
+  echo "deps.sh: please install:$missing" >&2
+  exit 1
+fi

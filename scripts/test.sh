@@ -1,0 +1,20 @@
+#!/bin/sh
+# test.sh - the whole test suite, from a fresh checkout: installs missing tools, builds and
+# runs every test (unit, end-to-end, golden), then does it all again under AddressSanitizer
+# and UndefinedBehaviorSanitizer. Exits non-zero on any failure.
+set -eu
+cd "$(dirname "$0")/.."
+
+sh scripts/deps.sh
+
+jobs=2
+echo "== build and test (build/)"
+cmake -S . -B build -DKVCALC_SANITIZE=OFF >/dev/null
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== build and test under ASan + UBSan (build-sanitize/)"
+cmake -S . -B build-sanitize -DKVCALC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-sanitize -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-sanitize --output-on-failure -j "$jobs"

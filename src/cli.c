@@ -1,0 +1,385 @@
+/*
+ * cli.c - strict argument parsing, in ISO C (no getopt).
+ *
+ * Every spec flag is a row of kv_inputs (fields.c); the few output and action flags are a
+ * row of the small table below. Values are checked strictly - an integer is [+-]digits and
+ * must fit in 64 bits, a number is a decimal with an optional exponent and must be finite -
+ * because a calculator that silently reads "4k" as 4 or "1e999" as infinity lies. Every
+ * error is one line that names the flag, what it accepts and what it got.
+ */
+#include "cli.h"
+
+#include "format.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { OPT_FORMAT, OPT_GET, OPT_HELP, OPT_VERSION } opt_kind;
+
+typedef struct {
+    const char *flag;
+    char short_flag;
+    opt_kind kind;
+    const char *meta; /* NULL: takes no value */
+    const char *want; /* what the value may be, for messages */
+    const char *help;
+} option_row;
+
+static const option_row options[] = {
+    {"format", 0, OPT_FORMAT, "FMT", "one of: text json csv",
+     "output format: text (the lesson's table), json or csv"},
+    {"get", 0, OPT_GET, "KEY", "a top-level key of the JSON output",
+     "print only this top-level value, on one line"},
+    {"help", 'h', OPT_HELP, NULL, NULL, "show this help and exit"},
+    {"version", 0, OPT_VERSION, NULL, NULL, "print the version and exit"},
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+static const char *const format_names[FORMAT_COUNT] = {"text", "json", "csv"};
+
+/* ---- messages ------------------------------------------------------------------------- */
+
+static int fail(char *err, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(err, cap, "kvcalc: ");
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < cap)
+        vsnprintf(err + n, cap - (size_t)n, fmt, ap);
+    va_end(ap);
+    return CLI_USAGE_ERROR;
+}
+
+/* Copies user text for quoting in a message: printable ASCII only (anything else becomes
+ * '?', so a hostile argument cannot break the one-line promise or the terminal), cut at 60
+ * characters. */
+static const char *quote_safe(char *buf, size_t cap, const char *text)
+{
+    size_t n = 0, limit = 60;
+    for (; text[n] && n < limit && n + 4 < cap; n++) {
+        unsigned char c = (unsigned char)text[n];
+        buf[n] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+    }
+    if (text[n] && n + 4 < cap) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static void list_dtypes(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < KV_DTYPE_COUNT && n < cap; i++) {
+        int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "", kv_dtype_get((kv_dtype)i)->name);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+static void list_outputs(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < kv_outputs_count && n < cap; i++) {
+        int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "", kv_outputs[i].key);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+/* "an integer >= 1", "a finite number > 0", "one of: fp32 fp16 ..." */
+static void describe_input(const input_field *f, char *buf, size_t cap)
+{
+    char names[128];
+    switch (f->kind) {
+    case IN_INT:
+        snprintf(buf, cap, "an integer >= %.0f", f->min);
+        break;
+    case IN_NUM:
+        snprintf(buf, cap, "a finite number %s %g", f->min_exclusive ? ">" : ">=", f->min);
+        break;
+    case IN_DTYPE:
+        list_dtypes(names, sizeof names);
+        snprintf(buf, cap, "one of: %s", names);
+        break;
+    }
+}
+
+/* ---- value syntax --------------------------------------------------------------------- */
+
+/* [+-]digits, fitting in int64. Returns 0, -1 (syntax) or -2 (does not fit). */
+static int parse_int(const char *t, int64_t *out)
+{
+    int neg = 0;
+    if (*t == '+' || *t == '-')
+        neg = (*t++ == '-');
+    if (!isdigit((unsigned char)*t))
+        return -1;
+    uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    int overflow = 0;
+    for (; isdigit((unsigned char)*t); t++) {
+        unsigned d = (unsigned)(*t - '0');
+        if (v > (limit - d) / 10)
+            overflow = 1;
+        else
+            v = v * 10 + d;
+    }
+    if (*t)
+        return -1;
+    if (overflow)
+        return -2;
+    if (neg)
+        *out = (v == (uint64_t)INT64_MAX + 1u) ? INT64_MIN : -(int64_t)v;
+    else
+        *out = (int64_t)v;
+    return 0;
+}
+
+/* A decimal number: [+-] (digits [. digits] | . digits) [(e|E) [+-] digits]. No hex, no
+ * inf/nan, no spaces. Returns 0, -1 (syntax) or -2 (too large for a double). */
+static int parse_num(const char *t, double *out)
+{
+    const char *p = t;
+    size_t digits = 0;
+    if (*p == '+' || *p == '-')
+        p++;
+    for (; isdigit((unsigned char)*p); p++)
+        digits++;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++)
+            digits++;
+    if (digits == 0)
+        return -1;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p)
+        return -1;
+    errno = 0;
+    double v = strtod(t, NULL);
+    if (!isfinite(v))
+        return -2; /* underflow to 0 or a subnormal is what Python gives too: accepted */
+    *out = v;
+    return 0;
+}
+
+/* ---- setting one value ---------------------------------------------------------------- */
+
+static int set_input(const input_field *f, const char *val, kv_spec *s, char *err, size_t cap)
+{
+    char want[160], shown[80];
+    describe_input(f, want, sizeof want);
+    quote_safe(shown, sizeof shown, val);
+    if (f->kind == IN_DTYPE) {
+        if (kv_dtype_from_name(val, input_dtype(s, f)) != 0)
+            return fail(err, cap, "--%s: unknown dtype '%s' (expected %s)", f->flag, shown, want);
+        return 0;
+    }
+    if (f->kind == IN_INT) {
+        int64_t v = 0;
+        int rc = parse_int(val, &v);
+        if (rc == -2)
+            return fail(err, cap, "--%s: expected %s, got '%s' (too large: at most %lld)",
+                        f->flag, want, shown, (long long)INT64_MAX);
+        if (rc != 0 || (double)v < f->min)
+            return fail(err, cap, "--%s: expected %s, got '%s'", f->flag, want, shown);
+        *input_int(s, f) = v;
+        return 0;
+    }
+    double d = 0;
+    int rc = parse_num(val, &d);
+    if (rc == -2)
+        return fail(err, cap, "--%s: expected %s, got '%s' (too large for a double)", f->flag,
+                    want, shown);
+    if (rc != 0 || (f->min_exclusive ? !(d > f->min) : !(d >= f->min)))
+        return fail(err, cap, "--%s: expected %s, got '%s'", f->flag, want, shown);
+    *input_num(s, f) = d;
+    return 0;
+}
+
+static int set_option(const option_row *opt, const char *val, cli_options *o, char *err,
+                      size_t cap)
+{
+    char shown[80], names[512];
+    switch (opt->kind) {
+    case OPT_FORMAT:
+        for (int i = 0; i < FORMAT_COUNT; i++) {
+            if (strcmp(val, format_names[i]) == 0) {
+                o->format = (cli_format)i;
+                return 0;
+            }
+        }
+        return fail(err, cap, "--format: unknown format '%s' (expected %s)",
+                    quote_safe(shown, sizeof shown, val), opt->want);
+    case OPT_GET:
+        o->get = kv_output_by_key(val);
+        if (o->get)
+            return 0;
+        list_outputs(names, sizeof names);
+        return fail(err, cap, "--get: unknown key '%s' (expected one of: %s)",
+                    quote_safe(shown, sizeof shown, val), names);
+    case OPT_HELP:
+        o->action = ACTION_HELP;
+        return 0;
+    case OPT_VERSION:
+        o->action = ACTION_VERSION;
+        return 0;
+    }
+    return 0;
+}
+
+/* ---- the loop ------------------------------------------------------------------------- */
+
+/* An argument that stands for an option rather than a value: "-x", "--x", but not "-5" or
+ * "-.5" (negative numbers are values, refused later with a clear range message). */
+static int looks_like_option(const char *a)
+{
+    return a[0] == '-' && a[1] != '\0' && !isdigit((unsigned char)a[1]) && a[1] != '.';
+}
+
+static const option_row *find_option(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (strlen(options[i].flag) == len && memcmp(options[i].flag, name, len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t errcap)
+{
+    char shown[80];
+    kv_spec_defaults(&o->spec);
+    o->format = FORMAT_TEXT;
+    o->get = NULL;
+    o->action = ACTION_RUN;
+    err[0] = '\0';
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0) {
+            o->action = ACTION_HELP;
+            return 0;
+        }
+        if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
+            return fail(err, errcap, "unexpected argument '%s'",
+                        quote_safe(shown, sizeof shown, a));
+        if (a[1] != '-')
+            return fail(err, errcap, "unknown option '%s'", quote_safe(shown, sizeof shown, a));
+
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const input_field *in = kv_input_by_flag(name, len);
+        const option_row *opt = in ? NULL : find_option(name, len);
+        if (!in && !opt) {
+            char flag[80];
+            snprintf(flag, sizeof flag, "%.*s", (int)(len < 60 ? len + 2 : 62), a);
+            return fail(err, errcap, "unknown option '%s'",
+                        quote_safe(shown, sizeof shown, flag));
+        }
+        const char *flag = in ? in->flag : opt->flag;
+        int takes_value = in || opt->meta;
+        const char *val = NULL;
+        if (takes_value) {
+            if (eq)
+                val = eq + 1;
+            else if (i + 1 < argc && !looks_like_option(argv[i + 1]))
+                val = argv[++i];
+            else if (in) {
+                char want[160];
+                describe_input(in, want, sizeof want);
+                return fail(err, errcap, "--%s: missing value (expected %s)", flag, want);
+            } else
+                return fail(err, errcap, "--%s: missing value (expected %s)", flag, opt->want);
+        } else if (eq) {
+            return fail(err, errcap, "--%s: takes no value, got '%s'", flag,
+                        quote_safe(shown, sizeof shown, eq + 1));
+        }
+
+        int rc = in ? set_input(in, val, &o->spec, err, errcap)
+                    : set_option(opt, val, o, err, errcap);
+        if (rc != 0)
+            return rc;
+        if (o->action != ACTION_RUN)
+            return 0;
+    }
+    return 0;
+}
+
+void cli_status_error(kv_status st, char *err, size_t errcap)
+{
+    const input_field *f = kv_input_by_status(st);
+    if (f)
+        fail(err, errcap, "--%s: %s", f->flag, kv_status_message(st));
+    else
+        fail(err, errcap, "--gpu-mem-gib, --params-b, --overhead-gib: %s",
+             kv_status_message(st));
+}
+
+/* ---- help ----------------------------------------------------------------------------- */
+
+static void help_line(FILE *out, char short_flag, const char *flag, const char *meta,
+                      const char *help, const char *def)
+{
+    char left[64];
+    if (short_flag)
+        snprintf(left, sizeof left, "-%c, --%s", short_flag, flag);
+    else
+        snprintf(left, sizeof left, "--%s%s%s", flag, meta ? " " : "", meta ? meta : "");
+    fprintf(out, "  %-24s %s", left, help);
+    if (def)
+        fprintf(out, " [%s]", def);
+    fputc('\n', out);
+}
+
+void cli_help(FILE *out)
+{
+    kv_spec defaults;
+    char def[FMT_BUF], names[128];
+    kv_spec_defaults(&defaults);
+    fputs("Usage: kvcalc [OPTION]...\n"
+          "Size the KV cache of an LLM server: how many requests of a given context fit on\n"
+          "one GPU once the weights are loaded.\n"
+          "\n"
+          "Model, GPU and workload (defaults: the lesson's 7B-class GQA model, 48 GiB GPU):\n",
+          out);
+    for (size_t i = 0; i < kv_inputs_count; i++) {
+        const input_field *f = &kv_inputs[i];
+        help_line(out, 0, f->flag, f->meta, f->help, input_text(def, sizeof def, &defaults, f));
+    }
+    fputs("\nOutput:\n", out);
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        help_line(out, options[i].short_flag, options[i].flag, options[i].meta, options[i].help,
+                  options[i].kind == OPT_FORMAT ? "text" : NULL);
+    fputs("\nDTYPE is one of:", out);
+    for (int i = 0; i < KV_DTYPE_COUNT; i++) {
+        const kv_dtype_info *d = kv_dtype_get((kv_dtype)i);
+        fprintf(out, " %s (%s B)", d->name, fmt_g(names, sizeof names, d->bytes));
+    }
+    fputs("\n", out);
+    fputs(            "KEY is a top-level key of the JSON output (see docs/output.md).\n"
+            "Values go as --flag VALUE or --flag=VALUE; when a flag repeats, the last wins.\n"
+            "\n"
+            "KV bytes per token = 2 x layers x kv-heads x head-dim x dtype bytes;\n"
+            "max concurrency = floor((GPU - weights - overhead) / (KV per token x context)).\n"
+            "\n"
+            "Exit status: 0 ok, 2 usage error (one line on stderr, nothing on stdout),\n"
+            "3 the output could not be written.\n"
+            "See kvcalc(1).\n",
+            out);
+}

@@ -1,0 +1,39 @@
+/*
+ * cli.h - command line -> options. Parsing only: nothing here computes or prints results.
+ */
+#ifndef KVCALC_CLI_H
+#define KVCALC_CLI_H
+
+#include "fields.h"
+#include "kvcalc.h"
+
+#include <stdio.h>
+
+typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_COUNT } cli_format;
+typedef enum { ACTION_RUN, ACTION_HELP, ACTION_VERSION } cli_action;
+
+typedef struct {
+    kv_spec spec;
+    cli_format format;
+    const output_field *get; /* --get KEY, or NULL */
+    cli_action action;
+} cli_options;
+
+#define CLI_USAGE_ERROR 2
+#define CLI_ERR_BUF 512
+
+/* Parses argv into *o (starting from the lesson's defaults). Returns 0, or CLI_USAGE_ERROR
+ * with a one-line message ("kvcalc: --context: expected an integer >= 1, got '4k'") in
+ * err. Stops at -h/--help or --version, as their action. */
+int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t errcap);
+
+/* The one-line usage error for a spec the core refused (kv_compute() != KV_OK). */
+void cli_status_error(kv_status st, char *err, size_t errcap);
+
+/* The full --help text. */
+void cli_help(FILE *out);
+
+/* The hint printed after every usage error. */
+#define CLI_HINT "Try 'kvcalc --help' for more information."
+
+#endif

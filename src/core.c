@@ -1,0 +1,163 @@
+/*
+ * core.c - the pure sizing core: kv_spec in, kv_result out.
+ *
+ * Every formula follows the lesson's calculator in the same order of operations, so the
+ * doubles come out with the same bits (see exact.c for why that takes care):
+ *
+ *   per_token = float(2 * layers * kv_heads * head_dim) * dtype_bytes
+ *   per_req   = per_token * float(context)
+ *   weights   = params_b * 1e9 * weight_bytes
+ *   free      = gpu_gib * GiB - weights - overhead_gib * GiB
+ *   max_conc  = free // per_req                    (Python floor division)
+ *   saved     = float((prefix_requests - 1) * prefix_tokens) * per_token
+ *   extra     = saved // per_req
+ *
+ * No I/O and no globals here: the renderers decide nothing and the core prints nothing.
+ */
+#include "kvcalc.h"
+
+#include <math.h>
+
+/* The standard rows of the context-vs-concurrency table, in tokens. The lesson filters
+ * them by c <= max(context, 8192) * 4, which keeps all six for every valid context, so the
+ * filter is not repeated here. */
+static const int64_t std_contexts[KV_STD_CONTEXTS] = {1024, 2048, 4096, 8192, 16384, 32768};
+
+void kv_spec_defaults(kv_spec *s)
+{
+    s->layers = 28;
+    s->kv_heads = 4;
+    s->head_dim = 128;
+    s->dtype = KV_DTYPE_FP16;
+    s->params_b = 7.0;
+    s->weight_dtype = KV_DTYPE_FP16;
+    s->gpu_mem_gib = 48.0;
+    s->overhead_gib = 2.0;
+    s->context = 4096;
+    s->prefix_tokens = 1024;
+    s->prefix_requests = 50;
+}
+
+static const char *const status_messages[] = {
+    [KV_OK] = "ok",
+    [KV_ERR_LAYERS] = "must be an integer >= 1",
+    [KV_ERR_KV_HEADS] = "must be an integer >= 1",
+    [KV_ERR_HEAD_DIM] = "must be an integer >= 1",
+    [KV_ERR_DTYPE] = "unknown dtype",
+    [KV_ERR_PARAMS_B] = "must be a finite number >= 0 whose weights in bytes "
+                        "(params x 1e9 x dtype bytes) stay a finite double",
+    [KV_ERR_WEIGHT_DTYPE] = "unknown dtype",
+    [KV_ERR_GPU_MEM] = "must be a finite number > 0 whose size in bytes stays a finite double",
+    [KV_ERR_OVERHEAD] = "must be a finite number >= 0 whose size in bytes stays a finite "
+                        "double",
+    [KV_ERR_CONTEXT] = "must be an integer >= 1",
+    [KV_ERR_PREFIX_TOKENS] = "must be an integer >= 0",
+    [KV_ERR_PREFIX_REQUESTS] = "must be an integer >= 1",
+    [KV_ERR_MEMORY_RANGE] = "GPU memory minus weights minus overhead is not a finite number",
+};
+
+const char *kv_status_message(kv_status st)
+{
+    if ((size_t)st >= sizeof status_messages / sizeof status_messages[0])
+        return "unknown error";
+    return status_messages[st];
+}
+
+/* Rejects what the formulas cannot take. The parser checks the same bounds per flag so it
+ * can quote the user's text; this is the core's own guard for library callers. */
+static kv_status check_inputs(const kv_spec *s)
+{
+    if (s->layers < 1)
+        return KV_ERR_LAYERS;
+    if (s->kv_heads < 1)
+        return KV_ERR_KV_HEADS;
+    if (s->head_dim < 1)
+        return KV_ERR_HEAD_DIM;
+    if ((unsigned)s->dtype >= KV_DTYPE_COUNT)
+        return KV_ERR_DTYPE;
+    if (!(s->params_b >= 0) || !isfinite(s->params_b))
+        return KV_ERR_PARAMS_B;
+    if ((unsigned)s->weight_dtype >= KV_DTYPE_COUNT)
+        return KV_ERR_WEIGHT_DTYPE;
+    if (!(s->gpu_mem_gib > 0) || !isfinite(s->gpu_mem_gib))
+        return KV_ERR_GPU_MEM;
+    if (!(s->overhead_gib >= 0) || !isfinite(s->overhead_gib))
+        return KV_ERR_OVERHEAD;
+    if (s->context < 1)
+        return KV_ERR_CONTEXT;
+    if (s->prefix_tokens < 0)
+        return KV_ERR_PREFIX_TOKENS;
+    if (s->prefix_requests < 1)
+        return KV_ERR_PREFIX_REQUESTS;
+    return KV_OK;
+}
+
+/* free // per_request, or 0 when there is no room: concurrency cannot be negative. */
+static double concurrency(double free_bytes, int fits, double per_request)
+{
+    return fits ? kv_floordiv(free_bytes, per_request) : 0.0;
+}
+
+static void add_row(const kv_spec *s, kv_result *r, int64_t c)
+{
+    kv_row *row = &r->rows[r->n_rows++];
+    row->context = c;
+    row->kv_bytes_per_request = r->kv_bytes_per_token * (double)c;
+    row->max_concurrency = concurrency(r->free_kv_bytes, r->fits, row->kv_bytes_per_request);
+    row->is_setting = (c == s->context);
+}
+
+/* Fills the context-vs-concurrency rows: the standard contexts with the user's context
+ * merged in ascending order, once (the lesson's sorted(set(...))). */
+static void fill_rows(const kv_spec *s, kv_result *r)
+{
+    int placed = 0;
+    r->n_rows = 0;
+    for (size_t i = 0; i < KV_STD_CONTEXTS; i++) {
+        if (!placed && s->context < std_contexts[i]) {
+            add_row(s, r, s->context);
+            placed = 1;
+        }
+        if (s->context == std_contexts[i])
+            placed = 1;
+        add_row(s, r, std_contexts[i]);
+    }
+    if (!placed)
+        add_row(s, r, s->context);
+}
+
+kv_status kv_compute(const kv_spec *s, kv_result *r)
+{
+    kv_status st = check_inputs(s);
+    if (st != KV_OK)
+        return st;
+
+    const uint64_t tok_factors[4] = {2, (uint64_t)s->layers, (uint64_t)s->kv_heads,
+                                     (uint64_t)s->head_dim};
+    r->kv_bytes_per_token = kv_exact_product(tok_factors, 4) * kv_dtype_get(s->dtype)->bytes;
+    r->kv_bytes_per_request = r->kv_bytes_per_token * (double)s->context;
+
+    r->weights_bytes = s->params_b * 1e9 * kv_dtype_get(s->weight_dtype)->bytes;
+    if (!isfinite(r->weights_bytes))
+        return KV_ERR_PARAMS_B;
+    r->gpu_mem_bytes = s->gpu_mem_gib * KV_GIB;
+    if (!isfinite(r->gpu_mem_bytes))
+        return KV_ERR_GPU_MEM;
+    r->overhead_bytes = s->overhead_gib * KV_GIB;
+    if (!isfinite(r->overhead_bytes))
+        return KV_ERR_OVERHEAD;
+    r->free_kv_bytes = r->gpu_mem_bytes - r->weights_bytes - r->overhead_bytes;
+    if (!isfinite(r->free_kv_bytes))
+        return KV_ERR_MEMORY_RANGE;
+    r->fits = r->free_kv_bytes > 0;
+    r->max_concurrency = concurrency(r->free_kv_bytes, r->fits, r->kv_bytes_per_request);
+
+    fill_rows(s, r);
+
+    const uint64_t prefix_factors[2] = {(uint64_t)(s->prefix_requests - 1),
+                                        (uint64_t)s->prefix_tokens};
+    r->prefix_saved_bytes = kv_exact_product(prefix_factors, 2) * r->kv_bytes_per_token;
+    r->prefix_extra_concurrency =
+        concurrency(r->prefix_saved_bytes, r->fits, r->kv_bytes_per_request);
+    return KV_OK;
+}

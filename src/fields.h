@@ -1,0 +1,71 @@
+/*
+ * fields.h - the data tables that name kvcalc's inputs and outputs.
+ *
+ * Inputs: one row per kv_spec member, with its command-line flag, its JSON key, its kind,
+ * its lower bound and its help text. The argument parser, --help, the JSON "inputs" echo
+ * and error messages all read this one table, so a new input is one new row.
+ *
+ * Outputs: one row per top-level scalar of the JSON document, with a getter. The JSON
+ * renderer, --get and docs/output.md (checked by a test) share it.
+ */
+#ifndef KVCALC_FIELDS_H
+#define KVCALC_FIELDS_H
+
+#include "kvcalc.h"
+
+#include <stddef.h>
+
+typedef enum { IN_INT, IN_NUM, IN_DTYPE } input_kind;
+
+typedef struct {
+    const char *flag;   /* long option without "--": "kv-heads" */
+    const char *key;    /* JSON key: "kv_heads" */
+    input_kind kind;
+    size_t offset;      /* of the member in kv_spec */
+    double min;         /* lower bound (IN_INT, IN_NUM) */
+    int min_exclusive;  /* 1: value must be > min; 0: >= min */
+    kv_status error;    /* the status kv_compute() returns when this input is to blame */
+    const char *meta;   /* placeholder in --help: "N", "GIB", "DTYPE" */
+    const char *help;   /* one line for --help */
+} input_field;
+
+extern const input_field kv_inputs[];
+extern const size_t kv_inputs_count;
+
+const input_field *kv_input_by_flag(const char *flag, size_t len);
+const input_field *kv_input_by_status(kv_status st);
+
+/* Typed access to a kv_spec member described by an input row. */
+int64_t *input_int(kv_spec *s, const input_field *f);
+double *input_num(kv_spec *s, const input_field *f);
+kv_dtype *input_dtype(kv_spec *s, const input_field *f);
+/* The value of an input as text, as the JSON "inputs" object and --help show it
+ * (a JSON number, or a dtype name). */
+char *input_text(char *buf, size_t cap, const kv_spec *s, const input_field *f);
+
+typedef enum { OUT_INT, OUT_NUM, OUT_BOOL, OUT_STR } output_kind;
+
+typedef struct {
+    output_kind kind;
+    int64_t i;       /* OUT_INT */
+    double d;        /* OUT_NUM */
+    int b;           /* OUT_BOOL */
+    const char *s;   /* OUT_STR */
+} output_value;
+
+typedef struct {
+    const char *key;  /* top-level JSON key */
+    const char *unit; /* "bytes", "requests", "tokens", ... */
+    output_value (*get)(const kv_spec *s, const kv_result *r);
+} output_field;
+
+extern const output_field kv_outputs[];
+extern const size_t kv_outputs_count;
+
+const output_field *kv_output_by_key(const char *key);
+/* The value as JSON text (strings without quotes: callers quote them where needed). */
+char *output_text(char *buf, size_t cap, output_value v);
+
+#define KV_SCHEMA_VERSION 1
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * format.c - Python-style number formatting (see format.h).
+ *
+ * printf already rounds the exact binary value half-to-even on glibc and on the BSD/macOS
+ * libc, which is what Python does, so the digits come from snprintf; what is added here is
+ * what printf lacks: thousands separators, and Python's spelling of non-finite values
+ * (printf may print "-nan"; Python always prints "nan").
+ */
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *nonfinite(char *buf, size_t cap, double v)
+{
+    snprintf(buf, cap, "%s", isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf"));
+    return buf;
+}
+
+/* Inserts a comma every three digits of the integer part of the number in buf, in place.
+ * buf holds an optional '-', digits, then anything else (".25", "e+06"). */
+static char *group_thousands(char *buf, size_t cap)
+{
+    size_t start = (buf[0] == '-') ? 1 : 0;
+    size_t digits = strspn(buf + start, "0123456789");
+    size_t commas = digits > 0 ? (digits - 1) / 3 : 0;
+    size_t len = strlen(buf);
+    if (commas == 0 || len + commas + 1 > cap)
+        return buf;
+    /* Walk from the end, copying the tail as is and the digits with a comma every 3. */
+    size_t src = len, dst = len + commas;
+    size_t int_end = start + digits;
+    buf[dst] = '\0';
+    while (src > int_end)
+        buf[--dst] = buf[--src];
+    for (size_t k = 0; k < digits; k++) {
+        if (k > 0 && k % 3 == 0)
+            buf[--dst] = ',';
+        buf[--dst] = buf[--src];
+    }
+    return buf;
+}
+
+char *fmt_fixed(char *buf, size_t cap, double v, int prec, int group)
+{
+    if (!isfinite(v))
+        return nonfinite(buf, cap, v);
+    snprintf(buf, cap, "%.*f", prec, v);
+    return group ? group_thousands(buf, cap) : buf;
+}
+
+char *fmt_g(char *buf, size_t cap, double v)
+{
+    if (!isfinite(v))
+        return nonfinite(buf, cap, v);
+    snprintf(buf, cap, "%g", v);
+    return buf;
+}
+
+char *fmt_int(char *buf, size_t cap, int64_t v, int group)
+{
+    snprintf(buf, cap, "%lld", (long long)v);
+    return group ? group_thousands(buf, cap) : buf;
+}
+
+char *fmt_json_number(char *buf, size_t cap, double v)
+{
+    if (!isfinite(v)) /* JSON has no inf or nan; callers never pass them */
+        return nonfinite(buf, cap, v);
+    if (v == floor(v) && fabs(v) < 1e21) {
+        snprintf(buf, cap, "%.0f", v);
+        return buf;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}

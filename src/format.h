@@ -1,0 +1,28 @@
+/*
+ * format.h - Python-style number formatting for the renderers.
+ *
+ * The lesson's calculator formats with Python's format mini-language (":g", ":,.1f",
+ * ":,"). These helpers produce the same text: correctly rounded digits of the exact binary
+ * value (round-half-even, via the C library's printf), thousands separators on the integer
+ * part, and "inf"/"nan" spelled as Python spells them. Each writes a NUL-terminated string
+ * into buf (cap bytes) and returns buf; FMT_BUF bytes hold any double.
+ */
+#ifndef KVCALC_FORMAT_H
+#define KVCALC_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FMT_BUF 512 /* 309 integer digits + 103 commas + sign, point and decimals fit */
+
+/* f"{v:.{prec}f}" or, with group != 0, f"{v:,.{prec}f}". */
+char *fmt_fixed(char *buf, size_t cap, double v, int prec, int group);
+/* f"{v:g}". */
+char *fmt_g(char *buf, size_t cap, double v);
+/* f"{v}" or f"{v:,}" for an integer. */
+char *fmt_int(char *buf, size_t cap, int64_t v, int group);
+/* The shortest decimal that reads back as v (what JSON output needs); integral values
+ * below 1e21 print without a fraction or exponent, as JSON integers. */
+char *fmt_json_number(char *buf, size_t cap, double v);
+
+#endif

@@ -1,0 +1,377 @@
+/*
+ * json.c - a strict, allocation-free JSON tokenizer (see kvcalc_json.h).
+ *
+ * Recursive descent with an explicit depth bound: a 100,000-deep "[[[[..." fails with a
+ * located error at max_depth instead of exhausting the C stack. Every byte is looked at
+ * once; the parser never reads past len, so the input need not be NUL-terminated.
+ */
+#include "kvcalc_json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *s;
+    size_t len, pos;
+    json_tok *toks;
+    size_t cap, n, max_depth;
+    json_error *err;
+} parser;
+
+static int fail_at(parser *p, size_t pos, const char *msg)
+{
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < pos && i < p->len; i++) {
+        if (p->s[i] == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)p->s[i] & 0xC0) != 0x80) {
+            col++; /* count characters, not UTF-8 continuation bytes */
+        }
+    }
+    p->err->line = line;
+    p->err->col = col;
+    p->err->msg = msg;
+    return -1;
+}
+
+static int fail(parser *p, const char *msg)
+{
+    return fail_at(p, p->pos, msg);
+}
+
+static void skip_ws(parser *p)
+{
+    while (p->pos < p->len) {
+        char c = p->s[p->pos];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            break;
+        p->pos++;
+    }
+}
+
+static int peek(parser *p)
+{
+    return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1;
+}
+
+static long new_tok(parser *p, json_type type)
+{
+    if (p->n >= p->cap)
+        return fail(p, "too many values");
+    json_tok *t = &p->toks[p->n];
+    t->type = type;
+    t->start = p->pos;
+    t->end = p->pos;
+    t->size = 0;
+    t->next = 0;
+    return (long)p->n++;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Reads 4 hex digits at p->pos; returns the code unit or -1. */
+static long hex4(parser *p)
+{
+    long v = 0;
+    if (p->len - p->pos < 4)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval((unsigned char)p->s[p->pos + (size_t)i]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    p->pos += 4;
+    return v;
+}
+
+/* One UTF-8 sequence starting at p->pos (first byte >= 0x80): checks shape, overlongs,
+ * surrogates and the U+10FFFF limit. */
+static int utf8_seq(parser *p)
+{
+    const unsigned char *u = (const unsigned char *)p->s + p->pos;
+    size_t left = p->len - p->pos, n;
+    unsigned long cp, min;
+    if (u[0] >= 0xC2 && u[0] <= 0xDF) {
+        n = 2, cp = u[0] & 0x1Fu, min = 0x80;
+    } else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
+        n = 3, cp = u[0] & 0x0Fu, min = 0x800;
+    } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
+        n = 4, cp = u[0] & 0x07u, min = 0x10000;
+    } else {
+        return fail(p, "invalid UTF-8");
+    }
+    if (left < n)
+        return fail(p, "invalid UTF-8");
+    for (size_t i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            return fail(p, "invalid UTF-8");
+        cp = (cp << 6) | (u[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return fail(p, "invalid UTF-8");
+    p->pos += n;
+    return 0;
+}
+
+static long parse_string(parser *p)
+{
+    p->pos++; /* opening quote */
+    long t = new_tok(p, JSON_STRING);
+    if (t < 0)
+        return -1;
+    for (;;) {
+        int c = peek(p);
+        if (c < 0)
+            return fail(p, "unterminated string");
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return fail(p, "control character in string");
+        if (c == '\\') {
+            p->pos++;
+            int e = peek(p);
+            if (e == 'u') {
+                p->pos++;
+                long cu = hex4(p);
+                if (cu < 0)
+                    return fail(p, "bad \\u escape");
+                if (cu >= 0xD800 && cu <= 0xDBFF) { /* a high surrogate needs its low half */
+                    if (p->len - p->pos < 2 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
+                        return fail(p, "unpaired surrogate in \\u escape");
+                    p->pos += 2;
+                    long lo = hex4(p);
+                    if (lo < 0xDC00 || lo > 0xDFFF)
+                        return fail(p, "unpaired surrogate in \\u escape");
+                } else if (cu >= 0xDC00 && cu <= 0xDFFF) {
+                    return fail(p, "unpaired surrogate in \\u escape");
+                }
+                continue;
+            }
+            if (e < 0 || !strchr("\"\\/bfnrt", e))
+                return fail(p, "bad escape in string");
+            p->pos++;
+            continue;
+        }
+        if (c >= 0x80) {
+            if (utf8_seq(p) < 0)
+                return -1;
+            continue;
+        }
+        p->pos++;
+    }
+    p->toks[t].end = p->pos;
+    p->pos++; /* closing quote */
+    return t;
+}
+
+static size_t digits(parser *p)
+{
+    size_t n = 0;
+    while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9')
+        p->pos++, n++;
+    return n;
+}
+
+static long parse_number(parser *p)
+{
+    long t = new_tok(p, JSON_NUMBER);
+    if (t < 0)
+        return -1;
+    if (peek(p) == '-')
+        p->pos++;
+    if (peek(p) == '0') {
+        p->pos++;
+        if (peek(p) >= '0' && peek(p) <= '9')
+            return fail(p, "leading zero in number");
+    } else if (digits(p) == 0) {
+        return fail(p, "expected a digit");
+    }
+    if (peek(p) == '.') {
+        p->pos++;
+        if (digits(p) == 0)
+            return fail(p, "expected a digit after '.'");
+    }
+    if (peek(p) == 'e' || peek(p) == 'E') {
+        p->pos++;
+        if (peek(p) == '+' || peek(p) == '-')
+            p->pos++;
+        if (digits(p) == 0)
+            return fail(p, "expected a digit in exponent");
+    }
+    p->toks[t].end = p->pos;
+    return t;
+}
+
+static long parse_literal(parser *p, const char *word, json_type type)
+{
+    size_t n = strlen(word);
+    if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n) != 0)
+        return fail(p, "unexpected character");
+    long t = new_tok(p, type);
+    if (t < 0)
+        return -1;
+    p->pos += n;
+    p->toks[t].end = p->pos;
+    return t;
+}
+
+static long parse_value(parser *p, size_t depth);
+
+/* Objects and arrays share one loop: members separated by ',', closed by close. */
+static long parse_container(parser *p, size_t depth, json_type type)
+{
+    const int is_obj = (type == JSON_OBJECT);
+    const char close = is_obj ? '}' : ']';
+    if (depth >= p->max_depth)
+        return fail(p, "nesting too deep");
+    long t = new_tok(p, type);
+    if (t < 0)
+        return -1;
+    p->pos++;
+    skip_ws(p);
+    if (peek(p) == close) {
+        p->pos++;
+        p->toks[t].end = p->pos;
+        p->toks[t].next = p->n;
+        return t;
+    }
+    for (;;) {
+        skip_ws(p);
+        if (is_obj) {
+            if (peek(p) != '"')
+                return fail(p, "expected a string key");
+            if (parse_string(p) < 0)
+                return -1;
+            skip_ws(p);
+            if (peek(p) != ':')
+                return fail(p, "expected ':'");
+            p->pos++;
+        }
+        if (parse_value(p, depth + 1) < 0)
+            return -1;
+        p->toks[t].size++;
+        skip_ws(p);
+        int c = peek(p);
+        if (c == ',') {
+            p->pos++;
+            skip_ws(p);
+            if (peek(p) == close)
+                return fail(p, "trailing comma");
+            continue;
+        }
+        if (c == close) {
+            p->pos++;
+            break;
+        }
+        return fail(p, is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+    p->toks[t].end = p->pos;
+    p->toks[t].next = p->n;
+    return t;
+}
+
+static long parse_value(parser *p, size_t depth)
+{
+    long t;
+    skip_ws(p);
+    int c = peek(p);
+    switch (c) {
+    case '{':
+        return parse_container(p, depth, JSON_OBJECT);
+    case '[':
+        return parse_container(p, depth, JSON_ARRAY);
+    case '"':
+        t = parse_string(p);
+        break;
+    case 't':
+        t = parse_literal(p, "true", JSON_TRUE);
+        break;
+    case 'f':
+        t = parse_literal(p, "false", JSON_FALSE);
+        break;
+    case 'n':
+        t = parse_literal(p, "null", JSON_NULL);
+        break;
+    case -1:
+        return fail(p, "unexpected end of input");
+    default:
+        if (c == '-' || (c >= '0' && c <= '9'))
+            t = parse_number(p);
+        else
+            return fail(p, "unexpected character");
+    }
+    if (t >= 0)
+        p->toks[t].next = p->n;
+    return t;
+}
+
+long json_parse(const char *text, size_t len, json_tok *toks, size_t max_toks,
+                size_t max_depth, json_error *err)
+{
+    parser p = {text, len, 0, toks, max_toks, 0, max_depth, err};
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        return fail(&p, "byte order mark not allowed");
+    if (parse_value(&p, 0) < 0)
+        return -1;
+    skip_ws(&p);
+    if (p.pos != len)
+        return fail(&p, "unexpected data after the JSON value");
+    return (long)p.n;
+}
+
+int json_string_eq(const char *text, const json_tok *t, const char *s)
+{
+    size_t i = t->start, j = 0;
+    while (i < t->end) {
+        char c = text[i++];
+        if (c == '\\') {
+            static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+            const char *k = strchr(from, text[i++]);
+            if (!k || *k == '\0')
+                return 0; /* \u escapes never match a plain key */
+            c = to[k - from];
+        }
+        if (s[j] == '\0' || s[j] != c)
+            return 0;
+        j++;
+    }
+    return s[j] == '\0';
+}
+
+size_t json_find(const char *text, const json_tok *toks, size_t obj, const char *key)
+{
+    size_t found = 0;
+    if (toks[obj].type != JSON_OBJECT)
+        return 0;
+    size_t k = obj + 1;
+    for (size_t m = 0; m < toks[obj].size; m++) {
+        size_t v = k + 1;
+        if (json_string_eq(text, &toks[k], key))
+            found = v;
+        k = toks[v].next;
+    }
+    return found;
+}
+
+double json_number(const char *text, const json_tok *t)
+{
+    char buf[400];
+    size_t n = t->end - t->start;
+    if (n >= sizeof buf)
+        return NAN; /* an absurdly long number: callers reject NaN rather than guess */
+    memcpy(buf, text + t->start, n);
+    buf[n] = '\0';
+    return strtod(buf, NULL);
+}

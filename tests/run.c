@@ -1,0 +1,124 @@
+/* run.c - see run.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "run.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+    perror(what);
+    abort();
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        die("malloc");
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb)
+                die("realloc");
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, 4096, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+static int temp_file(char *path)
+{
+    strcpy(path, "/tmp/kvcalc-test-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        die("mkstemp");
+    return fd;
+}
+
+void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result *r)
+{
+    char out_path[64], err_path[64];
+    int out_fd = stdout_path ? open(stdout_path, O_WRONLY) : temp_file(out_path);
+    int err_fd = temp_file(err_path);
+    if (out_fd < 0)
+        die(stdout_path);
+    size_t n = 0;
+    while (args[n])
+        n++;
+    const char **argv = calloc(n + 2, sizeof *argv);
+    if (!argv)
+        die("calloc");
+    argv[0] = KVCALC_BIN;
+    for (size_t i = 0; i < n; i++)
+        argv[i + 1] = args[i];
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork");
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execv(KVCALC_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    if (waitpid(pid, &st, 0) < 0)
+        die("waitpid");
+    free(argv);
+    close(out_fd);
+    close(err_fd);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (stdout_path) {
+        r->out = calloc(1, 1);
+        r->out_len = 0;
+    } else {
+        r->out = read_file(out_path, &r->out_len);
+        unlink(out_path);
+    }
+    r->err = read_file(err_path, &r->err_len);
+    unlink(err_path);
+    if (!r->out || !r->err)
+        die("read_file");
+}
+
+void run_kvcalc(const char *const *args, run_result *r)
+{
+    run_kvcalc_to(args, NULL, r);
+}
+
+void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += (*s == '\n');
+    return n;
+}

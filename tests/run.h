@@ -1,0 +1,30 @@
+/*
+ * run.h - run the real kvcalc binary and capture what it does, for the end-to-end tests.
+ * POSIX (fork/exec, mkstemp) is fine here: the tests, not the product, use it.
+ */
+#ifndef KVCALC_TEST_RUN_H
+#define KVCALC_TEST_RUN_H
+
+#include <stddef.h>
+
+typedef struct {
+    char *out;     /* standard output, NUL-terminated (malloc'ed) */
+    size_t out_len;
+    char *err;     /* standard error, NUL-terminated (malloc'ed) */
+    size_t err_len;
+    int status;    /* exit status, or -1 if it did not exit normally */
+} run_result;
+
+/* Runs KVCALC_BIN with args (NULL-terminated, without argv[0]); stdout goes to stdout_path
+ * when it is not NULL (e.g. "/dev/full"). Aborts the test on a harness failure. */
+void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result *r);
+void run_kvcalc(const char *const *args, run_result *r);
+void run_free(run_result *r);
+
+/* Reads a whole file into a malloc'ed NUL-terminated buffer (NULL if it cannot). */
+char *read_file(const char *path, size_t *len);
+
+/* Number of '\n' in s. */
+size_t count_lines(const char *s);
+
+#endif

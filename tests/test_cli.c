@@ -1,0 +1,247 @@
+/*
+ * test_cli.c - the argument parser: every accepted form and every error path, with the
+ * exact message a user sees.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "cli.h"
+
+static cli_options opts;
+static char err[CLI_ERR_BUF];
+
+/* Parses a NULL-terminated list of arguments (argv[0] is supplied). */
+static int parse_list(const char *const *args)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)"kvcalc";
+    for (; *args; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    return cli_parse(argc, argv, &opts, err, sizeof err);
+}
+#define PARSE(...) parse_list((const char *const[]){__VA_ARGS__, NULL})
+
+static void expect_error(const char *const *args, const char *message)
+{
+    assert_int_equal(parse_list(args), CLI_USAGE_ERROR);
+    assert_string_equal(err, message);
+    assert_null(strchr(err, '\n'));
+}
+#define EXPECT_ERROR(msg, ...) expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
+
+static void defaults_without_arguments(void **state)
+{
+    (void)state;
+    char *argv[] = {(char *)"kvcalc", NULL};
+    assert_int_equal(cli_parse(1, argv, &opts, err, sizeof err), 0);
+    assert_int_equal(opts.action, ACTION_RUN);
+    assert_int_equal(opts.format, FORMAT_TEXT);
+    assert_null(opts.get);
+    assert_int_equal(opts.spec.layers, 28);
+    assert_int_equal(opts.spec.kv_heads, 4);
+    assert_int_equal(opts.spec.head_dim, 128);
+    assert_int_equal(opts.spec.dtype, KV_DTYPE_FP16);
+    assert_true(opts.spec.params_b == 7.0);
+    assert_int_equal(opts.spec.weight_dtype, KV_DTYPE_FP16);
+    assert_true(opts.spec.gpu_mem_gib == 48.0);
+    assert_true(opts.spec.overhead_gib == 2.0);
+    assert_int_equal(opts.spec.context, 4096);
+    assert_int_equal(opts.spec.prefix_tokens, 1024);
+    assert_int_equal(opts.spec.prefix_requests, 50);
+}
+
+static void both_value_forms_and_last_wins(void **state)
+{
+    (void)state;
+    assert_int_equal(PARSE("--context", "8192"), 0);
+    assert_int_equal(opts.spec.context, 8192);
+    assert_int_equal(PARSE("--context=8192"), 0);
+    assert_int_equal(opts.spec.context, 8192);
+    assert_int_equal(PARSE("--context", "1", "--context=2", "--context", "3"), 0);
+    assert_int_equal(opts.spec.context, 3);
+    assert_int_equal(PARSE("--dtype=fp8", "--weight-dtype", "int4", "--params-b=70.6"), 0);
+    assert_int_equal(opts.spec.dtype, KV_DTYPE_FP8);
+    assert_int_equal(opts.spec.weight_dtype, KV_DTYPE_INT4);
+    assert_true(opts.spec.params_b == 70.6);
+    assert_int_equal(PARSE("--gpu-mem-gib", "7.9e1", "--overhead-gib", ".5"), 0);
+    assert_true(opts.spec.gpu_mem_gib == 79.0);
+    assert_true(opts.spec.overhead_gib == 0.5);
+    assert_int_equal(PARSE("--layers", "+12", "--prefix-tokens", "0", "--overhead-gib", "0"), 0);
+    assert_int_equal(opts.spec.layers, 12);
+    assert_int_equal(opts.spec.prefix_tokens, 0);
+    /* the largest 64-bit integer is accepted */
+    assert_int_equal(PARSE("--layers", "9223372036854775807"), 0);
+    assert_int_equal(opts.spec.layers, INT64_MAX);
+    /* underflow to zero is a valid (tiny) number, as in Python */
+    assert_int_equal(PARSE("--params-b", "1e-400"), 0);
+    assert_true(opts.spec.params_b == 0.0);
+}
+
+static void output_options(void **state)
+{
+    (void)state;
+    assert_int_equal(PARSE("--format", "json"), 0);
+    assert_int_equal(opts.format, FORMAT_JSON);
+    assert_int_equal(PARSE("--format=csv"), 0);
+    assert_int_equal(opts.format, FORMAT_CSV);
+    assert_int_equal(PARSE("--get", "max_concurrency"), 0);
+    assert_string_equal(opts.get->key, "max_concurrency");
+    assert_int_equal(PARSE("--help"), 0);
+    assert_int_equal(opts.action, ACTION_HELP);
+    assert_int_equal(PARSE("--context", "8192", "-h"), 0);
+    assert_int_equal(opts.action, ACTION_HELP);
+    assert_int_equal(PARSE("--version"), 0);
+    assert_int_equal(opts.action, ACTION_VERSION);
+}
+
+static void integer_errors(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '4k'", "--context", "4k");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got ''", "--context", "");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got ''", "--context=");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '0'", "--context", "0");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '-5'", "--context", "-5");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '1.5'", "--context", "1.5");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got ' 5'", "--context", " 5");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '5 '", "--context", "5 ");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '0x10'", "--context", "0x10");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '1e3'", "--context", "1e3");
+    EXPECT_ERROR("kvcalc: --layers: expected an integer >= 1, got '0'", "--layers", "0");
+    EXPECT_ERROR("kvcalc: --kv-heads: expected an integer >= 1, got '-1'", "--kv-heads", "-1");
+    EXPECT_ERROR("kvcalc: --head-dim: expected an integer >= 1, got 'x'", "--head-dim", "x");
+    EXPECT_ERROR("kvcalc: --prefix-tokens: expected an integer >= 0, got '-1'",
+                 "--prefix-tokens", "-1");
+    EXPECT_ERROR("kvcalc: --prefix-requests: expected an integer >= 1, got '0'",
+                 "--prefix-requests", "0");
+    EXPECT_ERROR("kvcalc: --layers: expected an integer >= 1, got '9223372036854775808' "
+                 "(too large: at most 9223372036854775807)",
+                 "--layers", "9223372036854775808");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got "
+                 "'99999999999999999999999999' (too large: at most 9223372036854775807)",
+                 "--context", "99999999999999999999999999");
+}
+
+static void number_errors(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("kvcalc: --gpu-mem-gib: expected a finite number > 0, got '0'",
+                 "--gpu-mem-gib", "0");
+    EXPECT_ERROR("kvcalc: --gpu-mem-gib: expected a finite number > 0, got '-0'",
+                 "--gpu-mem-gib", "-0");
+    EXPECT_ERROR("kvcalc: --gpu-mem-gib: expected a finite number > 0, got 'nan'",
+                 "--gpu-mem-gib", "nan");
+    EXPECT_ERROR("kvcalc: --gpu-mem-gib: expected a finite number > 0, got 'inf'",
+                 "--gpu-mem-gib", "inf");
+    EXPECT_ERROR("kvcalc: --gpu-mem-gib: expected a finite number > 0, got '1e400' "
+                 "(too large for a double)",
+                 "--gpu-mem-gib", "1e400");
+    EXPECT_ERROR("kvcalc: --params-b: expected a finite number >= 0, got '-0.1'",
+                 "--params-b", "-0.1");
+    EXPECT_ERROR("kvcalc: --params-b: expected a finite number >= 0, got '7B'", "--params-b",
+                 "7B");
+    EXPECT_ERROR("kvcalc: --params-b: expected a finite number >= 0, got '0x1p3'",
+                 "--params-b", "0x1p3");
+    EXPECT_ERROR("kvcalc: --params-b: expected a finite number >= 0, got '1e'", "--params-b",
+                 "1e");
+    EXPECT_ERROR("kvcalc: --params-b: expected a finite number >= 0, got '.'", "--params-b",
+                 ".");
+    EXPECT_ERROR("kvcalc: --params-b: expected a finite number >= 0, got '1,5'", "--params-b",
+                 "1,5");
+    EXPECT_ERROR("kvcalc: --params-b: expected a finite number >= 0, got 'infinity'",
+                 "--params-b", "infinity");
+    EXPECT_ERROR("kvcalc: --overhead-gib: expected a finite number >= 0, got '-1'",
+                 "--overhead-gib", "-1");
+    EXPECT_ERROR("kvcalc: --overhead-gib: expected a finite number >= 0, got ''",
+                 "--overhead-gib", "");
+}
+
+static void dtype_format_and_key_errors(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("kvcalc: --dtype: unknown dtype 'fp64' (expected one of: fp32 fp16 bf16 fp8 "
+                 "int8 int4)",
+                 "--dtype", "fp64");
+    EXPECT_ERROR("kvcalc: --weight-dtype: unknown dtype 'FP16' (expected one of: fp32 fp16 "
+                 "bf16 fp8 int8 int4)",
+                 "--weight-dtype", "FP16");
+    EXPECT_ERROR("kvcalc: --format: unknown format 'xml' (expected one of: text json csv)",
+                 "--format", "xml");
+    assert_int_equal(PARSE("--get", "nope"), CLI_USAGE_ERROR);
+    assert_non_null(strstr(err, "kvcalc: --get: unknown key 'nope' (expected one of: "));
+    assert_non_null(strstr(err, " max_concurrency "));
+    assert_non_null(strstr(err, " kv_bytes_per_token "));
+}
+
+static void flag_errors(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("kvcalc: --context: missing value (expected an integer >= 1)", "--context");
+    EXPECT_ERROR("kvcalc: --context: missing value (expected an integer >= 1)", "--context",
+                 "--layers", "4");
+    EXPECT_ERROR("kvcalc: --dtype: missing value (expected one of: fp32 fp16 bf16 fp8 int8 "
+                 "int4)",
+                 "--dtype");
+    EXPECT_ERROR("kvcalc: --format: missing value (expected one of: text json csv)", "--format");
+    EXPECT_ERROR("kvcalc: unknown option '--foo'", "--foo");
+    EXPECT_ERROR("kvcalc: unknown option '--foo'", "--foo=3");
+    EXPECT_ERROR("kvcalc: unknown option '--cont'", "--cont", "5"); /* no abbreviations */
+    EXPECT_ERROR("kvcalc: unknown option '-x'", "-x");
+    EXPECT_ERROR("kvcalc: unexpected argument 'foo'", "foo");
+    EXPECT_ERROR("kvcalc: unexpected argument '--'", "--");
+    EXPECT_ERROR("kvcalc: unexpected argument '-'", "-");
+    EXPECT_ERROR("kvcalc: --help: takes no value, got '1'", "--help=1");
+    /* errors stop at the first problem, in order */
+    EXPECT_ERROR("kvcalc: --layers: expected an integer >= 1, got '0'", "--layers", "0",
+                 "--bogus");
+}
+
+/* Hostile text cannot break the one-line promise nor send escapes to the terminal. */
+static void hostile_values_are_quoted_safely(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '4????[31m'", "--context",
+                 "4\n\x1b\r\t[31m");
+    char long_value[2000];
+    memset(long_value, '9', sizeof long_value - 2);
+    long_value[sizeof long_value - 2] = 'x';
+    long_value[sizeof long_value - 1] = '\0';
+    assert_int_equal(PARSE("--context", long_value), CLI_USAGE_ERROR);
+    assert_non_null(strstr(err, "999...'"));
+    assert_true(strlen(err) < 200);
+}
+
+static void core_status_messages(void **state)
+{
+    (void)state;
+    cli_status_error(KV_ERR_PARAMS_B, err, sizeof err);
+    assert_string_equal(err, "kvcalc: --params-b: must be a finite number >= 0 whose weights in "
+                             "bytes (params x 1e9 x dtype bytes) stay a finite double");
+    cli_status_error(KV_ERR_GPU_MEM, err, sizeof err);
+    assert_non_null(strstr(err, "kvcalc: --gpu-mem-gib: "));
+    cli_status_error(KV_ERR_MEMORY_RANGE, err, sizeof err);
+    assert_non_null(strstr(err, "kvcalc: --gpu-mem-gib, --params-b, --overhead-gib: "));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults_without_arguments),
+        cmocka_unit_test(both_value_forms_and_last_wins),
+        cmocka_unit_test(output_options),
+        cmocka_unit_test(integer_errors),
+        cmocka_unit_test(number_errors),
+        cmocka_unit_test(dtype_format_and_key_errors),
+        cmocka_unit_test(flag_errors),
+        cmocka_unit_test(hostile_values_are_quoted_safely),
+        cmocka_unit_test(core_status_messages),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,142 @@
+/*
+ * test_format.c - Python-style formatting. Each expectation is what Python's format() gives
+ * for the same value and spec, with the reason where it is not obvious (ties round to even
+ * on the exact binary value, which is not always the decimal literal).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+static char buf[FMT_BUF];
+
+static void fixed_with_grouping(void **state)
+{
+    (void)state;
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 57344.0, 0, 1), "57,344");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 1792.0, 1, 1), "1,792.0");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 56.0, 1, 1), "56.0");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 999.0, 0, 1), "999");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 1000.0, 0, 1), "1,000");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, -1234567.5, 1, 1), "-1,234,567.5");
+    /* 999.95 is stored as 999.95000000000004547...: rounds up across the comma */
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 999.95, 1, 1), "1,000.0");
+    /* every digit of a large double, grouped: 2^70 */
+    assert_string_equal(fmt_fixed(buf, sizeof buf, ldexp(1, 70), 0, 1),
+                        "1,180,591,620,717,411,303,424");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 1e21, 0, 1),
+                        "1,000,000,000,000,000,000,000");
+    /* the largest double: 309 digits and 102 commas fit the buffer */
+    fmt_fixed(buf, sizeof buf, 1.7976931348623157e308, 4, 1);
+    assert_int_equal(strlen(buf), 309 + 102 + 5);
+    assert_memory_equal(buf, "179,769,313,486,231,570,8", 25);
+}
+
+static void fixed_rounding(void **state)
+{
+    (void)state;
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 0.125, 2, 0), "0.12"); /* exact tie: even */
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 0.375, 2, 0), "0.38"); /* exact tie: even */
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 2.675, 2, 0), "2.67"); /* 2.67499999... */
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 0.5, 0, 1), "0");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 1.5, 0, 1), "2");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 2.5, 0, 1), "2");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 1e-7, 4, 0), "0.0000");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, -0.0, 2, 0), "-0.00");
+    /* 32.96 GiB, the lesson's free memory: 35,392,123,904 / 2^30 = 32.961... */
+    assert_string_equal(fmt_fixed(buf, sizeof buf, 35392123904.0 / 1073741824.0, 2, 0), "32.96");
+}
+
+static void fixed_nonfinite(void **state)
+{
+    (void)state;
+    assert_string_equal(fmt_fixed(buf, sizeof buf, INFINITY, 2, 1), "inf");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, -INFINITY, 2, 0), "-inf");
+    assert_string_equal(fmt_fixed(buf, sizeof buf, NAN, 2, 0), "nan");
+}
+
+static void general_format(void **state)
+{
+    (void)state;
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {
+        {7, "7"},
+        {70.6, "70.6"},
+        {0.5, "0.5"},
+        {1e-5, "1e-05"},
+        {0.0001, "0.0001"},
+        {2.5e-5, "2.5e-05"},
+        {1234567, "1.23457e+06"},
+        {100000, "100000"},
+        {1e6, "1e+06"},
+        {49.392123904, "49.3921"},
+        {123456.5, "123456"}, /* six significant digits, the tie goes to even */
+        {-0.0, "-0"},
+        {1e-320, "9.99989e-321"}, /* a subnormal: its exact value, not the literal */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(fmt_g(buf, sizeof buf, cases[i].v), cases[i].want);
+    assert_string_equal(fmt_g(buf, sizeof buf, INFINITY), "inf");
+    assert_string_equal(fmt_g(buf, sizeof buf, -NAN), "nan"); /* never "-nan" */
+}
+
+static void integers(void **state)
+{
+    (void)state;
+    assert_string_equal(fmt_int(buf, sizeof buf, 0, 1), "0");
+    assert_string_equal(fmt_int(buf, sizeof buf, 999, 1), "999");
+    assert_string_equal(fmt_int(buf, sizeof buf, 1000, 1), "1,000");
+    assert_string_equal(fmt_int(buf, sizeof buf, 4096, 1), "4,096");
+    assert_string_equal(fmt_int(buf, sizeof buf, 4096, 0), "4096");
+    assert_string_equal(fmt_int(buf, sizeof buf, -1000, 1), "-1,000");
+    assert_string_equal(fmt_int(buf, sizeof buf, INT64_MAX, 1), "9,223,372,036,854,775,807");
+    assert_string_equal(fmt_int(buf, sizeof buf, INT64_MIN, 1), "-9,223,372,036,854,775,808");
+}
+
+static void grouping_never_overflows(void **state)
+{
+    (void)state;
+    char small[6];
+    /* "12345" fits but "12,345" does not: left ungrouped rather than cut */
+    assert_string_equal(fmt_int(small, sizeof small, 12345, 1), "12345");
+}
+
+static void json_numbers(void **state)
+{
+    (void)state;
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 57344.0), "57344");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, -56248137728.0), "-56248137728");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 0.1), "0.1");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 2.5), "2.5");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 1.0 / 3.0), "0.3333333333333333");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 1e300), "1e+300");
+    /* integral doubles above 2^53 print exactly, not rounded to 17 digits */
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 2709915257859271168.0),
+                        "2709915257859271168");
+    /* shortest round trip: whatever is printed reads back to the same double */
+    static const double samples[] = {35392123904.5, 1e-300, 123.456, 7.0e20 + 0.5, 5e-324};
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        fmt_json_number(buf, sizeof buf, samples[i]);
+        assert_true(strtod(buf, NULL) == samples[i]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fixed_with_grouping), cmocka_unit_test(fixed_rounding),
+        cmocka_unit_test(fixed_nonfinite),     cmocka_unit_test(general_format),
+        cmocka_unit_test(integers),            cmocka_unit_test(grouping_never_overflows),
+        cmocka_unit_test(json_numbers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
