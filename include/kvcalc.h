@@ -49,6 +49,53 @@ const kv_dtype_info *kv_dtype_get(kv_dtype d);
 /* Finds a dtype by exact name; returns 0 and sets *out, or -1 if the name is unknown. */
 int kv_dtype_from_name(const char *name, kv_dtype *out);
 
+/* ---- model layout: what each layer keeps ----------------------------------------------- */
+
+/* How one layer holds a request's context. */
+typedef enum {
+    KV_LAYER_FULL,     /* attention over every token: grows with the context */
+    KV_LAYER_SLIDING,  /* sliding-window attention: at most `window` tokens */
+    KV_LAYER_CHUNKED,  /* chunked local attention (Llama-4): at most `chunk` tokens */
+    KV_LAYER_STATE,    /* Mamba / linear attention: a fixed state per request, no growth */
+    KV_LAYER_KINDS
+} kv_layer_kind;
+
+#define KV_MAX_PATTERN 1024 /* longest explicit per-layer list (config layer_types) */
+
+/* What a config.json says beyond the three lesson numbers. All zero = the lesson's model:
+ * every layer full attention, K and V per KV head. */
+typedef struct {
+    int mla;               /* 1: attention layers cache one latent vector per token (MLA) */
+    int64_t mla_latent;    /* elements of that vector: kv_lora_rank + qk_rope_head_dim */
+    size_t pattern_len;    /* 0: every layer is KV_LAYER_FULL */
+    unsigned char pattern[KV_MAX_PATTERN]; /* layer i is pattern[i % pattern_len] */
+    int64_t window;        /* tokens a sliding layer keeps */
+    int64_t chunk;         /* tokens a chunked layer keeps */
+    int64_t state_elems;   /* elements of state one KV_LAYER_STATE layer keeps per request;
+                              < 0: the config does not say (counted as 0, and reported) */
+} kv_layout;
+
+/* Architecture numbers for the parameter estimate (weights when params_b is not given). */
+typedef struct {
+    int known;                  /* 0: no estimate; params_b is used */
+    int64_t hidden;             /* hidden_size */
+    int64_t heads;              /* num_attention_heads */
+    int64_t intermediate;       /* intermediate_size (dense MLP, and MoE experts by default) */
+    int64_t dense_intermediate; /* MLP width of dense layers in MoE models (Llama-4); 0 = same */
+    int64_t vocab;              /* vocab_size */
+    int tie_embeddings;         /* 1: the output head shares the embedding matrix */
+    int qkv_bias, o_bias;       /* attention projection biases */
+    int64_t experts;            /* routed experts per MoE layer; 0 = dense model */
+    int64_t moe_intermediate;   /* expert MLP width; 0 = intermediate */
+    int64_t shared_experts;     /* always-on experts of width moe_intermediate */
+    int64_t shared_intermediate;/* one always-on expert of this width (Llama-4); 0 = none */
+    int64_t first_dense;        /* leading dense layers (first_k_dense_replace) */
+    int64_t moe_step;           /* layer i is MoE when (i + 1) % moe_step == 0; >= 1 */
+    int expert_bias;            /* experts and router carry biases (gpt-oss) */
+    int64_t q_lora_rank;        /* MLA: 0 = full-rank query */
+    int64_t kv_lora_rank, qk_nope_dim, qk_rope_dim, v_head_dim; /* MLA projections */
+} kv_arch;
+
 /* ---- spec: everything the core needs -------------------------------------------------- */
 
 typedef struct {
@@ -63,6 +110,15 @@ typedef struct {
     int64_t context;         /* tokens per request (prompt + output), >= 1 */
     int64_t prefix_tokens;   /* length of a shared prompt prefix in tokens, >= 0 */
     int64_t prefix_requests; /* requests sharing that prefix, >= 1 */
+    kv_layout layout;        /* per-layer behaviour (zero: the lesson's plain model) */
+    kv_arch arch;            /* for the parameter estimate */
+    int params_estimated;    /* 1: weights from the arch estimate instead of params_b */
+
+    /* Labels for reports; the core ignores them. Borrowed strings, NULL when unset. */
+    const char *model_name;  /* "Qwen/Qwen3-8B"; NULL: the lesson's illustrative model */
+    const char *model_source;/* "config.json", "built-in preset" */
+    const char *gpu_name;    /* "H100 80GB" when --gpu chose the memory */
+    int64_t max_context;     /* the model's max_position_embeddings, 0 if unknown */
 } kv_spec;
 
 /* Fills *s with the lesson's defaults: a 7B-class GQA model (28 layers, 4 KV heads,
@@ -83,10 +139,23 @@ typedef struct {
     int is_setting;              /* 1 on the row of the user's --context */
 } kv_row;
 
+/* One group of layers that keep the context the same way. */
 typedef struct {
-    double kv_bytes_per_token;   /* 2 x layers x kv_heads x head_dim x dtype bytes */
-    double kv_bytes_per_request; /* kv_bytes_per_token x context */
-    double weights_bytes;        /* params_b x 1e9 x weight dtype bytes */
+    kv_layer_kind kind;
+    int64_t count;          /* layers in the group */
+    int64_t tokens_max;     /* tokens a layer keeps at most (window, chunk); 0 = no limit */
+    double bytes_per_token; /* all layers of the group, one token (0 for state layers) */
+    double bytes_fixed;     /* all layers of the group, per request (state layers) */
+    double bytes_per_request; /* at the spec's context */
+} kv_group;
+
+typedef struct {
+    double kv_bytes_per_token;   /* growth per token of layers that keep every token:
+                                    2 x layers x kv_heads x head_dim x bytes for the lesson */
+    double kv_bytes_per_request; /* the whole cache of one request at `context` */
+    double params;               /* parameters the weights are sized for (params_b x 1e9 or
+                                    the estimate) */
+    double weights_bytes;        /* params x weight dtype bytes */
     double gpu_mem_bytes;        /* gpu_mem_gib x GiB */
     double overhead_bytes;       /* overhead_gib x GiB */
     double free_kv_bytes;        /* gpu - weights - overhead; may be <= 0 */
@@ -96,6 +165,9 @@ typedef struct {
     kv_row rows[KV_MAX_ROWS];    /* ascending context */
     double prefix_saved_bytes;   /* (prefix_requests - 1) x prefix_tokens x per token */
     double prefix_extra_concurrency; /* floor(saved / per request); 0 when !fits */
+    size_t n_groups;             /* layer groups, in kv_layer_kind order, empty ones left out */
+    kv_group groups[KV_LAYER_KINDS];
+    int state_unknown;           /* 1: state layers whose size the config does not give */
 } kv_result;
 
 /* Why kv_compute() refused a spec. Each value names the input to blame so the caller can
@@ -113,7 +185,8 @@ typedef enum {
     KV_ERR_CONTEXT,         /* context < 1 */
     KV_ERR_PREFIX_TOKENS,   /* prefix_tokens < 0 */
     KV_ERR_PREFIX_REQUESTS, /* prefix_requests < 1 */
-    KV_ERR_MEMORY_RANGE     /* gpu - weights - overhead is not a finite number */
+    KV_ERR_MEMORY_RANGE,    /* gpu - weights - overhead is not a finite number */
+    KV_ERR_LAYOUT           /* a layout field out of range (pattern, window, latent) */
 } kv_status;
 
 /* Computes *r from *s. Pure: no I/O, no allocation, no globals. Returns KV_OK, or the
@@ -128,6 +201,19 @@ const char *kv_status_message(kv_status st);
 /* The product of n unsigned 64-bit factors (n <= 4), computed exactly and rounded once to
  * the nearest double, ties to even - what Python does for float(a * b * c * d). */
 double kv_exact_product(const uint64_t *factors, size_t n);
+
+/* The parameter count of an architecture (embeddings, attention or MLA projections, dense
+ * MLP or every MoE expert with shared experts and routers, norms) for the given layers,
+ * KV heads and head size. Returns 0 when arch->known is 0. */
+double kv_estimate_params(const kv_arch *arch, const kv_layout *layout, int64_t layers,
+                          int64_t kv_heads, int64_t head_dim);
+
+/* Layers of each kind among the first `layers` layers of a layout. */
+void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_LAYER_KINDS]);
+
+/* The KV bytes one request holds at `context` tokens (what kv_compute puts in
+ * kv_bytes_per_request), for any context. s must be valid (kv_compute() == KV_OK). */
+double kv_request_bytes(const kv_spec *s, int64_t context);
 
 /* Python's float floor division a // b (b != 0), including its correction step. */
 double kv_floordiv(double a, double b);

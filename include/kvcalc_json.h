@@ -41,6 +41,9 @@ typedef struct {
 long json_parse(const char *text, size_t len, json_tok *toks, size_t max_toks,
                 size_t max_depth, json_error *err);
 
+/* Line and column (1-based, columns in characters) of byte `offset` of text. */
+void json_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *col);
+
 /* The index of the value of key in the object at toks[obj], or 0 if absent (0 is never a
  * value inside an object). A key that appears twice: the last one wins, as in Python. */
 size_t json_find(const char *text, const json_tok *toks, size_t obj, const char *key);

@@ -9,16 +9,29 @@
  */
 #include "cli.h"
 
+#include "config.h"
 #include "format.h"
+#include "presets.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { OPT_FORMAT, OPT_GET, OPT_HELP, OPT_VERSION } opt_kind;
+typedef enum {
+    OPT_CONFIG,
+    OPT_MODEL,
+    OPT_GPU,
+    OPT_FORMAT,
+    OPT_GET,
+    OPT_LIST_MODELS,
+    OPT_LIST_GPUS,
+    OPT_HELP,
+    OPT_VERSION
+} opt_kind;
 
 typedef struct {
     const char *flag;
@@ -30,6 +43,14 @@ typedef struct {
 } option_row;
 
 static const option_row options[] = {
+    {"config", 0, OPT_CONFIG, "FILE", "a config.json file, or - for standard input",
+     "read the model from a Hugging Face config.json (- = stdin)"},
+    {"model", 0, OPT_MODEL, "NAME", "a built-in model (see --list-models)",
+     "a built-in model: Hugging Face id or short alias"},
+    {"gpu", 0, OPT_GPU, "NAME", "a built-in GPU (see --list-gpus)",
+     "a built-in GPU: its memory as the driver reports it"},
+    {"list-models", 0, OPT_LIST_MODELS, NULL, NULL, "list the built-in models and exit"},
+    {"list-gpus", 0, OPT_LIST_GPUS, NULL, NULL, "list the built-in GPUs and exit"},
     {"format", 0, OPT_FORMAT, "FMT", "one of: text json csv",
      "output format: text (the lesson's table), json or csv"},
     {"get", 0, OPT_GET, "KEY", "a top-level key of the JSON output",
@@ -90,6 +111,18 @@ static void list_outputs(char *buf, size_t cap)
     buf[0] = '\0';
     for (size_t i = 0; i < kv_outputs_count && n < cap; i++) {
         int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "", kv_outputs[i].key);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+static void list_gpus(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < kv_gpu_presets_count && n < cap; i++) {
+        int w = snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", kv_gpu_presets[i].name);
         if (w < 0)
             break;
         n += (size_t)w;
@@ -233,6 +266,30 @@ static int set_option(const option_row *opt, const char *val, cli_options *o, ch
         list_outputs(names, sizeof names);
         return fail(err, cap, "--get: unknown key '%s' (expected one of: %s)",
                     quote_safe(shown, sizeof shown, val), names);
+    case OPT_CONFIG:
+        o->config_path = val;
+        o->preset = NULL;
+        return 0;
+    case OPT_MODEL:
+        o->preset = find_model_preset(val);
+        o->config_path = NULL;
+        if (o->preset)
+            return 0;
+        return fail(err, cap, "--model: unknown model '%s' (see kvcalc --list-models)",
+                    quote_safe(shown, sizeof shown, val));
+    case OPT_GPU:
+        o->gpu = find_gpu_preset(val);
+        if (o->gpu)
+            return 0;
+        list_gpus(names, sizeof names);
+        return fail(err, cap, "--gpu: unknown GPU '%s' (expected one of: %s)",
+                    quote_safe(shown, sizeof shown, val), names);
+    case OPT_LIST_MODELS:
+        o->action = ACTION_LIST_MODELS;
+        return 0;
+    case OPT_LIST_GPUS:
+        o->action = ACTION_LIST_GPUS;
+        return 0;
     case OPT_HELP:
         o->action = ACTION_HELP;
         return 0;
@@ -260,13 +317,71 @@ static const option_row *find_option(const char *name, size_t len)
     return NULL;
 }
 
+/* Loads the model named by --config or --model into o->spec, with its labels. */
+static int load_model(cli_options *o, char *err, size_t errcap)
+{
+    config_info info;
+    int rc;
+    if (o->config_path) {
+        char *text = NULL;
+        size_t len = 0;
+        const char *label = strcmp(o->config_path, "-") == 0 ? "<stdin>" : o->config_path;
+        rc = config_load_file(o->config_path, &text, &len, err, errcap);
+        if (rc != 0)
+            return rc;
+        rc = config_read(text, len, label, &o->spec, &info, err, errcap);
+        free(text);
+        if (rc != 0)
+            return rc;
+        snprintf(o->model_name, sizeof o->model_name, "%s", info.name[0] ? info.name : label);
+        snprintf(o->model_source, sizeof o->model_source, "%s", label);
+    } else {
+        rc = config_read(o->preset->json, o->preset->json_len, o->preset->file, &o->spec, &info,
+                         err, errcap);
+        if (rc != 0)
+            return rc;
+        snprintf(o->model_name, sizeof o->model_name, "%s", o->preset->id);
+        snprintf(o->model_source, sizeof o->model_source, "built-in preset");
+    }
+    o->spec.model_name = o->model_name;
+    o->spec.model_source = o->model_source;
+    o->spec.max_context = info.max_context;
+    return 0;
+}
+
+/* Copies the inputs given on the command line from `given` over the spec, so that explicit
+ * flags always win over what a config, a preset or a GPU says. */
+static void apply_given(kv_spec *s, const kv_spec *given, const unsigned char *set)
+{
+    for (size_t i = 0; i < kv_inputs_count; i++) {
+        const input_field *f = &kv_inputs[i];
+        if (!set[i])
+            continue;
+        size_t size = f->kind == IN_INT ? sizeof(int64_t)
+                    : f->kind == IN_NUM ? sizeof(double)
+                                        : sizeof(kv_dtype);
+        memcpy((char *)s + f->offset, (const char *)given + f->offset, size);
+        if (f->error == KV_ERR_PARAMS_B)
+            s->params_estimated = 0;
+        if (f->error == KV_ERR_GPU_MEM)
+            s->gpu_name = NULL;
+    }
+}
+
 int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t errcap)
 {
     char shown[80];
+    kv_spec given;
+    unsigned char set[64] = {0};
+    kv_spec_defaults(&given);
     kv_spec_defaults(&o->spec);
     o->format = FORMAT_TEXT;
     o->get = NULL;
     o->action = ACTION_RUN;
+    o->config_path = NULL;
+    o->preset = NULL;
+    o->gpu = NULL;
+    o->model_name[0] = o->model_source[0] = '\0';
     err[0] = '\0';
 
     for (int i = 1; i < argc; i++) {
@@ -311,13 +426,30 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
                         quote_safe(shown, sizeof shown, eq + 1));
         }
 
-        int rc = in ? set_input(in, val, &o->spec, err, errcap)
-                    : set_option(opt, val, o, err, errcap);
+        int rc;
+        if (in) {
+            rc = set_input(in, val, &given, err, errcap);
+            set[in - kv_inputs] = 1;
+        } else {
+            rc = set_option(opt, val, o, err, errcap);
+        }
         if (rc != 0)
             return rc;
-        if (o->action != ACTION_RUN)
+        if (o->action == ACTION_HELP || o->action == ACTION_VERSION)
             return 0;
     }
+    if (o->action != ACTION_RUN)
+        return 0;
+    if (o->config_path || o->preset) {
+        int rc = load_model(o, err, errcap);
+        if (rc != 0)
+            return rc;
+    }
+    if (o->gpu) {
+        o->spec.gpu_mem_gib = gpu_preset_gib(o->gpu);
+        o->spec.gpu_name = o->gpu->name;
+    }
+    apply_given(&o->spec, &given, set);
     return 0;
 }
 
@@ -362,10 +494,13 @@ void cli_help(FILE *out)
         const input_field *f = &kv_inputs[i];
         help_line(out, 0, f->flag, f->meta, f->help, input_text(def, sizeof def, &defaults, f));
     }
-    fputs("\nOutput:\n", out);
+    fputs("\nModels, GPUs and output:\n", out);
     for (size_t i = 0; i < N_OPTIONS; i++)
         help_line(out, options[i].short_flag, options[i].flag, options[i].meta, options[i].help,
                   options[i].kind == OPT_FORMAT ? "text" : NULL);
+    fputs("\nA model from --config or --model sets layers, KV heads, head size, dtypes, the\n"
+          "layer layout and the parameter count; flags given explicitly still win.\n",
+          out);
     fputs("\nDTYPE is one of:", out);
     for (int i = 0; i < KV_DTYPE_COUNT; i++) {
         const kv_dtype_info *d = kv_dtype_get((kv_dtype)i);

@@ -5,24 +5,39 @@
 #define KVCALC_CLI_H
 
 #include "fields.h"
+#include "presets.h"
 #include "kvcalc.h"
 
 #include <stdio.h>
 
 typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_COUNT } cli_format;
-typedef enum { ACTION_RUN, ACTION_HELP, ACTION_VERSION } cli_action;
+typedef enum {
+    ACTION_RUN,
+    ACTION_HELP,
+    ACTION_VERSION,
+    ACTION_LIST_MODELS,
+    ACTION_LIST_GPUS
+} cli_action;
 
+/* The parsed command line. spec's label pointers point into this struct (model_name,
+ * model_source) or into the preset tables: use it in place, do not copy it. */
 typedef struct {
     kv_spec spec;
     cli_format format;
-    const output_field *get; /* --get KEY, or NULL */
+    const output_field *get;     /* --get KEY, or NULL */
     cli_action action;
+    const char *config_path;     /* --config FILE, or NULL */
+    const model_preset *preset;  /* --model NAME, or NULL */
+    const gpu_preset *gpu;       /* --gpu NAME, or NULL */
+    char model_name[160];
+    char model_source[320];
 } cli_options;
 
 #define CLI_USAGE_ERROR 2
 #define CLI_ERR_BUF 512
 
-/* Parses argv into *o (starting from the lesson's defaults). Returns 0, or CLI_USAGE_ERROR
+/* Parses argv into *o: the lesson's defaults, then the model of --config / --model and the
+ * memory of --gpu, then every flag given explicitly (explicit flags always win). Returns 0, or CLI_USAGE_ERROR
  * with a one-line message ("kvcalc: --context: expected an integer >= 1, got '4k'") in
  * err. Stops at -h/--help or --version, as their action. */
 int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t errcap);

@@ -12,11 +12,18 @@
  *   saved     = float((prefix_requests - 1) * prefix_tokens) * per_token
  *   extra     = saved // per_req
  *
+ * For models with mixed layers (sliding windows, chunks, MLA, state layers; see layout.c)
+ * per_token and per_req are sums over layer groups; with the lesson's plain model there is
+ * one group and the formulas above hold to the bit.
+ *
  * No I/O and no globals here: the renderers decide nothing and the core prints nothing.
  */
 #include "kvcalc.h"
 
+#include "layout.h"
+
 #include <math.h>
+#include <string.h>
 
 /* The standard rows of the context-vs-concurrency table, in tokens. The lesson filters
  * them by c <= max(context, 8192) * 4, which keeps all six for every valid context, so the
@@ -36,6 +43,13 @@ void kv_spec_defaults(kv_spec *s)
     s->context = 4096;
     s->prefix_tokens = 1024;
     s->prefix_requests = 50;
+    memset(&s->layout, 0, sizeof s->layout);
+    memset(&s->arch, 0, sizeof s->arch);
+    s->params_estimated = 0;
+    s->model_name = NULL;
+    s->model_source = NULL;
+    s->gpu_name = NULL;
+    s->max_context = 0;
 }
 
 static const char *const status_messages[] = {
@@ -54,6 +68,7 @@ static const char *const status_messages[] = {
     [KV_ERR_PREFIX_TOKENS] = "must be an integer >= 0",
     [KV_ERR_PREFIX_REQUESTS] = "must be an integer >= 1",
     [KV_ERR_MEMORY_RANGE] = "GPU memory minus weights minus overhead is not a finite number",
+    [KV_ERR_LAYOUT] = "the model layout is out of range (pattern, window, chunk or latent size)",
 };
 
 const char *kv_status_message(kv_status st)
@@ -61,6 +76,22 @@ const char *kv_status_message(kv_status st)
     if ((size_t)st >= sizeof status_messages / sizeof status_messages[0])
         return "unknown error";
     return status_messages[st];
+}
+
+static kv_status check_layout(const kv_spec *s)
+{
+    const kv_layout *l = &s->layout;
+    int64_t counts[KV_LAYER_KINDS];
+    if (l->pattern_len > KV_MAX_PATTERN)
+        return KV_ERR_LAYOUT;
+    for (size_t i = 0; i < l->pattern_len; i++)
+        if (l->pattern[i] >= KV_LAYER_KINDS)
+            return KV_ERR_LAYOUT;
+    kv_layer_counts(l, s->layers, counts);
+    if ((counts[KV_LAYER_SLIDING] > 0 && l->window < 1) ||
+        (counts[KV_LAYER_CHUNKED] > 0 && l->chunk < 1) || (l->mla && l->mla_latent < 1))
+        return KV_ERR_LAYOUT;
+    return KV_OK;
 }
 
 /* Rejects what the formulas cannot take. The parser checks the same bounds per flag so it
@@ -89,7 +120,7 @@ static kv_status check_inputs(const kv_spec *s)
         return KV_ERR_PREFIX_TOKENS;
     if (s->prefix_requests < 1)
         return KV_ERR_PREFIX_REQUESTS;
-    return KV_OK;
+    return check_layout(s);
 }
 
 /* free // per_request, or 0 when there is no room: concurrency cannot be negative. */
@@ -102,7 +133,7 @@ static void add_row(const kv_spec *s, kv_result *r, int64_t c)
 {
     kv_row *row = &r->rows[r->n_rows++];
     row->context = c;
-    row->kv_bytes_per_request = r->kv_bytes_per_token * (double)c;
+    row->kv_bytes_per_request = kv_groups_request_bytes(r, c);
     row->max_concurrency = concurrency(r->free_kv_bytes, r->fits, row->kv_bytes_per_request);
     row->is_setting = (c == s->context);
 }
@@ -132,12 +163,17 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     if (st != KV_OK)
         return st;
 
-    const uint64_t tok_factors[4] = {2, (uint64_t)s->layers, (uint64_t)s->kv_heads,
-                                     (uint64_t)s->head_dim};
-    r->kv_bytes_per_token = kv_exact_product(tok_factors, 4) * kv_dtype_get(s->dtype)->bytes;
-    r->kv_bytes_per_request = r->kv_bytes_per_token * (double)s->context;
+    kv_fill_groups(s, r);
+    r->kv_bytes_per_token = 0;
+    for (size_t i = 0; i < r->n_groups; i++)
+        if (r->groups[i].kind == KV_LAYER_FULL)
+            r->kv_bytes_per_token = r->groups[i].bytes_per_token;
+    r->kv_bytes_per_request = kv_groups_request_bytes(r, s->context);
 
-    r->weights_bytes = s->params_b * 1e9 * kv_dtype_get(s->weight_dtype)->bytes;
+    r->params = s->params_estimated
+                    ? kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim)
+                    : s->params_b * 1e9;
+    r->weights_bytes = r->params * kv_dtype_get(s->weight_dtype)->bytes;
     if (!isfinite(r->weights_bytes))
         return KV_ERR_PARAMS_B;
     r->gpu_mem_bytes = s->gpu_mem_gib * KV_GIB;
@@ -154,9 +190,7 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
 
     fill_rows(s, r);
 
-    const uint64_t prefix_factors[2] = {(uint64_t)(s->prefix_requests - 1),
-                                        (uint64_t)s->prefix_tokens};
-    r->prefix_saved_bytes = kv_exact_product(prefix_factors, 2) * r->kv_bytes_per_token;
+    r->prefix_saved_bytes = kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens);
     r->prefix_extra_concurrency =
         concurrency(r->prefix_saved_bytes, r->fits, r->kv_bytes_per_request);
     return KV_OK;

@@ -19,19 +19,24 @@ typedef struct {
     json_error *err;
 } parser;
 
-static int fail_at(parser *p, size_t pos, const char *msg)
+void json_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *col)
 {
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < pos && i < p->len; i++) {
-        if (p->s[i] == '\n') {
-            line++;
-            col = 1;
-        } else if (((unsigned char)p->s[i] & 0xC0) != 0x80) {
-            col++; /* count characters, not UTF-8 continuation bytes */
+    size_t l = 1, c = 1;
+    for (size_t i = 0; i < offset && i < len; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            c++; /* count characters, not UTF-8 continuation bytes */
         }
     }
-    p->err->line = line;
-    p->err->col = col;
+    *line = l;
+    *col = c;
+}
+
+static int fail_at(parser *p, size_t pos, const char *msg)
+{
+    json_locate(p->s, p->len, pos, &p->err->line, &p->err->col);
     p->err->msg = msg;
     return -1;
 }

@@ -2,6 +2,11 @@
  * report_text.c - the lesson's table. The layout (spacing, rules, wording) is the contract
  * with the lesson's golden outputs, so every format here mirrors a Python f-string of the
  * lesson's calculator: ":g" -> fmt_g, ":,.1f" -> fmt_fixed(.., 1, 1), ":," -> fmt_int.
+ *
+ * A model read from a config or a preset changes four things and nothing else: the banner
+ * names the model and its source, the Model line shows the layer layout, the weights line
+ * says the parameter count is an estimate, and the per-token line shows the formula of each
+ * layer group. The lesson's plain model keeps every byte of the lesson's table.
  */
 #include "report.h"
 
@@ -9,21 +14,131 @@
 
 #include <string.h>
 
+static const char *const kind_names[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
+
+static int plain_layout(const kv_result *r, const kv_spec *s)
+{
+    return r->n_groups == 1 && r->groups[0].kind == KV_LAYER_FULL && !s->layout.mla;
+}
+
+static void banner(FILE *out, const kv_spec *s)
+{
+    char line[600];
+    size_t rule = 68; /* the lesson's rule is 68 dashes under its 69-character banner */
+    if (s->model_name) {
+        snprintf(line, sizeof line, "KV cache calculator  (%s; from %s)", s->model_name,
+                 s->model_source ? s->model_source : "a config");
+        rule = strlen(line);
+    } else {
+        snprintf(line, sizeof line,
+                 "KV cache calculator  (ILLUSTRATIVE arch; confirm against config.json)");
+    }
+    fprintf(out, "\n%s\n", line);
+    for (size_t i = 0; i < rule; i++)
+        fputc('-', out);
+    fputc('\n', out);
+}
+
+/* "36 layers, 8 KV heads, head_dim 128", "61 MLA layers, latent 576" or
+ * "62 layers: 10 full + 52 sliding(1024), 16 KV heads, head_dim 128" */
+static void model_line(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    const kv_dtype_info *kv = kv_dtype_get(s->dtype);
+    char a[FMT_BUF];
+    fprintf(out, "Model      : %lld ", (long long)s->layers);
+    if (s->layout.mla && r->n_groups == 1 && r->groups[0].kind == KV_LAYER_FULL) {
+        fprintf(out, "MLA layers, latent %lld", (long long)s->layout.mla_latent);
+    } else if (plain_layout(r, s)) {
+        fprintf(out, "layers, %lld KV heads, head_dim %lld", (long long)s->kv_heads,
+                (long long)s->head_dim);
+    } else {
+        fputs("layers:", out);
+        for (size_t i = 0; i < r->n_groups; i++) {
+            const kv_group *g = &r->groups[i];
+            fprintf(out, "%s %lld %s", i ? " +" : "", (long long)g->count, kind_names[g->kind]);
+            if (g->tokens_max > 0)
+                fprintf(out, "(%lld)", (long long)g->tokens_max);
+        }
+        if (s->layout.mla)
+            fprintf(out, ", MLA latent %lld", (long long)s->layout.mla_latent);
+        else
+            fprintf(out, ", %lld KV heads, head_dim %lld", (long long)s->kv_heads,
+                    (long long)s->head_dim);
+    }
+    fprintf(out, ", KV dtype %s (%s B)\n", kv->name, fmt_g(a, sizeof a, kv->bytes));
+}
+
+/* "2 x 28 x 4 x 128 x 2 B" or, for MLA, "61 x 576 x 2 B" */
+static char *formula(char *buf, size_t cap, const kv_spec *s, int64_t count)
+{
+    char b[32];
+    fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes);
+    if (s->layout.mla)
+        snprintf(buf, cap, "%lld x %lld x %s B", (long long)count,
+                 (long long)s->layout.mla_latent, b);
+    else
+        snprintf(buf, cap, "2 x %lld x %lld x %lld x %s B", (long long)count,
+                 (long long)s->kv_heads, (long long)s->head_dim, b);
+    return buf;
+}
+
+static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char f[FMT_BUF], a[FMT_BUF], b[FMT_BUF];
+    const kv_group *full = NULL;
+    for (size_t i = 0; i < r->n_groups; i++)
+        if (r->groups[i].kind == KV_LAYER_FULL)
+            full = &r->groups[i];
+    if (full) {
+        fprintf(out, "KV per token (one sequence):  %s  =  %s B  (%s MiB/token)%s\n",
+                formula(f, sizeof f, s, full->count),
+                fmt_fixed(a, sizeof a, r->kv_bytes_per_token, 0, 1),
+                fmt_fixed(b, sizeof b, r->kv_bytes_per_token / KV_MIB, 4, 0),
+                r->n_groups > 1 ? " in the full layers" : "");
+    } else {
+        fputs("KV per token (one sequence):  0 B in full layers (no layer keeps every token)\n",
+              out);
+    }
+    for (size_t i = 0; i < r->n_groups; i++) {
+        const kv_group *g = &r->groups[i];
+        if (g->kind == KV_LAYER_FULL)
+            continue;
+        if (g->kind == KV_LAYER_STATE) {
+            if (r->state_unknown)
+                fprintf(out, "  + %lld state layers: state size not in the config, counted as 0\n",
+                        (long long)g->count);
+            else
+                fprintf(out, "  + %lld state layers:  %lld x %lld x %s B  =  %s B per request, "
+                             "whatever the context\n",
+                        (long long)g->count, (long long)g->count,
+                        (long long)s->layout.state_elems,
+                        fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes),
+                        fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
+            continue;
+        }
+        char lim[FMT_BUF];
+        fprintf(out, "  + %lld %s layers:  %s  =  %s B per token, for at most %s tokens\n",
+                (long long)g->count, kind_names[g->kind], formula(f, sizeof f, s, g->count),
+                fmt_fixed(a, sizeof a, g->bytes_per_token, 0, 1),
+                fmt_int(lim, sizeof lim, g->tokens_max, 1));
+    }
+}
+
 void report_text(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-    const kv_dtype_info *kv = kv_dtype_get(s->dtype);
     const kv_dtype_info *w = kv_dtype_get(s->weight_dtype);
 
-    fputs("\nKV cache calculator  (ILLUSTRATIVE arch; confirm against config.json)\n", out);
-    fputs("--------------------------------------------------------------------\n", out);
-    fprintf(out, "Model      : %lld layers, %lld KV heads, head_dim %lld, KV dtype %s (%s B)\n",
-            (long long)s->layers, (long long)s->kv_heads, (long long)s->head_dim, kv->name,
-            fmt_g(a, sizeof a, kv->bytes));
-    fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB\n", fmt_g(a, sizeof a, s->params_b),
-            w->name, fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0));
-    fprintf(out, "GPU memory : %s GiB   (reserve %s GiB for activations/overhead)\n",
-            fmt_g(a, sizeof a, s->gpu_mem_gib), fmt_g(b, sizeof b, s->overhead_gib));
+    banner(out, s);
+    model_line(out, s, r);
+    fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s\n",
+            fmt_g(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b), w->name,
+            fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0),
+            s->params_estimated ? "  (parameters estimated from the config)" : "");
+    fprintf(out, "GPU memory : %s GiB%s%s%s   (reserve %s GiB for activations/overhead)\n",
+            fmt_g(a, sizeof a, s->gpu_mem_gib), s->gpu_name ? " (" : "",
+            s->gpu_name ? s->gpu_name : "", s->gpu_name ? ")" : "",
+            fmt_g(b, sizeof b, s->overhead_gib));
     if (!r->fits) {
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
@@ -32,13 +147,13 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
     }
     fprintf(out, "Free for KV: %s GiB\n\n", fmt_fixed(a, sizeof a, r->free_kv_bytes / KV_GIB, 2, 0));
 
-    fprintf(out, "KV per token (one sequence):  2 x %lld x %lld x %lld x %s B  =  %s B  "
-                 "(%s MiB/token)\n",
-            (long long)s->layers, (long long)s->kv_heads, (long long)s->head_dim,
-            fmt_g(a, sizeof a, kv->bytes), fmt_fixed(b, sizeof b, r->kv_bytes_per_token, 0, 1),
-            fmt_fixed(c, sizeof c, r->kv_bytes_per_token / KV_MIB, 4, 0));
-    fprintf(out, "KV per request @ %s tokens:  %s MiB\n\n", fmt_int(a, sizeof a, s->context, 1),
+    per_token_lines(out, s, r);
+    fprintf(out, "KV per request @ %s tokens:  %s MiB\n", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->kv_bytes_per_request / KV_MIB, 1, 1));
+    if (s->max_context > 0 && s->context > s->max_context)
+        fprintf(out, "(beyond the model's max_position_embeddings of %s tokens)\n",
+                fmt_int(a, sizeof a, s->max_context, 1));
+    fputc('\n', out);
 
     fprintf(out, "Max concurrent requests @ %s context:  ~%s\n", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->max_concurrency, 0, 0));

@@ -1,0 +1,69 @@
+/*
+ * config_file.c - reading a config file, or standard input, with a size limit.
+ *
+ * Kept apart from config_json.c so that the reader of JSON never touches a file: the fuzz
+ * target and the presets feed it text directly. The limit is checked while reading, so a
+ * 100 MB file (or an endless pipe) is refused after 8 MiB, not swallowed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap)
+{
+    int from_stdin = strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "<stdin>" : path;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
+        return 2;
+    }
+    size_t cap = 64 * 1024, n = 0;
+    char *buf = malloc(cap + 1);
+    int rc = 0;
+    while (buf) {
+        if (n == cap) {
+            if (cap >= CONFIG_MAX_BYTES) {
+                snprintf(err, errcap, "kvcalc: %s: file too large (over %u MiB)", name,
+                         CONFIG_MAX_BYTES >> 20);
+                rc = 2;
+                break;
+            }
+            cap *= 2;
+            char *bigger = realloc(buf, cap + 1);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+        }
+        size_t want = cap - n;
+        size_t got = fread(buf + n, 1, want, f);
+        n += got;
+        if (got < want) {
+            if (ferror(f)) {
+                snprintf(err, errcap, "kvcalc: %s: read error", name);
+                rc = 2;
+            }
+            break;
+        }
+    }
+    if (!from_stdin)
+        fclose(f);
+    if (!buf) {
+        snprintf(err, errcap, "kvcalc: %s: out of memory", name);
+        return 2;
+    }
+    if (rc != 0) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}

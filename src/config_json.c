@@ -1,0 +1,609 @@
+/*
+ * config_json.c - what a Hugging Face config.json says about the KV cache.
+ *
+ * The JSON is tokenized by json.c (strict, bounded); this file only looks fields up and
+ * checks them. What it knows about config files comes from ../docs/models.md:
+ *   - the language model may sit under text_config or llm_config (multimodal models);
+ *   - KV heads have four names and a Falcon-era multi_query flag;
+ *   - an explicit head_dim wins over hidden_size / num_attention_heads;
+ *   - torch_dtype (or dtype) is the serving dtype, quantization_config shrinks weights;
+ *   - families fill absent keys with defaults (Gemma-3) and lay out their layers in their
+ *     own ways (Gemma-2/3 sliding patterns, Llama-4 chunks, Jamba / Qwen3-Next hybrids).
+ * Family quirks are rows of a table, not branches. Every error names the file, the line
+ * and column of the offending value, the key, and what was expected.
+ */
+#include "config.h"
+
+#include "kvcalc_json.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COUNT 1000000          /* layers, heads, dims: beyond this a config is absurd */
+#define MAX_WIDTH 100000000        /* hidden, intermediate and vocabulary sizes */
+#define MAX_TOKENS 1000000000000LL /* windows, chunks, positions */
+
+/* ---- model families ------------------------------------------------------------------ */
+
+typedef enum {
+    RULE_NONE,      /* sliding_window / use_sliding_window decide */
+    RULE_ALTERNATE, /* Gemma-2: layer i slides when i is even */
+    RULE_EVERY_NTH, /* Gemma-3: every sliding_window_pattern-th layer is global */
+    RULE_CHUNKED    /* Llama-4: layer i is full when (i + 1) % 4 == 0, else chunked */
+} layout_rule;
+
+typedef struct {
+    const char *model_type;
+    layout_rule rule;
+    int64_t heads, kv_heads, head_dim; /* defaults for absent keys; 0 = none */
+    int64_t vocab, window, pattern, chunk, max_context;
+    int tie;         /* tie_word_embeddings when absent */
+    int qkv_bias;    /* q/k/v projections carry biases whatever attention_bias says */
+    int expert_bias; /* MoE experts and router carry biases */
+} family;
+
+static const family families[] = {
+    /* type           rule            heads kv  hd   vocab   win   pat chunk  maxctx  tie qkv eb */
+    {"gemma3_text", RULE_EVERY_NTH, 8, 4, 256, 262208, 4096, 6, 0, 131072, 1, 0, 0},
+    {"gemma3", RULE_EVERY_NTH, 8, 4, 256, 262208, 4096, 6, 0, 131072, 1, 0, 0},
+    {"gemma2", RULE_ALTERNATE, 0, 0, 256, 256000, 4096, 0, 0, 8192, 1, 0, 0},
+    {"gemma", RULE_NONE, 0, 0, 256, 256000, 0, 0, 0, 8192, 1, 0, 0},
+    {"llama4_text", RULE_CHUNKED, 0, 0, 0, 0, 0, 0, 8192, 0, 0, 0, 0},
+    {"llama4", RULE_CHUNKED, 0, 0, 0, 0, 0, 0, 8192, 0, 0, 0, 0},
+    {"qwen2", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
+    {"qwen2_moe", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
+    {"gpt_oss", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+};
+static const family no_family = {"", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+/* torch_dtype names -> the dtype a server runs them in. fp32 checkpoints are served in
+ * 16-bit by default (vLLM --dtype auto), so their KV cache is 2 bytes per element. */
+static const struct {
+    const char *name;
+    kv_dtype dtype;
+} torch_dtypes[] = {
+    {"bfloat16", KV_DTYPE_BF16}, {"float16", KV_DTYPE_FP16}, {"half", KV_DTYPE_FP16},
+    {"float32", KV_DTYPE_FP16},  {"float", KV_DTYPE_FP16},
+};
+
+/* quantization_config.quant_method -> weight dtype; KV_DTYPE_COUNT = decide by "bits". */
+static const struct {
+    const char *method;
+    kv_dtype dtype;
+} quant_methods[] = {
+    {"fp8", KV_DTYPE_FP8},          {"fbgemm_fp8", KV_DTYPE_FP8}, {"mxfp4", KV_DTYPE_INT4},
+    {"awq", KV_DTYPE_COUNT},        {"gptq", KV_DTYPE_COUNT},     {"bitsandbytes", KV_DTYPE_COUNT},
+    {"compressed-tensors", KV_DTYPE_COUNT},
+};
+
+/* layer_types entries -> layer kinds */
+static const struct {
+    const char *name;
+    kv_layer_kind kind;
+} layer_type_names[] = {
+    {"full_attention", KV_LAYER_FULL},     {"attention", KV_LAYER_FULL},
+    {"sliding_attention", KV_LAYER_SLIDING}, {"chunked_attention", KV_LAYER_CHUNKED},
+    {"linear_attention", KV_LAYER_STATE},  {"mamba", KV_LAYER_STATE},
+    {"mamba2", KV_LAYER_STATE},
+};
+
+/* ---- lookups with checks ---------------------------------------------------------------- */
+
+typedef struct {
+    const char *text;
+    size_t len;
+    const char *file;
+    json_tok *toks;
+    size_t root, model; /* the top object, and the language-model object in it */
+    char *err;
+    size_t errcap;
+} cfg;
+
+static int cfg_fail(cfg *c, size_t tok, const char *fmt, ...)
+{
+    size_t line, col;
+    json_locate(c->text, c->len, c->toks[tok].start - (c->toks[tok].type == JSON_STRING),
+                &line, &col);
+    int n = snprintf(c->err, c->errcap, "kvcalc: %s:%zu:%zu: ", c->file, line, col);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < c->errcap)
+        vsnprintf(c->err + n, c->errcap - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The value of key in the language-model object, else in the top object; 0 if absent or
+ * null (JSON null means "not set" in these files). */
+static size_t find(cfg *c, const char *key)
+{
+    size_t v = json_find(c->text, c->toks, c->model, key);
+    if (v == 0 && c->model != c->root)
+        v = json_find(c->text, c->toks, c->root, key);
+    return (v && c->toks[v].type != JSON_NULL) ? v : 0;
+}
+
+static const char *type_name(json_type t)
+{
+    static const char *const names[] = {"an object", "an array", "a string", "a number",
+                                        "true",      "false",    "null"};
+    return names[t];
+}
+
+/* What a value looks like, for messages: the number as written, or its type. */
+static const char *shown(cfg *c, size_t v, char *buf, size_t cap)
+{
+    const json_tok *t = &c->toks[v];
+    if (t->type != JSON_NUMBER)
+        return type_name(t->type);
+    size_t n = t->end - t->start;
+    snprintf(buf, cap, "%.*s%s", (int)(n > 40 ? 40 : n), c->text + t->start, n > 40 ? "..." : "");
+    return buf;
+}
+
+/* An integer value in [lo, hi] from token v. Returns 0 and sets *out, or -1 (error set). */
+static int int_value(cfg *c, size_t v, const char *key, int64_t lo, int64_t hi, int64_t *out)
+{
+    char buf[64];
+    double d = c->toks[v].type == JSON_NUMBER ? json_number(c->text, &c->toks[v]) : NAN;
+    if (!(d == floor(d)) || d < (double)lo || d > (double)hi)
+        return cfg_fail(c, v, "%s: expected an integer from %lld to %lld, got %s", key,
+                        (long long)lo, (long long)hi, shown(c, v, buf, sizeof buf));
+    *out = (int64_t)d;
+    return 0;
+}
+
+/* Optional integer key: 1 = read into *out, 0 = absent (*out untouched), -1 = error. */
+static int get_int(cfg *c, const char *key, int64_t lo, int64_t hi, int64_t *out)
+{
+    size_t v = find(c, key);
+    if (!v)
+        return 0;
+    return int_value(c, v, key, lo, hi, out) == 0 ? 1 : -1;
+}
+
+static int get_bool(cfg *c, const char *key, int *out)
+{
+    size_t v = find(c, key);
+    if (!v)
+        return 0;
+    json_type t = c->toks[v].type;
+    if (t != JSON_TRUE && t != JSON_FALSE)
+        return cfg_fail(c, v, "%s: expected true or false, got %s", key, type_name(t));
+    *out = (t == JSON_TRUE);
+    return 1;
+}
+
+/* Optional string key copied raw (escapes as written) into buf. */
+static int get_string(cfg *c, const char *key, char *buf, size_t cap)
+{
+    size_t v = find(c, key);
+    if (!v)
+        return 0;
+    const json_tok *t = &c->toks[v];
+    if (t->type != JSON_STRING)
+        return cfg_fail(c, v, "%s: expected a string, got %s", key, type_name(t->type));
+    size_t n = t->end - t->start;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, c->text + t->start, n);
+    buf[n] = '\0';
+    return 1;
+}
+
+/* The first present key of a list of aliases. */
+static int get_int_alias(cfg *c, const char *const *keys, int64_t lo, int64_t hi, int64_t *out)
+{
+    for (; *keys; keys++) {
+        int rc = get_int(c, *keys, lo, hi, out);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- the pieces ------------------------------------------------------------------------- */
+
+static const family *find_family(const char *model_type)
+{
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strcmp(families[i].model_type, model_type) == 0)
+            return &families[i];
+    return &no_family;
+}
+
+static int read_dtypes(cfg *c, kv_spec *s)
+{
+    char name[64] = "";
+    kv_dtype act = KV_DTYPE_BF16; /* absent: bf16, what current checkpoints ship */
+    int rc = get_string(c, "torch_dtype", name, sizeof name);
+    if (rc == 0)
+        rc = get_string(c, "dtype", name, sizeof name);
+    if (rc < 0)
+        return -1;
+    if (rc == 1) {
+        size_t i, n = sizeof torch_dtypes / sizeof torch_dtypes[0];
+        for (i = 0; i < n && strcmp(torch_dtypes[i].name, name) != 0; i++)
+            ;
+        if (i == n) {
+            size_t v = find(c, "torch_dtype") ? find(c, "torch_dtype") : find(c, "dtype");
+            return cfg_fail(c, v, "torch_dtype: unknown dtype '%.40s' (expected bfloat16, "
+                                  "float16 or float32)", name);
+        }
+        act = torch_dtypes[i].dtype;
+    }
+    s->dtype = act;
+    s->weight_dtype = act;
+
+    size_t q = json_find(c->text, c->toks, c->root, "quantization_config");
+    if (!q && c->model != c->root)
+        q = json_find(c->text, c->toks, c->model, "quantization_config");
+    if (!q || c->toks[q].type == JSON_NULL)
+        return 0;
+    if (c->toks[q].type != JSON_OBJECT)
+        return cfg_fail(c, q, "quantization_config: expected an object, got %s",
+                        type_name(c->toks[q].type));
+    size_t m = json_find(c->text, c->toks, q, "quant_method");
+    size_t b = json_find(c->text, c->toks, q, "bits");
+    kv_dtype w = KV_DTYPE_COUNT;
+    if (m && c->toks[m].type == JSON_STRING)
+        for (size_t i = 0; i < sizeof quant_methods / sizeof quant_methods[0]; i++)
+            if (json_string_eq(c->text, &c->toks[m], quant_methods[i].method))
+                w = quant_methods[i].dtype;
+    if (w == KV_DTYPE_COUNT && b && c->toks[b].type != JSON_NULL) {
+        int64_t bits;
+        if (int_value(c, b, "quantization_config.bits", 1, 64, &bits) < 0)
+            return -1;
+        w = bits <= 4 ? KV_DTYPE_INT4 : bits <= 8 ? KV_DTYPE_INT8 : act;
+    }
+    if (w != KV_DTYPE_COUNT)
+        s->weight_dtype = w;
+    return 0;
+}
+
+static int read_geometry(cfg *c, const family *fam, kv_spec *s, kv_arch *a)
+{
+    static const char *const layer_keys[] = {"num_hidden_layers", "num_layers", "n_layer", NULL};
+    static const char *const head_keys[] = {"num_attention_heads", "n_head", NULL};
+    static const char *const kv_keys[] = {"n_head_kv", "num_kv_heads", "num_key_value_heads",
+                                          "multi_query_group_num", NULL};
+    int64_t layers = 0, heads = fam->heads, kv = 0, head_dim = fam->head_dim;
+    int rc = get_int_alias(c, layer_keys, 1, MAX_COUNT, &layers);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return cfg_fail(c, c->model, "num_hidden_layers: missing (also looked for num_layers "
+                                     "and n_layer)");
+    if (get_int_alias(c, head_keys, 1, MAX_COUNT, &heads) < 0)
+        return -1;
+    if (heads == 0)
+        return cfg_fail(c, c->model, "num_attention_heads: missing");
+    rc = get_int_alias(c, kv_keys, 1, MAX_COUNT, &kv);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        kv = fam->kv_heads ? fam->kv_heads : heads; /* no KV-head key: MHA */
+    int multi_query = 0, new_arch = 0;
+    if (get_bool(c, "multi_query", &multi_query) < 0 ||
+        get_bool(c, "new_decoder_architecture", &new_arch) < 0)
+        return -1;
+    if (multi_query && !new_arch)
+        kv = 1; /* original Falcon: one KV head, whatever a re-saved num_kv_heads says */
+
+    int64_t hidden = 0;
+    if (get_int(c, "hidden_size", 1, MAX_WIDTH, &hidden) < 0)
+        return -1;
+    rc = get_int(c, "head_dim", 1, MAX_COUNT, &head_dim);
+    if (rc == 0)
+        rc = get_int(c, "kv_channels", 1, MAX_COUNT, &head_dim);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && fam->head_dim == 0) {
+        if (hidden == 0)
+            return cfg_fail(c, c->model, "head_dim: missing, and no hidden_size to derive it");
+        if (hidden % heads != 0)
+            return cfg_fail(c, find(c, "hidden_size"),
+                            "hidden_size %lld is not a multiple of num_attention_heads %lld; "
+                            "give head_dim",
+                            (long long)hidden, (long long)heads);
+        head_dim = hidden / heads;
+    }
+    s->layers = layers;
+    s->kv_heads = kv;
+    s->head_dim = head_dim;
+    a->hidden = hidden;
+    a->heads = heads;
+    return 0;
+}
+
+static int read_mla(cfg *c, kv_spec *s, kv_arch *a)
+{
+    int64_t rank = 0, rope = 0;
+    int rc = get_int(c, "kv_lora_rank", 1, MAX_COUNT, &rank);
+    if (rc <= 0)
+        return rc;
+    if (get_int(c, "qk_rope_head_dim", 0, MAX_COUNT, &rope) < 0 ||
+        get_int(c, "q_lora_rank", 0, MAX_COUNT, &a->q_lora_rank) < 0 ||
+        get_int(c, "qk_nope_head_dim", 0, MAX_COUNT, &a->qk_nope_dim) < 0 ||
+        get_int(c, "v_head_dim", 0, MAX_COUNT, &a->v_head_dim) < 0)
+        return -1;
+    s->layout.mla = 1;
+    s->layout.mla_latent = rank + rope; /* one latent vector: compressed KV + rope key */
+    a->kv_lora_rank = rank;
+    a->qk_rope_dim = rope;
+    return 0;
+}
+
+static void fill_pattern(kv_layout *l, size_t period, size_t special, kv_layer_kind usual,
+                         kv_layer_kind odd_one)
+{
+    l->pattern_len = period;
+    for (size_t i = 0; i < period; i++)
+        l->pattern[i] = (unsigned char)(i == special ? odd_one : usual);
+}
+
+/* layer_types: one entry per layer, the most direct truth when present. */
+static int read_layer_types(cfg *c, size_t v, kv_spec *s)
+{
+    const json_tok *arr = &c->toks[v];
+    if (arr->type != JSON_ARRAY)
+        return cfg_fail(c, v, "layer_types: expected an array of strings, got %s",
+                        type_name(arr->type));
+    if (arr->size == 0 || arr->size > KV_MAX_PATTERN)
+        return cfg_fail(c, v, "layer_types: expected 1 to %d entries, got %zu", KV_MAX_PATTERN,
+                        arr->size);
+    if ((int64_t)arr->size != s->layers)
+        return cfg_fail(c, v, "layer_types: %zu entries for %lld layers", arr->size,
+                        (long long)s->layers);
+    size_t e = v + 1;
+    for (size_t i = 0; i < arr->size; i++, e = c->toks[e].next) {
+        size_t k, n = sizeof layer_type_names / sizeof layer_type_names[0];
+        for (k = 0; k < n; k++)
+            if (c->toks[e].type == JSON_STRING &&
+                json_string_eq(c->text, &c->toks[e], layer_type_names[k].name))
+                break;
+        if (k == n)
+            return cfg_fail(c, e, "layer_types: unknown layer type (expected full_attention, "
+                                  "sliding_attention, chunked_attention, linear_attention or "
+                                  "mamba)");
+        s->layout.pattern[i] = (unsigned char)layer_type_names[k].kind;
+    }
+    s->layout.pattern_len = arr->size;
+    return 0;
+}
+
+/* Llama-4's no_rope_layers: 1 = RoPE layer with chunked attention, 0 = global NoPE layer. */
+static int read_no_rope_layers(cfg *c, size_t v, kv_spec *s)
+{
+    const json_tok *arr = &c->toks[v];
+    if (arr->type != JSON_ARRAY || (int64_t)arr->size != s->layers || arr->size > KV_MAX_PATTERN)
+        return cfg_fail(c, v, "no_rope_layers: expected an array of %lld 0/1 entries",
+                        (long long)s->layers);
+    size_t e = v + 1;
+    for (size_t i = 0; i < arr->size; i++, e = c->toks[e].next) {
+        int64_t flag;
+        if (int_value(c, e, "no_rope_layers", 0, 1, &flag) < 0)
+            return -1;
+        s->layout.pattern[i] = (unsigned char)(flag ? KV_LAYER_CHUNKED : KV_LAYER_FULL);
+    }
+    s->layout.pattern_len = arr->size;
+    return 0;
+}
+
+/* Qwen2-style: use_sliding_window with max_window_layers (layers from there on slide). */
+static int read_qwen_window(cfg *c, kv_spec *s)
+{
+    int64_t first = 0;
+    int rc = get_int(c, "max_window_layers", 0, MAX_COUNT, &first);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 || first == 0 || s->layers > KV_MAX_PATTERN) {
+        fill_pattern(&s->layout, 1, 0, KV_LAYER_SLIDING, KV_LAYER_SLIDING);
+        return 0;
+    }
+    s->layout.pattern_len = (size_t)s->layers;
+    for (int64_t i = 0; i < s->layers; i++)
+        s->layout.pattern[i] = (unsigned char)(i >= first ? KV_LAYER_SLIDING : KV_LAYER_FULL);
+    return 0;
+}
+
+static int read_layout(cfg *c, const family *fam, kv_spec *s)
+{
+    kv_layout *l = &s->layout;
+    int64_t window = fam->window, chunk = fam->chunk, period = 0, offset = 0, pattern = 0;
+    int use_sliding = -1;
+    int window_given;
+    if ((window_given = get_int(c, "sliding_window", 1, MAX_TOKENS, &window)) < 0 ||
+        get_int(c, "attention_chunk_size", 1, MAX_TOKENS, &chunk) < 0 ||
+        get_bool(c, "use_sliding_window", &use_sliding) < 0)
+        return -1;
+    size_t types = find(c, "layer_types"), no_rope = find(c, "no_rope_layers");
+
+    if (types) {
+        if (read_layer_types(c, types, s) < 0)
+            return -1;
+    } else if (fam->rule == RULE_ALTERNATE) {
+        fill_pattern(l, 2, 1, KV_LAYER_SLIDING, KV_LAYER_FULL);
+    } else if (fam->rule == RULE_EVERY_NTH) {
+        pattern = fam->pattern;
+        if (get_int(c, "sliding_window_pattern", 1, KV_MAX_PATTERN, &pattern) < 0)
+            return -1;
+        fill_pattern(l, (size_t)pattern, (size_t)pattern - 1, KV_LAYER_SLIDING, KV_LAYER_FULL);
+    } else if (fam->rule == RULE_CHUNKED) {
+        if (no_rope) {
+            if (read_no_rope_layers(c, no_rope, s) < 0)
+                return -1;
+        } else {
+            fill_pattern(l, 4, 3, KV_LAYER_CHUNKED, KV_LAYER_FULL);
+        }
+    } else if (get_int(c, "attn_layer_period", 1, KV_MAX_PATTERN, &period) == 1) {
+        if (get_int(c, "attn_layer_offset", 0, period - 1, &offset) < 0)
+            return -1;
+        fill_pattern(l, (size_t)period, (size_t)offset, KV_LAYER_STATE, KV_LAYER_FULL);
+    } else if (get_int(c, "full_attention_interval", 1, KV_MAX_PATTERN, &period) == 1) {
+        fill_pattern(l, (size_t)period, (size_t)period - 1, KV_LAYER_STATE, KV_LAYER_FULL);
+    } else if (use_sliding == 1) {
+        if (read_qwen_window(c, s) < 0)
+            return -1;
+    } else if (use_sliding == -1 && window_given == 1) {
+        fill_pattern(l, 1, 0, KV_LAYER_SLIDING, KV_LAYER_SLIDING); /* Mistral-7B-v0.1 */
+    }
+    if (c->err[0])
+        return -1; /* an attn_layer_period / full_attention_interval value was bad */
+
+    /* a sliding layer without a window, or a chunked one without a chunk, is full */
+    for (size_t i = 0; i < l->pattern_len; i++) {
+        if ((l->pattern[i] == KV_LAYER_SLIDING && window <= 0) ||
+            (l->pattern[i] == KV_LAYER_CHUNKED && chunk <= 0))
+            l->pattern[i] = KV_LAYER_FULL;
+    }
+    l->window = window;
+    l->chunk = chunk;
+    return 0;
+}
+
+/* Per-request state of one Mamba / linear-attention layer, in elements, when the config
+ * gives the sizes: gated delta net (Qwen3-Next), Mamba-2, or Mamba-1 (Jamba). -1 when it
+ * does not. */
+static int read_state(cfg *c, const kv_arch *a, kv_layout *l)
+{
+    int any_state = 0;
+    for (size_t i = 0; i < l->pattern_len; i++)
+        any_state |= (l->pattern[i] == KV_LAYER_STATE);
+    l->state_elems = -1;
+    if (!any_state)
+        return 0;
+    int64_t nk = 0, nv = 0, dk = 0, dv = 0, kernel = 4, heads = 0, hd = 0, n = 0, groups = 1,
+            expand = 2;
+    double elems = -1;
+    if (get_int(c, "linear_num_value_heads", 1, MAX_COUNT, &nv) == 1) {
+        if (get_int(c, "linear_num_key_heads", 1, MAX_COUNT, &nk) < 0 ||
+            get_int(c, "linear_key_head_dim", 1, MAX_COUNT, &dk) < 0 ||
+            get_int(c, "linear_value_head_dim", 1, MAX_COUNT, &dv) < 0 ||
+            get_int(c, "linear_conv_kernel_dim", 1, MAX_COUNT, &kernel) < 0)
+            return -1;
+        if (nk && dk && dv) /* conv state over q, k, v + the recurrent state */
+            elems = (double)(2 * nk * dk + nv * dv) * (double)(kernel - 1) +
+                    (double)nv * (double)dk * (double)dv;
+    } else if (get_int(c, "mamba_n_heads", 1, MAX_COUNT, &heads) == 1) {
+        static const char *const state_keys[] = {"ssm_state_size", "mamba_d_state",
+                                                 "state_size", NULL};
+        static const char *const conv_keys[] = {"mamba_d_conv", "conv_kernel", NULL};
+        if (get_int(c, "mamba_d_head", 1, MAX_COUNT, &hd) < 0 ||
+            get_int(c, "mamba_head_dim", 1, MAX_COUNT, &hd) < 0 ||
+            get_int_alias(c, state_keys, 1, MAX_COUNT, &n) < 0 ||
+            get_int(c, "mamba_n_groups", 1, MAX_COUNT, &groups) < 0 ||
+            get_int_alias(c, conv_keys, 1, MAX_COUNT, &kernel) < 0)
+            return -1;
+        if (hd && n) {
+            double inner = (double)heads * (double)hd;
+            elems = (inner + 2.0 * (double)groups * (double)n) * (double)(kernel - 1) +
+                    inner * (double)n;
+        }
+    } else if (get_int(c, "mamba_d_state", 1, MAX_COUNT, &n) == 1) {
+        if (get_int(c, "mamba_d_conv", 1, MAX_COUNT, &kernel) < 0 ||
+            get_int(c, "mamba_expand", 1, MAX_COUNT, &expand) < 0)
+            return -1;
+        if (a->hidden) {
+            double inner = (double)expand * (double)a->hidden;
+            elems = inner * (double)(kernel - 1) + inner * (double)n;
+        }
+    }
+    if (c->err[0])
+        return -1;
+    if (elems > 4e18)
+        return cfg_fail(c, c->model, "state size of %.3g elements per layer is absurd", elems);
+    l->state_elems = elems < 0 ? -1 : (int64_t)elems;
+    return 0;
+}
+
+static int read_arch(cfg *c, const family *fam, kv_arch *a)
+{
+    static const char *const expert_keys[] = {"n_routed_experts", "num_local_experts",
+                                              "num_experts", NULL};
+    static const char *const step_keys[] = {"interleave_moe_layer_step", "decoder_sparse_step",
+                                            "moe_layer_freq", NULL};
+    int bias = 0, tie = fam->tie;
+    a->vocab = fam->vocab;
+    a->moe_step = 1;
+    if (get_int(c, "intermediate_size", 1, MAX_WIDTH, &a->intermediate) < 0 ||
+        get_int(c, "vocab_size", 1, MAX_WIDTH, &a->vocab) < 0 ||
+        get_bool(c, "tie_word_embeddings", &tie) < 0 ||
+        get_bool(c, "attention_bias", &bias) < 0 ||
+        get_int_alias(c, expert_keys, 0, MAX_COUNT, &a->experts) < 0 ||
+        get_int(c, "moe_intermediate_size", 1, MAX_WIDTH, &a->moe_intermediate) < 0 ||
+        get_int(c, "n_shared_experts", 0, MAX_COUNT, &a->shared_experts) < 0 ||
+        get_int(c, "shared_expert_intermediate_size", 0, MAX_WIDTH, &a->shared_intermediate) < 0 ||
+        get_int(c, "first_k_dense_replace", 0, MAX_COUNT, &a->first_dense) < 0 ||
+        get_int_alias(c, step_keys, 1, MAX_COUNT, &a->moe_step) < 0 ||
+        get_int(c, "intermediate_size_mlp", 1, MAX_WIDTH, &a->dense_intermediate) < 0)
+        return -1;
+    a->tie_embeddings = tie;
+    a->qkv_bias = bias || fam->qkv_bias;
+    a->o_bias = bias;
+    a->expert_bias = fam->expert_bias;
+    if (fam->rule == RULE_CHUNKED && a->experts > 0)
+        a->shared_intermediate = a->intermediate; /* Llama-4: one shared expert per MoE layer */
+    a->known = a->hidden > 0 && a->intermediate > 0 && a->vocab > 0;
+    return 0;
+}
+
+/* ---- entry point --------------------------------------------------------------------- */
+
+int config_read(const char *text, size_t len, const char *file, kv_spec *s, config_info *info,
+                char *err, size_t errcap)
+{
+    json_error jerr;
+    size_t cap = len / 2 + 4;
+    if (cap > CONFIG_MAX_VALUES)
+        cap = CONFIG_MAX_VALUES;
+    json_tok *toks = malloc(cap * sizeof *toks);
+    if (!toks) {
+        snprintf(err, errcap, "kvcalc: %s: out of memory", file);
+        return 2;
+    }
+    err[0] = '\0';
+    memset(info, 0, sizeof *info);
+    long n = json_parse(text, len, toks, cap, CONFIG_MAX_DEPTH, &jerr);
+    if (n < 0) {
+        snprintf(err, errcap, "kvcalc: %s:%zu:%zu: %s", file, jerr.line, jerr.col, jerr.msg);
+        free(toks);
+        return 2;
+    }
+    cfg c = {text, len, file, toks, 0, 0, err, errcap};
+    int rc = -1;
+    if (toks[0].type != JSON_OBJECT) {
+        cfg_fail(&c, 0, "expected a JSON object at the top level, got %s",
+                 type_name(toks[0].type));
+        goto done;
+    }
+    /* multimodal models keep the language model in a nested object */
+    static const char *const nested[] = {"text_config", "llm_config", "language_config"};
+    for (size_t i = 0; i < sizeof nested / sizeof nested[0] && c.model == 0; i++) {
+        size_t v = json_find(text, toks, 0, nested[i]);
+        if (v && toks[v].type == JSON_OBJECT)
+            c.model = v;
+    }
+    kv_spec out = *s;
+    memset(&out.layout, 0, sizeof out.layout);
+    memset(&out.arch, 0, sizeof out.arch);
+    if (get_string(&c, "model_type", info->model_type, sizeof info->model_type) < 0 ||
+        get_string(&c, "_name_or_path", info->name, sizeof info->name) < 0)
+        goto done;
+    const family *fam = find_family(info->model_type);
+    info->max_context = fam->max_context;
+    if (read_geometry(&c, fam, &out, &out.arch) < 0 || read_dtypes(&c, &out) < 0 ||
+        read_mla(&c, &out, &out.arch) < 0 || read_layout(&c, fam, &out) < 0 ||
+        read_state(&c, &out.arch, &out.layout) < 0 || read_arch(&c, fam, &out.arch) < 0 ||
+        get_int(&c, "max_position_embeddings", 1, MAX_TOKENS, &info->max_context) < 0)
+        goto done;
+    out.params_estimated = out.arch.known;
+    *s = out;
+    rc = 0;
+done:
+    free(toks);
+    return rc == 0 ? 0 : 2;
+}

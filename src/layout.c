@@ -1,0 +1,119 @@
+/*
+ * layout.c - from a model's layer layout to groups of layers that keep the context alike.
+ *
+ * A layout is a repeating pattern of layer kinds (full, sliding, chunked, state). Counting
+ * each kind is arithmetic on the pattern, never a loop over layers, so a spec with two
+ * billion layers costs the same as one with 28. The per-token bytes of a group follow the
+ * lesson's formula exactly (2 x count x kv_heads x head_dim as an exact integer, rounded
+ * once, times the dtype bytes); for the lesson's plain model there is one full group and
+ * every number is the lesson's.
+ */
+#include "kvcalc.h"
+
+void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_LAYER_KINDS])
+{
+    for (int k = 0; k < KV_LAYER_KINDS; k++)
+        counts[k] = 0;
+    if (layout->pattern_len == 0) {
+        counts[KV_LAYER_FULL] = layers;
+        return;
+    }
+    int64_t period = (int64_t)layout->pattern_len;
+    int64_t whole = layers / period, rest = layers % period;
+    for (int64_t i = 0; i < period; i++) {
+        unsigned k = layout->pattern[i];
+        if (k < KV_LAYER_KINDS)
+            counts[k] += whole + (i < rest ? 1 : 0);
+    }
+}
+
+/* Bytes one token costs in `count` attention layers: the lesson's 2 x count x kv_heads x
+ * head_dim x dtype, or count x latent x dtype for MLA (one latent vector, no separate K/V). */
+static double attention_bytes_per_token(const kv_spec *s, int64_t count, double elem)
+{
+    if (s->layout.mla) {
+        const uint64_t f[2] = {(uint64_t)count, (uint64_t)s->layout.mla_latent};
+        return kv_exact_product(f, 2) * elem;
+    }
+    const uint64_t f[4] = {2, (uint64_t)count, (uint64_t)s->kv_heads, (uint64_t)s->head_dim};
+    return kv_exact_product(f, 4) * elem;
+}
+
+/* Tokens a layer of group g keeps of a request of `tokens` tokens. */
+static int64_t tokens_held(const kv_group *g, int64_t tokens)
+{
+    return (g->tokens_max > 0 && g->tokens_max < tokens) ? g->tokens_max : tokens;
+}
+
+/* KV bytes of one request of `context` tokens in the layers of group g. */
+static double group_request_bytes(const kv_group *g, int64_t context)
+{
+    if (g->kind == KV_LAYER_STATE)
+        return g->bytes_fixed;
+    return g->bytes_per_token * (double)tokens_held(g, context);
+}
+
+/* Fills r->groups (non-empty kinds, in kind order) for spec s. */
+void kv_fill_groups(const kv_spec *s, kv_result *r)
+{
+    int64_t counts[KV_LAYER_KINDS];
+    const double elem = kv_dtype_get(s->dtype)->bytes;
+    kv_layer_counts(&s->layout, s->layers, counts);
+    r->n_groups = 0;
+    r->state_unknown = 0;
+    for (int k = 0; k < KV_LAYER_KINDS; k++) {
+        if (counts[k] == 0)
+            continue;
+        kv_group *g = &r->groups[r->n_groups++];
+        g->kind = (kv_layer_kind)k;
+        g->count = counts[k];
+        g->tokens_max = k == KV_LAYER_SLIDING ? s->layout.window
+                      : k == KV_LAYER_CHUNKED ? s->layout.chunk
+                                              : 0;
+        g->bytes_per_token = 0;
+        g->bytes_fixed = 0;
+        if (k == KV_LAYER_STATE) {
+            if (s->layout.state_elems < 0) {
+                r->state_unknown = 1;
+            } else {
+                const uint64_t f[2] = {(uint64_t)counts[k], (uint64_t)s->layout.state_elems};
+                g->bytes_fixed = kv_exact_product(f, 2) * elem;
+            }
+        } else {
+            g->bytes_per_token = attention_bytes_per_token(s, counts[k], elem);
+        }
+        g->bytes_per_request = group_request_bytes(g, s->context);
+    }
+}
+
+/* Sum of per-group terms. The first term is taken as is (no 0.0 + x), so a single full
+ * group gives exactly the lesson's per_token x context. */
+double kv_groups_request_bytes(const kv_result *r, int64_t context)
+{
+    double total = 0;
+    for (size_t i = 0; i < r->n_groups; i++) {
+        const kv_group *g = &r->groups[i];
+        double term = group_request_bytes(g, context);
+        total = (i == 0) ? term : total + term;
+    }
+    return total;
+}
+
+double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens)
+{
+    double total = 0;
+    int first = 1;
+    for (size_t i = 0; i < r->n_groups; i++) {
+        const kv_group *g = &r->groups[i];
+        if (g->kind == KV_LAYER_STATE)
+            continue; /* a state is per request, not per token: nothing to share */
+        /* full layers share the whole prefix (the lesson's formula, not clipped to the
+         * context); windowed layers only keep their window of it */
+        int64_t kept = g->kind == KV_LAYER_FULL ? prefix_tokens : tokens_held(g, prefix_tokens);
+        const uint64_t f[2] = {(uint64_t)sharers, (uint64_t)kept};
+        double term = kv_exact_product(f, 2) * g->bytes_per_token;
+        total = first ? term : total + term;
+        first = 0;
+    }
+    return total;
+}

@@ -1,0 +1,16 @@
+/*
+ * layout.h - internal helpers of the core shared by core.c and layout.c.
+ */
+#ifndef KVCALC_LAYOUT_H
+#define KVCALC_LAYOUT_H
+
+#include "kvcalc.h"
+
+/* Fills r->groups and r->n_groups for spec s (valid dtype and layout). */
+void kv_fill_groups(const kv_spec *s, kv_result *r);
+/* KV bytes of one request of `context` tokens, summed over r's groups. */
+double kv_groups_request_bytes(const kv_result *r, int64_t context);
+/* Bytes saved when `sharers` extra requests reuse a prefix of prefix_tokens tokens. */
+double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * presets.c - lookups in the model presets (generated) and the GPU table (below).
+ *
+ * GPU memory comes from ../docs/gpus.md readings: nvidia-smi's total in MiB, which is
+ * what the driver hands to the CUDA context (an "80 GB" H100 reports 81,559 MiB = 79.65
+ * GiB, not 80 GiB). The MI300X has only an engine-reported total.
+ */
+#include "presets.h"
+
+#include <ctype.h>
+#include <string.h>
+
+const gpu_preset kv_gpu_presets[] = {
+    {"T4", "t4-16gb", 15360, 14.56},
+    {"L4", "l4-24gb", 23034, 0},
+    {"A10G", "a10 a10-24gb", 23028, 0},
+    {"RTX 3090", "3090 geforce-rtx-3090", 24576, 23.58},
+    {"RTX 4090", "4090 geforce-rtx-4090", 24564, 0},
+    {"A30", "a30-24gb", 24576, 0},
+    {"Quadro RTX 6000", "rtx6000 rtx-6000", 24576, 0},
+    {"RTX 5090", "5090 geforce-rtx-5090", 32607, 0},
+    {"V100 32GB", "v100 v100-32gb v100-sxm2-32gb", 32768, 0},
+    {"A100 40GB", "a100-40gb a100-sxm4-40gb a100-pcie-40gb", 40960, 39.39},
+    {"L40S", "l40s-48gb", 46068, 44.42},
+    {"A100 80GB", "a100 a100-80gb a100-sxm4-80gb a100-pcie-80gb a800 a800-80gb", 81920, 79.25},
+    {"H100 80GB", "h100 h100-sxm h100-pcie h100-80gb h800", 81559, 79.18},
+    {"H100 NVL", "h100-nvl h100-94gb", 95830, 0},
+    {"RTX PRO 6000 Blackwell", "rtx-pro-6000 rtx-pro-6000-blackwell", 97887, 0},
+    {"H200", "h200-141gb h200-sxm", 143771, 139.81},
+    {"B200", "b200-180gb", 183359, 0},
+    {"MI300X", "mi300x-192gb", 0, 191.45},
+};
+const size_t kv_gpu_presets_count = sizeof kv_gpu_presets / sizeof kv_gpu_presets[0];
+
+/* Lower-case letters and digits only: "H100-80GB" and "h100 80gb" both become "h10080gb". */
+static void squash(const char *in, size_t len, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && in[i] && n + 1 < cap; i++)
+        if (isalnum((unsigned char)in[i]))
+            out[n++] = (char)tolower((unsigned char)in[i]);
+    out[n] = '\0';
+}
+
+static int same_name(const char *a, size_t alen, const char *want)
+{
+    char x[96], y[96];
+    squash(a, alen, x, sizeof x);
+    squash(want, strlen(want), y, sizeof y);
+    return x[0] != '\0' && strcmp(x, y) == 0;
+}
+
+const gpu_preset *find_gpu_preset(const char *name)
+{
+    for (size_t i = 0; i < kv_gpu_presets_count; i++) {
+        const gpu_preset *g = &kv_gpu_presets[i];
+        if (same_name(g->name, strlen(g->name), name))
+            return g;
+        for (const char *p = g->aliases; *p;) {
+            size_t len = strcspn(p, " ");
+            if (same_name(p, len, name))
+                return g;
+            p += len;
+            p += (*p == ' ');
+        }
+    }
+    return NULL;
+}
+
+double gpu_preset_gib(const gpu_preset *g)
+{
+    return g->total_mib > 0 ? g->total_mib / 1024.0 : g->engine_gib;
+}
+
+static int equal_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+const model_preset *find_model_preset(const char *name)
+{
+    for (size_t i = 0; i < kv_model_presets_count; i++) {
+        const model_preset *m = &kv_model_presets[i];
+        if (equal_nocase(m->id, name) || equal_nocase(m->alias, name))
+            return m;
+    }
+    return NULL;
+}
