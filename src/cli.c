@@ -349,6 +349,17 @@ static int load_model(cli_options *o, char *err, size_t errcap)
     return 0;
 }
 
+int cli_preset_spec(const model_preset *m, kv_spec *s, char *err, size_t errcap)
+{
+    config_info info;
+    kv_spec_defaults(s);
+    int rc = config_read(m->json, m->json_len, m->file, s, &info, err, errcap);
+    s->model_name = m->id;
+    s->model_source = "built-in preset";
+    s->max_context = info.max_context;
+    return rc;
+}
+
 /* Copies the inputs given on the command line from `given` over the spec, so that explicit
  * flags always win over what a config, a preset or a GPU says. */
 static void apply_given(kv_spec *s, const kv_spec *given, const unsigned char *set)

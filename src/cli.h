@@ -42,6 +42,9 @@ typedef struct {
  * err. Stops at -h/--help or --version, as their action. */
 int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t errcap);
 
+/* The spec of a built-in model with the lesson's defaults for everything else. */
+int cli_preset_spec(const model_preset *m, kv_spec *s, char *err, size_t errcap);
+
 /* The one-line usage error for a spec the core refused (kv_compute() != KV_OK). */
 void cli_status_error(kv_status st, char *err, size_t errcap);
 

@@ -525,12 +525,14 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
     static const char *const expert_keys[] = {"n_routed_experts", "num_local_experts",
                                               "num_experts", NULL};
     static const char *const step_keys[] = {"interleave_moe_layer_step", "decoder_sparse_step",
-                                            "moe_layer_freq", NULL};
+                                            "moe_layer_freq", "expert_layer_period", NULL};
+    static const char *const width_keys[] = {"intermediate_size", "ffn_hidden_size", NULL};
+    static const char *const vocab_keys[] = {"vocab_size", "padded_vocab_size", NULL};
     int bias = 0, tie = fam->tie;
     a->vocab = fam->vocab;
     a->moe_step = 1;
-    if (get_int(c, "intermediate_size", 1, MAX_WIDTH, &a->intermediate) < 0 ||
-        get_int(c, "vocab_size", 1, MAX_WIDTH, &a->vocab) < 0 ||
+    if (get_int_alias(c, width_keys, 1, MAX_WIDTH, &a->intermediate) < 0 ||
+        get_int_alias(c, vocab_keys, 1, MAX_WIDTH, &a->vocab) < 0 ||
         get_bool(c, "tie_word_embeddings", &tie) < 0 ||
         get_bool(c, "attention_bias", &bias) < 0 ||
         get_int_alias(c, expert_keys, 0, MAX_COUNT, &a->experts) < 0 ||
@@ -587,6 +589,7 @@ int config_read(const char *text, size_t len, const char *file, kv_spec *s, conf
         if (v && toks[v].type == JSON_OBJECT)
             c.model = v;
     }
+    static const char *const context_keys[] = {"max_position_embeddings", "seq_length", NULL};
     kv_spec out = *s;
     memset(&out.layout, 0, sizeof out.layout);
     memset(&out.arch, 0, sizeof out.arch);
@@ -598,7 +601,7 @@ int config_read(const char *text, size_t len, const char *file, kv_spec *s, conf
     if (read_geometry(&c, fam, &out, &out.arch) < 0 || read_dtypes(&c, &out) < 0 ||
         read_mla(&c, &out, &out.arch) < 0 || read_layout(&c, fam, &out) < 0 ||
         read_state(&c, &out.arch, &out.layout) < 0 || read_arch(&c, fam, &out.arch) < 0 ||
-        get_int(&c, "max_position_embeddings", 1, MAX_TOKENS, &info->max_context) < 0)
+        get_int_alias(&c, context_keys, 1, MAX_TOKENS, &info->max_context) < 0)
         goto done;
     out.params_estimated = out.arch.known;
     *s = out;

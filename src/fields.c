@@ -93,22 +93,29 @@ char *input_text(char *buf, size_t cap, const kv_spec *s, const input_field *f)
 
 static output_value v_int(int64_t i)
 {
-    output_value v = {OUT_INT, i, 0, 0, NULL};
+    output_value v = {OUT_INT, i, 0, 0, NULL, 0};
+    return v;
+}
+/* an integer where 0 means "unknown": JSON null */
+static output_value v_int_or_null(int64_t i)
+{
+    output_value v = {OUT_INT, i, 0, 0, NULL, i == 0};
     return v;
 }
 static output_value v_num(double d)
 {
-    output_value v = {OUT_NUM, 0, d, 0, NULL};
+    output_value v = {OUT_NUM, 0, d, 0, NULL, 0};
     return v;
 }
 static output_value v_bool(int b)
 {
-    output_value v = {OUT_BOOL, 0, 0, b, NULL};
+    output_value v = {OUT_BOOL, 0, 0, b, NULL, 0};
     return v;
 }
+/* a label string; NULL is JSON null */
 static output_value v_str(const char *s)
 {
-    output_value v = {OUT_STR, 0, 0, 0, s};
+    output_value v = {OUT_STR, 0, 0, 0, s, s == NULL};
     return v;
 }
 
@@ -136,6 +143,12 @@ GETTER(prefix_saved_bytes, v_num(r->prefix_saved_bytes))
 GETTER(prefix_extra_concurrency, v_num(r->prefix_extra_concurrency))
 GETTER(kv_dtype_bytes, v_num(kv_dtype_get(s->dtype)->bytes))
 GETTER(weight_dtype_bytes, v_num(kv_dtype_get(s->weight_dtype)->bytes))
+GETTER(model, v_str(s->model_name))
+GETTER(source, v_str(s->model_source))
+GETTER(gpu, v_str(s->gpu_name))
+GETTER(params, v_num(r->params))
+GETTER(params_estimated, v_bool(s->params_estimated))
+GETTER(max_position_embeddings, v_int_or_null(s->max_context))
 #undef GETTER
 
 #define OUT(key, unit) {#key, unit, get_##key}
@@ -155,6 +168,12 @@ const output_field kv_outputs[] = {
     OUT(prefix_extra_concurrency, "requests"),
     OUT(kv_dtype_bytes, "bytes"),
     OUT(weight_dtype_bytes, "bytes"),
+    OUT(model, "string"),
+    OUT(source, "string"),
+    OUT(gpu, "string"),
+    OUT(params, "parameters"),
+    OUT(params_estimated, "boolean"),
+    OUT(max_position_embeddings, "tokens"),
 };
 #undef OUT
 const size_t kv_outputs_count = sizeof kv_outputs / sizeof kv_outputs[0];
@@ -169,6 +188,10 @@ const output_field *kv_output_by_key(const char *key)
 
 char *output_text(char *buf, size_t cap, output_value v)
 {
+    if (v.is_null) {
+        snprintf(buf, cap, "null");
+        return buf;
+    }
     switch (v.kind) {
     case OUT_INT:
         return fmt_int(buf, cap, v.i, 0);

@@ -51,6 +51,7 @@ typedef struct {
     double d;        /* OUT_NUM */
     int b;           /* OUT_BOOL */
     const char *s;   /* OUT_STR */
+    int is_null;     /* the value is JSON null (a label that is not set) */
 } output_value;
 
 typedef struct {

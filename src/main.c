@@ -35,6 +35,24 @@ static int finish(void)
     return 0;
 }
 
+/* Every built-in model through the same reader and core as --model, one row each. */
+static int list_models(void)
+{
+    char err[CLI_ERR_BUF];
+    report_model_list_header(stdout);
+    for (size_t i = 0; i < kv_model_presets_count; i++) {
+        const model_preset *m = &kv_model_presets[i];
+        kv_spec s;
+        kv_result r;
+        if (cli_preset_spec(m, &s, err, sizeof err) != 0 || kv_compute(&s, &r) != KV_OK) {
+            fprintf(stderr, "kvcalc: built-in model %s does not load: %s\n", m->id, err);
+            return 1;
+        }
+        report_model_row(stdout, m->id, m->alias, &s, &r);
+    }
+    return finish();
+}
+
 int main(int argc, char **argv)
 {
     cli_options o;
@@ -47,6 +65,12 @@ int main(int argc, char **argv)
         cli_help(stdout);
         return finish();
     }
+    if (o.action == ACTION_LIST_GPUS) {
+        report_gpu_list(stdout);
+        return finish();
+    }
+    if (o.action == ACTION_LIST_MODELS)
+        return list_models();
     if (o.action == ACTION_VERSION) {
         puts("kvcalc " KVCALC_VERSION);
         return finish();

@@ -16,6 +16,16 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r);
 void report_json(FILE *out, const kv_spec *s, const kv_result *r);
 /* A header line and one line per context-vs-concurrency row. */
 void report_csv(FILE *out, const kv_spec *s, const kv_result *r);
+/* "36 layers, 8 KV heads, head_dim 128", "61 MLA layers, latent 576" or
+ * "62 layers: 10 full + 52 sliding(1024), 16 KV heads, head_dim 128". */
+char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r);
+/* --list-gpus: the GPU table. */
+void report_gpu_list(FILE *out);
+/* --list-models: header, then one row per model (call once per preset). */
+void report_model_list_header(FILE *out);
+void report_model_row(FILE *out, const char *id, const char *alias, const kv_spec *s,
+                      const kv_result *r);
+
 /* One top-level value on one line (--get). */
 void report_value(FILE *out, const output_field *f, const kv_spec *s, const kv_result *r);
 

@@ -25,10 +25,38 @@ static void json_string(FILE *out, const char *s)
 static void json_value(FILE *out, output_value v)
 {
     char buf[FMT_BUF];
-    if (v.kind == OUT_STR)
+    if (v.kind == OUT_STR && !v.is_null)
         json_string(out, v.s);
     else
         fputs(output_text(buf, sizeof buf, v), out);
+}
+
+static const char *const kind_keys[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
+
+/* "layout": how the layers keep the context, one entry per group of alike layers. */
+static void report_json_layout(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    fprintf(out, "  \"layout\": {\n    \"mla\": %s,\n    \"mla_latent\": %s,\n",
+            s->layout.mla ? "true" : "false",
+            s->layout.mla ? fmt_int(a, sizeof a, s->layout.mla_latent, 0) : "null");
+    fprintf(out, "    \"state_size_known\": %s,\n    \"groups\": [",
+            r->state_unknown ? "false" : "true");
+    for (size_t i = 0; i < r->n_groups; i++) {
+        const kv_group *g = &r->groups[i];
+        int attention = g->kind != KV_LAYER_STATE && !s->layout.mla;
+        fprintf(out, "%s\n      {\"kind\": \"%s\", \"count\": %lld, ", i ? "," : "",
+                kind_keys[g->kind], (long long)g->count);
+        fprintf(out, "\"kv_heads\": %s, \"head_dim\": %s, \"window\": %s, ",
+                attention ? fmt_int(a, sizeof a, s->kv_heads, 0) : "null",
+                attention ? fmt_int(b, sizeof b, s->head_dim, 0) : "null",
+                g->tokens_max > 0 ? fmt_int(c, sizeof c, g->tokens_max, 0) : "null");
+        fprintf(out, "\"bytes_per_token\": %s, \"bytes_fixed\": %s, ",
+                fmt_json_number(a, sizeof a, g->bytes_per_token),
+                fmt_json_number(b, sizeof b, g->bytes_fixed));
+        fprintf(out, "\"bytes_per_request\": %s}", fmt_json_number(c, sizeof c, g->bytes_per_request));
+    }
+    fputs("\n    ]\n  },\n", out);
 }
 
 void report_json(FILE *out, const kv_spec *s, const kv_result *r)
@@ -44,12 +72,15 @@ void report_json(FILE *out, const kv_spec *s, const kv_result *r)
     for (size_t i = 0; i < kv_inputs_count; i++) {
         const input_field *f = &kv_inputs[i];
         fprintf(out, "%s\n    \"%s\": ", i ? "," : "", f->key);
-        if (f->kind == IN_DTYPE)
+        if (f->error == KV_ERR_PARAMS_B && s->params_estimated)
+            fputs("null", out); /* not used: the config's estimate is (see "params") */
+        else if (f->kind == IN_DTYPE)
             json_string(out, input_text(buf, sizeof buf, s, f));
         else
             fputs(input_text(buf, sizeof buf, s, f), out);
     }
     fputs("\n  },\n", out);
+    report_json_layout(out, s, r);
     fputs("  \"rows\": [", out);
     for (size_t i = 0; i < r->n_rows; i++) {
         const kv_row *row = &r->rows[i];

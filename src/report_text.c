@@ -39,33 +39,47 @@ static void banner(FILE *out, const kv_spec *s)
     fputc('\n', out);
 }
 
-/* "36 layers, 8 KV heads, head_dim 128", "61 MLA layers, latent 576" or
- * "62 layers: 10 full + 52 sliding(1024), 16 KV heads, head_dim 128" */
+char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r)
+{
+    size_t n = 0;
+#define PUT(...)                                                                           \
+    do {                                                                                   \
+        int w_ = snprintf(buf + n, cap - n, __VA_ARGS__);                                  \
+        if (w_ > 0)                                                                        \
+            n = (n + (size_t)w_ < cap) ? n + (size_t)w_ : cap - 1;                         \
+    } while (0)
+    buf[0] = '\0';
+    if (s->layout.mla && r->n_groups == 1 && r->groups[0].kind == KV_LAYER_FULL) {
+        PUT("%lld MLA layers, latent %lld", (long long)s->layers, (long long)s->layout.mla_latent);
+        return buf;
+    }
+    if (plain_layout(r, s)) {
+        PUT("%lld layers, %lld KV heads, head_dim %lld", (long long)s->layers,
+            (long long)s->kv_heads, (long long)s->head_dim);
+        return buf;
+    }
+    PUT("%lld layers:", (long long)s->layers);
+    for (size_t i = 0; i < r->n_groups; i++) {
+        const kv_group *g = &r->groups[i];
+        PUT("%s %lld %s", i ? " +" : "", (long long)g->count, kind_names[g->kind]);
+        if (g->tokens_max > 0)
+            PUT("(%lld)", (long long)g->tokens_max);
+    }
+    if (s->layout.mla)
+        PUT(", MLA latent %lld", (long long)s->layout.mla_latent);
+    else
+        PUT(", %lld KV heads, head_dim %lld", (long long)s->kv_heads, (long long)s->head_dim);
+#undef PUT
+    return buf;
+}
+
+/* "Model      : 36 layers, 8 KV heads, head_dim 128, KV dtype fp16 (2 B)" */
 static void model_line(FILE *out, const kv_spec *s, const kv_result *r)
 {
     const kv_dtype_info *kv = kv_dtype_get(s->dtype);
-    char a[FMT_BUF];
-    fprintf(out, "Model      : %lld ", (long long)s->layers);
-    if (s->layout.mla && r->n_groups == 1 && r->groups[0].kind == KV_LAYER_FULL) {
-        fprintf(out, "MLA layers, latent %lld", (long long)s->layout.mla_latent);
-    } else if (plain_layout(r, s)) {
-        fprintf(out, "layers, %lld KV heads, head_dim %lld", (long long)s->kv_heads,
-                (long long)s->head_dim);
-    } else {
-        fputs("layers:", out);
-        for (size_t i = 0; i < r->n_groups; i++) {
-            const kv_group *g = &r->groups[i];
-            fprintf(out, "%s %lld %s", i ? " +" : "", (long long)g->count, kind_names[g->kind]);
-            if (g->tokens_max > 0)
-                fprintf(out, "(%lld)", (long long)g->tokens_max);
-        }
-        if (s->layout.mla)
-            fprintf(out, ", MLA latent %lld", (long long)s->layout.mla_latent);
-        else
-            fprintf(out, ", %lld KV heads, head_dim %lld", (long long)s->kv_heads,
-                    (long long)s->head_dim);
-    }
-    fprintf(out, ", KV dtype %s (%s B)\n", kv->name, fmt_g(a, sizeof a, kv->bytes));
+    char a[32], layout[600];
+    fprintf(out, "Model      : %s, KV dtype %s (%s B)\n", layout_summary(layout, sizeof layout, s, r),
+            kv->name, fmt_g(a, sizeof a, kv->bytes));
 }
 
 /* "2 x 28 x 4 x 128 x 2 B" or, for MLA, "61 x 576 x 2 B" */
@@ -108,10 +122,10 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
                 fprintf(out, "  + %lld state layers: state size not in the config, counted as 0\n",
                         (long long)g->count);
             else
-                fprintf(out, "  + %lld state layers:  %lld x %lld x %s B  =  %s B per request, "
+                fprintf(out, "  + %lld state layers:  %lld x %s x %s B  =  %s B per request, "
                              "whatever the context\n",
                         (long long)g->count, (long long)g->count,
-                        (long long)s->layout.state_elems,
+                        fmt_int(f, sizeof f, s->layout.state_elems, 1),
                         fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
             continue;

@@ -54,7 +54,8 @@ static int temp_file(char *path)
     return fd;
 }
 
-void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result *r)
+void run_kvcalc_io(const char *const *args, const char *stdin_path, const char *stdout_path,
+                   run_result *r)
 {
     char out_path[64], err_path[64];
     int out_fd = stdout_path ? open(stdout_path, O_WRONLY) : temp_file(out_path);
@@ -75,9 +76,9 @@ void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result 
     if (pid < 0)
         die("fork");
     if (pid == 0) {
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
+        int in = open(stdin_path ? stdin_path : "/dev/null", O_RDONLY);
+        if (in >= 0)
+            dup2(in, 0);
         dup2(out_fd, 1);
         dup2(err_fd, 2);
         execv(KVCALC_BIN, (char *const *)argv);
@@ -103,9 +104,14 @@ void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result 
         die("read_file");
 }
 
+void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result *r)
+{
+    run_kvcalc_io(args, NULL, stdout_path, r);
+}
+
 void run_kvcalc(const char *const *args, run_result *r)
 {
-    run_kvcalc_to(args, NULL, r);
+    run_kvcalc_io(args, NULL, NULL, r);
 }
 
 void run_free(run_result *r)

@@ -16,7 +16,10 @@ typedef struct {
 } run_result;
 
 /* Runs KVCALC_BIN with args (NULL-terminated, without argv[0]); stdout goes to stdout_path
- * when it is not NULL (e.g. "/dev/full"). Aborts the test on a harness failure. */
+ * when it is not NULL (e.g. "/dev/full"), stdin comes from stdin_path (else /dev/null).
+ * Aborts the test on a harness failure. */
+void run_kvcalc_io(const char *const *args, const char *stdin_path, const char *stdout_path,
+                   run_result *r);
 void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result *r);
 void run_kvcalc(const char *const *args, run_result *r);
 void run_free(run_result *r);

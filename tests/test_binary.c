@@ -356,8 +356,12 @@ static void output_keys_are_documented(void **state)
         snprintf(want, sizeof want, "`%s`", kv_inputs[i].key);
         assert_non_null(strstr(doc, want));
     }
-    assert_non_null(strstr(doc, "`rows`"));
-    assert_non_null(strstr(doc, "`is_setting`"));
+    static const char *const nested[] = {"`rows`", "`is_setting`", "`layout`", "`mla`",
+                                         "`mla_latent`", "`state_size_known`", "`groups`",
+                                         "`kind`", "`count`", "`window`", "`bytes_per_token`",
+                                         "`bytes_fixed`", "`bytes_per_request`"};
+    for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
+        assert_non_null(strstr(doc, nested[i]));
     free(doc);
 }
 

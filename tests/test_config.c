@@ -1,0 +1,455 @@
+/*
+ * test_config.c - reading real config.json files: for every reference config and every
+ * field variant, the geometry, the layer layout, the dtypes, and the KV bytes per token and
+ * per request at 1,000 and 100,000 tokens, each worked out by hand in the comment above its
+ * row (K and V: the leading 2; bf16/fp16: the trailing 2 bytes; windowed layers hold
+ * min(context, window) tokens). Then parameter counts against published totals, and every
+ * kind of malformed file.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "run.h"
+
+typedef struct {
+    const char *file; /* in data/models/ (the presets) or tests/fixtures/variants/ */
+    int64_t layers, kv_heads, head_dim, mla_latent;
+    int64_t counts[KV_LAYER_KINDS]; /* full, sliding, chunked, state */
+    int64_t window, chunk;
+    kv_dtype dtype, weight_dtype;
+    double per_token, at_1k, at_100k;
+} config_case;
+
+static const config_case reference[] = {
+    /* fp32 checkpoint served in 16-bit; use_sliding_window false: per token (full layers) = 2 x 24 x 2 x 64 x 2 = 12288
+     * @1,000:   2 x 24 x 2 x 64 x 2 x 1000 = 12288000
+     * @100,000: 2 x 24 x 2 x 64 x 2 x 100000 = 1228800000 */
+    {"Qwen__Qwen2.5-0.5B-Instruct__resaved.json", 24, 2, 64, 0, {24, 0, 0, 0}, 0, 0, KV_DTYPE_FP16, KV_DTYPE_FP16, 12288, 12288000, 1228800000},
+    /* 5120/40 = 128: per token (full layers) = 2 x 64 x 8 x 128 x 2 = 262144
+     * @1,000:   2 x 64 x 8 x 128 x 2 x 1000 = 262144000
+     * @100,000: 2 x 64 x 8 x 128 x 2 x 100000 = 26214400000 */
+    {"Qwen__Qwen2.5-32B-Instruct.json", 64, 8, 128, 0, {64, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 262144, 262144000, 26214400000},
+    /* 8192/64 = 128: per token (full layers) = 2 x 80 x 8 x 128 x 2 = 327680
+     * @1,000:   2 x 80 x 8 x 128 x 2 x 1000 = 327680000
+     * @100,000: 2 x 80 x 8 x 128 x 2 x 100000 = 32768000000 */
+    {"Qwen__Qwen2.5-72B-Instruct__derivative-UwU-72B-Preview.json", 80, 8, 128, 0, {80, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 327680, 327680000, 32768000000},
+    /* the lesson's geometry: per token (full layers) = 2 x 28 x 4 x 128 x 2 = 57344
+     * @1,000:   2 x 28 x 4 x 128 x 2 x 1000 = 57344000
+     * @100,000: 2 x 28 x 4 x 128 x 2 x 100000 = 5734400000 */
+    {"Qwen__Qwen2.5-7B-Instruct.json", 28, 4, 128, 0, {28, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 57344, 57344000, 5734400000},
+    /* explicit head_dim 128, not 1024/16 = 64: per token (full layers) = 2 x 28 x 8 x 128 x 2 = 114688
+     * @1,000:   2 x 28 x 8 x 128 x 2 x 1000 = 114688000
+     * @100,000: 2 x 28 x 8 x 128 x 2 x 100000 = 11468800000 */
+    {"Qwen__Qwen3-0.6B.json", 28, 8, 128, 0, {28, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 114688, 114688000, 11468800000},
+    /* MoE; KV as dense: per token (full layers) = 2 x 94 x 4 x 128 x 2 = 192512
+     * @1,000:   2 x 94 x 4 x 128 x 2 x 1000 = 192512000
+     * @100,000: 2 x 94 x 4 x 128 x 2 x 100000 = 19251200000 */
+    {"Qwen__Qwen3-235B-A22B.json", 94, 4, 128, 0, {94, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 192512, 192512000, 19251200000},
+    /* per token (full layers) = 2 x 48 x 4 x 128 x 2 = 98304
+     * @1,000:   2 x 48 x 4 x 128 x 2 x 1000 = 98304000
+     * @100,000: 2 x 48 x 4 x 128 x 2 x 100000 = 9830400000 */
+    {"Qwen__Qwen3-30B-A3B.json", 48, 4, 128, 0, {48, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 98304, 98304000, 9830400000},
+    /* per token (full layers) = 2 x 64 x 8 x 128 x 2 = 262144
+     * @1,000:   2 x 64 x 8 x 128 x 2 x 1000 = 262144000
+     * @100,000: 2 x 64 x 8 x 128 x 2 x 100000 = 26214400000 */
+    {"Qwen__Qwen3-32B.json", 64, 8, 128, 0, {64, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 262144, 262144000, 26214400000},
+    /* per token (full layers) = 2 x 36 x 8 x 128 x 2 = 147456
+     * @1,000:   2 x 36 x 8 x 128 x 2 x 1000 = 147456000
+     * @100,000: 2 x 36 x 8 x 128 x 2 x 100000 = 14745600000 */
+    {"Qwen__Qwen3-8B.json", 36, 8, 128, 0, {36, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 147456, 147456000, 14745600000},
+    /* awq 4-bit weights: per token (full layers) = 2 x 80 x 8 x 128 x 2 = 327680
+     * @1,000:   2 x 80 x 8 x 128 x 2 x 1000 = 327680000
+     * @100,000: 2 x 80 x 8 x 128 x 2 x 100000 = 32768000000 */
+    {"deepseek-ai__DeepSeek-R1-Distill-Llama-70B__awq-casperhansen.json", 80, 8, 128, 0, {80, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_INT4, 327680, 327680000, 32768000000},
+    /* per token (full layers) = 2 x 64 x 8 x 128 x 2 = 262144
+     * @1,000:   2 x 64 x 8 x 128 x 2 x 1000 = 262144000
+     * @100,000: 2 x 64 x 8 x 128 x 2 x 100000 = 26214400000 */
+    {"deepseek-ai__DeepSeek-R1-Distill-Qwen-32B.json", 64, 8, 128, 0, {64, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 262144, 262144000, 26214400000},
+    /* MLA latent 512 + 64; fp8 weights: per token (full layers) = 61 x 576 x 2 = 70272
+     * @1,000:   61 x 576 x 2 x 1000 = 70272000
+     * @100,000: 61 x 576 x 2 x 100000 = 7027200000 */
+    {"deepseek-ai__DeepSeek-R1.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000},
+    /* MLA latent 512 + 64; fp8 weights: per token (full layers) = 61 x 576 x 2 = 70272
+     * @1,000:   61 x 576 x 2 x 1000 = 70272000
+     * @100,000: 61 x 576 x 2 x 100000 = 7027200000 */
+    {"deepseek-ai__DeepSeek-V3.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000},
+    /* even layers slide: per token (full layers) = 2 x 21 x 8 x 256 x 2 = 172032
+     * @1,000:   2 x 21 x 8 x 256 x 2 x 1000 + 2 x 21 x 8 x 256 x 2 x 1000 = 344064000
+     * @100,000: 2 x 21 x 8 x 256 x 2 x 100000 + 2 x 21 x 8 x 256 x 2 x 4096 = 17907843072 */
+    {"google__gemma-2-9b-it.json", 42, 8, 256, 0, {21, 21, 0, 0}, 4096, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 172032, 344064000, 17907843072},
+    /* text_config; head_dim default 256; every 6th global: per token (full layers) = 2 x 8 x 8 x 256 x 2 = 65536
+     * @1,000:   2 x 8 x 8 x 256 x 2 x 1000 + 2 x 40 x 8 x 256 x 2 x 1000 = 393216000
+     * @100,000: 2 x 8 x 8 x 256 x 2 x 100000 + 2 x 40 x 8 x 256 x 2 x 1024 = 6889144320 */
+    {"google__gemma-3-12b-pt__mlx-community-4bit.json", 48, 8, 256, 0, {8, 40, 0, 0}, 1024, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 65536, 393216000, 6889144320},
+    /* 62 = 10 x 6 + 2: 10 global: per token (full layers) = 2 x 10 x 16 x 128 x 2 = 81920
+     * @1,000:   2 x 10 x 16 x 128 x 2 x 1000 + 2 x 52 x 16 x 128 x 2 x 1000 = 507904000
+     * @100,000: 2 x 10 x 16 x 128 x 2 x 100000 + 2 x 52 x 16 x 128 x 2 x 1024 = 8628207616 */
+    {"google__gemma-3-27b-it__copy-btly-hewo.json", 62, 16, 128, 0, {10, 52, 0, 0}, 1024, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 81920, 507904000, 8628207616},
+    /* heads 8 / kv 4 / head_dim 256 are defaults: per token (full layers) = 2 x 5 x 4 x 256 x 2 = 20480
+     * @1,000:   2 x 5 x 4 x 256 x 2 x 1000 + 2 x 29 x 4 x 256 x 2 x 1000 = 139264000
+     * @100,000: 2 x 5 x 4 x 256 x 2 x 100000 + 2 x 29 x 4 x 256 x 2 x 1024 = 2169634816 */
+    {"google__gemma-3-4b-it__mlx-community-bf16.json", 34, 4, 256, 0, {5, 29, 0, 0}, 1024, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 139264000, 2169634816},
+    /* per token (full layers) = 2 x 80 x 8 x 128 x 2 = 327680
+     * @1,000:   2 x 80 x 8 x 128 x 2 x 1000 = 327680000
+     * @100,000: 2 x 80 x 8 x 128 x 2 x 100000 = 32768000000 */
+    {"meta-llama__Llama-2-70b-hf.json", 80, 8, 128, 0, {80, 0, 0, 0}, 0, 0, KV_DTYPE_FP16, KV_DTYPE_FP16, 327680, 327680000, 32768000000},
+    /* MHA: per token (full layers) = 2 x 32 x 32 x 128 x 2 = 524288
+     * @1,000:   2 x 32 x 32 x 128 x 2 x 1000 = 524288000
+     * @100,000: 2 x 32 x 32 x 128 x 2 x 100000 = 52428800000 */
+    {"meta-llama__Llama-2-7b-hf.json", 32, 32, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_FP16, KV_DTYPE_FP16, 524288, 524288000, 52428800000},
+    /* per token (full layers) = 2 x 126 x 8 x 128 x 2 = 516096
+     * @1,000:   2 x 126 x 8 x 128 x 2 x 1000 = 516096000
+     * @100,000: 2 x 126 x 8 x 128 x 2 x 100000 = 51609600000 */
+    {"meta-llama__Llama-3.1-405B.json", 126, 8, 128, 0, {126, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 516096, 516096000, 51609600000},
+    /* per token (full layers) = 2 x 80 x 8 x 128 x 2 = 327680
+     * @1,000:   2 x 80 x 8 x 128 x 2 x 1000 = 327680000
+     * @100,000: 2 x 80 x 8 x 128 x 2 x 100000 = 32768000000 */
+    {"meta-llama__Llama-3.1-70B-Instruct.json", 80, 8, 128, 0, {80, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 327680, 327680000, 32768000000},
+    /* per token (full layers) = 2 x 80 x 8 x 128 x 2 = 327680
+     * @1,000:   2 x 80 x 8 x 128 x 2 x 1000 = 327680000
+     * @100,000: 2 x 80 x 8 x 128 x 2 x 100000 = 32768000000 */
+    {"meta-llama__Llama-3.1-70B.json", 80, 8, 128, 0, {80, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 327680, 327680000, 32768000000},
+    /* per token (full layers) = 2 x 32 x 8 x 128 x 2 = 131072
+     * @1,000:   2 x 32 x 8 x 128 x 2 x 1000 = 131072000
+     * @100,000: 2 x 32 x 8 x 128 x 2 x 100000 = 13107200000 */
+    {"meta-llama__Llama-3.1-8B-Instruct.json", 32, 8, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 131072, 131072000, 13107200000},
+    /* per token (full layers) = 2 x 32 x 8 x 128 x 2 = 131072
+     * @1,000:   2 x 32 x 8 x 128 x 2 x 1000 = 131072000
+     * @100,000: 2 x 32 x 8 x 128 x 2 x 100000 = 13107200000 */
+    {"meta-llama__Llama-3.1-8B.json", 32, 8, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 131072, 131072000, 13107200000},
+    /* explicit head_dim 64: per token (full layers) = 2 x 16 x 8 x 64 x 2 = 32768
+     * @1,000:   2 x 16 x 8 x 64 x 2 x 1000 = 32768000
+     * @100,000: 2 x 16 x 8 x 64 x 2 x 100000 = 3276800000 */
+    {"meta-llama__Llama-3.2-1B-Instruct.json", 16, 8, 64, 0, {16, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 32768, 32768000, 3276800000},
+    /* per token (full layers) = 2 x 28 x 8 x 128 x 2 = 114688
+     * @1,000:   2 x 28 x 8 x 128 x 2 x 1000 = 114688000
+     * @100,000: 2 x 28 x 8 x 128 x 2 x 100000 = 11468800000 */
+    {"meta-llama__Llama-3.2-3B-Instruct.json", 28, 8, 128, 0, {28, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 114688, 114688000, 11468800000},
+    /* per token (full layers) = 2 x 80 x 8 x 128 x 2 = 327680
+     * @1,000:   2 x 80 x 8 x 128 x 2 x 1000 = 327680000
+     * @100,000: 2 x 80 x 8 x 128 x 2 x 100000 = 32768000000 */
+    {"meta-llama__Llama-3.3-70B-Instruct.json", 80, 8, 128, 0, {80, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 327680, 327680000, 32768000000},
+    /* every 4th layer global, others chunked 8192: per token (full layers) = 2 x 12 x 8 x 128 x 2 = 49152
+     * @1,000:   2 x 12 x 8 x 128 x 2 x 1000 + 2 x 36 x 8 x 128 x 2 x 1000 = 196608000
+     * @100,000: 2 x 12 x 8 x 128 x 2 x 100000 + 2 x 36 x 8 x 128 x 2 x 8192 = 6123159552 */
+    {"meta-llama__Llama-4-Maverick-17B-128E-Instruct__abridged.json", 48, 8, 128, 0, {12, 0, 36, 0}, 0, 8192, KV_DTYPE_BF16, KV_DTYPE_BF16, 49152, 196608000, 6123159552},
+    /* every 4th layer global, others chunked 8192: per token (full layers) = 2 x 12 x 8 x 128 x 2 = 49152
+     * @1,000:   2 x 12 x 8 x 128 x 2 x 1000 + 2 x 36 x 8 x 128 x 2 x 1000 = 196608000
+     * @100,000: 2 x 12 x 8 x 128 x 2 x 100000 + 2 x 36 x 8 x 128 x 2 x 8192 = 6123159552 */
+    {"meta-llama__Llama-4-Scout-17B-16E-Instruct__abridged.json", 48, 8, 128, 0, {12, 0, 36, 0}, 0, 8192, KV_DTYPE_BF16, KV_DTYPE_BF16, 49152, 196608000, 6123159552},
+    /* per token (full layers) = 2 x 32 x 8 x 128 x 2 = 131072
+     * @1,000:   2 x 32 x 8 x 128 x 2 x 1000 = 131072000
+     * @100,000: 2 x 32 x 8 x 128 x 2 x 100000 = 13107200000 */
+    {"meta-llama__Meta-Llama-3-8B__from-mlc-pydict.json", 32, 8, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 131072, 131072000, 13107200000},
+    /* sliding_window null: per token (full layers) = 2 x 40 x 10 x 128 x 2 = 204800
+     * @1,000:   2 x 40 x 10 x 128 x 2 x 1000 = 204800000
+     * @100,000: 2 x 40 x 10 x 128 x 2 x 100000 = 20480000000 */
+    {"microsoft__phi-4.json", 40, 10, 128, 0, {40, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 204800, 204800000, 20480000000},
+    /* window 4096 on every layer: per token (full layers) = 2 x 0 x 8 x 128 x 2 = 0
+     * @1,000:   2 x 32 x 8 x 128 x 2 x 1000 = 131072000
+     * @100,000: 2 x 32 x 8 x 128 x 2 x 4096 = 536870912 */
+    {"mistralai__Mistral-7B-Instruct-v0.1.json", 32, 8, 128, 0, {0, 32, 0, 0}, 4096, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 0, 131072000, 536870912},
+    /* sliding_window null: per token (full layers) = 2 x 32 x 8 x 128 x 2 = 131072
+     * @1,000:   2 x 32 x 8 x 128 x 2 x 1000 = 131072000
+     * @100,000: 2 x 32 x 8 x 128 x 2 x 100000 = 13107200000 */
+    {"mistralai__Mistral-7B-Instruct-v0.3.json", 32, 8, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 131072, 131072000, 13107200000},
+    /* per token (full layers) = 2 x 56 x 8 x 128 x 2 = 229376
+     * @1,000:   2 x 56 x 8 x 128 x 2 x 1000 = 229376000
+     * @100,000: 2 x 56 x 8 x 128 x 2 x 100000 = 22937600000 */
+    {"mistralai__Mixtral-8x22B-v0.1.json", 56, 8, 128, 0, {56, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 229376, 229376000, 22937600000},
+    /* per token (full layers) = 2 x 32 x 8 x 128 x 2 = 131072
+     * @1,000:   2 x 32 x 8 x 128 x 2 x 1000 = 131072000
+     * @100,000: 2 x 32 x 8 x 128 x 2 x 100000 = 13107200000 */
+    {"mistralai__Mixtral-8x7B-v0.1.json", 32, 8, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 131072, 131072000, 13107200000},
+    /* layer_types alternate; mxfp4 weights: per token (full layers) = 2 x 18 x 8 x 64 x 2 = 36864
+     * @1,000:   2 x 18 x 8 x 64 x 2 x 1000 + 2 x 18 x 8 x 64 x 2 x 128 = 41582592
+     * @100,000: 2 x 18 x 8 x 64 x 2 x 100000 + 2 x 18 x 8 x 64 x 2 x 128 = 3691118592 */
+    {"openai__gpt-oss-120b.json", 36, 8, 64, 0, {18, 18, 0, 0}, 128, 0, KV_DTYPE_BF16, KV_DTYPE_INT4, 36864, 41582592, 3691118592},
+    /* layer_types alternate; mxfp4 weights: per token (full layers) = 2 x 12 x 8 x 64 x 2 = 24576
+     * @1,000:   2 x 12 x 8 x 64 x 2 x 1000 + 2 x 12 x 8 x 64 x 2 x 128 = 27721728
+     * @100,000: 2 x 12 x 8 x 64 x 2 x 100000 + 2 x 12 x 8 x 64 x 2 x 128 = 2460745728 */
+    {"openai__gpt-oss-20b.json", 24, 8, 64, 0, {12, 12, 0, 0}, 128, 0, KV_DTYPE_BF16, KV_DTYPE_INT4, 24576, 27721728, 2460745728},
+};
+
+static const config_case variants[] = {
+    /* multi_query: one KV head; head_dim 4544 / 71 = 64. 2 x 32 x 1 x 64 x 2 = 8,192 B
+     * @1,000: 8,192,000   @100,000: 819,200,000 */
+    {"falcon-7b.json", 32, 1, 64, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 8192,
+     8192000, 819200000},
+    /* a re-saved Falcon-7B with num_kv_heads 71: multi_query still means one KV head */
+    {"falcon-7b-resaved.json", 32, 1, 64, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16,
+     8192, 8192000, 819200000},
+    /* n_head_kv 8, head_dim 8192 / 128 = 64: 2 x 60 x 8 x 64 x 2 = 122,880 B
+     * @1,000: 122,880,000   @100,000: 12,288,000,000 */
+    {"falcon-40b.json", 60, 8, 64, 0, {60, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 122880,
+     122880000, 12288000000.0},
+    /* GLM-4: num_layers 40, multi_query_group_num 2, kv_channels 128:
+     * 2 x 40 x 2 x 128 x 2 = 40,960 B; @1,000: 40,960,000; @100,000: 4,096,000,000 */
+    {"glm-4-9b.json", 40, 2, 128, 0, {40, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 40960,
+     40960000, 4096000000.0},
+    /* llm_config nesting, Qwen2.5-7B inside: 2 x 28 x 4 x 128 x 2 = 57,344 B */
+    {"internvl-llm-config.json", 28, 4, 128, 0, {28, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16,
+     57344, 57344000, 5734400000.0},
+    /* Jamba: attention when i % 8 == 4 -> layers 4, 12, 20, 28; 28 Mamba layers, each with
+     * d_inner = 2 x 4096 = 8192: conv 8192 x (4 - 1) = 24,576 + ssm 8192 x 16 = 131,072
+     * = 155,648 elements = 311,296 B; x 28 = 8,716,288 B per request.
+     * full: 2 x 4 x 8 x 128 x 2 = 16,384 B/token.
+     * @1,000: 16,384,000 + 8,716,288 = 25,100,288
+     * @100,000: 1,638,400,000 + 8,716,288 = 1,647,116,288 */
+    {"jamba.json", 32, 8, 128, 0, {4, 0, 0, 28}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 16384,
+     25100288, 1647116288},
+    /* Qwen3-Next: every 4th layer full (12), 36 gated-delta-net layers with
+     * conv (2 x 16 x 128 + 32 x 128) x 3 = 24,576 + recurrent 32 x 128 x 128 = 524,288
+     * = 548,864 elements = 1,097,728 B; x 36 = 39,518,208 B.
+     * full: 2 x 12 x 2 x 256 x 2 = 24,576 B/token.
+     * @1,000: 24,576,000 + 39,518,208 = 64,094,208
+     * @100,000: 2,457,600,000 + 39,518,208 = 2,497,118,208 */
+    {"qwen3-next.json", 48, 2, 256, 0, {12, 0, 0, 36}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 24576,
+     64094208, 2497118208.0},
+    /* state layers whose size the config does not give: counted as 0 (and reported).
+     * head_dim 1024 / 8 = 128; full 2 x 2 x 2 x 128 x 2 = 2,048 B/token */
+    {"hybrid-unknown-state.json", 8, 2, 128, 0, {2, 0, 0, 6}, 0, 0, KV_DTYPE_FP16, KV_DTYPE_FP16,
+     2048, 2048000, 204800000},
+    /* use_sliding_window with max_window_layers 20: layers 20..27 slide (8), 20 full.
+     * full 2 x 20 x 4 x 128 x 2 = 40,960; sliding 2 x 8 x 4 x 128 x 2 = 16,384 per token.
+     * @1,000: (40,960 + 16,384) x 1,000 = 57,344,000
+     * @100,000: 40,960 x 100,000 + 16,384 x 4,096 = 4,096,000,000 + 67,108,864 */
+    {"qwen2-sliding.json", 28, 4, 128, 0, {20, 8, 0, 0}, 4096, 0, KV_DTYPE_FP16, KV_DTYPE_FP16,
+     40960, 57344000, 4163108864.0},
+    /* no_rope_layers [1,1,0,1,1,0,0,1]: 5 chunked (4096), 3 full.
+     * full 2 x 3 x 8 x 128 x 2 = 12,288; chunked 2 x 5 x 8 x 128 x 2 = 20,480 per token.
+     * @1,000: 32,768,000; @100,000: 1,228,800,000 + 20,480 x 4,096 = 1,312,686,080 */
+    {"llama4-no-rope-layers.json", 8, 8, 128, 0, {3, 0, 5, 0}, 0, 4096, KV_DTYPE_BF16,
+     KV_DTYPE_BF16, 12288, 32768000, 1312686080},
+    /* layer_types with Mamba-2 layers: inner 128 x 64 = 8,192; conv (8,192 + 2 x 8 x 128) x 3
+     * = 30,720 + ssm 8,192 x 128 = 1,048,576 -> 1,079,296 elements = 2,158,592 B; x 4 =
+     * 8,634,368 B. full 2 x 2 x 8 x 128 x 2 = 8,192 B/token.
+     * @1,000: 8,192,000 + 8,634,368 = 16,826,368; @100,000: 819,200,000 + 8,634,368 */
+    {"layer-types-mamba2.json", 6, 8, 128, 0, {2, 0, 0, 4}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16,
+     8192, 16826368, 827834368},
+};
+
+static void load(const char *dir, const char *file, kv_spec *s, config_info *info)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/%s/%s", KVCALC_SOURCE_DIR, dir, file);
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text)
+        fail_msg("cannot read %s", path);
+    kv_spec_defaults(s);
+    int rc = config_read(text, len, file, s, info, err, sizeof err);
+    if (rc != 0)
+        fail_msg("%s: %s", file, err);
+    free(text);
+}
+
+static double request_bytes(kv_spec *s, int64_t context)
+{
+    kv_result r;
+    s->context = context;
+    assert_int_equal(kv_compute(s, &r), KV_OK);
+    return r.kv_bytes_per_request;
+}
+
+static void check_case(const char *dir, const config_case *c)
+{
+    kv_spec s;
+    config_info info;
+    kv_result r;
+    load(dir, c->file, &s, &info);
+    print_message("  %s\n", c->file);
+    assert_int_equal(s.layers, c->layers);
+    assert_int_equal(s.kv_heads, c->kv_heads);
+    assert_int_equal(s.head_dim, c->head_dim);
+    assert_int_equal(s.layout.mla, c->mla_latent > 0);
+    if (c->mla_latent)
+        assert_int_equal(s.layout.mla_latent, c->mla_latent);
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s.layout, s.layers, counts);
+    for (int k = 0; k < KV_LAYER_KINDS; k++)
+        assert_int_equal(counts[k], c->counts[k]);
+    if (c->counts[KV_LAYER_SLIDING])
+        assert_int_equal(s.layout.window, c->window);
+    if (c->counts[KV_LAYER_CHUNKED])
+        assert_int_equal(s.layout.chunk, c->chunk);
+    assert_int_equal(s.dtype, c->dtype);
+    assert_int_equal(s.weight_dtype, c->weight_dtype);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.kv_bytes_per_token == c->per_token);
+    assert_true(request_bytes(&s, 1000) == c->at_1k);
+    assert_true(request_bytes(&s, 100000) == c->at_100k);
+}
+
+static void reference_configs(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof reference / sizeof reference[0]; i++)
+        check_case("data/models", &reference[i]);
+}
+
+static void field_variants(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+        check_case("tests/fixtures/variants", &variants[i]);
+}
+
+/* Published totals (model-notes.md), within 2%. */
+static void parameter_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        double published;
+    } totals[] = {
+        {"meta-llama__Llama-3.1-8B.json", 8.03e9},
+        {"meta-llama__Llama-3.1-70B.json", 70.6e9},
+        {"Qwen__Qwen2.5-7B-Instruct.json", 7.62e9},
+        {"mistralai__Mixtral-8x7B-v0.1.json", 46.7e9},
+        {"deepseek-ai__DeepSeek-V3.json", 671e9}, /* without the 14B MTP module */
+        {"openai__gpt-oss-120b.json", 117e9},
+        {"openai__gpt-oss-20b.json", 21e9},
+    };
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        kv_spec s;
+        config_info info;
+        kv_result r;
+        load("data/models", totals[i].file, &s, &info);
+        assert_true(s.params_estimated);
+        assert_int_equal(kv_compute(&s, &r), KV_OK);
+        double off = fabs(r.params - totals[i].published) / totals[i].published;
+        print_message("  %s: %.3fB vs %.2fB (%.2f%%)\n", totals[i].file, r.params / 1e9,
+                      totals[i].published / 1e9, off * 100);
+        assert_true(off < 0.02);
+    }
+    /* Llama-3.1-8B by hand: embeddings 2 x 128,256 x 4,096 = 1,050,673,152; per layer
+     * q/o 2 x 4096 x 4096 + k/v 2 x 4096 x 1024 + MLP 3 x 4096 x 14,336 + norms 2 x 4096
+     * = 218,112,000; x 32 = 6,979,584,000; + final norm 4,096 = 8,030,261,248 */
+    kv_spec s;
+    config_info info;
+    kv_result r;
+    load("data/models", "meta-llama__Llama-3.1-8B.json", &s, &info);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.params == 8030261248.0);
+}
+
+static void labels_and_limits(void **state)
+{
+    (void)state;
+    kv_spec s;
+    config_info info;
+    load("data/models", "meta-llama__Llama-3.1-8B.json", &s, &info);
+    assert_string_equal(info.model_type, "llama");
+    assert_int_equal(info.max_context, 131072);
+    load("data/models", "google__gemma-3-27b-it__copy-btly-hewo.json", &s, &info);
+    assert_string_equal(info.model_type, "gemma3_text");
+    assert_int_equal(info.max_context, 131072); /* absent: the Gemma-3 default */
+    load("tests/fixtures/variants", "glm-4-9b.json", &s, &info);
+    assert_int_equal(info.max_context, 131072); /* seq_length */
+}
+
+/* ---- malformed input ------------------------------------------------------------------ */
+
+static void expect_config_error(const char *text, const char *want)
+{
+    kv_spec s;
+    config_info info;
+    char err[512];
+    kv_spec_defaults(&s);
+    kv_spec before = s;
+    assert_int_equal(config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 2);
+    if (strcmp(err, want) != 0)
+        fail_msg("for %s\n got: %s\nwant: %s", text, err, want);
+    assert_null(strchr(err, '\n'));
+    assert_memory_equal(&s, &before, sizeof s); /* a failed read changes nothing */
+}
+
+static void malformed_configs(void **state)
+{
+    (void)state;
+    expect_config_error("{\"num_hidden_layers\": 32,", "kvcalc: c.json:1:26: expected a string key");
+    expect_config_error("{\"num_hidden_layers\": 32", "kvcalc: c.json:1:25: expected ',' or '}'");
+    expect_config_error("{\"num_hidden_layers\": 32,\n \"num_attention_heads\": 8,\n}",
+                        "kvcalc: c.json:3:1: trailing comma");
+    expect_config_error("[1, 2]", "kvcalc: c.json:1:1: expected a JSON object at the top level, "
+                                  "got an array");
+    expect_config_error("{}", "kvcalc: c.json:1:1: num_hidden_layers: missing (also looked for "
+                              "num_layers and n_layer)");
+    expect_config_error("{\"num_hidden_layers\": \"32\"}",
+                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "1000000, got a string");
+    expect_config_error("{\"num_hidden_layers\": -4}",
+                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "1000000, got -4");
+    expect_config_error("{\"num_hidden_layers\": 1e12}",
+                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "1000000, got 1e12");
+    expect_config_error("{\"num_hidden_layers\": 32.5}",
+                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "1000000, got 32.5");
+    expect_config_error("{\"num_hidden_layers\": 32}",
+                        "kvcalc: c.json:1:1: num_attention_heads: missing");
+    expect_config_error("{\"num_hidden_layers\": 32, \"num_attention_heads\": 7, "
+                        "\"hidden_size\": 4096}",
+                        "kvcalc: c.json:1:68: hidden_size 4096 is not a multiple of "
+                        "num_attention_heads 7; give head_dim");
+    expect_config_error("{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": "
+                        "64, \"torch_dtype\": \"float64\"}",
+                        "kvcalc: c.json:1:83: torch_dtype: unknown dtype 'float64' (expected "
+                        "bfloat16, float16 or float32)");
+    expect_config_error("{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": "
+                        "64, \"layer_types\": [\"full_attention\"]}",
+                        "kvcalc: c.json:1:83: layer_types: 1 entries for 2 layers");
+    expect_config_error("{\"num_hidden_layers\": 1, \"num_attention_heads\": 8, \"head_dim\": "
+                        "64, \"layer_types\": [\"warp_attention\"]}",
+                        "kvcalc: c.json:1:84: layer_types: unknown layer type (expected "
+                        "full_attention, sliding_attention, chunked_attention, "
+                        "linear_attention or mamba)");
+    expect_config_error("{\"num_hidden_layers\": 1, \"num_attention_heads\": 8, \"head_dim\": 64, "
+                        "\"multi_query\": 1}",
+                        "kvcalc: c.json:1:83: multi_query: expected true or false, got a number");
+    expect_config_error("{\"num_hidden_layers\": 1, \"num_attention_heads\": 8, \"head_dim\": 64, "
+                        "\"quantization_config\": \"awq\"}",
+                        "kvcalc: c.json:1:91: quantization_config: expected an object, got a "
+                        "string");
+    expect_config_error("{\"a\": \"\xff\"}", "kvcalc: c.json:1:8: invalid UTF-8");
+}
+
+static void hostile_nesting(void **state)
+{
+    (void)state;
+    size_t deep = 100000;
+    char *text = malloc(2 * deep + 1);
+    assert_non_null(text);
+    memset(text, '[', deep);
+    memset(text + deep, ']', deep);
+    text[2 * deep] = '\0';
+    kv_spec s;
+    config_info info;
+    char err[256];
+    kv_spec_defaults(&s);
+    assert_int_equal(config_read(text, 2 * deep, "deep.json", &s, &info, err, sizeof err), 2);
+    assert_string_equal(err, "kvcalc: deep.json:1:33: nesting too deep");
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reference_configs), cmocka_unit_test(field_variants),
+        cmocka_unit_test(parameter_counts),  cmocka_unit_test(labels_and_limits),
+        cmocka_unit_test(malformed_configs), cmocka_unit_test(hostile_nesting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
