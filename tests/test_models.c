@@ -242,6 +242,20 @@ static void bad_files(void **state)
     run_free(&r);
     unlink(big);
 
+    /* 100,000 nested arrays: refused at the depth limit (32), located */
+    char deep[] = "/tmp/kvcalc-deep-XXXXXX";
+    fd = mkstemp(deep);
+    assert_true(fd >= 0);
+    for (int i = 0; i < 100000; i++)
+        assert_int_equal(write(fd, "[", 1), 1);
+    close(fd);
+    RUN(&r, "--config", deep);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(r.out_len, 0);
+    assert_non_null(strstr(r.err, ":1:33: nesting too deep\n"));
+    run_free(&r);
+    unlink(deep);
+
     /* truncated JSON: the message names the file, line and column */
     char cut[] = "/tmp/kvcalc-cut-XXXXXX";
     fd = mkstemp(cut);
