@@ -96,6 +96,32 @@ typedef struct {
     int64_t kv_lora_rank, qk_nope_dim, qk_rope_dim, v_head_dim; /* MLA projections */
 } kv_arch;
 
+/* ---- serving engines ------------------------------------------------------------------ */
+
+typedef enum {
+    KV_ENGINE_IDEAL, /* the lesson's arithmetic: every free byte holds KV, packed perfectly */
+    KV_ENGINE_VLLM,  /* what vLLM's V1 engine allocates and logs at startup */
+    KV_ENGINE_COUNT
+} kv_engine;
+
+/* vLLM's startup inputs. Negative values mean "use kvcalc's documented estimate". */
+typedef struct {
+    double total_gib;            /* GPU memory as torch sees it (cudaMemGetInfo total), GiB */
+    double util;                 /* --gpu-memory-utilization, (0, 1] */
+    double weights_gib;          /* "Model loading took X GiB", per GPU; < 0: estimate */
+    double activation_gib;       /* profiled activation peak, per GPU; < 0: estimate */
+    double non_torch_gib;        /* NCCL / CUDA non-torch memory, per GPU; < 0: estimate */
+    double cuda_graph_gib;       /* CUDA-graph memory in the budget, per GPU; < 0: estimate */
+    double kv_cache_memory_gib;  /* >= 0: the "Available KV cache memory" (skip the budget) */
+    int64_t block_size;          /* tokens per block; 0: 16, or 64 for MLA (FlashMLA) */
+    int kv_cache_dtype;          /* a kv_dtype, or KV_DTYPE_COUNT for "auto" (the model's) */
+    int64_t max_num_batched_tokens; /* T: enters sliding/chunked demand and the activation */
+    int64_t num_gpu_blocks_override; /* > 0: replaces the computed block count */
+    int version_minor;           /* vLLM 0.<minor>: decides the era's formulas */
+    int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
+    int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
+} kv_vllm_spec;
+
 /* ---- spec: everything the core needs -------------------------------------------------- */
 
 typedef struct {
@@ -113,12 +139,16 @@ typedef struct {
     kv_layout layout;        /* per-layer behaviour (zero: the lesson's plain model) */
     kv_arch arch;            /* for the parameter estimate */
     int params_estimated;    /* 1: weights from the arch estimate instead of params_b */
+    int64_t tp;              /* tensor-parallel size, >= 1: every figure becomes per GPU */
+    kv_engine engine;        /* which allocator to predict, besides the ideal one */
+    kv_vllm_spec vllm;       /* used when engine == KV_ENGINE_VLLM */
 
     /* Labels for reports; the core ignores them. Borrowed strings, NULL when unset. */
     const char *model_name;  /* "Qwen/Qwen3-8B"; NULL: the lesson's illustrative model */
     const char *model_source;/* "config.json", "built-in preset" */
     const char *gpu_name;    /* "H100 80GB" when --gpu chose the memory */
     int64_t max_context;     /* the model's max_position_embeddings, 0 if unknown */
+    const char *vllm_total_note; /* where vllm.total_gib came from */
 } kv_spec;
 
 /* Fills *s with the lesson's defaults: a 7B-class GQA model (28 layers, 4 KV heads,
@@ -138,6 +168,34 @@ typedef struct {
     double max_concurrency;      /* whole requests (an integral double; 0 when !fits) */
     int is_setting;              /* 1 on the row of the user's --context */
 } kv_row;
+
+/* What vLLM would allocate and print, per GPU. */
+typedef struct {
+    double total_bytes;          /* total_gib x GiB */
+    double requested_bytes;      /* util x total */
+    double weights_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
+    double available_bytes;      /* requested - the four above, or --kv-cache-memory-gib */
+    double elem_bytes;           /* KV element bytes after --kv-cache-dtype */
+    int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
+    double page_bytes;           /* one block of one layer */
+    int64_t group_size;          /* layers per KV-cache group (tensors sharing the pool) */
+    int64_t num_groups;          /* KV-cache groups */
+    int64_t padding_layers;      /* layers added to fill the groups of one kind */
+    double padding_percent;      /* of that kind's layers ("may waste at most P%") */
+    const char *padding_kind;    /* which kind was padded, or NULL */
+    int64_t num_gpu_blocks;      /* floor(available / (page x group_size)) */
+    int64_t blocks_per_request;  /* blocks one max_model_len request needs, all groups */
+    double max_concurrency;      /* num_gpu_blocks / blocks_per_request */
+    int64_t gpu_kv_cache_tokens; /* the "GPU KV cache size" line, per the version's formula */
+    int64_t max_num_batched_tokens;
+    int fits;                    /* one request of max_model_len fits */
+    double needed_bytes;         /* KV one request of max_model_len needs (all layers) */
+    int64_t max_model_len_fit;   /* longest max_model_len that fits (when !fits) */
+    int64_t prefix_shared_blocks;   /* whole blocks of the shared prefix, per full group */
+    int64_t prefix_shared_tokens;   /* those blocks in tokens */
+    double prefix_saved_bytes;      /* (requests - 1) x shared blocks x page x group_size */
+    double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
+} kv_vllm_result;
 
 /* One group of layers that keep the context the same way. */
 typedef struct {
@@ -168,6 +226,10 @@ typedef struct {
     size_t n_groups;             /* layer groups, in kv_layer_kind order, empty ones left out */
     kv_group groups[KV_LAYER_KINDS];
     int state_unknown;           /* 1: state layers whose size the config does not give */
+    int64_t kv_heads_per_gpu;    /* max(1, kv_heads / tp); kv_heads for MLA (not split) */
+    double kv_bytes_per_request_group; /* the whole TP group: per GPU x tp */
+    double weights_bytes_group;  /* all weights: per GPU x tp */
+    kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
 } kv_result;
 
 /* Why kv_compute() refused a spec. Each value names the input to blame so the caller can
@@ -186,12 +248,31 @@ typedef enum {
     KV_ERR_PREFIX_TOKENS,   /* prefix_tokens < 0 */
     KV_ERR_PREFIX_REQUESTS, /* prefix_requests < 1 */
     KV_ERR_MEMORY_RANGE,    /* gpu - weights - overhead is not a finite number */
-    KV_ERR_LAYOUT           /* a layout field out of range (pattern, window, latent) */
+    KV_ERR_LAYOUT,          /* a layout field out of range (pattern, window, latent) */
+    KV_ERR_TP,              /* tp < 1, or it does not divide the attention / KV heads */
+    KV_ERR_VLLM             /* a vLLM input out of range (utilization, block size, memory) */
 } kv_status;
 
 /* Computes *r from *s. Pure: no I/O, no allocation, no globals. Returns KV_OK, or the
  * status naming the offending input (and leaves *r unspecified). */
 kv_status kv_compute(const kv_spec *s, kv_result *r);
+
+/* Fills the vLLM defaults: utilization 0.9, block size auto, dtype auto, T 2048, version
+ * 0.11, hybrid manager on, Mamba mode "none", every memory term estimated. */
+void kv_vllm_defaults(kv_vllm_spec *v);
+
+/* kvcalc's estimates for the terms vLLM measures at startup, in GiB (documented in
+ * docs/vllm.md): activation = 0.25 + 0.1 per 1,024 batched tokens; non-torch = 0.1 on one
+ * GPU, 0.4 with tensor parallelism; CUDA graphs = 0 before 0.21 (outside the budget), 0.5
+ * from 0.21 (inside it). */
+double kv_vllm_activation_estimate_gib(int64_t max_num_batched_tokens);
+double kv_vllm_non_torch_estimate_gib(int64_t tp);
+double kv_vllm_cuda_graph_estimate_gib(int version_minor);
+
+/* Whether tensor parallelism of size tp can split this model: tp divides the attention heads
+ * (when known) and, without MLA, tp divides the KV heads or the KV heads divide tp (then they
+ * are replicated). */
+int kv_tp_valid(const kv_spec *s, int64_t tp);
 
 /* A short English explanation of a status ("must be an integer >= 1", ...). */
 const char *kv_status_message(kv_status st);

@@ -130,19 +130,45 @@ static void list_gpus(char *buf, size_t cap)
 }
 
 /* "an integer >= 1", "a finite number > 0", "one of: fp32 fp16 ..." */
+static void list_choices(const enum_choice *c, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; c[i].name && n < cap; i++) {
+        int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "", c[i].name);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+/* "an integer >= 1", "a finite number > 0 and <= 1", "one of: fp32 fp16 ..." */
 static void describe_input(const input_field *f, char *buf, size_t cap)
 {
-    char names[128];
+    char names[256], upper[64] = "";
+    if (f->max > 0)
+        snprintf(upper, sizeof upper, " and <= %.15g", f->max);
     switch (f->kind) {
     case IN_INT:
-        snprintf(buf, cap, "an integer >= %.0f", f->min);
+        snprintf(buf, cap, "an integer >= %.0f%s", f->min, upper);
         break;
     case IN_NUM:
-        snprintf(buf, cap, "a finite number %s %g", f->min_exclusive ? ">" : ">=", f->min);
+        snprintf(buf, cap, "a finite number %s %g%s", f->min_exclusive ? ">" : ">=", f->min,
+                 upper);
         break;
     case IN_DTYPE:
         list_dtypes(names, sizeof names);
         snprintf(buf, cap, "one of: %s", names);
+        break;
+    case IN_ENUM:
+        list_choices(f->choices, names, sizeof names);
+        snprintf(buf, cap, "one of: %s", names);
+        break;
+    case IN_FLAG:
+        snprintf(buf, cap, "no value");
+        break;
+    case IN_VERSION:
+        snprintf(buf, cap, "a vLLM version such as 0.11 or 0.10.1.1");
         break;
     }
 }
@@ -213,35 +239,71 @@ static int parse_num(const char *t, double *out)
 
 /* ---- setting one value ---------------------------------------------------------------- */
 
+/* "0.11", "v0.10.1.1", "0.11.0rc2" -> 11. Only 0.x releases exist in kvcalc's rules. */
+static int parse_version(const char *t, int *minor)
+{
+    if (*t == 'v')
+        t++;
+    if (t[0] != '0' || t[1] != '.' || !isdigit((unsigned char)t[2]))
+        return -1;
+    long v = 0;
+    for (t += 2; isdigit((unsigned char)*t) && v < 1000; t++)
+        v = v * 10 + (*t - '0');
+    if (v >= 1000 || (*t != '\0' && *t != '.' && *t != 'r' && *t != '-' && *t != '+'))
+        return -1;
+    *minor = (int)v;
+    return 0;
+}
+
 static int set_input(const input_field *f, const char *val, kv_spec *s, char *err, size_t cap)
 {
-    char want[160], shown[80];
+    char want[300], shown[80];
     describe_input(f, want, sizeof want);
     quote_safe(shown, sizeof shown, val);
-    if (f->kind == IN_DTYPE) {
+    switch (f->kind) {
+    case IN_DTYPE:
         if (kv_dtype_from_name(val, input_dtype(s, f)) != 0)
             return fail(err, cap, "--%s: unknown dtype '%s' (expected %s)", f->flag, shown, want);
         return 0;
-    }
-    if (f->kind == IN_INT) {
+    case IN_ENUM:
+        for (const enum_choice *c = f->choices; c->name; c++) {
+            if (strcmp(c->name, val) == 0) {
+                *input_enum(s, f) = c->value;
+                return 0;
+            }
+        }
+        return fail(err, cap, "--%s: unknown value '%s' (expected %s)", f->flag, shown, want);
+    case IN_FLAG:
+        *input_enum(s, f) = f->flag_value;
+        return 0;
+    case IN_VERSION:
+        if (parse_version(val, input_enum(s, f)) != 0)
+            return fail(err, cap, "--%s: expected %s, got '%s'", f->flag, want, shown);
+        return 0;
+    case IN_INT: {
         int64_t v = 0;
         int rc = parse_int(val, &v);
         if (rc == -2)
             return fail(err, cap, "--%s: expected %s, got '%s' (too large: at most %lld)",
                         f->flag, want, shown, (long long)INT64_MAX);
-        if (rc != 0 || (double)v < f->min)
+        if (rc != 0 || (double)v < f->min || (f->max > 0 && (double)v > f->max))
             return fail(err, cap, "--%s: expected %s, got '%s'", f->flag, want, shown);
         *input_int(s, f) = v;
         return 0;
     }
-    double d = 0;
-    int rc = parse_num(val, &d);
-    if (rc == -2)
-        return fail(err, cap, "--%s: expected %s, got '%s' (too large for a double)", f->flag,
-                    want, shown);
-    if (rc != 0 || (f->min_exclusive ? !(d > f->min) : !(d >= f->min)))
-        return fail(err, cap, "--%s: expected %s, got '%s'", f->flag, want, shown);
-    *input_num(s, f) = d;
+    case IN_NUM: {
+        double d = 0;
+        int rc = parse_num(val, &d);
+        if (rc == -2)
+            return fail(err, cap, "--%s: expected %s, got '%s' (too large for a double)",
+                        f->flag, want, shown);
+        if (rc != 0 || (f->min_exclusive ? !(d > f->min) : !(d >= f->min)) ||
+            (f->max > 0 && d > f->max))
+            return fail(err, cap, "--%s: expected %s, got '%s'", f->flag, want, shown);
+        *input_num(s, f) = d;
+        return 0;
+    }
+    }
     return 0;
 }
 
@@ -368,10 +430,7 @@ static void apply_given(kv_spec *s, const kv_spec *given, const unsigned char *s
         const input_field *f = &kv_inputs[i];
         if (!set[i])
             continue;
-        size_t size = f->kind == IN_INT ? sizeof(int64_t)
-                    : f->kind == IN_NUM ? sizeof(double)
-                                        : sizeof(kv_dtype);
-        memcpy((char *)s + f->offset, (const char *)given + f->offset, size);
+        memcpy((char *)s + f->offset, (const char *)given + f->offset, input_size(f));
         if (f->error == KV_ERR_PARAMS_B)
             s->params_estimated = 0;
         if (f->error == KV_ERR_GPU_MEM)
@@ -379,11 +438,50 @@ static void apply_given(kv_spec *s, const kv_spec *given, const unsigned char *s
     }
 }
 
+static int was_given(const unsigned char *set, const char *flag)
+{
+    const input_field *f = kv_input_by_flag(flag, strlen(flag));
+    return f && set[f - kv_inputs];
+}
+
+/* vLLM's inputs that depend on the GPU: its total as torch sees it, and the default batch
+ * budget (vLLM's own rule: 8,192 tokens on cards of 70 GiB or more unless they are A100s,
+ * else 2,048). vLLM-only flags without --engine vllm are an error, not silently ignored. */
+static int resolve_engine(cli_options *o, const unsigned char *set, char *err, size_t errcap)
+{
+    kv_spec *s = &o->spec;
+    for (size_t i = 0; i < kv_inputs_count; i++)
+        if (set[i] && kv_inputs[i].group == GROUP_VLLM && s->engine != KV_ENGINE_VLLM)
+            return fail(err, errcap, "--%s: applies only with --engine vllm", kv_inputs[i].flag);
+    if (s->engine != KV_ENGINE_VLLM)
+        return 0;
+    if (o->gpu && !was_given(set, "gpu-mem-gib")) {
+        if (o->gpu->engine_gib > 0) {
+            s->vllm.total_gib = o->gpu->engine_gib;
+            snprintf(o->total_note, sizeof o->total_note, "what vLLM reports for the %s",
+                     o->gpu->name);
+        } else {
+            s->vllm.total_gib = gpu_preset_gib(o->gpu) - 0.5;
+            snprintf(o->total_note, sizeof o->total_note,
+                     "%s driver total minus 0.5 GiB of CUDA context, an estimate", o->gpu->name);
+        }
+    } else {
+        s->vllm.total_gib = s->gpu_mem_gib;
+        snprintf(o->total_note, sizeof o->total_note, "the GPU memory given");
+    }
+    s->vllm_total_note = o->total_note;
+    if (!was_given(set, "max-num-batched-tokens")) {
+        int a100 = o->gpu && strstr(o->gpu->name, "A100") != NULL;
+        s->vllm.max_num_batched_tokens = (s->vllm.total_gib >= 70 && !a100) ? 8192 : 2048;
+    }
+    return 0;
+}
+
 int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t errcap)
 {
     char shown[80];
     kv_spec given;
-    unsigned char set[64] = {0};
+    unsigned char set[KV_MAX_INPUTS] = {0};
     kv_spec_defaults(&given);
     kv_spec_defaults(&o->spec);
     o->format = FORMAT_TEXT;
@@ -419,7 +517,7 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
                         quote_safe(shown, sizeof shown, flag));
         }
         const char *flag = in ? in->flag : opt->flag;
-        int takes_value = in || opt->meta;
+        int takes_value = in ? in->kind != IN_FLAG : opt->meta != NULL;
         const char *val = NULL;
         if (takes_value) {
             if (eq)
@@ -461,11 +559,33 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
         o->spec.gpu_name = o->gpu->name;
     }
     apply_given(&o->spec, &given, set);
-    return 0;
+    return resolve_engine(o, set, err, errcap);
 }
 
-void cli_status_error(kv_status st, char *err, size_t errcap)
+void cli_status_error(const kv_spec *s, kv_status st, char *err, size_t errcap)
 {
+    if (st == KV_ERR_TP) {
+        char valid[512] = "";
+        size_t n = 0;
+        int64_t limit = s->arch.heads > 0 ? s->arch.heads : s->kv_heads;
+        for (int64_t t = 1; t <= limit && t <= 4096 && n + 24 < sizeof valid; t++)
+            if (kv_tp_valid(s, t))
+                n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%lld", n ? " " : "",
+                                      (long long)t);
+        if (s->arch.heads > 0)
+            fail(err, errcap, "--tensor-parallel-size: %lld does not split %lld attention heads "
+                              "and %lld KV heads (valid: %s)",
+                 (long long)s->tp, (long long)s->arch.heads, (long long)s->kv_heads, valid);
+        else
+            fail(err, errcap, "--tensor-parallel-size: %lld does not split %lld KV heads (valid: "
+                              "%s, or a multiple of %lld)",
+                 (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
+        return;
+    }
+    if (st == KV_ERR_VLLM) {
+        fail(err, errcap, "--engine vllm: %s", kv_status_message(st));
+        return;
+    }
     const input_field *f = kv_input_by_status(st);
     if (f)
         fail(err, errcap, "--%s: %s", f->flag, kv_status_message(st));

@@ -31,6 +31,7 @@ typedef struct {
     const gpu_preset *gpu;       /* --gpu NAME, or NULL */
     char model_name[160];
     char model_source[320];
+    char total_note[160];
 } cli_options;
 
 #define CLI_USAGE_ERROR 2
@@ -46,7 +47,7 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
 int cli_preset_spec(const model_preset *m, kv_spec *s, char *err, size_t errcap);
 
 /* The one-line usage error for a spec the core refused (kv_compute() != KV_OK). */
-void cli_status_error(kv_status st, char *err, size_t errcap);
+void cli_status_error(const kv_spec *s, kv_status st, char *err, size_t errcap);
 
 /* The full --help text. */
 void cli_help(FILE *out);

@@ -46,10 +46,14 @@ void kv_spec_defaults(kv_spec *s)
     memset(&s->layout, 0, sizeof s->layout);
     memset(&s->arch, 0, sizeof s->arch);
     s->params_estimated = 0;
+    s->tp = 1;
+    s->engine = KV_ENGINE_IDEAL;
+    kv_vllm_defaults(&s->vllm);
     s->model_name = NULL;
     s->model_source = NULL;
     s->gpu_name = NULL;
     s->max_context = 0;
+    s->vllm_total_note = NULL;
 }
 
 static const char *const status_messages[] = {
@@ -68,6 +72,10 @@ static const char *const status_messages[] = {
     [KV_ERR_PREFIX_TOKENS] = "must be an integer >= 0",
     [KV_ERR_PREFIX_REQUESTS] = "must be an integer >= 1",
     [KV_ERR_MEMORY_RANGE] = "GPU memory minus weights minus overhead is not a finite number",
+    [KV_ERR_TP] = "must be an integer >= 1 that divides the attention heads and divides or is a "
+                  "multiple of the KV heads",
+    [KV_ERR_VLLM] = "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
+                    "memory sizes >= 0 and finite, GPU total > 0)",
     [KV_ERR_LAYOUT] = "the model layout is out of range (pattern, window, chunk or latent size)",
 };
 
@@ -76,6 +84,32 @@ const char *kv_status_message(kv_status st)
     if ((size_t)st >= sizeof status_messages / sizeof status_messages[0])
         return "unknown error";
     return status_messages[st];
+}
+
+static kv_status check_vllm(const kv_vllm_spec *v)
+{
+    const double gibs[] = {v->weights_gib, v->activation_gib, v->non_torch_gib,
+                           v->cuda_graph_gib, v->kv_cache_memory_gib};
+    for (size_t i = 0; i < sizeof gibs / sizeof gibs[0]; i++)
+        if (!isfinite(gibs[i]) || gibs[i] > 1e12)
+            return KV_ERR_VLLM;
+    if (!(v->util > 0 && v->util <= 1) || v->block_size < 0 || v->block_size > (1 << 20) ||
+        v->max_num_batched_tokens < 1 || v->max_num_batched_tokens > ((int64_t)1 << 40) ||
+        !(v->total_gib > 0) || v->total_gib > 1e12 || v->num_gpu_blocks_override < 0 ||
+        v->kv_cache_dtype < 0 || v->kv_cache_dtype > KV_DTYPE_COUNT)
+        return KV_ERR_VLLM;
+    return KV_OK;
+}
+
+int kv_tp_valid(const kv_spec *s, int64_t tp)
+{
+    if (tp < 1)
+        return 0;
+    if (s->arch.heads > 0 && s->arch.heads % tp != 0)
+        return 0;
+    if (!s->layout.mla && s->kv_heads % tp != 0 && tp % s->kv_heads != 0)
+        return 0;
+    return 1;
 }
 
 static kv_status check_layout(const kv_spec *s)
@@ -120,6 +154,12 @@ static kv_status check_inputs(const kv_spec *s)
         return KV_ERR_PREFIX_TOKENS;
     if (s->prefix_requests < 1)
         return KV_ERR_PREFIX_REQUESTS;
+    if (!kv_tp_valid(s, s->tp))
+        return KV_ERR_TP;
+    if ((unsigned)s->engine >= KV_ENGINE_COUNT)
+        return KV_ERR_VLLM;
+    if (s->engine == KV_ENGINE_VLLM && check_vllm(&s->vllm) != KV_OK)
+        return KV_ERR_VLLM;
     return check_layout(s);
 }
 
@@ -164,6 +204,7 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
         return st;
 
     kv_fill_groups(s, r);
+    r->kv_heads_per_gpu = kv_heads_per_gpu(s);
     r->kv_bytes_per_token = 0;
     for (size_t i = 0; i < r->n_groups; i++)
         if (r->groups[i].kind == KV_LAYER_FULL)
@@ -173,9 +214,12 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     r->params = s->params_estimated
                     ? kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim)
                     : s->params_b * 1e9;
-    r->weights_bytes = r->params * kv_dtype_get(s->weight_dtype)->bytes;
-    if (!isfinite(r->weights_bytes))
+    r->weights_bytes_group = r->params * kv_dtype_get(s->weight_dtype)->bytes;
+    if (!isfinite(r->weights_bytes_group))
         return KV_ERR_PARAMS_B;
+    /* tensor parallelism shards the weights evenly (tp == 1 leaves the lesson's bits alone) */
+    r->weights_bytes = s->tp == 1 ? r->weights_bytes_group : r->weights_bytes_group / (double)s->tp;
+    r->kv_bytes_per_request_group = r->kv_bytes_per_request * (double)s->tp;
     r->gpu_mem_bytes = s->gpu_mem_gib * KV_GIB;
     if (!isfinite(r->gpu_mem_bytes))
         return KV_ERR_GPU_MEM;
@@ -193,5 +237,7 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     r->prefix_saved_bytes = kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens);
     r->prefix_extra_concurrency =
         concurrency(r->prefix_saved_bytes, r->fits, r->kv_bytes_per_request);
+    if (s->engine == KV_ENGINE_VLLM)
+        kv_vllm_compute(s, r, &r->vllm);
     return KV_OK;
 }

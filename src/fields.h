@@ -15,19 +15,41 @@
 
 #include <stddef.h>
 
-typedef enum { IN_INT, IN_NUM, IN_DTYPE } input_kind;
+typedef enum {
+    IN_INT,     /* int64_t */
+    IN_NUM,     /* double */
+    IN_DTYPE,   /* kv_dtype, by name from the dtype table */
+    IN_ENUM,    /* int, by name from `choices` */
+    IN_FLAG,    /* int set to `flag_value`; the option takes no value */
+    IN_VERSION  /* int: the minor number of a "0.MINOR[.PATCH]" version */
+} input_kind;
 
 typedef struct {
-    const char *flag;   /* long option without "--": "kv-heads" */
-    const char *key;    /* JSON key: "kv_heads" */
+    const char *name;
+    int value;
+} enum_choice;
+
+typedef enum { GROUP_MODEL, GROUP_VLLM } input_group;
+
+typedef struct {
+    const char *flag;    /* long option without "--": "kv-heads" */
+    const char *alias;   /* another long option for the same input, or NULL */
+    const char *key;     /* JSON key: "kv_heads" */
     input_kind kind;
-    size_t offset;      /* of the member in kv_spec */
-    double min;         /* lower bound (IN_INT, IN_NUM) */
-    int min_exclusive;  /* 1: value must be > min; 0: >= min */
-    kv_status error;    /* the status kv_compute() returns when this input is to blame */
-    const char *meta;   /* placeholder in --help: "N", "GIB", "DTYPE" */
-    const char *help;   /* one line for --help */
+    size_t offset;       /* of the member in kv_spec */
+    double min;          /* lower bound (IN_INT, IN_NUM) */
+    int min_exclusive;   /* 1: value must be > min; 0: >= min */
+    double max;          /* upper bound, inclusive; 0 = only the type's own */
+    const enum_choice *choices; /* IN_ENUM: NULL-terminated */
+    int flag_value;      /* IN_FLAG */
+    int optional;        /* a value below min means "not given": JSON null, help "auto" */
+    input_group group;   /* GROUP_VLLM: only with --engine vllm */
+    kv_status error;     /* the status kv_compute() returns when this input is to blame */
+    const char *meta;    /* placeholder in --help: "N", "GIB", "DTYPE" */
+    const char *help;    /* one line for --help */
 } input_field;
+
+#define KV_MAX_INPUTS 64 /* the parser keeps a "given" mark per input */
 
 extern const input_field kv_inputs[];
 extern const size_t kv_inputs_count;
@@ -39,9 +61,14 @@ const input_field *kv_input_by_status(kv_status st);
 int64_t *input_int(kv_spec *s, const input_field *f);
 double *input_num(kv_spec *s, const input_field *f);
 kv_dtype *input_dtype(kv_spec *s, const input_field *f);
+int *input_enum(kv_spec *s, const input_field *f);
 /* The value of an input as text, as the JSON "inputs" object and --help show it
- * (a JSON number, or a dtype name). */
+ * (a JSON number, a name, or "null" for an optional input left unset). */
 char *input_text(char *buf, size_t cap, const kv_spec *s, const input_field *f);
+/* Whether the input's text is a JSON string (names) rather than a number/bool/null. */
+int input_is_string(const kv_spec *s, const input_field *f);
+/* The size of the member an input row describes. */
+size_t input_size(const input_field *f);
 
 typedef enum { OUT_INT, OUT_NUM, OUT_BOOL, OUT_STR } output_kind;
 

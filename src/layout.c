@@ -27,15 +27,25 @@ void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_
     }
 }
 
-/* Bytes one token costs in `count` attention layers: the lesson's 2 x count x kv_heads x
- * head_dim x dtype, or count x latent x dtype for MLA (one latent vector, no separate K/V). */
+int64_t kv_heads_per_gpu(const kv_spec *s)
+{
+    if (s->layout.mla || s->tp <= 1)
+        return s->kv_heads; /* an MLA latent is not split: every rank holds all of it */
+    int64_t h = s->kv_heads / s->tp;
+    return h < 1 ? 1 : h; /* more ranks than KV heads: heads are replicated */
+}
+
+/* Bytes one token costs in `count` attention layers on one GPU: the lesson's 2 x count x
+ * kv_heads x head_dim x dtype, or count x latent x dtype for MLA (one latent vector, no
+ * separate K and V). */
 static double attention_bytes_per_token(const kv_spec *s, int64_t count, double elem)
 {
     if (s->layout.mla) {
         const uint64_t f[2] = {(uint64_t)count, (uint64_t)s->layout.mla_latent};
         return kv_exact_product(f, 2) * elem;
     }
-    const uint64_t f[4] = {2, (uint64_t)count, (uint64_t)s->kv_heads, (uint64_t)s->head_dim};
+    const uint64_t f[4] = {2, (uint64_t)count, (uint64_t)kv_heads_per_gpu(s),
+                           (uint64_t)s->head_dim};
     return kv_exact_product(f, 4) * elem;
 }
 
@@ -76,7 +86,9 @@ void kv_fill_groups(const kv_spec *s, kv_result *r)
             if (s->layout.state_elems < 0) {
                 r->state_unknown = 1;
             } else {
-                const uint64_t f[2] = {(uint64_t)counts[k], (uint64_t)s->layout.state_elems};
+                /* a state's heads and channels are split across the TP ranks */
+                int64_t per_gpu = s->layout.state_elems / (s->tp > 0 ? s->tp : 1);
+                const uint64_t f[2] = {(uint64_t)counts[k], (uint64_t)per_gpu};
                 g->bytes_fixed = kv_exact_product(f, 2) * elem;
             }
         } else {

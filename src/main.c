@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     }
     kv_status st = kv_compute(&o.spec, &r);
     if (st != KV_OK) {
-        cli_status_error(st, err, sizeof err);
+        cli_status_error(&o.spec, st, err, sizeof err);
         return usage_error(err);
     }
     if (o.get)

@@ -12,6 +12,8 @@
 
 /* The lesson's table, byte for byte. */
 void report_text(FILE *out, const kv_spec *s, const kv_result *r);
+/* The --engine vllm section: vLLM's budget, blocks and startup lines in its own words. */
+void report_vllm_text(FILE *out, const kv_spec *s, const kv_result *r);
 /* One JSON object: schema_version, inputs, every kv_outputs key, rows. */
 void report_json(FILE *out, const kv_spec *s, const kv_result *r);
 /* A header line and one line per context-vs-concurrency row. */

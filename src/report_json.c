@@ -69,12 +69,16 @@ void report_json(FILE *out, const kv_spec *s, const kv_result *r)
         fputs(",\n", out);
     }
     fputs("  \"inputs\": {", out);
+    int first = 1;
     for (size_t i = 0; i < kv_inputs_count; i++) {
         const input_field *f = &kv_inputs[i];
-        fprintf(out, "%s\n    \"%s\": ", i ? "," : "", f->key);
+        if (f->group == GROUP_VLLM && s->engine != KV_ENGINE_VLLM)
+            continue; /* not used without --engine vllm */
+        fprintf(out, "%s\n    \"%s\": ", first ? "" : ",", f->key);
+        first = 0;
         if (f->error == KV_ERR_PARAMS_B && s->params_estimated)
             fputs("null", out); /* not used: the config's estimate is (see "params") */
-        else if (f->kind == IN_DTYPE)
+        else if (input_is_string(s, f))
             json_string(out, input_text(buf, sizeof buf, s, f));
         else
             fputs(input_text(buf, sizeof buf, s, f), out);

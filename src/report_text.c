@@ -145,6 +145,11 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
 
     banner(out, s);
     model_line(out, s, r);
+    if (s->tp > 1)
+        fprintf(out, "Tensor par.: %lld GPUs per replica; figures below are per GPU (%lld of %lld "
+                     "KV heads%s, 1/%lld of the weights)\n",
+                (long long)s->tp, (long long)r->kv_heads_per_gpu, (long long)s->kv_heads,
+                s->layout.mla ? ", MLA latent not split" : " each", (long long)s->tp);
     fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s\n",
             fmt_g(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b), w->name,
             fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0),
@@ -157,13 +162,22 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
               out);
+        if (s->engine == KV_ENGINE_VLLM) {
+            fputc('\n', out);
+            report_vllm_text(out, s, r);
+        }
         return;
     }
     fprintf(out, "Free for KV: %s GiB\n\n", fmt_fixed(a, sizeof a, r->free_kv_bytes / KV_GIB, 2, 0));
 
     per_token_lines(out, s, r);
-    fprintf(out, "KV per request @ %s tokens:  %s MiB\n", fmt_int(a, sizeof a, s->context, 1),
+    fprintf(out, "KV per request @ %s tokens:  %s MiB", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->kv_bytes_per_request / KV_MIB, 1, 1));
+    if (s->tp > 1)
+        fprintf(out, " per GPU (%s MiB across the %lld GPUs)",
+                fmt_fixed(c, sizeof c, r->kv_bytes_per_request_group / KV_MIB, 1, 1),
+                (long long)s->tp);
+    fputc('\n', out);
     if (s->max_context > 0 && s->context > s->max_context)
         fprintf(out, "(beyond the model's max_position_embeddings of %s tokens)\n",
                 fmt_int(a, sizeof a, s->max_context, 1));
@@ -196,4 +210,6 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_int(d, sizeof d, s->context, 1));
     fputs("  This is why a shared system prompt / few-shot preamble is nearly free to reuse.\n\n",
           out);
+    if (s->engine == KV_ENGINE_VLLM)
+        report_vllm_text(out, s, r);
 }

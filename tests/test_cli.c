@@ -221,12 +221,14 @@ static void hostile_values_are_quoted_safely(void **state)
 static void core_status_messages(void **state)
 {
     (void)state;
-    cli_status_error(KV_ERR_PARAMS_B, err, sizeof err);
+    kv_spec s;
+    kv_spec_defaults(&s);
+    cli_status_error(&s, KV_ERR_PARAMS_B, err, sizeof err);
     assert_string_equal(err, "kvcalc: --params-b: must be a finite number >= 0 whose weights in "
                              "bytes (params x 1e9 x dtype bytes) stay a finite double");
-    cli_status_error(KV_ERR_GPU_MEM, err, sizeof err);
+    cli_status_error(&s, KV_ERR_GPU_MEM, err, sizeof err);
     assert_non_null(strstr(err, "kvcalc: --gpu-mem-gib: "));
-    cli_status_error(KV_ERR_MEMORY_RANGE, err, sizeof err);
+    cli_status_error(&s, KV_ERR_MEMORY_RANGE, err, sizeof err);
     assert_non_null(strstr(err, "kvcalc: --gpu-mem-gib, --params-b, --overhead-gib: "));
 }
 

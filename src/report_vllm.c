@@ -1,0 +1,86 @@
+/*
+ * report_vllm.c - the --engine vllm section of the text report.
+ *
+ * The three startup lines are printed in vLLM's own words and formats ("%.2f GiB",
+ * thousands separators, "%.2fx") so that a user can put them beside a real log; the lines
+ * around them show the budget and the block arithmetic that produced them, with every
+ * estimated term labelled as such.
+ */
+#include "report.h"
+
+#include "format.h"
+
+static const char *gib(char *buf, size_t cap, double bytes)
+{
+    return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
+}
+
+static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
+{
+    const kv_vllm_spec *in = &s->vllm;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    if (in->kv_cache_memory_gib >= 0) {
+        fprintf(out, "  budget  : --kv-cache-memory-gib %s (memory profiling skipped)\n",
+                fmt_g(a, sizeof a, in->kv_cache_memory_gib));
+        return;
+    }
+    fprintf(out, "  budget  : %s x %s GiB = %s GiB  (total: %s)\n", fmt_g(a, sizeof a, in->util),
+            fmt_g(b, sizeof b, in->total_gib), gib(c, sizeof c, v->requested_bytes),
+            s->vllm_total_note ? s->vllm_total_note : "given");
+    fprintf(out, "            - weights %s GiB%s - activation %s GiB%s - non-torch %s GiB%s"
+                 " - CUDA graphs %s GiB%s\n",
+            gib(a, sizeof a, v->weights_bytes), in->weights_gib >= 0 ? "" : " (estimate)",
+            gib(b, sizeof b, v->activation_bytes), in->activation_gib >= 0 ? "" : " (estimate)",
+            gib(c, sizeof c, v->non_torch_bytes), in->non_torch_gib >= 0 ? "" : " (estimate)",
+            gib(d, sizeof d, v->cuda_graph_bytes),
+            in->cuda_graph_gib >= 0        ? ""
+            : in->version_minor >= 21 ? " (estimate)"
+                                      : " (before 0.21 graphs come out of the headroom)");
+}
+
+void report_vllm_text(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    const kv_vllm_result *v = &r->vllm;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF];
+    fprintf(out, "vLLM 0.%d (V1 engine) prediction, per GPU (tensor parallel %lld):\n",
+            s->vllm.version_minor, (long long)s->tp);
+    budget_lines(out, s, v);
+    fprintf(out, "  blocks  : %s tokens x %s B per layer page x %s layers per group = %s B per "
+                 "block; %s KV cache group%s\n",
+            fmt_int(a, sizeof a, v->block_size, 1), fmt_fixed(b, sizeof b, v->page_bytes, 0, 1),
+            fmt_int(c, sizeof c, v->group_size, 1),
+            fmt_fixed(d, sizeof d, v->page_bytes * (double)v->group_size, 0, 1),
+            fmt_int(e, sizeof e, v->num_groups, 1), v->num_groups == 1 ? "" : "s");
+    if (v->padding_layers > 0)
+        fprintf(out, "WARNING: Add %lld padding layers, may waste at most %s%% KV cache memory\n",
+                (long long)v->padding_layers, fmt_fixed(a, sizeof a, v->padding_percent, 2, 0));
+    fprintf(out, "Available KV cache memory: %s GiB\n", gib(a, sizeof a, v->available_bytes));
+    if (!v->fits) {
+        fprintf(out,
+                "ValueError: To serve at least one request with the models's max seq len (%lld), "
+                "(%s GiB KV cache is needed, which is larger than the available KV cache memory "
+                "(%s GiB). Based on the available memory, the estimated maximum model length is "
+                "%lld. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+                "initializing the engine.\n",
+                (long long)s->context, gib(a, sizeof a, v->needed_bytes),
+                gib(b, sizeof b, v->available_bytes), (long long)v->max_model_len_fit);
+        fputs("  (vLLM would not start with these settings.)\n\n", out);
+        return;
+    }
+    fprintf(out, "GPU KV cache size: %s tokens\n", fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
+    fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
+            fmt_int(a, sizeof a, s->context, 1), fmt_fixed(b, sizeof b, v->max_concurrency, 2, 0));
+    fprintf(out, "  (%s blocks; one request of %s tokens takes %s blocks)\n",
+            fmt_int(a, sizeof a, v->num_gpu_blocks, 1), fmt_int(b, sizeof b, s->context, 1),
+            fmt_int(c, sizeof c, v->blocks_per_request, 1));
+    fprintf(out, "  Prefix caching shares whole blocks only: a %s-token prefix is %s blocks (%s "
+                 "tokens);\n",
+            fmt_int(a, sizeof a, s->prefix_tokens, 1),
+            fmt_int(b, sizeof b, v->prefix_shared_blocks, 1),
+            fmt_int(c, sizeof c, v->prefix_shared_tokens, 1));
+    fprintf(out, "  %s requests sharing it save %s GiB (~%s more concurrent), against %s GiB in "
+                 "the estimate above.\n\n",
+            fmt_int(a, sizeof a, s->prefix_requests, 1), gib(b, sizeof b, v->prefix_saved_bytes),
+            fmt_fixed(c, sizeof c, v->prefix_extra_concurrency, 0, 0),
+            gib(d, sizeof d, r->prefix_saved_bytes));
+}

@@ -1,0 +1,254 @@
+/*
+ * vllm.c - what vLLM's V1 engine allocates for the KV cache, and what it prints.
+ *
+ * The rules are docs/vllm.md's (restated from vLLM's sources and checked against real
+ * startup logs): a budget of util x total minus weights, activation peak, non-torch memory
+ * and CUDA graphs; fixed-size pages of block_size tokens per layer; layers grouped so that
+ * groups of alike layers share one block pool (sliding-window and Mamba hybrids need
+ * several groups and sometimes padding layers); a request charged ceil(max_model_len /
+ * block_size) blocks per full group (sliding windows and chunks their own terms); and the
+ * "GPU KV cache size" line by the formula of the version's era. Everything is per GPU.
+ * Pure: no I/O, no globals.
+ */
+#include "kvcalc.h"
+
+#include "layout.h"
+
+#include <math.h>
+
+#define VLLM_DEFAULT_BLOCK 16
+#define VLLM_MLA_BLOCK 64 /* FlashMLA forces a multiple of 64 on Hopper */
+#define VLLM_MAMBA_ALIGN 16
+
+void kv_vllm_defaults(kv_vllm_spec *v)
+{
+    v->total_gib = -1;
+    v->util = 0.9;
+    v->weights_gib = -1;
+    v->activation_gib = -1;
+    v->non_torch_gib = -1;
+    v->cuda_graph_gib = -1;
+    v->kv_cache_memory_gib = -1;
+    v->block_size = 0;
+    v->kv_cache_dtype = KV_DTYPE_COUNT;
+    v->max_num_batched_tokens = 2048;
+    v->num_gpu_blocks_override = 0;
+    v->version_minor = 11;
+    v->hybrid_manager = 1;
+    v->mamba_align = 0;
+}
+
+double kv_vllm_activation_estimate_gib(int64_t t)
+{
+    /* fits the two profiled single-GPU logs: 0.55 GiB (with non-torch) at T = 2,048 on an
+     * A100, about 1.2 GiB at T = 8,192 on an L40S */
+    return 0.25 + 0.1 * (double)t / 1024.0;
+}
+
+double kv_vllm_non_torch_estimate_gib(int64_t tp)
+{
+    return tp > 1 ? 0.4 : 0.1; /* NCCL and custom all-reduce buffers with TP */
+}
+
+double kv_vllm_cuda_graph_estimate_gib(int version_minor)
+{
+    return version_minor >= 21 ? 0.5 : 0.0;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+/* A double as an int64, saturated: huge inputs must not turn into undefined conversions. */
+static int64_t clamp_i64(double x)
+{
+    if (!(x > 0))
+        return 0;
+    return x >= 9.2e18 ? (int64_t)9.2e18 : (int64_t)x;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* One bucket of alike layers (all full, all sliding(W), ...) on this GPU. */
+typedef struct {
+    kv_layer_kind kind;
+    int64_t layers;
+    int64_t limit; /* window or chunk, tokens */
+    int64_t groups;
+} bucket;
+
+static const char *const bucket_names[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
+
+/* Blocks one request of max_model_len m needs in one group of this bucket. */
+static int64_t bucket_blocks(const bucket *b, const kv_vllm_spec *v, int64_t bs, int64_t m)
+{
+    int64_t t = v->max_num_batched_tokens;
+    switch (b->kind) {
+    case KV_LAYER_FULL:
+        return ceil_div(m, bs);
+    case KV_LAYER_SLIDING: /* the +1: a window need not start on a block boundary */
+        return ceil_div(min64(b->limit - 1 + t, m), bs) + 1;
+    case KV_LAYER_CHUNKED:
+        return ceil_div(min64(b->limit + t, m), bs);
+    case KV_LAYER_STATE:
+        return v->mamba_align ? 2 : 1;
+    default:
+        return 0;
+    }
+}
+
+/* Bytes every layer needs for one request of length m (vLLM's start-up check). */
+static double needed_bytes(const bucket *bk, size_t n, const kv_vllm_spec *v, int64_t bs,
+                           double page, int64_t m)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (double)bk[i].layers * (double)bucket_blocks(&bk[i], v, bs, m) * page;
+    return total;
+}
+
+/* Layers per group: the smallest bucket, or the largest when it is under 1.5 x the
+ * smallest (from 0.11); every bucket is cut into ceil(n / group_size) groups. */
+static void make_groups(bucket *bk, size_t n, int version_minor, kv_vllm_result *out)
+{
+    int64_t lo = bk[0].layers, hi = bk[0].layers;
+    for (size_t i = 1; i < n; i++) {
+        lo = min64(lo, bk[i].layers);
+        hi = bk[i].layers > hi ? bk[i].layers : hi;
+    }
+    int64_t size = (version_minor >= 11 && (double)hi < 1.5 * (double)lo) ? hi : lo;
+    out->group_size = size;
+    out->num_groups = 0;
+    out->padding_layers = 0;
+    out->padding_percent = 0;
+    out->padding_kind = NULL;
+    for (size_t i = 0; i < n; i++) {
+        bk[i].groups = ceil_div(bk[i].layers, size);
+        out->num_groups += bk[i].groups;
+        int64_t pad = bk[i].groups * size - bk[i].layers;
+        if (pad > 0 && out->padding_kind == NULL) {
+            out->padding_layers = pad;
+            out->padding_percent = 100.0 * (double)pad / (double)bk[i].layers;
+            out->padding_kind = bucket_names[bk[i].kind];
+        }
+    }
+}
+
+static double gib(double x)
+{
+    return x * KV_GIB;
+}
+
+void kv_vllm_compute(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    const int64_t m = s->context; /* --max-model-len */
+    out->max_num_batched_tokens = v->max_num_batched_tokens;
+    out->elem_bytes = kv_dtype_get(v->kv_cache_dtype < KV_DTYPE_COUNT ? (kv_dtype)v->kv_cache_dtype
+                                                                      : s->dtype)->bytes;
+
+    /* buckets of alike layers; without the hybrid manager windows count as full */
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    if (!v->hybrid_manager) {
+        counts[KV_LAYER_FULL] += counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
+        counts[KV_LAYER_SLIDING] = counts[KV_LAYER_CHUNKED] = 0;
+    }
+    bucket bk[KV_LAYER_KINDS];
+    size_t nb = 0;
+    for (int k = 0; k < KV_LAYER_KINDS; k++) {
+        if (counts[k] == 0)
+            continue;
+        bk[nb].kind = (kv_layer_kind)k;
+        bk[nb].layers = counts[k];
+        bk[nb].limit = k == KV_LAYER_SLIDING ? s->layout.window
+                     : k == KV_LAYER_CHUNKED ? s->layout.chunk
+                                             : 0;
+        nb++;
+    }
+
+    /* bytes of one token in one attention layer on this GPU (MLA: one latent, no x2) */
+    double attn_tok = s->layout.mla
+                          ? (double)s->layout.mla_latent * out->elem_bytes
+                          : 2.0 * (double)r->kv_heads_per_gpu * (double)s->head_dim * out->elem_bytes;
+    int64_t bs = v->block_size > 0 ? v->block_size
+               : s->layout.mla    ? VLLM_MLA_BLOCK
+                                  : VLLM_DEFAULT_BLOCK;
+    if (counts[KV_LAYER_STATE] > 0 && s->layout.state_elems > 0 && attn_tok > 0) {
+        /* the attention block grows until its page holds a Mamba state */
+        double state_page = (double)(s->layout.state_elems / s->tp) * out->elem_bytes;
+        int64_t attn_bs = VLLM_MAMBA_ALIGN *
+                          (int64_t)ceil(state_page / ((double)VLLM_MAMBA_ALIGN * attn_tok));
+        if (attn_bs > bs)
+            bs = attn_bs;
+    }
+    out->block_size = bs;
+    out->page_bytes = (double)bs * attn_tok;
+    make_groups(bk, nb, v->version_minor, out);
+
+    /* the budget */
+    out->total_bytes = gib(v->total_gib);
+    out->requested_bytes = v->util * out->total_bytes;
+    out->weights_bytes = v->weights_gib >= 0 ? gib(v->weights_gib) : r->weights_bytes;
+    out->activation_bytes = gib(v->activation_gib >= 0
+                                    ? v->activation_gib
+                                    : kv_vllm_activation_estimate_gib(v->max_num_batched_tokens));
+    out->non_torch_bytes = gib(v->non_torch_gib >= 0 ? v->non_torch_gib
+                                                     : kv_vllm_non_torch_estimate_gib(s->tp));
+    out->cuda_graph_bytes = gib(v->cuda_graph_gib >= 0
+                                    ? v->cuda_graph_gib
+                                    : kv_vllm_cuda_graph_estimate_gib(v->version_minor));
+    out->available_bytes = v->kv_cache_memory_gib >= 0
+                               ? gib(v->kv_cache_memory_gib)
+                               : out->requested_bytes - (out->weights_bytes + out->activation_bytes +
+                                                         out->non_torch_bytes) -
+                                     out->cuda_graph_bytes;
+
+    /* blocks */
+    double block_bytes = out->page_bytes * (double)out->group_size;
+    out->num_gpu_blocks = clamp_i64(floor(out->available_bytes / block_bytes));
+    if (v->num_gpu_blocks_override > 0)
+        out->num_gpu_blocks = v->num_gpu_blocks_override;
+    double per_request = 0;
+    for (size_t i = 0; i < nb; i++)
+        per_request += (double)bk[i].groups * (double)bucket_blocks(&bk[i], v, bs, m);
+    out->blocks_per_request = clamp_i64(per_request);
+    out->max_concurrency = (double)out->num_gpu_blocks / per_request;
+    if (v->version_minor >= 20) /* 2026: tokens = concurrency x max_model_len */
+        out->gpu_kv_cache_tokens = clamp_i64(out->max_concurrency * (double)m);
+    else /* the pool divided evenly among the groups */
+        out->gpu_kv_cache_tokens =
+            clamp_i64((double)(out->num_gpu_blocks / out->num_groups) * (double)bs);
+
+    /* will one request of max_model_len fit? if not, the longest that would */
+    out->needed_bytes = needed_bytes(bk, nb, v, bs, out->page_bytes, m);
+    out->fits = out->num_gpu_blocks > 0 && out->needed_bytes <= out->available_bytes;
+    out->max_model_len_fit = m;
+    if (!out->fits) {
+        int64_t lo = 0, hi = m;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo + 1) / 2;
+            if (needed_bytes(bk, nb, v, bs, out->page_bytes, mid) <= out->available_bytes)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        out->max_model_len_fit = lo;
+    }
+
+    /* prefix caching shares whole blocks only, and only in full-attention groups */
+    int64_t full_groups = 0;
+    for (size_t i = 0; i < nb; i++)
+        if (bk[i].kind == KV_LAYER_FULL)
+            full_groups = bk[i].groups;
+    out->prefix_shared_blocks = s->prefix_tokens / bs;
+    out->prefix_shared_tokens = out->prefix_shared_blocks * bs;
+    double saved_blocks =
+        (double)(s->prefix_requests - 1) * (double)out->prefix_shared_blocks * (double)full_groups;
+    out->prefix_saved_bytes = saved_blocks * block_bytes;
+    out->prefix_extra_concurrency = floor(saved_blocks / per_request);
+}
