@@ -258,6 +258,10 @@ static int parse_version(const char *t, int *minor)
 static int set_input(const input_field *f, const char *val, kv_spec *s, char *err, size_t cap)
 {
     char want[300], shown[80];
+    if (f->kind == IN_FLAG) { /* takes no value: val is NULL */
+        *input_enum(s, f) = f->flag_value;
+        return 0;
+    }
     describe_input(f, want, sizeof want);
     quote_safe(shown, sizeof shown, val);
     switch (f->kind) {
@@ -274,8 +278,7 @@ static int set_input(const input_field *f, const char *val, kv_spec *s, char *er
         }
         return fail(err, cap, "--%s: unknown value '%s' (expected %s)", f->flag, shown, want);
     case IN_FLAG:
-        *input_enum(s, f) = f->flag_value;
-        return 0;
+        return 0; /* handled above */
     case IN_VERSION:
         if (parse_version(val, input_enum(s, f)) != 0)
             return fail(err, cap, "--%s: expected %s, got '%s'", f->flag, want, shown);

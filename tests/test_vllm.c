@@ -1,0 +1,305 @@
+/*
+ * test_vllm.c - --engine vllm against the worked examples of real startup logs
+ * (docs/vllm.md section "Checked against real logs"; from the vLLM sizing spec, section 11).
+ *
+ * A log prints "Available KV cache memory: X.XX GiB", rounded: the true value lies within
+ * X.XX +- 0.005 GiB. For each log, kvcalc is run at both ends of that interval and the
+ * logged block count must fall between the two results. Then, with the logged block count
+ * (--num-gpu-blocks-override, vLLM's own flag), the "GPU KV cache size" and "Maximum
+ * concurrency" lines must be the logged ones, byte for byte.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+#define MAX_ARGS 24
+
+typedef struct {
+    const char *what;
+    const char *args[MAX_ARGS]; /* model and vLLM settings of the log */
+    const char *available;      /* the logged "Available KV cache memory", GiB */
+    long long blocks;           /* the logged num_gpu_blocks */
+    const char *tokens_line;    /* as logged */
+    const char *concurrency_line;
+} log_case;
+
+static const log_case logs[] = {
+    /* Qwen2-7B-Instruct (the geometry of Qwen2.5-7B: 28 layers, 4 KV heads, head 128) on an
+     * A100-80GB, v0.10.1.1, util 0.50: page 2 x 16 x 4 x 128 x 2 = 32,768 B, x 28 layers =
+     * 917,504 B per block; 24.83 GiB -> 29,053 blocks; 29,053 x 16 = 464,848 tokens;
+     * 29,053 / ceil(16,384 / 16) = 28.37x */
+    {"qwen2-7b util 0.50",
+     {"--model", "qwen2.5-7b-instruct", "--gpu", "a100", "--max-model-len", "16384", NULL},
+     "24.83", 29053, "GPU KV cache size: 464,848 tokens",
+     "Maximum concurrency for 16,384 tokens per request: 28.37x"},
+    /* the same at util 0.25: 5.01 GiB -> 5,867 blocks, 93,872 tokens, 5,867 / 1,024 = 5.73x */
+    {"qwen2-7b util 0.25",
+     {"--model", "qwen2.5-7b-instruct", "--gpu", "a100", "--max-model-len", "16384", NULL},
+     "5.01", 5867, "GPU KV cache size: 93,872 tokens",
+     "Maximum concurrency for 16,384 tokens per request: 5.73x"},
+    /* granite-4.0-micro on an L40S, v0.11.0: 40 layers, 8 KV heads, head 2560 / 40 = 64:
+     * page 2 x 16 x 8 x 64 x 2 = 32,768, x 40 = 1,310,720 B per block; 35.34 GiB ->
+     * 28,946; x 16 = 463,136 tokens; 28,946 / 8,192 = 3.53x */
+    {"granite-4.0-micro",
+     {"--layers", "40", "--kv-heads", "8", "--head-dim", "64", "--dtype", "bf16",
+      "--max-model-len", "131072", "--max-num-batched-tokens", "8192", NULL},
+     "35.34", 28946, "GPU KV cache size: 463,136 tokens",
+     "Maximum concurrency for 131,072 tokens per request: 3.53x"},
+    /* Gemma-3-27B-it, ROCm, v0.11.0rc2: 52 sliding(1024) + 10 full layers -> groups of 10:
+     * 6 sliding + 1 full = 7 groups; page 2 x 16 x 16 x 128 x 2 = 131,072, x 10 per block;
+     * 109.86 GiB -> 89,994 blocks; 89,994 // 7 x 16 = 205,696 tokens; per request 256 (full)
+     * + 6 x (ceil(min(1,023 + 8,192, 4,096) / 16) + 1 = 257) = 1,798; 89,994 / 1,798 =
+     * 50.05x */
+    {"gemma-3-27b",
+     {"--model", "gemma-3-27b-it", "--max-model-len", "4096", "--max-num-batched-tokens", "8192",
+      NULL},
+     "109.86", 89994, "GPU KV cache size: 205,696 tokens",
+     "Maximum concurrency for 4,096 tokens per request: 50.05x"},
+    /* gpt-oss-120b, TP 4 on A100-80GB, v0.10.1.1, util 0.8: 8 KV heads / 4 = 2 per GPU, head
+     * 64: page 2 x 16 x 2 x 64 x 2 = 8,192, 18 layers per group, 2 groups; 45.32 GiB ->
+     * 330,018; 330,018 // 2 x 16 = 2,640,144 tokens; per request 1,024 + (ceil(min(127 +
+     * 2,048, 16,384) / 16) + 1 = 137) = 1,161; 330,018 / 1,161 = 284.25x */
+    {"gpt-oss-120b tp4",
+     {"--model", "gpt-oss-120b", "--tp", "4", "--gpu", "a100", "--max-model-len", "16384",
+      "--gpu-memory-utilization", "0.8", NULL},
+     "45.32", 330018, "GPU KV cache size: 2,640,144 tokens",
+     "Maximum concurrency for 16,384 tokens per request: 284.25x"},
+    /* Llama-3.1-8B + EAGLE on an H100, 0.9.1-dev: 32 + 1 draft layer = 33; page 2 x 16 x 8 x
+     * 128 x 2 = 65,536; 51.63 GiB / (33 x 65,536) -> 25,633 blocks = 410,128 tokens;
+     * 25,633 / 8,192 = 3.13x */
+    {"llama-3.1-8b + eagle",
+     {"--model", "llama-3.1-8b", "--layers", "33", "--gpu", "h100", "--max-model-len", "131072",
+      NULL},
+     "51.63", 25633, "GPU KV cache size: 410,128 tokens",
+     "Maximum concurrency for 131,072 tokens per request: 3.13x"},
+    /* Qwen3-8B, a 2026 build: 36 layers, 8 KV heads, head 128: 36 x 65,536 per block;
+     * 6.37 GiB -> 2,898 blocks; concurrency 2,898 / 1,024 = 2.830x; tokens int(2.830... x
+     * 16,384) = 46,368 */
+    {"qwen3-8b 2026",
+     {"--model", "qwen3-8b", "--max-model-len", "16384", "--vllm-version", "0.21", NULL},
+     "6.37", 2898, "GPU KV cache size: 46,368 tokens",
+     "Maximum concurrency for 16,384 tokens per request: 2.83x"},
+    /* Qwen3-Next-style Mamba hybrid (12 full + 36 gated-delta-net layers), block size 2,096,
+     * Mamba "align" mode: groups of 12 -> 1 full + 3 state groups; page 2,096 x (2 x 2 x 256
+     * x 2 = 2,048) = 4,292,608, x 12 per block; 17.36 GiB -> 361 blocks; 361 // 4 x 2,096 =
+     * 188,640 tokens; 361 / (ceil(131,072 / 2,096) = 63 + 3 x 2) = 5.23x */
+    {"qwen3-next hybrid",
+     {"--config", KVCALC_SOURCE_DIR "/tests/fixtures/variants/qwen3-next.json", "--block-size",
+      "2096", "--max-model-len", "131072", "--mamba-cache-mode", "align", NULL},
+     "17.36", 361, "GPU KV cache size: 188,640 tokens",
+     "Maximum concurrency for 131,072 tokens per request: 5.23x"},
+};
+
+/* Runs kvcalc --engine vllm with the case's arguments plus extra ones. */
+static void run_case(const log_case *c, const char *const *extra, run_result *r)
+{
+    const char *argv[MAX_ARGS + 8];
+    size_t n = 0;
+    argv[n++] = "--engine";
+    argv[n++] = "vllm";
+    for (size_t i = 0; c->args[i]; i++)
+        argv[n++] = c->args[i];
+    for (size_t i = 0; extra[i]; i++)
+        argv[n++] = extra[i];
+    argv[n] = NULL;
+    run_kvcalc(argv, r);
+    if (r->status != 0)
+        fail_msg("%s: exit %d: %s", c->what, r->status, r->err);
+}
+
+static long long blocks_at(const log_case *c, double gib)
+{
+    char value[32];
+    run_result r;
+    snprintf(value, sizeof value, "%.6f", gib);
+    run_case(c, (const char *const[]){"--kv-cache-memory-gib", value, "--get", "num_gpu_blocks",
+                                      NULL},
+             &r);
+    long long blocks = atoll(r.out);
+    run_free(&r);
+    return blocks;
+}
+
+static void block_counts_within_log_rounding(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        const log_case *c = &logs[i];
+        double logged = atof(c->available);
+        long long lo = blocks_at(c, logged - 0.005), hi = blocks_at(c, logged + 0.005);
+        print_message("  %-22s logged %lld, kvcalc %lld..%lld\n", c->what, c->blocks, lo, hi);
+        assert_true(lo <= c->blocks && c->blocks <= hi);
+    }
+}
+
+static void startup_lines_match_the_log(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        const log_case *c = &logs[i];
+        char blocks[32], line[128];
+        run_result r;
+        snprintf(blocks, sizeof blocks, "%lld", c->blocks);
+        run_case(c, (const char *const[]){"--kv-cache-memory-gib", c->available,
+                                          "--num-gpu-blocks-override", blocks, NULL},
+                 &r);
+        snprintf(line, sizeof line, "\nAvailable KV cache memory: %s GiB\n", c->available);
+        if (!strstr(r.out, line) || !strstr(r.out, c->tokens_line) ||
+            !strstr(r.out, c->concurrency_line))
+            fail_msg("%s: expected\n%s\n%s\nin:\n%s", c->what, c->tokens_line,
+                     c->concurrency_line, r.out);
+        run_free(&r);
+    }
+}
+
+static void gemma_padding_warning(void **state)
+{
+    (void)state;
+    run_result r;
+    run_case(&logs[3], (const char *const[]){"--kv-cache-memory-gib", "109.86", NULL}, &r);
+    /* 7 groups of 10 for 52 sliding layers: 60 - 52 = 8 padding layers, 8 / 52 = 15.38% */
+    assert_non_null(strstr(r.out, "WARNING: Add 8 padding layers, may waste at most 15.38% KV "
+                                  "cache memory\n"));
+    run_free(&r);
+}
+
+/* The section's own prediction: Qwen2.5-7B at util 0.9, M = 32,768 on the same A100 with
+ * the measured non-KV memory (weights 14.2488 GiB + 0.55 GiB activation and non-torch):
+ * 0.9 x 79.25 - 14.7988 = 56.5262 GiB -> floor(56.5262 x 2^30 / 917,504) = 66,151 blocks,
+ * 1,058,416 tokens, 66,151 / 2,048 = 32.30x */
+static void budget_from_the_gpu(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen2.5-7b-instruct",
+                                     "--gpu", "a100", "--max-model-len", "32768",
+                                     "--weights-gib", "14.2488", "--activation-gib", "0.55",
+                                     "--non-torch-gib", "0", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  budget  : 0.9 x 79.25 GiB = 71.33 GiB"));
+    assert_non_null(strstr(r.out, "Available KV cache memory: 56.53 GiB\n"));
+    assert_non_null(strstr(r.out, "GPU KV cache size: 1,058,416 tokens\n"));
+    assert_non_null(strstr(r.out, "Maximum concurrency for 32,768 tokens per request: 32.30x\n"));
+    run_free(&r);
+}
+
+static void get_value(const char *const *args, const char *want)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    if (r.status != 0 || strcmp(r.out, want) != 0)
+        fail_msg("got '%s' (exit %d, %s), want '%s'", r.out, r.status, r.err, want);
+    run_free(&r);
+}
+#define GET(want, ...) get_value((const char *const[]){__VA_ARGS__, NULL}, want "\n")
+
+static void layouts_and_dtypes(void **state)
+{
+    (void)state;
+    /* TP replication: Qwen3-235B has 4 KV heads; at TP 8 each GPU still holds one */
+    GET("1", "--model", "qwen3-235b-a22b", "--tp", "8", "--get", "kv_heads_per_gpu");
+    /* its page then: 2 x 16 x 1 x 128 x 2 = 8,192 B */
+    GET("8192", "--engine", "vllm", "--model", "qwen3-235b-a22b", "--tp", "8", "--get",
+        "vllm_page_bytes");
+    /* MLA: FlashMLA's block of 64, one latent of 576 elements, not split by TP:
+     * 64 x 576 x 2 = 73,728 B */
+    GET("64", "--engine", "vllm", "--model", "deepseek-v3", "--tp", "8", "--get", "block_size");
+    GET("73728", "--engine", "vllm", "--model", "deepseek-v3", "--tp", "8", "--get",
+        "vllm_page_bytes");
+    /* fp8 KV cache halves the page: 2 x 16 x 4 x 128 x 1 = 16,384 B */
+    GET("16384", "--engine", "vllm", "--model", "qwen2.5-7b-instruct", "--kv-cache-dtype", "fp8",
+        "--get", "vllm_page_bytes");
+    /* the hybrid manager off: Gemma-3's 62 layers are one full group */
+    GET("62", "--engine", "vllm", "--model", "gemma-3-27b-it", "--disable-hybrid-kv-cache-manager",
+        "--get", "vllm_layers_per_group");
+    /* Mistral-7B v0.1, every layer sliding(4096), M 32,768, T 8,192 on an H100:
+     * ceil(12,287 / 16) + 1 = 769 blocks per request instead of 2,048 */
+    GET("769", "--engine", "vllm", "--model", "mistral-7b-instruct-v0.1", "--gpu", "h100",
+        "--max-model-len", "32768", "--get", "vllm_blocks_per_request");
+    /* block-granular prefix: 1,000 tokens at block 16 share 62 blocks = 992 tokens */
+    GET("62", "--engine", "vllm", "--prefix-tokens", "1000", "--get", "vllm_prefix_shared_blocks");
+    GET("992", "--engine", "vllm", "--prefix-tokens", "1000", "--get",
+        "vllm_prefix_shared_tokens");
+}
+
+/* One request that does not fit: vLLM's error, and the longest length that would. Qwen2.5-7B
+ * at M = 32,768 needs 28 x 2,048 x 32,768 B = 1.75 GiB; with 0.5 GiB, ceil(M / 16) <= 0.5 x
+ * 2^30 / (28 x 32,768) = 585.1, so M <= 585 x 16 = 9,360. */
+static void request_that_does_not_fit(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen2.5-7b-instruct",
+                                     "--max-model-len", "32768", "--kv-cache-memory-gib", "0.5",
+                                     NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "ValueError: To serve at least one request with the models's "
+                                  "max seq len (32768), (1.75 GiB KV cache is needed, which is "
+                                  "larger than the available KV cache memory (0.50 GiB). Based on "
+                                  "the available memory, the estimated maximum model length is "
+                                  "9360."));
+    run_free(&r);
+    GET("9360", "--engine", "vllm", "--model", "qwen2.5-7b-instruct", "--max-model-len", "32768",
+        "--kv-cache-memory-gib", "0.5", "--get", "vllm_max_model_len_fit");
+    GET("false", "--engine", "vllm", "--model", "qwen2.5-7b-instruct", "--max-model-len",
+        "32768", "--kv-cache-memory-gib", "0.5", "--get", "vllm_fits");
+}
+
+static void usage_errors(void **state)
+{
+    (void)state;
+    static const char *const cases[][8] = {
+        {"--block-size", "32"}, /* vLLM-only without --engine vllm */
+        {"--engine", "sglang"},
+        {"--engine", "vllm", "--gpu-memory-utilization", "1.5"},
+        {"--engine", "vllm", "--gpu-memory-utilization", "0"},
+        {"--engine", "vllm", "--kv-cache-dtype", "int3"},
+        {"--engine", "vllm", "--vllm-version", "1.0"},
+        {"--engine", "vllm", "--block-size", "0"},
+        {"--engine", "vllm", "--disable-hybrid-kv-cache-manager=yes"},
+        {"--model", "llama-3.1-8b", "--tp", "3"},
+        {"--tp", "0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        run_kvcalc(cases[i], &r);
+        assert_int_equal(r.status, 2);
+        assert_int_equal(r.out_len, 0);
+        assert_int_equal(count_lines(r.err), 2);
+        run_free(&r);
+    }
+    run_result r;
+    run_kvcalc((const char *const[]){"--model", "llama-3.1-8b", "--tp", "3", NULL}, &r);
+    assert_string_equal(r.err, "kvcalc: --tensor-parallel-size: 3 does not split 32 attention "
+                               "heads and 8 KV heads (valid: 1 2 4 8 16 32)\n"
+                               "Try 'kvcalc --help' for more information.\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--block-size", "32", NULL}, &r);
+    assert_memory_equal(r.err, "kvcalc: --block-size: applies only with --engine vllm\n", 54);
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(block_counts_within_log_rounding),
+        cmocka_unit_test(startup_lines_match_the_log),
+        cmocka_unit_test(gemma_padding_warning),
+        cmocka_unit_test(budget_from_the_gpu),
+        cmocka_unit_test(layouts_and_dtypes),
+        cmocka_unit_test(request_that_does_not_fit),
+        cmocka_unit_test(usage_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
