@@ -607,7 +607,10 @@ static void help_line(FILE *out, char short_flag, const char *flag, const char *
         snprintf(left, sizeof left, "-%c, --%s", short_flag, flag);
     else
         snprintf(left, sizeof left, "--%s%s%s", flag, meta ? " " : "", meta ? meta : "");
-    fprintf(out, "  %-24s %s", left, help);
+    if (strlen(left) > 24)
+        fprintf(out, "  %s\n  %-24s %s", left, "", help); /* too long: help on its own line */
+    else
+        fprintf(out, "  %-24s %s", left, help);
     if (def)
         fprintf(out, " [%s]", def);
     fputc('\n', out);
@@ -624,9 +627,19 @@ void cli_help(FILE *out)
           "\n"
           "Model, GPU and workload (defaults: the lesson's 7B-class GQA model, 48 GiB GPU):\n",
           out);
-    for (size_t i = 0; i < kv_inputs_count; i++) {
-        const input_field *f = &kv_inputs[i];
-        help_line(out, 0, f->flag, f->meta, f->help, input_text(def, sizeof def, &defaults, f));
+    for (int group = GROUP_MODEL; group <= GROUP_VLLM; group++) {
+        if (group == GROUP_VLLM)
+            fputs("\nvLLM engine (with --engine vllm; see docs/vllm.md):\n", out);
+        for (size_t i = 0; i < kv_inputs_count; i++) {
+            const input_field *f = &kv_inputs[i];
+            if ((int)f->group != group)
+                continue;
+            /* the default in brackets, unless the help already says it or there is none */
+            const char *d = input_text(def, sizeof def, &defaults, f);
+            if (strchr(f->help, '[') || strcmp(d, "null") == 0 || f->kind == IN_FLAG)
+                d = NULL;
+            help_line(out, 0, f->flag, f->meta, f->help, d);
+        }
     }
     fputs("\nModels, GPUs and output:\n", out);
     for (size_t i = 0; i < N_OPTIONS; i++)
