@@ -156,6 +156,63 @@ typedef struct {
  * 50 requests sharing a 1,024-token prefix. */
 void kv_spec_defaults(kv_spec *s);
 
+/* ---- planning: how many GPUs for a target load ----------------------------------------- */
+
+typedef struct {
+    const char *name; /* "H100 80GB" */
+    double gib;       /* its memory, GiB */
+} kv_gpu_choice;
+
+typedef struct {
+    const char *gpu;     /* name of the GPU */
+    double gib;          /* its memory */
+    int64_t tp;          /* GPUs per replica */
+    double per_replica;  /* requests one replica holds at the spec's context */
+    int64_t replicas;    /* ceil(target / per_replica) */
+    int64_t gpus;        /* replicas x tp */
+} kv_plan_option;
+
+#define KV_MAX_PLAN 160
+
+typedef struct {
+    int64_t target;             /* requests that must be in flight at once */
+    double kv_bytes_needed;     /* target x KV per request (the whole group's) */
+    double total_bytes_needed;  /* + all the weights + overhead x tp */
+    double per_gpu_max;         /* requests one replica of the spec holds (max_concurrency) */
+    int fits_one_gpu;           /* one replica of the spec holds the target */
+    int64_t replicas;           /* ceil(target / per_gpu_max); 0 when nothing fits */
+    int smallest_gpu;           /* index in the choices of the smallest single GPU that holds
+                                   the whole target, or -1 */
+    const char *smallest_gpu_name; /* its name, or NULL */
+    double smallest_gpu_gib;
+    size_t n_options;           /* every GPU choice x TP size that holds one request, sorted by
+                                   total GPUs, then memory */
+    kv_plan_option options[KV_MAX_PLAN];
+} kv_plan;
+
+/* Reverse sizing: the memory `target` requests need at the spec's context, and for the
+ * spec's own GPU and each of `n` GPU choices (at each TP size in 1, 2, 4, 8 that the model
+ * can be split over) the replicas and GPUs needed. r is kv_compute(s). */
+/* The lesson's four levers, quantified for the spec. */
+typedef enum {
+    KV_LEVER_NONE,          /* the setting as given */
+    KV_LEVER_HALF_CONTEXT,  /* half the context */
+    KV_LEVER_FP8_KV,        /* fp8 KV cache */
+    KV_LEVER_INT8_WEIGHTS,  /* int8 weights */
+    KV_LEVER_INT4_WEIGHTS,  /* int4 weights */
+    KV_LEVER_OFFLOAD,       /* an extra KV tier of offload_gib in CPU memory */
+    KV_LEVER_COUNT
+} kv_lever_kind;
+
+typedef struct {
+    kv_lever_kind kind;
+    int64_t context;          /* the context this row is sized at */
+    double kv_bytes_per_request;
+    double free_kv_bytes;     /* including the offload tier */
+    double max_concurrency;   /* per replica */
+    int64_t replicas;         /* for the target; 0 when none given or nothing fits */
+} kv_lever;
+
 /* ---- result --------------------------------------------------------------------------- */
 
 /* The standard contexts of the context-vs-concurrency table, plus the user's own. */
@@ -230,6 +287,11 @@ typedef struct {
     double kv_bytes_per_request_group; /* the whole TP group: per GPU x tp */
     double weights_bytes_group;  /* all weights: per GPU x tp */
     kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
+    int has_plan;                /* plan filled by kv_plan_compute() */
+    kv_plan plan;
+    int has_levers;              /* levers filled by kv_levers_compute() */
+    double offload_gib;          /* the offload tier the levers were sized with */
+    kv_lever levers[KV_LEVER_COUNT];
 } kv_result;
 
 /* Why kv_compute() refused a spec. Each value names the input to blame so the caller can
@@ -295,6 +357,24 @@ void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_
 /* The KV bytes one request holds at `context` tokens (what kv_compute puts in
  * kv_bytes_per_request), for any context. s must be valid (kv_compute() == KV_OK). */
 double kv_request_bytes(const kv_spec *s, int64_t context);
+
+kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
+                          const kv_gpu_choice *gpus, size_t n, kv_plan *out);
+
+kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target,
+                            kv_lever out[KV_LEVER_COUNT]);
+
+/* Context vs concurrency on a log scale, for charts. */
+#define KV_CURVE_POINTS 49
+typedef struct {
+    size_t n;
+    int64_t context[KV_CURVE_POINTS];      /* tokens, from 256 up, x 2^(1/4) each step */
+    double max_concurrency[KV_CURVE_POINTS];
+} kv_curve;
+
+/* Fills the curve for s (valid) and its result r: 49 contexts from 256 to 256 x 2^12 =
+ * 1,048,576 tokens (further when the spec's context is larger). */
+void kv_curve_compute(const kv_spec *s, const kv_result *r, kv_curve *out);
 
 /* Python's float floor division a // b (b != 0), including its correction step. */
 double kv_floordiv(double a, double b);

@@ -22,6 +22,12 @@
 #include <string.h>
 
 typedef enum {
+    OPT_TARGET,
+    OPT_LEVERS,
+    OPT_OFFLOAD,
+    OPT_REQUIRE,
+    OPT_SWEEP,
+    OPT_PLOT,
     OPT_CONFIG,
     OPT_MODEL,
     OPT_GPU,
@@ -43,6 +49,18 @@ typedef struct {
 } option_row;
 
 static const option_row options[] = {
+    {"target-concurrency", 0, OPT_TARGET, "N", "an integer >= 1",
+     "plan for N requests in flight: memory, replicas, which GPU"},
+    {"levers", 0, OPT_LEVERS, NULL, NULL,
+     "what half the context, fp8 KV, int8/int4 weights and offload buy"},
+    {"offload-gib", 0, OPT_OFFLOAD, "GIB", "a finite number >= 0",
+     "with --levers: a CPU-memory KV tier of GIB (capacity only)"},
+    {"require", 0, OPT_REQUIRE, "EXPR", "KEY>=N, KEY<=N, KEY>N, KEY<N or KEY==N",
+     "exit 1 unless EXPR holds, e.g. 'max_concurrency>=64' (repeatable)"},
+    {"sweep", 0, OPT_SWEEP, "KEY=VALUES", "KEY=V1,V2,... or KEY=A..B*F or KEY=A..B+S",
+     "one row per point of a grid (repeatable: one axis each)"},
+    {"plot", 0, OPT_PLOT, "FILE", "a file name",
+     "also write an SVG chart of context vs concurrency and memory"},
     {"config", 0, OPT_CONFIG, "FILE", "a config.json file, or - for standard input",
      "read the model from a Hugging Face config.json (- = stdin)"},
     {"model", 0, OPT_MODEL, "NAME", "a built-in model (see --list-models)",
@@ -255,7 +273,7 @@ static int parse_version(const char *t, int *minor)
     return 0;
 }
 
-static int set_input(const input_field *f, const char *val, kv_spec *s, char *err, size_t cap)
+int cli_set_input(const input_field *f, const char *val, kv_spec *s, char *err, size_t cap)
 {
     char want[300], shown[80];
     if (f->kind == IN_FLAG) { /* takes no value: val is NULL */
@@ -310,6 +328,93 @@ static int set_input(const input_field *f, const char *val, kv_spec *s, char *er
     return 0;
 }
 
+static const struct {
+    const char *text;
+    req_op op;
+} req_ops[] = {{">=", REQ_GE}, {"<=", REQ_LE}, {"==", REQ_EQ}, {">", REQ_GT}, {"<", REQ_LT}};
+
+static void list_numeric_outputs(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < kv_outputs_count && n < cap; i++) {
+        if (!output_is_numeric(&kv_outputs[i]))
+            continue;
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? " " : "", kv_outputs[i].key);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+/* "max_concurrency>=64": a numeric output key, an operator, a number; spaces allowed. */
+static int parse_requirement(const char *text, requirement *q, char *err, size_t cap)
+{
+    char shown[80], key[64], keys[2048];
+    const char *p = text;
+    size_t k = 0;
+    while (*p == ' ')
+        p++;
+    while ((isalnum((unsigned char)*p) || *p == '_') && k + 1 < sizeof key)
+        key[k++] = *p++;
+    key[k] = '\0';
+    while (*p == ' ')
+        p++;
+    size_t o;
+    for (o = 0; o < sizeof req_ops / sizeof req_ops[0]; o++)
+        if (strncmp(p, req_ops[o].text, strlen(req_ops[o].text)) == 0)
+            break;
+    quote_safe(shown, sizeof shown, text);
+    if (k == 0 || o == sizeof req_ops / sizeof req_ops[0])
+        return fail(err, cap, "--require: expected KEY>=N, KEY<=N, KEY>N, KEY<N or KEY==N, got "
+                              "'%s'",
+                    shown);
+    p += strlen(req_ops[o].text);
+    while (*p == ' ')
+        p++;
+    char number[64];
+    size_t n = strcspn(p, " ");
+    snprintf(number, sizeof number, "%.*s", (int)(n < 63 ? n : 63), p);
+    const char *rest = p + n;
+    while (*rest == ' ')
+        rest++;
+    if (parse_num(number, &q->value) != 0 || *rest)
+        return fail(err, cap, "--require: expected a number after '%s', got '%s'",
+                    req_ops[o].text, shown);
+    q->field = kv_output_by_key(key);
+    if (!q->field || !output_is_numeric(q->field)) {
+        list_numeric_outputs(keys, sizeof keys);
+        return fail(err, cap, "--require: unknown numeric key '%s' (expected one of: %s)", key,
+                    keys);
+    }
+    q->op = req_ops[o].op;
+    snprintf(q->text, sizeof q->text, "%s%s%s", key, req_ops[o].text, number);
+    return 0;
+}
+
+int requirement_met(const requirement *q, const kv_spec *s, const kv_result *r, char *got,
+                    size_t cap)
+{
+    output_value v = q->field->get(s, r);
+    output_text(got, cap, v);
+    if (v.is_null)
+        return 0; /* a value that does not exist meets nothing */
+    double x = v.kind == OUT_INT ? (double)v.i : v.kind == OUT_BOOL ? (double)v.b : v.d;
+    switch (q->op) {
+    case REQ_GE:
+        return x >= q->value;
+    case REQ_LE:
+        return x <= q->value;
+    case REQ_EQ:
+        return x == q->value;
+    case REQ_GT:
+        return x > q->value;
+    case REQ_LT:
+        return x < q->value;
+    }
+    return 0;
+}
+
 static int set_option(const option_row *opt, const char *val, cli_options *o, char *err,
                       size_t cap)
 {
@@ -331,6 +436,39 @@ static int set_option(const option_row *opt, const char *val, cli_options *o, ch
         list_outputs(names, sizeof names);
         return fail(err, cap, "--get: unknown key '%s' (expected one of: %s)",
                     quote_safe(shown, sizeof shown, val), names);
+    case OPT_TARGET: {
+        int64_t n = 0;
+        if (parse_int(val, &n) != 0 || n < 1)
+            return fail(err, cap, "--target-concurrency: expected %s, got '%s'", opt->want,
+                        quote_safe(shown, sizeof shown, val));
+        o->target = n;
+        return 0;
+    }
+    case OPT_LEVERS:
+        o->levers = 1;
+        return 0;
+    case OPT_OFFLOAD: {
+        double d = 0;
+        if (parse_num(val, &d) != 0 || !(d >= 0) || d > 1e12)
+            return fail(err, cap, "--offload-gib: expected %s, got '%s'", opt->want,
+                        quote_safe(shown, sizeof shown, val));
+        o->offload_gib = d;
+        return 0;
+    }
+    case OPT_REQUIRE:
+        if (o->n_require == CLI_MAX_REQUIRE)
+            return fail(err, cap, "--require: at most %d requirements", CLI_MAX_REQUIRE);
+        return parse_requirement(val, &o->require[o->n_require++], err, cap);
+    case OPT_SWEEP:
+        if (o->n_sweep == CLI_MAX_SWEEP)
+            return fail(err, cap, "--sweep: at most %d axes", CLI_MAX_SWEEP);
+        o->sweep[o->n_sweep++] = val; /* checked by sweep.c, which knows the keys */
+        return 0;
+    case OPT_PLOT:
+        if (val[0] == '\0')
+            return fail(err, cap, "--plot: expected a file name, got ''");
+        o->plot = val;
+        return 0;
     case OPT_CONFIG:
         o->config_path = val;
         o->preset = NULL;
@@ -427,7 +565,7 @@ int cli_preset_spec(const model_preset *m, kv_spec *s, char *err, size_t errcap)
 
 /* Copies the inputs given on the command line from `given` over the spec, so that explicit
  * flags always win over what a config, a preset or a GPU says. */
-static void apply_given(kv_spec *s, const kv_spec *given, const unsigned char *set)
+void cli_apply_given(kv_spec *s, const kv_spec *given, const unsigned char *set)
 {
     for (size_t i = 0; i < kv_inputs_count; i++) {
         const input_field *f = &kv_inputs[i];
@@ -450,6 +588,29 @@ static int was_given(const unsigned char *set, const char *flag)
 /* vLLM's inputs that depend on the GPU: its total as torch sees it, and the default batch
  * budget (vLLM's own rule: 8,192 tokens on cards of 70 GiB or more unless they are A100s,
  * else 2,048). vLLM-only flags without --engine vllm are an error, not silently ignored. */
+void cli_resolve_vllm_gpu(kv_spec *s, const gpu_preset *gpu, int memory_given,
+                          int batch_given, char *note, size_t cap)
+{
+    if (gpu && !memory_given) {
+        if (gpu->engine_gib > 0) {
+            s->vllm.total_gib = gpu->engine_gib;
+            snprintf(note, cap, "what vLLM reports for the %s", gpu->name);
+        } else {
+            s->vllm.total_gib = gpu_preset_gib(gpu) - 0.5;
+            snprintf(note, cap, "%s driver total minus 0.5 GiB of CUDA context, an estimate",
+                     gpu->name);
+        }
+    } else {
+        s->vllm.total_gib = s->gpu_mem_gib;
+        snprintf(note, cap, "the GPU memory given");
+    }
+    s->vllm_total_note = note;
+    if (!batch_given) {
+        int a100 = gpu && strstr(gpu->name, "A100") != NULL;
+        s->vllm.max_num_batched_tokens = (s->vllm.total_gib >= 70 && !a100) ? 8192 : 2048;
+    }
+}
+
 static int resolve_engine(cli_options *o, const unsigned char *set, char *err, size_t errcap)
 {
     kv_spec *s = &o->spec;
@@ -458,25 +619,9 @@ static int resolve_engine(cli_options *o, const unsigned char *set, char *err, s
             return fail(err, errcap, "--%s: applies only with --engine vllm", kv_inputs[i].flag);
     if (s->engine != KV_ENGINE_VLLM)
         return 0;
-    if (o->gpu && !was_given(set, "gpu-mem-gib")) {
-        if (o->gpu->engine_gib > 0) {
-            s->vllm.total_gib = o->gpu->engine_gib;
-            snprintf(o->total_note, sizeof o->total_note, "what vLLM reports for the %s",
-                     o->gpu->name);
-        } else {
-            s->vllm.total_gib = gpu_preset_gib(o->gpu) - 0.5;
-            snprintf(o->total_note, sizeof o->total_note,
-                     "%s driver total minus 0.5 GiB of CUDA context, an estimate", o->gpu->name);
-        }
-    } else {
-        s->vllm.total_gib = s->gpu_mem_gib;
-        snprintf(o->total_note, sizeof o->total_note, "the GPU memory given");
-    }
-    s->vllm_total_note = o->total_note;
-    if (!was_given(set, "max-num-batched-tokens")) {
-        int a100 = o->gpu && strstr(o->gpu->name, "A100") != NULL;
-        s->vllm.max_num_batched_tokens = (s->vllm.total_gib >= 70 && !a100) ? 8192 : 2048;
-    }
+    cli_resolve_vllm_gpu(s, o->gpu, was_given(set, "gpu-mem-gib"),
+                         was_given(set, "max-num-batched-tokens"), o->total_note,
+                         sizeof o->total_note);
     return 0;
 }
 
@@ -494,6 +639,12 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
     o->preset = NULL;
     o->gpu = NULL;
     o->model_name[0] = o->model_source[0] = '\0';
+    o->target = 0;
+    o->levers = 0;
+    o->offload_gib = 0;
+    o->n_require = 0;
+    o->n_sweep = 0;
+    o->plot = NULL;
     err[0] = '\0';
 
     for (int i = 1; i < argc; i++) {
@@ -540,7 +691,7 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
 
         int rc;
         if (in) {
-            rc = set_input(in, val, &given, err, errcap);
+            rc = cli_set_input(in, val, &given, err, errcap);
             set[in - kv_inputs] = 1;
         } else {
             rc = set_option(opt, val, o, err, errcap);
@@ -561,7 +712,9 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
         o->spec.gpu_mem_gib = gpu_preset_gib(o->gpu);
         o->spec.gpu_name = o->gpu->name;
     }
-    apply_given(&o->spec, &given, set);
+    cli_apply_given(&o->spec, &given, set);
+    o->given = given;
+    memcpy(o->given_set, set, sizeof o->given_set);
     return resolve_engine(o, set, err, errcap);
 }
 

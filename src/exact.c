@@ -75,6 +75,18 @@ static double big_to_double(const uint32_t v[LIMBS])
 
 double kv_exact_product(const uint64_t *factors, size_t n)
 {
+    /* fast path: while the product fits in 64 bits, one integer-to-double conversion is
+     * already the single correctly rounded step */
+    uint64_t p = 1;
+    size_t i;
+    for (i = 0; i < n && i < 4; i++) {
+        if (factors[i] != 0 && p > UINT64_MAX / factors[i])
+            break;
+        p *= factors[i];
+    }
+    if (i == n || i == 4)
+        return (double)p;
+
     uint32_t acc[LIMBS] = {1};
     for (size_t i = 0; i < n && i < 4; i++)
         mul_small(acc, factors[i]);

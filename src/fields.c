@@ -309,6 +309,24 @@ VGETTER(vllm_prefix_shared_tokens, v_int(r->vllm.prefix_shared_tokens))
 VGETTER(vllm_prefix_saved_bytes, v_num(r->vllm.prefix_saved_bytes))
 VGETTER(vllm_prefix_extra_concurrency, v_num(r->vllm.prefix_extra_concurrency))
 #undef VGETTER
+
+/* Plan figures: JSON null unless --target-concurrency. */
+#define PGETTER(name, expr)                                                                \
+    static output_value get_##name(const kv_spec *s, const kv_result *r)                   \
+    {                                                                                      \
+        (void)s;                                                                           \
+        output_value v = expr;                                                             \
+        v.is_null = v.is_null || !r->has_plan;                                             \
+        return v;                                                                          \
+    }
+PGETTER(target_concurrency, v_int(r->plan.target))
+PGETTER(kv_bytes_needed, v_num(r->plan.kv_bytes_needed))
+PGETTER(total_bytes_needed, v_num(r->plan.total_bytes_needed))
+PGETTER(fits_one_gpu, v_bool(r->plan.fits_one_gpu))
+PGETTER(replicas, v_int_or_null(r->plan.replicas))
+PGETTER(gpus_needed, v_int_or_null(r->plan.replicas * s->tp))
+PGETTER(smallest_gpu, v_str(r->plan.smallest_gpu_name))
+#undef PGETTER
 #undef GETTER
 
 #define OUT(key, unit) {#key, unit, get_##key}
@@ -364,6 +382,13 @@ const output_field kv_outputs[] = {
     OUT(vllm_prefix_shared_tokens, "tokens"),
     OUT(vllm_prefix_saved_bytes, "bytes"),
     OUT(vllm_prefix_extra_concurrency, "requests"),
+    OUT(target_concurrency, "requests"),
+    OUT(kv_bytes_needed, "bytes"),
+    OUT(total_bytes_needed, "bytes"),
+    OUT(fits_one_gpu, "boolean"),
+    OUT(replicas, "replicas"),
+    OUT(gpus_needed, "GPUs"),
+    OUT(smallest_gpu, "string"),
 };
 #undef OUT
 const size_t kv_outputs_count = sizeof kv_outputs / sizeof kv_outputs[0];
@@ -374,6 +399,11 @@ const output_field *kv_output_by_key(const char *key)
         if (strcmp(kv_outputs[i].key, key) == 0)
             return &kv_outputs[i];
     return NULL;
+}
+
+int output_is_numeric(const output_field *f)
+{
+    return strcmp(f->unit, "string") != 0;
 }
 
 char *output_text(char *buf, size_t cap, output_value v)
@@ -388,8 +418,7 @@ char *output_text(char *buf, size_t cap, output_value v)
     case OUT_NUM:
         return fmt_json_number(buf, cap, v.d);
     case OUT_BOOL:
-        snprintf(buf, cap, "%s", v.b ? "true" : "false");
-        return buf;
+        return v.b ? strcpy(buf, "true") : strcpy(buf, "false"); /* cap >= 6 everywhere */
     case OUT_STR:
         snprintf(buf, cap, "%s", v.s);
         return buf;

@@ -91,6 +91,8 @@ extern const output_field kv_outputs[];
 extern const size_t kv_outputs_count;
 
 const output_field *kv_output_by_key(const char *key);
+/* Whether a key holds a number or a boolean (what --require can compare). */
+int output_is_numeric(const output_field *f);
 /* The value as JSON text (strings without quotes: callers quote them where needed). */
 char *output_text(char *buf, size_t cap, output_value v);
 

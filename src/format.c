@@ -59,9 +59,33 @@ char *fmt_g(char *buf, size_t cap, double v)
     return buf;
 }
 
+/* Decimal digits of v without printf: sweeps print millions of integers. */
+static char *int_digits(char *buf, size_t cap, int64_t v)
+{
+    char tmp[24];
+    size_t n = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    size_t len = n + (v < 0);
+    if (len + 1 > cap) {
+        snprintf(buf, cap, "%lld", (long long)v);
+        return buf;
+    }
+    size_t i = 0;
+    if (v < 0)
+        buf[i++] = '-';
+    while (n)
+        buf[i++] = tmp[--n];
+    buf[i] = '\0';
+    return buf;
+}
+
 char *fmt_int(char *buf, size_t cap, int64_t v, int group)
 {
-    snprintf(buf, cap, "%lld", (long long)v);
+    int_digits(buf, cap, v);
     return group ? group_thousands(buf, cap) : buf;
 }
 
@@ -69,6 +93,8 @@ char *fmt_json_number(char *buf, size_t cap, double v)
 {
     if (!isfinite(v)) /* JSON has no inf or nan; callers never pass them */
         return nonfinite(buf, cap, v);
+    if (v == floor(v) && fabs(v) < 9.2e18 && !(v == 0 && signbit(v)))
+        return int_digits(buf, cap, (int64_t)v); /* exact: every such double is an int64 */
     if (v == floor(v) && fabs(v) < 1e21) {
         snprintf(buf, cap, "%.0f", v);
         return buf;

@@ -14,6 +14,12 @@
 void report_text(FILE *out, const kv_spec *s, const kv_result *r);
 /* The --engine vllm section: vLLM's budget, blocks and startup lines in its own words. */
 void report_vllm_text(FILE *out, const kv_spec *s, const kv_result *r);
+/* --plot: an SVG of the curve and the memory split. */
+void report_svg(FILE *out, const kv_spec *s, const kv_result *r, const kv_curve *c);
+/* --target-concurrency and --levers sections (text), and their JSON members. */
+void report_plan_text(FILE *out, const kv_spec *s, const kv_result *r);
+void report_levers_text(FILE *out, const kv_spec *s, const kv_result *r);
+void report_plan_json(FILE *out, const kv_spec *s, const kv_result *r);
 /* One JSON object: schema_version, inputs, every kv_outputs key, rows. */
 void report_json(FILE *out, const kv_spec *s, const kv_result *r);
 /* A header line and one line per context-vs-concurrency row. */

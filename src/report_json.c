@@ -85,6 +85,7 @@ void report_json(FILE *out, const kv_spec *s, const kv_result *r)
     }
     fputs("\n  },\n", out);
     report_json_layout(out, s, r);
+    report_plan_json(out, s, r);
     fputs("  \"rows\": [", out);
     for (size_t i = 0; i < r->n_rows; i++) {
         const kv_row *row = &r->rows[i];

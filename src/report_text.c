@@ -138,6 +138,17 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
     }
 }
 
+/* The sections beyond the lesson's, each only when asked for. */
+static void report_extra_sections(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    if (r->has_plan)
+        report_plan_text(out, s, r);
+    if (r->has_levers)
+        report_levers_text(out, s, r);
+    if (s->engine == KV_ENGINE_VLLM)
+        report_vllm_text(out, s, r);
+}
+
 void report_text(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
@@ -162,9 +173,9 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
               out);
-        if (s->engine == KV_ENGINE_VLLM) {
+        if (r->has_plan || r->has_levers || s->engine == KV_ENGINE_VLLM) {
             fputc('\n', out);
-            report_vllm_text(out, s, r);
+            report_extra_sections(out, s, r);
         }
         return;
     }
@@ -210,6 +221,5 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_int(d, sizeof d, s->context, 1));
     fputs("  This is why a shared system prompt / few-shot preamble is nearly free to reuse.\n\n",
           out);
-    if (s->engine == KV_ENGINE_VLLM)
-        report_vllm_text(out, s, r);
+    report_extra_sections(out, s, r);
 }

@@ -366,7 +366,9 @@ static void output_keys_are_documented(void **state)
     static const char *const nested[] = {"`rows`", "`is_setting`", "`layout`", "`mla`",
                                          "`mla_latent`", "`state_size_known`", "`groups`",
                                          "`kind`", "`count`", "`window`", "`bytes_per_token`",
-                                         "`bytes_fixed`", "`bytes_per_request`"};
+                                         "`bytes_fixed`", "`bytes_per_request`",
+                                         "`plan_options`", "`levers`", "`per_replica`",
+                                         "`half_context`", "`offload`"};
     for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
         assert_non_null(strstr(doc, nested[i]));
     free(doc);

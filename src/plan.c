@@ -1,0 +1,136 @@
+/*
+ * plan.c - the lesson's decision, made by the core: how many GPUs for a target load, and
+ * what each of the lesson's levers buys.
+ *
+ * The lesson works it by hand: "300 concurrent requests at 8k ... 448 MiB x 300 = ~131 GiB
+ * of KV ... + weights + overhead = ~146 GiB ... one 48 GiB card fits ~75, so
+ * ceil(300 / 75) = 4 replicas". kv_plan_compute() does exactly that for the spec's GPU, then
+ * repeats it for a list of GPUs and tensor-parallel sizes, reusing kv_compute() for every
+ * variant so that each number is the same arithmetic as the main table. Pure.
+ */
+#include "kvcalc.h"
+
+#include "layout.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const int64_t tp_sizes[] = {1, 2, 4, 8};
+
+static int64_t replicas_for(int64_t target, double per_replica)
+{
+    if (per_replica < 1)
+        return 0;
+    double r = ceil((double)target / per_replica);
+    return r > 9e18 ? (int64_t)9e18 : (int64_t)r;
+}
+
+static int by_gpus_then_memory(const void *a, const void *b)
+{
+    const kv_plan_option *x = a, *y = b;
+    if (x->gpus != y->gpus)
+        return x->gpus < y->gpus ? -1 : 1;
+    if (x->gib != y->gib)
+        return x->gib < y->gib ? -1 : 1;
+    return x->tp < y->tp ? -1 : (x->tp > y->tp);
+}
+
+kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
+                          const kv_gpu_choice *gpus, size_t n, kv_plan *out)
+{
+    out->target = target;
+    out->kv_bytes_needed = (double)target * r->kv_bytes_per_request_group;
+    out->total_bytes_needed =
+        out->kv_bytes_needed + r->weights_bytes_group + r->overhead_bytes * (double)s->tp;
+    out->per_gpu_max = r->max_concurrency;
+    out->fits_one_gpu = r->max_concurrency >= (double)target;
+    out->replicas = replicas_for(target, r->max_concurrency);
+    out->smallest_gpu = -1;
+    out->n_options = 0;
+
+    kv_spec v = *s;
+    v.engine = KV_ENGINE_IDEAL;
+    v.gpu_name = NULL;
+    for (size_t g = 0; g < n; g++) {
+        for (size_t t = 0; t < sizeof tp_sizes / sizeof tp_sizes[0]; t++) {
+            kv_result vr;
+            v.gpu_mem_gib = gpus[g].gib;
+            v.tp = tp_sizes[t];
+            if (!kv_tp_valid(&v, v.tp) || kv_compute(&v, &vr) != KV_OK || vr.max_concurrency < 1)
+                continue;
+            if (out->n_options < KV_MAX_PLAN) {
+                kv_plan_option *o = &out->options[out->n_options++];
+                o->gpu = gpus[g].name;
+                o->gib = gpus[g].gib;
+                o->tp = v.tp;
+                o->per_replica = vr.max_concurrency;
+                o->replicas = replicas_for(target, vr.max_concurrency);
+                o->gpus = o->replicas * v.tp;
+            }
+            if (v.tp == 1 && vr.max_concurrency >= (double)target &&
+                (out->smallest_gpu < 0 || gpus[g].gib < gpus[out->smallest_gpu].gib))
+                out->smallest_gpu = (int)g;
+        }
+    }
+    out->smallest_gpu_name = out->smallest_gpu >= 0 ? gpus[out->smallest_gpu].name : NULL;
+    out->smallest_gpu_gib = out->smallest_gpu >= 0 ? gpus[out->smallest_gpu].gib : 0;
+    qsort(out->options, out->n_options, sizeof out->options[0], by_gpus_then_memory);
+    return KV_OK;
+}
+
+kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target,
+                            kv_lever out[KV_LEVER_COUNT])
+{
+    for (int k = 0; k < KV_LEVER_COUNT; k++) {
+        kv_spec v = *s;
+        kv_result r;
+        v.engine = KV_ENGINE_IDEAL;
+        switch ((kv_lever_kind)k) {
+        case KV_LEVER_HALF_CONTEXT:
+            v.context = s->context / 2 > 0 ? s->context / 2 : 1;
+            break;
+        case KV_LEVER_FP8_KV:
+            v.dtype = KV_DTYPE_FP8;
+            break;
+        case KV_LEVER_INT8_WEIGHTS:
+            v.weight_dtype = KV_DTYPE_INT8;
+            break;
+        case KV_LEVER_INT4_WEIGHTS:
+            v.weight_dtype = KV_DTYPE_INT4;
+            break;
+        default:
+            break;
+        }
+        kv_status st = kv_compute(&v, &r);
+        if (st != KV_OK)
+            return st;
+        kv_lever *l = &out[k];
+        l->kind = (kv_lever_kind)k;
+        l->context = v.context;
+        l->kv_bytes_per_request = r.kv_bytes_per_request;
+        l->free_kv_bytes = r.free_kv_bytes;
+        l->max_concurrency = r.max_concurrency;
+        if (k == KV_LEVER_OFFLOAD) {
+            /* capacity only: the offload tier holds KV, but the weights must still fit */
+            l->free_kv_bytes = r.free_kv_bytes + offload_gib * KV_GIB;
+            l->max_concurrency =
+                r.fits ? kv_floordiv(l->free_kv_bytes, r.kv_bytes_per_request) : 0;
+        }
+        l->replicas = target > 0 ? replicas_for(target, l->max_concurrency) : 0;
+    }
+    return KV_OK;
+}
+
+void kv_curve_compute(const kv_spec *s, const kv_result *r, kv_curve *out)
+{
+    double first = 256;
+    while (first * 4096 < (double)s->context)
+        first *= 2; /* keep the user's context on the chart */
+    out->n = KV_CURVE_POINTS;
+    for (size_t i = 0; i < KV_CURVE_POINTS; i++) {
+        int64_t c = (int64_t)llround(first * pow(2.0, (double)i / 4.0));
+        double req = kv_groups_request_bytes(r, c);
+        out->context[i] = c;
+        out->max_concurrency[i] = r->fits ? kv_floordiv(r->free_kv_bytes, req) : 0;
+    }
+}

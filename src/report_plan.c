@@ -1,0 +1,140 @@
+/*
+ * report_plan.c - the capacity plan (--target-concurrency) and the levers (--levers), as
+ * text and as JSON. The numbers come from plan.c; this file lays them out.
+ */
+#include "report.h"
+
+#include "format.h"
+
+static const char *gib(char *buf, size_t cap, double bytes)
+{
+    return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
+}
+
+void report_plan_text(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    const kv_plan *p = &r->plan;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    fprintf(out, "Capacity plan: %s concurrent requests @ %s context\n",
+            fmt_int(a, sizeof a, p->target, 1), fmt_int(b, sizeof b, s->context, 1));
+    fprintf(out, "  KV cache   : %s x %s MiB = %s GiB\n", fmt_int(a, sizeof a, p->target, 1),
+            fmt_fixed(b, sizeof b, r->kv_bytes_per_request_group / KV_MIB, 1, 1),
+            gib(c, sizeof c, p->kv_bytes_needed));
+    fprintf(out, "  In all     : %s GiB KV + %s GiB weights + %s GiB overhead = %s GiB\n",
+            gib(a, sizeof a, p->kv_bytes_needed), gib(b, sizeof b, r->weights_bytes_group),
+            fmt_g(c, sizeof c, s->overhead_gib * (double)s->tp),
+            gib(d, sizeof d, p->total_bytes_needed));
+    if (s->tp > 1)
+        fprintf(out, "  This setup : %lld x %s GiB (TP %lld) holds ~%s at once", (long long)s->tp,
+                fmt_g(a, sizeof a, s->gpu_mem_gib), (long long)s->tp,
+                fmt_fixed(b, sizeof b, p->per_gpu_max, 0, 0));
+    else
+        fprintf(out, "  This GPU   : %s GiB holds ~%s at once", fmt_g(a, sizeof a, s->gpu_mem_gib),
+                fmt_fixed(b, sizeof b, p->per_gpu_max, 0, 0));
+    if (p->replicas == 0)
+        fputs(" -> it cannot serve even one request: see the options below\n", out);
+    else if (p->fits_one_gpu)
+        fputs(" -> one replica holds them all\n", out);
+    else
+        fprintf(out, " -> ceil(%s / %s) = %s replicas (%s GPUs)\n",
+                fmt_int(a, sizeof a, p->target, 1), fmt_fixed(b, sizeof b, p->per_gpu_max, 0, 1),
+                fmt_int(c, sizeof c, p->replicas, 1),
+                fmt_int(d, sizeof d, p->replicas * s->tp, 1));
+    if (p->smallest_gpu_name)
+        fprintf(out, "  One GPU    : the smallest that holds all %s is the %s (%s GiB)\n",
+                fmt_int(a, sizeof a, p->target, 1), p->smallest_gpu_name,
+                fmt_fixed(b, sizeof b, p->smallest_gpu_gib, 2, 0));
+    else
+        fprintf(out, "  One GPU    : no single built-in GPU holds all %s\n",
+                fmt_int(a, sizeof a, p->target, 1));
+    fputs("  Options, by GPUs needed, then memory (TP = GPUs per replica):\n", out);
+    fprintf(out, "    %-24s %8s %3s %12s %9s %6s\n", "gpu", "GiB", "TP", "per replica", "replicas",
+            "GPUs");
+    size_t shown = p->n_options < 12 ? p->n_options : 12;
+    for (size_t i = 0; i < shown; i++) {
+        const kv_plan_option *o = &p->options[i];
+        fprintf(out, "    %-24s %8s %3lld %12s %9s %6s\n", o->gpu,
+                fmt_fixed(a, sizeof a, o->gib, 2, 0), (long long)o->tp,
+                fmt_fixed(b, sizeof b, o->per_replica, 0, 1), fmt_int(c, sizeof c, o->replicas, 1),
+                fmt_int(d, sizeof d, o->gpus, 1));
+    }
+    if (shown < p->n_options)
+        fprintf(out, "    (%zu more options in --format json: plan_options)\n",
+                p->n_options - shown);
+    fputc('\n', out);
+}
+
+static const char *const lever_names[KV_LEVER_COUNT] = {
+    "as given", "half the context", "fp8 KV cache", "int8 weights", "int4 weights", "offload"};
+
+void report_levers_text(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF], name[64];
+    int target = r->has_plan;
+    fputs("Levers (one at a time, per replica):\n", out);
+    fprintf(out, "  %-26s %9s %12s %11s %15s%s\n", "lever", "context", "KV/req", "free KV",
+            "max concurrent", target ? "  replicas" : "");
+    for (int k = 0; k < KV_LEVER_COUNT; k++) {
+        const kv_lever *l = &r->levers[k];
+        if (k == KV_LEVER_OFFLOAD && r->offload_gib <= 0)
+            continue;
+        if (k == KV_LEVER_OFFLOAD)
+            snprintf(name, sizeof name, "+ %s GiB CPU offload tier", fmt_g(a, sizeof a, r->offload_gib));
+        else
+            snprintf(name, sizeof name, "%s", lever_names[k]);
+        fprintf(out, "  %-26s %9s %8s MiB %7s GiB %15s", name, fmt_int(a, sizeof a, l->context, 1),
+                fmt_fixed(b, sizeof b, l->kv_bytes_per_request / KV_MIB, 1, 1),
+                fmt_fixed(c, sizeof c, l->free_kv_bytes / KV_GIB, 2, 0),
+                fmt_fixed(d, sizeof d, l->max_concurrency, 0, 0));
+        if (target)
+            fprintf(out, "  %8s", l->replicas ? fmt_int(e, sizeof e, l->replicas, 1) : "-");
+        fputc('\n', out);
+    }
+    fputs("  A GQA model (fewer KV heads) is the fourth lever: compare --kv-heads or --model.\n",
+          out);
+    if (r->offload_gib > 0)
+        fputs("  Offload buys capacity, not speed: every block brought back from CPU memory costs\n"
+              "  a transfer that kvcalc does not measure.\n",
+              out);
+    (void)s;
+    fputc('\n', out);
+}
+
+void report_plan_json(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    (void)s;
+    if (!r->has_plan) {
+        fputs("  \"plan_options\": null,\n", out);
+    } else {
+        fputs("  \"plan_options\": [", out);
+        for (size_t i = 0; i < r->plan.n_options; i++) {
+            const kv_plan_option *o = &r->plan.options[i];
+            fprintf(out, "%s\n    {\"gpu\": \"%s\", \"gib\": %s, \"tp\": %lld, ", i ? "," : "", o->gpu,
+                    fmt_json_number(a, sizeof a, o->gib), (long long)o->tp);
+            fprintf(out, "\"per_replica\": %s, \"replicas\": %lld, \"gpus\": %lld}",
+                    fmt_json_number(b, sizeof b, o->per_replica), (long long)o->replicas,
+                    (long long)o->gpus);
+        }
+        fputs("\n  ],\n", out);
+    }
+    static const char *const keys[KV_LEVER_COUNT] = {"none", "half_context", "fp8_kv",
+                                                     "int8_weights", "int4_weights", "offload"};
+    if (!r->has_levers) {
+        fputs("  \"levers\": null,\n", out);
+        return;
+    }
+    fputs("  \"levers\": [", out);
+    for (int k = 0; k < KV_LEVER_COUNT; k++) {
+        const kv_lever *l = &r->levers[k];
+        fprintf(out, "%s\n    {\"lever\": \"%s\", \"context\": %lld, ", k ? "," : "", keys[k],
+                (long long)l->context);
+        fprintf(out, "\"kv_bytes_per_request\": %s, ",
+                fmt_json_number(a, sizeof a, l->kv_bytes_per_request));
+        fprintf(out, "\"free_kv_bytes\": %s, ", fmt_json_number(a, sizeof a, l->free_kv_bytes));
+        fprintf(out, "\"max_concurrency\": %s, \"replicas\": %s}",
+                fmt_json_number(b, sizeof b, l->max_concurrency),
+                r->has_plan && l->replicas ? fmt_int(a, sizeof a, l->replicas, 0) : "null");
+    }
+    fputs("\n  ],\n", out);
+}

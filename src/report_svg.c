@@ -1,0 +1,180 @@
+/*
+ * report_svg.c - --plot FILE.svg: a self-contained SVG (no script, no font files, no
+ * external references) of the two pictures people put in design documents: context vs
+ * max concurrency on log axes, with the user's setting marked and the target as a line;
+ * and the GPU memory split as a stacked bar (weights, overhead, KV in use, free). The
+ * figures are also written as data-* attributes so that a test can check them against the
+ * JSON output.
+ */
+#include "report.h"
+
+#include "format.h"
+
+#include <math.h>
+
+#define W 860
+#define H 640
+#define PLOT_X 90
+#define PLOT_Y 60
+#define PLOT_W 720
+#define PLOT_H 330
+#define BAR_Y 500
+#define BAR_H 44
+
+static const char *num(char *buf, size_t cap, double v)
+{
+    return fmt_json_number(buf, cap, v);
+}
+
+/* Escapes the five XML specials of a label. */
+static void xml_text(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+typedef struct {
+    double x0, x1, y0, y1; /* log2 context range, log10 concurrency range */
+} scale;
+
+static double px_x(const scale *sc, double context)
+{
+    return PLOT_X + (log2(context) - sc->x0) / (sc->x1 - sc->x0) * PLOT_W;
+}
+
+static double px_y(const scale *sc, double conc)
+{
+    double v = conc < 1 ? sc->y0 : log10(conc);
+    return PLOT_Y + PLOT_H - (v - sc->y0) / (sc->y1 - sc->y0) * PLOT_H;
+}
+
+static void axes(FILE *out, const scale *sc)
+{
+    char a[FMT_BUF];
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+                 "stroke=\"#999\"/>\n",
+            PLOT_X, PLOT_Y, PLOT_W, PLOT_H);
+    for (double e = ceil(sc->x0); e <= sc->x1; e += 1) { /* every power of two */
+        double x = PLOT_X + (e - sc->x0) / (sc->x1 - sc->x0) * PLOT_W;
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", x,
+                PLOT_Y, x, PLOT_Y + PLOT_H);
+        if ((int)e % 2 == 0)
+            fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+                    x, PLOT_Y + PLOT_H + 16, fmt_fixed(a, sizeof a, pow(2, e), 0, 1));
+    }
+    for (double e = ceil(sc->y0); e <= sc->y1; e += 1) { /* every power of ten */
+        double y = PLOT_Y + PLOT_H - (e - sc->y0) / (sc->y1 - sc->y0) * PLOT_H;
+        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+                PLOT_X, y, PLOT_X + PLOT_W, y);
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+                PLOT_X - 6, y + 4, fmt_fixed(a, sizeof a, pow(10, e), 0, 1));
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">context "
+                 "(tokens per request, log scale)</text>\n",
+            PLOT_X + PLOT_W / 2, PLOT_Y + PLOT_H + 34);
+    fprintf(out, "<text x=\"20\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 20 %d)\" "
+                 "text-anchor=\"middle\">max concurrent requests (log scale)</text>\n",
+            PLOT_Y + PLOT_H / 2, PLOT_Y + PLOT_H / 2);
+}
+
+static void curve_chart(FILE *out, const kv_spec *s, const kv_result *r, const kv_curve *c)
+{
+    char a[FMT_BUF], b[FMT_BUF], d[FMT_BUF];
+    double top = 1;
+    for (size_t i = 0; i < c->n; i++)
+        top = c->max_concurrency[i] > top ? c->max_concurrency[i] : top;
+    if (r->has_plan && (double)r->plan.target > top)
+        top = (double)r->plan.target;
+    scale sc = {log2((double)c->context[0]), log2((double)c->context[c->n - 1]), 0,
+                ceil(log10(top) + 0.01)};
+    axes(out, &sc);
+    fputs("<polyline id=\"curve\" fill=\"none\" stroke=\"#1f6fb2\" stroke-width=\"2\" points=\"",
+          out);
+    for (size_t i = 0; i < c->n && c->max_concurrency[i] >= 1; i++) /* log axis: stop at 0 */
+        fprintf(out, "%s%.1f,%.1f", i ? " " : "", px_x(&sc, (double)c->context[i]),
+                px_y(&sc, c->max_concurrency[i]));
+    fputs("\"/>\n", out);
+    double mx = px_x(&sc, (double)s->context), my = px_y(&sc, r->max_concurrency);
+    fprintf(out, "<g id=\"setting\" data-context=\"%lld\" data-max-concurrency=\"%s\">"
+                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#d9480f\"/>"
+                 "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#d9480f\">your setting: ~%s "
+                 "@ %s</text></g>\n",
+            (long long)s->context, num(a, sizeof a, r->max_concurrency), mx, my, mx + 8, my - 8,
+            fmt_fixed(b, sizeof b, r->max_concurrency, 0, 1), fmt_int(d, sizeof d, s->context, 1));
+    if (r->has_plan) {
+        double ty = px_y(&sc, (double)r->plan.target);
+        fprintf(out, "<g id=\"target\" data-target=\"%lld\"><line x1=\"%d\" y1=\"%.1f\" "
+                     "x2=\"%d\" y2=\"%.1f\" stroke=\"#2b8a3e\" stroke-dasharray=\"6 4\"/>"
+                     "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#2b8a3e\" "
+                     "text-anchor=\"end\">target: %s</text></g>\n",
+                (long long)r->plan.target, PLOT_X, ty, PLOT_X + PLOT_W, ty, PLOT_X + PLOT_W - 4,
+                ty - 5, fmt_int(a, sizeof a, r->plan.target, 1));
+    }
+}
+
+static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    double gpu = r->gpu_mem_bytes;
+    double in_use = r->fits ? r->max_concurrency * r->kv_bytes_per_request : 0;
+    double free_b = r->fits ? r->free_kv_bytes - in_use : 0;
+    struct {
+        const char *label, *color;
+        double bytes;
+    } parts[] = {{"weights", "#868e96", r->weights_bytes},
+                 {"overhead", "#ced4da", r->overhead_bytes},
+                 {"KV in use", "#1f6fb2", in_use},
+                 {"free", "#e9ecef", free_b}};
+    fprintf(out, "<g id=\"memory\" data-gpu-mem-bytes=\"%s\" data-weights-bytes=\"%s\" "
+                 "data-overhead-bytes=\"%s\" data-kv-in-use-bytes=\"%s\">\n",
+            num(a, sizeof a, gpu), num(b, sizeof b, r->weights_bytes),
+            num(c, sizeof c, r->overhead_bytes), num(d, sizeof d, in_use));
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\">GPU memory%s: %s GiB%s</text>\n",
+            PLOT_X, BAR_Y - 12, s->tp > 1 ? " per GPU" : "", fmt_fixed(a, sizeof a, gpu / KV_GIB, 2, 0),
+            r->fits ? "" : " - weights and overhead do not fit");
+    double total = r->fits ? gpu : r->weights_bytes + r->overhead_bytes;
+    double x = PLOT_X;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        double w = total > 0 ? parts[i].bytes / total * PLOT_W : 0;
+        if (w <= 0)
+            continue;
+        fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+                     "stroke=\"#fff\"/>\n",
+                x, BAR_Y, w, BAR_H, parts[i].color);
+        x += w;
+    }
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) { /* the legend */
+        int lx = PLOT_X + (int)i * 180;
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" "
+                     "stroke=\"#999\"/><text x=\"%d\" y=\"%d\" font-size=\"12\">%s %s GiB</text>\n",
+                lx, BAR_Y + BAR_H + 14, parts[i].color, lx + 18, BAR_Y + BAR_H + 25,
+                parts[i].label, fmt_fixed(a, sizeof a, parts[i].bytes / KV_GIB, 2, 0));
+    }
+    fputs("</g>\n", out);
+}
+
+void report_svg(FILE *out, const kv_spec *s, const kv_result *r, const kv_curve *c)
+{
+    char a[FMT_BUF];
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                 "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
+                 "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+            W, H, W, H);
+    fputs("<text x=\"90\" y=\"32\" font-size=\"16\" font-weight=\"bold\">", out);
+    xml_text(out, s->model_name ? s->model_name : "KV cache calculator (illustrative model)");
+    fputs(" on ", out);
+    xml_text(out, s->gpu_name ? s->gpu_name : "a GPU");
+    fprintf(out, " (%s GiB)</text>\n", fmt_fixed(a, sizeof a, s->gpu_mem_gib, 2, 0));
+    curve_chart(out, s, r, c);
+    memory_bar(out, s, r);
+    fputs("</svg>\n", out);
+}
