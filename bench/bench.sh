@@ -1,26 +1,45 @@
 #!/bin/sh
-# bench.sh - what one kvcalc invocation costs, next to starting a trivial process.
-# Usage: bench/bench.sh [path/to/kvcalc] [runs]. Prints mean wall time per run for
-# /bin/true, kvcalc (text), and kvcalc --format json. Uses hyperfine when installed.
+# bench.sh - what kvcalc costs: one invocation next to starting a trivial process, and the
+# throughput of a sweep to CSV (grid points per second).
+# Usage: bench/bench.sh [path/to/kvcalc] [runs] [sweep points]
 set -eu
 bin=${1:-build/kvcalc}
 runs=${2:-1000}
+points=${3:-1000000}
 [ -x "$bin" ] || { echo "bench.sh: build kvcalc first ($bin not found)" >&2; exit 1; }
 
+now_ns() { date +%s%N; }
+
+echo "== one invocation ($runs runs each)"
 if command -v hyperfine >/dev/null 2>&1; then
-  hyperfine -N --warmup 50 --runs "$runs" /bin/true "$bin" "$bin --format json --context 131072"
-  exit 0
+  hyperfine -N --warmup 50 --runs "$runs" /bin/true "$bin" "$bin --model qwen3-8b --format json"
+else
+  measure() { # label, command...
+    label=$1; shift
+    start=$(now_ns)
+    i=0
+    while [ "$i" -lt "$runs" ]; do "$@" >/dev/null; i=$((i + 1)); done
+    end=$(now_ns)
+    echo "$label $(( (end - start) / runs / 1000 )) us per run"
+  }
+  measure "  /bin/true                        " /bin/true
+  measure "  kvcalc                           " "$bin"
+  measure "  kvcalc --model qwen3-8b --format json" "$bin" --model qwen3-8b --format json
 fi
 
-now_ns() { date +%s%N; }
-measure() { # label, command...
-  label=$1; shift
-  start=$(now_ns)
-  i=0
-  while [ "$i" -lt "$runs" ]; do "$@" >/dev/null; i=$((i + 1)); done
-  end=$(now_ns)
-  echo "$label: $(( (end - start) / runs / 1000 )) us per run ($runs runs)"
-}
-measure "/bin/true              " /bin/true
-measure "kvcalc                 " "$bin"
-measure "kvcalc --format json   " "$bin" --format json --context 131072
+echo "== sweep to CSV ($points grid points)"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+start=$(now_ns)
+"$bin" --sweep "context=1..$points+1" --format csv > "$out"
+end=$(now_ns)
+rows=$(( $(wc -l < "$out") - 1 ))
+ns=$(( end - start ))
+echo "  $rows rows in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"
+start=$(now_ns)
+"$bin" --sweep "context=1024..131072*2" --sweep "gpu=t4,l4,l40s,a100,h100,h200,b200" \
+  --sweep "tp=1,2,4,8" --sweep "dtype=fp16,fp8" --sweep "prefix-tokens=0..999+1" --format csv > "$out"
+end=$(now_ns)
+rows=$(( $(wc -l < "$out") - 1 ))
+ns=$(( end - start ))
+echo "  $rows rows over 5 axes in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"

@@ -813,8 +813,8 @@ void cli_help(FILE *out)
             "KV bytes per token = 2 x layers x kv-heads x head-dim x dtype bytes;\n"
             "max concurrency = floor((GPU - weights - overhead) / (KV per token x context)).\n"
             "\n"
-            "Exit status: 0 ok, 2 usage error (one line on stderr, nothing on stdout),\n"
-            "3 the output could not be written.\n"
+            "Exit status: 0 ok, 1 a --require was not met, 2 usage error (one line on\n"
+            "stderr, nothing on stdout), 3 the output could not be written.\n"
             "See kvcalc(1).\n",
             out);
 }
