@@ -111,53 +111,66 @@ static const char *quote_safe(char *buf, size_t cap, const char *text)
     return buf;
 }
 
+/* Joins names into buf: name(ctx, i) for i < count, skipping NULLs, `sep` between. One
+ * helper for every "expected one of: ..." list (dtypes, keys, GPUs, choices). */
+typedef const char *(*name_at)(const void *ctx, size_t i);
+
+static void join_names(char *buf, size_t cap, const char *sep, size_t count, name_at name,
+                       const void *ctx)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && n < cap; i++) {
+        const char *s = name(ctx, i);
+        if (!s)
+            continue;
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? sep : "", s);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+static const char *dtype_name(const void *ctx, size_t i)
+{
+    (void)ctx;
+    return kv_dtype_get((kv_dtype)i)->name;
+}
+
+static const char *output_name(const void *ctx, size_t i)
+{
+    (void)ctx;
+    return kv_outputs[i].key;
+}
+
+static const char *numeric_output_name(const void *ctx, size_t i)
+{
+    (void)ctx;
+    return output_is_numeric(&kv_outputs[i]) ? kv_outputs[i].key : NULL;
+}
+
+static const char *gpu_name(const void *ctx, size_t i)
+{
+    (void)ctx;
+    return kv_gpu_presets[i].name;
+}
+
+static const char *choice_name(const void *ctx, size_t i)
+{
+    return ((const enum_choice *)ctx)[i].name;
+}
+
+static size_t choice_count(const enum_choice *c)
+{
+    size_t n = 0;
+    while (c[n].name)
+        n++;
+    return n;
+}
+
 static void list_dtypes(char *buf, size_t cap)
 {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < KV_DTYPE_COUNT && n < cap; i++) {
-        int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "", kv_dtype_get((kv_dtype)i)->name);
-        if (w < 0)
-            break;
-        n += (size_t)w;
-    }
-}
-
-static void list_outputs(char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < kv_outputs_count && n < cap; i++) {
-        int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "", kv_outputs[i].key);
-        if (w < 0)
-            break;
-        n += (size_t)w;
-    }
-}
-
-static void list_gpus(char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < kv_gpu_presets_count && n < cap; i++) {
-        int w = snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", kv_gpu_presets[i].name);
-        if (w < 0)
-            break;
-        n += (size_t)w;
-    }
-}
-
-/* "an integer >= 1", "a finite number > 0", "one of: fp32 fp16 ..." */
-static void list_choices(const enum_choice *c, char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; c[i].name && n < cap; i++) {
-        int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "", c[i].name);
-        if (w < 0)
-            break;
-        n += (size_t)w;
-    }
+    join_names(buf, cap, " ", KV_DTYPE_COUNT, dtype_name, NULL);
 }
 
 /* "an integer >= 1", "a finite number > 0 and <= 1", "one of: fp32 fp16 ..." */
@@ -179,7 +192,7 @@ static void describe_input(const input_field *f, char *buf, size_t cap)
         snprintf(buf, cap, "one of: %s", names);
         break;
     case IN_ENUM:
-        list_choices(f->choices, names, sizeof names);
+        join_names(names, sizeof names, " ", choice_count(f->choices), choice_name, f->choices);
         snprintf(buf, cap, "one of: %s", names);
         break;
     case IN_FLAG:
@@ -333,20 +346,6 @@ static const struct {
     req_op op;
 } req_ops[] = {{">=", REQ_GE}, {"<=", REQ_LE}, {"==", REQ_EQ}, {">", REQ_GT}, {"<", REQ_LT}};
 
-static void list_numeric_outputs(char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < kv_outputs_count && n < cap; i++) {
-        if (!output_is_numeric(&kv_outputs[i]))
-            continue;
-        int w = snprintf(buf + n, cap - n, "%s%s", n ? " " : "", kv_outputs[i].key);
-        if (w < 0)
-            break;
-        n += (size_t)w;
-    }
-}
-
 /* "max_concurrency>=64": a numeric output key, an operator, a number; spaces allowed. */
 static int parse_requirement(const char *text, requirement *q, char *err, size_t cap)
 {
@@ -383,7 +382,7 @@ static int parse_requirement(const char *text, requirement *q, char *err, size_t
                     req_ops[o].text, shown);
     q->field = kv_output_by_key(key);
     if (!q->field || !output_is_numeric(q->field)) {
-        list_numeric_outputs(keys, sizeof keys);
+        join_names(keys, sizeof keys, " ", kv_outputs_count, numeric_output_name, NULL);
         return fail(err, cap, "--require: unknown numeric key '%s' (expected one of: %s)", key,
                     keys);
     }
@@ -433,7 +432,7 @@ static int set_option(const option_row *opt, const char *val, cli_options *o, ch
         o->get = kv_output_by_key(val);
         if (o->get)
             return 0;
-        list_outputs(names, sizeof names);
+        join_names(names, sizeof names, " ", kv_outputs_count, output_name, NULL);
         return fail(err, cap, "--get: unknown key '%s' (expected one of: %s)",
                     quote_safe(shown, sizeof shown, val), names);
     case OPT_TARGET: {
@@ -484,7 +483,7 @@ static int set_option(const option_row *opt, const char *val, cli_options *o, ch
         o->gpu = find_gpu_preset(val);
         if (o->gpu)
             return 0;
-        list_gpus(names, sizeof names);
+        join_names(names, sizeof names, ", ", kv_gpu_presets_count, gpu_name, NULL);
         return fail(err, cap, "--gpu: unknown GPU '%s' (expected one of: %s)",
                     quote_safe(shown, sizeof shown, val), names);
     case OPT_LIST_MODELS:

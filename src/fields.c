@@ -239,15 +239,21 @@ static output_value v_str(const char *s)
     return v;
 }
 
-/* Getters: one line each, named for the key. The unused parameter of each is the price of
- * one signature for the whole table. */
-#define GETTER(name, expr)                                                                 \
+/* Getters: one line each, named for the key. A getter's value is JSON null when `unset`
+ * holds (a figure of a section that was not asked for). The unused parameters are the price
+ * of one signature for the whole table. */
+#define GETTER_IF(name, unset, expr)                                                       \
     static output_value get_##name(const kv_spec *s, const kv_result *r)                   \
     {                                                                                      \
         (void)s;                                                                           \
         (void)r;                                                                           \
-        return expr;                                                                       \
+        output_value v = expr;                                                             \
+        v.is_null = v.is_null || (unset);                                                  \
+        return v;                                                                          \
     }
+#define GETTER(name, expr) GETTER_IF(name, 0, expr)
+#define VGETTER(name, expr) GETTER_IF(name, s->engine != KV_ENGINE_VLLM, expr)
+#define PGETTER(name, expr) GETTER_IF(name, !r->has_plan, expr)
 GETTER(schema_version, v_int(KV_SCHEMA_VERSION))
 GETTER(version, v_str(KVCALC_VERSION))
 GETTER(kv_bytes_per_token, v_num(r->kv_bytes_per_token))
@@ -275,14 +281,6 @@ GETTER(kv_bytes_per_request_group, v_num(r->kv_bytes_per_request_group))
 GETTER(weights_bytes_group, v_num(r->weights_bytes_group))
 GETTER(engine, v_str(s->engine == KV_ENGINE_VLLM ? "vllm" : "ideal"))
 
-/* vLLM figures: JSON null unless --engine vllm. */
-#define VGETTER(name, expr)                                                                \
-    static output_value get_##name(const kv_spec *s, const kv_result *r)                   \
-    {                                                                                      \
-        output_value v = expr;                                                             \
-        v.is_null = s->engine != KV_ENGINE_VLLM;                                           \
-        return v;                                                                          \
-    }
 VGETTER(available_kv_bytes, v_num(r->vllm.available_bytes))
 VGETTER(num_gpu_blocks, v_int(r->vllm.num_gpu_blocks))
 VGETTER(block_size, v_int(r->vllm.block_size))
@@ -308,17 +306,7 @@ VGETTER(vllm_prefix_shared_blocks, v_int(r->vllm.prefix_shared_blocks))
 VGETTER(vllm_prefix_shared_tokens, v_int(r->vllm.prefix_shared_tokens))
 VGETTER(vllm_prefix_saved_bytes, v_num(r->vllm.prefix_saved_bytes))
 VGETTER(vllm_prefix_extra_concurrency, v_num(r->vllm.prefix_extra_concurrency))
-#undef VGETTER
 
-/* Plan figures: JSON null unless --target-concurrency. */
-#define PGETTER(name, expr)                                                                \
-    static output_value get_##name(const kv_spec *s, const kv_result *r)                   \
-    {                                                                                      \
-        (void)s;                                                                           \
-        output_value v = expr;                                                             \
-        v.is_null = v.is_null || !r->has_plan;                                             \
-        return v;                                                                          \
-    }
 PGETTER(target_concurrency, v_int(r->plan.target))
 PGETTER(kv_bytes_needed, v_num(r->plan.kv_bytes_needed))
 PGETTER(total_bytes_needed, v_num(r->plan.total_bytes_needed))
@@ -327,7 +315,9 @@ PGETTER(replicas, v_int_or_null(r->plan.replicas))
 PGETTER(gpus_needed, v_int_or_null(r->plan.replicas * s->tp))
 PGETTER(smallest_gpu, v_str(r->plan.smallest_gpu_name))
 #undef PGETTER
+#undef VGETTER
 #undef GETTER
+#undef GETTER_IF
 
 #define OUT(key, unit) {#key, unit, get_##key}
 const output_field kv_outputs[] = {
