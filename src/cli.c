@@ -702,6 +702,9 @@ int cli_parse(int argc, char *const argv[], cli_options *o, char *err, size_t er
     }
     if (o->action != ACTION_RUN)
         return 0;
+    if (o->n_sweep > 0 && (o->get || o->plot || o->n_require || o->target || o->levers))
+        return fail(err, errcap, "--sweep: prints one row per point; it does not combine with "
+                                 "--get, --plot, --require, --target-concurrency or --levers");
     if (o->config_path || o->preset) {
         int rc = load_model(o, err, errcap);
         if (rc != 0)

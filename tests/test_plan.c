@@ -203,6 +203,11 @@ static void sweeps(void **state)
     assert_non_null(strstr(r.out, "Qwen/Qwen3-8B,3,,,,,,error\n"));
     run_free(&r);
 
+    RUN(&r, "--sweep", "context=1,2", "--get", "max_concurrency");
+    assert_int_equal(r.status, 2);
+    assert_memory_equal(r.err, "kvcalc: --sweep: prints one row per point", 41);
+    run_free(&r);
+
     static const char *const bad[][2] = {{"--sweep", "nope=1,2"},  {"--sweep", "context"},
                                          {"--sweep", "context=0"}, {"--sweep", "context=8..2*0"},
                                          {"--sweep", "gpu=h1000"}, {"--sweep", "dtype=fp8..fp4*2"},

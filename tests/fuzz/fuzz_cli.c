@@ -1,7 +1,8 @@
 /*
  * fuzz_cli.c - libFuzzer target: arbitrary bytes as a command line (NUL-separated
- * arguments), through the parser, the core and every renderer. Inputs that would read a
- * file (--config) are skipped: the config reader has its own target.
+ * arguments), through the parser, the core (with the plan, levers and chart curve) and
+ * every renderer. Inputs that would read or write a file (--config, --plot) or stream a
+ * grid (--sweep) are skipped: the config reader has its own target.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char buf[4096];
     char *argv[MAX_ARGS + 1];
     char err[CLI_ERR_BUF];
-    kv_result r;
+    static kv_result r; /* large (the plan table) */
+    memset(&r, 0, sizeof r);
     if (size >= sizeof buf)
         return 0;
     if (!sink)
@@ -37,12 +39,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     argv[argc] = NULL;
     for (int i = 1; i < argc; i++)
-        if (strstr(argv[i], "--config"))
+        if (strstr(argv[i], "--config") || strstr(argv[i], "--plot") || strstr(argv[i], "--sweep"))
             return 0;
     if (cli_parse(argc, argv, &o, err, sizeof err) != 0 || o.action != ACTION_RUN || !sink)
         return 0;
     if (kv_compute(&o.spec, &r) != KV_OK)
         return 0;
+    if (o.target > 0) {
+        kv_gpu_choice gpus[2] = {{"small", 24}, {"large", 80}};
+        r.has_plan = kv_plan_compute(&o.spec, &r, o.target, gpus, 2, &r.plan) == KV_OK;
+    }
+    if (o.levers || o.offload_gib > 0) {
+        r.offload_gib = o.offload_gib;
+        r.has_levers = kv_levers_compute(&o.spec, o.offload_gib, o.target, r.levers) == KV_OK;
+    }
+    static kv_curve curve;
+    kv_curve_compute(&o.spec, &r, &curve);
+    report_svg(sink, &o.spec, &r, &curve);
     report_text(sink, &o.spec, &r);
     report_json(sink, &o.spec, &r);
     report_csv(sink, &o.spec, &r);
