@@ -27,16 +27,27 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/config" "$work/cli"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-echo "== fuzz_config for ${seconds}s (seeds: data/models, tests/fixtures/variants)"
-build-fuzz/tests/fuzz/fuzz_config "$work/config" data/models tests/fixtures/variants \
-  -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \
-  -artifact_prefix="$work/" 2>&1 | tail -4
-echo "== fuzz_cli for ${seconds}s (seeds: tests/fuzz/cli_seeds)"
-build-fuzz/tests/fuzz/fuzz_cli "$work/cli" tests/fuzz/cli_seeds \
-  -max_total_time="$seconds" -max_len=4000 -timeout=10 -print_final_stats=1 \
-  -artifact_prefix="$work/" 2>&1 | tail -4
-if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* >/dev/null 2>&1; then
-  echo "fuzz.sh: the fuzzers found a failing input" >&2
-  exit 1
-fi
+# run TARGET CORPUS-DIR MAX-LEN SEEDS...: a bounded run; fails on a finding or on a run that
+# executed nothing (a fuzzer that silently does no work must not pass)
+run() {
+  target=$1 corpus=$2 maxlen=$3
+  shift 3
+  echo "== $target for ${seconds}s (seeds: $*)"
+  build-fuzz/tests/fuzz/"$target" "$corpus" "$@" -max_total_time="$seconds" -max_len="$maxlen" \
+    -timeout=10 -print_final_stats=1 -artifact_prefix="$work/" > "$work/$target.log" 2>&1 || true
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$work/$target.log" || true
+  if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* >/dev/null 2>&1; then
+    tail -40 "$work/$target.log" >&2
+    echo "fuzz.sh: $target found a failing input" >&2
+    exit 1
+  fi
+  units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.log")
+  if [ -z "$units" ] || [ "$units" -eq 0 ]; then
+    tail -20 "$work/$target.log" >&2
+    echo "fuzz.sh: $target executed nothing" >&2
+    exit 1
+  fi
+}
+run fuzz_config "$work/config" 65536 data/models tests/fixtures/variants
+run fuzz_cli "$work/cli" 4000 tests/fuzz/cli_seeds
 echo "fuzz.sh: no crash, leak or timeout"
