@@ -94,7 +94,27 @@ typedef struct {
     int expert_bias;            /* experts and router carry biases (gpt-oss) */
     int64_t q_lora_rank;        /* MLA: 0 = full-rank query */
     int64_t kv_lora_rank, qk_nope_dim, qk_rope_dim, v_head_dim; /* MLA projections */
+    int quant_scope;            /* which weights weight_dtype applies to (kv_quant_scope) */
+    double quant_bytes;         /* bytes per quantized weight when the format is not a plain
+                                   dtype (mxfp4: 4.25 bits = 0.53125); 0 = weight_dtype's */
+    kv_dtype base_dtype;        /* dtype of the weights that stay unquantized */
 } kv_arch;
+
+/* Which weights of a quantized checkpoint are stored in the quantized type. */
+typedef enum {
+    KV_QUANT_ALL,     /* every parameter (a plain checkpoint, or --weight-dtype given) */
+    KV_QUANT_LINEAR,  /* linear layers; embeddings, output head and norms stay 16-bit */
+    KV_QUANT_EXPERTS  /* only the MoE experts (gpt-oss mxfp4) */
+} kv_quant_scope;
+
+/* The parameter estimate by part. */
+typedef struct {
+    double embeddings; /* input embeddings + output head */
+    double attention;  /* attention or MLA projections */
+    double dense_mlp;  /* MLPs of dense layers */
+    double experts;    /* routed and shared experts */
+    double other;      /* norms, routers, biases */
+} kv_param_parts;
 
 /* ---- serving engines ------------------------------------------------------------------ */
 
@@ -350,6 +370,13 @@ double kv_exact_product(const uint64_t *factors, size_t n);
  * KV heads and head size. Returns 0 when arch->known is 0. */
 double kv_estimate_params(const kv_arch *arch, const kv_layout *layout, int64_t layers,
                           int64_t kv_heads, int64_t head_dim);
+/* The same estimate, by part (all zero when arch->known is 0). */
+void kv_estimate_param_parts(const kv_arch *arch, const kv_layout *layout, int64_t layers,
+                             int64_t kv_heads, int64_t head_dim, kv_param_parts *out);
+/* Weight bytes for the estimate: quantized parts (per arch->quant_scope) at the weight dtype
+ * (or arch->quant_bytes), the rest at arch->base_dtype. */
+double kv_estimate_weight_bytes(const kv_arch *arch, const kv_layout *layout, int64_t layers,
+                                int64_t kv_heads, int64_t head_dim, kv_dtype weight_dtype);
 
 /* Layers of each kind among the first `layers` layers of a layout. */
 void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_LAYER_KINDS]);

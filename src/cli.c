@@ -575,6 +575,10 @@ void cli_apply_given(kv_spec *s, const kv_spec *given, const unsigned char *set)
             s->params_estimated = 0;
         if (f->error == KV_ERR_GPU_MEM)
             s->gpu_name = NULL;
+        if (f->error == KV_ERR_WEIGHT_DTYPE) { /* every weight in the dtype given */
+            s->arch.quant_scope = KV_QUANT_ALL;
+            s->arch.quant_bytes = 0;
+        }
     }
 }
 

@@ -69,14 +69,23 @@ static const struct {
     {"float32", KV_DTYPE_FP16},  {"float", KV_DTYPE_FP16},
 };
 
-/* quantization_config.quant_method -> weight dtype; KV_DTYPE_COUNT = decide by "bits". */
+/* quantization_config.quant_method -> weight dtype (KV_DTYPE_COUNT = decide by "bits"), which
+ * weights it covers, and its real size when that is not a plain dtype's. Embeddings, the
+ * output head and norms stay in the activation dtype; gpt-oss's mxfp4 covers only the MoE
+ * experts (4-bit values + one 8-bit scale per 32 = 4.25 bits). */
 static const struct {
     const char *method;
     kv_dtype dtype;
+    kv_quant_scope scope;
+    double bytes;
 } quant_methods[] = {
-    {"fp8", KV_DTYPE_FP8},          {"fbgemm_fp8", KV_DTYPE_FP8}, {"mxfp4", KV_DTYPE_INT4},
-    {"awq", KV_DTYPE_COUNT},        {"gptq", KV_DTYPE_COUNT},     {"bitsandbytes", KV_DTYPE_COUNT},
-    {"compressed-tensors", KV_DTYPE_COUNT},
+    {"fp8", KV_DTYPE_FP8, KV_QUANT_LINEAR, 0},
+    {"fbgemm_fp8", KV_DTYPE_FP8, KV_QUANT_LINEAR, 0},
+    {"mxfp4", KV_DTYPE_INT4, KV_QUANT_EXPERTS, 0.53125},
+    {"awq", KV_DTYPE_COUNT, KV_QUANT_LINEAR, 0},
+    {"gptq", KV_DTYPE_COUNT, KV_QUANT_LINEAR, 0},
+    {"bitsandbytes", KV_DTYPE_COUNT, KV_QUANT_LINEAR, 0},
+    {"compressed-tensors", KV_DTYPE_COUNT, KV_QUANT_LINEAR, 0},
 };
 
 /* layer_types entries -> layer kinds */
@@ -237,6 +246,9 @@ static int read_dtypes(cfg *c, kv_spec *s)
     }
     s->dtype = act;
     s->weight_dtype = act;
+    s->arch.base_dtype = act;
+    s->arch.quant_scope = KV_QUANT_ALL;
+    s->arch.quant_bytes = 0;
 
     size_t q = json_find(c->text, c->toks, c->root, "quantization_config");
     if (!q && c->model != c->root)
@@ -249,18 +261,26 @@ static int read_dtypes(cfg *c, kv_spec *s)
     size_t m = json_find(c->text, c->toks, q, "quant_method");
     size_t b = json_find(c->text, c->toks, q, "bits");
     kv_dtype w = KV_DTYPE_COUNT;
+    kv_quant_scope scope = KV_QUANT_LINEAR; /* unknown methods with "bits": linear layers */
+    double bytes = 0;
     if (m && c->toks[m].type == JSON_STRING)
         for (size_t i = 0; i < sizeof quant_methods / sizeof quant_methods[0]; i++)
-            if (json_string_eq(c->text, &c->toks[m], quant_methods[i].method))
+            if (json_string_eq(c->text, &c->toks[m], quant_methods[i].method)) {
                 w = quant_methods[i].dtype;
+                scope = quant_methods[i].scope;
+                bytes = quant_methods[i].bytes;
+            }
     if (w == KV_DTYPE_COUNT && b && c->toks[b].type != JSON_NULL) {
         int64_t bits;
         if (int_value(c, b, "quantization_config.bits", 1, 64, &bits) < 0)
             return -1;
         w = bits <= 4 ? KV_DTYPE_INT4 : bits <= 8 ? KV_DTYPE_INT8 : act;
     }
-    if (w != KV_DTYPE_COUNT)
+    if (w != KV_DTYPE_COUNT && w != act) {
         s->weight_dtype = w;
+        s->arch.quant_scope = scope;
+        s->arch.quant_bytes = bytes;
+    }
     return 0;
 }
 

@@ -45,6 +45,7 @@ void kv_spec_defaults(kv_spec *s)
     s->prefix_requests = 50;
     memset(&s->layout, 0, sizeof s->layout);
     memset(&s->arch, 0, sizeof s->arch);
+    s->arch.base_dtype = KV_DTYPE_FP16;
     s->params_estimated = 0;
     s->tp = 1;
     s->engine = KV_ENGINE_IDEAL;
@@ -211,10 +212,14 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
             r->kv_bytes_per_token = r->groups[i].bytes_per_token;
     r->kv_bytes_per_request = kv_groups_request_bytes(r, s->context);
 
-    r->params = s->params_estimated
-                    ? kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim)
-                    : s->params_b * 1e9;
-    r->weights_bytes_group = r->params * kv_dtype_get(s->weight_dtype)->bytes;
+    if (s->params_estimated) {
+        r->params = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
+        r->weights_bytes_group = kv_estimate_weight_bytes(&s->arch, &s->layout, s->layers,
+                                                          s->kv_heads, s->head_dim, s->weight_dtype);
+    } else {
+        r->params = s->params_b * 1e9;
+        r->weights_bytes_group = r->params * kv_dtype_get(s->weight_dtype)->bytes;
+    }
     if (!isfinite(r->weights_bytes_group))
         return KV_ERR_PARAMS_B;
     /* tensor parallelism shards the weights evenly (tp == 1 leaves the lesson's bits alone) */

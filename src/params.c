@@ -44,32 +44,58 @@ static int64_t moe_layer_count(const kv_arch *a, int64_t layers)
     return layers / step - first / step;
 }
 
-double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t layers,
-                          int64_t kv_heads, int64_t head_dim)
+void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t layers,
+                             int64_t kv_heads, int64_t head_dim, kv_param_parts *out)
 {
+    out->embeddings = out->attention = out->dense_mlp = out->experts = out->other = 0;
     if (!a->known)
-        return 0;
+        return;
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(layout, layers, counts);
     int64_t attn_layers = layers - counts[KV_LAYER_STATE];
     double h = (double)a->hidden;
 
-    double total = (double)a->vocab * h * (a->tie_embeddings ? 1 : 2) + h; /* + final norm */
-    total += (double)attn_layers *
-             (layout->mla ? mla_params(a) : attention_params(a, kv_heads, head_dim));
-    total += (double)layers * 2 * h; /* two norms per layer */
+    out->embeddings = (double)a->vocab * h * (a->tie_embeddings ? 1 : 2);
+    out->other = h + (double)layers * 2 * h; /* final norm + two norms per layer */
+    out->attention = (double)attn_layers *
+                     (layout->mla ? mla_params(a) : attention_params(a, kv_heads, head_dim));
 
     int64_t moe = moe_layer_count(a, layers);
     double width = (double)(a->moe_intermediate > 0 ? a->moe_intermediate : a->intermediate);
     double e = (double)a->experts;
-    double per_moe = e * 3 * h * width + h * e; /* experts + router */
-    per_moe += (double)a->shared_experts * 3 * h * width;
-    per_moe += 3 * h * (double)a->shared_intermediate;
-    if (a->expert_bias)
-        per_moe += e * (2 * width + h) + e;
+    double experts = e * 3 * h * width + (double)a->shared_experts * 3 * h * width +
+                     3 * h * (double)a->shared_intermediate;
+    double router = h * e + (a->expert_bias ? e * (2 * width + h) + e : 0);
     double dense_width = (double)(a->experts > 0 && a->dense_intermediate > 0
                                       ? a->dense_intermediate
                                       : a->intermediate);
-    total += (double)moe * per_moe + (double)(layers - moe) * 3 * h * dense_width;
-    return total;
+    out->experts = (double)moe * experts;
+    out->other += (double)moe * router;
+    out->dense_mlp = (double)(layers - moe) * 3 * h * dense_width;
+}
+
+double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t layers,
+                          int64_t kv_heads, int64_t head_dim)
+{
+    kv_param_parts p;
+    kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
+    return p.embeddings + p.attention + p.dense_mlp + p.experts + p.other;
+}
+
+double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64_t layers,
+                                int64_t kv_heads, int64_t head_dim, kv_dtype weight_dtype)
+{
+    kv_param_parts p;
+    kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
+    double q = a->quant_bytes > 0 ? a->quant_bytes : kv_dtype_get(weight_dtype)->bytes;
+    double base = kv_dtype_get(a->base_dtype)->bytes;
+    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other;
+    switch (a->quant_scope) {
+    case KV_QUANT_LINEAR:
+        return (p.attention + p.dense_mlp + p.experts) * q + (p.embeddings + p.other) * base;
+    case KV_QUANT_EXPERTS:
+        return p.experts * q + (all - p.experts) * base;
+    default:
+        return all * kv_dtype_get(weight_dtype)->bytes;
+    }
 }

@@ -93,10 +93,10 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
             v.dtype = KV_DTYPE_FP8;
             break;
         case KV_LEVER_INT8_WEIGHTS:
-            v.weight_dtype = KV_DTYPE_INT8;
-            break;
         case KV_LEVER_INT4_WEIGHTS:
-            v.weight_dtype = KV_DTYPE_INT4;
+            v.weight_dtype = k == KV_LEVER_INT8_WEIGHTS ? KV_DTYPE_INT8 : KV_DTYPE_INT4;
+            v.arch.quant_scope = KV_QUANT_ALL; /* the lever: every weight in that dtype */
+            v.arch.quant_bytes = 0;
             break;
         default:
             break;

@@ -344,6 +344,38 @@ static void parameter_counts(void **state)
     assert_true(r.params == 8030261248.0);
 }
 
+/* Quantized checkpoints keep embeddings and norms in 16 bits. */
+static void quantized_weights(void **state)
+{
+    (void)state;
+    kv_spec s;
+    config_info info;
+    kv_result r;
+    /* AWQ Llama-70B: embeddings 2 x 128,256 x 8,192 = 2,101,346,304 and norms 8,192 + 80 x 2 x
+     * 8,192 = 1,318,912 stay bf16; the other 70,553,706,496 - both = 68,451,041,280 are 4-bit:
+     * 68,451,041,280 x 0.5 + 2,102,665,216 x 2 = 38,430,851,072 B */
+    load("data/models", "deepseek-ai__DeepSeek-R1-Distill-Llama-70B__awq-casperhansen.json", &s,
+         &info);
+    assert_int_equal(s.arch.quant_scope, KV_QUANT_LINEAR);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.params == 70553706496.0);
+    assert_true(r.weights_bytes == 38430851072.0);
+    /* gpt-oss-20b: mxfp4 (4.25 bits) on the experts only; vLLM logs "Model loading took
+     * 13.72 GiB": within 8% */
+    load("data/models", "openai__gpt-oss-20b.json", &s, &info);
+    assert_int_equal(s.arch.quant_scope, KV_QUANT_EXPERTS);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    double gib = r.weights_bytes / 1073741824.0;
+    print_message("  gpt-oss-20b weights %.2f GiB vs 13.72 logged\n", gib);
+    assert_true(gib > 13.72 * 0.92 && gib < 13.72 * 1.08);
+    /* an explicit --weight-dtype means every weight in that dtype */
+    s.weight_dtype = KV_DTYPE_INT4;
+    s.arch.quant_scope = KV_QUANT_ALL;
+    s.arch.quant_bytes = 0;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.weights_bytes == r.params * 0.5);
+}
+
 static void labels_and_limits(void **state)
 {
     (void)state;
@@ -448,7 +480,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_configs), cmocka_unit_test(field_variants),
-        cmocka_unit_test(parameter_counts),  cmocka_unit_test(labels_and_limits),
+        cmocka_unit_test(parameter_counts),  cmocka_unit_test(quantized_weights),
+        cmocka_unit_test(labels_and_limits),
         cmocka_unit_test(malformed_configs), cmocka_unit_test(hostile_nesting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
