@@ -128,3 +128,14 @@ size_t count_lines(const char *s)
         n += (*s == '\n');
     return n;
 }
+
+char *nested_arrays(size_t depth)
+{
+    char *text = malloc(2 * depth + 1);
+    if (!text)
+        die("malloc");
+    memset(text, '[', depth);
+    memset(text + depth, ']', depth);
+    text[2 * depth] = '\0';
+    return text;
+}

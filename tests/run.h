@@ -27,6 +27,9 @@ void run_free(run_result *r);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer (NULL if it cannot). */
 char *read_file(const char *path, size_t *len);
 
+/* "[[[...]]]" nested `depth` deep (malloc'ed): the hostile config of the tests. */
+char *nested_arrays(size_t depth);
+
 /* Number of '\n' in s. */
 size_t count_lines(const char *s);
 

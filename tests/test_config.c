@@ -462,11 +462,7 @@ static void hostile_nesting(void **state)
 {
     (void)state;
     size_t deep = 100000;
-    char *text = malloc(2 * deep + 1);
-    assert_non_null(text);
-    memset(text, '[', deep);
-    memset(text + deep, ']', deep);
-    text[2 * deep] = '\0';
+    char *text = nested_arrays(deep);
     kv_spec s;
     config_info info;
     char err[256];

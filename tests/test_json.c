@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kvcalc_json.h"
+#include "run.h"
 
 static json_tok toks[256];
 static json_error jerr;
@@ -123,11 +124,7 @@ static void bounds_depth_and_tokens(void **state)
     (void)state;
     /* 100,000 nested arrays: refused at the depth limit, no stack overflow */
     size_t deep = 100000;
-    char *text = malloc(2 * deep + 1);
-    assert_non_null(text);
-    memset(text, '[', deep);
-    memset(text + deep, ']', deep);
-    text[2 * deep] = '\0';
+    char *text = nested_arrays(deep);
     assert_int_equal(json_parse(text, 2 * deep, toks, 256, 64, &jerr), -1);
     assert_string_equal(jerr.msg, "nesting too deep");
     assert_int_equal(jerr.col, 65);
