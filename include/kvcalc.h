@@ -201,6 +201,7 @@ typedef struct {
     double per_gpu_max;         /* requests one replica of the spec holds (max_concurrency) */
     int fits_one_gpu;           /* one replica of the spec holds the target */
     int64_t replicas;           /* ceil(target / per_gpu_max); 0 when nothing fits */
+    int64_t gpus_needed;        /* replicas x tp */
     int smallest_gpu;           /* index in the choices of the smallest single GPU that holds
                                    the whole target, or -1 */
     const char *smallest_gpu_name; /* its name, or NULL */
@@ -296,6 +297,8 @@ typedef struct {
     double free_kv_bytes;        /* gpu - weights - overhead; may be <= 0 */
     int fits;                    /* 1 when free_kv_bytes > 0 */
     double max_concurrency;      /* floor(free / per request); integral; 0 when !fits */
+    double kv_bytes_in_use;      /* max_concurrency x kv_bytes_per_request */
+    double kv_bytes_unused;      /* free_kv_bytes - kv_bytes_in_use (0 when !fits) */
     size_t n_rows;
     kv_row rows[KV_MAX_ROWS];    /* ascending context */
     double prefix_saved_bytes;   /* (prefix_requests - 1) x prefix_tokens x per token */

@@ -236,6 +236,8 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
         return KV_ERR_MEMORY_RANGE;
     r->fits = r->free_kv_bytes > 0;
     r->max_concurrency = concurrency(r->free_kv_bytes, r->fits, r->kv_bytes_per_request);
+    r->kv_bytes_in_use = r->max_concurrency * r->kv_bytes_per_request;
+    r->kv_bytes_unused = r->fits ? r->free_kv_bytes - r->kv_bytes_in_use : 0;
 
     fill_rows(s, r);
 

@@ -312,7 +312,7 @@ PGETTER(kv_bytes_needed, v_num(r->plan.kv_bytes_needed))
 PGETTER(total_bytes_needed, v_num(r->plan.total_bytes_needed))
 PGETTER(fits_one_gpu, v_bool(r->plan.fits_one_gpu))
 PGETTER(replicas, v_int_or_null(r->plan.replicas))
-PGETTER(gpus_needed, v_int_or_null(r->plan.replicas * s->tp))
+PGETTER(gpus_needed, v_int_or_null(r->plan.gpus_needed))
 PGETTER(smallest_gpu, v_str(r->plan.smallest_gpu_name))
 #undef PGETTER
 #undef VGETTER

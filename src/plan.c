@@ -45,6 +45,7 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
     out->per_gpu_max = r->max_concurrency;
     out->fits_one_gpu = r->max_concurrency >= (double)target;
     out->replicas = replicas_for(target, r->max_concurrency);
+    out->gpus_needed = out->replicas * s->tp;
     out->smallest_gpu = -1;
     out->n_options = 0;
 

@@ -39,7 +39,7 @@ void report_plan_text(FILE *out, const kv_spec *s, const kv_result *r)
         fprintf(out, " -> ceil(%s / %s) = %s replicas (%s GPUs)\n",
                 fmt_int(a, sizeof a, p->target, 1), fmt_fixed(b, sizeof b, p->per_gpu_max, 0, 1),
                 fmt_int(c, sizeof c, p->replicas, 1),
-                fmt_int(d, sizeof d, p->replicas * s->tp, 1));
+                fmt_int(d, sizeof d, p->gpus_needed, 1));
     if (p->smallest_gpu_name)
         fprintf(out, "  One GPU    : the smallest that holds all %s is the %s (%s GiB)\n",
                 fmt_int(a, sizeof a, p->target, 1), p->smallest_gpu_name,

@@ -123,9 +123,7 @@ static void curve_chart(FILE *out, const kv_spec *s, const kv_result *r, const k
 static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-    double gpu = r->gpu_mem_bytes;
-    double in_use = r->fits ? r->max_concurrency * r->kv_bytes_per_request : 0;
-    double free_b = r->fits ? r->free_kv_bytes - in_use : 0;
+    double gpu = r->gpu_mem_bytes, in_use = r->kv_bytes_in_use, free_b = r->kv_bytes_unused;
     struct {
         const char *label, *color;
         double bytes;
@@ -140,7 +138,7 @@ static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\">GPU memory%s: %s GiB%s</text>\n",
             PLOT_X, BAR_Y - 12, s->tp > 1 ? " per GPU" : "", fmt_fixed(a, sizeof a, gpu / KV_GIB, 2, 0),
             r->fits ? "" : " - weights and overhead do not fit");
-    double total = r->fits ? gpu : r->weights_bytes + r->overhead_bytes;
+    double total = r->fits ? gpu : r->weights_bytes + r->overhead_bytes; /* bar width: all */
     double x = PLOT_X;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         double w = total > 0 ? parts[i].bytes / total * PLOT_W : 0;
