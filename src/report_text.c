@@ -82,8 +82,8 @@ static void model_line(FILE *out, const kv_spec *s, const kv_result *r)
             kv->name, fmt_g(a, sizeof a, kv->bytes));
 }
 
-/* "2 x 28 x 4 x 128 x 2 B" or, for MLA, "61 x 576 x 2 B" */
-static char *formula(char *buf, size_t cap, const kv_spec *s, int64_t count)
+/* "2 x 28 x 4 x 128 x 2 B" or, for MLA, "61 x 576 x 2 B"; KV heads per GPU under TP */
+static char *formula(char *buf, size_t cap, const kv_spec *s, const kv_result *r, int64_t count)
 {
     char b[32];
     fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes);
@@ -92,7 +92,7 @@ static char *formula(char *buf, size_t cap, const kv_spec *s, int64_t count)
                  (long long)s->layout.mla_latent, b);
     else
         snprintf(buf, cap, "2 x %lld x %lld x %lld x %s B", (long long)count,
-                 (long long)s->kv_heads, (long long)s->head_dim, b);
+                 (long long)r->kv_heads_per_gpu, (long long)s->head_dim, b);
     return buf;
 }
 
@@ -105,7 +105,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
             full = &r->groups[i];
     if (full) {
         fprintf(out, "KV per token (one sequence):  %s  =  %s B  (%s MiB/token)%s\n",
-                formula(f, sizeof f, s, full->count),
+                formula(f, sizeof f, s, r, full->count),
                 fmt_fixed(a, sizeof a, r->kv_bytes_per_token, 0, 1),
                 fmt_fixed(b, sizeof b, r->kv_bytes_per_token / KV_MIB, 4, 0),
                 r->n_groups > 1 ? " in the full layers" : "");
@@ -132,7 +132,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
         }
         char lim[FMT_BUF];
         fprintf(out, "  + %lld %s layers:  %s  =  %s B per token, for at most %s tokens\n",
-                (long long)g->count, kind_names[g->kind], formula(f, sizeof f, s, g->count),
+                (long long)g->count, kind_names[g->kind], formula(f, sizeof f, s, r, g->count),
                 fmt_fixed(a, sizeof a, g->bytes_per_token, 0, 1),
                 fmt_int(lim, sizeof lim, g->tokens_max, 1));
     }

@@ -207,6 +207,32 @@ static void text_shows_the_layout(void **state)
     run_free(&r);
 }
 
+/* Llama-3.1-70B on 4 H100s: 8 KV heads / 4 = 2 per GPU. Per token 2 x 80 x 2 x 128 x 2 =
+ * 81,920 B per GPU; per 4,096-token request 335,544,320 B = 320.0 MiB per GPU, x 4 =
+ * 1,280.0 MiB for the group; weights 70,553,706,496 x 2 = 141,107,412,992 B in all, / 4 =
+ * 35,276,853,248 B (32.85 GiB) per GPU. */
+static void tensor_parallel_per_gpu(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--model", "llama-3.1-70b", "--tp", "4", "--gpu", "h100");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Tensor par.: 4 GPUs per replica; figures below are per GPU (2 "
+                                  "of 8 KV heads each, 1/4 of the weights)\n"));
+    assert_non_null(strstr(r.out, "->  32.85 GiB"));
+    assert_non_null(strstr(r.out, "KV per token (one sequence):  2 x 80 x 2 x 128 x 2 B  =  "
+                                  "81,920 B"));
+    assert_non_null(strstr(r.out, "KV per request @ 4,096 tokens:  320.0 MiB per GPU (1,280.0 MiB "
+                                  "across the 4 GPUs)\n"));
+    run_free(&r);
+    RUN(&r, "--model", "llama-3.1-70b", "--tp", "4", "--gpu", "h100", "--format", "json");
+    assert_non_null(strstr(r.out, "\"kv_bytes_per_request_group\": 1342177280,"));
+    assert_non_null(strstr(r.out, "\"weights_bytes_group\": 141107412992,"));
+    assert_non_null(strstr(r.out, "\"weights_bytes\": 35276853248,"));
+    assert_non_null(strstr(r.out, "\"kv_heads_per_gpu\": 2,"));
+    run_free(&r);
+}
+
 static void config_from_stdin(void **state)
 {
     (void)state;
@@ -281,6 +307,7 @@ int main(void)
         cmocka_unit_test(explicit_flags_win),
         cmocka_unit_test(plain_model_keeps_the_lesson_table),
         cmocka_unit_test(text_shows_the_layout),
+        cmocka_unit_test(tensor_parallel_per_gpu),
         cmocka_unit_test(config_from_stdin),
         cmocka_unit_test(bad_files),
     };
