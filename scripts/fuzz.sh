@@ -36,11 +36,13 @@ run() {
   build-fuzz/tests/fuzz/"$target" "$corpus" "$@" -max_total_time="$seconds" -max_len="$maxlen" \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$work/" > "$work/$target.log" 2>&1 || true
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$work/$target.log" || true
-  if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* >/dev/null 2>&1; then
-    tail -40 "$work/$target.log" >&2
-    echo "fuzz.sh: $target found a failing input" >&2
-    exit 1
-  fi
+  for artifact in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+    if [ -e "$artifact" ]; then
+      tail -40 "$work/$target.log" >&2
+      echo "fuzz.sh: $target found a failing input: $artifact" >&2
+      exit 1
+    fi
+  done
   units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.log")
   if [ -z "$units" ] || [ "$units" -eq 0 ]; then
     tail -20 "$work/$target.log" >&2

@@ -200,6 +200,10 @@ static void fill_rows(const kv_spec *s, kv_result *r)
 
 kv_status kv_compute(const kv_spec *s, kv_result *r)
 {
+    /* the optional sections are off until their own functions fill them */
+    r->has_plan = 0;
+    r->has_levers = 0;
+    r->offload_gib = 0;
     kv_status st = check_inputs(s);
     if (st != KV_OK)
         return st;

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <string.h>
 
 #include "kvcalc.h"
 
@@ -310,6 +311,20 @@ static void rejects_bad_specs(void **state)
     assert_string_equal(kv_status_message(KV_ERR_CONTEXT), "must be an integer >= 1");
 }
 
+/* kv_compute() leaves the optional sections off, whatever the memory held before: a
+ * caller's result on the stack must not show a plan it never asked for. */
+static void optional_sections_start_off(void **state)
+{
+    (void)state;
+    static kv_result r;
+    memset(&r, 0xA5, sizeof r);
+    kv_spec s = defaults();
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.has_plan, 0);
+    assert_int_equal(r.has_levers, 0);
+    assert_true(r.offload_gib == 0);
+}
+
 static void dtype_table(void **state)
 {
     (void)state;
@@ -354,6 +369,7 @@ int main(void)
         cmocka_unit_test(floordiv_is_pythons),
         cmocka_unit_test(huge_values),
         cmocka_unit_test(rejects_bad_specs),
+        cmocka_unit_test(optional_sections_start_off),
         cmocka_unit_test(dtype_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
