@@ -202,10 +202,10 @@ typedef struct {
     int fits_one_gpu;           /* one replica of the spec holds the target */
     int64_t replicas;           /* ceil(target / per_gpu_max); 0 when nothing fits */
     int64_t gpus_needed;        /* replicas x tp */
-    int smallest_gpu;           /* index in the choices of the smallest single GPU that holds
-                                   the whole target, or -1 */
-    const char *smallest_gpu_name; /* its name, or NULL */
-    double smallest_gpu_gib;
+    double overhead_bytes;      /* overhead of one replica: overhead_gib x GiB x tp */
+    const char *smallest_gpu_name; /* the smallest single GPU choice that holds the whole
+                                      target, or NULL */
+    double smallest_gpu_gib;    /* its memory, GiB */
     size_t n_options;           /* every GPU choice x TP size that holds one request, sorted by
                                    total GPUs, then memory */
     kv_plan_option options[KV_MAX_PLAN];

@@ -40,13 +40,13 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
 {
     out->target = target;
     out->kv_bytes_needed = (double)target * r->kv_bytes_per_request_group;
-    out->total_bytes_needed =
-        out->kv_bytes_needed + r->weights_bytes_group + r->overhead_bytes * (double)s->tp;
+    out->overhead_bytes = r->overhead_bytes * (double)s->tp;
+    out->total_bytes_needed = out->kv_bytes_needed + r->weights_bytes_group + out->overhead_bytes;
     out->per_gpu_max = r->max_concurrency;
     out->fits_one_gpu = r->max_concurrency >= (double)target;
     out->replicas = replicas_for(target, r->max_concurrency);
     out->gpus_needed = out->replicas * s->tp;
-    out->smallest_gpu = -1;
+    int smallest = -1; /* index of the smallest GPU choice that holds the target alone */
     out->n_options = 0;
 
     kv_spec v = *s;
@@ -69,12 +69,12 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
                 o->gpus = o->replicas * v.tp;
             }
             if (v.tp == 1 && vr.max_concurrency >= (double)target &&
-                (out->smallest_gpu < 0 || gpus[g].gib < gpus[out->smallest_gpu].gib))
-                out->smallest_gpu = (int)g;
+                (smallest < 0 || gpus[g].gib < gpus[smallest].gib))
+                smallest = (int)g;
         }
     }
-    out->smallest_gpu_name = out->smallest_gpu >= 0 ? gpus[out->smallest_gpu].name : NULL;
-    out->smallest_gpu_gib = out->smallest_gpu >= 0 ? gpus[out->smallest_gpu].gib : 0;
+    out->smallest_gpu_name = smallest >= 0 ? gpus[smallest].name : NULL;
+    out->smallest_gpu_gib = smallest >= 0 ? gpus[smallest].gib : 0;
     qsort(out->options, out->n_options, sizeof out->options[0], by_gpus_then_memory);
     return KV_OK;
 }

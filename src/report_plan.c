@@ -22,7 +22,7 @@ void report_plan_text(FILE *out, const kv_spec *s, const kv_result *r)
             gib(c, sizeof c, p->kv_bytes_needed));
     fprintf(out, "  In all     : %s GiB KV + %s GiB weights + %s GiB overhead = %s GiB\n",
             gib(a, sizeof a, p->kv_bytes_needed), gib(b, sizeof b, r->weights_bytes_group),
-            fmt_g(c, sizeof c, s->overhead_gib * (double)s->tp),
+            fmt_g(c, sizeof c, p->overhead_bytes / KV_GIB),
             gib(d, sizeof d, p->total_bytes_needed));
     if (s->tp > 1)
         fprintf(out, "  This setup : %lld x %s GiB (TP %lld) holds ~%s at once", (long long)s->tp,

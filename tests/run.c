@@ -2,6 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,4 +144,14 @@ char *nested_arrays(size_t depth)
     memset(text + depth, ']', depth);
     text[2 * depth] = '\0';
     return text;
+}
+
+void expect_stdout(const char *const *args, const char *want)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    if (r.status != 0 || strcmp(r.out, want) != 0)
+        fail_msg("kvcalc %s...: got '%s' (exit %d, stderr '%s'), want '%s'", args[0] ? args[0] : "",
+                 r.out, r.status, r.err, want);
+    run_free(&r);
 }

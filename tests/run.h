@@ -24,6 +24,11 @@ void run_kvcalc_to(const char *const *args, const char *stdout_path, run_result 
 void run_kvcalc(const char *const *args, run_result *r);
 void run_free(run_result *r);
 
+/* Runs kvcalc with args (NULL-terminated) and fails the test unless it exits 0 with exactly
+ * `want` on stdout. EXPECT_STDOUT("75\n", "--context", "8192", "--get", "max_concurrency"). */
+void expect_stdout(const char *const *args, const char *want);
+#define EXPECT_STDOUT(want, ...) expect_stdout((const char *const[]){__VA_ARGS__, NULL}, want)
+
 /* Reads a whole file into a malloc'ed NUL-terminated buffer (NULL if it cannot). */
 char *read_file(const char *path, size_t *len);
 

@@ -147,24 +147,14 @@ static void write_error_is_not_success(void **state)
 static void get_prints_one_value(void **state)
 {
     (void)state;
-    run_result r;
-    RUN(&r, "--context", "8192", "--get", "max_concurrency");
-    assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "75\n"); /* the lesson: ~75 at 8k on 48 GiB */
-    run_free(&r);
-    RUN(&r, "--get", "kv_bytes_per_token");
-    assert_string_equal(r.out, "57344\n"); /* 2 x 28 x 4 x 128 x 2 */
-    run_free(&r);
-    RUN(&r, "--params-b", "70", "--gpu-mem-gib", "80", "--get", "fits");
-    assert_string_equal(r.out, "false\n");
-    run_free(&r);
+    /* the lesson: ~75 at 8k on 48 GiB */
+    EXPECT_STDOUT("75\n", "--context", "8192", "--get", "max_concurrency");
+    EXPECT_STDOUT("57344\n", "--get", "kv_bytes_per_token"); /* 2 x 28 x 4 x 128 x 2 */
+    EXPECT_STDOUT("false\n", "--params-b", "70", "--gpu-mem-gib", "80", "--get", "fits");
     /* 80 x 2^30 - 70e9 x 2 - 2 x 2^30 */
-    RUN(&r, "--params-b", "70", "--gpu-mem-gib", "80", "--get", "free_kv_bytes");
-    assert_string_equal(r.out, "-56248137728\n");
-    run_free(&r);
-    RUN(&r, "--get=schema_version");
-    assert_string_equal(r.out, "1\n");
-    run_free(&r);
+    EXPECT_STDOUT("-56248137728\n",
+                  "--params-b", "70", "--gpu-mem-gib", "80", "--get", "free_kv_bytes");
+    EXPECT_STDOUT("1\n", "--get=schema_version");
 }
 
 /* ---- JSON and CSV against the text ---------------------------------------------------- */

@@ -81,13 +81,9 @@ static void model_names(void **state)
 {
     (void)state;
     run_result r;
-    RUN(&r, "--model", "QWEN/qwen3-8B", "--get", "kv_bytes_per_token");
-    assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "147456\n"); /* 2 x 36 x 8 x 128 x 2 */
-    run_free(&r);
-    RUN(&r, "--model", "Llama-3.1-8B", "--get", "model");
-    assert_string_equal(r.out, "meta-llama/Llama-3.1-8B\n");
-    run_free(&r);
+    /* 2 x 36 x 8 x 128 x 2 */
+    EXPECT_STDOUT("147456\n", "--model", "QWEN/qwen3-8B", "--get", "kv_bytes_per_token");
+    EXPECT_STDOUT("meta-llama/Llama-3.1-8B\n", "--model", "Llama-3.1-8B", "--get", "model");
     RUN(&r, "--model", "llama-3.1-9b");
     assert_int_equal(r.status, 2);
     assert_int_equal(r.out_len, 0);
@@ -109,17 +105,11 @@ static void gpu_presets(void **state)
     (void)state;
     run_result r;
     /* the driver reports 81,559 MiB for an "80 GB" H100: 81,559 x 2^20 = 85,520,809,984 B */
-    RUN(&r, "--gpu", "h100", "--get", "gpu_mem_bytes");
-    assert_string_equal(r.out, "85520809984\n");
-    run_free(&r);
-    RUN(&r, "--gpu", "H100-80GB", "--get", "gpu");
-    assert_string_equal(r.out, "H100 80GB\n");
-    run_free(&r);
+    EXPECT_STDOUT("85520809984\n", "--gpu", "h100", "--get", "gpu_mem_bytes");
+    EXPECT_STDOUT("H100 80GB\n", "--gpu", "H100-80GB", "--get", "gpu");
     /* L40S: 46,068 MiB x 1,048,576 = 46,068,000,000 + 46,068 x 48,576 (2,237,799,168)
      * = 48,305,799,168 B */
-    RUN(&r, "--gpu", "l40s", "--get", "gpu_mem_bytes");
-    assert_string_equal(r.out, "48305799168\n");
-    run_free(&r);
+    EXPECT_STDOUT("48305799168\n", "--gpu", "l40s", "--get", "gpu_mem_bytes");
     /* an explicit --gpu-mem-gib wins, and the GPU label goes */
     RUN(&r, "--gpu", "h100", "--gpu-mem-gib", "80", "--format", "json");
     assert_non_null(strstr(r.out, "\"gpu_mem_bytes\": 85899345920,"));
@@ -143,24 +133,21 @@ static void explicit_flags_win(void **state)
     (void)state;
     run_result r;
     /* 2 x 36 x 4 x 128 x 2 = 73,728 */
-    RUN(&r, "--model", "qwen3-8b", "--kv-heads", "4", "--get", "kv_bytes_per_token");
-    assert_string_equal(r.out, "73728\n");
-    run_free(&r);
+    EXPECT_STDOUT("73728\n",
+                  "--model", "qwen3-8b", "--kv-heads", "4", "--get", "kv_bytes_per_token");
     /* flags before the model count too */
-    RUN(&r, "--kv-heads", "4", "--model", "qwen3-8b", "--get", "kv_bytes_per_token");
-    assert_string_equal(r.out, "73728\n");
-    run_free(&r);
+    EXPECT_STDOUT("73728\n",
+                  "--kv-heads", "4", "--model", "qwen3-8b", "--get", "kv_bytes_per_token");
     RUN(&r, "--model", "qwen3-8b", "--params-b", "8", "--format", "json");
     assert_non_null(strstr(r.out, "\"params\": 8000000000,"));
     assert_non_null(strstr(r.out, "\"params_estimated\": false,"));
     run_free(&r);
-    RUN(&r, "--model", "qwen3-8b", "--dtype", "fp8", "--get", "kv_bytes_per_token");
-    assert_string_equal(r.out, "73728\n"); /* 2 x 36 x 8 x 128 x 1 */
-    run_free(&r);
+    /* 2 x 36 x 8 x 128 x 1 */
+    EXPECT_STDOUT("73728\n",
+                  "--model", "qwen3-8b", "--dtype", "fp8", "--get", "kv_bytes_per_token");
     /* the last model flag wins */
-    RUN(&r, "--model", "qwen3-8b", "--model", "llama-3.1-8b", "--get", "kv_bytes_per_token");
-    assert_string_equal(r.out, "131072\n");
-    run_free(&r);
+    EXPECT_STDOUT("131072\n",
+                  "--model", "qwen3-8b", "--model", "llama-3.1-8b", "--get", "kv_bytes_per_token");
 }
 
 /* A plain GQA model keeps the lesson's table: Qwen2.5-7B at fp16 with --params-b 7 is the

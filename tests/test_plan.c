@@ -84,13 +84,9 @@ static void the_lessons_decision(void **state)
     run_free(&r);
 
     /* a load one card holds: 50 at 4k on 48 GiB (150 fit) */
-    RUN(&r, "--target-concurrency", "50", "--get", "fits_one_gpu");
-    assert_string_equal(r.out, "true\n");
-    run_free(&r);
+    EXPECT_STDOUT("true\n", "--target-concurrency", "50", "--get", "fits_one_gpu");
     /* without a target, plan keys are null */
-    RUN(&r, "--get", "replicas");
-    assert_string_equal(r.out, "null\n");
-    run_free(&r);
+    EXPECT_STDOUT("null\n", "--get", "replicas");
 }
 
 static void levers(void **state)

@@ -193,15 +193,7 @@ static void budget_from_the_gpu(void **state)
     run_free(&r);
 }
 
-static void get_value(const char *const *args, const char *want)
-{
-    run_result r;
-    run_kvcalc(args, &r);
-    if (r.status != 0 || strcmp(r.out, want) != 0)
-        fail_msg("got '%s' (exit %d, %s), want '%s'", r.out, r.status, r.err, want);
-    run_free(&r);
-}
-#define GET(want, ...) get_value((const char *const[]){__VA_ARGS__, NULL}, want "\n")
+#define GET(want, ...) EXPECT_STDOUT(want "\n", __VA_ARGS__)
 
 static void layouts_and_dtypes(void **state)
 {
