@@ -10,7 +10,7 @@
  */
 #include "kvcalc.h"
 
-#include "layout.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>

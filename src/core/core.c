@@ -20,7 +20,7 @@
  */
 #include "kvcalc.h"
 
-#include "layout.h"
+#include "internal.h"
 
 #include <math.h>
 #include <string.h>

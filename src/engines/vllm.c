@@ -12,7 +12,7 @@
  */
 #include "kvcalc.h"
 
-#include "layout.h"
+#include "internal.h"
 
 #include <math.h>
 
