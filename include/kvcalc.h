@@ -4,8 +4,13 @@
  * The core answers one question: given a model's KV-cache geometry, its weights and a GPU,
  * how many requests of a given context fit at once? It is pure: a kv_spec goes in, a
  * kv_result comes out, nothing is printed, nothing is allocated, there are no globals.
- * The command-line program (src/main.c) is a thin client: it parses argv into a spec, calls
- * kv_compute() and hands the result to a renderer.
+ * A serving engine (kv_spec.engine) decides the answer: the ideal engine is the lesson's
+ * arithmetic, vLLM's is what vLLM allocates; the lesson's ideal figures stay in the result.
+ * The library also reads models (config.json, the built-in presets) and knows GPUs; the
+ * command-line program (src/cli) is a thin client of all of it.
+
+ * Sections: dtypes; model layout; serving engines; spec; planning; result; computing;
+ * models and GPUs; helpers.
  *
  * The arithmetic reproduces the lesson's calculator (kv-calc.py) bit for bit: integer
  * products are exact and converted to an IEEE double once (round-half-even), divisions use
@@ -20,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KVCALC_VERSION "1.0.0"
+#include "kvcalc_version.h" /* KVCALC_VERSION, generated from CMake project() */
 
 #define KV_GIB 1073741824.0 /* 2^30 bytes */
 #define KV_MIB 1048576.0    /* 2^20 bytes */
@@ -46,8 +51,12 @@ typedef struct {
 
 /* The row of the dtype table for d (d must be < KV_DTYPE_COUNT). */
 const kv_dtype_info *kv_dtype_get(kv_dtype d);
-/* Finds a dtype by exact name; returns 0 and sets *out, or -1 if the name is unknown. */
+/* Finds a dtype by its name or another spelling of it (float16, bfloat16, fp8_e4m3,
+ * fp8_e5m2, ...); returns 0 and sets *out, or -1 if the name is unknown. */
 int kv_dtype_from_name(const char *name, kv_dtype *out);
+/* The i-th other spelling kv_dtype_from_name() accepts, or NULL past the last (for help
+ * texts and completions). */
+const char *kv_dtype_spelling(size_t i);
 
 /* ---- model layout: what each layer keeps ----------------------------------------------- */
 
@@ -126,7 +135,8 @@ typedef enum {
 
 /* vLLM's startup inputs. Negative values mean "use kvcalc's documented estimate". */
 typedef struct {
-    double total_gib;            /* GPU memory as torch sees it (cudaMemGetInfo total), GiB */
+    double total_gib;            /* GPU memory as torch sees it (cudaMemGetInfo total), GiB;
+                                    <= 0: from the spec's GPU (kv_vllm_result.total_source) */
     double util;                 /* --gpu-memory-utilization, (0, 1] */
     double weights_gib;          /* "Model loading took X GiB", per GPU; < 0: estimate */
     double activation_gib;       /* profiled activation peak, per GPU; < 0: estimate */
@@ -134,8 +144,9 @@ typedef struct {
     double cuda_graph_gib;       /* CUDA-graph memory in the budget, per GPU; < 0: estimate */
     double kv_cache_memory_gib;  /* >= 0: the "Available KV cache memory" (skip the budget) */
     int64_t block_size;          /* tokens per block; 0: 16, or 64 for MLA (FlashMLA) */
-    int kv_cache_dtype;          /* a kv_dtype, or KV_DTYPE_COUNT for "auto" (the model's) */
-    int64_t max_num_batched_tokens; /* T: enters sliding/chunked demand and the activation */
+    int64_t max_num_batched_tokens; /* T: enters sliding/chunked demand and the activation;
+                                       0: vLLM's default for the GPU (8,192 on >= 70 GiB
+                                       cards that are not A100s, else 2,048) */
     int64_t num_gpu_blocks_override; /* > 0: replaces the computed block count */
     int version_minor;           /* vLLM 0.<minor>: decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
@@ -160,15 +171,16 @@ typedef struct {
     kv_arch arch;            /* for the parameter estimate */
     int params_estimated;    /* 1: weights from the arch estimate instead of params_b */
     int64_t tp;              /* tensor-parallel size, >= 1: every figure becomes per GPU */
-    kv_engine engine;        /* which allocator to predict, besides the ideal one */
+    kv_engine engine;        /* which engine's allocation answers (max_concurrency, fits) */
     kv_vllm_spec vllm;       /* used when engine == KV_ENGINE_VLLM */
 
     /* Labels for reports; the core ignores them. Borrowed strings, NULL when unset. */
     const char *model_name;  /* "Qwen/Qwen3-8B"; NULL: the lesson's illustrative model */
     const char *model_source;/* "config.json", "built-in preset" */
-    const char *gpu_name;    /* "H100 80GB" when --gpu chose the memory */
+    const char *gpu_name;    /* "H100 80GB" when a GPU preset chose the memory, else NULL */
+    double gpu_engine_gib;   /* that GPU's total as serving engines (torch) see it, GiB;
+                                0: unknown (engines then estimate it from gpu_mem_gib) */
     int64_t max_context;     /* the model's max_position_embeddings, 0 if unknown */
-    const char *vllm_total_note; /* where vllm.total_gib came from */
 } kv_spec;
 
 /* Fills *s with the lesson's defaults: a 7B-class GQA model (28 layers, 4 KV heads,
@@ -179,8 +191,9 @@ void kv_spec_defaults(kv_spec *s);
 /* ---- planning: how many GPUs for a target load ----------------------------------------- */
 
 typedef struct {
-    const char *name; /* "H100 80GB" */
-    double gib;       /* its memory, GiB */
+    const char *name;  /* "H100 80GB" */
+    double gib;        /* its memory, GiB */
+    double engine_gib; /* its total as engines see it, GiB; 0 = unknown */
 } kv_gpu_choice;
 
 typedef struct {
@@ -198,7 +211,8 @@ typedef struct {
     int64_t target;             /* requests that must be in flight at once */
     double kv_bytes_needed;     /* target x KV per request (the whole group's) */
     double total_bytes_needed;  /* + all the weights + overhead x tp */
-    double per_gpu_max;         /* requests one replica of the spec holds (max_concurrency) */
+    double per_gpu_max;         /* requests one replica of the spec holds (the engine's
+                                   max_concurrency) */
     int fits_one_gpu;           /* one replica of the spec holds the target */
     int64_t replicas;           /* ceil(target / per_gpu_max); 0 when nothing fits */
     int64_t gpus_needed;        /* replicas x tp */
@@ -211,10 +225,7 @@ typedef struct {
     kv_plan_option options[KV_MAX_PLAN];
 } kv_plan;
 
-/* Reverse sizing: the memory `target` requests need at the spec's context, and for the
- * spec's own GPU and each of `n` GPU choices (at each TP size in 1, 2, 4, 8 that the model
- * can be split over) the replicas and GPUs needed. r is kv_compute(s). */
-/* The lesson's four levers, quantified for the spec. */
+/* The lesson's four levers, quantified for the spec (kv_levers_compute). */
 typedef enum {
     KV_LEVER_NONE,          /* the setting as given */
     KV_LEVER_HALF_CONTEXT,  /* half the context */
@@ -234,6 +245,13 @@ typedef struct {
     int64_t replicas;         /* for the target; 0 when none given or nothing fits */
 } kv_lever;
 
+/* Every lever, as kv_levers_compute() fills them. */
+typedef struct {
+    double offload_gib;            /* the CPU tier the offload row was sized with; 0 = none */
+    int64_t target;                /* the target the replicas are for; 0 = none */
+    kv_lever rows[KV_LEVER_COUNT]; /* indexed by kv_lever_kind */
+} kv_levers;
+
 /* ---- result --------------------------------------------------------------------------- */
 
 /* The standard contexts of the context-vs-concurrency table, plus the user's own. */
@@ -247,13 +265,23 @@ typedef struct {
     int is_setting;              /* 1 on the row of the user's --context */
 } kv_row;
 
+/* Where vLLM's GPU total came from. */
+typedef enum {
+    KV_TOTAL_GIVEN,       /* vllm.total_gib was set */
+    KV_TOTAL_GPU_MEMORY,  /* no GPU preset: the GPU memory given (gpu_mem_gib) */
+    KV_TOTAL_ENGINE,      /* the GPU preset's engine-reported total (gpu_engine_gib) */
+    KV_TOTAL_DRIVER_EST   /* the preset's driver total minus 0.5 GiB of CUDA context */
+} kv_total_source;
+
 /* What vLLM would allocate and print, per GPU. */
 typedef struct {
+    double total_gib;            /* the total used, GiB */
+    kv_total_source total_source;
     double total_bytes;          /* total_gib x GiB */
     double requested_bytes;      /* util x total */
     double weights_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
     double available_bytes;      /* requested - the four above, or --kv-cache-memory-gib */
-    double elem_bytes;           /* KV element bytes after --kv-cache-dtype */
+    double elem_bytes;           /* KV element bytes (the spec's KV dtype) */
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
     double page_bytes;           /* one block of one layer */
     int64_t group_size;          /* layers per KV-cache group (tensors sharing the pool) */
@@ -280,14 +308,26 @@ typedef struct {
     kv_layer_kind kind;
     int64_t count;          /* layers in the group */
     int64_t tokens_max;     /* tokens a layer keeps at most (window, chunk); 0 = no limit */
+    int64_t kv_heads;       /* KV heads per layer on this GPU (after TP); 0 for state / MLA */
+    int64_t head_dim;       /* elements per head; 0 for state / MLA */
     double bytes_per_token; /* all layers of the group, one token (0 for state layers) */
     double bytes_fixed;     /* all layers of the group, per request (state layers) */
     double bytes_per_request; /* at the spec's context */
 } kv_group;
 
+/* How the KV of one request grows with its context: what "double the context" does. */
+typedef enum {
+    KV_GROWTH_LINEAR,  /* every layer keeps every token: double the context, halve the
+                          concurrency (the lesson's model, MLA) */
+    KV_GROWTH_CAPPED,  /* some layers stop at a window, a chunk or a fixed state */
+    KV_GROWTH_FIXED    /* no layer keeps every token: past the windows, nothing grows */
+} kv_growth;
+
 typedef struct {
     double kv_bytes_per_token;   /* growth per token of layers that keep every token:
                                     2 x layers x kv_heads x head_dim x bytes for the lesson */
+    double kv_bytes_first_token; /* what the first token costs in every attention layer
+                                    (full, sliding and chunked alike) */
     double kv_bytes_per_request; /* the whole cache of one request at `context` */
     double params;               /* parameters the weights are sized for (params_b x 1e9 or
                                     the estimate) */
@@ -295,26 +335,32 @@ typedef struct {
     double gpu_mem_bytes;        /* gpu_mem_gib x GiB */
     double overhead_bytes;       /* overhead_gib x GiB */
     double free_kv_bytes;        /* gpu - weights - overhead; may be <= 0 */
-    int fits;                    /* 1 when free_kv_bytes > 0 */
-    double max_concurrency;      /* floor(free / per request); integral; 0 when !fits */
-    double kv_bytes_in_use;      /* max_concurrency x kv_bytes_per_request */
-    double kv_bytes_unused;      /* free_kv_bytes - kv_bytes_in_use (0 when !fits) */
+    int room;                    /* 1 when free_kv_bytes > 0 (else the lesson's "no room") */
+
+    /* The answer, from the chosen engine (spec.engine). */
+    double max_concurrency;      /* whole requests of `context` held at once; integral */
+    int fits;                    /* max_concurrency >= 1: at least one request fits */
+
+    /* The lesson's ideal packing: every free byte holds KV. Equal to the answer when the
+     * engine is KV_ENGINE_IDEAL. */
+    double ideal_max_concurrency;/* floor(free / per request); integral; 0 without room */
+    int ideal_fits;              /* ideal_max_concurrency >= 1 */
+    double kv_bytes_in_use;      /* ideal_max_concurrency x kv_bytes_per_request */
+    double kv_bytes_unused;      /* free_kv_bytes - kv_bytes_in_use (0 without room) */
+
     size_t n_rows;
-    kv_row rows[KV_MAX_ROWS];    /* ascending context */
-    double prefix_saved_bytes;   /* (prefix_requests - 1) x prefix_tokens x per token */
-    double prefix_extra_concurrency; /* floor(saved / per request); 0 when !fits */
+    kv_row rows[KV_MAX_ROWS];    /* ascending context; max_concurrency from the engine */
+    double prefix_saved_bytes;   /* (prefix_requests - 1) x the prefix tokens each layer
+                                    still holds at `context` x per token */
+    double prefix_extra_concurrency; /* floor(saved / per request); 0 without room */
     size_t n_groups;             /* layer groups, in kv_layer_kind order, empty ones left out */
     kv_group groups[KV_LAYER_KINDS];
+    kv_growth growth;            /* how the groups grow with the context */
     int state_unknown;           /* 1: state layers whose size the config does not give */
     int64_t kv_heads_per_gpu;    /* max(1, kv_heads / tp); kv_heads for MLA (not split) */
     double kv_bytes_per_request_group; /* the whole TP group: per GPU x tp */
     double weights_bytes_group;  /* all weights: per GPU x tp */
     kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
-    int has_plan;                /* plan filled by kv_plan_compute() */
-    kv_plan plan;
-    int has_levers;              /* levers filled by kv_levers_compute() */
-    double offload_gib;          /* the offload tier the levers were sized with */
-    kv_lever levers[KV_LEVER_COUNT];
 } kv_result;
 
 /* Why kv_compute() refused a spec. Each value names the input to blame so the caller can
@@ -335,15 +381,30 @@ typedef enum {
     KV_ERR_MEMORY_RANGE,    /* gpu - weights - overhead is not a finite number */
     KV_ERR_LAYOUT,          /* a layout field out of range (pattern, window, latent) */
     KV_ERR_TP,              /* tp < 1, or it does not divide the attention / KV heads */
-    KV_ERR_VLLM             /* a vLLM input out of range (utilization, block size, memory) */
+    KV_ERR_VLLM,            /* a vLLM input out of range (utilization, block size, memory) */
+    KV_ERR_ENGINE           /* engine is not a kv_engine */
 } kv_status;
 
-/* Computes *r from *s. Pure: no I/O, no allocation, no globals. Returns KV_OK, or the
- * status naming the offending input (and leaves *r unspecified). */
+/* ---- computing ------------------------------------------------------------------------ */
+
+/* Computes *r from *s: the lesson's figures, then the chosen engine's answer. Pure: no I/O,
+ * no allocation, no globals. Returns KV_OK, or the status naming the offending input (and
+ * leaves *r unspecified). */
 kv_status kv_compute(const kv_spec *s, kv_result *r);
 
-/* Fills the vLLM defaults: utilization 0.9, block size auto, dtype auto, T 2048, version
- * 0.11, hybrid manager on, Mamba mode "none", every memory term estimated. */
+/* The KV bytes one request holds at `context` tokens (what kv_compute puts in
+ * kv_bytes_per_request), for any context. s must be valid (kv_compute() == KV_OK). */
+double kv_request_bytes(const kv_spec *s, int64_t context);
+
+/* Whole requests of `context` tokens the chosen engine holds at once for spec s (valid);
+ * what kv_compute() reports as max_concurrency when s->context == context. */
+double kv_max_concurrency_at(const kv_spec *s, int64_t context);
+
+/* The name of an engine ("ideal", "vllm"), or NULL for a value out of range. */
+const char *kv_engine_name(kv_engine e);
+
+/* Fills the vLLM defaults: utilization 0.9, block size auto, T auto, GPU total auto,
+ * version 0.11, hybrid manager on, Mamba mode "none", every memory term estimated. */
 void kv_vllm_defaults(kv_vllm_spec *v);
 
 /* kvcalc's estimates for the terms vLLM measures at startup, in GiB (documented in
@@ -362,11 +423,97 @@ int kv_tp_valid(const kv_spec *s, int64_t tp);
 /* A short English explanation of a status ("must be an integer >= 1", ...). */
 const char *kv_status_message(kv_status st);
 
-/* ---- exact arithmetic helpers (exposed for tests and renderers) ------------------------ */
+/* ---- planning ------------------------------------------------------------------------- */
+
+/* Reverse sizing: the memory `target` requests need at the spec's context, and for the
+ * spec's own GPU and each of `n` GPU choices (at each TP size in 1, 2, 4, 8 that the model
+ * can be split over) the replicas and GPUs needed, all by the spec's engine. r is
+ * kv_compute(s). */
+kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
+                          const kv_gpu_choice *gpus, size_t n, kv_plan *out);
+
+/* What half the context, an fp8 KV cache, int8 and int4 weights and (offload_gib > 0) a CPU
+ * tier of offload_gib each buy, one at a time, by the spec's engine; replicas for `target`
+ * when it is > 0. */
+kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target,
+                            kv_levers *out);
+
+/* Context vs concurrency on a log scale, for charts. */
+#define KV_CURVE_POINTS 49
+typedef struct {
+    size_t n;
+    int64_t context[KV_CURVE_POINTS];      /* tokens, from 256 up, x 2^(1/4) each step */
+    double max_concurrency[KV_CURVE_POINTS]; /* by the spec's engine */
+} kv_curve;
+
+/* Fills the curve for s (valid): 49 contexts from 256 to 256 x 2^12 = 1,048,576 tokens
+ * (further when the spec's context is larger). */
+void kv_curve_compute(const kv_spec *s, kv_curve *out);
+
+/* ---- models and GPUs: config.json, the built-in presets ------------------------------- */
+
+#define KV_CONFIG_MAX_BYTES (8u << 20) /* a config.json is a few KiB; refuse more than 8 MiB */
+
+/* What a config says about the model besides the spec. */
+typedef struct {
+    char name[256];       /* _name_or_path (JSON escapes decoded), or "" */
+    char model_type[64];  /* of the language model part */
+    int64_t max_context;  /* max_position_embeddings (family default when absent), or 0 */
+} kv_model_info;
+
+/* Reads a Hugging Face config.json (text, len bytes; `label` names it in messages) into s:
+ * layers, KV heads, head size, KV and weight dtypes, the per-layer layout and the
+ * architecture for the parameter estimate. Fields the config does not mention keep their
+ * values in s. Returns 0, or 2 with one line "kvcalc: LABEL:LINE:COL: what is wrong" in
+ * err. Allocates a token array for the duration of the call; no other I/O. */
+int kv_config_read(const char *text, size_t len, const char *label, kv_spec *s,
+                   kv_model_info *info, char *err, size_t errcap);
+
+/* Reads a whole file ("-" = standard input) of at most KV_CONFIG_MAX_BYTES into a malloc'ed
+ * buffer (free() it). Returns 0, or 2 with one line in err. */
+int kv_config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap);
+
+/* A built-in model: a real config.json embedded at build time. */
+typedef struct {
+    const char *id;    /* Hugging Face id: "Qwen/Qwen3-8B" */
+    const char *alias; /* short name: "qwen3-8b" */
+    const char *file;  /* its file in data/models/ */
+    const char *json;  /* the config.json text */
+    size_t json_len;
+} kv_model_preset;
+
+/* The built-in models, in table order (i < kv_model_preset_count()). */
+size_t kv_model_preset_count(void);
+const kv_model_preset *kv_model_preset_at(size_t i);
+/* A model by id or alias, case-insensitive; NULL if none. */
+const kv_model_preset *kv_model_preset_find(const char *name);
+/* The spec of a built-in model: kv_spec_defaults(), then its config. Returns 0 or 2. */
+int kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info,
+                         char *err, size_t errcap);
+
+/* A built-in GPU, with the memory the driver reports (what an engine sizes from). */
+typedef struct {
+    const char *name;    /* "H100 80GB" */
+    const char *aliases; /* space-separated extra names: "h100 h100-sxm h100-pcie" */
+    double total_mib;    /* total as nvidia-smi reports it, MiB; 0 if unknown */
+    double engine_gib;   /* total as vLLM / torch report it, GiB; 0 if unknown */
+} kv_gpu;
+
+size_t kv_gpu_count(void);
+const kv_gpu *kv_gpu_at(size_t i);
+/* A GPU by name or alias, ignoring case, spaces, '-' and '_'; NULL if none. */
+const kv_gpu *kv_gpu_find(const char *name);
+/* Its memory in GiB: the driver's MiB / 1024, else the engine-reported GiB. */
+double kv_gpu_gib(const kv_gpu *g);
+
+/* ---- helpers: exact arithmetic and estimates (exposed for tests and renderers) -------- */
 
 /* The product of n unsigned 64-bit factors (n <= 4), computed exactly and rounded once to
  * the nearest double, ties to even - what Python does for float(a * b * c * d). */
 double kv_exact_product(const uint64_t *factors, size_t n);
+
+/* Python's float floor division a // b (b != 0), including its correction step. */
+double kv_floordiv(double a, double b);
 
 /* The parameter count of an architecture (embeddings, attention or MLA projections, dense
  * MLP or every MoE expert with shared experts and routers, norms) for the given layers,
@@ -383,30 +530,5 @@ double kv_estimate_weight_bytes(const kv_arch *arch, const kv_layout *layout, in
 
 /* Layers of each kind among the first `layers` layers of a layout. */
 void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_LAYER_KINDS]);
-
-/* The KV bytes one request holds at `context` tokens (what kv_compute puts in
- * kv_bytes_per_request), for any context. s must be valid (kv_compute() == KV_OK). */
-double kv_request_bytes(const kv_spec *s, int64_t context);
-
-kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
-                          const kv_gpu_choice *gpus, size_t n, kv_plan *out);
-
-kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target,
-                            kv_lever out[KV_LEVER_COUNT]);
-
-/* Context vs concurrency on a log scale, for charts. */
-#define KV_CURVE_POINTS 49
-typedef struct {
-    size_t n;
-    int64_t context[KV_CURVE_POINTS];      /* tokens, from 256 up, x 2^(1/4) each step */
-    double max_concurrency[KV_CURVE_POINTS];
-} kv_curve;
-
-/* Fills the curve for s (valid) and its result r: 49 contexts from 256 to 256 x 2^12 =
- * 1,048,576 tokens (further when the spec's context is larger). */
-void kv_curve_compute(const kv_spec *s, const kv_result *r, kv_curve *out);
-
-/* Python's float floor division a // b (b != 0), including its correction step. */
-double kv_floordiv(double a, double b);
 
 #endif /* KVCALC_H */

@@ -239,7 +239,7 @@ static const config_case variants[] = {
      8192, 16826368, 827834368},
 };
 
-static void load(const char *dir, const char *file, kv_spec *s, config_info *info)
+static void load(const char *dir, const char *file, kv_spec *s, kv_model_info *info)
 {
     char path[512], err[512];
     snprintf(path, sizeof path, "%s/%s/%s", KVCALC_SOURCE_DIR, dir, file);
@@ -248,7 +248,7 @@ static void load(const char *dir, const char *file, kv_spec *s, config_info *inf
     if (!text)
         fail_msg("cannot read %s", path);
     kv_spec_defaults(s);
-    int rc = config_read(text, len, file, s, info, err, sizeof err);
+    int rc = kv_config_read(text, len, file, s, info, err, sizeof err);
     if (rc != 0)
         fail_msg("%s: %s", file, err);
     free(text);
@@ -265,7 +265,7 @@ static double request_bytes(kv_spec *s, int64_t context)
 static void check_case(const char *dir, const config_case *c)
 {
     kv_spec s;
-    config_info info;
+    kv_model_info info;
     kv_result r;
     load(dir, c->file, &s, &info);
     print_message("  %s\n", c->file);
@@ -323,7 +323,7 @@ static void parameter_counts(void **state)
     };
     for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
         kv_spec s;
-        config_info info;
+        kv_model_info info;
         kv_result r;
         load("data/models", totals[i].file, &s, &info);
         assert_true(s.params_estimated);
@@ -337,7 +337,7 @@ static void parameter_counts(void **state)
      * q/o 2 x 4096 x 4096 + k/v 2 x 4096 x 1024 + MLP 3 x 4096 x 14,336 + norms 2 x 4096
      * = 218,112,000; x 32 = 6,979,584,000; + final norm 4,096 = 8,030,261,248 */
     kv_spec s;
-    config_info info;
+    kv_model_info info;
     kv_result r;
     load("data/models", "meta-llama__Llama-3.1-8B.json", &s, &info);
     assert_int_equal(kv_compute(&s, &r), KV_OK);
@@ -349,7 +349,7 @@ static void quantized_weights(void **state)
 {
     (void)state;
     kv_spec s;
-    config_info info;
+    kv_model_info info;
     kv_result r;
     /* AWQ Llama-70B: embeddings 2 x 128,256 x 8,192 = 2,101,346,304 and norms 8,192 + 80 x 2 x
      * 8,192 = 1,318,912 stay bf16; the other 70,553,706,496 - both = 68,451,041,280 are 4-bit:
@@ -380,7 +380,7 @@ static void labels_and_limits(void **state)
 {
     (void)state;
     kv_spec s;
-    config_info info;
+    kv_model_info info;
     load("data/models", "meta-llama__Llama-3.1-8B.json", &s, &info);
     assert_string_equal(info.model_type, "llama");
     assert_int_equal(info.max_context, 131072);
@@ -396,11 +396,11 @@ static void labels_and_limits(void **state)
 static void expect_config_error(const char *text, const char *want)
 {
     kv_spec s;
-    config_info info;
+    kv_model_info info;
     char err[512];
     kv_spec_defaults(&s);
     kv_spec before = s;
-    assert_int_equal(config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 2);
+    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 2);
     if (strcmp(err, want) != 0)
         fail_msg("for %s\n got: %s\nwant: %s", text, err, want);
     assert_null(strchr(err, '\n'));
@@ -464,10 +464,10 @@ static void hostile_nesting(void **state)
     size_t deep = 100000;
     char *text = nested_arrays(deep);
     kv_spec s;
-    config_info info;
+    kv_model_info info;
     char err[256];
     kv_spec_defaults(&s);
-    assert_int_equal(config_read(text, 2 * deep, "deep.json", &s, &info, err, sizeof err), 2);
+    assert_int_equal(kv_config_read(text, 2 * deep, "deep.json", &s, &info, err, sizeof err), 2);
     assert_string_equal(err, "kvcalc: deep.json:1:33: nesting too deep");
     free(text);
 }

@@ -1,119 +1,201 @@
 /*
  * sweep.c - --sweep KEY=VALUES: a grid over any inputs, one row per point.
  *
- * Each axis is an input of kv_inputs (context, tp, dtype, kv-cache-dtype, gpu-mem-gib, ...),
- * a GPU preset (gpu=h100,l40s) or a model preset (model=qwen3-8b,llama-3.1-8b). Values are a
- * list (V1,V2), a geometric range (A..B*F) or an arithmetic one (A..B+S). Every value is
- * parsed once, before the first row; a point is then a copy of the base spec with the axis
- * values written in, one kv_compute() and one printed line, so a sweep streams at well over
- * a million points per second to CSV (bench/bench.sh measures it). The grid is walked like
- * an odometer, the last axis fastest; nothing is stored per point.
+ * An axis is a spec input of the flag table (context, tp, dtype, gpu-mem-gib, block-size,
+ * ...), the GPU preset (gpu=h100,l40s) or the model (model=qwen3-8b,llama-3.1-8b). Its values
+ * are items separated by commas: single values, arithmetic ranges A..B+S and geometric ones
+ * A..B*F (range.h). Every value is parsed once, before the first row, by the same code as the
+ * flag on the command line; a range is never stored, only walked.
+ *
+ * A point is the command line with the axis values written in as if typed: the same spec
+ * builder and the same pipeline as a single run, so a row equals the single run with those
+ * flags (a test checks every axis). The grid is walked like an odometer, the last axis
+ * fastest; each row is written once, and a failed write stops the sweep at once (exit 3).
  */
 #include "sweep.h"
 
-#include "config.h"
+#include "build.h"
 #include "format.h"
-#include "presets.h"
+#include "keys.h"
+#include "pipeline.h"
+#include "range.h"
 
 #include <ctype.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_AXIS_VALUES 10000000 /* one axis; the grid is the product of the axes */
+#define MAX_POINTS 10000000000.0 /* 10^10: a grid larger than this would not finish */
+#define MAX_LISTED 10000000      /* single values and geometric integer values per axis */
+#define EXIT_WRITE_ERROR 3
 
-typedef enum { AXIS_INPUT, AXIS_GPU, AXIS_MODEL } axis_kind;
+typedef enum { AXIS_FLAG, AXIS_GPU, AXIS_MODEL } axis_kind;
+
+/* One comma-separated item of an axis: a run of listed values, or a range. */
+typedef struct {
+    int is_range;
+    size_t first, n;  /* listed values: [first, first + n) of the axis's list */
+    kv_range range;
+} segment;
 
 typedef struct {
     axis_kind kind;
-    const input_field *field;  /* AXIS_INPUT */
-    char key[48];              /* as printed in the header */
-    size_t n;
-    union {
-        int64_t *i;
-        double *d;
-        int *e;
-        const gpu_preset **gpu;
-        kv_spec *model;        /* a spec per model value, lesson defaults elsewhere */
-    } v;
-    const char **model_names;  /* AXIS_MODEL: ids */
+    const kv_flag *flag;     /* AXIS_FLAG */
+    char key[64];            /* as printed: the JSON key, "gpu" or "model" */
+    size_t n_seg, cap_seg;
+    segment *seg;
+    size_t n_list, cap_list; /* listed values */
+    kv_value *values;        /* AXIS_FLAG */
+    unsigned char *is_auto;  /* AXIS_FLAG: "auto" (the model's value) */
+    const kv_gpu **gpus;     /* AXIS_GPU */
+    kv_model **models;       /* AXIS_MODEL */
+    /* the walk */
+    size_t at_seg, at_list;
+    kv_range_iter it;
+    kv_value now;            /* the current value (AXIS_FLAG) */
+    int now_auto;
 } axis;
 
 typedef struct {
-    axis axes[CLI_MAX_SWEEP];
+    axis axes[KV_MAX_SWEEP];
     size_t n;
-    char err[CLI_ERR_BUF];
+    char err[KV_ERR_BUF];
 } grid;
 
 static int grid_fail(grid *g, const char *fmt, const char *a, const char *b)
 {
-    snprintf(g->err, sizeof g->err, fmt, a, b);
+    char sa[300], sb[300];
+    snprintf(g->err, sizeof g->err, fmt, kv_safe(sa, sizeof sa, a, 200),
+             kv_safe(sb, sizeof sb, b, 200));
     return -1;
 }
 
-/* Appends one value to an axis, growing its array. */
-static int push(axis *ax, size_t elem, const void *value)
+/* Grows an array of `size`-byte elements to hold one more. */
+static int grow(void **array, size_t *cap, size_t n, size_t size)
 {
-    if (ax->n >= MAX_AXIS_VALUES)
+    if (n < *cap)
+        return 0;
+    size_t bigger = *cap ? *cap * 2 : 8;
+    void *p = realloc(*array, bigger * size);
+    if (!p)
         return -1;
-    if ((ax->n & (ax->n - 1)) == 0) { /* grow at powers of two */
-        size_t cap = ax->n ? ax->n * 2 : 1;
-        void *bigger = realloc(ax->v.i, cap * elem);
-        if (!bigger)
-            return -1;
-        ax->v.i = bigger;
-    }
-    memcpy((char *)ax->v.i + ax->n * elem, value, elem);
-    ax->n++;
+    *array = p;
+    *cap = bigger;
     return 0;
 }
 
-/* "A..B*F" or "A..B+S" over an integer or number input. */
-static int push_range(grid *g, axis *ax, const char *item)
+/* Room for one more listed value (in every per-kind list). */
+static int grow_list(axis *ax)
 {
-    char a[64], b[64], step[64], op;
-    const char *dots = strstr(item, "..");
-    const char *mark = dots ? strpbrk(dots + 2, "*+") : NULL;
-    if (!dots || !mark || (size_t)(dots - item) >= sizeof a || (size_t)(mark - dots) >= sizeof b ||
-        strlen(mark + 1) >= sizeof step)
-        return grid_fail(g, "kvcalc: --sweep: bad range '%s' (expected A..B*F or A..B+S)%s", item,
-                         "");
-    snprintf(a, sizeof a, "%.*s", (int)(dots - item), item);
-    snprintf(b, sizeof b, "%.*s", (int)(mark - dots - 2), dots + 2);
-    snprintf(step, sizeof step, "%s", mark + 1);
-    op = *mark;
-    kv_spec lo, hi, st;
-    char err[CLI_ERR_BUF];
-    kv_spec_defaults(&lo);
-    kv_spec_defaults(&hi);
-    kv_spec_defaults(&st);
-    if (cli_set_input(ax->field, a, &lo, err, sizeof err) || cli_set_input(ax->field, b, &hi, err, sizeof err))
-        return grid_fail(g, "%s%s", err, "");
-    double from, to, by = strtod(step, NULL);
-    char *end;
-    by = strtod(step, &end);
-    if (*end || !(by > 0) || !isfinite(by) || (op == '*' && !(by > 1)))
-        return grid_fail(g, "kvcalc: --sweep: bad step in '%s' (*F needs F > 1, +S needs S > 0)%s",
-                         item, "");
-    if (ax->field->kind == IN_INT) {
-        from = (double)*input_int(&lo, ax->field);
-        to = (double)*input_int(&hi, ax->field);
+    if (ax->n_list >= MAX_LISTED)
+        return -1;
+    size_t cap = ax->cap_list;
+    if (grow((void **)&ax->values, &cap, ax->n_list, sizeof *ax->values) != 0)
+        return -1;
+    size_t c2 = ax->cap_list, c3 = ax->cap_list, c4 = ax->cap_list;
+    if (grow((void **)&ax->is_auto, &c2, ax->n_list, 1) != 0 ||
+        grow((void **)&ax->gpus, &c3, ax->n_list, sizeof *ax->gpus) != 0 ||
+        grow((void **)&ax->models, &c4, ax->n_list, sizeof *ax->models) != 0)
+        return -1;
+    ax->cap_list = cap;
+    return 0;
+}
+
+static segment *new_segment(axis *ax)
+{
+    if (grow((void **)&ax->seg, &ax->cap_seg, ax->n_seg, sizeof *ax->seg) != 0)
+        return NULL;
+    segment *s = &ax->seg[ax->n_seg++];
+    memset(s, 0, sizeof *s);
+    s->first = ax->n_list;
+    return s;
+}
+
+/* Appends one listed value to the axis's last segment (a listed one). */
+static int list_value(grid *g, axis *ax, const char *item)
+{
+    if (grow_list(ax) != 0)
+        return grid_fail(g, "kvcalc: --sweep: more than 10,000,000 values for '%s'%s", ax->key, "");
+    size_t i = ax->n_list;
+    memset(&ax->values[i], 0, sizeof ax->values[i]);
+    ax->is_auto[i] = 0;
+    ax->gpus[i] = NULL;
+    ax->models[i] = NULL;
+    if (ax->kind == AXIS_GPU) {
+        ax->gpus[i] = kv_gpu_find(item);
+        if (!ax->gpus[i])
+            return grid_fail(g, "kvcalc: --sweep: unknown GPU '%s' (see kvcalc --list-gpus)%s",
+                             item, "");
+    } else if (ax->kind == AXIS_MODEL) {
+        if (!kv_model_preset_find(item))
+            return grid_fail(g, "kvcalc: --sweep: unknown model '%s' (see kvcalc --list-models)%s",
+                             item, "");
+        kv_model *m = malloc(sizeof *m);
+        if (!m)
+            return grid_fail(g, "kvcalc: --sweep: out of memory%s%s", "", "");
+        ax->models[i] = m;
+        ax->n_list++; /* owned from here: freed with the axis */
+        ax->seg[ax->n_seg - 1].n++;
+        return kv_model_load(NULL, item, m, g->err, sizeof g->err) == 0 ? 0 : -1;
     } else {
-        from = *input_num(&lo, ax->field);
-        to = *input_num(&hi, ax->field);
+        int rc = kv_flag_value(ax->flag, ax->flag->name, item, &ax->values[i], g->err, sizeof g->err);
+        if (rc == KV_USAGE_ERROR)
+            return -1;
+        ax->is_auto[i] = rc == 1;
     }
-    for (double x = from; x <= to * (1 + 1e-12); x = op == '*' ? x * by : x + by) {
-        int rc;
-        if (ax->field->kind == IN_INT) {
-            int64_t v = (int64_t)llround(x);
-            rc = push(ax, sizeof v, &v);
-        } else {
-            rc = push(ax, sizeof x, &x);
-        }
-        if (rc != 0)
-            return grid_fail(g, "kvcalc: --sweep: more than 10,000,000 values in '%s'%s", item, "");
+    ax->n_list++;
+    ax->seg[ax->n_seg - 1].n++;
+    return 0;
+}
+
+/* "A..B+S" / "A..B*F" over an integer or number input: the endpoints are parsed as the flag
+ * parses them (same bounds, same messages), the step by range.h. */
+static int range_item(grid *g, axis *ax, const char *item)
+{
+    char a[128], b[128], step[128], op, msg[1024];
+    kv_value va, vb;
+    segment *s;
+    if (ax->kind != AXIS_FLAG || (ax->flag->arg != ARG_INT && ax->flag->arg != ARG_NUM))
+        return grid_fail(g, "kvcalc: --sweep: '%s' takes a list of values, not a range%s",
+                         ax->key, "");
+    if (kv_range_split(item, a, sizeof a, b, sizeof b, &op, step, sizeof step, msg, sizeof msg))
+        return grid_fail(g, "kvcalc: --sweep: %s%s", msg, "");
+    if (kv_flag_value(ax->flag, ax->flag->name, a, &va, g->err, sizeof g->err) != 0 ||
+        kv_flag_value(ax->flag, ax->flag->name, b, &vb, g->err, sizeof g->err) != 0)
+        return -1;
+    if (!(s = new_segment(ax)))
+        return grid_fail(g, "kvcalc: --sweep: out of memory%s%s", "", "");
+    s->is_range = 1;
+    int rc = ax->flag->arg == ARG_INT
+                 ? kv_range_init_int(&s->range, va.i, vb.i, op, step, item, msg, sizeof msg)
+                 : kv_range_init_num(&s->range, va.d, vb.d, op, step, item, msg, sizeof msg);
+    if (rc != 0)
+        return grid_fail(g, "kvcalc: --sweep: %s%s", msg, "");
+    return 0;
+}
+
+/* The axis key as typed ("max-model-len", "kv_cache_dtype", "gpu") -> the axis. */
+static int axis_key(grid *g, axis *ax, const char *text, size_t len)
+{
+    char key[64];
+    if (len >= sizeof key)
+        len = sizeof key - 1;
+    memcpy(key, text, len);
+    key[len] = '\0';
+    for (char *p = key; *p; p++)
+        if (*p == '_')
+            *p = '-';
+    if (strcmp(key, "gpu") == 0 || strcmp(key, "model") == 0) {
+        ax->kind = key[0] == 'g' ? AXIS_GPU : AXIS_MODEL;
+        snprintf(ax->key, sizeof ax->key, "%s", key);
+        return 0;
     }
+    ax->kind = AXIS_FLAG;
+    ax->flag = kv_flag_find(key, strlen(key));
+    if (!ax->flag || ax->flag->does != DO_SPEC || ax->flag->arg == ARG_NONE)
+        return grid_fail(g, "kvcalc: --sweep: unknown key '%s' (expected gpu, model or an input "
+                            "such as context, tp, dtype, gpu-mem-gib, block-size)%s",
+                         key, "");
+    snprintf(ax->key, sizeof ax->key, "%s", ax->flag->key);
     return 0;
 }
 
@@ -121,30 +203,15 @@ static int parse_axis(grid *g, const char *text)
 {
     axis *ax = &g->axes[g->n];
     memset(ax, 0, sizeof *ax);
+    g->n++; /* owned from here: freed with the grid */
     const char *eq = strchr(text, '=');
     if (!eq || eq == text || !eq[1])
-        return grid_fail(g, "kvcalc: --sweep: expected KEY=VALUES, got '%.60s'%s", text, "");
-    size_t klen = (size_t)(eq - text);
-    char key[48];
-    snprintf(key, sizeof key, "%.*s", (int)(klen < 47 ? klen : 47), text);
-    for (char *p = key; *p; p++)
-        if (*p == '_')
-            *p = '-';
-    snprintf(ax->key, sizeof ax->key, "%s", key);
-    if (strcmp(key, "gpu") == 0) {
-        ax->kind = AXIS_GPU;
-    } else if (strcmp(key, "model") == 0) {
-        ax->kind = AXIS_MODEL;
-    } else {
-        ax->kind = AXIS_INPUT;
-        ax->field = kv_input_by_flag(key, strlen(key));
-        if (!ax->field || ax->field->kind == IN_FLAG)
-            return grid_fail(g, "kvcalc: --sweep: unknown key '%s' (expected gpu, model or an "
-                                "input such as context, tp, dtype, kv-cache-dtype, gpu-mem-gib)%s",
-                             key, "");
-        snprintf(ax->key, sizeof ax->key, "%s", ax->field->key);
-    }
-    /* values, comma-separated */
+        return grid_fail(g, "kvcalc: --sweep: expected KEY=VALUES, got '%s'%s", text, "");
+    if (axis_key(g, ax, text, (size_t)(eq - text)) != 0)
+        return -1;
+    for (size_t k = 0; k + 1 < g->n; k++)
+        if (strcmp(g->axes[k].key, ax->key) == 0)
+            return grid_fail(g, "kvcalc: --sweep: '%s' is swept twice%s", ax->key, "");
     char *list = malloc(strlen(eq + 1) + 1);
     if (!list)
         return grid_fail(g, "kvcalc: --sweep: out of memory%s%s", "", "");
@@ -154,207 +221,253 @@ static int parse_axis(grid *g, const char *text)
         next = strchr(item, ',');
         if (next)
             *next++ = '\0';
-        if (ax->kind == AXIS_GPU) {
-            const gpu_preset *gp = find_gpu_preset(item);
-            rc = gp ? push(ax, sizeof gp, &gp)
-                    : grid_fail(g, "kvcalc: --sweep: unknown GPU '%.60s' (see --list-gpus)%s", item, "");
-        } else if (ax->kind == AXIS_MODEL) {
-            const model_preset *m = find_model_preset(item);
-            kv_spec s;
-            char err[CLI_ERR_BUF];
-            if (!m)
-                rc = grid_fail(g, "kvcalc: --sweep: unknown model '%.60s' (see --list-models)%s",
-                               item, "");
-            else if (cli_preset_spec(m, &s, err, sizeof err) != 0)
-                rc = grid_fail(g, "%s%s", err, "");
-            else
-                rc = push(ax, sizeof s, &s);
+        if (!*item) {
+            rc = grid_fail(g, "kvcalc: --sweep: an empty value in '%s'%s", text, "");
         } else if (strstr(item, "..")) {
-            rc = (ax->field->kind == IN_INT || ax->field->kind == IN_NUM)
-                     ? push_range(g, ax, item)
-                     : grid_fail(g, "kvcalc: --sweep: '%s' takes a list, not a range%s", key, "");
+            rc = range_item(g, ax, item);
         } else {
-            kv_spec s;
-            char err[CLI_ERR_BUF];
-            kv_spec_defaults(&s);
-            if (cli_set_input(ax->field, item, &s, err, sizeof err) != 0)
-                rc = grid_fail(g, "%s%s", err, "");
-            else
-                rc = push(ax, input_size(ax->field), (char *)&s + ax->field->offset);
+            segment *s = ax->n_seg && !ax->seg[ax->n_seg - 1].is_range ? &ax->seg[ax->n_seg - 1]
+                                                                       : new_segment(ax);
+            rc = s ? list_value(g, ax, item)
+                   : grid_fail(g, "kvcalc: --sweep: out of memory%s%s", "", "");
         }
-        if (rc == 0 && ax->n == 0)
-            rc = grid_fail(g, "kvcalc: --sweep: no values for '%s'%s", key, "");
     }
     free(list);
-    if (rc == 0 && ax->n == 0)
-        rc = grid_fail(g, "kvcalc: --sweep: no values for '%s'%s", key, "");
-    if (rc == 0)
-        g->n++;
     return rc;
 }
 
-/* ---- points ------------------------------------------------------------------------------ */
-
-/* The model part of a spec: what --model / --config set. */
-static void take_model(kv_spec *dst, const kv_spec *model)
+static void free_grid(grid *g)
 {
-    dst->layers = model->layers;
-    dst->kv_heads = model->kv_heads;
-    dst->head_dim = model->head_dim;
-    dst->dtype = model->dtype;
-    dst->weight_dtype = model->weight_dtype;
-    dst->layout = model->layout;
-    dst->arch = model->arch;
-    dst->params_estimated = model->params_estimated;
-    dst->model_name = model->model_name;
-    dst->model_source = model->model_source;
-    dst->max_context = model->max_context;
-}
-
-static const input_field *batch_input(void)
-{
-    static const char flag[] = "max-num-batched-tokens";
-    return kv_input_by_flag(flag, sizeof flag - 1);
-}
-
-static void build_point(const cli_options *o, const grid *g, const size_t *at, kv_spec *s,
-                        char *note, size_t cap)
-{
-    *s = o->spec;
-    for (size_t k = 0; k < g->n; k++) { /* the model first: other axes and flags win */
-        const axis *ax = &g->axes[k];
-        if (ax->kind == AXIS_MODEL) {
-            take_model(s, &ax->v.model[at[k]]);
-            cli_apply_given(s, &o->given, o->given_set);
-        }
-    }
     for (size_t k = 0; k < g->n; k++) {
-        const axis *ax = &g->axes[k];
-        if (ax->kind == AXIS_GPU) {
-            const gpu_preset *gp = ax->v.gpu[at[k]];
-            s->gpu_mem_gib = gpu_preset_gib(gp);
-            s->gpu_name = gp->name;
-            if (s->engine == KV_ENGINE_VLLM)
-                cli_resolve_vllm_gpu(s, gp, 0,
-                                     o->given_set[batch_input() - kv_inputs],
-                                     note, cap);
-        } else if (ax->kind == AXIS_INPUT) {
-            size_t size = input_size(ax->field);
-            memcpy((char *)s + ax->field->offset, (const char *)ax->v.i + at[k] * size, size);
-        }
+        axis *ax = &g->axes[k];
+        for (size_t i = 0; ax->models && i < ax->n_list; i++)
+            free(ax->models[i]);
+        free(ax->seg);
+        free(ax->values);
+        free(ax->is_auto);
+        free(ax->gpus);
+        free(ax->models);
     }
 }
 
-/* ---- rows -------------------------------------------------------------------------------- */
-
-typedef struct {
-    const char *key;
-    int vllm_only;
-} column;
-
-static const output_field *column_fields[16]; /* resolved once per sweep */
-
-static const column result_columns[] = {
-    {"kv_bytes_per_token", 0},
-    {"kv_bytes_per_request", 0},
-    {"free_kv_bytes", 0},
-    {"max_concurrency", 0},
-    {"fits", 0},
-    {"num_gpu_blocks", 1},
-    {"gpu_kv_cache_tokens", 1},
-    {"vllm_max_concurrency", 1},
-};
-#define N_COLUMNS (sizeof result_columns / sizeof result_columns[0])
-
-/* The text of axis k's value at a point, as the JSON would write it. */
-static const char *axis_text(const axis *ax, size_t i, const kv_spec *s, char *buf, size_t cap)
+/* Values of an axis: exact, or MAX_POINTS + 1 when there are more. */
+static double axis_count(const axis *ax)
 {
-    if (ax->kind == AXIS_GPU)
-        return ax->v.gpu[i]->name;
-    if (ax->kind == AXIS_MODEL)
-        return ax->v.model[i].model_name;
-    return input_text(buf, cap, s, ax->field);
+    double n = 0;
+    for (size_t i = 0; i < ax->n_seg; i++)
+        n += ax->seg[i].is_range ? (double)kv_range_count(&ax->seg[i].range, (uint64_t)MAX_POINTS)
+                                 : (double)ax->seg[i].n;
+    return n;
 }
 
-static int axis_is_string(const axis *ax, const kv_spec *s)
-{
-    return ax->kind != AXIS_INPUT || input_is_string(s, ax->field);
-}
+/* ---- walking the grid ----------------------------------------------------------------- */
 
-static void print_header(FILE *out, cli_format fmt, const grid *g, int vllm)
+/* Loads the current value of segment at_seg, position at_list / the iterator. */
+static void axis_load(axis *ax)
 {
-    if (fmt == FORMAT_JSON)
+    const segment *s = &ax->seg[ax->at_seg];
+    if (!s->is_range) {
+        size_t i = s->first + ax->at_list;
+        ax->now = ax->values[i];
+        ax->now_auto = ax->is_auto[i];
         return;
-    const char *sep = fmt == FORMAT_CSV ? "," : " ";
-    int first = 1;
-    for (size_t k = 0; k < g->n; k++) {
-        fprintf(out, fmt == FORMAT_CSV ? "%s%s" : "%s%22s", first ? "" : sep, g->axes[k].key);
-        first = 0;
     }
-    for (size_t c = 0; c < N_COLUMNS; c++)
-        if (!result_columns[c].vllm_only || vllm)
-            fprintf(out, fmt == FORMAT_CSV ? "%s%s" : "%s%22s", sep, result_columns[c].key);
-    fprintf(out, fmt == FORMAT_CSV ? "%sstatus\n" : "%s  status\n", sep);
+    ax->now_auto = 0;
 }
 
-/* A row is built in a buffer and written once: sweeps print millions of them. */
+/* Moves to the first value of segment k (ranges: their first value). */
+static int axis_enter(axis *ax, size_t k)
+{
+    for (; k < ax->n_seg; k++) {
+        ax->at_seg = k;
+        ax->at_list = 0;
+        segment *s = &ax->seg[k];
+        if (s->is_range) {
+            kv_range_begin(&s->range, &ax->it);
+            if (kv_range_next(&ax->it, &ax->now.i, &ax->now.d)) {
+                ax->now_auto = 0;
+                return 1;
+            }
+        } else if (s->n > 0) {
+            axis_load(ax);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void axis_reset(axis *ax)
+{
+    axis_enter(ax, 0);
+}
+
+/* The next value; 0 when the axis is done (then it is reset to its first value). */
+static int axis_next(axis *ax)
+{
+    segment *s = &ax->seg[ax->at_seg];
+    if (s->is_range) {
+        if (kv_range_next(&ax->it, &ax->now.i, &ax->now.d))
+            return 1;
+    } else if (++ax->at_list < s->n) {
+        axis_load(ax);
+        return 1;
+    }
+    if (axis_enter(ax, ax->at_seg + 1))
+        return 1;
+    axis_reset(ax);
+    return 0;
+}
+
+/* Writes the axes' current values into the working options, model and GPU. */
+static void apply_axes(const grid *g, kv_options *o, const kv_model **model, const kv_gpu **gpu)
+{
+    for (size_t k = 0; k < g->n; k++) {
+        const axis *ax = &g->axes[k];
+        const segment *s = &ax->seg[ax->at_seg];
+        size_t i = s->first + ax->at_list;
+        if (ax->kind == AXIS_GPU) {
+            *gpu = ax->gpus[i];
+        } else if (ax->kind == AXIS_MODEL) {
+            *model = ax->models[i];
+        } else {
+            size_t f = (size_t)(ax->flag - kv_flags);
+            o->set[f] = !ax->now_auto;
+            o->values[f] = ax->now;
+            o->typed[f] = ax->flag->name;
+        }
+    }
+}
+
+/* ---- rows ----------------------------------------------------------------------------- */
+
+/* The result columns, by output key; the engine's only when an engine is in play. */
+static const struct {
+    const char *key;
+    int engine_only;
+} columns[] = {
+    {"kv_bytes_per_token", 0}, {"kv_bytes_per_request", 0}, {"free_kv_bytes", 0},
+    {"max_concurrency", 0},    {"fits", 0},                 {"ideal_max_concurrency", 1},
+    {"num_gpu_blocks", 1},     {"gpu_kv_cache_tokens", 1},  {"vllm_max_concurrency", 1},
+};
+#define N_COLUMNS (sizeof columns / sizeof columns[0])
+
 typedef struct {
-    char text[4096];
+    char text[8192];
     size_t n;
 } line;
 
 static void put(line *l, const char *s)
 {
     size_t len = strlen(s);
-    if (l->n + len < sizeof l->text) {
-        memcpy(l->text + l->n, s, len);
-        l->n += len;
-    }
+    if (len > sizeof l->text - 1 - l->n)
+        len = sizeof l->text - 1 - l->n; /* a row is short; only a hostile name gets here */
+    memcpy(l->text + l->n, s, len);
+    l->n += len;
 }
 
-/* One cell: CSV as is, text right-aligned in 22 columns, JSON as "key": value. */
-static void cell(line *l, cli_format fmt, int first, const char *key, const char *v, int quote)
+/* One cell: CSV quoted where needed (RFC 4180), text right-aligned in 22 columns with
+ * control bytes replaced, JSON as "key": value with strings escaped. Null: CSV empty, text
+ * and JSON null. */
+static void cell(line *l, kv_format fmt, int first, const char *key, const char *v, int is_str,
+                 int is_null)
 {
+    char safe[2048];
     if (fmt == FORMAT_JSON) {
         put(l, first ? "{\"" : ", \"");
         put(l, key);
-        put(l, quote ? "\": \"" : "\": ");
-        put(l, v);
-        if (quote)
-            put(l, "\"");
+        put(l, "\": ");
+        if (!is_str || is_null) {
+            put(l, is_null ? "null" : v);
+            return;
+        }
+        put(l, "\"");
+        for (; *v; v++) {
+            char esc[8] = {*v, 0};
+            unsigned char c = (unsigned char)*v;
+            if (c == '"' || c == '\\')
+                snprintf(esc, sizeof esc, "\\%c", c);
+            else if (c < 0x20 || c == 0x7f)
+                snprintf(esc, sizeof esc, "\\u%04x", c);
+            put(l, esc);
+        }
+        put(l, "\"");
         return;
     }
     if (!first)
         put(l, fmt == FORMAT_CSV ? "," : " ");
-    if (fmt == FORMAT_TEXT)
-        for (size_t w = strlen(v); w < 22; w++)
-            put(l, " ");
-    put(l, v);
+    if (fmt == FORMAT_CSV) {
+        if (is_null)
+            return;
+        if (!strpbrk(v, ",\"\r\n")) {
+            put(l, v);
+            return;
+        }
+        put(l, "\"");
+        for (; *v; v++)
+            put(l, *v == '"' ? "\"\"" : (char[2]){*v, 0});
+        put(l, "\"");
+        return;
+    }
+    kv_safe(safe, sizeof safe, is_null ? "null" : v, 0);
+    for (size_t w = strlen(safe); w < 22; w++)
+        put(l, " ");
+    put(l, safe);
 }
 
-static void print_row(FILE *out, cli_format fmt, const grid *g, const size_t *at,
-                      const kv_spec *s, const kv_result *r, kv_status st, int vllm)
+typedef struct {
+    const kv_key *keys[N_COLUMNS];
+    int shown[N_COLUMNS];
+} column_set;
+
+static void header(FILE *out, kv_format fmt, const grid *g, const column_set *cs)
+{
+    line l;
+    l.n = 0;
+    if (fmt == FORMAT_JSON)
+        return;
+    for (size_t k = 0; k < g->n; k++)
+        cell(&l, fmt, k == 0, "", g->axes[k].key, 0, 0);
+    for (size_t c = 0; c < N_COLUMNS; c++)
+        if (cs->shown[c])
+            cell(&l, fmt, 0, "", columns[c].key, 0, 0);
+    put(&l, fmt == FORMAT_CSV ? ",status\n" : "  status\n");
+    fwrite(l.text, 1, l.n, out);
+}
+
+static void row(FILE *out, kv_format fmt, const grid *g, const kv_spec *s, const kv_report *rep,
+                kv_status st, const column_set *cs)
 {
     char buf[FMT_BUF];
     line l;
     l.n = 0;
     for (size_t k = 0; k < g->n; k++) {
         const axis *ax = &g->axes[k];
-        cell(&l, fmt, k == 0, ax->key, axis_text(ax, at[k], s, buf, sizeof buf),
-             axis_is_string(ax, s));
+        const char *v;
+        int is_str = 1;
+        if (ax->kind == AXIS_GPU)
+            v = s->gpu_name;
+        else if (ax->kind == AXIS_MODEL)
+            v = s->model_name;
+        else {
+            v = kv_flag_text(buf, sizeof buf, s, ax->flag);
+            is_str = kv_flag_is_string(ax->flag);
+        }
+        cell(&l, fmt, k == 0, ax->key, v, is_str, 0);
     }
     for (size_t c = 0; c < N_COLUMNS; c++) {
-        if (result_columns[c].vllm_only && !vllm)
+        if (!cs->shown[c])
             continue;
-        const char *v = st != KV_OK ? (fmt == FORMAT_CSV ? "" : "null")
-                                    : output_text(buf, sizeof buf, column_fields[c]->get(s, r));
-        cell(&l, fmt, 0, result_columns[c].key, v, 0);
+        kv_key_value v = {VAL_NUM, 0, 0, 0, NULL, 1};
+        if (st == KV_OK)
+            v = kv_key_get(cs->keys[c], rep);
+        cell(&l, fmt, 0, columns[c].key, kv_key_text(buf, sizeof buf, v), 0, v.is_null);
     }
+    const char *status = st == KV_OK ? "ok" : kv_status_message(st);
     if (fmt == FORMAT_TEXT) {
         put(&l, "  ");
-        put(&l, st == KV_OK ? "ok" : kv_status_message(st));
+        put(&l, status);
     } else {
-        cell(&l, fmt, 0, "status", st == KV_OK ? "ok" : "error", fmt == FORMAT_JSON);
+        cell(&l, fmt, 0, "status", st == KV_OK ? "ok" : "error", 1, 0);
         if (fmt == FORMAT_JSON)
             put(&l, "}");
     }
@@ -362,47 +475,91 @@ static void print_row(FILE *out, cli_format fmt, const grid *g, const size_t *at
     fwrite(l.text, 1, l.n, out);
 }
 
-static void free_grid(grid *g)
+/* Every point's spec must build (a flag of one engine swept without that engine is a usage
+ * error, as on a single run): each value of each axis is tried with the others' first. */
+static int check_axes(grid *g, const kv_options *base, const kv_model *model, int *any_engine)
 {
-    for (size_t k = 0; k < g->n; k++)
-        free(g->axes[k].v.i);
+    static kv_options o;
+    kv_spec s;
+    *any_engine = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        axis *ax = &g->axes[k];
+        do {
+            const kv_model *m = model;
+            const kv_gpu *gpu = base->gpu;
+            o = *base;
+            apply_axes(g, &o, &m, &gpu);
+            if (kv_build_spec(&o, m, gpu, &s, g->err, sizeof g->err) != 0)
+                return -1;
+            *any_engine |= s.engine != KV_ENGINE_IDEAL;
+        } while (axis_next(ax));
+    }
+    return 0;
 }
 
-int run_sweep(const cli_options *o)
+int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
 {
     static grid g; /* large: off the stack */
-    static kv_result r;
-    memset(&g, 0, sizeof g);
-    for (size_t i = 0; i < o->n_sweep; i++) {
-        if (parse_axis(&g, o->sweep[i]) != 0) {
-            fprintf(stderr, "%s\n%s\n", g.err, CLI_HINT);
-            free_grid(&g);
-            return CLI_USAGE_ERROR;
-        }
-    }
+    static kv_options o;
+    static kv_store store;
     static char out_buf[1 << 20];
-    setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
-    int vllm = o->spec.engine == KV_ENGINE_VLLM;
-    for (size_t c = 0; c < N_COLUMNS; c++)
-        column_fields[c] = kv_output_by_key(result_columns[c].key);
-    print_header(stdout, o->format, &g, vllm);
-    size_t at[CLI_MAX_SWEEP] = {0};
-    char note[160];
+    memset(&g, 0, sizeof g);
+    int rc = 0;
+    double points = 1;
+    for (size_t i = 0; i < base->n_sweep && rc == 0; i++)
+        rc = parse_axis(&g, base->sweep[i]);
+    for (size_t k = 0; k < g.n && rc == 0; k++) {
+        double n = axis_count(&g.axes[k]);
+        points *= n;
+        if (n == 0)
+            rc = grid_fail(&g, "kvcalc: --sweep: no values for '%s'%s", g.axes[k].key, "");
+        else if (points > MAX_POINTS) {
+            snprintf(g.err, sizeof g.err,
+                     "kvcalc: --sweep: the grid has more than 10,000,000,000 points; sweep "
+                     "fewer values (a million points take about half a second)");
+            rc = -1;
+        } else
+            axis_reset(&g.axes[k]);
+    }
+    int any_engine = 0;
+    if (rc == 0)
+        rc = check_axes(&g, base, model, &any_engine);
+    if (rc != 0) {
+        fprintf(stderr, "%s\n%s\n", g.err, KV_HINT);
+        free_grid(&g);
+        return KV_USAGE_ERROR;
+    }
+
+    column_set cs;
+    for (size_t c = 0; c < N_COLUMNS; c++) {
+        cs.keys[c] = kv_key_find(columns[c].key);
+        cs.shown[c] = !columns[c].engine_only || any_engine;
+    }
+    setvbuf(out, out_buf, _IOFBF, sizeof out_buf);
+    header(out, base->format, &g, &cs);
     kv_spec s;
+    kv_report rep;
+    char err[KV_ERR_BUF];
+    const kv_model *m = model;
+    const kv_gpu *gpu = base->gpu;
+    o = *base; /* each point writes every axis over this copy */
     for (;;) {
-        build_point(o, &g, at, &s, note, sizeof note);
-        kv_status st = kv_compute(&s, &r);
-        print_row(stdout, o->format, &g, at, &s, &r, st, vllm);
+        apply_axes(&g, &o, &m, &gpu);
+        kv_build_spec(&o, m, gpu, &s, err, sizeof err); /* checked above for every value */
+        kv_status st = kv_pipeline_run(&o, &s, &store, &rep);
+        row(out, base->format, &g, &s, &rep, st, &cs);
+        if (ferror(out))
+            break; /* the reader is gone or the disk is full: stop now */
         size_t k = g.n;
-        while (k > 0 && ++at[k - 1] == g.axes[k - 1].n)
-            at[--k] = 0;
+        while (k > 0 && !axis_next(&g.axes[k - 1]))
+            k--;
         if (k == 0)
             break;
     }
     free_grid(&g);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (fflush(out) != 0 || ferror(out)) {
         fputs("kvcalc: error writing to standard output\n", stderr);
-        return 3;
+        return EXIT_WRITE_ERROR;
     }
     return 0;
 }

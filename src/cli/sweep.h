@@ -4,10 +4,14 @@
 #ifndef KVCALC_SWEEP_H
 #define KVCALC_SWEEP_H
 
-#include "cli.h"
+#include "build.h"
 
-/* Parses o->sweep, evaluates every grid point and prints one row each in o->format (text
- * table, CSV, or JSON lines). Returns the exit status (2 for a bad --sweep). */
-int run_sweep(const cli_options *o);
+#include <stdio.h>
+
+/* Parses o->sweep, checks every axis value through the spec builder, then evaluates every
+ * grid point and writes one row each to out in o->format (a text table, CSV, or JSON lines).
+ * model is the loaded --config/--model, or NULL. Returns the exit status: 0, 2 for a bad
+ * --sweep (one line on stderr), 3 when out can no longer be written. */
+int kv_sweep_run(const kv_options *o, const kv_model *model, FILE *out);
 
 #endif

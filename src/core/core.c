@@ -20,6 +20,7 @@
  */
 #include "kvcalc.h"
 
+#include "engine.h"
 #include "internal.h"
 
 #include <math.h>
@@ -53,8 +54,8 @@ void kv_spec_defaults(kv_spec *s)
     s->model_name = NULL;
     s->model_source = NULL;
     s->gpu_name = NULL;
+    s->gpu_engine_gib = 0;
     s->max_context = 0;
-    s->vllm_total_note = NULL;
 }
 
 static const char *const status_messages[] = {
@@ -78,6 +79,7 @@ static const char *const status_messages[] = {
     [KV_ERR_VLLM] = "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
                     "memory sizes >= 0 and finite, GPU total > 0)",
     [KV_ERR_LAYOUT] = "the model layout is out of range (pattern, window, chunk or latent size)",
+    [KV_ERR_ENGINE] = "unknown engine",
 };
 
 const char *kv_status_message(kv_status st)
@@ -85,21 +87,6 @@ const char *kv_status_message(kv_status st)
     if ((size_t)st >= sizeof status_messages / sizeof status_messages[0])
         return "unknown error";
     return status_messages[st];
-}
-
-static kv_status check_vllm(const kv_vllm_spec *v)
-{
-    const double gibs[] = {v->weights_gib, v->activation_gib, v->non_torch_gib,
-                           v->cuda_graph_gib, v->kv_cache_memory_gib};
-    for (size_t i = 0; i < sizeof gibs / sizeof gibs[0]; i++)
-        if (!isfinite(gibs[i]) || gibs[i] > 1e12)
-            return KV_ERR_VLLM;
-    if (!(v->util > 0 && v->util <= 1) || v->block_size < 0 || v->block_size > (1 << 20) ||
-        v->max_num_batched_tokens < 1 || v->max_num_batched_tokens > ((int64_t)1 << 40) ||
-        !(v->total_gib > 0) || v->total_gib > 1e12 || v->num_gpu_blocks_override < 0 ||
-        v->kv_cache_dtype < 0 || v->kv_cache_dtype > KV_DTYPE_COUNT)
-        return KV_ERR_VLLM;
-    return KV_OK;
 }
 
 int kv_tp_valid(const kv_spec *s, int64_t tp)
@@ -157,65 +144,63 @@ static kv_status check_inputs(const kv_spec *s)
         return KV_ERR_PREFIX_REQUESTS;
     if (!kv_tp_valid(s, s->tp))
         return KV_ERR_TP;
-    if ((unsigned)s->engine >= KV_ENGINE_COUNT)
-        return KV_ERR_VLLM;
-    if (s->engine == KV_ENGINE_VLLM && check_vllm(&s->vllm) != KV_OK)
-        return KV_ERR_VLLM;
-    return check_layout(s);
+    const kv_engine_ops *engine = kv_engine_get(s->engine);
+    if (!engine)
+        return KV_ERR_ENGINE;
+    kv_status st = engine->check(s);
+    return st != KV_OK ? st : check_layout(s);
 }
 
 /* free // per_request, or 0 when there is no room: concurrency cannot be negative. */
-static double concurrency(double free_bytes, int fits, double per_request)
+static double concurrency(double free_bytes, int room, double per_request)
 {
-    return fits ? kv_floordiv(free_bytes, per_request) : 0.0;
+    return room ? kv_floordiv(free_bytes, per_request) : 0.0;
 }
 
-static void add_row(const kv_spec *s, kv_result *r, int64_t c)
+static void add_row(const kv_spec *s, const kv_engine_ops *engine, kv_result *r, int64_t c)
 {
     kv_row *row = &r->rows[r->n_rows++];
     row->context = c;
     row->kv_bytes_per_request = kv_groups_request_bytes(r, c);
-    row->max_concurrency = concurrency(r->free_kv_bytes, r->fits, row->kv_bytes_per_request);
+    row->max_concurrency = c == s->context ? r->max_concurrency : engine->concurrency_at(s, r, c);
     row->is_setting = (c == s->context);
 }
 
 /* Fills the context-vs-concurrency rows: the standard contexts with the user's context
  * merged in ascending order, once (the lesson's sorted(set(...))). */
-static void fill_rows(const kv_spec *s, kv_result *r)
+static void fill_rows(const kv_spec *s, const kv_engine_ops *engine, kv_result *r)
 {
     int placed = 0;
     r->n_rows = 0;
     for (size_t i = 0; i < KV_STD_CONTEXTS; i++) {
         if (!placed && s->context < std_contexts[i]) {
-            add_row(s, r, s->context);
+            add_row(s, engine, r, s->context);
             placed = 1;
         }
         if (s->context == std_contexts[i])
             placed = 1;
-        add_row(s, r, std_contexts[i]);
+        add_row(s, engine, r, std_contexts[i]);
     }
     if (!placed)
-        add_row(s, r, s->context);
+        add_row(s, engine, r, s->context);
 }
 
-kv_status kv_compute(const kv_spec *s, kv_result *r)
+/* What doubling the context does, from the groups: only full layers keep growing. */
+static kv_growth growth_of(const kv_result *r)
 {
-    /* the optional sections are off until their own functions fill them */
-    r->has_plan = 0;
-    r->has_levers = 0;
-    r->offload_gib = 0;
-    kv_status st = check_inputs(s);
-    if (st != KV_OK)
-        return st;
-
-    kv_fill_groups(s, r);
-    r->kv_heads_per_gpu = kv_heads_per_gpu(s);
-    r->kv_bytes_per_token = 0;
-    for (size_t i = 0; i < r->n_groups; i++)
+    int full = 0, other = 0;
+    for (size_t i = 0; i < r->n_groups; i++) {
         if (r->groups[i].kind == KV_LAYER_FULL)
-            r->kv_bytes_per_token = r->groups[i].bytes_per_token;
-    r->kv_bytes_per_request = kv_groups_request_bytes(r, s->context);
+            full = 1;
+        else if (r->groups[i].kind != KV_LAYER_STATE || r->groups[i].bytes_fixed > 0)
+            other = 1;
+    }
+    return !full ? KV_GROWTH_FIXED : other ? KV_GROWTH_CAPPED : KV_GROWTH_LINEAR;
+}
 
+/* The weights of the whole model and of one GPU. */
+static kv_status size_weights(const kv_spec *s, kv_result *r)
+{
     if (s->params_estimated) {
         r->params = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
         r->weights_bytes_group = kv_estimate_weight_bytes(&s->arch, &s->layout, s->layers,
@@ -228,6 +213,30 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
         return KV_ERR_PARAMS_B;
     /* tensor parallelism shards the weights evenly (tp == 1 leaves the lesson's bits alone) */
     r->weights_bytes = s->tp == 1 ? r->weights_bytes_group : r->weights_bytes_group / (double)s->tp;
+    return KV_OK;
+}
+
+kv_status kv_compute(const kv_spec *s, kv_result *r)
+{
+    kv_status st = check_inputs(s);
+    if (st != KV_OK)
+        return st;
+    const kv_engine_ops *engine = kv_engine_get(s->engine);
+
+    kv_fill_groups(s, r);
+    r->growth = growth_of(r);
+    r->kv_heads_per_gpu = kv_heads_per_gpu(s);
+    r->kv_bytes_per_token = 0;
+    r->kv_bytes_first_token = 0;
+    for (size_t i = 0; i < r->n_groups; i++) {
+        if (r->groups[i].kind == KV_LAYER_FULL)
+            r->kv_bytes_per_token = r->groups[i].bytes_per_token;
+        r->kv_bytes_first_token += r->groups[i].bytes_per_token;
+    }
+    r->kv_bytes_per_request = kv_groups_request_bytes(r, s->context);
+
+    if ((st = size_weights(s, r)) != KV_OK)
+        return st;
     r->kv_bytes_per_request_group = r->kv_bytes_per_request * (double)s->tp;
     r->gpu_mem_bytes = s->gpu_mem_gib * KV_GIB;
     if (!isfinite(r->gpu_mem_bytes))
@@ -238,17 +247,36 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     r->free_kv_bytes = r->gpu_mem_bytes - r->weights_bytes - r->overhead_bytes;
     if (!isfinite(r->free_kv_bytes))
         return KV_ERR_MEMORY_RANGE;
-    r->fits = r->free_kv_bytes > 0;
-    r->max_concurrency = concurrency(r->free_kv_bytes, r->fits, r->kv_bytes_per_request);
-    r->kv_bytes_in_use = r->max_concurrency * r->kv_bytes_per_request;
-    r->kv_bytes_unused = r->fits ? r->free_kv_bytes - r->kv_bytes_in_use : 0;
+    r->room = r->free_kv_bytes > 0;
+    r->ideal_max_concurrency = concurrency(r->free_kv_bytes, r->room, r->kv_bytes_per_request);
+    r->ideal_fits = r->ideal_max_concurrency >= 1;
+    r->kv_bytes_in_use = r->ideal_max_concurrency * r->kv_bytes_per_request;
+    r->kv_bytes_unused = r->room ? r->free_kv_bytes - r->kv_bytes_in_use : 0;
 
-    fill_rows(s, r);
-
-    r->prefix_saved_bytes = kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens);
+    r->prefix_saved_bytes =
+        kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens, s->context);
     r->prefix_extra_concurrency =
-        concurrency(r->prefix_saved_bytes, r->fits, r->kv_bytes_per_request);
-    if (s->engine == KV_ENGINE_VLLM)
-        kv_vllm_compute(s, r, &r->vllm);
+        concurrency(r->prefix_saved_bytes, r->room, r->kv_bytes_per_request);
+
+    /* the chosen engine answers; the rows follow it */
+    if ((st = engine->compute(s, r)) != KV_OK)
+        return st;
+    r->fits = r->max_concurrency >= 1;
+    fill_rows(s, engine, r);
     return KV_OK;
+}
+
+double kv_request_bytes(const kv_spec *s, int64_t context)
+{
+    kv_result r;
+    kv_fill_groups(s, &r);
+    return kv_groups_request_bytes(&r, context);
+}
+
+double kv_max_concurrency_at(const kv_spec *s, int64_t context)
+{
+    kv_spec v = *s;
+    kv_result r;
+    v.context = context;
+    return kv_compute(&v, &r) == KV_OK ? r.max_concurrency : 0.0;
 }

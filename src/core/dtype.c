@@ -20,6 +20,18 @@ const kv_dtype_info *kv_dtype_get(kv_dtype d)
     return &dtype_table[d];
 }
 
+/* Other spellings of the same element types, as configs, engines and users write them
+ * (torch_dtype "bfloat16", vLLM's --kv-cache-dtype fp8_e4m3). One quantity, one table. */
+static const struct {
+    const char *name;
+    kv_dtype dtype;
+} spellings[] = {
+    {"float32", KV_DTYPE_FP32},   {"float", KV_DTYPE_FP32},       {"float16", KV_DTYPE_FP16},
+    {"half", KV_DTYPE_FP16},      {"bfloat16", KV_DTYPE_BF16},    {"fp8_e4m3", KV_DTYPE_FP8},
+    {"fp8_e5m2", KV_DTYPE_FP8},   {"fp8_e4m3fn", KV_DTYPE_FP8},   {"float8_e4m3fn", KV_DTYPE_FP8},
+    {"float8_e5m2", KV_DTYPE_FP8}, {"fp8_inc", KV_DTYPE_FP8},
+};
+
 int kv_dtype_from_name(const char *name, kv_dtype *out)
 {
     for (int i = 0; i < KV_DTYPE_COUNT; i++) {
@@ -28,5 +40,16 @@ int kv_dtype_from_name(const char *name, kv_dtype *out)
             return 0;
         }
     }
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+        if (strcmp(spellings[i].name, name) == 0) {
+            *out = spellings[i].dtype;
+            return 0;
+        }
+    }
     return -1;
+}
+
+const char *kv_dtype_spelling(size_t i)
+{
+    return i < sizeof spellings / sizeof spellings[0] ? spellings[i].name : NULL;
 }

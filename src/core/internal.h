@@ -1,8 +1,8 @@
 /*
- * layout.h - internal helpers of the core shared by core.c and layout.c.
+ * internal.h - helpers the core and the engines share; not part of the public API.
  */
-#ifndef KVCALC_LAYOUT_H
-#define KVCALC_LAYOUT_H
+#ifndef KVCALC_INTERNAL_H
+#define KVCALC_INTERNAL_H
 
 #include "kvcalc.h"
 
@@ -12,10 +12,9 @@ int64_t kv_heads_per_gpu(const kv_spec *s);
 void kv_fill_groups(const kv_spec *s, kv_result *r);
 /* KV bytes of one request of `context` tokens, summed over r's groups. */
 double kv_groups_request_bytes(const kv_result *r, int64_t context);
-/* Bytes saved when `sharers` extra requests reuse a prefix of prefix_tokens tokens. */
-double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens);
-
-/* Fills r->vllm from s->vllm (vllm.c). */
-void kv_vllm_compute(const kv_spec *s, const kv_result *r, kv_vllm_result *out);
+/* Bytes saved when `sharers` extra requests of `context` tokens reuse a prefix of
+ * prefix_tokens tokens. */
+double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens,
+                              int64_t context);
 
 #endif

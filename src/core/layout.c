@@ -8,7 +8,7 @@
  * once, times the dtype bytes); for the lesson's plain model there is one full group and
  * every number is the lesson's.
  */
-#include "kvcalc.h"
+#include "internal.h"
 
 void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_LAYER_KINDS])
 {
@@ -82,6 +82,9 @@ void kv_fill_groups(const kv_spec *s, kv_result *r)
                                               : 0;
         g->bytes_per_token = 0;
         g->bytes_fixed = 0;
+        int attention = k != KV_LAYER_STATE && !s->layout.mla;
+        g->kv_heads = attention ? kv_heads_per_gpu(s) : 0;
+        g->head_dim = attention ? s->head_dim : 0;
         if (k == KV_LAYER_STATE) {
             if (s->layout.state_elems < 0) {
                 r->state_unknown = 1;
@@ -111,8 +114,10 @@ double kv_groups_request_bytes(const kv_result *r, int64_t context)
     return total;
 }
 
-double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens)
+double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens,
+                              int64_t context)
 {
+    (void)context;
     double total = 0;
     int first = 1;
     for (size_t i = 0; i < r->n_groups; i++) {

@@ -6,7 +6,8 @@
  * of KV ... + weights + overhead = ~146 GiB ... one 48 GiB card fits ~75, so
  * ceil(300 / 75) = 4 replicas". kv_plan_compute() does exactly that for the spec's GPU, then
  * repeats it for a list of GPUs and tensor-parallel sizes, reusing kv_compute() for every
- * variant so that each number is the same arithmetic as the main table. Pure.
+ * variant so that each number is the same arithmetic as the main table - and the same
+ * engine: with vLLM chosen, every "holds N" is what vLLM would hold. Pure.
  */
 #include "kvcalc.h"
 
@@ -50,13 +51,16 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
     out->n_options = 0;
 
     kv_spec v = *s;
-    v.engine = KV_ENGINE_IDEAL;
-    v.gpu_name = NULL;
     for (size_t g = 0; g < n; g++) {
         for (size_t t = 0; t < sizeof tp_sizes / sizeof tp_sizes[0]; t++) {
             kv_result vr;
             v.gpu_mem_gib = gpus[g].gib;
+            v.gpu_name = gpus[g].name;
+            v.gpu_engine_gib = gpus[g].engine_gib;
             v.tp = tp_sizes[t];
+            /* a measured per-GPU weight size scales with the TP size it was measured at */
+            if (s->vllm.weights_gib >= 0)
+                v.vllm.weights_gib = s->vllm.weights_gib * (double)s->tp / (double)v.tp;
             if (!kv_tp_valid(&v, v.tp) || kv_compute(&v, &vr) != KV_OK || vr.max_concurrency < 1)
                 continue;
             if (out->n_options < KV_MAX_PLAN) {
@@ -80,12 +84,17 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
 }
 
 kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target,
-                            kv_lever out[KV_LEVER_COUNT])
+                            kv_levers *out)
 {
+    kv_result base;
+    kv_status st = kv_compute(s, &base);
+    if (st != KV_OK)
+        return st;
+    out->offload_gib = offload_gib;
+    out->target = target;
     for (int k = 0; k < KV_LEVER_COUNT; k++) {
         kv_spec v = *s;
         kv_result r;
-        v.engine = KV_ENGINE_IDEAL;
         switch ((kv_lever_kind)k) {
         case KV_LEVER_HALF_CONTEXT:
             v.context = s->context / 2 > 0 ? s->context / 2 : 1;
@@ -102,10 +111,16 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
         default:
             break;
         }
-        kv_status st = kv_compute(&v, &r);
-        if (st != KV_OK)
+        if ((st = kv_compute(&v, &r)) != KV_OK)
             return st;
-        kv_lever *l = &out[k];
+        if (v.vllm.weights_gib >= 0 && r.weights_bytes != base.weights_bytes &&
+            base.weights_bytes > 0) {
+            /* a measured weight size shrinks as the estimate does */
+            v.vllm.weights_gib *= r.weights_bytes / base.weights_bytes;
+            if ((st = kv_compute(&v, &r)) != KV_OK)
+                return st;
+        }
+        kv_lever *l = &out->rows[k];
         l->kind = (kv_lever_kind)k;
         l->context = v.context;
         l->kv_bytes_per_request = r.kv_bytes_per_request;
@@ -114,15 +129,20 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
         if (k == KV_LEVER_OFFLOAD) {
             /* capacity only: the offload tier holds KV, but the weights must still fit */
             l->free_kv_bytes = r.free_kv_bytes + offload_gib * KV_GIB;
-            l->max_concurrency =
-                r.fits ? kv_floordiv(l->free_kv_bytes, r.kv_bytes_per_request) : 0;
+            if (!r.room)
+                l->max_concurrency = 0;
+            else if (v.engine == KV_ENGINE_IDEAL) /* one pool: fractions of both tiers add up */
+                l->max_concurrency = kv_floordiv(l->free_kv_bytes, r.kv_bytes_per_request);
+            else /* the engine's own pool, plus whole requests in the CPU tier */
+                l->max_concurrency =
+                    r.max_concurrency + floor(offload_gib * KV_GIB / r.kv_bytes_per_request);
         }
         l->replicas = target > 0 ? replicas_for(target, l->max_concurrency) : 0;
     }
     return KV_OK;
 }
 
-void kv_curve_compute(const kv_spec *s, const kv_result *r, kv_curve *out)
+void kv_curve_compute(const kv_spec *s, kv_curve *out)
 {
     double first = 256;
     while (first * 4096 < (double)s->context)
@@ -130,8 +150,7 @@ void kv_curve_compute(const kv_spec *s, const kv_result *r, kv_curve *out)
     out->n = KV_CURVE_POINTS;
     for (size_t i = 0; i < KV_CURVE_POINTS; i++) {
         int64_t c = (int64_t)llround(first * pow(2.0, (double)i / 4.0));
-        double req = kv_groups_request_bytes(r, c);
         out->context[i] = c;
-        out->max_concurrency[i] = r->fits ? kv_floordiv(r->free_kv_bytes, req) : 0;
+        out->max_concurrency[i] = kv_max_concurrency_at(s, c);
     }
 }

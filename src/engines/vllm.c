@@ -12,9 +12,11 @@
  */
 #include "kvcalc.h"
 
+#include "engine.h"
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
 
 #define VLLM_DEFAULT_BLOCK 16
 #define VLLM_MLA_BLOCK 64 /* FlashMLA forces a multiple of 64 on Hopper */
@@ -22,7 +24,7 @@
 
 void kv_vllm_defaults(kv_vllm_spec *v)
 {
-    v->total_gib = -1;
+    v->total_gib = 0;
     v->util = 0.9;
     v->weights_gib = -1;
     v->activation_gib = -1;
@@ -30,8 +32,7 @@ void kv_vllm_defaults(kv_vllm_spec *v)
     v->cuda_graph_gib = -1;
     v->kv_cache_memory_gib = -1;
     v->block_size = 0;
-    v->kv_cache_dtype = KV_DTYPE_COUNT;
-    v->max_num_batched_tokens = 2048;
+    v->max_num_batched_tokens = 0;
     v->num_gpu_blocks_override = 0;
     v->version_minor = 11;
     v->hybrid_manager = 1;
@@ -143,13 +144,47 @@ static double gib(double x)
     return x * KV_GIB;
 }
 
-void kv_vllm_compute(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
+/* The GPU total vLLM sees: as given; else the GPU preset's engine-reported total; else its
+ * driver total minus 0.5 GiB of CUDA context (an estimate); else the GPU memory given. */
+static double resolve_total(const kv_spec *s, kv_total_source *source)
 {
-    const kv_vllm_spec *v = &s->vllm;
+    if (s->vllm.total_gib > 0) {
+        *source = KV_TOTAL_GIVEN;
+        return s->vllm.total_gib;
+    }
+    if (s->gpu_name && s->gpu_engine_gib > 0) {
+        *source = KV_TOTAL_ENGINE;
+        return s->gpu_engine_gib;
+    }
+    if (s->gpu_name) {
+        *source = KV_TOTAL_DRIVER_EST;
+        return s->gpu_mem_gib - 0.5;
+    }
+    *source = KV_TOTAL_GPU_MEMORY;
+    return s->gpu_mem_gib;
+}
+
+/* vLLM's default batch budget: 8,192 tokens on cards of 70 GiB or more unless they are
+ * A100s, else 2,048 (vLLM's usage-context rule). */
+static int64_t resolve_batched_tokens(const kv_spec *s, double total_gib)
+{
+    if (s->vllm.max_num_batched_tokens > 0)
+        return s->vllm.max_num_batched_tokens;
+    int a100 = s->gpu_name && strstr(s->gpu_name, "A100") != NULL;
+    return (total_gib >= 70 && !a100) ? 8192 : 2048;
+}
+
+/* One result for a spec whose engine inputs are in range (vllm_check). */
+static void vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
+{
+    kv_vllm_spec resolved = s->vllm;
+    const kv_vllm_spec *v = &resolved;
     const int64_t m = s->context; /* --max-model-len */
+    out->total_gib = resolve_total(s, &out->total_source);
+    resolved.total_gib = out->total_gib;
+    resolved.max_num_batched_tokens = resolve_batched_tokens(s, out->total_gib);
     out->max_num_batched_tokens = v->max_num_batched_tokens;
-    out->elem_bytes = kv_dtype_get(v->kv_cache_dtype < KV_DTYPE_COUNT ? (kv_dtype)v->kv_cache_dtype
-                                                                      : s->dtype)->bytes;
+    out->elem_bytes = kv_dtype_get(s->dtype)->bytes;
 
     /* buckets of alike layers; without the hybrid manager windows count as full */
     int64_t counts[KV_LAYER_KINDS];
@@ -252,3 +287,47 @@ void kv_vllm_compute(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
     out->prefix_saved_bytes = saved_blocks * block_bytes;
     out->prefix_extra_concurrency = floor(saved_blocks / per_request);
 }
+
+/* ---- the engine interface --------------------------------------------------------------- */
+
+static kv_status vllm_check(const kv_spec *s)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    const double gibs[] = {v->weights_gib, v->activation_gib, v->non_torch_gib,
+                           v->cuda_graph_gib, v->kv_cache_memory_gib, v->total_gib};
+    for (size_t i = 0; i < sizeof gibs / sizeof gibs[0]; i++)
+        if (!isfinite(gibs[i]) || gibs[i] > 1e12)
+            return KV_ERR_VLLM;
+    kv_total_source source;
+    double total = resolve_total(s, &source);
+    if (!(v->util > 0 && v->util <= 1) || v->block_size < 0 || v->block_size > (1 << 20) ||
+        v->max_num_batched_tokens < 0 || v->max_num_batched_tokens > ((int64_t)1 << 40) ||
+        !(total > 0) || total > 1e12 || v->num_gpu_blocks_override < 0)
+        return KV_ERR_VLLM;
+    return KV_OK;
+}
+
+/* Whole requests: vLLM's "Maximum concurrency" line rounded down, 0 when it refuses to
+ * start (one request of max_model_len does not fit). */
+static double whole_requests(const kv_vllm_result *v)
+{
+    return v->fits ? floor(v->max_concurrency) : 0.0;
+}
+
+static kv_status vllm_compute(const kv_spec *s, kv_result *r)
+{
+    vllm_compute_into(s, r, &r->vllm);
+    r->max_concurrency = whole_requests(&r->vllm);
+    return KV_OK;
+}
+
+static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context)
+{
+    kv_spec v = *s;
+    kv_vllm_result out;
+    v.context = context;
+    vllm_compute_into(&v, r, &out);
+    return whole_requests(&out);
+}
+
+const kv_engine_ops kv_engine_vllm_ops = {"vllm", vllm_check, vllm_compute, vllm_at};

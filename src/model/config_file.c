@@ -12,10 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-int config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap)
+/* The path as a message may show it: control bytes become '?' (a file name can hold any
+ * byte but '/' and NUL, and must not drive the terminal). */
+static const char *shown(char *buf, size_t cap, const char *path)
+{
+    size_t n = 0;
+    for (; *path && n + 1 < cap; path++)
+        buf[n++] = ((unsigned char)*path < 0x20 || *path == 0x7f) ? '?' : *path;
+    buf[n] = '\0';
+    return buf;
+}
+
+int kv_config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap)
 {
     int from_stdin = strcmp(path, "-") == 0;
-    const char *name = from_stdin ? "<stdin>" : path;
+    char safe[1024];
+    const char *name = from_stdin ? "<stdin>" : shown(safe, sizeof safe, path);
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
@@ -26,9 +38,9 @@ int config_load_file(const char *path, char **text, size_t *len, char *err, size
     int rc = 0;
     while (buf) {
         if (n == cap) {
-            if (cap >= CONFIG_MAX_BYTES) {
+            if (cap >= KV_CONFIG_MAX_BYTES) {
                 snprintf(err, errcap, "kvcalc: %s: file too large (over %u MiB)", name,
-                         CONFIG_MAX_BYTES >> 20);
+                         KV_CONFIG_MAX_BYTES >> 20);
                 rc = 2;
                 break;
             }

@@ -575,7 +575,7 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
 
 /* ---- entry point --------------------------------------------------------------------- */
 
-int config_read(const char *text, size_t len, const char *file, kv_spec *s, config_info *info,
+int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, kv_model_info *info,
                 char *err, size_t errcap)
 {
     json_error jerr;

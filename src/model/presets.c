@@ -10,7 +10,7 @@
 #include <ctype.h>
 #include <string.h>
 
-const gpu_preset kv_gpu_presets[] = {
+static const kv_gpu gpus[] = {
     {"T4", "t4-16gb", 15360, 14.56},
     {"L4", "l4-24gb", 23034, 0},
     {"A10G", "a10 a10-24gb", 23028, 0},
@@ -30,7 +30,17 @@ const gpu_preset kv_gpu_presets[] = {
     {"B200", "b200-180gb", 183359, 0},
     {"MI300X", "mi300x-192gb", 0, 191.45},
 };
-const size_t kv_gpu_presets_count = sizeof kv_gpu_presets / sizeof kv_gpu_presets[0];
+#define N_GPUS (sizeof gpus / sizeof gpus[0])
+
+size_t kv_gpu_count(void)
+{
+    return N_GPUS;
+}
+
+const kv_gpu *kv_gpu_at(size_t i)
+{
+    return i < N_GPUS ? &gpus[i] : NULL;
+}
 
 /* Lower-case letters and digits only: "H100-80GB" and "h100 80gb" both become "h10080gb". */
 static void squash(const char *in, size_t len, char *out, size_t cap)
@@ -50,10 +60,10 @@ static int same_name(const char *a, size_t alen, const char *want)
     return x[0] != '\0' && strcmp(x, y) == 0;
 }
 
-const gpu_preset *find_gpu_preset(const char *name)
+const kv_gpu *kv_gpu_find(const char *name)
 {
-    for (size_t i = 0; i < kv_gpu_presets_count; i++) {
-        const gpu_preset *g = &kv_gpu_presets[i];
+    for (size_t i = 0; i < N_GPUS; i++) {
+        const kv_gpu *g = &gpus[i];
         if (same_name(g->name, strlen(g->name), name))
             return g;
         for (const char *p = g->aliases; *p;) {
@@ -67,7 +77,7 @@ const gpu_preset *find_gpu_preset(const char *name)
     return NULL;
 }
 
-double gpu_preset_gib(const gpu_preset *g)
+double kv_gpu_gib(const kv_gpu *g)
 {
     return g->total_mib > 0 ? g->total_mib / 1024.0 : g->engine_gib;
 }
@@ -80,12 +90,33 @@ static int equal_nocase(const char *a, const char *b)
     return *a == *b;
 }
 
-const model_preset *find_model_preset(const char *name)
+size_t kv_model_preset_count(void)
+{
+    return kv_model_presets_count;
+}
+
+const kv_model_preset *kv_model_preset_at(size_t i)
+{
+    return i < kv_model_presets_count ? &kv_model_presets[i] : NULL;
+}
+
+const kv_model_preset *kv_model_preset_find(const char *name)
 {
     for (size_t i = 0; i < kv_model_presets_count; i++) {
-        const model_preset *m = &kv_model_presets[i];
+        const kv_model_preset *m = &kv_model_presets[i];
         if (equal_nocase(m->id, name) || equal_nocase(m->alias, name))
             return m;
     }
     return NULL;
+}
+
+int kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info, char *err,
+                         size_t errcap)
+{
+    kv_spec_defaults(s);
+    int rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
+    s->model_name = m->id;
+    s->model_source = "built-in preset";
+    s->max_context = info->max_context;
+    return rc;
 }

@@ -4,17 +4,16 @@
 #include "report.h"
 
 #include "format.h"
-#include "presets.h"
 
 void report_gpu_list(FILE *out)
 {
     char a[FMT_BUF], b[FMT_BUF];
     fprintf(out, "%-24s %10s %10s  %s\n", "gpu", "MiB", "GiB used", "also known as");
-    for (size_t i = 0; i < kv_gpu_presets_count; i++) {
-        const gpu_preset *g = &kv_gpu_presets[i];
+    for (size_t i = 0; i < kv_gpu_count(); i++) {
+        const kv_gpu *g = kv_gpu_at(i);
         fprintf(out, "%-24s %10s %10s  %s\n", g->name,
                 g->total_mib > 0 ? fmt_fixed(a, sizeof a, g->total_mib, 0, 1) : "-",
-                fmt_fixed(b, sizeof b, gpu_preset_gib(g), 2, 0), g->aliases);
+                fmt_fixed(b, sizeof b, kv_gpu_gib(g), 2, 0), g->aliases);
     }
     fputs("\nMiB: total as nvidia-smi reports it; GiB used: what kvcalc sizes from (MiB / 1024,\n"
           "or the total a serving engine reported where nvidia-smi's is unknown).\n",
@@ -25,15 +24,16 @@ void report_model_list_header(FILE *out)
 {
     fprintf(out, "%-46s %-34s %9s %12s  %s\n", "model", "alias", "params", "KV B/token",
             "layout");
+    /* KV B/token: what one token costs in every attention layer, windowed ones included
+     * (a model of sliding layers only still pays for its first tokens) */
 }
 
-void report_model_row(FILE *out, const char *id, const char *alias, const kv_spec *s,
-                      const kv_result *r)
+void report_model_row(FILE *out, const char *alias, const kv_spec *s, const kv_result *r)
 {
     char p[FMT_BUF], t[FMT_BUF], layout[600];
     char params[FMT_BUF + 1];
     snprintf(params, sizeof params, "%sB", fmt_fixed(p, sizeof p, r->params / 1e9, 2, 0));
-    fprintf(out, "%-46s %-34s %9s %12s  %s\n", id, alias, params,
-            fmt_fixed(t, sizeof t, r->kv_bytes_per_token, 0, 1),
+    fprintf(out, "%-46s %-34s %9s %12s  %s\n", s->model_name, alias, params,
+            fmt_fixed(t, sizeof t, r->kv_bytes_first_token, 0, 1),
             layout_summary(layout, sizeof layout, s, r));
 }

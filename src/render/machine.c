@@ -1,20 +1,25 @@
 /*
- * report_json.c - machine-readable output: one JSON object (--format json), CSV rows
- * (--format csv) and single values (--get). Every number is the same double the text shows,
- * printed as the shortest decimal that reads back to it; bytes are bytes, not GiB.
+ * machine.c - machine-readable output: one JSON object (--format json) and CSV rows
+ * (--format csv). Every number is the same double the text shows, printed as the shortest
+ * decimal that reads back to it; bytes are bytes, not GiB. Top-level scalars come from the
+ * key table (keys.c), so the JSON document, --get and docs/output.md cannot disagree.
  */
 #include "report.h"
 
 #include "format.h"
+#include "keys.h"
+#include "options.h"
 
-static void json_string(FILE *out, const char *s)
+#include <string.h>
+
+void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
-        else if (c < 0x20)
+        else if (c < 0x20 || c == 0x7f)
             fprintf(out, "\\u%04x", c);
         else
             fputc(c, out);
@@ -22,18 +27,30 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_value(FILE *out, output_value v)
+const char *text_safe(char *buf, size_t cap, const char *text)
+{
+    return kv_safe(buf, cap, text, 0);
+}
+
+static void json_value(FILE *out, kv_key_value v)
 {
     char buf[FMT_BUF];
-    if (v.kind == OUT_STR && !v.is_null)
+    if (v.kind == VAL_STR && !v.is_null)
         json_string(out, v.s);
     else
-        fputs(output_text(buf, sizeof buf, v), out);
+        fputs(kv_key_text(buf, sizeof buf, v), out);
 }
 
 static const char *const kind_keys[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
 
-/* "layout": how the layers keep the context, one entry per group of alike layers. */
+/* An integer, or null when it is 0 (a figure that does not apply). */
+static const char *int_or_null(char *buf, size_t cap, int64_t v)
+{
+    return v > 0 ? fmt_int(buf, cap, v, 0) : "null";
+}
+
+/* "layout": how the layers keep the context, one entry per group of alike layers. The heads
+ * are the group's own, per GPU, as its bytes are. */
 static void report_json_layout(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
@@ -44,13 +61,11 @@ static void report_json_layout(FILE *out, const kv_spec *s, const kv_result *r)
             r->state_unknown ? "false" : "true");
     for (size_t i = 0; i < r->n_groups; i++) {
         const kv_group *g = &r->groups[i];
-        int attention = g->kind != KV_LAYER_STATE && !s->layout.mla;
         fprintf(out, "%s\n      {\"kind\": \"%s\", \"count\": %lld, ", i ? "," : "",
                 kind_keys[g->kind], (long long)g->count);
         fprintf(out, "\"kv_heads\": %s, \"head_dim\": %s, \"window\": %s, ",
-                attention ? fmt_int(a, sizeof a, s->kv_heads, 0) : "null",
-                attention ? fmt_int(b, sizeof b, s->head_dim, 0) : "null",
-                g->tokens_max > 0 ? fmt_int(c, sizeof c, g->tokens_max, 0) : "null");
+                int_or_null(a, sizeof a, g->kv_heads), int_or_null(b, sizeof b, g->head_dim),
+                int_or_null(c, sizeof c, g->tokens_max));
         fprintf(out, "\"bytes_per_token\": %s, \"bytes_fixed\": %s, ",
                 fmt_json_number(a, sizeof a, g->bytes_per_token),
                 fmt_json_number(b, sizeof b, g->bytes_fixed));
@@ -59,33 +74,40 @@ static void report_json_layout(FILE *out, const kv_spec *s, const kv_result *r)
     fputs("\n    ]\n  },\n", out);
 }
 
-void report_json(FILE *out, const kv_spec *s, const kv_result *r)
+/* "inputs": every spec input the engine uses, as the spec holds it. */
+static void report_json_inputs(FILE *out, const kv_spec *s)
 {
     char buf[FMT_BUF];
-    fputs("{\n", out);
-    for (size_t i = 0; i < kv_outputs_count; i++) {
-        fprintf(out, "  \"%s\": ", kv_outputs[i].key);
-        json_value(out, kv_outputs[i].get(s, r));
-        fputs(",\n", out);
-    }
-    fputs("  \"inputs\": {", out);
     int first = 1;
-    for (size_t i = 0; i < kv_inputs_count; i++) {
-        const input_field *f = &kv_inputs[i];
-        if (f->group == GROUP_VLLM && s->engine != KV_ENGINE_VLLM)
-            continue; /* not used without --engine vllm */
+    fputs("  \"inputs\": {", out);
+    for (size_t i = 0; i < kv_flags_count; i++) {
+        const kv_flag *f = &kv_flags[i];
+        if (f->does != DO_SPEC || (f->engine != KV_ENGINE_COUNT && f->engine != s->engine))
+            continue;
         fprintf(out, "%s\n    \"%s\": ", first ? "" : ",", f->key);
         first = 0;
-        if (f->error == KV_ERR_PARAMS_B && s->params_estimated)
+        if (f->clears & CLEARS_ESTIMATE && s->params_estimated)
             fputs("null", out); /* not used: the config's estimate is (see "params") */
-        else if (input_is_string(s, f))
-            json_string(out, input_text(buf, sizeof buf, s, f));
+        else if (kv_flag_is_string(f))
+            json_string(out, kv_flag_text(buf, sizeof buf, s, f));
         else
-            fputs(input_text(buf, sizeof buf, s, f), out);
+            fputs(kv_flag_text(buf, sizeof buf, s, f), out);
     }
     fputs("\n  },\n", out);
-    report_json_layout(out, s, r);
-    report_plan_json(out, s, r);
+}
+
+void report_json(FILE *out, const kv_report *rep)
+{
+    const kv_result *r = rep->result;
+    fputs("{\n", out);
+    for (size_t i = 0; i < kv_keys_count; i++) {
+        fprintf(out, "  \"%s\": ", kv_keys[i].name);
+        json_value(out, kv_key_get(&kv_keys[i], rep));
+        fputs(",\n", out);
+    }
+    report_json_inputs(out, rep->spec);
+    report_json_layout(out, rep->spec, r);
+    report_plan_json(out, rep);
     fputs("  \"rows\": [", out);
     for (size_t i = 0; i < r->n_rows; i++) {
         const kv_row *row = &r->rows[i];
@@ -101,9 +123,9 @@ void report_json(FILE *out, const kv_spec *s, const kv_result *r)
     fputs("\n  ]\n}\n", out);
 }
 
-void report_csv(FILE *out, const kv_spec *s, const kv_result *r)
+void report_csv(FILE *out, const kv_report *rep)
 {
-    (void)s;
+    const kv_result *r = rep->result;
     fputs("context,kv_bytes_per_request,max_concurrency,is_setting\n", out);
     for (size_t i = 0; i < r->n_rows; i++) {
         const kv_row *row = &r->rows[i];
@@ -113,11 +135,4 @@ void report_csv(FILE *out, const kv_spec *s, const kv_result *r)
                 fmt_json_number(b3, sizeof b3, row->max_concurrency),
                 row->is_setting ? "true" : "false");
     }
-}
-
-void report_value(FILE *out, const output_field *f, const kv_spec *s, const kv_result *r)
-{
-    char buf[FMT_BUF];
-    fputs(output_text(buf, sizeof buf, f->get(s, r)), out);
-    fputc('\n', out);
 }

@@ -11,9 +11,11 @@ static const char *gib(char *buf, size_t cap, double bytes)
     return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
 }
 
-void report_plan_text(FILE *out, const kv_spec *s, const kv_result *r)
+void report_plan_text(FILE *out, const kv_report *rep)
 {
-    const kv_plan *p = &r->plan;
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
+    const kv_plan *p = rep->plan;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     fprintf(out, "Capacity plan: %s concurrent requests @ %s context\n",
             fmt_int(a, sizeof a, p->target, 1), fmt_int(b, sizeof b, s->context, 1));
@@ -67,19 +69,22 @@ void report_plan_text(FILE *out, const kv_spec *s, const kv_result *r)
 static const char *const lever_names[KV_LEVER_COUNT] = {
     "as given", "half the context", "fp8 KV cache", "int8 weights", "int4 weights", "offload"};
 
-void report_levers_text(FILE *out, const kv_spec *s, const kv_result *r)
+void report_levers_text(FILE *out, const kv_report *rep)
 {
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF], name[64];
-    int target = r->has_plan;
+    int target = rep->plan != NULL;
+    const kv_levers *lv = rep->levers;
     fputs("Levers (one at a time, per replica):\n", out);
     fprintf(out, "  %-26s %9s %12s %11s %15s%s\n", "lever", "context", "KV/req", "free KV",
             "max concurrent", target ? "  replicas" : "");
     for (int k = 0; k < KV_LEVER_COUNT; k++) {
-        const kv_lever *l = &r->levers[k];
-        if (k == KV_LEVER_OFFLOAD && r->offload_gib <= 0)
+        const kv_lever *l = &lv->rows[k];
+        if (k == KV_LEVER_OFFLOAD && lv->offload_gib <= 0)
             continue;
         if (k == KV_LEVER_OFFLOAD)
-            snprintf(name, sizeof name, "+ %s GiB CPU offload tier", fmt_g(a, sizeof a, r->offload_gib));
+            snprintf(name, sizeof name, "+ %s GiB CPU offload tier", fmt_g(a, sizeof a, lv->offload_gib));
         else
             snprintf(name, sizeof name, "%s", lever_names[k]);
         fprintf(out, "  %-26s %9s %8s MiB %7s GiB %15s", name, fmt_int(a, sizeof a, l->context, 1),
@@ -92,24 +97,24 @@ void report_levers_text(FILE *out, const kv_spec *s, const kv_result *r)
     }
     fputs("  A GQA model (fewer KV heads) is the fourth lever: compare --kv-heads or --model.\n",
           out);
-    if (r->offload_gib > 0)
+    if (lv->offload_gib > 0)
         fputs("  Offload buys capacity, not speed: every block brought back from CPU memory costs\n"
               "  a transfer that kvcalc does not measure.\n",
               out);
     (void)s;
+    (void)r;
     fputc('\n', out);
 }
 
-void report_plan_json(FILE *out, const kv_spec *s, const kv_result *r)
+void report_plan_json(FILE *out, const kv_report *rep)
 {
     char a[FMT_BUF], b[FMT_BUF];
-    (void)s;
-    if (!r->has_plan) {
+    if (!rep->plan) {
         fputs("  \"plan_options\": null,\n", out);
     } else {
         fputs("  \"plan_options\": [", out);
-        for (size_t i = 0; i < r->plan.n_options; i++) {
-            const kv_plan_option *o = &r->plan.options[i];
+        for (size_t i = 0; i < rep->plan->n_options; i++) {
+            const kv_plan_option *o = &rep->plan->options[i];
             fprintf(out, "%s\n    {\"gpu\": \"%s\", \"gib\": %s, \"tp\": %lld, ", i ? "," : "", o->gpu,
                     fmt_json_number(a, sizeof a, o->gib), (long long)o->tp);
             fprintf(out, "\"per_replica\": %s, \"replicas\": %lld, \"gpus\": %lld}",
@@ -120,13 +125,13 @@ void report_plan_json(FILE *out, const kv_spec *s, const kv_result *r)
     }
     static const char *const keys[KV_LEVER_COUNT] = {"none", "half_context", "fp8_kv",
                                                      "int8_weights", "int4_weights", "offload"};
-    if (!r->has_levers) {
+    if (!rep->levers) {
         fputs("  \"levers\": null,\n", out);
         return;
     }
     fputs("  \"levers\": [", out);
     for (int k = 0; k < KV_LEVER_COUNT; k++) {
-        const kv_lever *l = &r->levers[k];
+        const kv_lever *l = &rep->levers->rows[k];
         fprintf(out, "%s\n    {\"lever\": \"%s\", \"context\": %lld, ", k ? "," : "", keys[k],
                 (long long)l->context);
         fprintf(out, "\"kv_bytes_per_request\": %s, ",
@@ -134,7 +139,7 @@ void report_plan_json(FILE *out, const kv_spec *s, const kv_result *r)
         fprintf(out, "\"free_kv_bytes\": %s, ", fmt_json_number(a, sizeof a, l->free_kv_bytes));
         fprintf(out, "\"max_concurrency\": %s, \"replicas\": %s}",
                 fmt_json_number(b, sizeof b, l->max_concurrency),
-                r->has_plan && l->replicas ? fmt_int(a, sizeof a, l->replicas, 0) : "null");
+                rep->plan && l->replicas ? fmt_int(a, sizeof a, l->replicas, 0) : "null");
     }
     fputs("\n  ],\n", out);
 }

@@ -36,7 +36,8 @@ static void xml_text(FILE *out, const char *s)
         case '&': fputs("&amp;", out); break;
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&apos;", out); break;
-        default: fputc(*s, out);
+        default: /* XML 1.0 has no control characters but tab and newlines: '?' */
+            fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
         }
     }
 }
@@ -85,14 +86,17 @@ static void axes(FILE *out, const scale *sc)
             PLOT_Y + PLOT_H / 2, PLOT_Y + PLOT_H / 2);
 }
 
-static void curve_chart(FILE *out, const kv_spec *s, const kv_result *r, const kv_curve *c)
+static void curve_chart(FILE *out, const kv_report *rep)
 {
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
+    const kv_curve *c = rep->curve;
     char a[FMT_BUF], b[FMT_BUF], d[FMT_BUF];
     double top = 1;
     for (size_t i = 0; i < c->n; i++)
         top = c->max_concurrency[i] > top ? c->max_concurrency[i] : top;
-    if (r->has_plan && (double)r->plan.target > top)
-        top = (double)r->plan.target;
+    if (rep->plan && (double)rep->plan->target > top)
+        top = (double)rep->plan->target;
     scale sc = {log2((double)c->context[0]), log2((double)c->context[c->n - 1]), 0,
                 ceil(log10(top) + 0.01)};
     axes(out, &sc);
@@ -109,14 +113,14 @@ static void curve_chart(FILE *out, const kv_spec *s, const kv_result *r, const k
                  "@ %s</text></g>\n",
             (long long)s->context, num(a, sizeof a, r->max_concurrency), mx, my, mx + 8, my - 8,
             fmt_fixed(b, sizeof b, r->max_concurrency, 0, 1), fmt_int(d, sizeof d, s->context, 1));
-    if (r->has_plan) {
-        double ty = px_y(&sc, (double)r->plan.target);
+    if (rep->plan) {
+        double ty = px_y(&sc, (double)rep->plan->target);
         fprintf(out, "<g id=\"target\" data-target=\"%lld\"><line x1=\"%d\" y1=\"%.1f\" "
                      "x2=\"%d\" y2=\"%.1f\" stroke=\"#2b8a3e\" stroke-dasharray=\"6 4\"/>"
                      "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#2b8a3e\" "
                      "text-anchor=\"end\">target: %s</text></g>\n",
-                (long long)r->plan.target, PLOT_X, ty, PLOT_X + PLOT_W, ty, PLOT_X + PLOT_W - 4,
-                ty - 5, fmt_int(a, sizeof a, r->plan.target, 1));
+                (long long)rep->plan->target, PLOT_X, ty, PLOT_X + PLOT_W, ty, PLOT_X + PLOT_W - 4,
+                ty - 5, fmt_int(a, sizeof a, rep->plan->target, 1));
     }
 }
 
@@ -137,8 +141,8 @@ static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
             num(c, sizeof c, r->overhead_bytes), num(d, sizeof d, in_use));
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\">GPU memory%s: %s GiB%s</text>\n",
             PLOT_X, BAR_Y - 12, s->tp > 1 ? " per GPU" : "", fmt_fixed(a, sizeof a, gpu / KV_GIB, 2, 0),
-            r->fits ? "" : " - weights and overhead do not fit");
-    double total = r->fits ? gpu : r->weights_bytes + r->overhead_bytes; /* bar width: all */
+            r->room ? "" : " - weights and overhead do not fit");
+    double total = r->room ? gpu : r->weights_bytes + r->overhead_bytes; /* bar width: all */
     double x = PLOT_X;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         double w = total > 0 ? parts[i].bytes / total * PLOT_W : 0;
@@ -159,8 +163,10 @@ static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
     fputs("</g>\n", out);
 }
 
-void report_svg(FILE *out, const kv_spec *s, const kv_result *r, const kv_curve *c)
+void report_svg(FILE *out, const kv_report *rep)
 {
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
     char a[FMT_BUF];
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -172,7 +178,7 @@ void report_svg(FILE *out, const kv_spec *s, const kv_result *r, const kv_curve 
     fputs(" on ", out);
     xml_text(out, s->gpu_name ? s->gpu_name : "a GPU");
     fprintf(out, " (%s GiB)</text>\n", fmt_fixed(a, sizeof a, s->gpu_mem_gib, 2, 0));
-    curve_chart(out, s, r, c);
+    curve_chart(out, rep);
     memory_bar(out, s, r);
     fputs("</svg>\n", out);
 }

@@ -23,11 +23,12 @@ static int plain_layout(const kv_result *r, const kv_spec *s)
 
 static void banner(FILE *out, const kv_spec *s)
 {
-    char line[600];
+    char line[1400], name[600], source[600];
     size_t rule = 68; /* the lesson's rule is 68 dashes under its 69-character banner */
     if (s->model_name) {
-        snprintf(line, sizeof line, "KV cache calculator  (%s; from %s)", s->model_name,
-                 s->model_source ? s->model_source : "a config");
+        snprintf(line, sizeof line, "KV cache calculator  (%s; from %s)",
+                 text_safe(name, sizeof name, s->model_name),
+                 text_safe(source, sizeof source, s->model_source ? s->model_source : "a config"));
         rule = strlen(line);
     } else {
         snprintf(line, sizeof line,
@@ -83,8 +84,9 @@ static void model_line(FILE *out, const kv_spec *s, const kv_result *r)
 }
 
 /* "2 x 28 x 4 x 128 x 2 B" or, for MLA, "61 x 576 x 2 B"; KV heads per GPU under TP */
-static char *formula(char *buf, size_t cap, const kv_spec *s, const kv_result *r, int64_t count)
+static char *formula(char *buf, size_t cap, const kv_spec *s, const kv_group *g)
 {
+    int64_t count = g->count;
     char b[32];
     fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes);
     if (s->layout.mla)
@@ -92,7 +94,7 @@ static char *formula(char *buf, size_t cap, const kv_spec *s, const kv_result *r
                  (long long)s->layout.mla_latent, b);
     else
         snprintf(buf, cap, "2 x %lld x %lld x %lld x %s B", (long long)count,
-                 (long long)r->kv_heads_per_gpu, (long long)s->head_dim, b);
+                 (long long)g->kv_heads, (long long)g->head_dim, b);
     return buf;
 }
 
@@ -105,7 +107,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
             full = &r->groups[i];
     if (full) {
         fprintf(out, "KV per token (one sequence):  %s  =  %s B  (%s MiB/token)%s\n",
-                formula(f, sizeof f, s, r, full->count),
+                formula(f, sizeof f, s, full),
                 fmt_fixed(a, sizeof a, r->kv_bytes_per_token, 0, 1),
                 fmt_fixed(b, sizeof b, r->kv_bytes_per_token / KV_MIB, 4, 0),
                 r->n_groups > 1 ? " in the full layers" : "");
@@ -132,25 +134,44 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
         }
         char lim[FMT_BUF];
         fprintf(out, "  + %lld %s layers:  %s  =  %s B per token, for at most %s tokens\n",
-                (long long)g->count, kind_names[g->kind], formula(f, sizeof f, s, r, g->count),
+                (long long)g->count, kind_names[g->kind], formula(f, sizeof f, s, g),
                 fmt_fixed(a, sizeof a, g->bytes_per_token, 0, 1),
                 fmt_int(lim, sizeof lim, g->tokens_max, 1));
     }
 }
 
 /* The sections beyond the lesson's, each only when asked for. */
-static void report_extra_sections(FILE *out, const kv_spec *s, const kv_result *r)
+/* One text section per engine (NULL: the lesson's table is the whole story). */
+static void (*const engine_sections[KV_ENGINE_COUNT])(FILE *, const kv_report *) = {
+    [KV_ENGINE_VLLM] = report_vllm_text,
+};
+
+/* The sections beyond the lesson's, each only when asked for. */
+static void report_extra_sections(FILE *out, const kv_report *rep)
 {
-    if (r->has_plan)
-        report_plan_text(out, s, r);
-    if (r->has_levers)
-        report_levers_text(out, s, r);
-    if (s->engine == KV_ENGINE_VLLM)
-        report_vllm_text(out, s, r);
+    if (rep->plan)
+        report_plan_text(out, rep);
+    if (rep->levers)
+        report_levers_text(out, rep);
+    if (engine_sections[rep->spec->engine])
+        engine_sections[rep->spec->engine](out, rep);
 }
 
-void report_text(FILE *out, const kv_spec *s, const kv_result *r)
+/* What doubling the context does, in words: the lesson's line only where it is true. */
+static const char *const growth_lines[] = {
+    [KV_GROWTH_LINEAR] =
+        "  Double the context, halve the concurrency. Context length is a capacity cost.\n\n",
+    [KV_GROWTH_CAPPED] = "  Only the full-attention layers keep every token: double the context, "
+                         "less than\n  double the KV per request. Context length is still a "
+                         "capacity cost.\n\n",
+    [KV_GROWTH_FIXED] = "  No layer keeps every token: past the longest window, the KV per request "
+                        "stops\n  growing with the context.\n\n",
+};
+
+void report_text(FILE *out, const kv_report *rep)
 {
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     const kv_dtype_info *w = kv_dtype_get(s->weight_dtype);
 
@@ -169,13 +190,13 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_g(a, sizeof a, s->gpu_mem_gib), s->gpu_name ? " (" : "",
             s->gpu_name ? s->gpu_name : "", s->gpu_name ? ")" : "",
             fmt_g(b, sizeof b, s->overhead_gib));
-    if (!r->fits) {
+    if (!r->room) {
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
               out);
-        if (r->has_plan || r->has_levers || s->engine == KV_ENGINE_VLLM) {
+        if (rep->plan || rep->levers || engine_sections[s->engine]) {
             fputc('\n', out);
-            report_extra_sections(out, s, r);
+            report_extra_sections(out, rep);
         }
         return;
     }
@@ -194,8 +215,12 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
                 fmt_int(a, sizeof a, s->max_context, 1));
     fputc('\n', out);
 
-    fprintf(out, "Max concurrent requests @ %s context:  ~%s\n", fmt_int(a, sizeof a, s->context, 1),
+    fprintf(out, "Max concurrent requests @ %s context:  ~%s", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->max_concurrency, 0, 0));
+    if (s->engine != KV_ENGINE_IDEAL)
+        fprintf(out, "  (by %s's rules; the lesson's ideal packing: ~%s)",
+                kv_engine_name(s->engine), fmt_fixed(c, sizeof c, r->ideal_max_concurrency, 0, 0));
+    fputc('\n', out);
     fputs("(This, not tokens/sec, is usually what caps how many users you serve at once.)\n\n",
           out);
 
@@ -208,8 +233,7 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
                 fmt_fixed(c, sizeof c, row->max_concurrency, 0, 0),
                 row->is_setting ? "  <- your setting" : "");
     }
-    fputs("  Double the context, halve the concurrency. Context length is a capacity cost.\n\n",
-          out);
+    fputs(growth_lines[r->growth], out);
 
     fprintf(out, "Prefix caching: %s requests sharing a %s-token prompt\n",
             fmt_int(a, sizeof a, s->prefix_requests, 0), fmt_int(b, sizeof b, s->prefix_tokens, 1));
@@ -221,5 +245,5 @@ void report_text(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_int(d, sizeof d, s->context, 1));
     fputs("  This is why a shared system prompt / few-shot preamble is nearly free to reuse.\n\n",
           out);
-    report_extra_sections(out, s, r);
+    report_extra_sections(out, rep);
 }

@@ -15,8 +15,31 @@ static const char *gib(char *buf, size_t cap, double bytes)
     return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
 }
 
+/* Where the GPU total came from, in words. */
+static const char *total_note(char *buf, size_t cap, const kv_spec *s, const kv_vllm_result *v)
+{
+    char gpu[300];
+    const char *name = s->gpu_name ? text_safe(gpu, sizeof gpu, s->gpu_name) : "";
+    switch (v->total_source) {
+    case KV_TOTAL_GIVEN:
+        snprintf(buf, cap, "given");
+        break;
+    case KV_TOTAL_GPU_MEMORY:
+        snprintf(buf, cap, "the GPU memory given");
+        break;
+    case KV_TOTAL_ENGINE:
+        snprintf(buf, cap, "what vLLM reports for the %s", name);
+        break;
+    case KV_TOTAL_DRIVER_EST:
+        snprintf(buf, cap, "%s driver total minus 0.5 GiB of CUDA context, an estimate", name);
+        break;
+    }
+    return buf;
+}
+
 static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
+    char note[400];
     const kv_vllm_spec *in = &s->vllm;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     if (in->kv_cache_memory_gib >= 0) {
@@ -25,8 +48,8 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
         return;
     }
     fprintf(out, "  budget  : %s x %s GiB = %s GiB  (total: %s)\n", fmt_g(a, sizeof a, in->util),
-            fmt_g(b, sizeof b, in->total_gib), gib(c, sizeof c, v->requested_bytes),
-            s->vllm_total_note ? s->vllm_total_note : "given");
+            fmt_g(b, sizeof b, v->total_gib), gib(c, sizeof c, v->requested_bytes),
+            total_note(note, sizeof note, s, v));
     fprintf(out, "            - weights %s GiB%s - activation %s GiB%s - non-torch %s GiB%s"
                  " - CUDA graphs %s GiB%s\n",
             gib(a, sizeof a, v->weights_bytes), in->weights_gib >= 0 ? "" : " (estimate)",
@@ -38,8 +61,10 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                                       : " (before 0.21 graphs come out of the headroom)");
 }
 
-void report_vllm_text(FILE *out, const kv_spec *s, const kv_result *r)
+void report_vllm_text(FILE *out, const kv_report *rep)
 {
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
     const kv_vllm_result *v = &r->vllm;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF];
     fprintf(out, "vLLM 0.%d (V1 engine) prediction, per GPU (tensor parallel %lld):\n",

@@ -18,12 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static FILE *sink;
     kv_spec s;
     kv_result r;
-    config_info info;
+    kv_model_info info;
     char err[512];
     if (!sink)
         sink = fopen("/dev/null", "w");
     kv_spec_defaults(&s);
-    if (config_read((const char *)data, size, "fuzz.json", &s, &info, err, sizeof err) != 0)
+    if (kv_config_read((const char *)data, size, "fuzz.json", &s, &info, err, sizeof err) != 0)
         return 0;
     s.model_name = info.name;
     s.model_source = "fuzz";

@@ -1,0 +1,88 @@
+/*
+ * build.c - the spec builder (see build.h for the order and why it is the only one).
+ */
+#include "build.h"
+
+#include "format.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int kv_model_load(const char *config_path, const char *model_name, kv_model *m, char *err,
+                  size_t errcap)
+{
+    kv_model_info info;
+    char shown[300];
+    int rc;
+    kv_spec_defaults(&m->spec);
+    if (config_path) {
+        char *text = NULL;
+        size_t len = 0;
+        const char *label = strcmp(config_path, "-") == 0 ? "<stdin>" : config_path;
+        kv_safe(m->source, sizeof m->source, label, 0);
+        rc = kv_config_load_file(config_path, &text, &len, err, errcap);
+        if (rc == 0) {
+            rc = kv_config_read(text, len, m->source, &m->spec, &info, err, errcap);
+            free(text);
+        }
+        if (rc != 0)
+            return KV_USAGE_ERROR;
+        snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : m->source);
+    } else {
+        const kv_model_preset *p = kv_model_preset_find(model_name);
+        if (!p)
+            return kv_fail(err, errcap, "--model: unknown model '%s' (see kvcalc --list-models)",
+                           kv_safe(shown, sizeof shown, model_name, 200));
+        if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != 0)
+            return KV_USAGE_ERROR;
+        snprintf(m->name, sizeof m->name, "%s", p->id);
+        snprintf(m->source, sizeof m->source, "built-in preset");
+    }
+    m->spec.model_name = m->name;
+    m->spec.model_source = m->source;
+    m->spec.max_context = info.max_context;
+    return 0;
+}
+
+/* Writes one explicit flag over the spec, with what it overrules. */
+static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
+{
+    memcpy((char *)s + f->offset, v, kv_flag_size(f));
+    if (f->clears & CLEARS_ESTIMATE)
+        s->params_estimated = 0;
+    if (f->clears & CLEARS_GPU) {
+        s->gpu_name = NULL;
+        s->gpu_engine_gib = 0;
+    }
+    if (f->clears & CLEARS_QUANT) { /* every weight in the dtype given */
+        s->arch.quant_scope = KV_QUANT_ALL;
+        s->arch.quant_bytes = 0;
+    }
+}
+
+int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
+                  char *err, size_t errcap)
+{
+    /* 1. defaults, 2. the model (its spec starts from the same defaults) */
+    if (model)
+        *out = model->spec;
+    else
+        kv_spec_defaults(out);
+    /* 3. the GPU */
+    if (gpu) {
+        out->gpu_mem_gib = kv_gpu_gib(gpu);
+        out->gpu_name = gpu->name;
+        out->gpu_engine_gib = gpu->engine_gib;
+    }
+    /* 4. explicit flags */
+    for (size_t i = 0; i < kv_flags_count; i++)
+        if (o->set[i])
+            apply_flag(&kv_flags[i], &o->values[i], out);
+    /* 5. engine rules: an engine's own flags need that engine (its defaults that depend on
+     *    the GPU are resolved by the engine itself, from the spec) */
+    for (size_t i = 0; i < kv_flags_count; i++)
+        if (o->set[i] && kv_flags[i].engine != KV_ENGINE_COUNT && kv_flags[i].engine != out->engine)
+            return kv_fail(err, errcap, "--%s: applies only with --engine %s", o->typed[i],
+                           kv_engine_name(kv_flags[i].engine));
+    return 0;
+}

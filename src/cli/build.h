@@ -1,0 +1,32 @@
+/*
+ * build.h - the spec builder: the only place that assembles a kv_spec.
+ *
+ * A spec is assembled in one order, always: the lesson's defaults, then the model (a
+ * config.json or a preset), then the GPU preset, then every flag given explicitly (they
+ * always win), then the engine's rules (its flags need it). A single run, every point of a
+ * sweep and the fuzzers all call kv_build_spec(); only loading a model reads a file, once,
+ * before any spec is built.
+ */
+#ifndef KVCALC_BUILD_H
+#define KVCALC_BUILD_H
+
+#include "options.h"
+
+/* A loaded model: its spec (defaults + config) and the labels it points at. */
+typedef struct {
+    kv_spec spec;
+    char name[600];   /* the model's name, for reports */
+    char source[600]; /* "built-in preset", or the file as typed */
+} kv_model;
+
+/* Loads the model of --config PATH ("-" = standard input) or --model NAME into *m (its
+ * labels point into *m: keep it in place). Returns 0, or KV_USAGE_ERROR with one line. */
+int kv_model_load(const char *config_path, const char *model_name, kv_model *m, char *err,
+                  size_t errcap);
+
+/* Assembles *out from o, the loaded model (NULL: the lesson's illustrative model) and the
+ * GPU (NULL: none). Returns 0, or KV_USAGE_ERROR with one line naming the flag. */
+int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
+                  char *err, size_t errcap);
+
+#endif

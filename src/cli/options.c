@@ -1,0 +1,873 @@
+/*
+ * options.c - the flag table and the strict argument parser, in ISO C (no getopt).
+ *
+ * Values are checked strictly - an integer is [+-]digits and must fit in 64 bits, a number
+ * is a decimal with an optional exponent and must be finite - because a calculator that
+ * silently reads "4k" as 4 or "1e999" as infinity lies. Every error is one line that names
+ * the flag as the user typed it, what it accepts and what it got.
+ */
+#include "options.h"
+
+#include "format.h"
+#include "keys.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPEC_AT(m) offsetof(kv_spec, m)
+#define ANY KV_ENGINE_COUNT
+
+static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM}, {NULL, 0}};
+static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
+static const flag_choice formats[] = {
+    {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
+
+#define INT_IN(fl, al, k, m, lo, st, mt, h)                                                  \
+    {.name = fl, .alias = al, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, \
+     .min = lo, .engine = ANY, .blames = st, .section = SECTION_MODEL, .meta = mt, .help = h}
+#define NUM_IN(fl, k, m, lo, excl, st, clr, mt, h)                                           \
+    {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, .min = lo, \
+     .min_exclusive = excl, .engine = ANY, .clears = clr, .blames = st,                       \
+     .section = SECTION_MODEL, .meta = mt, .help = h}
+#define VLLM_GIB(fl, k, m, h)                                                                \
+    {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(vllm.m), .key = k,       \
+     .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,   \
+     .section = SECTION_VLLM, .meta = "GIB", .help = h}
+#define ACTION(fl, sh, what, sec, h)                                                         \
+    {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = what, .engine = ANY,              \
+     .section = sec, .help = h}
+#define TEXT_OPT(fl, what, sec, mt, h)                                                       \
+    {.name = fl, .arg = ARG_TEXT, .does = what, .engine = ANY, .section = sec, .meta = mt,    \
+     .help = h}
+
+const kv_flag kv_flags[] = {
+    /* the model, the GPU and the workload */
+    INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, "N",
+           "transformer layers (config.json: num_hidden_layers)"),
+    INT_IN("kv-heads", NULL, "kv_heads", kv_heads, 1, KV_ERR_KV_HEADS, "N",
+           "KV heads (num_key_value_heads); fewer than attention heads = GQA"),
+    INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, "N",
+           "elements per head (head_dim, or hidden_size / num_attention_heads)"),
+    {.name = "dtype", .alias = "kv-cache-dtype", .arg = ARG_DTYPE, .does = DO_SPEC,
+     .offset = SPEC_AT(dtype), .key = "dtype", .engine = ANY, .blames = KV_ERR_DTYPE,
+     .section = SECTION_MODEL, .meta = "DTYPE",
+     .help = "KV cache element type; alias --kv-cache-dtype (auto = the model's)"},
+    NUM_IN("params-b", "params_b", params_b, 0, 0, KV_ERR_PARAMS_B, CLEARS_ESTIMATE, "B",
+           "model size in billions of parameters (for the weights)"),
+    {.name = "weight-dtype", .arg = ARG_DTYPE, .does = DO_SPEC, .offset = SPEC_AT(weight_dtype),
+     .key = "weight_dtype", .engine = ANY, .clears = CLEARS_QUANT,
+     .blames = KV_ERR_WEIGHT_DTYPE, .section = SECTION_MODEL, .meta = "DTYPE",
+     .help = "element type the weights are loaded in"},
+    NUM_IN("gpu-mem-gib", "gpu_mem_gib", gpu_mem_gib, 0, 1, KV_ERR_GPU_MEM, CLEARS_GPU, "GIB",
+           "GPU memory in GiB (2^30 bytes)"),
+    NUM_IN("overhead-gib", "overhead_gib", overhead_gib, 0, 0, KV_ERR_OVERHEAD, 0, "GIB",
+           "reserve for activations / CUDA context, in GiB"),
+    INT_IN("context", "max-model-len", "context", context, 1, KV_ERR_CONTEXT, "N",
+           "tokens per request (prompt + generated); alias --max-model-len"),
+    INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, "N",
+           "length of a prompt prefix shared by requests"),
+    INT_IN("prefix-requests", NULL, "prefix_requests", prefix_requests, 1,
+           KV_ERR_PREFIX_REQUESTS, "N", "how many requests share that prefix"),
+    INT_IN("tensor-parallel-size", "tp", "tensor_parallel_size", tp, 1, KV_ERR_TP, "N",
+           "GPUs one replica is split over; figures become per GPU; alias --tp"),
+    {.name = "engine", .arg = ARG_CHOICE, .does = DO_SPEC, .offset = SPEC_AT(engine),
+     .key = "engine", .choices = engines, .engine = ANY, .blames = KV_ERR_ENGINE,
+     .section = SECTION_MODEL, .meta = "NAME",
+     .help = "the serving engine whose allocation answers: ideal or vllm"},
+    TEXT_OPT("config", DO_MODEL_FILE, SECTION_MODEL, "FILE",
+             "read the model from a Hugging Face config.json (- = stdin)"),
+    TEXT_OPT("model", DO_MODEL_NAME, SECTION_MODEL, "NAME",
+             "a built-in model: Hugging Face id or short alias (--list-models)"),
+    TEXT_OPT("gpu", DO_GPU, SECTION_MODEL, "NAME",
+             "a built-in GPU: its memory as the driver reports it (--list-gpus)"),
+
+    /* vLLM */
+    {.name = "gpu-memory-utilization", .arg = ARG_NUM, .does = DO_SPEC,
+     .offset = SPEC_AT(vllm.util), .key = "gpu_memory_utilization", .min = 0,
+     .min_exclusive = 1, .max = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
+     .section = SECTION_VLLM, .meta = "U", .help = "fraction of the GPU vLLM may use"},
+    {.name = "block-size", .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(vllm.block_size),
+     .key = "block_size", .min = 1, .max = 1048576, .optional = 1, .engine = KV_ENGINE_VLLM,
+     .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "N",
+     .help = "tokens per KV block [auto: 16, 64 for MLA]"},
+    {.name = "max-num-batched-tokens", .arg = ARG_INT, .does = DO_SPEC,
+     .offset = SPEC_AT(vllm.max_num_batched_tokens), .key = "max_num_batched_tokens", .min = 1,
+     .max = 1099511627776.0, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
+     .section = SECTION_VLLM, .meta = "N",
+     .help = "scheduler token budget [auto: 8192 on >= 70 GiB non-A100 GPUs, else 2048]"},
+    VLLM_GIB("weights-gib", "weights_gib", weights_gib,
+             "weights per GPU (\"Model loading took X GiB\") [auto: estimate]"),
+    VLLM_GIB("activation-gib", "activation_gib", activation_gib,
+             "activation peak per GPU [auto: 0.25 + 0.1 per 1,024 batched tokens]"),
+    VLLM_GIB("non-torch-gib", "non_torch_gib", non_torch_gib,
+             "non-torch memory per GPU [auto: 0.1, 0.4 with TP]"),
+    VLLM_GIB("cuda-graph-gib", "cuda_graph_gib", cuda_graph_gib,
+             "CUDA graphs inside the budget [auto: 0 before 0.21, 0.5 from 0.21]"),
+    VLLM_GIB("kv-cache-memory-gib", "kv_cache_memory_gib", kv_cache_memory_gib,
+             "use this \"Available KV cache memory\" per GPU (from a log)"),
+    {.name = "num-gpu-blocks-override", .arg = ARG_INT, .does = DO_SPEC,
+     .offset = SPEC_AT(vllm.num_gpu_blocks_override), .key = "num_gpu_blocks_override",
+     .min = 1, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
+     .section = SECTION_VLLM, .meta = "N", .help = "use this block count (as vLLM's flag does)"},
+    {.name = "vllm-version", .arg = ARG_VERSION, .does = DO_SPEC,
+     .offset = SPEC_AT(vllm.version_minor), .key = "vllm_version", .engine = KV_ENGINE_VLLM,
+     .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "0.N",
+     .help = "the vLLM release whose rules apply [0.11]"},
+    {.name = "disable-hybrid-kv-cache-manager", .arg = ARG_NONE, .does = DO_SPEC,
+     .offset = SPEC_AT(vllm.hybrid_manager), .key = "hybrid_kv_cache_manager",
+     .switch_value = 0, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
+     .section = SECTION_VLLM, .help = "treat sliding and chunked layers as full attention"},
+    {.name = "mamba-cache-mode", .arg = ARG_CHOICE, .does = DO_SPEC,
+     .offset = SPEC_AT(vllm.mamba_align), .key = "mamba_cache_mode", .choices = mamba_modes,
+     .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "MODE",
+     .help = "none (1 block per request) or align (2)"},
+
+    /* planning */
+    {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,
+     .section = SECTION_PLAN, .meta = "N",
+     .help = "plan for N requests in flight: memory, replicas, which GPU"},
+    ACTION("levers", 0, DO_LEVERS, SECTION_PLAN,
+           "what half the context, fp8 KV, int8/int4 weights and offload buy"),
+    {.name = "offload-gib", .arg = ARG_NUM, .does = DO_OFFLOAD, .min = 0, .max = 1e12,
+     .engine = ANY, .section = SECTION_PLAN, .meta = "GIB",
+     .help = "with --levers: a CPU-memory KV tier of GIB (capacity only)"},
+    TEXT_OPT("require", DO_REQUIRE, SECTION_PLAN, "EXPR",
+             "exit 1 unless EXPR holds, e.g. 'max_concurrency>=64' (repeatable)"),
+    TEXT_OPT("sweep", DO_SWEEP, SECTION_PLAN, "KEY=VALUES",
+             "one row per point of a grid: V1,V2 or A..B*F or A..B+S (repeatable)"),
+    TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
+             "also write an SVG chart of context vs concurrency and memory"),
+
+    /* output and information */
+    {.name = "format", .arg = ARG_CHOICE, .does = DO_FORMAT, .choices = formats, .engine = ANY,
+     .section = SECTION_OUTPUT, .meta = "FMT",
+     .help = "output format: text (the lesson's table), json or csv [text]"},
+    TEXT_OPT("get", DO_GET, SECTION_OUTPUT, "KEY", "print only this top-level value, on one line"),
+    ACTION("list-models", 0, DO_LIST_MODELS, SECTION_OUTPUT, "list the built-in models and exit"),
+    ACTION("list-gpus", 0, DO_LIST_GPUS, SECTION_OUTPUT, "list the built-in GPUs and exit"),
+    ACTION("help", 'h', DO_HELP, SECTION_OUTPUT, "show this help and exit"),
+    ACTION("version", 0, DO_VERSION, SECTION_OUTPUT, "print the version and exit"),
+};
+const size_t kv_flags_count = sizeof kv_flags / sizeof kv_flags[0];
+_Static_assert(sizeof kv_flags / sizeof kv_flags[0] <= KV_MAX_FLAGS, "raise KV_MAX_FLAGS");
+
+/* ---- messages ------------------------------------------------------------------------- */
+
+int kv_fail(char *err, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(err, cap, "kvcalc: ");
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < cap)
+        vsnprintf(err + n, cap - (size_t)n, fmt, ap);
+    va_end(ap);
+    return KV_USAGE_ERROR;
+}
+
+const char *kv_safe(char *buf, size_t cap, const char *text, size_t limit)
+{
+    size_t n = 0, i = 0;
+    if (cap < 4) {
+        if (cap)
+            buf[0] = '\0';
+        return buf;
+    }
+    for (; text[i] && (limit == 0 || i < limit) && n + 4 < cap; i++) {
+        unsigned char c = (unsigned char)text[i];
+        unsigned char next = (unsigned char)text[i + 1];
+        if (c == 0xc2 && next >= 0x80 && next <= 0x9f) { /* a C1 control, UTF-8 encoded */
+            buf[n++] = '?';
+            i++;
+            continue;
+        }
+        buf[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    if (text[i]) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+#define SHOWN 200 /* the longest piece of a bad argument an error quotes */
+
+/* Joins names into buf: name(ctx, i) for i < count, skipping NULLs, `sep` between. One
+ * helper for every "expected one of: ..." list (dtypes, keys, GPUs, choices). */
+typedef const char *(*name_at)(const void *ctx, size_t i);
+
+static void join_names(char *buf, size_t cap, const char *sep, size_t count, name_at name,
+                       const void *ctx)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && n < cap; i++) {
+        const char *s = name(ctx, i);
+        if (!s)
+            continue;
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? sep : "", s);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+static const char *dtype_name(const void *ctx, size_t i)
+{
+    (void)ctx;
+    return kv_dtype_get((kv_dtype)i)->name;
+}
+
+static const char *choice_name(const void *ctx, size_t i)
+{
+    return ((const flag_choice *)ctx)[i].name;
+}
+
+static size_t choice_count(const flag_choice *c)
+{
+    size_t n = 0;
+    while (c[n].name)
+        n++;
+    return n;
+}
+
+void kv_flag_accepts(const kv_flag *f, char *buf, size_t cap)
+{
+    char names[1024], upper[64] = "";
+    if (f->max > 0)
+        snprintf(upper, sizeof upper, " and <= %.15g", f->max);
+    switch (f->arg) {
+    case ARG_INT:
+        snprintf(buf, cap, "an integer >= %.0f%s", f->min, upper);
+        break;
+    case ARG_NUM:
+        snprintf(buf, cap, "a finite number %s %g%s", f->min_exclusive ? ">" : ">=", f->min,
+                 upper);
+        break;
+    case ARG_DTYPE:
+        join_names(names, sizeof names, " ", KV_DTYPE_COUNT, dtype_name, NULL);
+        snprintf(buf, cap, "one of: %s (or auto, float16, bfloat16, fp8_e4m3, fp8_e5m2, ...)",
+                 names);
+        break;
+    case ARG_CHOICE:
+        join_names(names, sizeof names, " ", choice_count(f->choices), choice_name, f->choices);
+        snprintf(buf, cap, "one of: %s", names);
+        break;
+    case ARG_NONE:
+        snprintf(buf, cap, "no value");
+        break;
+    case ARG_VERSION:
+        snprintf(buf, cap, "a vLLM version such as 0.11 or 0.10.1.1");
+        break;
+    case ARG_TEXT:
+        snprintf(buf, cap, "%s", f->meta);
+        break;
+    }
+}
+
+/* ---- value syntax --------------------------------------------------------------------- */
+
+/* [+-]digits, fitting in int64. Returns 0, -1 (syntax) or -2 (does not fit). */
+static int parse_int(const char *t, int64_t *out)
+{
+    int neg = 0;
+    if (*t == '+' || *t == '-')
+        neg = (*t++ == '-');
+    if (!isdigit((unsigned char)*t))
+        return -1;
+    uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    int overflow = 0;
+    for (; isdigit((unsigned char)*t); t++) {
+        unsigned d = (unsigned)(*t - '0');
+        if (v > (limit - d) / 10)
+            overflow = 1;
+        else
+            v = v * 10 + d;
+    }
+    if (*t)
+        return -1;
+    if (overflow)
+        return -2;
+    if (neg)
+        *out = (v == (uint64_t)INT64_MAX + 1u) ? INT64_MIN : -(int64_t)v;
+    else
+        *out = (int64_t)v;
+    return 0;
+}
+
+int kv_parse_number(const char *t, double *out)
+{
+    const char *p = t;
+    size_t digits = 0;
+    if (*p == '+' || *p == '-')
+        p++;
+    for (; isdigit((unsigned char)*p); p++)
+        digits++;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++)
+            digits++;
+    if (digits == 0)
+        return -1;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p)
+        return -1;
+    double v = strtod(t, NULL); /* reads the whole text, however long */
+    if (!isfinite(v))
+        return -2; /* underflow to 0 or a subnormal is what Python gives too: accepted */
+    *out = v == 0 ? 0.0 : v; /* -0 is 0 */
+    return 0;
+}
+
+/* "0.11", "v0.10.1.1", "0.11.0rc2" -> 11. Only 0.x releases exist in kvcalc's rules. */
+static int parse_version(const char *t, int *minor)
+{
+    if (*t == 'v')
+        t++;
+    if (t[0] != '0' || t[1] != '.' || !isdigit((unsigned char)t[2]))
+        return -1;
+    long v = 0;
+    for (t += 2; isdigit((unsigned char)*t) && v < 1000; t++)
+        v = v * 10 + (*t - '0');
+    if (v >= 1000 || (*t != '\0' && *t != '.' && *t != 'r' && *t != '-' && *t != '+'))
+        return -1;
+    *minor = (int)v;
+    return 0;
+}
+
+int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_value *v, char *err,
+                  size_t cap)
+{
+    char want[1200], shown[SHOWN + 8];
+    kv_flag_accepts(f, want, sizeof want);
+    kv_safe(shown, sizeof shown, text, SHOWN);
+    switch (f->arg) {
+    case ARG_NONE:
+        v->e = f->switch_value;
+        return 0;
+    case ARG_TEXT:
+        return 0;
+    case ARG_DTYPE:
+        if (strcmp(text, "auto") == 0)
+            return 1;
+        if (kv_dtype_from_name(text, &v->t) != 0)
+            return kv_fail(err, cap, "--%s: unknown dtype '%s' (expected %s)", typed, shown, want);
+        return 0;
+    case ARG_CHOICE:
+        for (const flag_choice *c = f->choices; c->name; c++) {
+            if (strcmp(c->name, text) == 0) {
+                v->e = c->value;
+                return 0;
+            }
+        }
+        return kv_fail(err, cap, "--%s: unknown value '%s' (expected %s)", typed, shown, want);
+    case ARG_VERSION:
+        if (parse_version(text, &v->e) != 0)
+            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+        return 0;
+    case ARG_INT: {
+        int rc = parse_int(text, &v->i);
+        if (rc == -2)
+            return kv_fail(err, cap, "--%s: expected %s, got '%s' (too large: at most %lld)",
+                           typed, want, shown, (long long)INT64_MAX);
+        if (rc != 0 || (double)v->i < f->min || (f->max > 0 && (double)v->i > f->max))
+            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+        return 0;
+    }
+    case ARG_NUM: {
+        int rc = kv_parse_number(text, &v->d);
+        if (rc == -2)
+            return kv_fail(err, cap, "--%s: expected %s, got '%s' (too large for a double)",
+                           typed, want, shown);
+        if (rc != 0 || (f->min_exclusive ? !(v->d > f->min) : !(v->d >= f->min)) ||
+            (f->max > 0 && v->d > f->max))
+            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+        return 0;
+    }
+    }
+    return 0;
+}
+
+/* ---- the table's helpers -------------------------------------------------------------- */
+
+static int name_is(const char *name, const char *flag, size_t len)
+{
+    return name && strlen(name) == len && memcmp(name, flag, len) == 0;
+}
+
+const kv_flag *kv_flag_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < kv_flags_count; i++)
+        if (name_is(kv_flags[i].name, name, len) || name_is(kv_flags[i].alias, name, len))
+            return &kv_flags[i];
+    return NULL;
+}
+
+const kv_flag *kv_flag_blamed(kv_status st)
+{
+    for (size_t i = 0; i < kv_flags_count; i++)
+        if (kv_flags[i].blames == st && st != KV_OK)
+            return &kv_flags[i];
+    return NULL;
+}
+
+size_t kv_flag_size(const kv_flag *f)
+{
+    switch (f->arg) {
+    case ARG_INT:
+        return sizeof(int64_t);
+    case ARG_NUM:
+        return sizeof(double);
+    case ARG_DTYPE:
+        return sizeof(kv_dtype);
+    default:
+        return sizeof(int);
+    }
+}
+
+int kv_flag_is_string(const kv_flag *f)
+{
+    return f->arg == ARG_DTYPE || f->arg == ARG_CHOICE || f->arg == ARG_VERSION;
+}
+
+static const char *choice_of(const flag_choice *c, int value)
+{
+    for (; c->name; c++)
+        if (c->value == value)
+            return c->name;
+    return "?";
+}
+
+char *kv_flag_text(char *buf, size_t cap, const kv_spec *s, const kv_flag *f)
+{
+    const char *at = (const char *)s + f->offset;
+    int64_t i;
+    double d;
+    kv_dtype t;
+    int e;
+    switch (f->arg) {
+    case ARG_INT:
+        memcpy(&i, at, sizeof i);
+        if (f->optional && (double)i < f->min)
+            break;
+        return fmt_int(buf, cap, i, 0);
+    case ARG_NUM:
+        memcpy(&d, at, sizeof d);
+        if (f->optional && d < f->min)
+            break;
+        return fmt_json_number(buf, cap, d);
+    case ARG_DTYPE:
+        memcpy(&t, at, sizeof t);
+        snprintf(buf, cap, "%s", kv_dtype_get(t)->name);
+        return buf;
+    case ARG_CHOICE:
+        memcpy(&e, at, sizeof e);
+        snprintf(buf, cap, "%s", choice_of(f->choices, e));
+        return buf;
+    case ARG_NONE:
+        memcpy(&e, at, sizeof e);
+        snprintf(buf, cap, "%s", e ? "true" : "false");
+        return buf;
+    case ARG_VERSION:
+        memcpy(&e, at, sizeof e);
+        snprintf(buf, cap, "0.%d", e);
+        return buf;
+    case ARG_TEXT:
+        break;
+    }
+    snprintf(buf, cap, "null");
+    return buf;
+}
+
+/* ---- requirements --------------------------------------------------------------------- */
+
+static const struct {
+    const char *text;
+    req_op op;
+} req_ops[] = {{">=", REQ_GE}, {"<=", REQ_LE}, {"==", REQ_EQ}, {">", REQ_GT}, {"<", REQ_LT}};
+#define N_REQ_OPS (sizeof req_ops / sizeof req_ops[0])
+
+static const char *numeric_key_name(const void *ctx, size_t i)
+{
+    (void)ctx;
+    return kv_key_is_numeric(&kv_keys[i]) ? kv_keys[i].name : NULL;
+}
+
+static const char *key_name(const void *ctx, size_t i)
+{
+    (void)ctx;
+    return kv_keys[i].name;
+}
+
+/* "max_concurrency>=64": a numeric output key, an operator, a number; spaces allowed. The
+ * number is read whole, however long. */
+static int parse_requirement(const char *text, kv_requirement *q, char *err, size_t cap)
+{
+    char shown[SHOWN + 8], key[64];
+    const char *p = text;
+    size_t k = 0;
+    while (*p == ' ')
+        p++;
+    while ((isalnum((unsigned char)*p) || *p == '_') && k + 1 < sizeof key)
+        key[k++] = *p++;
+    key[k] = '\0';
+    while (*p == ' ')
+        p++;
+    size_t o;
+    for (o = 0; o < N_REQ_OPS; o++)
+        if (strncmp(p, req_ops[o].text, strlen(req_ops[o].text)) == 0)
+            break;
+    kv_safe(shown, sizeof shown, text, SHOWN);
+    if (k == 0 || o == N_REQ_OPS)
+        return kv_fail(err, cap, "--require: expected KEY>=N, KEY<=N, KEY>N, KEY<N or KEY==N, "
+                                 "got '%s'",
+                       shown);
+    p += strlen(req_ops[o].text);
+    while (*p == ' ')
+        p++;
+    size_t n = strlen(p);
+    while (n > 0 && p[n - 1] == ' ')
+        n--;
+    char *number = malloc(n + 1);
+    if (!number)
+        return kv_fail(err, cap, "--require: out of memory");
+    memcpy(number, p, n);
+    number[n] = '\0';
+    int rc = kv_parse_number(number, &q->value);
+    free(number);
+    if (rc != 0)
+        return kv_fail(err, cap, "--require: expected a number after '%s', got '%s'",
+                       req_ops[o].text, shown);
+    q->key = kv_key_find(key);
+    if (!q->key || !kv_key_is_numeric(q->key)) {
+        static char keys[4096];
+        join_names(keys, sizeof keys, " ", kv_keys_count, numeric_key_name, NULL);
+        return kv_fail(err, cap, "--require: unknown numeric key '%s' (expected one of: %s)",
+                       kv_safe(shown, sizeof shown, key, SHOWN), keys);
+    }
+    q->op = req_ops[o].op;
+    q->text = text;
+    return 0;
+}
+
+/* ---- the loop ------------------------------------------------------------------------- */
+
+/* An argument that stands for an option rather than a value: "-x", "--x", but not "-5" or
+ * "-.5" (negative numbers are values, refused later with a clear range message). */
+static int looks_like_option(const char *a)
+{
+    return a[0] == '-' && a[1] != '\0' && !isdigit((unsigned char)a[1]) && a[1] != '.';
+}
+
+/* Stores one flag's value in o. */
+static int take(const kv_flag *f, const char *typed, const char *val, kv_options *o, char *err,
+                size_t cap)
+{
+    char shown[SHOWN + 8];
+    kv_value v;
+    size_t i = (size_t)(f - kv_flags);
+    int rc = kv_flag_value(f, typed, val, &v, err, cap);
+    if (rc == KV_USAGE_ERROR)
+        return rc;
+    switch (f->does) {
+    case DO_SPEC:
+        o->set[i] = rc == 0; /* "auto" takes back an earlier value */
+        o->values[i] = v;
+        o->typed[i] = typed;
+        return 0;
+    case DO_MODEL_FILE:
+        o->config_path = val;
+        o->model_name = NULL;
+        return 0;
+    case DO_MODEL_NAME:
+        o->model_name = val;
+        o->config_path = NULL;
+        return 0;
+    case DO_GPU:
+        o->gpu = kv_gpu_find(val);
+        if (o->gpu)
+            return 0;
+        {
+            static char names[2048];
+            size_t n = 0;
+            names[0] = '\0';
+            for (size_t g = 0; g < kv_gpu_count() && n < sizeof names; g++)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", g ? ", " : "",
+                                      kv_gpu_at(g)->name);
+            return kv_fail(err, cap, "--gpu: unknown GPU '%s' (expected one of: %s)",
+                           kv_safe(shown, sizeof shown, val, SHOWN), names);
+        }
+    case DO_FORMAT:
+        o->format = (kv_format)v.e;
+        return 0;
+    case DO_GET:
+        o->get = kv_key_find(val);
+        if (o->get)
+            return 0;
+        {
+            static char keys[4096];
+            join_names(keys, sizeof keys, " ", kv_keys_count, key_name, NULL);
+            return kv_fail(err, cap, "--get: unknown key '%s' (expected one of: %s)",
+                           kv_safe(shown, sizeof shown, val, SHOWN), keys);
+        }
+    case DO_TARGET:
+        o->target = v.i;
+        return 0;
+    case DO_LEVERS:
+        o->levers = 1;
+        return 0;
+    case DO_OFFLOAD: /* an offload tier is a lever: it asks for them */
+        o->offload_gib = v.d;
+        o->levers = o->levers || v.d > 0;
+        return 0;
+    case DO_REQUIRE:
+        if (o->n_require == KV_MAX_REQUIRE)
+            return kv_fail(err, cap, "--require: at most %d requirements", KV_MAX_REQUIRE);
+        return parse_requirement(val, &o->require[o->n_require++], err, cap);
+    case DO_SWEEP:
+        if (o->n_sweep == KV_MAX_SWEEP)
+            return kv_fail(err, cap, "--sweep: at most %d axes", KV_MAX_SWEEP);
+        o->sweep[o->n_sweep++] = val; /* its keys and values are checked by sweep.c */
+        return 0;
+    case DO_PLOT:
+        if (val[0] == '\0')
+            return kv_fail(err, cap, "--plot: expected a file name, got ''");
+        o->plot = val;
+        return 0;
+    case DO_HELP:
+        o->action = ACTION_HELP;
+        return 0;
+    case DO_VERSION:
+        o->action = ACTION_VERSION;
+        return 0;
+    case DO_LIST_MODELS:
+        o->action = ACTION_LIST_MODELS;
+        return 0;
+    case DO_LIST_GPUS:
+        o->action = ACTION_LIST_GPUS;
+        return 0;
+    }
+    return 0;
+}
+
+/* The engine the command line chose. */
+static kv_engine chosen_engine(const kv_options *o)
+{
+    const kv_flag *f = kv_flag_find("engine", 6);
+    size_t i = (size_t)(f - kv_flags);
+    return o->set[i] ? (kv_engine)o->values[i].e : KV_ENGINE_IDEAL;
+}
+
+/* What a key needs that the command line did not ask for, or NULL. */
+static const char *key_missing(const kv_options *o, const struct kv_key *k)
+{
+    static char need[64];
+    if (k->section == KEY_PLAN && o->target == 0)
+        return "--target-concurrency";
+    if (k->section == KEY_ENGINE && chosen_engine(o) != k->engine) {
+        snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
+        return need;
+    }
+    return NULL;
+}
+
+/* Checks across flags, once every flag is read: a key whose section was not asked for, a
+ * sweep with what it cannot print. (An engine's flags without that engine: the builder.) */
+static int check_combination(const kv_options *o, char *err, size_t cap)
+{
+    const char *need;
+    if (o->get && (need = key_missing(o, o->get)) != NULL)
+        return kv_fail(err, cap, "--get: %s needs %s", o->get->name, need);
+    for (size_t i = 0; i < o->n_require; i++)
+        if ((need = key_missing(o, o->require[i].key)) != NULL)
+            return kv_fail(err, cap, "--require: %s needs %s", o->require[i].key->name, need);
+    if (o->n_sweep > 0 && (o->get || o->plot || o->n_require || o->target || o->levers))
+        return kv_fail(err, cap, "--sweep: prints one row per point; it does not combine with "
+                                 "--get, --plot, --require, --target-concurrency or --levers");
+    return 0;
+}
+
+int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, size_t errcap)
+{
+    char shown[SHOWN + 8];
+    memset(o, 0, sizeof *o);
+    o->action = ACTION_RUN;
+    o->format = FORMAT_TEXT;
+    err[0] = '\0';
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0) {
+            o->action = ACTION_HELP;
+            return 0;
+        }
+        if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
+            return kv_fail(err, errcap, "unexpected argument '%s'",
+                           kv_safe(shown, sizeof shown, a, SHOWN));
+        if (a[1] != '-')
+            return kv_fail(err, errcap, "unknown option '%s'",
+                           kv_safe(shown, sizeof shown, a, SHOWN));
+
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const kv_flag *f = kv_flag_find(name, len);
+        if (!f) {
+            char flag[SHOWN + 8];
+            snprintf(flag, sizeof flag, "%.*s", (int)(len < SHOWN ? len + 2 : SHOWN), a);
+            return kv_fail(err, errcap, "unknown option '%s'",
+                           kv_safe(shown, sizeof shown, flag, SHOWN));
+        }
+        /* the spelling typed: the name or the alias, both in the table (no copy needed) */
+        const char *typed = name_is(f->alias, name, len) ? f->alias : f->name;
+        const char *val = NULL;
+        if (f->arg != ARG_NONE) {
+            if (eq)
+                val = eq + 1;
+            else if (i + 1 < argc && !looks_like_option(argv[i + 1]))
+                val = argv[++i];
+            else {
+                char want[1200];
+                kv_flag_accepts(f, want, sizeof want);
+                return kv_fail(err, errcap, "--%s: missing value (expected %s)", typed, want);
+            }
+        } else if (eq) {
+            return kv_fail(err, errcap, "--%s: takes no value, got '%s'", typed,
+                           kv_safe(shown, sizeof shown, eq + 1, SHOWN));
+        }
+        int rc = take(f, typed, val, o, err, errcap);
+        if (rc != 0)
+            return rc;
+        if (o->action == ACTION_HELP || o->action == ACTION_VERSION)
+            return 0;
+    }
+    if (o->action != ACTION_RUN)
+        return 0;
+    return check_combination(o, err, errcap);
+}
+
+void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *err,
+                     size_t errcap)
+{
+    if (st == KV_ERR_TP) {
+        char valid[512] = "";
+        size_t n = 0;
+        int64_t limit = s->arch.heads > 0 ? s->arch.heads : s->kv_heads;
+        for (int64_t t = 1; t <= limit && t <= 4096 && n + 24 < sizeof valid; t++)
+            if (kv_tp_valid(s, t))
+                n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%lld", n ? " " : "",
+                                      (long long)t);
+        if (s->arch.heads > 0)
+            kv_fail(err, errcap, "--tensor-parallel-size: %lld does not split %lld attention "
+                                 "heads and %lld KV heads (valid: %s)",
+                    (long long)s->tp, (long long)s->arch.heads, (long long)s->kv_heads, valid);
+        else
+            kv_fail(err, errcap, "--tensor-parallel-size: %lld does not split %lld KV heads "
+                                 "(valid: %s, or a multiple of %lld)",
+                    (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
+        return;
+    }
+    if (st == KV_ERR_VLLM || st == KV_ERR_ENGINE) {
+        kv_fail(err, errcap, "--engine %s: %s", kv_engine_name(s->engine) ? kv_engine_name(s->engine) : "?",
+                kv_status_message(st));
+        return;
+    }
+    const kv_flag *f = kv_flag_blamed(st);
+    if (f) {
+        size_t i = (size_t)(f - kv_flags);
+        const char *typed = o && o->set[i] ? o->typed[i] : f->name;
+        kv_fail(err, errcap, "--%s: %s", typed, kv_status_message(st));
+    } else {
+        kv_fail(err, errcap, "--gpu-mem-gib, --params-b, --overhead-gib: %s",
+                kv_status_message(st));
+    }
+}
+
+/* ---- help ----------------------------------------------------------------------------- */
+
+static void help_line(FILE *out, const kv_flag *f, const char *def)
+{
+    char left[80];
+    if (f->short_name)
+        snprintf(left, sizeof left, "-%c, --%s", f->short_name, f->name);
+    else
+        snprintf(left, sizeof left, "--%s%s%s", f->name, f->meta ? " " : "",
+                 f->meta ? f->meta : "");
+    if (strlen(left) > 24)
+        fprintf(out, "  %s\n  %-24s %s", left, "", f->help); /* too long: help on its own line */
+    else
+        fprintf(out, "  %-24s %s", left, f->help);
+    if (def)
+        fprintf(out, " [%s]", def);
+    fputc('\n', out);
+}
+
+static const char *const section_titles[] = {
+    [SECTION_MODEL] = "Model, GPU and workload (defaults: the lesson's 7B-class GQA model, 48 GiB "
+                      "GPU):",
+    [SECTION_VLLM] = "vLLM engine (with --engine vllm; see docs/vllm.md):",
+    [SECTION_PLAN] = "Planning and CI:",
+    [SECTION_OUTPUT] = "Output:",
+};
+
+void kv_help(FILE *out)
+{
+    kv_spec defaults;
+    char def[FMT_BUF], bytes[64];
+    kv_spec_defaults(&defaults);
+    fputs("Usage: kvcalc [OPTION]...\n"
+          "Size the KV cache of an LLM server: how many requests of a given context fit on\n"
+          "one GPU once the weights are loaded, by the lesson's arithmetic or a serving\n"
+          "engine's rules.\n",
+          out);
+    for (int sec = SECTION_MODEL; sec <= SECTION_OUTPUT; sec++) {
+        fprintf(out, "\n%s\n", section_titles[sec]);
+        for (size_t i = 0; i < kv_flags_count; i++) {
+            const kv_flag *f = &kv_flags[i];
+            if ((int)f->section != sec)
+                continue;
+            /* the default in brackets, unless the help already says it or there is none */
+            const char *d = NULL;
+            if (f->does == DO_SPEC && f->arg != ARG_NONE && !strchr(f->help, '[')) {
+                d = kv_flag_text(def, sizeof def, &defaults, f);
+                if (strcmp(d, "null") == 0)
+                    d = NULL;
+            }
+            help_line(out, f, d);
+        }
+    }
+    fputs("\nA model from --config or --model sets layers, KV heads, head size, dtypes, the\n"
+          "layer layout and the parameter count; --gpu sets the memory; flags given\n"
+          "explicitly still win.\n",
+          out);
+    fputs("\nDTYPE is one of:", out);
+    for (int i = 0; i < KV_DTYPE_COUNT; i++) {
+        const kv_dtype_info *d = kv_dtype_get((kv_dtype)i);
+        fprintf(out, " %s (%s B)", d->name, fmt_g(bytes, sizeof bytes, d->bytes));
+    }
+    fputs(",\nor another spelling:", out);
+    for (size_t i = 0; kv_dtype_spelling(i); i++)
+        fprintf(out, " %s", kv_dtype_spelling(i));
+    fputs(".\n", out);
+    fputs("KEY is a top-level key of the JSON output (see docs/output.md).\n"
+          "Values go as --flag VALUE or --flag=VALUE; when a flag repeats, the last wins.\n"
+          "\n"
+          "KV bytes per token = 2 x layers x kv-heads x head-dim x dtype bytes;\n"
+          "max concurrency = floor((GPU - weights - overhead) / (KV per token x context)).\n"
+          "\n"
+          "Exit status: 0 ok, 1 a --require was not met, 2 usage error (one line on\n"
+          "stderr, nothing on stdout), 3 the output could not be written.\n"
+          "See kvcalc(1).\n",
+          out);
+}

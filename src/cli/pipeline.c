@@ -1,0 +1,67 @@
+/*
+ * pipeline.c - compute what was asked for, once, into its own struct.
+ */
+#include "pipeline.h"
+
+static size_t gpu_choices(kv_gpu_choice *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < kv_gpu_count() && n < cap; i++, n++) {
+        const kv_gpu *g = kv_gpu_at(i);
+        out[n].name = g->name;
+        out[n].gib = kv_gpu_gib(g);
+        out[n].engine_gib = g->engine_gib;
+    }
+    return n;
+}
+
+kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep)
+{
+    rep->spec = s;
+    rep->result = &st->result;
+    rep->plan = NULL;
+    rep->levers = NULL;
+    rep->curve = NULL;
+    kv_status rc = kv_compute(s, &st->result);
+    if (rc != KV_OK)
+        return rc;
+    if (o->target > 0) {
+        kv_gpu_choice gpus[64];
+        size_t n = gpu_choices(gpus, 64);
+        if ((rc = kv_plan_compute(s, &st->result, o->target, gpus, n, &st->plan)) != KV_OK)
+            return rc;
+        rep->plan = &st->plan;
+    }
+    if (o->levers) {
+        if ((rc = kv_levers_compute(s, o->offload_gib, o->target, &st->levers)) != KV_OK)
+            return rc;
+        rep->levers = &st->levers;
+    }
+    if (o->plot) {
+        kv_curve_compute(s, &st->curve);
+        rep->curve = &st->curve;
+    }
+    return KV_OK;
+}
+
+int kv_requirement_met(const kv_requirement *q, const kv_report *rep, char *got, size_t cap)
+{
+    kv_key_value v = kv_key_get(q->key, rep);
+    kv_key_text(got, cap, v);
+    if (v.is_null)
+        return 0; /* a value that does not exist meets nothing */
+    double x = v.kind == VAL_INT ? (double)v.i : v.kind == VAL_BOOL ? (double)v.b : v.d;
+    switch (q->op) {
+    case REQ_GE:
+        return x >= q->value;
+    case REQ_LE:
+        return x <= q->value;
+    case REQ_EQ:
+        return x == q->value;
+    case REQ_GT:
+        return x > q->value;
+    case REQ_LT:
+        return x < q->value;
+    }
+    return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * pipeline.h - a spec -> the core and the chosen engine -> one report bundle.
+ *
+ * Each computation fills its own struct in a kv_store (the plan table alone is kilobytes,
+ * so a store lives in static or heap memory, never on the stack); the kv_report points at
+ * what was asked for and leaves the rest NULL. A single run and the sweep both go through
+ * kv_pipeline_run().
+ */
+#ifndef KVCALC_PIPELINE_H
+#define KVCALC_PIPELINE_H
+
+#include "keys.h"
+#include "options.h"
+#include "report.h"
+
+typedef struct {
+    kv_result result;
+    kv_plan plan;
+    kv_levers levers;
+    kv_curve curve;
+} kv_store;
+
+/* Computes spec s and the sections o asks for (--target-concurrency over every built-in
+ * GPU, --levers, the --plot curve) into *st, and points *rep at them. Returns KV_OK or the
+ * core's status for s. */
+kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep);
+
+/* Whether a report meets one --require; got receives the value found, as JSON text. */
+int kv_requirement_met(const kv_requirement *q, const kv_report *rep, char *got, size_t cap);
+
+#endif

@@ -1,0 +1,194 @@
+/*
+ * keys.c - the output keys table (see keys.h for why it is one table).
+ *
+ * A row says where its value lives instead of holding code to fetch it: renderers read
+ * values, they do not compute them.
+ */
+#include "keys.h"
+
+#include "format.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define R(name, unit, type) {#name, unit, KEY_RESULT, KV_ENGINE_COUNT, type, offsetof(kv_result, name)}
+#define RS(name, member, unit, type) {#name, unit, KEY_RESULT, KV_ENGINE_COUNT, type, offsetof(kv_result, member)}
+#define S(name, member, unit, type) {#name, unit, KEY_SPEC, KV_ENGINE_COUNT, type, offsetof(kv_spec, member)}
+#define V(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_VLLM, type, offsetof(kv_vllm_result, member)}
+#define P(name, member, unit, type) {#name, unit, KEY_PLAN, KV_ENGINE_COUNT, type, offsetof(kv_plan, member)}
+
+const kv_key kv_keys[] = {
+    {"schema_version", "integer", KEY_CONST, KV_ENGINE_COUNT, KT_SCHEMA, 0},
+    {"version", "string", KEY_CONST, KV_ENGINE_COUNT, KT_VERSION, 0},
+    S(engine, engine, "string", KT_ENGINE_NAME),
+    R(kv_bytes_per_token, "bytes", KT_NUM),
+    R(kv_bytes_per_request, "bytes", KT_NUM),
+    S(context, context, "tokens", KT_INT),
+    R(max_concurrency, "requests", KT_NUM),
+    R(fits, "boolean", KT_BOOL),
+    R(ideal_max_concurrency, "requests", KT_NUM),
+    R(ideal_fits, "boolean", KT_BOOL),
+    R(gpu_mem_bytes, "bytes", KT_NUM),
+    R(weights_bytes, "bytes", KT_NUM),
+    R(overhead_bytes, "bytes", KT_NUM),
+    R(free_kv_bytes, "bytes", KT_NUM),
+    R(prefix_saved_bytes, "bytes", KT_NUM),
+    R(prefix_extra_concurrency, "requests", KT_NUM),
+    S(kv_dtype_bytes, dtype, "bytes", KT_DTYPE_BYTES),
+    S(weight_dtype_bytes, weight_dtype, "bytes", KT_DTYPE_BYTES),
+    S(model, model_name, "string", KT_STR),
+    S(source, model_source, "string", KT_STR),
+    S(gpu, gpu_name, "string", KT_STR),
+    R(params, "parameters", KT_NUM),
+    S(params_estimated, params_estimated, "boolean", KT_BOOL),
+    S(max_position_embeddings, max_context, "tokens", KT_INT_OR_NULL),
+    S(tensor_parallel_size, tp, "GPUs", KT_INT),
+    R(kv_heads_per_gpu, "heads", KT_INT),
+    R(kv_bytes_per_request_group, "bytes", KT_NUM),
+    R(weights_bytes_group, "bytes", KT_NUM),
+    V(available_kv_bytes, available_bytes, "bytes", KT_NUM),
+    V(num_gpu_blocks, num_gpu_blocks, "blocks", KT_INT),
+    V(block_size, block_size, "tokens", KT_INT),
+    V(gpu_kv_cache_tokens, gpu_kv_cache_tokens, "tokens", KT_INT),
+    V(vllm_max_concurrency, max_concurrency, "requests", KT_NUM),
+    V(vllm_fits, fits, "boolean", KT_BOOL),
+    V(vllm_max_model_len_fit, max_model_len_fit, "tokens", KT_INT),
+    V(vllm_needed_bytes, needed_bytes, "bytes", KT_NUM),
+    V(vllm_total_bytes, total_bytes, "bytes", KT_NUM),
+    V(vllm_requested_bytes, requested_bytes, "bytes", KT_NUM),
+    V(vllm_weights_bytes, weights_bytes, "bytes", KT_NUM),
+    V(vllm_activation_bytes, activation_bytes, "bytes", KT_NUM),
+    V(vllm_non_torch_bytes, non_torch_bytes, "bytes", KT_NUM),
+    V(vllm_cuda_graph_bytes, cuda_graph_bytes, "bytes", KT_NUM),
+    V(vllm_kv_elem_bytes, elem_bytes, "bytes", KT_NUM),
+    V(vllm_page_bytes, page_bytes, "bytes", KT_NUM),
+    V(vllm_layers_per_group, group_size, "layers", KT_INT),
+    V(vllm_kv_cache_groups, num_groups, "groups", KT_INT),
+    V(vllm_padding_layers, padding_layers, "layers", KT_INT),
+    V(vllm_blocks_per_request, blocks_per_request, "blocks", KT_INT),
+    V(vllm_max_num_batched_tokens, max_num_batched_tokens, "tokens", KT_INT),
+    V(vllm_prefix_shared_blocks, prefix_shared_blocks, "blocks", KT_INT),
+    V(vllm_prefix_shared_tokens, prefix_shared_tokens, "tokens", KT_INT),
+    V(vllm_prefix_saved_bytes, prefix_saved_bytes, "bytes", KT_NUM),
+    V(vllm_prefix_extra_concurrency, prefix_extra_concurrency, "requests", KT_NUM),
+    P(target_concurrency, target, "requests", KT_INT),
+    P(kv_bytes_needed, kv_bytes_needed, "bytes", KT_NUM),
+    P(total_bytes_needed, total_bytes_needed, "bytes", KT_NUM),
+    P(fits_one_gpu, fits_one_gpu, "boolean", KT_BOOL),
+    P(replicas, replicas, "replicas", KT_INT_OR_NULL),
+    P(gpus_needed, gpus_needed, "GPUs", KT_INT_OR_NULL),
+    P(smallest_gpu, smallest_gpu_name, "string", KT_STR),
+};
+const size_t kv_keys_count = sizeof kv_keys / sizeof kv_keys[0];
+
+/* Where each engine keeps its own result inside kv_result (none for the ideal engine). */
+static const size_t engine_results[KV_ENGINE_COUNT] = {
+    [KV_ENGINE_VLLM] = offsetof(kv_result, vllm),
+};
+
+const kv_key *kv_key_find(const char *name)
+{
+    for (size_t i = 0; i < kv_keys_count; i++)
+        if (strcmp(kv_keys[i].name, name) == 0)
+            return &kv_keys[i];
+    return NULL;
+}
+
+int kv_key_is_numeric(const kv_key *k)
+{
+    return strcmp(k->unit, "string") != 0;
+}
+
+/* The struct a key reads, or NULL when its section was not computed. */
+static const char *section_base(const kv_key *k, const kv_report *rep)
+{
+    switch (k->section) {
+    case KEY_CONST:
+        return "";
+    case KEY_SPEC:
+        return (const char *)rep->spec;
+    case KEY_RESULT:
+        return (const char *)rep->result;
+    case KEY_ENGINE:
+        return rep->spec->engine == k->engine
+                   ? (const char *)rep->result + engine_results[k->engine]
+                   : NULL;
+    case KEY_PLAN:
+        return (const char *)rep->plan;
+    }
+    return NULL;
+}
+
+kv_key_value kv_key_get(const kv_key *k, const kv_report *rep)
+{
+    kv_key_value v = {VAL_NUM, 0, 0, 0, NULL, 0};
+    const char *at = section_base(k, rep);
+    int e;
+    kv_dtype t;
+    if (!at) {
+        v.kind = kv_key_is_numeric(k) ? VAL_NUM : VAL_STR;
+        v.is_null = 1;
+        return v;
+    }
+    at += k->offset;
+    switch (k->type) {
+    case KT_INT:
+    case KT_INT_OR_NULL:
+        v.kind = VAL_INT;
+        memcpy(&v.i, at, sizeof v.i);
+        v.is_null = k->type == KT_INT_OR_NULL && v.i == 0;
+        break;
+    case KT_NUM:
+        memcpy(&v.d, at, sizeof v.d);
+        break;
+    case KT_BOOL:
+        v.kind = VAL_BOOL;
+        memcpy(&v.b, at, sizeof v.b);
+        break;
+    case KT_STR:
+        v.kind = VAL_STR;
+        memcpy(&v.s, at, sizeof v.s);
+        v.is_null = v.s == NULL;
+        break;
+    case KT_DTYPE_BYTES:
+        memcpy(&t, at, sizeof t);
+        v.d = kv_dtype_get(t)->bytes;
+        break;
+    case KT_ENGINE_NAME:
+        v.kind = VAL_STR;
+        memcpy(&e, at, sizeof e);
+        v.s = kv_engine_name((kv_engine)e);
+        break;
+    case KT_SCHEMA:
+        v.kind = VAL_INT;
+        v.i = KV_SCHEMA_VERSION;
+        break;
+    case KT_VERSION:
+        v.kind = VAL_STR;
+        v.s = KVCALC_VERSION;
+        break;
+    }
+    return v;
+}
+
+char *kv_key_text(char *buf, size_t cap, kv_key_value v)
+{
+    if (v.is_null) {
+        snprintf(buf, cap, "null");
+        return buf;
+    }
+    switch (v.kind) {
+    case VAL_INT:
+        return fmt_int(buf, cap, v.i, 0);
+    case VAL_NUM:
+        return fmt_json_number(buf, cap, v.d);
+    case VAL_BOOL:
+        snprintf(buf, cap, "%s", v.b ? "true" : "false");
+        return buf;
+    case VAL_STR:
+        snprintf(buf, cap, "%s", v.s);
+        return buf;
+    }
+    return buf;
+}
