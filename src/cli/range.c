@@ -189,30 +189,32 @@ int kv_range_init_int(kv_range *r, int64_t a, int64_t b, char op, const char *st
     decimal d;
     double f;
     item = item ? item : "";
-    memset(r, 0, sizeof *r);
+    memset(r, 0, sizeof *r); /* op 0: an empty range until every check passes */
     if (check_op(op, item, err, cap) != 0)
         return -1;
     if (a > b)
         return fail(err, cap, "empty range '%s' (A is greater than B)", item);
     if (parse_step(step, item, &f, &d, err, cap) != 0)
         return -1;
-    *r = (kv_range){.type = KV_RANGE_INT, .op = op, .ia = a, .ib = b, .dstep = f};
+    kv_range x = {.type = KV_RANGE_INT, .op = op, .ia = a, .ib = b, .dstep = f};
     if (op == '+') {
-        int rc = decimal_u64(&d, &r->istep);
+        int rc = decimal_u64(&d, &x.istep);
         if (rc == -2)
             return fail(err, cap, "bad step '%s' in '%s' (over 2^64 - 1)", step, item);
         if (rc != 0)
             return fail(err, cap, "bad step '%s' in '%s' (an integer key takes an integer "
                                   "step > 0)", step, item);
-        return 0;
+    } else {
+        if (!(f > 1) || !isfinite(f))
+            return fail(err, cap, "bad factor '%s' in '%s' (*F takes a finite F > 1)", step,
+                        item);
+        if (a < 1)
+            return fail(err, cap, "bad range '%s' (a geometric range on an integer key starts "
+                                  "at A >= 1)", item);
+        if (f < TWO63 && f == floor(f))
+            x.ifactor = (int64_t)f;
     }
-    if (!(f > 1) || !isfinite(f))
-        return fail(err, cap, "bad factor '%s' in '%s' (*F takes a finite F > 1)", step, item);
-    if (a < 1)
-        return fail(err, cap, "bad range '%s' (a geometric range on an integer key starts at "
-                              "A >= 1)", item);
-    if (f < TWO63 && f == floor(f))
-        r->ifactor = (int64_t)f;
+    *r = x;
     return 0;
 }
 
@@ -233,23 +235,25 @@ int kv_range_init_num(kv_range *r, double a, double b, char op, const char *step
         return fail(err, cap, "empty range '%s' (A is greater than B)", item);
     if (parse_step(step, item, &f, &d, err, cap) != 0)
         return -1;
-    *r = (kv_range){.type = KV_RANGE_NUM, .op = op, .da = a, .db = b, .dstep = f};
+    kv_range x = {.type = KV_RANGE_NUM, .op = op, .da = a, .db = b, .dstep = f};
     if (op == '+') {
         if (!(f > 0) || !isfinite(f))
             return fail(err, cap, "bad step '%s' in '%s' (+S takes a finite S > 0)", step, item);
-        num_add_q(r, &q);
+        num_add_q(&x, &q);
         if (q <= NUM_MAX_EXACT && f < fmax(fabs(a), fabs(b)) * 0x1p-50)
             return fail(err, cap, "bad step '%s' in '%s' (too small for these endpoints: "
                                   "values would repeat in double precision)", step, item);
-        return 0;
+    } else {
+        if (!(f > 1) || !isfinite(f))
+            return fail(err, cap, "bad factor '%s' in '%s' (*F takes a finite F > 1)", step,
+                        item);
+        if (f < NUM_MIN_FACTOR)
+            return fail(err, cap, "bad factor '%s' in '%s' (too close to 1 to tell from "
+                                  "rounding; use F >= 1.0000000001)", step, item);
+        if (!(a > 0))
+            return fail(err, cap, "bad range '%s' (a geometric range starts at A > 0)", item);
     }
-    if (!(f > 1) || !isfinite(f))
-        return fail(err, cap, "bad factor '%s' in '%s' (*F takes a finite F > 1)", step, item);
-    if (f < NUM_MIN_FACTOR)
-        return fail(err, cap, "bad factor '%s' in '%s' (too close to 1 to tell from rounding; "
-                              "use F >= 1.0000000001)", step, item);
-    if (!(a > 0))
-        return fail(err, cap, "bad range '%s' (a geometric range starts at A > 0)", item);
+    *r = x;
     return 0;
 }
 
@@ -362,6 +366,8 @@ uint64_t kv_range_count(const kv_range *r, uint64_t limit)
 {
     if (limit > UINT64_MAX - 1)
         limit = UINT64_MAX - 1;
+    if (r->op != '+' && r->op != '*') /* left empty by a failed init */
+        return 0;
     if (r->type == KV_RANGE_INT && r->op == '*')
         return int_mul_count(r, limit);
     uint64_t last = last_index(r, limit);
@@ -373,7 +379,9 @@ void kv_range_begin(const kv_range *r, kv_range_iter *it)
     memset(it, 0, sizeof *it);
     it->r = *r;
     it->next = r->ia;
-    if (!(r->type == KV_RANGE_INT && r->op == '*'))
+    if (r->op != '+' && r->op != '*')
+        it->done = 1;
+    else if (!(r->type == KV_RANGE_INT && r->op == '*'))
         it->last = last_index(r, UINT64_MAX - 1);
 }
 

@@ -68,7 +68,8 @@ int kv_range_split(const char *item, char *a, size_t acap, char *b, size_t bcap,
 
 /* Checks the rules above and fills r. op is '+' or '*'; step is the text after it, parsed
  * strictly: [+-]digits[.digits][(e|E)[+-]digits], no hex, inf, nan or spaces. item (may be
- * NULL) is the whole range as typed, for the message. */
+ * NULL) is the whole range as typed, for the message. On error r is left empty (count 0, no
+ * values), so a forgotten return code cannot walk garbage. */
 int kv_range_init_int(kv_range *r, int64_t a, int64_t b, char op, const char *step,
                       const char *item, char *err, size_t cap);
 int kv_range_init_num(kv_range *r, double a, double b, char op, const char *step,
