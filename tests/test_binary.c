@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "fields.h"
+#include "keys.h"
+#include "options.h"
 #include "kvcalc_json.h"
 #include "run.h"
 
@@ -33,7 +33,7 @@ static void check_usage_error(const char *const *args)
     assert_int_equal(count_lines(r.err), 2);
     assert_memory_equal(r.err, "kvcalc: ", 8);
     const char *second = strchr(r.err, '\n') + 1;
-    assert_string_equal(second, CLI_HINT "\n");
+    assert_string_equal(second, KV_HINT "\n");
     run_free(&r);
 }
 
@@ -97,9 +97,9 @@ static void help_lists_every_flag(void **state)
     assert_int_equal(r.err_len, 0);
     assert_memory_equal(r.out, "Usage: kvcalc", 13);
     char want[64];
-    for (size_t i = 0; i < kv_inputs_count; i++) {
+    for (size_t i = 0; i < kv_flags_count; i++) {
         /* "  --flag" then its placeholder, its help, or a line break */
-        snprintf(want, sizeof want, "  --%s", kv_inputs[i].flag);
+        snprintf(want, sizeof want, "--%s", kv_flags[i].name);
         const char *at = strstr(r.out, want);
         assert_non_null(at);
         char next = at[strlen(want)];
@@ -242,14 +242,14 @@ static void json_matches_text(void **state)
         assert_true(n > 0);
         assert_int_equal(toks[0].type, JSON_OBJECT);
         /* every documented key is there */
-        for (size_t k = 0; k < kv_outputs_count; k++)
-            assert_int_not_equal(json_find(json.out, toks, 0, kv_outputs[k].key), 0);
+        for (size_t k = 0; k < kv_keys_count; k++)
+            assert_int_not_equal(json_find(json.out, toks, 0, kv_keys[k].name), 0);
         assert_true(num_at(json.out, toks, 0, "schema_version") == KV_SCHEMA_VERSION);
         size_t inputs = json_find(json.out, toks, 0, "inputs");
         assert_int_equal(toks[inputs].type, JSON_OBJECT);
         size_t model_inputs = 0; /* vLLM's inputs appear only with --engine vllm */
-        for (size_t k = 0; k < kv_inputs_count; k++)
-            model_inputs += kv_inputs[k].group != GROUP_VLLM;
+        for (size_t k = 0; k < kv_flags_count; k++)
+            model_inputs += kv_flags[k].does == DO_SPEC && kv_flags[k].engine == KV_ENGINE_COUNT;
         assert_int_equal(toks[inputs].size, model_inputs);
 
         size_t fits = json_find(json.out, toks, 0, "fits");
@@ -345,12 +345,14 @@ static void output_keys_are_documented(void **state)
     char *doc = read_file(KVCALC_SOURCE_DIR "/docs/output.md", NULL);
     assert_non_null(doc);
     char want[80];
-    for (size_t i = 0; i < kv_outputs_count; i++) {
-        snprintf(want, sizeof want, "`%s`", kv_outputs[i].key);
+    for (size_t i = 0; i < kv_keys_count; i++) {
+        snprintf(want, sizeof want, "`%s`", kv_keys[i].name);
         assert_non_null(strstr(doc, want));
     }
-    for (size_t i = 0; i < kv_inputs_count; i++) {
-        snprintf(want, sizeof want, "`%s`", kv_inputs[i].key);
+    for (size_t i = 0; i < kv_flags_count; i++) {
+        if (kv_flags[i].does != DO_SPEC)
+            continue;
+        snprintf(want, sizeof want, "`%s`", kv_flags[i].key);
         assert_non_null(strstr(doc, want));
     }
     static const char *const nested[] = {"`rows`", "`is_setting`", "`layout`", "`mla`",

@@ -10,10 +10,21 @@
 
 #include <string.h>
 
-#include "cli.h"
+#include "build.h"
+#include "keys.h"
 
-static cli_options opts;
-static char err[CLI_ERR_BUF];
+static kv_options opts;
+static kv_spec spec;
+static char err[KV_ERR_BUF];
+
+/* Options, then the spec the builder makes of them (no model) - what a run computes. */
+static int parse_and_build(int argc, char **argv)
+{
+    int rc = kv_options_parse(argc, argv, &opts, err, sizeof err);
+    if (rc == 0 && opts.action == ACTION_RUN)
+        rc = kv_build_spec(&opts, NULL, opts.gpu, &spec, err, sizeof err);
+    return rc;
+}
 
 /* Parses a NULL-terminated list of arguments (argv[0] is supplied). */
 static int parse_list(const char *const *args)
@@ -24,13 +35,16 @@ static int parse_list(const char *const *args)
     for (; *args; args++)
         argv[argc++] = (char *)*args;
     argv[argc] = NULL;
-    return cli_parse(argc, argv, &opts, err, sizeof err);
+    return parse_and_build(argc, argv);
 }
+/* the other spellings every dtype error lists after the names */
+#define DTYPE_SPELLINGS "auto float32 float float16 half bfloat16 fp8_e4m3 fp8_e5m2 fp8_e4m3fn " \
+                        "float8_e4m3fn float8_e5m2 fp8_inc"
 #define PARSE(...) parse_list((const char *const[]){__VA_ARGS__, NULL})
 
 static void expect_error(const char *const *args, const char *message)
 {
-    assert_int_equal(parse_list(args), CLI_USAGE_ERROR);
+    assert_int_equal(parse_list(args), KV_USAGE_ERROR);
     assert_string_equal(err, message);
     assert_null(strchr(err, '\n'));
 }
@@ -40,48 +54,48 @@ static void defaults_without_arguments(void **state)
 {
     (void)state;
     char *argv[] = {(char *)"kvcalc", NULL};
-    assert_int_equal(cli_parse(1, argv, &opts, err, sizeof err), 0);
+    assert_int_equal(parse_and_build(1, argv), 0);
     assert_int_equal(opts.action, ACTION_RUN);
     assert_int_equal(opts.format, FORMAT_TEXT);
     assert_null(opts.get);
-    assert_int_equal(opts.spec.layers, 28);
-    assert_int_equal(opts.spec.kv_heads, 4);
-    assert_int_equal(opts.spec.head_dim, 128);
-    assert_int_equal(opts.spec.dtype, KV_DTYPE_FP16);
-    assert_true(opts.spec.params_b == 7.0);
-    assert_int_equal(opts.spec.weight_dtype, KV_DTYPE_FP16);
-    assert_true(opts.spec.gpu_mem_gib == 48.0);
-    assert_true(opts.spec.overhead_gib == 2.0);
-    assert_int_equal(opts.spec.context, 4096);
-    assert_int_equal(opts.spec.prefix_tokens, 1024);
-    assert_int_equal(opts.spec.prefix_requests, 50);
+    assert_int_equal(spec.layers, 28);
+    assert_int_equal(spec.kv_heads, 4);
+    assert_int_equal(spec.head_dim, 128);
+    assert_int_equal(spec.dtype, KV_DTYPE_FP16);
+    assert_true(spec.params_b == 7.0);
+    assert_int_equal(spec.weight_dtype, KV_DTYPE_FP16);
+    assert_true(spec.gpu_mem_gib == 48.0);
+    assert_true(spec.overhead_gib == 2.0);
+    assert_int_equal(spec.context, 4096);
+    assert_int_equal(spec.prefix_tokens, 1024);
+    assert_int_equal(spec.prefix_requests, 50);
 }
 
 static void both_value_forms_and_last_wins(void **state)
 {
     (void)state;
     assert_int_equal(PARSE("--context", "8192"), 0);
-    assert_int_equal(opts.spec.context, 8192);
+    assert_int_equal(spec.context, 8192);
     assert_int_equal(PARSE("--context=8192"), 0);
-    assert_int_equal(opts.spec.context, 8192);
+    assert_int_equal(spec.context, 8192);
     assert_int_equal(PARSE("--context", "1", "--context=2", "--context", "3"), 0);
-    assert_int_equal(opts.spec.context, 3);
+    assert_int_equal(spec.context, 3);
     assert_int_equal(PARSE("--dtype=fp8", "--weight-dtype", "int4", "--params-b=70.6"), 0);
-    assert_int_equal(opts.spec.dtype, KV_DTYPE_FP8);
-    assert_int_equal(opts.spec.weight_dtype, KV_DTYPE_INT4);
-    assert_true(opts.spec.params_b == 70.6);
+    assert_int_equal(spec.dtype, KV_DTYPE_FP8);
+    assert_int_equal(spec.weight_dtype, KV_DTYPE_INT4);
+    assert_true(spec.params_b == 70.6);
     assert_int_equal(PARSE("--gpu-mem-gib", "7.9e1", "--overhead-gib", ".5"), 0);
-    assert_true(opts.spec.gpu_mem_gib == 79.0);
-    assert_true(opts.spec.overhead_gib == 0.5);
+    assert_true(spec.gpu_mem_gib == 79.0);
+    assert_true(spec.overhead_gib == 0.5);
     assert_int_equal(PARSE("--layers", "+12", "--prefix-tokens", "0", "--overhead-gib", "0"), 0);
-    assert_int_equal(opts.spec.layers, 12);
-    assert_int_equal(opts.spec.prefix_tokens, 0);
+    assert_int_equal(spec.layers, 12);
+    assert_int_equal(spec.prefix_tokens, 0);
     /* the largest 64-bit integer is accepted */
     assert_int_equal(PARSE("--layers", "9223372036854775807"), 0);
-    assert_int_equal(opts.spec.layers, INT64_MAX);
+    assert_int_equal(spec.layers, INT64_MAX);
     /* underflow to zero is a valid (tiny) number, as in Python */
     assert_int_equal(PARSE("--params-b", "1e-400"), 0);
-    assert_true(opts.spec.params_b == 0.0);
+    assert_true(spec.params_b == 0.0);
 }
 
 static void output_options(void **state)
@@ -92,7 +106,7 @@ static void output_options(void **state)
     assert_int_equal(PARSE("--format=csv"), 0);
     assert_int_equal(opts.format, FORMAT_CSV);
     assert_int_equal(PARSE("--get", "max_concurrency"), 0);
-    assert_string_equal(opts.get->key, "max_concurrency");
+    assert_string_equal(opts.get->name, "max_concurrency");
     assert_int_equal(PARSE("--help"), 0);
     assert_int_equal(opts.action, ACTION_HELP);
     assert_int_equal(PARSE("--context", "8192", "-h"), 0);
@@ -170,11 +184,11 @@ static void dtype_format_and_key_errors(void **state)
                  "int8 int4)",
                  "--dtype", "fp64");
     EXPECT_ERROR("kvcalc: --weight-dtype: unknown dtype 'FP16' (expected one of: fp32 fp16 "
-                 "bf16 fp8 int8 int4)",
+                 "bf16 fp8 int8 int4 " DTYPE_SPELLINGS ")",
                  "--weight-dtype", "FP16");
-    EXPECT_ERROR("kvcalc: --format: unknown format 'xml' (expected one of: text json csv)",
+    EXPECT_ERROR("kvcalc: --format: unknown value 'xml' (expected one of: text json csv)",
                  "--format", "xml");
-    assert_int_equal(PARSE("--get", "nope"), CLI_USAGE_ERROR);
+    assert_int_equal(PARSE("--get", "nope"), KV_USAGE_ERROR);
     assert_non_null(strstr(err, "kvcalc: --get: unknown key 'nope' (expected one of: "));
     assert_non_null(strstr(err, " max_concurrency "));
     assert_non_null(strstr(err, " kv_bytes_per_token "));
@@ -187,7 +201,7 @@ static void flag_errors(void **state)
     EXPECT_ERROR("kvcalc: --context: missing value (expected an integer >= 1)", "--context",
                  "--layers", "4");
     EXPECT_ERROR("kvcalc: --dtype: missing value (expected one of: fp32 fp16 bf16 fp8 int8 "
-                 "int4)",
+                 "int4 " DTYPE_SPELLINGS ")",
                  "--dtype");
     EXPECT_ERROR("kvcalc: --format: missing value (expected one of: text json csv)", "--format");
     EXPECT_ERROR("kvcalc: unknown option '--foo'", "--foo");
@@ -213,9 +227,9 @@ static void hostile_values_are_quoted_safely(void **state)
     memset(long_value, '9', sizeof long_value - 2);
     long_value[sizeof long_value - 2] = 'x';
     long_value[sizeof long_value - 1] = '\0';
-    assert_int_equal(PARSE("--context", long_value), CLI_USAGE_ERROR);
+    assert_int_equal(PARSE("--context", long_value), KV_USAGE_ERROR);
     assert_non_null(strstr(err, "999...'"));
-    assert_true(strlen(err) < 200);
+    assert_true(strlen(err) < 300); /* 200 bytes of the value at most, then "..." */
 }
 
 static void core_status_messages(void **state)
@@ -223,12 +237,12 @@ static void core_status_messages(void **state)
     (void)state;
     kv_spec s;
     kv_spec_defaults(&s);
-    cli_status_error(&s, KV_ERR_PARAMS_B, err, sizeof err);
+    kv_status_error(&s, NULL, KV_ERR_PARAMS_B, err, sizeof err);
     assert_string_equal(err, "kvcalc: --params-b: must be a finite number >= 0 whose weights in "
                              "bytes (params x 1e9 x dtype bytes) stay a finite double");
-    cli_status_error(&s, KV_ERR_GPU_MEM, err, sizeof err);
+    kv_status_error(&s, NULL, KV_ERR_GPU_MEM, err, sizeof err);
     assert_non_null(strstr(err, "kvcalc: --gpu-mem-gib: "));
-    cli_status_error(&s, KV_ERR_MEMORY_RANGE, err, sizeof err);
+    kv_status_error(&s, NULL, KV_ERR_MEMORY_RANGE, err, sizeof err);
     assert_non_null(strstr(err, "kvcalc: --gpu-mem-gib, --params-b, --overhead-gib: "));
 }
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "kvcalc.h"
 #include "run.h"
 
 typedef struct {

@@ -176,17 +176,20 @@ static void exact_fit_boundaries(void **state)
     assert_true(r.fits);
     assert_true(r.max_concurrency == 1.0);
 
-    /* overhead one byte larger: 234,881,023 B free -> 0 requests, but it fits */
+    /* overhead one byte larger: 234,881,023 B free -> room, but not one request: fits is
+     * false (the lesson still prints its table, with ~0) */
     s.overhead_gib = 2 + 1.0 / KV_GIB;
     r = compute(&s);
     assert_true(r.free_kv_bytes == 234881023.0);
-    assert_true(r.fits);
+    assert_true(r.room);
+    assert_false(r.fits);
     assert_true(r.max_concurrency == 0.0);
 
     /* overhead == GPU: free is 0 -> no room */
     s.overhead_gib = s.gpu_mem_gib;
     r = compute(&s);
     assert_true(r.free_kv_bytes == 0.0);
+    assert_false(r.room);
     assert_false(r.fits);
     assert_true(r.max_concurrency == 0.0);
     assert_true(r.rows[0].max_concurrency == 0.0);
@@ -271,7 +274,8 @@ static void huge_values(void **state)
     assert_true(r.kv_bytes_per_token == 4096000000000.0);
     assert_true(r.kv_bytes_per_request == 8.192e21);
     assert_true(r.max_concurrency == 0.0);
-    assert_true(r.fits);
+    assert_true(r.room);
+    assert_false(r.fits);
 }
 
 static void rejects_bad_specs(void **state)
@@ -311,18 +315,27 @@ static void rejects_bad_specs(void **state)
     assert_string_equal(kv_status_message(KV_ERR_CONTEXT), "must be an integer >= 1");
 }
 
-/* kv_compute() leaves the optional sections off, whatever the memory held before: a
- * caller's result on the stack must not show a plan it never asked for. */
-static void optional_sections_start_off(void **state)
+/* fits means one whole request fits, never "there is free memory": with 32.96 GiB free
+ * (48 GiB - 7e9 x 2 B - 2 GiB = 35,392,045,056 B) and 57,344 B x 1,000,000 tokens =
+ * 57,344,000,000 B per request, there is room but not one request. A garbage-filled result
+ * must not leak into any of it. */
+static void fits_means_a_whole_request(void **state)
 {
     (void)state;
     static kv_result r;
     memset(&r, 0xA5, sizeof r);
     kv_spec s = defaults();
+    s.context = 1000000;
     assert_int_equal(kv_compute(&s, &r), KV_OK);
-    assert_int_equal(r.has_plan, 0);
-    assert_int_equal(r.has_levers, 0);
-    assert_true(r.offload_gib == 0);
+    assert_true(r.free_kv_bytes == 51539607552.0 - 14000000000.0 - 2147483648.0);
+    assert_int_equal(r.room, 1);
+    assert_true(r.max_concurrency == 0);
+    assert_int_equal(r.fits, 0);
+    assert_int_equal(r.ideal_fits, 0);
+    s.context = 4096; /* 234,881,024 B: floor(35,392,045,056 / 234,881,024) = 150 */
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.max_concurrency == 150 && r.ideal_max_concurrency == 150);
+    assert_int_equal(r.fits, 1);
 }
 
 static void dtype_table(void **state)
@@ -369,7 +382,7 @@ int main(void)
         cmocka_unit_test(floordiv_is_pythons),
         cmocka_unit_test(huge_values),
         cmocka_unit_test(rejects_bad_specs),
-        cmocka_unit_test(optional_sections_start_off),
+        cmocka_unit_test(fits_means_a_whole_request),
         cmocka_unit_test(dtype_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

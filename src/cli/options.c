@@ -216,12 +216,6 @@ static void join_names(char *buf, size_t cap, const char *sep, size_t count, nam
     }
 }
 
-static const char *dtype_name(const void *ctx, size_t i)
-{
-    (void)ctx;
-    return kv_dtype_get((kv_dtype)i)->name;
-}
-
 static const char *choice_name(const void *ctx, size_t i)
 {
     return ((const flag_choice *)ctx)[i].name;
@@ -248,11 +242,17 @@ void kv_flag_accepts(const kv_flag *f, char *buf, size_t cap)
         snprintf(buf, cap, "a finite number %s %g%s", f->min_exclusive ? ">" : ">=", f->min,
                  upper);
         break;
-    case ARG_DTYPE:
-        join_names(names, sizeof names, " ", KV_DTYPE_COUNT, dtype_name, NULL);
-        snprintf(buf, cap, "one of: %s (or auto, float16, bfloat16, fp8_e4m3, fp8_e5m2, ...)",
-                 names);
+    case ARG_DTYPE: {
+        size_t n = (size_t)snprintf(names, sizeof names, "one of:");
+        for (size_t i = 0; i < KV_DTYPE_COUNT && n < sizeof names; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, " %s", kv_dtype_get((kv_dtype)i)->name);
+        if (n < sizeof names)
+            n += (size_t)snprintf(names + n, sizeof names - n, " auto");
+        for (size_t i = 0; kv_dtype_spelling(i) && n < sizeof names; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, " %s", kv_dtype_spelling(i));
+        snprintf(buf, cap, "%s", names);
         break;
+    }
     case ARG_CHOICE:
         join_names(names, sizeof names, " ", choice_count(f->choices), choice_name, f->choices);
         snprintf(buf, cap, "one of: %s", names);
@@ -350,12 +350,14 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
                   size_t cap)
 {
     char want[1200], shown[SHOWN + 8];
+    if (f->arg == ARG_NONE || f->arg == ARG_TEXT) { /* no value, or a text kept as typed */
+        v->e = f->switch_value;
+        return 0;
+    }
     kv_flag_accepts(f, want, sizeof want);
     kv_safe(shown, sizeof shown, text, SHOWN);
     switch (f->arg) {
     case ARG_NONE:
-        v->e = f->switch_value;
-        return 0;
     case ARG_TEXT:
         return 0;
     case ARG_DTYPE:
