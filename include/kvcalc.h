@@ -335,7 +335,8 @@ typedef enum {
     KV_ERR_MEMORY_RANGE,    /* gpu - weights - overhead is not a finite number */
     KV_ERR_LAYOUT,          /* a layout field out of range (pattern, window, latent) */
     KV_ERR_TP,              /* tp < 1, or it does not divide the attention / KV heads */
-    KV_ERR_VLLM             /* a vLLM input out of range (utilization, block size, memory) */
+    KV_ERR_VLLM,            /* a vLLM input out of range (utilization, block size, memory) */
+    KV_ERR_VLLM_RANGE       /* a vLLM block or token count would exceed 2^63 - 1 */
 } kv_status;
 
 /* Computes *r from *s. Pure: no I/O, no allocation, no globals. Returns KV_OK, or the

@@ -744,7 +744,7 @@ void cli_status_error(const kv_spec *s, kv_status st, char *err, size_t errcap)
                  (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
         return;
     }
-    if (st == KV_ERR_VLLM) {
+    if (st == KV_ERR_VLLM || st == KV_ERR_VLLM_RANGE) {
         fail(err, errcap, "--engine vllm: %s", kv_status_message(st));
         return;
     }

@@ -78,6 +78,8 @@ static const char *const status_messages[] = {
     [KV_ERR_VLLM] = "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
                     "memory sizes >= 0 and finite, GPU total > 0)",
     [KV_ERR_LAYOUT] = "the model layout is out of range (pattern, window, chunk or latent size)",
+    [KV_ERR_VLLM_RANGE] = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
+                          "than cap it",
 };
 
 const char *kv_status_message(kv_status st)
@@ -248,7 +250,10 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     r->prefix_saved_bytes = kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens);
     r->prefix_extra_concurrency =
         concurrency(r->prefix_saved_bytes, r->fits, r->kv_bytes_per_request);
-    if (s->engine == KV_ENGINE_VLLM)
-        kv_vllm_compute(s, r, &r->vllm);
+    if (s->engine == KV_ENGINE_VLLM) {
+        st = kv_vllm_compute(s, r, &r->vllm);
+        if (st != KV_OK)
+            return st;
+    }
     return KV_OK;
 }

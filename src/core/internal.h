@@ -15,7 +15,8 @@ double kv_groups_request_bytes(const kv_result *r, int64_t context);
 /* Bytes saved when `sharers` extra requests reuse a prefix of prefix_tokens tokens. */
 double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens);
 
-/* Fills r->vllm from s->vllm (vllm.c). */
-void kv_vllm_compute(const kv_spec *s, const kv_result *r, kv_vllm_result *out);
+/* Fills r->vllm from s->vllm (vllm.c). Returns KV_OK, or KV_ERR_VLLM_RANGE when a block or
+ * token count would exceed 2^63 - 1 (*out is then unspecified). */
+kv_status kv_vllm_compute(const kv_spec *s, const kv_result *r, kv_vllm_result *out);
 
 #endif
