@@ -247,7 +247,8 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
 
     fill_rows(s, r);
 
-    r->prefix_saved_bytes = kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens);
+    r->prefix_saved_bytes =
+        kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens, s->context);
     r->prefix_extra_concurrency =
         concurrency(r->prefix_saved_bytes, r->fits, r->kv_bytes_per_request);
     if (s->engine == KV_ENGINE_VLLM) {
