@@ -485,6 +485,19 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
     return 0;
 }
 
+/* A sliding window at least as long as the model's context (max_context, when known) never
+ * drops a token: those layers are full attention (Phi-4-mini: window 262,144, context
+ * 131,072). */
+static void full_when_window_covers(kv_layout *l, int64_t max_context)
+{
+    if (max_context <= 0 || l->window < max_context)
+        return;
+    for (size_t i = 0; i < l->pattern_len; i++)
+        if (l->pattern[i] == KV_LAYER_SLIDING)
+            l->pattern[i] = KV_LAYER_FULL;
+    l->window = 0;
+}
+
 /* Per-request state of one Mamba / linear-attention layer, in elements, when the config
  * gives the sizes: gated delta net (Qwen3-Next), Mamba-2, or Mamba-1 (Jamba). -1 when it
  * does not. */
@@ -623,6 +636,7 @@ int config_read(const char *text, size_t len, const char *file, kv_spec *s, conf
         read_state(&c, &out.arch, &out.layout) < 0 || read_arch(&c, fam, &out.arch) < 0 ||
         get_int_alias(&c, context_keys, 1, MAX_TOKENS, &info->max_context) < 0)
         goto done;
+    full_when_window_covers(&out.layout, info->max_context);
     out.params_estimated = out.arch.known;
     *s = out;
     rc = 0;
