@@ -382,7 +382,8 @@ typedef enum {
     KV_ERR_LAYOUT,          /* a layout field out of range (pattern, window, latent) */
     KV_ERR_TP,              /* tp < 1, or it does not divide the attention / KV heads */
     KV_ERR_VLLM,            /* a vLLM input out of range (utilization, block size, memory) */
-    KV_ERR_ENGINE           /* engine is not a kv_engine */
+    KV_ERR_ENGINE,          /* engine is not a kv_engine */
+    KV_ERR_VLLM_RANGE       /* a vLLM block or token count would exceed 2^63 - 1 */
 } kv_status;
 
 /* ---- computing ------------------------------------------------------------------------ */

@@ -15,7 +15,8 @@
 typedef enum {
     JSON_OBJECT,
     JSON_ARRAY,
-    JSON_STRING, /* start/end exclude the quotes; escapes are left as written */
+    JSON_STRING, /* start/end exclude the quotes; escapes are left as written (see
+                    json_string_decode) */
     JSON_NUMBER,
     JSON_TRUE,
     JSON_FALSE,
@@ -48,9 +49,16 @@ void json_locate(const char *text, size_t len, size_t offset, size_t *line, size
  * value inside an object). A key that appears twice: the last one wins, as in Python. */
 size_t json_find(const char *text, const json_tok *toks, size_t obj, const char *key);
 
-/* Whether the string token equals s (after decoding simple escapes; \u escapes compare
- * unequal to plain ASCII keys, which is all kvcalc looks up). */
+/* Whether the string token, decoded as by json_string_decode(), equals s (UTF-8). */
 int json_string_eq(const char *text, const json_tok *t, const char *s);
+
+/* Decodes the string token t of text into out as UTF-8: the escapes \" \\ \/ \b \f \n \r
+ * \t and \uXXXX (a surrogate pair is one character). Control characters are kept (\n, ESC,
+ * \u0000 as a NUL byte): showing them safely is the display's job. Allocation-free and
+ * bounded: writes at most cap - 1 bytes, cut at a character boundary, then a NUL (nothing at
+ * all when cap is 0). Returns the whole decoded length without the NUL, so a result >= cap
+ * means the output was truncated. A token that is not a string decodes to "". */
+size_t json_string_decode(const char *text, const json_tok *t, char *out, size_t cap);
 
 /* The value of a number token as a double (strtod of a validated JSON number); NaN for a
  * number written with 400 characters or more. */

@@ -237,6 +237,13 @@ static const config_case variants[] = {
      * @1,000: 8,192,000 + 8,634,368 = 16,826,368; @100,000: 819,200,000 + 8,634,368 */
     {"layer-types-mamba2.json", 6, 8, 128, 0, {2, 0, 0, 4}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16,
      8192, 16826368, 827834368},
+    /* an excerpt of microsoft/Phi-4-mini-instruct's config.json (the fields that decide the KV
+     * cache): sliding_window 262,144 >= max_position_embeddings 131,072, so the window never
+     * binds and all 32 layers are full attention. head_dim 3,072 / 24 = 128:
+     * 2 x 32 x 8 x 128 x 2 = 131,072 B per token
+     * @1,000: 131,072,000   @100,000: 13,107,200,000 */
+    {"phi-4-mini.json", 32, 8, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 131072,
+     131072000, 13107200000.0},
 };
 
 static void load(const char *dir, const char *file, kv_spec *s, kv_model_info *info)
@@ -391,7 +398,123 @@ static void labels_and_limits(void **state)
     assert_int_equal(info.max_context, 131072); /* seq_length */
 }
 
+/* A sliding window at least as long as the model's context is full attention; a shorter one
+ * slides; without a known context the window is taken as given. 2 layers, 8 KV heads, head 64:
+ * 2 x 2 x 8 x 64 x 2 = 4,096 B per token when full. */
+static void window_covering_the_context(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int64_t full, sliding;
+    } cases[] = {
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"sliding_window\": 4096, \"max_position_embeddings\": 4096}", 2, 0},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"sliding_window\": 4096, \"max_position_embeddings\": 4097}", 0, 2},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+         "\"sliding_window\": 4096}", 0, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kv_spec s;
+        kv_model_info info;
+        kv_result r;
+        char err[256];
+        int64_t counts[KV_LAYER_KINDS];
+        kv_spec_defaults(&s);
+        assert_int_equal(kv_config_read(cases[i].text, strlen(cases[i].text), "c.json", &s, &info,
+                                     err, sizeof err),
+                         0);
+        kv_layer_counts(&s.layout, s.layers, counts);
+        assert_int_equal(counts[KV_LAYER_FULL], cases[i].full);
+        assert_int_equal(counts[KV_LAYER_SLIDING], cases[i].sliding);
+        assert_int_equal(kv_compute(&s, &r), KV_OK);
+        assert_true(r.kv_bytes_per_token == (cases[i].full ? 4096.0 : 0.0));
+    }
+}
+
 /* ---- malformed input ------------------------------------------------------------------ */
+
+/* Every member of two specs, one by one: a whole-struct memcmp would read padding bytes,
+ * which are never initialised. Doubles compare by their bits (NaN == NaN). */
+static void assert_spec_equal(const kv_spec *a, const kv_spec *b)
+{
+#define EQ(m) assert_int_equal(a->m, b->m)
+#define EQ_DBL(m) assert_memory_equal(&a->m, &b->m, sizeof a->m)
+#define EQ_PTR(m) assert_ptr_equal(a->m, b->m)
+    EQ(layers);
+    EQ(kv_heads);
+    EQ(head_dim);
+    EQ(dtype);
+    EQ_DBL(params_b);
+    EQ(weight_dtype);
+    EQ_DBL(gpu_mem_gib);
+    EQ_DBL(overhead_gib);
+    EQ(context);
+    EQ(prefix_tokens);
+    EQ(prefix_requests);
+    /* layout */
+    EQ(layout.mla);
+    EQ(layout.mla_latent);
+    EQ(layout.pattern_len);
+    assert_true(a->layout.pattern_len <= KV_MAX_PATTERN);
+    if (a->layout.pattern_len > 0)
+        assert_memory_equal(a->layout.pattern, b->layout.pattern, a->layout.pattern_len);
+    EQ(layout.window);
+    EQ(layout.chunk);
+    EQ(layout.state_elems);
+    /* arch */
+    EQ(arch.known);
+    EQ(arch.hidden);
+    EQ(arch.heads);
+    EQ(arch.intermediate);
+    EQ(arch.dense_intermediate);
+    EQ(arch.vocab);
+    EQ(arch.tie_embeddings);
+    EQ(arch.qkv_bias);
+    EQ(arch.o_bias);
+    EQ(arch.experts);
+    EQ(arch.moe_intermediate);
+    EQ(arch.shared_experts);
+    EQ(arch.shared_intermediate);
+    EQ(arch.first_dense);
+    EQ(arch.moe_step);
+    EQ(arch.expert_bias);
+    EQ(arch.q_lora_rank);
+    EQ(arch.kv_lora_rank);
+    EQ(arch.qk_nope_dim);
+    EQ(arch.qk_rope_dim);
+    EQ(arch.v_head_dim);
+    EQ(arch.quant_scope);
+    EQ_DBL(arch.quant_bytes);
+    EQ(arch.base_dtype);
+    EQ(params_estimated);
+    EQ(tp);
+    EQ(engine);
+    /* vllm */
+    EQ_DBL(vllm.total_gib);
+    EQ_DBL(vllm.util);
+    EQ_DBL(vllm.weights_gib);
+    EQ_DBL(vllm.activation_gib);
+    EQ_DBL(vllm.non_torch_gib);
+    EQ_DBL(vllm.cuda_graph_gib);
+    EQ_DBL(vllm.kv_cache_memory_gib);
+    EQ(vllm.block_size);
+    EQ(vllm.max_num_batched_tokens);
+    EQ(vllm.num_gpu_blocks_override);
+    EQ(vllm.version_minor);
+    EQ(vllm.hybrid_manager);
+    EQ(vllm.mamba_align);
+    /* labels (borrowed pointers) */
+    EQ_PTR(model_name);
+    EQ_PTR(model_source);
+    EQ_PTR(gpu_name);
+    EQ(max_context);
+    EQ_DBL(gpu_engine_gib);
+#undef EQ
+#undef EQ_DBL
+#undef EQ_PTR
+}
 
 static void expect_config_error(const char *text, const char *want)
 {
@@ -404,7 +527,7 @@ static void expect_config_error(const char *text, const char *want)
     if (strcmp(err, want) != 0)
         fail_msg("for %s\n got: %s\nwant: %s", text, err, want);
     assert_null(strchr(err, '\n'));
-    assert_memory_equal(&s, &before, sizeof s); /* a failed read changes nothing */
+    assert_spec_equal(&s, &before); /* a failed read changes nothing */
 }
 
 static void malformed_configs(void **state)
@@ -477,7 +600,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_configs), cmocka_unit_test(field_variants),
         cmocka_unit_test(parameter_counts),  cmocka_unit_test(quantized_weights),
-        cmocka_unit_test(labels_and_limits),
+        cmocka_unit_test(labels_and_limits), cmocka_unit_test(window_covering_the_context),
         cmocka_unit_test(malformed_configs), cmocka_unit_test(hostile_nesting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

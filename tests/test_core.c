@@ -161,6 +161,58 @@ static void prefix_savings(void **state)
     assert_true(r.prefix_extra_concurrency == 18.0);
 }
 
+/* Prefix caching saves, in each layer, only the prefix tokens [0, P) that layer still holds
+ * at the request's context C: a sliding layer (window W) holds [max(0, C - W), C), a chunked
+ * layer (chunk K) the current chunk [floor((C - 1) / K) x K, C); full layers the whole
+ * prefix, as in the lesson. */
+static void prefix_on_windowed_layers(void **state)
+{
+    (void)state;
+    /* Mistral-7B-v0.1's geometry: 32 sliding layers (W 4,096), 8 KV heads, head 128, 2 bytes:
+     * 2 x 32 x 8 x 128 x 2 = 131,072 B per token; 50 requests share 1,024 tokens (49 sharers) */
+    kv_spec s = defaults();
+    s.layers = 32;
+    s.kv_heads = 8;
+    s.layout.pattern_len = 1;
+    s.layout.pattern[0] = KV_LAYER_SLIDING;
+    s.layout.window = 4096;
+    /* C 2,048 < W: holds [0, 2,048), the whole prefix: 49 x 1,024 x 131,072 = 6,576,668,672 */
+    s.context = 2048;
+    assert_true(compute(&s).prefix_saved_bytes == 6576668672.0);
+    /* C 4,500: holds [404, 4,500); of the prefix [404, 1,024) = 620 tokens:
+     * 49 x 620 x 131,072 = 3,981,967,360 */
+    s.context = 4500;
+    assert_true(compute(&s).prefix_saved_bytes == 3981967360.0);
+    /* C 16,384: holds [12,288, 16,384), none of the prefix: 0 (not 6.12 GiB) */
+    s.context = 16384;
+    kv_result r = compute(&s);
+    assert_true(r.prefix_saved_bytes == 0.0);
+    assert_true(r.prefix_extra_concurrency == 0.0);
+
+    /* Llama-4-style: layers 3 chunked (K 8,192) + 1 full, 8 KV heads, head 128, 2 bytes:
+     * full 2 x 1 x 8 x 128 x 2 = 4,096 B/token, chunked 2 x 3 x 8 x 128 x 2 = 12,288 */
+    s = defaults();
+    s.layers = 4;
+    s.kv_heads = 8;
+    s.layout.pattern_len = 4;
+    s.layout.pattern[0] = s.layout.pattern[1] = s.layout.pattern[2] = KV_LAYER_CHUNKED;
+    s.layout.pattern[3] = KV_LAYER_FULL;
+    s.layout.chunk = 8192;
+    /* C 8,192: chunk floor(8,191 / 8,192) x 8,192 = 0: [0, 8,192) holds the prefix:
+     * 49 x 1,024 x 4,096 = 205,520,896 + 49 x 1,024 x 12,288 = 616,562,688 -> 822,083,584 */
+    s.context = 8192;
+    assert_true(compute(&s).prefix_saved_bytes == 822083584.0);
+    /* C 8,193: chunk [8,192, 8,193): the full layer alone, 205,520,896 */
+    s.context = 8193;
+    assert_true(compute(&s).prefix_saved_bytes == 205520896.0);
+    /* a prefix of 9,000 tokens at C 8,500: full 49 x 9,000 x 4,096 = 1,806,336,000; the chunk
+     * [8,192, 8,500) holds 308 prefix tokens: 49 x 308 x 12,288 = 185,450,496; total
+     * 1,991,786,496 */
+    s.prefix_tokens = 9000;
+    s.context = 8500;
+    assert_true(compute(&s).prefix_saved_bytes == 1991786496.0);
+}
+
 /* Exactly one request's worth of free memory fits exactly one request; a byte less fits
  * none; zero free memory is "no room". */
 static void exact_fit_boundaries(void **state)
@@ -375,6 +427,7 @@ int main(void)
         cmocka_unit_test(drill_no_gqa),
         cmocka_unit_test(drill_int8_weights),
         cmocka_unit_test(prefix_savings),
+        cmocka_unit_test(prefix_on_windowed_layers),
         cmocka_unit_test(exact_fit_boundaries),
         cmocka_unit_test(no_room),
         cmocka_unit_test(exact_product_rounds_once),

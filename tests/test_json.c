@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvcalc.h"
 #include "kvcalc_json.h"
 #include "run.h"
 
@@ -152,13 +153,115 @@ static void absurd_numbers(void **state)
     assert_true(json_number("1e999", &toks[0]) > 1e308);
 }
 
+/* The string value of the only key of a one-key object. */
+static const json_tok *string_value(const char *text)
+{
+    assert_true(parse(text) > 0);
+    assert_int_equal(toks[2].type, JSON_STRING);
+    return &toks[2];
+}
+
+static void decodes_every_escape(void **state)
+{
+    (void)state;
+    char out[64];
+    /* \" \\ \/ \b \f \n \r \t: 22 5C 2F 08 0C 0A 0D 09 */
+    const char *text = "{\"k\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\"}";
+    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out), 8);
+    assert_memory_equal(out, "\x22\x5c\x2f\x08\x0c\x0a\x0d\x09", 9); /* and the NUL */
+    /* \u0041 = 'A'; \u001b = ESC, kept (the display layer replaces control bytes);
+     * \u00e9 = U+00E9 = 110 00011, 10 101001 = C3 A9;
+     * \u20ac = U+20AC = 1110 0010, 10 000010, 10 101100 = E2 82 AC;
+     * \ud83d\ude00 = 0x10000 + (0x3D << 10) + 0x200 = U+1F600 = F0 9F 98 80 */
+    text = "{\"k\": \"\\u0041\\u001b\\u00e9\\u20AC\\ud83d\\ude00!\"}";
+    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out),
+                     1 + 1 + 2 + 3 + 4 + 1);
+    assert_memory_equal(out, "A\x1b\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80!", 13);
+    /* raw UTF-8 passes through; an empty string is empty */
+    text = "{\"k\": \"caf\xc3\xa9\"}";
+    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out), 5);
+    assert_string_equal(out, "caf\xc3\xa9");
+    text = "{\"k\": \"\"}";
+    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out), 0);
+    assert_string_equal(out, "");
+}
+
+/* Never writes past cap, always ends with a NUL, cuts at a character boundary, and returns
+ * the whole decoded length (>= cap means truncated). "abc\u00e9" decodes to 5 bytes. */
+static void decode_truncates_safely(void **state)
+{
+    (void)state;
+    const char *text = "{\"k\": \"abc\\u00e9\"}";
+    const json_tok *t = string_value(text);
+    char out[8];
+    static const struct {
+        size_t cap;
+        const char *want; /* what fits: whole characters in cap - 1 bytes */
+    } cases[] = {{6, "abc\xc3\xa9"}, {5, "abc"}, {4, "abc"}, {3, "ab"}, {1, ""}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(out, 'X', sizeof out);
+        assert_int_equal(json_string_decode(text, t, out, cases[i].cap), 5);
+        assert_string_equal(out, cases[i].want);
+        for (size_t j = cases[i].cap; j < sizeof out; j++)
+            assert_int_equal(out[j], 'X');
+    }
+    memset(out, 'X', sizeof out);
+    assert_int_equal(json_string_decode(text, t, out, 0), 5); /* cap 0: writes nothing */
+    assert_int_equal(out[0], 'X');
+}
+
+/* Keys and values compare after decoding every escape, \u included. */
+static void compares_decoded_unicode(void **state)
+{
+    (void)state;
+    const char *text = "{\"\\u006dodel\": \"ll\\u0061ma\", \"\\u00e9\": 1}";
+    assert_true(parse(text) > 0);
+    size_t v = json_find(text, toks, 0, "model");
+    assert_int_not_equal(v, 0);
+    assert_true(json_string_eq(text, &toks[v], "llama"));
+    assert_false(json_string_eq(text, &toks[v], "llam"));
+    assert_false(json_string_eq(text, &toks[v], "llamas"));
+    assert_int_not_equal(json_find(text, toks, 0, "\xc3\xa9"), 0);
+}
+
+/* A config's strings read back decoded: the name keeps its newline and ESC (for the display
+ * layer to neutralise), model_type, dtype and layer_types entries match after decoding. */
+static void config_strings_are_decoded(void **state)
+{
+    (void)state;
+    const char *text = "{\"_name_or_path\": \"evil\\n\\u001b[31m\", \"model_type\": \"ll\\u0061ma\","
+                       " \"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64,"
+                       " \"torch_dtype\": \"float\\u0031\\u0036\", \"sliding_window\": 512,"
+                       " \"layer_types\": [\"sliding\\u005fattention\", \"full_attention\"]}";
+    kv_spec s;
+    kv_model_info info;
+    char err[256];
+    int64_t counts[KV_LAYER_KINDS];
+    kv_spec_defaults(&s);
+    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 0);
+    assert_string_equal(info.name, "evil\n\x1b[31m");
+    assert_string_equal(info.model_type, "llama");
+    assert_int_equal(s.dtype, KV_DTYPE_FP16);
+    kv_layer_counts(&s.layout, s.layers, counts);
+    assert_int_equal(counts[KV_LAYER_SLIDING], 1);
+    assert_int_equal(counts[KV_LAYER_FULL], 1);
+    /* an unknown dtype is quoted as written in the file: the message stays one line */
+    text = "{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
+           "\"torch_dtype\": \"x\\ny\"}";
+    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 2);
+    assert_string_equal(err, "kvcalc: c.json:1:83: torch_dtype: unknown dtype 'x\\ny' (expected "
+                             "bfloat16, float16 or float32)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accepts_a_config),        cmocka_unit_test(duplicate_keys_last_wins),
         cmocka_unit_test(escaped_keys_compare_decoded), cmocka_unit_test(scalars_at_top_level),
         cmocka_unit_test(refuses_malformed_input), cmocka_unit_test(bounds_depth_and_tokens),
-        cmocka_unit_test(absurd_numbers),
+        cmocka_unit_test(absurd_numbers),          cmocka_unit_test(decodes_every_escape),
+        cmocka_unit_test(decode_truncates_safely), cmocka_unit_test(compares_decoded_unicode),
+        cmocka_unit_test(config_strings_are_decoded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "kvcalc.h"
 #include "run.h"
 
 #define MAX_ARGS 24
@@ -248,6 +250,130 @@ static void request_that_does_not_fit(void **state)
         "32768", "--kv-cache-memory-gib", "0.5", "--get", "vllm_fits");
 }
 
+/* The library on its own: the lesson's model (28 layers, 4 KV heads, head 128, fp16) under
+ * --engine vllm. An alarm turns a hang into a failure. */
+static kv_status vllm_compute(kv_spec *s, kv_result *r)
+{
+    s->engine = KV_ENGINE_VLLM;
+    alarm(10);
+    kv_status st = kv_compute(s, r);
+    alarm(0);
+    return st;
+}
+
+static kv_spec vllm_spec(void)
+{
+    kv_spec s;
+    kv_spec_defaults(&s);
+    s.engine = KV_ENGINE_VLLM;
+    s.vllm.total_gib = 48; /* the CLI fills it from the GPU; unused with kv_cache_memory_gib */
+    return s;
+}
+
+/* --max-model-len 2^63 - 1 that does not fit in 0.5 GiB: the search for the longest length
+ * that fits must not overflow. Page 16 x 2 x 4 x 128 x 2 = 32,768 B; one group of 28 layers:
+ * 917,504 B per block; 0.5 GiB = 536,870,912 B -> floor(585.1) = 585 blocks; a request of M
+ * needs 28 x ceil(M / 16) x 32,768 B <= 536,870,912 -> ceil(M / 16) <= 585 -> M <= 9,360.
+ * Blocks per request: ceil((2^63 - 1) / 16) = 2^59 = 576,460,752,303,423,488. */
+static void max_model_len_int64_max(void **state)
+{
+    (void)state;
+    static kv_result r;
+    kv_spec s = vllm_spec();
+    s.context = INT64_MAX;
+    s.vllm.kv_cache_memory_gib = 0.5;
+    assert_int_equal(vllm_compute(&s, &r), KV_OK);
+    assert_false(r.vllm.fits);
+    assert_int_equal(r.vllm.num_gpu_blocks, 585);
+    assert_int_equal(r.vllm.blocks_per_request, INT64_C(576460752303423488));
+    assert_int_equal(r.vllm.max_model_len_fit, 9360);
+    /* the same through the program */
+    GET("9360", "--engine", "vllm", "--max-model-len", "9223372036854775807",
+        "--kv-cache-memory-gib", "0.5", "--get", "vllm_max_model_len_fit");
+
+    /* one layer, chunked by 2^63 - 1 tokens: min(chunk + T, M) = M, so ceil((2^63 - 1) / 16)
+     * = 2^59 blocks; the chunk + T sum must not overflow */
+    s = vllm_spec();
+    s.layers = 1;
+    s.context = INT64_MAX;
+    s.layout.pattern_len = 1;
+    s.layout.pattern[0] = KV_LAYER_CHUNKED;
+    s.layout.chunk = INT64_MAX;
+    s.vllm.kv_cache_memory_gib = 0.5;
+    assert_int_equal(vllm_compute(&s, &r), KV_OK);
+    assert_int_equal(r.vllm.blocks_per_request, INT64_C(576460752303423488));
+    /* page 16 x 2 x 4 x 128 x 2 = 32,768 B: 0.5 GiB / 32,768 = 16,384 blocks; the longest
+     * length: ceil(M / 16) <= 16,384 -> M <= 262,144 */
+    assert_int_equal(r.vllm.num_gpu_blocks, 16384);
+    assert_int_equal(r.vllm.max_model_len_fit, 262144);
+}
+
+/* Counts beyond 2^63 - 1 are refused, never capped. */
+static void counts_beyond_int64_are_refused(void **state)
+{
+    (void)state;
+    static kv_result r;
+    /* 1 layer, 1 KV head, head 1, fp8: page 16 x 2 x 1 x 1 x 1 = 32 B; 1e12 GiB =
+     * 1,073,741,824,000,000,000,000 B / 32 = 33,554,432,000,000,000,000 blocks > 2^63 - 1 =
+     * 9,223,372,036,854,775,807 */
+    kv_spec s = vllm_spec();
+    s.layers = 1;
+    s.kv_heads = 1;
+    s.head_dim = 1;
+    s.dtype = KV_DTYPE_FP8;
+    s.vllm.kv_cache_memory_gib = 1e12;
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+
+    /* one sliding layer, window 2^63 - 1, block 1, M = 2^63 - 1: ceil(min(2^63 - 2 + 2,048,
+     * M) / 1) + 1 = 2^63 blocks per request */
+    s = vllm_spec();
+    s.layers = 1;
+    s.context = INT64_MAX;
+    s.layout.pattern_len = 1;
+    s.layout.pattern[0] = KV_LAYER_SLIDING;
+    s.layout.window = INT64_MAX;
+    s.vllm.block_size = 1;
+    s.vllm.kv_cache_memory_gib = 1;
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+    /* the same window at M = 2^63 - 2: (2^63 - 2) + 1 = 2^63 - 1 blocks: exact, accepted */
+    s.context = INT64_MAX - 1;
+    assert_int_equal(vllm_compute(&s, &r), KV_OK);
+    assert_int_equal(r.vllm.blocks_per_request, INT64_MAX);
+    /* page 1 x 2,048 B: 1 GiB holds 524,288 blocks; ceil(M / 1) + 1 <= 524,288 -> M <= 524,287 */
+    assert_int_equal(r.vllm.max_model_len_fit, 524287);
+
+    /* GPU KV cache size, 0.11 era: (blocks // groups) x block size. 2^59 - 1 blocks x 16 =
+     * 2^63 - 16 = 9,223,372,036,854,775,792 tokens: exact (a cap would say 9.2e18) ... */
+    s = vllm_spec();
+    s.vllm.kv_cache_memory_gib = 1;
+    s.vllm.num_gpu_blocks_override = (INT64_C(1) << 59) - 1;
+    assert_int_equal(vllm_compute(&s, &r), KV_OK);
+    assert_int_equal(r.vllm.gpu_kv_cache_tokens, INT64_C(9223372036854775792));
+    /* ... 2^59 blocks x 16 = 2^63: refused */
+    s.vllm.num_gpu_blocks_override = INT64_C(1) << 59;
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+    /* 2026 era: tokens = blocks / per request x M = (2^62 / 256) x 4,096 = 2^66: refused */
+    s.vllm.version_minor = 21;
+    s.vllm.num_gpu_blocks_override = INT64_C(1) << 62;
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+
+    assert_string_equal(kv_status_message(KV_ERR_VLLM_RANGE),
+                        "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
+                        "than cap it");
+    /* the program: exit 2, the message naming --engine vllm, nothing on stdout */
+    run_result out;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--layers", "1", "--kv-heads", "1",
+                                     "--head-dim", "1", "--dtype", "fp8", "--kv-cache-memory-gib",
+                                     "1e12", "--get", "num_gpu_blocks", NULL},
+               &out);
+    assert_int_equal(out.status, 2);
+    assert_int_equal(out.out_len, 0);
+    assert_string_equal(out.err, "kvcalc: --engine vllm: the vLLM block or token count exceeds "
+                                 "2^63 - 1; kvcalc refuses rather than cap it\n"
+                                 "Try 'kvcalc --help' for more information.\n");
+    run_free(&out);
+}
+
 static void usage_errors(void **state)
 {
     (void)state;
@@ -292,6 +418,8 @@ int main(void)
         cmocka_unit_test(layouts_and_dtypes),
         cmocka_unit_test(request_that_does_not_fit),
         cmocka_unit_test(usage_errors),
+        cmocka_unit_test(max_model_len_int64_max),
+        cmocka_unit_test(counts_beyond_int64_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

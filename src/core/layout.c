@@ -125,8 +125,17 @@ double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefi
         if (g->kind == KV_LAYER_STATE)
             continue; /* a state is per request, not per token: nothing to share */
         /* full layers share the whole prefix (the lesson's formula, not clipped to the
-         * context); windowed layers only keep their window of it */
-        int64_t kept = g->kind == KV_LAYER_FULL ? prefix_tokens : tokens_held(g, prefix_tokens);
+         * context); a windowed layer shares only the prefix tokens it still holds at the
+         * context: [max(0, C - W), C) for a window W, the current chunk
+         * [floor((C - 1) / K) x K, C) for a chunk K */
+        int64_t kept = prefix_tokens;
+        if (g->kind != KV_LAYER_FULL && g->tokens_max > 0) {
+            int64_t from = g->kind == KV_LAYER_CHUNKED
+                               ? (context - 1) / g->tokens_max * g->tokens_max
+                               : (context > g->tokens_max ? context - g->tokens_max : 0);
+            int64_t to = prefix_tokens < context ? prefix_tokens : context;
+            kept = to > from ? to - from : 0;
+        }
         const uint64_t f[2] = {(uint64_t)sharers, (uint64_t)kept};
         double term = kv_exact_product(f, 2) * g->bytes_per_token;
         total = first ? term : total + term;

@@ -61,12 +61,37 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return a / b + (a % b != 0);
 }
 
-/* A double as an int64, saturated: huge inputs must not turn into undefined conversions. */
-static int64_t clamp_i64(double x)
+#define TWO_63 9223372036854775808.0 /* 2^63: the first double an int64 cannot hold */
+
+/* A non-negative double count as an int64 in *out; -1 when it is 2^63 or more (no cap). NaN
+ * and negative values are 0: no room is no blocks. */
+static int to_i64(double x, int64_t *out)
 {
-    if (!(x > 0))
+    if (!(x > 0)) {
+        *out = 0;
         return 0;
-    return x >= 9.2e18 ? (int64_t)9.2e18 : (int64_t)x;
+    }
+    if (x >= TWO_63)
+        return -1;
+    *out = (int64_t)x;
+    return 0;
+}
+
+/* a x b and a + b for counts in [0, 2^63]: -1 when the result would pass 2^63 - 1. */
+static int mul_count(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a != 0 && b > (uint64_t)INT64_MAX / a)
+        return -1;
+    *out = a * b;
+    return 0;
+}
+
+static int add_count(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a > (uint64_t)INT64_MAX || b > (uint64_t)INT64_MAX - a)
+        return -1;
+    *out = a + b;
+    return 0;
 }
 
 static int64_t min64(int64_t a, int64_t b)
@@ -84,17 +109,25 @@ typedef struct {
 
 static const char *const bucket_names[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
 
-/* Blocks one request of max_model_len m needs in one group of this bucket. */
-static int64_t bucket_blocks(const bucket *b, const kv_vllm_spec *v, int64_t bs, int64_t m)
+/* min(a + b, m) for a, b, m >= 0 without overflow: the sum is taken in uint64. */
+static int64_t min_sum(int64_t a, int64_t b, int64_t m)
+{
+    uint64_t sum = (uint64_t)a + (uint64_t)b; /* < 2^64: both are < 2^63 */
+    return sum < (uint64_t)m ? (int64_t)sum : m;
+}
+
+/* Blocks one request of max_model_len m (0 <= m <= 2^63 - 1) needs in one group of this
+ * bucket: at most 2^63 (a sliding window's +1 at block size 1), so unsigned. */
+static uint64_t bucket_blocks(const bucket *b, const kv_vllm_spec *v, int64_t bs, int64_t m)
 {
     int64_t t = v->max_num_batched_tokens;
     switch (b->kind) {
     case KV_LAYER_FULL:
-        return ceil_div(m, bs);
+        return (uint64_t)ceil_div(m, bs);
     case KV_LAYER_SLIDING: /* the +1: a window need not start on a block boundary */
-        return ceil_div(min64(b->limit - 1 + t, m), bs) + 1;
+        return (uint64_t)ceil_div(min_sum(b->limit - 1, t, m), bs) + 1;
     case KV_LAYER_CHUNKED:
-        return ceil_div(min64(b->limit + t, m), bs);
+        return (uint64_t)ceil_div(min_sum(b->limit, t, m), bs);
     case KV_LAYER_STATE:
         return v->mamba_align ? 2 : 1;
     default:
@@ -174,8 +207,9 @@ static int64_t resolve_batched_tokens(const kv_spec *s, double total_gib)
     return (total_gib >= 70 && !a100) ? 8192 : 2048;
 }
 
-/* One result for a spec whose engine inputs are in range (vllm_check). */
-static void vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
+/* One result for a spec whose engine inputs are in range (vllm_check); KV_ERR_VLLM_RANGE
+ * when a block or token count would exceed 2^63 - 1. */
+static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
 {
     kv_vllm_spec resolved = s->vllm;
     const kv_vllm_spec *v = &resolved;
@@ -216,10 +250,12 @@ static void vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_resu
     if (counts[KV_LAYER_STATE] > 0 && s->layout.state_elems > 0 && attn_tok > 0) {
         /* the attention block grows until its page holds a Mamba state */
         double state_page = (double)(s->layout.state_elems / s->tp) * out->elem_bytes;
-        int64_t attn_bs = VLLM_MAMBA_ALIGN *
-                          (int64_t)ceil(state_page / ((double)VLLM_MAMBA_ALIGN * attn_tok));
-        if (attn_bs > bs)
-            bs = attn_bs;
+        double attn_bs = (double)VLLM_MAMBA_ALIGN *
+                         ceil(state_page / ((double)VLLM_MAMBA_ALIGN * attn_tok));
+        if (attn_bs >= TWO_63)
+            return KV_ERR_VLLM_RANGE;
+        if ((int64_t)attn_bs > bs)
+            bs = (int64_t)attn_bs;
     }
     out->block_size = bs;
     out->page_bytes = (double)bs * attn_tok;
@@ -245,34 +281,45 @@ static void vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_resu
 
     /* blocks */
     double block_bytes = out->page_bytes * (double)out->group_size;
-    out->num_gpu_blocks = clamp_i64(floor(out->available_bytes / block_bytes));
+    if (to_i64(floor(out->available_bytes / block_bytes), &out->num_gpu_blocks) < 0)
+        return KV_ERR_VLLM_RANGE;
     if (v->num_gpu_blocks_override > 0)
         out->num_gpu_blocks = v->num_gpu_blocks_override;
-    double per_request = 0;
-    for (size_t i = 0; i < nb; i++)
-        per_request += (double)bk[i].groups * (double)bucket_blocks(&bk[i], v, bs, m);
-    out->blocks_per_request = clamp_i64(per_request);
+    /* whole blocks, counted exactly: beyond 2^63 - 1 the answer is refused, not capped */
+    uint64_t blocks = 0;
+    for (size_t i = 0; i < nb; i++) {
+        uint64_t term;
+        if (mul_count((uint64_t)bk[i].groups, bucket_blocks(&bk[i], v, bs, m), &term) < 0 ||
+            add_count(blocks, term, &blocks) < 0)
+            return KV_ERR_VLLM_RANGE;
+    }
+    out->blocks_per_request = (int64_t)blocks;
+    double per_request = (double)blocks;
     out->max_concurrency = (double)out->num_gpu_blocks / per_request;
-    if (v->version_minor >= 20) /* 2026: tokens = concurrency x max_model_len */
-        out->gpu_kv_cache_tokens = clamp_i64(out->max_concurrency * (double)m);
-    else /* the pool divided evenly among the groups */
-        out->gpu_kv_cache_tokens =
-            clamp_i64((double)(out->num_gpu_blocks / out->num_groups) * (double)bs);
+    if (v->version_minor >= 20) { /* 2026: tokens = concurrency x max_model_len */
+        if (to_i64(out->max_concurrency * (double)m, &out->gpu_kv_cache_tokens) < 0)
+            return KV_ERR_VLLM_RANGE;
+    } else { /* the pool divided evenly among the groups */
+        uint64_t tokens;
+        if (mul_count((uint64_t)(out->num_gpu_blocks / out->num_groups), (uint64_t)bs, &tokens) < 0)
+            return KV_ERR_VLLM_RANGE;
+        out->gpu_kv_cache_tokens = (int64_t)tokens;
+    }
 
     /* will one request of max_model_len fit? if not, the longest that would */
     out->needed_bytes = needed_bytes(bk, nb, v, bs, out->page_bytes, m);
     out->fits = out->num_gpu_blocks > 0 && out->needed_bytes <= out->available_bytes;
     out->max_model_len_fit = m;
-    if (!out->fits) {
-        int64_t lo = 0, hi = m;
+    if (!out->fits) { /* unsigned: hi - lo + 1 reaches 2^63 when m = 2^63 - 1 */
+        uint64_t lo = 0, hi = (uint64_t)m;
         while (lo < hi) {
-            int64_t mid = lo + (hi - lo + 1) / 2;
-            if (needed_bytes(bk, nb, v, bs, out->page_bytes, mid) <= out->available_bytes)
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (needed_bytes(bk, nb, v, bs, out->page_bytes, (int64_t)mid) <= out->available_bytes)
                 lo = mid;
             else
                 hi = mid - 1;
         }
-        out->max_model_len_fit = lo;
+        out->max_model_len_fit = (int64_t)lo;
     }
 
     /* prefix caching shares whole blocks only, and only in full-attention groups */
@@ -286,6 +333,7 @@ static void vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_resu
         (double)(s->prefix_requests - 1) * (double)out->prefix_shared_blocks * (double)full_groups;
     out->prefix_saved_bytes = saved_blocks * block_bytes;
     out->prefix_extra_concurrency = floor(saved_blocks / per_request);
+    return KV_OK;
 }
 
 /* ---- the engine interface --------------------------------------------------------------- */
@@ -316,9 +364,9 @@ static double whole_requests(const kv_vllm_result *v)
 
 static kv_status vllm_compute(const kv_spec *s, kv_result *r)
 {
-    vllm_compute_into(s, r, &r->vllm);
+    kv_status st = vllm_compute_into(s, r, &r->vllm);
     r->max_concurrency = whole_requests(&r->vllm);
-    return KV_OK;
+    return st;
 }
 
 static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context)
@@ -326,8 +374,7 @@ static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context)
     kv_spec v = *s;
     kv_vllm_result out;
     v.context = context;
-    vllm_compute_into(&v, r, &out);
-    return whole_requests(&out);
+    return vllm_compute_into(&v, r, &out) == KV_OK ? whole_requests(&out) : 0.0;
 }
 
 const kv_engine_ops kv_engine_vllm_ops = {"vllm", vllm_check, vllm_compute, vllm_at};

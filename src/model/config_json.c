@@ -186,7 +186,8 @@ static int get_bool(cfg *c, const char *key, int *out)
     return 1;
 }
 
-/* Optional string key copied raw (escapes as written) into buf. */
+/* Optional string key decoded (escapes to UTF-8, cut to fit) into buf. Control characters
+ * are kept: whoever shows the string makes it safe. */
 static int get_string(cfg *c, const char *key, char *buf, size_t cap)
 {
     size_t v = find(c, key);
@@ -195,11 +196,7 @@ static int get_string(cfg *c, const char *key, char *buf, size_t cap)
     const json_tok *t = &c->toks[v];
     if (t->type != JSON_STRING)
         return cfg_fail(c, v, "%s: expected a string, got %s", key, type_name(t->type));
-    size_t n = t->end - t->start;
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(buf, c->text + t->start, n);
-    buf[n] = '\0';
+    json_string_decode(c->text, t, buf, cap);
     return 1;
 }
 
@@ -237,10 +234,12 @@ static int read_dtypes(cfg *c, kv_spec *s)
         size_t i, n = sizeof torch_dtypes / sizeof torch_dtypes[0];
         for (i = 0; i < n && strcmp(torch_dtypes[i].name, name) != 0; i++)
             ;
-        if (i == n) {
+        if (i == n) { /* quoted as written in the file: escapes stay escapes, one line */
             size_t v = find(c, "torch_dtype") ? find(c, "torch_dtype") : find(c, "dtype");
-            return cfg_fail(c, v, "torch_dtype: unknown dtype '%.40s' (expected bfloat16, "
-                                  "float16 or float32)", name);
+            size_t len = c->toks[v].end - c->toks[v].start;
+            return cfg_fail(c, v, "torch_dtype: unknown dtype '%.*s' (expected bfloat16, "
+                                  "float16 or float32)", (int)(len > 40 ? 40 : len),
+                            c->text + c->toks[v].start);
         }
         act = torch_dtypes[i].dtype;
     }
@@ -485,6 +484,19 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
     return 0;
 }
 
+/* A sliding window at least as long as the model's context (max_context, when known) never
+ * drops a token: those layers are full attention (Phi-4-mini: window 262,144, context
+ * 131,072). */
+static void full_when_window_covers(kv_layout *l, int64_t max_context)
+{
+    if (max_context <= 0 || l->window < max_context)
+        return;
+    for (size_t i = 0; i < l->pattern_len; i++)
+        if (l->pattern[i] == KV_LAYER_SLIDING)
+            l->pattern[i] = KV_LAYER_FULL;
+    l->window = 0;
+}
+
 /* Per-request state of one Mamba / linear-attention layer, in elements, when the config
  * gives the sizes: gated delta net (Qwen3-Next), Mamba-2, or Mamba-1 (Jamba). -1 when it
  * does not. */
@@ -623,6 +635,7 @@ int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, k
         read_state(&c, &out.arch, &out.layout) < 0 || read_arch(&c, fam, &out.arch) < 0 ||
         get_int_alias(&c, context_keys, 1, MAX_TOKENS, &info->max_context) < 0)
         goto done;
+    full_when_window_covers(&out.layout, info->max_context);
     out.params_estimated = out.arch.known;
     *s = out;
     rc = 0;

@@ -336,21 +336,104 @@ long json_parse(const char *text, size_t len, json_tok *toks, size_t max_toks,
     return (long)p.n;
 }
 
+/* Four hex digits at text[*i] (before end): the code unit, *i advanced; else -1. */
+static long hex_at(const char *text, size_t *i, size_t end)
+{
+    long v = 0;
+    if (end - *i < 4)
+        return -1;
+    for (size_t k = 0; k < 4; k++) {
+        int h = hexval((unsigned char)text[*i + k]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    *i += 4;
+    return v;
+}
+
+/* One character of a string token's contents at text[*i] (*i < end) as 1 to 4 UTF-8 bytes in
+ * u8; advances *i past it. Tokens from json_parse() are valid; anything else still decodes
+ * without reading past end (a broken \u escape becomes U+FFFD). */
+static size_t decode_char(const char *text, size_t *i, size_t end, unsigned char u8[4])
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    unsigned char c = (unsigned char)text[(*i)++];
+    if (c != '\\' || *i >= end) {
+        u8[0] = c;
+        return 1;
+    }
+    char e = text[(*i)++];
+    if (e != 'u') {
+        const char *k = e ? strchr(from, e) : NULL;
+        u8[0] = (unsigned char)(k ? to[k - from] : e);
+        return 1;
+    }
+    long cp = hex_at(text, i, end);
+    if (cp >= 0xD800 && cp <= 0xDBFF && end - *i >= 6 && text[*i] == '\\' && text[*i + 1] == 'u') {
+        size_t j = *i + 2;
+        long lo = hex_at(text, &j, end);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            *i = j;
+        }
+    }
+    if (cp < 0 || (cp >= 0xD800 && cp <= 0xDFFF))
+        cp = 0xFFFD;
+    unsigned long u = (unsigned long)cp;
+    if (u < 0x80) {
+        u8[0] = (unsigned char)u;
+        return 1;
+    }
+    if (u < 0x800) {
+        u8[0] = (unsigned char)(0xC0 | (u >> 6));
+        u8[1] = (unsigned char)(0x80 | (u & 0x3F));
+        return 2;
+    }
+    if (u < 0x10000) {
+        u8[0] = (unsigned char)(0xE0 | (u >> 12));
+        u8[1] = (unsigned char)(0x80 | ((u >> 6) & 0x3F));
+        u8[2] = (unsigned char)(0x80 | (u & 0x3F));
+        return 3;
+    }
+    u8[0] = (unsigned char)(0xF0 | (u >> 18));
+    u8[1] = (unsigned char)(0x80 | ((u >> 12) & 0x3F));
+    u8[2] = (unsigned char)(0x80 | ((u >> 6) & 0x3F));
+    u8[3] = (unsigned char)(0x80 | (u & 0x3F));
+    return 4;
+}
+
+size_t json_string_decode(const char *text, const json_tok *t, char *out, size_t cap)
+{
+    size_t len = 0, w = 0;
+    int cut = (cap == 0);
+    if (t->type == JSON_STRING) {
+        for (size_t i = t->start; i < t->end;) {
+            unsigned char u8[4];
+            size_t n = decode_char(text, &i, t->end, u8);
+            if (!cut && n <= cap - 1 - w) {
+                memcpy(out + w, u8, n);
+                w += n;
+            } else {
+                cut = 1; /* the rest is counted, not written: no character is split */
+            }
+            len += n;
+        }
+    }
+    if (cap > 0)
+        out[w] = '\0';
+    return len;
+}
+
 int json_string_eq(const char *text, const json_tok *t, const char *s)
 {
-    size_t i = t->start, j = 0;
-    while (i < t->end) {
-        char c = text[i++];
-        if (c == '\\') {
-            static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-            const char *k = strchr(from, text[i++]);
-            if (!k || *k == '\0')
-                return 0; /* \u escapes never match a plain key */
-            c = to[k - from];
-        }
-        if (s[j] == '\0' || s[j] != c)
-            return 0;
-        j++;
+    size_t j = 0;
+    for (size_t i = t->start; i < t->end;) {
+        unsigned char u8[4];
+        size_t n = decode_char(text, &i, t->end, u8);
+        for (size_t k = 0; k < n; k++, j++)
+            if (s[j] == '\0' || (unsigned char)s[j] != u8[k])
+                return 0;
     }
     return s[j] == '\0';
 }
@@ -380,3 +463,4 @@ double json_number(const char *text, const json_tok *t)
     buf[n] = '\0';
     return strtod(buf, NULL);
 }
+
