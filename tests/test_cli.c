@@ -181,7 +181,7 @@ static void dtype_format_and_key_errors(void **state)
 {
     (void)state;
     EXPECT_ERROR("kvcalc: --dtype: unknown dtype 'fp64' (expected one of: fp32 fp16 bf16 fp8 "
-                 "int8 int4)",
+                 "int8 int4 " DTYPE_SPELLINGS ")",
                  "--dtype", "fp64");
     EXPECT_ERROR("kvcalc: --weight-dtype: unknown dtype 'FP16' (expected one of: fp32 fp16 "
                  "bf16 fp8 int8 int4 " DTYPE_SPELLINGS ")",

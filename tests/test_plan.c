@@ -85,8 +85,10 @@ static void the_lessons_decision(void **state)
 
     /* a load one card holds: 50 at 4k on 48 GiB (150 fit) */
     EXPECT_STDOUT("true\n", "--target-concurrency", "50", "--get", "fits_one_gpu");
-    /* without a target, plan keys are null */
-    EXPECT_STDOUT("null\n", "--get", "replicas");
+    /* without a target, plan keys are null in the JSON document (--get refuses them) */
+    RUN(&r, "--format", "json");
+    assert_non_null(strstr(r.out, "\"replicas\": null,"));
+    run_free(&r);
 }
 
 static void levers(void **state)
@@ -133,11 +135,37 @@ static void requirements(void **state)
     assert_string_equal(r.out, "37\n");
     assert_int_equal(r.err_len, 0);
     run_free(&r);
-    /* two failures, two lines; a null value meets nothing */
-    RUN(&r, "--require", "max_concurrency<100", "--require", "replicas<=4", "--get", "fits");
+    /* two failures, two lines; a null value meets nothing: 70B at fp16 is 140e9 B of
+     * weights, over 80 GiB = 85,899,345,920 B, so no replica holds one request */
+    RUN(&r, "--params-b", "70", "--gpu-mem-gib", "80", "--target-concurrency", "10", "--require",
+        "max_concurrency>0", "--require", "replicas<=4", "--get", "fits");
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.err, "kvcalc: requirement failed: max_concurrency<100 (got 150)\n"
+    assert_string_equal(r.out, "false\n");
+    assert_string_equal(r.err, "kvcalc: requirement failed: max_concurrency>0 (got 0)\n"
                                "kvcalc: requirement failed: replicas<=4 (got null)\n");
+    run_free(&r);
+    /* a key of a section that was not asked for is a usage error, not "got null" */
+    RUN(&r, "--require", "gpus_needed<=16");
+    assert_int_equal(r.status, 2);
+    assert_int_equal(r.out_len, 0);
+    assert_string_equal(r.err, "kvcalc: --require: gpus_needed needs --target-concurrency\n"
+                               "Try 'kvcalc --help' for more information.\n");
+    run_free(&r);
+    RUN(&r, "--require", "num_gpu_blocks>=1");
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "kvcalc: --require: num_gpu_blocks needs --engine vllm\n"
+                               "Try 'kvcalc --help' for more information.\n");
+    run_free(&r);
+    RUN(&r, "--get", "replicas");
+    assert_int_equal(r.status, 2);
+    assert_memory_equal(r.err, "kvcalc: --get: replicas needs --target-concurrency\n", 51);
+    run_free(&r);
+    /* the whole number is read: 1 followed by 70 zeros, times 10^-70, is 1 (cut at 63
+     * characters it was 10^62, and the requirement passed) */
+#define ONE_WRITTEN_LONG "10000000000000000000000000000000000000000000000000000000000000000000000e-70"
+    RUN(&r, "--require", "max_concurrency<=" ONE_WRITTEN_LONG "");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "kvcalc: requirement failed: max_concurrency<=" ONE_WRITTEN_LONG " (got 150)\n");
     run_free(&r);
     static const char *const bad[] = {"max_concurrency", "max_concurrency>=", ">=4",
                                       "max_concurrency=>4", "nope>=1", "model==1",

@@ -780,7 +780,7 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                     (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
         return;
     }
-    if (st == KV_ERR_VLLM || st == KV_ERR_ENGINE) {
+    if (st == KV_ERR_VLLM || st == KV_ERR_VLLM_RANGE || st == KV_ERR_ENGINE) {
         kv_fail(err, errcap, "--engine %s: %s", kv_engine_name(s->engine) ? kv_engine_name(s->engine) : "?",
                 kv_status_message(st));
         return;
