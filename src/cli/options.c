@@ -816,8 +816,8 @@ static void help_line(FILE *out, const kv_flag *f, const char *def)
 }
 
 static const char *const section_titles[] = {
-    [SECTION_MODEL] = "Model, GPU and workload (defaults: the lesson's 7B-class GQA model, 48 GiB "
-                      "GPU):",
+    [SECTION_MODEL] = ("Model, GPU and workload (defaults: the lesson's 7B-class GQA model, "
+                       "48 GiB GPU):"),
     [SECTION_VLLM] = "vLLM engine (with --engine vllm; see docs/vllm.md):",
     [SECTION_PLAN] = "Planning and CI:",
     [SECTION_OUTPUT] = "Output:",

@@ -161,11 +161,11 @@ static void report_extra_sections(FILE *out, const kv_report *rep)
 static const char *const growth_lines[] = {
     [KV_GROWTH_LINEAR] =
         "  Double the context, halve the concurrency. Context length is a capacity cost.\n\n",
-    [KV_GROWTH_CAPPED] = "  Only the full-attention layers keep every token: double the context, "
-                         "less than\n  double the KV per request. Context length is still a "
-                         "capacity cost.\n\n",
-    [KV_GROWTH_FIXED] = "  No layer keeps every token: past the longest window, the KV per request "
-                        "stops\n  growing with the context.\n\n",
+    [KV_GROWTH_CAPPED] = ("  Only the full-attention layers keep every token: double the context, "
+                          "less than\n  double the KV per request. Context length is still a "
+                          "capacity cost.\n\n"),
+    [KV_GROWTH_FIXED] = ("  No layer keeps every token: past the longest window, the KV per "
+                         "request stops\n  growing with the context.\n\n"),
 };
 
 void report_text(FILE *out, const kv_report *rep)

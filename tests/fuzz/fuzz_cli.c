@@ -1,16 +1,20 @@
 /*
  * fuzz_cli.c - libFuzzer target: arbitrary bytes as a command line (NUL-separated
- * arguments), through the parser, the core (with the plan, levers and chart curve) and
- * every renderer. Inputs that would read or write a file (--config, --plot) or stream a
- * grid (--sweep) are skipped: the config reader has its own target.
+ * arguments), through the same path as a run: options, the spec builder, the pipeline (with
+ * the plan, levers and chart) and every renderer, plus --get of every key. Inputs that would
+ * read or write a file (--config, --plot) are skipped: the config reader has its own
+ * target. A --sweep is run with its output to /dev/null when its grid is small.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "build.h"
+#include "keys.h"
+#include "pipeline.h"
 #include "report.h"
+#include "sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,12 +23,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FILE *sink;
-    static cli_options o; /* large: keep it off the stack */
+    static kv_options o;   /* large: keep it off the stack */
+    static kv_model model;
+    static kv_store store;
     static char buf[4096];
     char *argv[MAX_ARGS + 1];
-    char err[CLI_ERR_BUF];
-    static kv_result r; /* large (the plan table) */
-    memset(&r, 0, sizeof r);
+    static char err[KV_ERR_BUF];
+    kv_spec spec;
+    kv_report rep;
     if (size >= sizeof buf)
         return 0;
     if (!sink)
@@ -39,27 +45,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     argv[argc] = NULL;
     for (int i = 1; i < argc; i++)
-        if (strstr(argv[i], "--config") || strstr(argv[i], "--plot") || strstr(argv[i], "--sweep"))
-            return 0;
-    if (cli_parse(argc, argv, &o, err, sizeof err) != 0 || o.action != ACTION_RUN || !sink)
+        if (strstr(argv[i], "--config") || strstr(argv[i], "--plot") || strstr(argv[i], ".."))
+            return 0; /* files, and ranges that could make a long sweep */
+    if (kv_options_parse(argc, argv, &o, err, sizeof err) != 0 || o.action != ACTION_RUN || !sink)
         return 0;
-    if (kv_compute(&o.spec, &r) != KV_OK)
+    int has_model = o.model_name != NULL;
+    if (has_model && kv_model_load(NULL, o.model_name, &model, err, sizeof err) != 0)
         return 0;
-    if (o.target > 0) {
-        kv_gpu_choice gpus[2] = {{"small", 24}, {"large", 80}};
-        r.has_plan = kv_plan_compute(&o.spec, &r, o.target, gpus, 2, &r.plan) == KV_OK;
+    if (o.n_sweep > 0) {
+        kv_sweep_run(&o, has_model ? &model : NULL, sink);
+        return 0;
     }
-    if (o.levers || o.offload_gib > 0) {
-        r.offload_gib = o.offload_gib;
-        r.has_levers = kv_levers_compute(&o.spec, o.offload_gib, o.target, r.levers) == KV_OK;
+    if (kv_build_spec(&o, has_model ? &model : NULL, o.gpu, &spec, err, sizeof err) != 0)
+        return 0;
+    o.plot = "fuzz.svg"; /* the curve too (nothing is written) */
+    if (kv_pipeline_run(&o, &spec, &store, &rep) != KV_OK)
+        return 0;
+    report_svg(sink, &rep);
+    report_text(sink, &rep);
+    report_json(sink, &rep);
+    report_csv(sink, &rep);
+    for (size_t k = 0; k < kv_keys_count; k++) {
+        char text[1024];
+        kv_key_text(text, sizeof text, kv_key_get(&kv_keys[k], &rep));
+        fputs(text, sink);
     }
-    static kv_curve curve;
-    kv_curve_compute(&o.spec, &r, &curve);
-    report_svg(sink, &o.spec, &r, &curve);
-    report_text(sink, &o.spec, &r);
-    report_json(sink, &o.spec, &r);
-    report_csv(sink, &o.spec, &r);
-    for (size_t k = 0; k < kv_outputs_count; k++)
-        report_value(sink, &kv_outputs[k], &o.spec, &r);
     return 0;
 }

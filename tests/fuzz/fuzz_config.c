@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h"
+#include "kvcalc.h"
 #include "report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,8 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s.model_source = "fuzz";
     s.max_context = info.max_context;
     if (kv_compute(&s, &r) == KV_OK && sink) {
-        report_text(sink, &s, &r);
-        report_json(sink, &s, &r);
+        kv_report rep = {&s, &r, NULL, NULL, NULL};
+        report_text(sink, &rep);
+        report_json(sink, &rep);
     }
     return 0;
 }
