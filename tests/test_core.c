@@ -368,7 +368,7 @@ static void rejects_bad_specs(void **state)
 }
 
 /* fits means one whole request fits, never "there is free memory": with 32.96 GiB free
- * (48 GiB - 7e9 x 2 B - 2 GiB = 35,392,045,056 B) and 57,344 B x 1,000,000 tokens =
+ * (48 GiB - 7e9 x 2 B - 2 GiB = 35,392,123,904 B) and 57,344 B x 1,000,000 tokens =
  * 57,344,000,000 B per request, there is room but not one request. A garbage-filled result
  * must not leak into any of it. */
 static void fits_means_a_whole_request(void **state)
@@ -384,7 +384,7 @@ static void fits_means_a_whole_request(void **state)
     assert_true(r.max_concurrency == 0);
     assert_int_equal(r.fits, 0);
     assert_int_equal(r.ideal_fits, 0);
-    s.context = 4096; /* 234,881,024 B: floor(35,392,045,056 / 234,881,024) = 150 */
+    s.context = 4096; /* 234,881,024 B: floor(35,392,123,904 / 234,881,024) = 150 */
     assert_int_equal(kv_compute(&s, &r), KV_OK);
     assert_true(r.max_concurrency == 150 && r.ideal_max_concurrency == 150);
     assert_int_equal(r.fits, 1);

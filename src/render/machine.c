@@ -17,7 +17,10 @@ void json_string(FILE *out, const char *s)
     fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+        const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+        if (esc)
+            fputs(esc, out);
+        else if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
         else if (c < 0x20 || c == 0x7f)
             fprintf(out, "\\u%04x", c);

@@ -1,0 +1,370 @@
+/*
+ * test_review.c - every wrong answer found when kvcalc 1 was reviewed and attacked, each
+ * with the regression test that failed before kvcalc 2 fixed it, and the properties that
+ * keep them fixed: a sweep row equals the single run with the same flags, on every axis.
+ * All through the real binary, as a user or a CI job runs it.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen: the tests, not the product */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+#define RUN(r, ...) run_kvcalc((const char *const[]){__VA_ARGS__, NULL}, r)
+
+/* Exit 2, nothing on stdout, one error line then the hint, and the error starts so. */
+static void expect_usage(run_result *r, const char *start)
+{
+    assert_int_equal(r->status, 2);
+    assert_int_equal(r->out_len, 0);
+    assert_memory_equal(r->err, start, strlen(start));
+    assert_int_equal(count_lines(r->err), 2);
+    assert_non_null(strstr(r->err, "\nTry 'kvcalc --help' for more information.\n"));
+}
+
+/* The chosen engine answers. 57,344 B/token x 224,694 tokens = 12,884,852,736 B a request.
+ * Ideal: 48 GiB - 14e9 B - 2 GiB = 35,392,123,904 B free -> floor(2.75) = 2 requests.
+ * vLLM at --gpu-memory-utilization 0.5: 25,769,803,776 B - 14e9 B of weights - 0.45 GiB
+ * activation (0.25 + 0.1 x 2048/1024) - 0.1 GiB non-torch = 11,179,245,773.6 B available,
+ * less than one request: vLLM refuses to start, so the answer is 0 and fits is false. */
+static void the_engine_drives_the_answer(void **state)
+{
+    (void)state;
+    run_result r;
+#define REFUSED "--engine", "vllm", "--gpu-memory-utilization", "0.5", "--context", "224694"
+    EXPECT_STDOUT("0\n", REFUSED, "--get", "max_concurrency");
+    EXPECT_STDOUT("false\n", REFUSED, "--get", "fits");
+    EXPECT_STDOUT("2\n", REFUSED, "--get", "ideal_max_concurrency");
+    EXPECT_STDOUT("true\n", REFUSED, "--get", "ideal_fits");
+    RUN(&r, REFUSED, "--require", "max_concurrency>=2");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "Max concurrent requests @ 224,694 context:  ~0  (by vllm's "
+                                  "rules; the lesson's ideal packing: ~2)\n"));
+    assert_non_null(strstr(r.out, "ValueError: To serve at least one request"));
+    assert_string_equal(r.err, "kvcalc: requirement failed: max_concurrency>=2 (got 0)\n");
+    run_free(&r);
+    /* the rows, the plan and the levers follow vLLM too: at 224,694 tokens none fits */
+    RUN(&r, REFUSED, "--target-concurrency", "10", "--format", "json");
+    assert_non_null(strstr(r.out, "\"engine\": \"vllm\","));
+    assert_non_null(strstr(r.out, "\"replicas\": null,"));
+    assert_non_null(strstr(r.out, "{\"context\": 224694, \"kv_bytes_per_request\": 12884852736, "
+                                  "\"max_concurrency\": 0, \"is_setting\": true}"));
+    run_free(&r);
+#undef REFUSED
+    /* without --engine, the lesson's answer: fits is a whole request, never just "room" */
+    EXPECT_STDOUT("false\n", "--context", "1000000", "--get", "fits");
+    EXPECT_STDOUT("ideal\n", "--get", "engine");
+}
+
+/* Every sweepable input: each row of a sweep equals the single run with that flag. */
+static const struct {
+    const char *flag, *a, *b;
+    int vllm;
+} axes[] = {
+    {"layers", "12", "40", 0},
+    {"kv-heads", "2", "8", 0},
+    {"head-dim", "64", "256", 0},
+    {"dtype", "fp8", "bf16", 0},
+    {"kv-cache-dtype", "fp8", "float16", 1},
+    {"params-b", "1", "70", 0},
+    {"weight-dtype", "int4", "fp32", 0},
+    {"gpu-mem-gib", "24", "80", 0},
+    {"overhead-gib", "0", "5.5", 0},
+    {"context", "1000", "100000", 0},
+    {"max-model-len", "2048", "32768", 1},
+    {"prefix-tokens", "0", "4096", 0},
+    {"prefix-requests", "1", "500", 0},
+    {"tp", "2", "4", 0},
+    {"engine", "ideal", "vllm", 0},
+    {"gpu-memory-utilization", "0.5", "0.95", 1},
+    {"block-size", "32", "128", 1},
+    {"max-num-batched-tokens", "512", "16384", 1},
+    {"weights-gib", "10", "20", 1},
+    {"activation-gib", "0", "3", 1},
+    {"non-torch-gib", "0", "1", 1},
+    {"cuda-graph-gib", "0", "1", 1},
+    {"kv-cache-memory-gib", "5", "30", 1},
+    {"num-gpu-blocks-override", "100", "5000", 1},
+    {"vllm-version", "0.10", "0.21", 1},
+    {"mamba-cache-mode", "none", "align", 1},
+    {"gpu", "l40s", "h100", 0},
+    {"model", "qwen3-8b", "gemma-3-27b-it", 0},
+};
+
+static const char *const columns[] = {"kv_bytes_per_token", "kv_bytes_per_request",
+                                      "free_kv_bytes", "max_concurrency", "fits"};
+
+/* Field `col` (0-based) of a CSV line. */
+static void csv_field(const char *line, size_t col, char *out, size_t cap)
+{
+    for (size_t c = 0; c < col; c++)
+        line = strchr(line, ',') + 1;
+    size_t n = strcspn(line, ",\n");
+    snprintf(out, cap, "%.*s", (int)(n < cap - 1 ? n : cap - 1), line);
+}
+
+static void sweep_rows_equal_single_runs(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
+        /* a model with a sliding window and a GPU preset, so that every input matters */
+        char sweep[128];
+        snprintf(sweep, sizeof sweep, "%s=%s,%s", axes[i].flag, axes[i].a, axes[i].b);
+        const char *base[8] = {"--model", "qwen3-8b", "--gpu", "a100", NULL};
+        size_t nb = 4;
+        if (strcmp(axes[i].flag, "model") == 0 || strcmp(axes[i].flag, "gpu") == 0)
+            nb = 0; /* the axis sets it itself */
+        if (axes[i].vllm) {
+            base[nb++] = "--engine";
+            base[nb++] = "vllm";
+        }
+        const char *args[16];
+        size_t n = 0;
+        for (size_t k = 0; k < nb; k++)
+            args[n++] = base[k];
+        args[n++] = "--sweep";
+        args[n++] = sweep;
+        args[n++] = "--format";
+        args[n++] = "csv";
+        args[n] = NULL;
+        run_result sw;
+        run_kvcalc(args, &sw);
+        if (sw.status != 0)
+            fail_msg("--sweep %s: exit %d: %s", sweep, sw.status, sw.err);
+        const char *line = strchr(sw.out, '\n') + 1; /* past the header */
+        for (int v = 0; v < 2; v++, line = strchr(line, '\n') + 1) {
+            char flag[64];
+            snprintf(flag, sizeof flag, "--%s", axes[i].flag);
+            for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++) {
+                const char *one[16];
+                size_t m = 0;
+                for (size_t k = 0; k < nb; k++)
+                    one[m++] = base[k];
+                one[m++] = flag;
+                one[m++] = v == 0 ? axes[i].a : axes[i].b;
+                one[m++] = "--get";
+                one[m++] = columns[c];
+                one[m] = NULL;
+                run_result single;
+                run_kvcalc(one, &single);
+                char cell[128], want[128];
+                csv_field(line, 1 + c, cell, sizeof cell);
+                snprintf(want, sizeof want, "%.*s", (int)strcspn(single.out, "\n"), single.out);
+                if (single.status != 0 || strcmp(cell, want) != 0)
+                    fail_msg("--sweep %s row %d %s: sweep '%s', single run '%s' (exit %d)", sweep,
+                             v, columns[c], cell, want, single.status);
+                run_free(&single);
+            }
+        }
+        run_free(&sw);
+    }
+}
+
+/* The axes kvcalc 1 ignored or mis-resolved. */
+static void sweep_axes_take_effect(void **state)
+{
+    (void)state;
+    run_result r;
+    /* vLLM's GPU total follows a swept --gpu-mem-gib (kvcalc 1 kept the 48 GiB default):
+     * 0.9 x 24 GiB = 23,192,823,398.4 B - 14e9 B of weights - 0.45 GiB of activation
+     * (483,183,820.8 B) - 0.1 GiB non-torch (107,374,182.4 B) = 8,602,265,395.2 B */
+    RUN(&r, "--engine", "vllm", "--gpu-mem-gib", "24", "--get", "available_kv_bytes");
+    assert_memory_equal(r.out, "8602265395.2", 12); /* then the double's own last digits */
+    run_free(&r);
+    RUN(&r, "--engine", "vllm", "--sweep", "gpu-mem-gib=24,80", "--sweep", "tp=1", "--format",
+        "json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "{\"gpu_mem_gib\": 24, \"tensor_parallel_size\": 1, "));
+    run_free(&r);
+    /* --params-b over a model's estimate: 1e9 x 2 B and 70e9 x 2 B of weights */
+    RUN(&r, "--model", "qwen3-8b", "--sweep", "params-b=1,70", "--format", "csv");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n1,"));
+    EXPECT_STDOUT("2000000000\n", "--model", "qwen3-8b", "--params-b", "1", "--get",
+                  "weights_bytes");
+    run_free(&r);
+    /* --weight-dtype over a quantized checkpoint: every weight in that dtype */
+    RUN(&r, "--model", "gpt-oss-120b", "--sweep", "weight-dtype=fp16,int4", "--format", "json");
+    assert_int_equal(r.status, 0);
+    char single[64];
+    run_result one;
+    RUN(&one, "--model", "gpt-oss-120b", "--weight-dtype", "int4", "--get", "free_kv_bytes");
+    snprintf(single, sizeof single, "\"free_kv_bytes\": %.*s,", (int)strcspn(one.out, "\n"),
+             one.out);
+    assert_non_null(strstr(r.out, single));
+    run_free(&one);
+    run_free(&r);
+    /* an axis whose flag needs another engine is a usage error, as on a single run */
+    RUN(&r, "--sweep", "block-size=16,32");
+    expect_usage(&r, "kvcalc: --block-size: applies only with --engine vllm\n");
+    run_free(&r);
+}
+
+/* Ranges: exact integers inside [A, B], no duplicates, no wrap near 2^63. */
+static void sweep_ranges_are_exact(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--sweep", "context=1000000000000..1000000000010+5", "--format", "csv");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out), 1 + 3); /* 1e12, 1e12 + 5, 1e12 + 10 */
+    assert_non_null(strstr(r.out, "\n1000000000010,"));
+    assert_null(strstr(r.out, "\n1000000000011,"));
+    run_free(&r);
+    /* 1..100*1.5: 1,2,3,5,8,12,18,27,41,62,93 - 2 once */
+    RUN(&r, "--sweep", "context=1..100*1.5", "--format", "csv");
+    assert_int_equal(count_lines(r.out), 1 + 11);
+    assert_non_null(strstr(r.out, "\n2,"));
+    assert_null(strstr(strstr(r.out, "\n2,") + 1, "\n2,"));
+    run_free(&r);
+    /* 2^63 - 7, 2^63 - 4, 2^63 - 1: never negative */
+    RUN(&r, "--sweep", "context=9223372036854775801..9223372036854775807+3", "--format", "csv");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out), 1 + 3);
+    assert_non_null(strstr(r.out, "\n9223372036854775807,"));
+    assert_null(strstr(r.out, "\n-"));
+    run_free(&r);
+    /* a grid too large to finish is refused at once: 10^5 x 10^5 x 10 = 10^11 points */
+    RUN(&r, "--sweep", "context=1..100000+1", "--sweep", "prefix-tokens=1..100000+1", "--sweep",
+        "layers=1..10+1");
+    expect_usage(&r, "kvcalc: --sweep: the grid has more than 10,000,000,000 points");
+    run_free(&r);
+}
+
+/* A sweep whose output can no longer be written stops at once with exit 3. */
+static void sweep_stops_when_output_fails(void **state)
+{
+    (void)state;
+    run_result r;
+    /* 10^9 points would take minutes: a prompt exit 3 is the fix */
+    run_kvcalc_to((const char *const[]){"--sweep", "context=1..1000000000+1", "--format", "csv",
+                                        NULL},
+                  "/dev/full", &r);
+    assert_int_equal(r.status, 3);
+    assert_string_equal(r.err, "kvcalc: error writing to standard output\n");
+    run_free(&r);
+}
+
+/* User text reaches the terminal on one line, control bytes replaced. */
+static void hostile_text_is_made_safe(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--config", "/nonexistent/x\n\x1b[31m");
+    expect_usage(&r, "kvcalc: /nonexistent/x??[31m: cannot open: ");
+    run_free(&r);
+    /* a config whose name has JSON escapes: decoded, then shown with '?' for controls */
+    char path[] = "/tmp/kvcalc-test-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *cfg = "{\"_name_or_path\": \"evil\\n\\u001b[31m, \\\"quoted\\\"\", "
+                      "\"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
+                      "\"num_key_value_heads\": 2, \"hidden_size\": 256}";
+    FILE *f = fdopen(fd, "w");
+    fputs(cfg, f);
+    fclose(f);
+    RUN(&r, "--config", path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "KV cache calculator  (evil??[31m, \"quoted\"; from "));
+    assert_null(strchr(r.out, '\x1b'));
+    run_free(&r);
+    RUN(&r, "--config", path, "--format", "json");
+    assert_non_null(strstr(r.out, "\"model\": \"evil\\n\\u001b[31m, \\\"quoted\\\"\","));
+    run_free(&r);
+    RUN(&r, "--config", path, "--sweep", "context=1,2", "--format", "csv", "--sweep",
+        "tp=1");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    remove(path);
+}
+
+/* Messages list what they promise, whole; numbers are read whole; -0 is 0. */
+static void messages_and_numbers(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--get", "bogus");
+    expect_usage(&r, "kvcalc: --get: unknown key 'bogus' (expected one of: schema_version ");
+    assert_non_null(strstr(r.err, " gpus_needed smallest_gpu)\n"));
+    run_free(&r);
+    RUN(&r, "--require", "bogus>=1");
+    expect_usage(&r, "kvcalc: --require: unknown numeric key 'bogus' (expected one of: ");
+    assert_non_null(strstr(r.err, " fits_one_gpu replicas gpus_needed)\n"));
+    run_free(&r);
+    EXPECT_STDOUT("0\n", "--params-b", "-0", "--get", "params");
+    RUN(&r, "--params-b", "-0", "--format", "json");
+    assert_non_null(strstr(r.out, "\"params_b\": 0,"));
+    run_free(&r);
+    RUN(&r, "--params-b", "-0");
+    assert_non_null(strstr(r.out, "Weights    : ~0B params @ fp16  ->  0.00 GiB\n"));
+    run_free(&r);
+    /* one KV dtype, several spellings; the error names the flag typed */
+    EXPECT_STDOUT("1\n", "--engine", "vllm", "--kv-cache-dtype", "fp8_e4m3", "--get",
+                  "kv_dtype_bytes");
+    EXPECT_STDOUT("1\n", "--engine", "vllm", "--kv-cache-dtype", "fp8_e5m2", "--get",
+                  "vllm_kv_elem_bytes");
+    EXPECT_STDOUT("2\n", "--dtype", "bfloat16", "--get", "kv_dtype_bytes");
+    EXPECT_STDOUT("1\n", "--model", "qwen3-8b", "--kv-cache-dtype", "auto", "--dtype", "fp8",
+                  "--get", "kv_dtype_bytes");
+    RUN(&r, "--kv-cache-dtype", "fp9");
+    expect_usage(&r, "kvcalc: --kv-cache-dtype: unknown dtype 'fp9' (expected one of: fp32 ");
+    run_free(&r);
+    /* CSV null is an empty cell: the ideal row of an engine sweep has no vLLM blocks */
+    RUN(&r, "--sweep", "engine=ideal,vllm", "--format", "csv");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nideal,57344,234881024,35392123904,150,true,150,,,,ok\n"));
+    assert_null(strstr(r.out, "null"));
+    run_free(&r);
+}
+
+/* One source for per-GPU figures; what the text says about context is true. */
+static void per_gpu_figures_and_true_words(void **state)
+{
+    (void)state;
+    run_result r;
+    /* 8 KV heads over TP 2: 4 per GPU, 2 x 28 x 4 x 128 x 2 B = 57,344 B a token per GPU */
+    RUN(&r, "--kv-heads", "8", "--tp", "2", "--format", "json");
+    assert_non_null(strstr(r.out, "\"kv_heads\": 4, \"head_dim\": 128, \"window\": null, "
+                                  "\"bytes_per_token\": 57344,"));
+    run_free(&r);
+    RUN(&r, "--kv-heads", "8", "--tp", "2");
+    assert_non_null(strstr(r.out, "2 x 28 x 4 x 128 x 2 B  =  57,344 B"));
+    run_free(&r);
+    /* the lesson's line only where it holds */
+    RUN(&r, "--context", "4096");
+    assert_non_null(strstr(r.out, "Double the context, halve the concurrency."));
+    run_free(&r);
+    RUN(&r, "--model", "gemma-3-27b-it", "--gpu", "h100");
+    assert_null(strstr(r.out, "Double the context, halve the concurrency."));
+    assert_non_null(strstr(r.out, "Only the full-attention layers keep every token"));
+    run_free(&r);
+    /* Mistral-7B-Instruct-v0.1 (sliding window 4096): at 16k a layer no longer holds the
+     * shared prefix, so prefix caching saves nothing; at 2k it saves 49 x 1,024 tokens x
+     * 2 x 32 x 8 x 128 x 2 B = 49 x 1024 x 131072 = 6,576,668,672 B */
+    EXPECT_STDOUT("0\n", "--model", "mistral-7b-instruct-v0.1", "--context", "16384", "--get",
+                  "prefix_saved_bytes");
+    EXPECT_STDOUT("6576668672\n", "--model", "mistral-7b-instruct-v0.1", "--context", "2048",
+                  "--get", "prefix_saved_bytes");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_engine_drives_the_answer),
+        cmocka_unit_test(sweep_rows_equal_single_runs),
+        cmocka_unit_test(sweep_axes_take_effect),
+        cmocka_unit_test(sweep_ranges_are_exact),
+        cmocka_unit_test(sweep_stops_when_output_fails),
+        cmocka_unit_test(hostile_text_is_made_safe),
+        cmocka_unit_test(messages_and_numbers),
+        cmocka_unit_test(per_gpu_figures_and_true_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
