@@ -1,18 +1,28 @@
 #!/bin/sh
-# bench.sh - what kvcalc costs: one invocation next to starting a trivial process, and the
-# throughput of a sweep to CSV (grid points per second).
+# bench.sh - what kvcalc costs: one invocation next to starting a trivial process (the
+# usual build, and a fully static one: -DKVCALC_STATIC=ON in build-static/, built here when
+# missing), and the throughput of a sweep to CSV (grid points per second).
 # Usage: bench/bench.sh [path/to/kvcalc] [runs] [sweep points]
 set -eu
 bin=${1:-build/kvcalc}
 runs=${2:-1000}
 points=${3:-1000000}
 [ -x "$bin" ] || { echo "bench.sh: build kvcalc first ($bin not found)" >&2; exit 1; }
+static=build-static/kvcalc
+if [ ! -x "$static" ]; then
+  echo "== building the static kvcalc (build-static/)"
+  { cmake -S "$(dirname "$0")/.." -B build-static -DKVCALC_STATIC=ON -DBUILD_TESTING=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build build-static --target kvcalc; } \
+    >/dev/null || static=""
+  [ -n "$static" ] || echo "bench.sh: no static build here (a static C library is needed)" >&2
+fi
 
 now_ns() { date +%s%N; }
 
 echo "== one invocation ($runs runs each)"
 if command -v hyperfine >/dev/null 2>&1; then
-  hyperfine -N --warmup 50 --runs "$runs" /bin/true "$bin" "$bin --model qwen3-8b --format json"
+  hyperfine -N --warmup 50 --runs "$runs" /bin/true "$bin" ${static:+"$static"} \
+    "$bin --model qwen3-8b --format json"
 else
   measure() { # label, command...
     label=$1; shift
@@ -24,6 +34,7 @@ else
   }
   measure "  /bin/true                        " /bin/true
   measure "  kvcalc                           " "$bin"
+  [ -z "$static" ] || measure "  kvcalc, static build             " "$static"
   measure "  kvcalc --model qwen3-8b --format json" "$bin" --model qwen3-8b --format json
 fi
 

@@ -1,12 +1,14 @@
 #!/bin/sh
 # deps.sh - install what kvcalc needs to build and test, when it is missing: a C compiler,
-# cmake and cmocka. Debian/Ubuntu (apt-get); elsewhere it only says what is missing.
+# cmake, cmocka and pkg-config (the install test builds a program with it). Debian/Ubuntu
+# (apt-get); elsewhere it only says what is missing.
 set -eu
 
 missing=""
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
 command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1 || missing="$missing make"
+command -v pkg-config >/dev/null 2>&1 || command -v pkgconf >/dev/null 2>&1 || missing="$missing pkg-config"
 cmocka_found=0
 for d in /usr/include /usr/local/include /opt/homebrew/include; do
   [ -f "$d/cmocka.h" ] && cmocka_found=1

@@ -19,8 +19,8 @@ if ! clang -fsanitize=fuzzer "$probe/p.c" -o "$probe/p" >/dev/null 2>&1; then
 fi
 rm -rf "$probe"
 
-cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DKVCALC_FUZZ=ON -DKVCALC_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DKVCALC_FUZZ=ON -DBUILD_TESTING=OFF \
+  -DKVCALC_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j 2 --target fuzz_config fuzz_cli
 
 work=$(mktemp -d)

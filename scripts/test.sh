@@ -9,12 +9,13 @@ sh scripts/deps.sh
 
 jobs=2
 echo "== build and test (build/)"
-cmake -S . -B build -DKVCALC_SANITIZE=OFF >/dev/null
+cmake -S . -B build -DBUILD_TESTING=ON -DKVCALC_SANITIZE=OFF -DKVCALC_WERROR=ON >/dev/null
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "== build and test under ASan + UBSan (build-sanitize/)"
-cmake -S . -B build-sanitize -DKVCALC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake -S . -B build-sanitize -DBUILD_TESTING=ON -DKVCALC_SANITIZE=ON -DKVCALC_WERROR=ON \
+  -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-sanitize -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
