@@ -348,8 +348,6 @@ typedef struct {
     double kv_bytes_in_use;      /* ideal_max_concurrency x kv_bytes_per_request */
     double kv_bytes_unused;      /* free_kv_bytes - kv_bytes_in_use (0 without room) */
 
-    size_t n_rows;
-    kv_row rows[KV_MAX_ROWS];    /* ascending context; max_concurrency from the engine */
     double prefix_saved_bytes;   /* (prefix_requests - 1) x the prefix tokens each layer
                                     still holds at `context` x per token */
     double prefix_extra_concurrency; /* floor(saved / per request); 0 without room */
@@ -362,6 +360,12 @@ typedef struct {
     double weights_bytes_group;  /* all weights: per GPU x tp */
     kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
 } kv_result;
+
+/* The lesson's context-vs-concurrency table (kv_table_compute). */
+typedef struct {
+    size_t n_rows;
+    kv_row rows[KV_MAX_ROWS];    /* ascending context; max_concurrency from the engine */
+} kv_table;
 
 /* Why kv_compute() refused a spec. Each value names the input to blame so the caller can
  * point the user at the right flag. */
@@ -396,6 +400,11 @@ kv_status kv_compute(const kv_spec *s, kv_result *r);
 /* The KV bytes one request holds at `context` tokens (what kv_compute puts in
  * kv_bytes_per_request), for any context. s must be valid (kv_compute() == KV_OK). */
 double kv_request_bytes(const kv_spec *s, int64_t context);
+
+/* The context-vs-concurrency table for spec s and its result r (kv_compute(s)): 1k, 2k, 4k,
+ * 8k, 16k and 32k tokens with s->context merged in, each row by the chosen engine. Its own
+ * computation, so that a caller who needs one figure (a sweep) does not pay for the table. */
+void kv_table_compute(const kv_spec *s, const kv_result *r, kv_table *out);
 
 /* Whole requests of `context` tokens the chosen engine holds at once for spec s (valid);
  * what kv_compute() reports as max_concurrency when s->context == context. */

@@ -55,35 +55,40 @@ static void rows_standard_and_custom(void **state)
     static const int64_t std[] = {1024, 2048, 4096, 8192, 16384, 32768};
     kv_spec s = defaults();
     kv_result r = compute(&s);
+    kv_table t;
+    kv_table_compute(&s, &r, &t);
     /* 4,096 is a standard context: six rows, the third marked */
-    assert_int_equal(r.n_rows, 6);
+    assert_int_equal(t.n_rows, 6);
     for (size_t i = 0; i < 6; i++) {
-        assert_int_equal(r.rows[i].context, std[i]);
-        assert_int_equal(r.rows[i].is_setting, i == 2);
+        assert_int_equal(t.rows[i].context, std[i]);
+        assert_int_equal(t.rows[i].is_setting, i == 2);
     }
     /* 1,024-token row: 57,344 x 1,024 = 58,720,256 B; 35,392,123,904 / that = 602.7 */
-    assert_true(r.rows[0].kv_bytes_per_request == 58720256.0);
-    assert_true(r.rows[0].max_concurrency == 602.0);
+    assert_true(t.rows[0].kv_bytes_per_request == 58720256.0);
+    assert_true(t.rows[0].max_concurrency == 602.0);
 
     /* 3,000 is merged in order: 1024 2048 3000 4096 ... */
     s.context = 3000;
     r = compute(&s);
-    assert_int_equal(r.n_rows, 7);
-    assert_int_equal(r.rows[2].context, 3000);
-    assert_true(r.rows[2].is_setting);
-    assert_int_equal(r.rows[3].context, 4096);
-    assert_false(r.rows[3].is_setting);
+    kv_table_compute(&s, &r, &t);
+    assert_int_equal(t.n_rows, 7);
+    assert_int_equal(t.rows[2].context, 3000);
+    assert_true(t.rows[2].is_setting);
+    assert_int_equal(t.rows[3].context, 4096);
+    assert_false(t.rows[3].is_setting);
 
     /* below and above every standard context: first and last row */
     s.context = 1;
     r = compute(&s);
-    assert_int_equal(r.rows[0].context, 1);
-    assert_true(r.rows[0].is_setting);
+    kv_table_compute(&s, &r, &t);
+    assert_int_equal(t.rows[0].context, 1);
+    assert_true(t.rows[0].is_setting);
     s.context = 1000000;
     r = compute(&s);
-    assert_int_equal(r.n_rows, 7);
-    assert_int_equal(r.rows[6].context, 1000000);
-    assert_true(r.rows[6].is_setting);
+    kv_table_compute(&s, &r, &t);
+    assert_int_equal(t.n_rows, 7);
+    assert_int_equal(t.rows[6].context, 1000000);
+    assert_true(t.rows[6].is_setting);
 }
 
 /* "Double the context, halve the concurrency." */
@@ -244,7 +249,9 @@ static void exact_fit_boundaries(void **state)
     assert_false(r.room);
     assert_false(r.fits);
     assert_true(r.max_concurrency == 0.0);
-    assert_true(r.rows[0].max_concurrency == 0.0);
+    kv_table t;
+    kv_table_compute(&s, &r, &t);
+    assert_true(t.rows[0].max_concurrency == 0.0);
 }
 
 /* The lesson's no-room case: 70B at fp16 on 80 GiB. */

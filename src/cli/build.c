@@ -60,8 +60,7 @@ static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
     }
 }
 
-int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
-                  char *err, size_t errcap)
+void kv_build_base(const kv_model *model, const kv_gpu *gpu, kv_spec *out)
 {
     /* 1. defaults, 2. the model (its spec starts from the same defaults) */
     if (model)
@@ -74,15 +73,31 @@ int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
         out->gpu_name = gpu->name;
         out->gpu_engine_gib = gpu->engine_gib;
     }
+}
+
+int kv_build_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
+{
     /* 4. explicit flags */
-    for (size_t i = 0; i < kv_flags_count; i++)
-        if (o->set[i])
-            apply_flag(&kv_flags[i], &o->values[i], out);
+    const kv_flag *foreign = NULL;
+    for (size_t i = 0; i < kv_flags_count; i++) {
+        if (!o->set[i])
+            continue;
+        apply_flag(&kv_flags[i], &o->values[i], out);
+        if (kv_flags[i].engine != KV_ENGINE_COUNT && !foreign)
+            foreign = &kv_flags[i];
+    }
     /* 5. engine rules: an engine's own flags need that engine (its defaults that depend on
      *    the GPU are resolved by the engine itself, from the spec) */
-    for (size_t i = 0; i < kv_flags_count; i++)
+    for (size_t i = 0; foreign && i < kv_flags_count; i++)
         if (o->set[i] && kv_flags[i].engine != KV_ENGINE_COUNT && kv_flags[i].engine != out->engine)
             return kv_fail(err, errcap, "--%s: applies only with --engine %s", o->typed[i],
                            kv_engine_name(kv_flags[i].engine));
     return 0;
+}
+
+int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
+                  char *err, size_t errcap)
+{
+    kv_build_base(model, gpu, out);
+    return kv_build_flags(o, out, err, errcap);
 }

@@ -29,4 +29,9 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
                   char *err, size_t errcap);
 
+/* kv_build_spec() in its two halves, for a sweep that keeps the first while only flags
+ * change: the base (defaults, model, GPU), then the flags and the engine's rules over it. */
+void kv_build_base(const kv_model *model, const kv_gpu *gpu, kv_spec *out);
+int kv_build_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap);
+
 #endif

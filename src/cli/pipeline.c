@@ -19,12 +19,17 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
 {
     rep->spec = s;
     rep->result = &st->result;
+    rep->table = NULL;
     rep->plan = NULL;
     rep->levers = NULL;
     rep->curve = NULL;
     kv_status rc = kv_compute(s, &st->result);
     if (rc != KV_OK)
         return rc;
+    if (o->n_sweep == 0) { /* a sweep prints one line a point: no table */
+        kv_table_compute(s, &st->result, &st->table);
+        rep->table = &st->table;
+    }
     if (o->target > 0) {
         kv_gpu_choice gpus[64];
         size_t n = gpu_choices(gpus, 64);

@@ -15,13 +15,15 @@
 
 typedef struct {
     kv_result result;
+    kv_table table;
     kv_plan plan;
     kv_levers levers;
     kv_curve curve;
 } kv_store;
 
-/* Computes spec s and the sections o asks for (--target-concurrency over every built-in
- * GPU, --levers, the --plot curve) into *st, and points *rep at them. Returns KV_OK or the
+/* Computes spec s and the sections o asks for (the context table unless it is a sweep's
+ * row, --target-concurrency over every built-in GPU, --levers, the --plot curve) into *st,
+ * and points *rep at them. Returns KV_OK or the
  * core's status for s. */
 kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep);
 

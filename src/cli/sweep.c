@@ -398,7 +398,7 @@ static void cell(line *l, kv_format fmt, int first, const char *key, const char 
     if (fmt == FORMAT_CSV) {
         if (is_null)
             return;
-        if (!strpbrk(v, ",\"\r\n")) {
+        if (!is_str || !strpbrk(v, ",\"\r\n")) { /* numbers never need quotes */
             put(l, v);
             return;
         }
@@ -476,7 +476,9 @@ static void row(FILE *out, kv_format fmt, const grid *g, const kv_spec *s, const
 }
 
 /* Every point's spec must build (a flag of one engine swept without that engine is a usage
- * error, as on a single run): each value of each axis is tried with the others' first. */
+ * error, as on a single run). The builder refuses nothing but engine rules, which depend on
+ * which flags are set and on the engine alone: so every value of an engine axis is tried, and
+ * of the other axes the first, with the other axes at their first values. */
 static int check_axes(grid *g, const kv_options *base, const kv_model *model, int *any_engine)
 {
     static kv_options o;
@@ -484,6 +486,8 @@ static int check_axes(grid *g, const kv_options *base, const kv_model *model, in
     *any_engine = 0;
     for (size_t k = 0; k < g->n; k++) {
         axis *ax = &g->axes[k];
+        int every = ax->kind == AXIS_FLAG && ax->flag->offset == offsetof(kv_spec, engine) &&
+                    ax->flag->does == DO_SPEC;
         do {
             const kv_model *m = model;
             const kv_gpu *gpu = base->gpu;
@@ -492,7 +496,9 @@ static int check_axes(grid *g, const kv_options *base, const kv_model *model, in
             if (kv_build_spec(&o, m, gpu, &s, g->err, sizeof g->err) != 0)
                 return -1;
             *any_engine |= s.engine != KV_ENGINE_IDEAL;
-        } while (axis_next(ax));
+        } while (every && axis_next(ax));
+        if (!every)
+            axis_reset(ax);
     }
     return 0;
 }
@@ -537,15 +543,23 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
     }
     setvbuf(out, out_buf, _IOFBF, sizeof out_buf);
     header(out, base->format, &g, &cs);
-    kv_spec s;
+    kv_spec s, base_spec;
     kv_report rep;
     char err[KV_ERR_BUF];
-    const kv_model *m = model;
-    const kv_gpu *gpu = base->gpu;
+    const kv_model *m = model, *base_model = NULL;
+    const kv_gpu *gpu = base->gpu, *base_gpu = NULL;
+    int have_base = 0;
     o = *base; /* each point writes every axis over this copy */
     for (;;) {
         apply_axes(&g, &o, &m, &gpu);
-        kv_build_spec(&o, m, gpu, &s, err, sizeof err); /* checked above for every value */
+        if (!have_base || m != base_model || gpu != base_gpu) { /* the builder's first half */
+            kv_build_base(m, gpu, &base_spec);
+            base_model = m;
+            base_gpu = gpu;
+            have_base = 1;
+        }
+        s = base_spec; /* then its second half: checked above for every value */
+        kv_build_flags(&o, &s, err, sizeof err);
         kv_status st = kv_pipeline_run(&o, &s, &store, &rep);
         row(out, base->format, &g, &s, &rep, st, &cs);
         if (ferror(out))

@@ -159,32 +159,35 @@ static double concurrency(double free_bytes, int room, double per_request)
     return room ? kv_floordiv(free_bytes, per_request) : 0.0;
 }
 
-static void add_row(const kv_spec *s, const kv_engine_ops *engine, kv_result *r, int64_t c)
+static void add_row(const kv_spec *s, const kv_engine_ops *engine, const kv_result *r,
+                    kv_table *t, int64_t c)
 {
-    kv_row *row = &r->rows[r->n_rows++];
+    kv_row *row = &t->rows[t->n_rows++];
     row->context = c;
     row->kv_bytes_per_request = kv_groups_request_bytes(r, c);
-    row->max_concurrency = c == s->context ? r->max_concurrency : engine->concurrency_at(s, r, c);
+    row->max_concurrency = c == s->context ? r->max_concurrency
+                                           : engine->concurrency_at(s, r, c, row->kv_bytes_per_request);
     row->is_setting = (c == s->context);
 }
 
-/* Fills the context-vs-concurrency rows: the standard contexts with the user's context
- * merged in ascending order, once (the lesson's sorted(set(...))). */
-static void fill_rows(const kv_spec *s, const kv_engine_ops *engine, kv_result *r)
+/* The standard contexts with the user's context merged in ascending order, once (the
+ * lesson's sorted(set(...))). */
+void kv_table_compute(const kv_spec *s, const kv_result *r, kv_table *t)
 {
+    const kv_engine_ops *engine = kv_engine_get(s->engine);
     int placed = 0;
-    r->n_rows = 0;
+    t->n_rows = 0;
     for (size_t i = 0; i < KV_STD_CONTEXTS; i++) {
         if (!placed && s->context < std_contexts[i]) {
-            add_row(s, engine, r, s->context);
+            add_row(s, engine, r, t, s->context);
             placed = 1;
         }
         if (s->context == std_contexts[i])
             placed = 1;
-        add_row(s, engine, r, std_contexts[i]);
+        add_row(s, engine, r, t, std_contexts[i]);
     }
     if (!placed)
-        add_row(s, engine, r, s->context);
+        add_row(s, engine, r, t, s->context);
 }
 
 /* What doubling the context does, from the groups: only full layers keep growing. */
@@ -260,11 +263,10 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     r->prefix_extra_concurrency =
         concurrency(r->prefix_saved_bytes, r->room, r->kv_bytes_per_request);
 
-    /* the chosen engine answers; the rows follow it */
+    /* the chosen engine answers */
     if ((st = engine->compute(s, r)) != KV_OK)
         return st;
     r->fits = r->max_concurrency >= 1;
-    fill_rows(s, engine, r);
     return KV_OK;
 }
 

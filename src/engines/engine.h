@@ -19,9 +19,10 @@ typedef struct {
     /* Fills the engine's part of r (its lesson figures are already there) and sets
      * r->max_concurrency: whole requests of s->context held at once. */
     kv_status (*compute)(const kv_spec *s, kv_result *r);
-    /* Whole requests of `context` tokens, from the result of kv_compute(s) - the table rows
-     * and the chart. Must equal compute()'s answer when context == s->context. */
-    double (*concurrency_at)(const kv_spec *s, const kv_result *r, int64_t context);
+    /* Whole requests of `context` tokens (whose KV is request_bytes), from the result of
+     * kv_compute(s) - the table's rows. Equals compute()'s answer when context == s->context. */
+    double (*concurrency_at)(const kv_spec *s, const kv_result *r, int64_t context,
+                             double request_bytes);
 } kv_engine_ops;
 
 extern const kv_engine_ops kv_engine_ideal_ops;

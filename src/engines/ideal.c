@@ -6,7 +6,6 @@
  * byte.
  */
 #include "engine.h"
-#include "internal.h"
 
 static kv_status ideal_check(const kv_spec *s)
 {
@@ -14,10 +13,12 @@ static kv_status ideal_check(const kv_spec *s)
     return KV_OK;
 }
 
-static double ideal_at(const kv_spec *s, const kv_result *r, int64_t context)
+static double ideal_at(const kv_spec *s, const kv_result *r, int64_t context,
+                       double request_bytes)
 {
     (void)s;
-    return r->room ? kv_floordiv(r->free_kv_bytes, kv_groups_request_bytes(r, context)) : 0.0;
+    (void)context;
+    return r->room ? kv_floordiv(r->free_kv_bytes, request_bytes) : 0.0;
 }
 
 static kv_status ideal_compute(const kv_spec *s, kv_result *r)

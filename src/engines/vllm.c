@@ -369,8 +369,10 @@ static kv_status vllm_compute(const kv_spec *s, kv_result *r)
     return st;
 }
 
-static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context)
+static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context,
+                      double request_bytes)
 {
+    (void)request_bytes; /* vLLM counts blocks, not bytes */
     kv_spec v = *s;
     kv_vllm_result out;
     v.context = context;

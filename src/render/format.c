@@ -62,13 +62,21 @@ char *fmt_g(char *buf, size_t cap, double v)
 /* Decimal digits of v without printf: sweeps print millions of integers. */
 static char *int_digits(char *buf, size_t cap, int64_t v)
 {
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                "31323334353637383940414243444546474849505152535455565758596061"
+                                "62636465666768697071727374757677787980818283848586878889909192"
+                                "93949596979899";
     char tmp[24];
     size_t n = 0;
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    while (u >= 10) { /* two digits a division */
+        unsigned d = (unsigned)(u % 100) * 2;
+        u /= 100;
+        tmp[n++] = pairs[d + 1];
+        tmp[n++] = pairs[d];
+    }
+    if (u || n == 0) /* the last digit alone (never a leading zero: the loop leaves u < 10) */
+        tmp[n++] = (char)('0' + u);
     size_t len = n + (v < 0);
     if (len + 1 > cap) {
         snprintf(buf, cap, "%lld", (long long)v);

@@ -112,8 +112,8 @@ void report_json(FILE *out, const kv_report *rep)
     report_json_layout(out, rep->spec, r);
     report_plan_json(out, rep);
     fputs("  \"rows\": [", out);
-    for (size_t i = 0; i < r->n_rows; i++) {
-        const kv_row *row = &r->rows[i];
+    for (size_t i = 0; i < rep->table->n_rows; i++) {
+        const kv_row *row = &rep->table->rows[i];
         char b1[FMT_BUF], b2[FMT_BUF], b3[FMT_BUF];
         fprintf(out,
                 "%s\n    {\"context\": %s, \"kv_bytes_per_request\": %s, "
@@ -128,10 +128,9 @@ void report_json(FILE *out, const kv_report *rep)
 
 void report_csv(FILE *out, const kv_report *rep)
 {
-    const kv_result *r = rep->result;
     fputs("context,kv_bytes_per_request,max_concurrency,is_setting\n", out);
-    for (size_t i = 0; i < r->n_rows; i++) {
-        const kv_row *row = &r->rows[i];
+    for (size_t i = 0; i < rep->table->n_rows; i++) {
+        const kv_row *row = &rep->table->rows[i];
         char b1[FMT_BUF], b2[FMT_BUF], b3[FMT_BUF];
         fprintf(out, "%s,%s,%s,%s\n", fmt_int(b1, sizeof b1, row->context, 0),
                 fmt_json_number(b2, sizeof b2, row->kv_bytes_per_request),

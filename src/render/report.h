@@ -15,6 +15,7 @@
 typedef struct {
     const kv_spec *spec;
     const kv_result *result;
+    const kv_table *table;   /* the context-vs-concurrency rows, or NULL (sweep rows) */
     const kv_plan *plan;     /* --target-concurrency, or NULL */
     const kv_levers *levers; /* --levers, or NULL */
     const kv_curve *curve;   /* --plot, or NULL */

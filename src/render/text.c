@@ -226,8 +226,8 @@ void report_text(FILE *out, const kv_report *rep)
 
     fputs("Context length vs concurrency (same GPU):\n", out);
     fprintf(out, "  %8s  %11s  %14s\n", "context", "KV/req", "max concurrent");
-    for (size_t i = 0; i < r->n_rows; i++) {
-        const kv_row *row = &r->rows[i];
+    for (size_t i = 0; i < rep->table->n_rows; i++) {
+        const kv_row *row = &rep->table->rows[i];
         fprintf(out, "  %8s  %8s MiB  %14s%s\n", fmt_int(a, sizeof a, row->context, 1),
                 fmt_fixed(b, sizeof b, row->kv_bytes_per_request / KV_MIB, 1, 1),
                 fmt_fixed(c, sizeof c, row->max_concurrency, 0, 0),

@@ -29,7 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s.model_source = "fuzz";
     s.max_context = info.max_context;
     if (kv_compute(&s, &r) == KV_OK && sink) {
-        kv_report rep = {&s, &r, NULL, NULL, NULL};
+        static kv_table t;
+        kv_table_compute(&s, &r, &t);
+        kv_report rep = {&s, &r, &t, NULL, NULL, NULL};
         report_text(sink, &rep);
         report_json(sink, &rep);
     }
