@@ -1,0 +1,207 @@
+/*
+ * test_api.c - the public API through its header alone: every function of kvcalc.h that
+ * the other library tests do not already call, with values worked out by hand here.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp: the test, not the library */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kvcalc.h"
+
+static kv_spec lesson(void)
+{
+    kv_spec s;
+    kv_spec_defaults(&s);
+    return s;
+}
+
+static void engines_and_dtypes(void **state)
+{
+    (void)state;
+    assert_string_equal(kv_engine_name(KV_ENGINE_IDEAL), "ideal");
+    assert_string_equal(kv_engine_name(KV_ENGINE_VLLM), "vllm");
+    assert_null(kv_engine_name(KV_ENGINE_COUNT));
+    /* every other spelling parses, and the list ends */
+    size_t n = 0;
+    for (; kv_dtype_spelling(n); n++) {
+        kv_dtype d;
+        assert_int_equal(kv_dtype_from_name(kv_dtype_spelling(n), &d), 0);
+    }
+    assert_true(n >= 5);
+    assert_string_equal(kv_dtype_spelling(0), "float32");
+    kv_dtype d;
+    assert_int_equal(kv_dtype_from_name("bfloat16", &d), 0);
+    assert_int_equal(d, KV_DTYPE_BF16);
+    assert_int_equal(kv_dtype_from_name("fp8_e5m2", &d), 0);
+    assert_int_equal(d, KV_DTYPE_FP8);
+    assert_int_equal(kv_dtype_from_name("auto", &d), -1); /* "auto" is the caller's word */
+}
+
+/* The lesson's model (57,344 B a token, 35,392,123,904 B free on 48 GiB): 150 at 4k, 75 at
+ * 8k; the curve's points are the same figures. */
+static void concurrency_at_and_curve(void **state)
+{
+    (void)state;
+    kv_spec s = lesson();
+    assert_true(kv_max_concurrency_at(&s, 4096) == 150);
+    assert_true(kv_max_concurrency_at(&s, 8192) == 75); /* 35,392,123,904 / 469,762,048 */
+    static kv_curve c;
+    kv_curve_compute(&s, &c);
+    assert_int_equal(c.n, KV_CURVE_POINTS);
+    assert_int_equal(c.context[0], 256);
+    assert_int_equal(c.context[4], 512);   /* x 2^(1/4) a step: x 2 every 4 */
+    assert_int_equal(c.context[16], 4096);
+    assert_int_equal(c.context[48], 1048576);
+    for (size_t i = 0; i < c.n; i++)
+        assert_true(c.max_concurrency[i] == kv_max_concurrency_at(&s, c.context[i]));
+    assert_true(c.max_concurrency[16] == 150);
+}
+
+/* kvcalc's vLLM estimates and defaults, as documented in the header. */
+static void vllm_estimates_and_defaults(void **state)
+{
+    (void)state;
+    assert_true(kv_vllm_activation_estimate_gib(2048) == 0.25 + 0.1 * 2.0);
+    assert_true(kv_vllm_non_torch_estimate_gib(1) == 0.1);
+    assert_true(kv_vllm_non_torch_estimate_gib(2) == 0.4);
+    assert_true(kv_vllm_cuda_graph_estimate_gib(11) == 0.0);
+    assert_true(kv_vllm_cuda_graph_estimate_gib(21) == 0.5);
+    kv_vllm_spec v;
+    kv_vllm_defaults(&v);
+    assert_true(v.util == 0.9);
+    assert_int_equal(v.block_size, 0);
+    assert_int_equal(v.max_num_batched_tokens, 0); /* auto: from the GPU */
+    assert_int_equal(v.version_minor, 11);
+    assert_true(v.total_gib <= 0);                 /* auto: from the spec's GPU */
+}
+
+/* 4 KV heads: TP 1, 2 and 4 split them; 8 replicates them (8 % 4 == 0); 3 does neither. */
+static void tensor_parallel_sizes(void **state)
+{
+    (void)state;
+    kv_spec s = lesson();
+    assert_true(kv_tp_valid(&s, 1) && kv_tp_valid(&s, 2) && kv_tp_valid(&s, 4));
+    assert_true(kv_tp_valid(&s, 8));
+    assert_false(kv_tp_valid(&s, 3));
+    assert_false(kv_tp_valid(&s, 0));
+}
+
+/* The lesson's decision: 300 requests at 8k, 469,762,048 B each = 140,928,614,400 B of KV;
+ * 75 per 48 GiB card -> ceil(300 / 75) = 4 replicas. */
+static void plan_and_levers(void **state)
+{
+    (void)state;
+    kv_spec s = lesson();
+    s.context = 8192;
+    kv_result r;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    static kv_plan p;
+    const kv_gpu_choice gpus[] = {{"small", 24, 0}, {"large", 96, 0}};
+    assert_int_equal(kv_plan_compute(&s, &r, 300, gpus, 2, &p), KV_OK);
+    assert_true(p.kv_bytes_needed == 140928614400.0);
+    assert_int_equal(p.replicas, 4);
+    assert_int_equal(p.gpus_needed, 4);
+    assert_false(p.fits_one_gpu);
+    /* 96 GiB: 103,079,215,104 - 14e9 - 2 GiB = 86,931,731,456 B / 469,762,048 = 185.05 */
+    int found = 0;
+    for (size_t i = 0; i < p.n_options; i++)
+        if (strcmp(p.options[i].gpu, "large") == 0 && p.options[i].tp == 1) {
+            assert_true(p.options[i].per_replica == 185);
+            assert_int_equal(p.options[i].replicas, 2);
+            found = 1;
+        }
+    assert_true(found);
+
+    /* levers at 4k: half the context 2,048 tokens = 117,440,512 B -> 301; fp8 KV the same
+     * bytes -> 301; int8 weights (7e9 B) leave 42,392,123,904 B -> 180; int4 (3.5e9 B)
+     * 45,892,123,904 B -> 195 */
+    s.context = 4096;
+    kv_levers l;
+    assert_int_equal(kv_levers_compute(&s, 0, 0, &l), KV_OK);
+    assert_true(l.rows[KV_LEVER_NONE].max_concurrency == 150);
+    assert_true(l.rows[KV_LEVER_HALF_CONTEXT].max_concurrency == 301);
+    assert_int_equal(l.rows[KV_LEVER_HALF_CONTEXT].context, 2048);
+    assert_true(l.rows[KV_LEVER_FP8_KV].max_concurrency == 301);
+    assert_true(l.rows[KV_LEVER_INT8_WEIGHTS].max_concurrency == 180);
+    assert_true(l.rows[KV_LEVER_INT4_WEIGHTS].max_concurrency == 195);
+    assert_int_equal(l.rows[KV_LEVER_NONE].replicas, 0); /* no target */
+}
+
+/* Llama-3.1-8B by hand: embeddings 2 x 128,256 x 4,096 = 1,050,673,152; per layer attention
+ * 2 x 4,096^2 + 2 x 4,096 x 1,024 = 41,943,040, MLP 3 x 4,096 x 14,336 = 176,160,768, norms
+ * 8,192; x 32 layers, + the final norm 4,096: 8,030,261,248 parameters. */
+static void presets_and_estimates(void **state)
+{
+    (void)state;
+    assert_int_equal(kv_model_preset_count(), 37);
+    assert_null(kv_model_preset_at(kv_model_preset_count()));
+    for (size_t i = 0; i < kv_model_preset_count(); i++)
+        assert_ptr_equal(kv_model_preset_find(kv_model_preset_at(i)->id), kv_model_preset_at(i));
+    const kv_model_preset *m = kv_model_preset_find("llama-3.1-8b");
+    assert_non_null(m);
+    kv_spec s;
+    kv_model_info info;
+    char err[512];
+    assert_int_equal(kv_model_preset_spec(m, &s, &info, err, sizeof err), 0);
+    assert_int_equal(info.max_context, 131072);
+    assert_true(kv_estimate_params(&s.arch, &s.layout, s.layers, s.kv_heads, s.head_dim) ==
+                8030261248.0);
+    kv_param_parts parts;
+    kv_estimate_param_parts(&s.arch, &s.layout, s.layers, s.kv_heads, s.head_dim, &parts);
+    assert_true(parts.embeddings == 1050673152.0);
+    assert_true(parts.attention == 32 * 41943040.0);
+    assert_true(parts.dense_mlp == 32 * 176160768.0);
+    assert_true(parts.experts == 0);
+    assert_true(parts.other == 32 * 8192.0 + 4096.0);
+    assert_true(kv_estimate_weight_bytes(&s.arch, &s.layout, s.layers, s.kv_heads, s.head_dim,
+                                         KV_DTYPE_BF16) == 2 * 8030261248.0);
+
+    assert_true(kv_gpu_count() >= 18);
+    assert_null(kv_gpu_at(kv_gpu_count()));
+    for (size_t i = 0; i < kv_gpu_count(); i++)
+        assert_ptr_equal(kv_gpu_find(kv_gpu_at(i)->name), kv_gpu_at(i));
+    /* 81,559 MiB / 1,024 = 79.6474609375 GiB */
+    assert_true(kv_gpu_gib(kv_gpu_find("h100")) == 81559.0 / 1024.0);
+}
+
+static void config_files(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-api-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *cfg = "{\"num_hidden_layers\": 2}";
+    assert_int_equal(write(fd, cfg, strlen(cfg)), (ssize_t)strlen(cfg));
+    close(fd);
+    char *text = NULL, err[512];
+    size_t len = 0;
+    assert_int_equal(kv_config_load_file(path, &text, &len, err, sizeof err), 0);
+    assert_int_equal(len, strlen(cfg));
+    assert_string_equal(text, cfg);
+    free(text);
+    remove(path);
+    assert_int_equal(kv_config_load_file(path, &text, &len, err, sizeof err), 2);
+    assert_non_null(strstr(err, ": cannot open: "));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(engines_and_dtypes),
+        cmocka_unit_test(concurrency_at_and_curve),
+        cmocka_unit_test(vllm_estimates_and_defaults),
+        cmocka_unit_test(tensor_parallel_sizes),
+        cmocka_unit_test(plan_and_levers),
+        cmocka_unit_test(presets_and_estimates),
+        cmocka_unit_test(config_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
