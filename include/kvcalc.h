@@ -351,6 +351,8 @@ typedef struct {
     double prefix_saved_bytes;   /* (prefix_requests - 1) x the prefix tokens each layer
                                     still holds at `context` x per token */
     double prefix_extra_concurrency; /* floor(saved / per request); 0 without room */
+    int prefix_clipped;          /* 1: windowed layers no longer hold all of the prefix at
+                                    `context` (they save less than full layers do) */
     size_t n_groups;             /* layer groups, in kv_layer_kind order, empty ones left out */
     kv_group groups[KV_LAYER_KINDS];
     kv_growth growth;            /* how the groups grow with the context */

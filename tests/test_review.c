@@ -350,6 +350,19 @@ static void per_gpu_figures_and_true_words(void **state)
      * 2 x 32 x 8 x 128 x 2 B = 49 x 1024 x 131072 = 6,576,668,672 B */
     EXPECT_STDOUT("0\n", "--model", "mistral-7b-instruct-v0.1", "--context", "16384", "--get",
                   "prefix_saved_bytes");
+    RUN(&r, "--model", "mistral-7b-instruct-v0.1", "--context", "16384");
+    assert_non_null(strstr(r.out, "save 0.00 GiB"));
+    assert_null(strstr(r.out, "nearly free to reuse"));
+    assert_non_null(strstr(r.out, "no longer\n  hold all of the shared prefix"));
+    run_free(&r);
+    /* the error names the flag as typed */
+    RUN(&r, "--tp", "3");
+    expect_usage(&r, "kvcalc: --tp: 3 does not split 4 KV heads (valid: 1 2 4, or a multiple "
+                     "of 4)\n");
+    run_free(&r);
+    RUN(&r, "--max-model-len", "0");
+    expect_usage(&r, "kvcalc: --max-model-len: expected an integer >= 1, got '0'\n");
+    run_free(&r);
     EXPECT_STDOUT("6576668672\n", "--model", "mistral-7b-instruct-v0.1", "--context", "2048",
                   "--get", "prefix_saved_bytes");
 }

@@ -399,7 +399,7 @@ static void usage_errors(void **state)
     }
     run_result r;
     run_kvcalc((const char *const[]){"--model", "llama-3.1-8b", "--tp", "3", NULL}, &r);
-    assert_string_equal(r.err, "kvcalc: --tensor-parallel-size: 3 does not split 32 attention "
+    assert_string_equal(r.err, "kvcalc: --tp: 3 does not split 32 attention "
                                "heads and 8 KV heads (valid: 1 2 4 8 16 32)\n"
                                "Try 'kvcalc --help' for more information.\n");
     run_free(&r);

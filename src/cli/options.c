@@ -763,6 +763,8 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                      size_t errcap)
 {
     if (st == KV_ERR_TP) {
+        const kv_flag *tp = kv_flag_blamed(KV_ERR_TP);
+        const char *typed = o && o->set[tp - kv_flags] ? o->typed[tp - kv_flags] : tp->name;
         char valid[512] = "";
         size_t n = 0;
         int64_t limit = s->arch.heads > 0 ? s->arch.heads : s->kv_heads;
@@ -771,13 +773,13 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                 n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%lld", n ? " " : "",
                                       (long long)t);
         if (s->arch.heads > 0)
-            kv_fail(err, errcap, "--tensor-parallel-size: %lld does not split %lld attention "
+            kv_fail(err, errcap, "--%s: %lld does not split %lld attention "
                                  "heads and %lld KV heads (valid: %s)",
-                    (long long)s->tp, (long long)s->arch.heads, (long long)s->kv_heads, valid);
+                    typed, (long long)s->tp, (long long)s->arch.heads, (long long)s->kv_heads, valid);
         else
-            kv_fail(err, errcap, "--tensor-parallel-size: %lld does not split %lld KV heads "
+            kv_fail(err, errcap, "--%s: %lld does not split %lld KV heads "
                                  "(valid: %s, or a multiple of %lld)",
-                    (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
+                    typed, (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
         return;
     }
     if (st == KV_ERR_VLLM || st == KV_ERR_VLLM_RANGE || st == KV_ERR_ENGINE) {

@@ -259,7 +259,8 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     r->kv_bytes_unused = r->room ? r->free_kv_bytes - r->kv_bytes_in_use : 0;
 
     r->prefix_saved_bytes =
-        kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens, s->context);
+        kv_groups_prefix_bytes(r, s->prefix_requests - 1, s->prefix_tokens, s->context,
+                               &r->prefix_clipped);
     r->prefix_extra_concurrency =
         concurrency(r->prefix_saved_bytes, r->room, r->kv_bytes_per_request);
 

@@ -16,7 +16,7 @@ double kv_groups_request_bytes(const kv_result *r, int64_t context);
  * prefix_tokens tokens: full layers the whole prefix, windowed layers the part they still
  * hold at the context. */
 double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens,
-                              int64_t context);
+                              int64_t context, int *clipped);
 
 
 #endif

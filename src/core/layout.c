@@ -115,10 +115,10 @@ double kv_groups_request_bytes(const kv_result *r, int64_t context)
 }
 
 double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefix_tokens,
-                              int64_t context)
+                              int64_t context, int *clipped)
 {
-    (void)context;
     double total = 0;
+    *clipped = 0;
     int first = 1;
     for (size_t i = 0; i < r->n_groups; i++) {
         const kv_group *g = &r->groups[i];
@@ -135,6 +135,7 @@ double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefi
                                : (context > g->tokens_max ? context - g->tokens_max : 0);
             int64_t to = prefix_tokens < context ? prefix_tokens : context;
             kept = to > from ? to - from : 0;
+            *clipped |= kept < prefix_tokens;
         }
         const uint64_t f[2] = {(uint64_t)sharers, (uint64_t)kept};
         double term = kv_exact_product(f, 2) * g->bytes_per_token;

@@ -243,7 +243,11 @@ void report_text(FILE *out, const kv_report *rep)
             fmt_fixed(b, sizeof b, r->prefix_saved_bytes / KV_GIB, 2, 0),
             fmt_fixed(c, sizeof c, r->prefix_extra_concurrency, 0, 0),
             fmt_int(d, sizeof d, s->context, 1));
-    fputs("  This is why a shared system prompt / few-shot preamble is nearly free to reuse.\n\n",
+    fputs(r->prefix_clipped
+              ? "  Windowed layers keep only a request's last tokens: at this context they no "
+                "longer\n  hold all of the shared prefix, so they share less of it.\n\n"
+              : "  This is why a shared system prompt / few-shot preamble is nearly free to "
+                "reuse.\n\n",
           out);
     report_extra_sections(out, rep);
 }
