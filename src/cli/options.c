@@ -38,8 +38,8 @@ static const flag_choice formats[] = {
      .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,   \
      .section = SECTION_VLLM, .meta = "GIB", .help = h}
 #define ACTION(fl, sh, what, sec, h)                                                         \
-    {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = what, .engine = ANY,              \
-     .section = sec, .help = h}
+    {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = DO_ACTION, .switch_value = what,  \
+     .engine = ANY, .section = sec, .help = h}
 #define TEXT_OPT(fl, what, sec, mt, h)                                                       \
     {.name = fl, .arg = ARG_TEXT, .does = what, .engine = ANY, .section = sec, .meta = mt,    \
      .help = h}
@@ -130,8 +130,8 @@ const kv_flag kv_flags[] = {
     {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,
      .section = SECTION_PLAN, .meta = "N",
      .help = "plan for N requests in flight: memory, replicas, which GPU"},
-    ACTION("levers", 0, DO_LEVERS, SECTION_PLAN,
-           "what half the context, fp8 KV, int8/int4 weights and offload buy"),
+    {.name = "levers", .arg = ARG_NONE, .does = DO_LEVERS, .engine = ANY,
+     .section = SECTION_PLAN, .help = "what half the context, fp8 KV, int8/int4 weights and offload buy"},
     {.name = "offload-gib", .arg = ARG_NUM, .does = DO_OFFLOAD, .min = 0, .max = 1e12,
      .engine = ANY, .section = SECTION_PLAN, .meta = "GIB",
      .help = "with --levers: a CPU-memory KV tier of GIB (capacity only)"},
@@ -147,10 +147,10 @@ const kv_flag kv_flags[] = {
      .section = SECTION_OUTPUT, .meta = "FMT",
      .help = "output format: text (the lesson's table), json or csv [text]"},
     TEXT_OPT("get", DO_GET, SECTION_OUTPUT, "KEY", "print only this top-level value, on one line"),
-    ACTION("list-models", 0, DO_LIST_MODELS, SECTION_OUTPUT, "list the built-in models and exit"),
-    ACTION("list-gpus", 0, DO_LIST_GPUS, SECTION_OUTPUT, "list the built-in GPUs and exit"),
-    ACTION("help", 'h', DO_HELP, SECTION_OUTPUT, "show this help and exit"),
-    ACTION("version", 0, DO_VERSION, SECTION_OUTPUT, "print the version and exit"),
+    ACTION("list-models", 0, ACTION_LIST_MODELS, SECTION_OUTPUT, "list the built-in models and exit"),
+    ACTION("list-gpus", 0, ACTION_LIST_GPUS, SECTION_OUTPUT, "list the built-in GPUs and exit"),
+    ACTION("help", 'h', ACTION_HELP, SECTION_OUTPUT, "show this help and exit"),
+    ACTION("version", 0, ACTION_VERSION, SECTION_OUTPUT, "print the version and exit"),
 };
 const size_t kv_flags_count = sizeof kv_flags / sizeof kv_flags[0];
 _Static_assert(sizeof kv_flags / sizeof kv_flags[0] <= KV_MAX_FLAGS, "raise KV_MAX_FLAGS");
@@ -647,17 +647,8 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return kv_fail(err, cap, "--plot: expected a file name, got ''");
         o->plot = val;
         return 0;
-    case DO_HELP:
-        o->action = ACTION_HELP;
-        return 0;
-    case DO_VERSION:
-        o->action = ACTION_VERSION;
-        return 0;
-    case DO_LIST_MODELS:
-        o->action = ACTION_LIST_MODELS;
-        return 0;
-    case DO_LIST_GPUS:
-        o->action = ACTION_LIST_GPUS;
+    case DO_ACTION:
+        o->action = (kv_action)f->switch_value;
         return 0;
     }
     return 0;

@@ -43,10 +43,8 @@ typedef enum {
     DO_REQUIRE,      /* --require EXPR (repeatable) */
     DO_SWEEP,        /* --sweep KEY=VALUES (repeatable) */
     DO_PLOT,         /* --plot FILE */
-    DO_HELP,
-    DO_VERSION,
-    DO_LIST_MODELS,
-    DO_LIST_GPUS
+    DO_ACTION        /* --help, --version, --list-models, --list-gpus: switch_value is the
+                        kv_action, done instead of a run */
 } flag_does;
 
 typedef struct {
@@ -73,7 +71,7 @@ typedef struct {
     int min_exclusive;   /* 1: value must be > min */
     int optional;        /* a spec value below min means "auto": JSON null */
     const flag_choice *choices; /* ARG_CHOICE: NULL-terminated; also for ARG_NONE's value */
-    int switch_value;    /* ARG_NONE with DO_SPEC: the int written */
+    int switch_value;    /* ARG_NONE: the int written (DO_SPEC), or the kv_action (DO_ACTION) */
     kv_engine engine;    /* KV_ENGINE_COUNT: any engine; else only with this --engine */
     unsigned clears;     /* CLEARS_* */
     kv_status blames;    /* the kv_compute() status that points at this flag, or KV_OK */
