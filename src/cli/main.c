@@ -90,6 +90,7 @@ static int list_models(void)
         }
         report_model_row(stdout, m->alias, &s, &r);
     }
+    report_model_list_footer(stdout);
     return finish();
 }
 

@@ -28,6 +28,13 @@ void report_model_list_header(FILE *out)
      * (a model of sliding layers only still pays for its first tokens) */
 }
 
+void report_model_list_footer(FILE *out)
+{
+    fputs("\nKV B/token: what one token costs in every attention layer, windowed ones included "
+          "(they stop\npaying past their window); params: the estimate from the config.\n",
+          out);
+}
+
 void report_model_row(FILE *out, const char *alias, const kv_spec *s, const kv_result *r)
 {
     char p[FMT_BUF], t[FMT_BUF], layout[600];

@@ -45,6 +45,7 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
 void report_gpu_list(FILE *out);
 void report_model_list_header(FILE *out);
 void report_model_row(FILE *out, const char *alias, const kv_spec *s, const kv_result *r);
+void report_model_list_footer(FILE *out);
 
 /* User text for a terminal: control bytes replaced, on one line (render/format.c). */
 const char *text_safe(char *buf, size_t cap, const char *text);
