@@ -39,7 +39,9 @@ run() {
   for artifact in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
     if [ -e "$artifact" ]; then
       tail -40 "$work/$target.log" >&2
-      echo "fuzz.sh: $target found a failing input: $artifact" >&2
+      mkdir -p fuzz-artifacts # ignored by git: findings are kept, never committed
+      cp "$artifact" fuzz-artifacts/
+      echo "fuzz.sh: $target found a failing input: fuzz-artifacts/$(basename "$artifact")" >&2
       exit 1
     fi
   done
