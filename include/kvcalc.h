@@ -297,6 +297,7 @@ typedef struct {
     int fits;                    /* one request of max_model_len fits */
     double needed_bytes;         /* KV one request of max_model_len needs (all layers) */
     int64_t max_model_len_fit;   /* longest max_model_len that fits (when !fits) */
+    int64_t longest_fit;         /* longest max_model_len that fits, whatever the context */
     int64_t prefix_shared_blocks;   /* whole blocks of the shared prefix, per full group */
     int64_t prefix_shared_tokens;   /* those blocks in tokens */
     double prefix_saved_bytes;      /* (requests - 1) x shared blocks x page x group_size */
@@ -337,9 +338,16 @@ typedef struct {
     double free_kv_bytes;        /* gpu - weights - overhead; may be <= 0 */
     int room;                    /* 1 when free_kv_bytes > 0 (else the lesson's "no room") */
 
-    /* The answer, from the chosen engine (spec.engine). */
+    /* The answer, from the chosen engine (spec.engine), in terms every engine shares; each
+     * engine's own log names them (docs/output.md says what they are for each engine). */
     double max_concurrency;      /* whole requests of `context` held at once; integral */
     int fits;                    /* max_concurrency >= 1: at least one request fits */
+    char engine_version[32];     /* the release whose rules applied ("0.11"); "" for ideal */
+    double available_kv_bytes;   /* the engine's budget for KV, per GPU (may be <= 0) */
+    double kv_cache_bytes;       /* what the engine allocates for KV, per GPU */
+    int64_t kv_cache_tokens;     /* the token capacity the engine's log reports; 0: none */
+    int64_t longest_context_fit; /* the longest context one request fits; 0: not even one
+                                    token (INT64_MAX: any, e.g. only windowed layers) */
 
     /* The lesson's ideal packing: every free byte holds KV. Equal to the answer when the
      * engine is KV_ENGINE_IDEAL. */
@@ -389,7 +397,8 @@ typedef enum {
     KV_ERR_TP,              /* tp < 1, or it does not divide the attention / KV heads */
     KV_ERR_VLLM,            /* a vLLM input out of range (utilization, block size, memory) */
     KV_ERR_ENGINE,          /* engine is not a kv_engine */
-    KV_ERR_VLLM_RANGE       /* a vLLM block or token count would exceed 2^63 - 1 */
+    KV_ERR_VLLM_RANGE,      /* a vLLM block or token count would exceed 2^63 - 1 */
+    KV_ERR_TARGET           /* the plan for a target needs more than 2^63 - 1 GPUs */
 } kv_status;
 
 /* ---- computing ------------------------------------------------------------------------ */

@@ -324,6 +324,24 @@ static void messages_and_numbers(void **state)
     run_free(&r);
 }
 
+/* Found by fuzzing: replicas x TP overflowed int64. With TP 2, 2 KV heads a GPU: 28,672 B
+ * a token, 28,672,000,000 B for 1,000,000 tokens; 48 GiB - 3.5e9 B - 2 GiB = 42,392,123,904
+ * B free holds 1 request a replica, so 2^63 - 1 requests need 2^63 - 1 replicas: 2^64 - 2
+ * GPUs do not fit in 64 bits, and kvcalc refuses rather than cap the count. */
+static void plans_are_exact_or_refused(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--tp", "2", "--context", "1000000", "--target-concurrency", "9223372036854775807");
+    expect_usage(&r, "kvcalc: --target-concurrency: the plan needs more than 2^63 - 1 GPUs; "
+                     "kvcalc refuses rather than cap the count\n");
+    run_free(&r);
+    /* TP 1 on 80 GiB: 85,899,345,920 - 14e9 - 2 GiB = 69,751,862,272 B free holds one
+     * request of 57,344,000,000 B: 2^63 - 1 replicas of one GPU, exact */
+    EXPECT_STDOUT("9223372036854775807\n", "--context", "1000000", "--gpu-mem-gib", "80",
+                  "--target-concurrency", "9223372036854775807", "--get", "gpus_needed");
+}
+
 /* One source for per-GPU figures; what the text says about context is true. */
 static void per_gpu_figures_and_true_words(void **state)
 {
@@ -378,6 +396,7 @@ int main(void)
         cmocka_unit_test(hostile_text_is_made_safe),
         cmocka_unit_test(messages_and_numbers),
         cmocka_unit_test(per_gpu_figures_and_true_words),
+        cmocka_unit_test(plans_are_exact_or_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

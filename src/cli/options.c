@@ -778,6 +778,10 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                 kv_status_message(st));
         return;
     }
+    if (st == KV_ERR_TARGET) {
+        kv_fail(err, errcap, "--target-concurrency: %s", kv_status_message(st));
+        return;
+    }
     const kv_flag *f = kv_flag_blamed(st);
     if (f) {
         size_t i = (size_t)(f - kv_flags);

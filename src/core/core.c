@@ -80,6 +80,8 @@ static const char *const status_messages[] = {
                     "memory sizes >= 0 and finite, GPU total > 0)",
     [KV_ERR_LAYOUT] = "the model layout is out of range (pattern, window, chunk or latent size)",
     [KV_ERR_ENGINE] = "unknown engine",
+    [KV_ERR_TARGET] = "the plan needs more than 2^63 - 1 GPUs; kvcalc refuses rather than cap "
+                      "the count",
     [KV_ERR_VLLM_RANGE] = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
                           "than cap it",
 };

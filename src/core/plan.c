@@ -18,12 +18,22 @@
 
 static const int64_t tp_sizes[] = {1, 2, 4, 8};
 
+/* ceil(target / per_replica) in integers (per_replica is a whole number of requests), so
+ * it is exact for every target; 0 when not one request fits. */
 static int64_t replicas_for(int64_t target, double per_replica)
 {
     if (per_replica < 1)
         return 0;
-    double r = ceil((double)target / per_replica);
-    return r > 9e18 ? (int64_t)9e18 : (int64_t)r;
+    if (per_replica >= 9223372036854775807.0)
+        return 1;
+    int64_t per = (int64_t)per_replica;
+    return target / per + (target % per != 0);
+}
+
+/* replicas x tp, or -1 when that many GPUs do not fit in 64 bits. */
+static int64_t gpus_for(int64_t replicas, int64_t tp)
+{
+    return replicas > INT64_MAX / tp ? -1 : replicas * tp;
 }
 
 static int by_gpus_then_memory(const void *a, const void *b)
@@ -46,7 +56,9 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
     out->per_gpu_max = r->max_concurrency;
     out->fits_one_gpu = r->max_concurrency >= (double)target;
     out->replicas = replicas_for(target, r->max_concurrency);
-    out->gpus_needed = out->replicas * s->tp;
+    out->gpus_needed = gpus_for(out->replicas, s->tp);
+    if (out->gpus_needed < 0)
+        return KV_ERR_TARGET; /* exact, or refused: never a capped count */
     int smallest = -1; /* index of the smallest GPU choice that holds the target alone */
     out->n_options = 0;
 
@@ -70,7 +82,11 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
                 o->tp = v.tp;
                 o->per_replica = vr.max_concurrency;
                 o->replicas = replicas_for(target, vr.max_concurrency);
-                o->gpus = o->replicas * v.tp;
+                o->gpus = gpus_for(o->replicas, v.tp);
+                if (o->gpus < 0) { /* more GPUs than 64 bits count: not an option */
+                    out->n_options--;
+                    continue;
+                }
             }
             if (v.tp == 1 && vr.max_concurrency >= (double)target &&
                 (smallest < 0 || gpus[g].gib < gpus[smallest].gib))

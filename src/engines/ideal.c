@@ -6,6 +6,7 @@
  * byte.
  */
 #include "engine.h"
+#include "internal.h"
 
 static kv_status ideal_check(const kv_spec *s)
 {
@@ -21,10 +22,33 @@ static double ideal_at(const kv_spec *s, const kv_result *r, int64_t context,
     return r->room ? kv_floordiv(r->free_kv_bytes, request_bytes) : 0.0;
 }
 
+/* The longest context whose request fits the free memory: request bytes never shrink as
+ * the context grows, so a binary search (unsigned: the range reaches 2^63 - 1). */
+static int64_t longest_fit(const kv_result *r)
+{
+    if (!r->room)
+        return 0;
+    uint64_t lo = 0, hi = (uint64_t)INT64_MAX;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (kv_groups_request_bytes(r, (int64_t)mid) <= r->free_kv_bytes)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (int64_t)lo;
+}
+
+/* The lesson's pool is every free byte; it has no token count of its own. */
 static kv_status ideal_compute(const kv_spec *s, kv_result *r)
 {
     (void)s;
     r->max_concurrency = r->ideal_max_concurrency;
+    r->engine_version[0] = '\0';
+    r->available_kv_bytes = r->free_kv_bytes;
+    r->kv_cache_bytes = r->room ? r->free_kv_bytes : 0;
+    r->kv_cache_tokens = 0;
+    r->longest_context_fit = longest_fit(r);
     return KV_OK;
 }
 

@@ -16,6 +16,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define VLLM_DEFAULT_BLOCK 16
@@ -172,6 +173,22 @@ static void make_groups(bucket *bk, size_t n, int version_minor, kv_vllm_result 
     }
 }
 
+/* The longest max_model_len up to hi whose request fits the available memory (unsigned:
+ * hi - lo + 1 reaches 2^63 when hi = 2^63 - 1). */
+static int64_t longest_fit(const bucket *bk, size_t nb, const kv_vllm_spec *v, int64_t bs,
+                           const kv_vllm_result *out, uint64_t hi)
+{
+    uint64_t lo = 0;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (needed_bytes(bk, nb, v, bs, out->page_bytes, (int64_t)mid) <= out->available_bytes)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (int64_t)lo;
+}
+
 static double gib(double x)
 {
     return x * KV_GIB;
@@ -309,18 +326,9 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     /* will one request of max_model_len fit? if not, the longest that would */
     out->needed_bytes = needed_bytes(bk, nb, v, bs, out->page_bytes, m);
     out->fits = out->num_gpu_blocks > 0 && out->needed_bytes <= out->available_bytes;
-    out->max_model_len_fit = m;
-    if (!out->fits) { /* unsigned: hi - lo + 1 reaches 2^63 when m = 2^63 - 1 */
-        uint64_t lo = 0, hi = (uint64_t)m;
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo + 1) / 2;
-            if (needed_bytes(bk, nb, v, bs, out->page_bytes, (int64_t)mid) <= out->available_bytes)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        out->max_model_len_fit = (int64_t)lo;
-    }
+    out->max_model_len_fit = out->fits ? m : longest_fit(bk, nb, v, bs, out, (uint64_t)m);
+    out->longest_fit = out->num_gpu_blocks > 0 ? longest_fit(bk, nb, v, bs, out, (uint64_t)INT64_MAX)
+                                               : 0;
 
     /* prefix caching shares whole blocks only, and only in full-attention groups */
     int64_t full_groups = 0;
@@ -364,8 +372,14 @@ static double whole_requests(const kv_vllm_result *v)
 
 static kv_status vllm_compute(const kv_spec *s, kv_result *r)
 {
+    const kv_vllm_result *v = &r->vllm;
     kv_status st = vllm_compute_into(s, r, &r->vllm);
-    r->max_concurrency = whole_requests(&r->vllm);
+    r->max_concurrency = whole_requests(v);
+    snprintf(r->engine_version, sizeof r->engine_version, "0.%d", s->vllm.version_minor);
+    r->available_kv_bytes = v->available_bytes;
+    r->kv_cache_bytes = (double)v->num_gpu_blocks * v->page_bytes * (double)v->group_size;
+    r->kv_cache_tokens = v->gpu_kv_cache_tokens;
+    r->longest_context_fit = v->longest_fit;
     return st;
 }
 

@@ -27,6 +27,11 @@ const kv_key kv_keys[] = {
     S(context, context, "tokens", KT_INT),
     R(max_concurrency, "requests", KT_NUM),
     R(fits, "boolean", KT_BOOL),
+    R(engine_version, "string", KT_TEXT),
+    R(available_kv_bytes, "bytes", KT_NUM),
+    R(kv_cache_bytes, "bytes", KT_NUM),
+    R(kv_cache_tokens, "tokens", KT_INT_OR_NULL),
+    R(longest_context_fit, "tokens", KT_INT),
     R(ideal_max_concurrency, "requests", KT_NUM),
     R(ideal_fits, "boolean", KT_BOOL),
     R(gpu_mem_bytes, "bytes", KT_NUM),
@@ -47,7 +52,6 @@ const kv_key kv_keys[] = {
     R(kv_heads_per_gpu, "heads", KT_INT),
     R(kv_bytes_per_request_group, "bytes", KT_NUM),
     R(weights_bytes_group, "bytes", KT_NUM),
-    V(available_kv_bytes, available_bytes, "bytes", KT_NUM),
     V(num_gpu_blocks, num_gpu_blocks, "blocks", KT_INT),
     V(block_size, block_size, "tokens", KT_INT),
     V(gpu_kv_cache_tokens, gpu_kv_cache_tokens, "tokens", KT_INT),
@@ -150,6 +154,11 @@ kv_key_value kv_key_get(const kv_key *k, const kv_report *rep)
         v.kind = VAL_STR;
         memcpy(&v.s, at, sizeof v.s);
         v.is_null = v.s == NULL;
+        break;
+    case KT_TEXT:
+        v.kind = VAL_STR;
+        v.s = at;
+        v.is_null = at[0] == '\0';
         break;
     case KT_DTYPE_BYTES:
         memcpy(&t, at, sizeof t);

@@ -25,6 +25,7 @@ typedef enum {
     KT_NUM,          /* double */
     KT_BOOL,         /* int */
     KT_STR,          /* const char *, NULL = null */
+    KT_TEXT,         /* a char array in the struct, "" = null */
     KT_DTYPE_BYTES,  /* a kv_dtype, shown as its bytes per element */
     KT_ENGINE_NAME,  /* a kv_engine, shown by name */
     KT_SCHEMA,       /* KV_SCHEMA_VERSION */
