@@ -185,7 +185,12 @@ static void write_bash(FILE *out)
         value_kind_t kind = value_of(f, &words, &choices);
         if (kind == VAL_NONE)
             continue;
-        fprintf(out, "        --%s%s%s)", f->name, f->alias ? "|--" : "", f->alias ? f->alias : "");
+        fprintf(out, "        --%s", f->name);
+        for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
+            fprintf(out, "|--%s", f->alias[a]);
+        if (f->short_name)
+            fprintf(out, "|-%s", f->short_name);
+        fputc(')', out);
         if (kind == VAL_FREE)
             fputs(" return 0 ;; # a value to type\n", out);
         else if (kind == VAL_FILES)
@@ -205,10 +210,10 @@ static void write_bash(FILE *out)
     for (size_t i = 0; i < kv_flags_count; i++) {
         const kv_flag *f = &kv_flags[i];
         fprintf(out, "%s--%s", i ? " " : "", f->name);
-        if (f->alias)
-            fprintf(out, " --%s", f->alias);
+        for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
+            fprintf(out, " --%s", f->alias[a]);
         if (f->short_name)
-            fprintf(out, " -%c", f->short_name);
+            fprintf(out, " -%s", f->short_name);
     }
     fputs("'\n"
           "            value=$cur prefix='' ;;\n"
@@ -232,19 +237,19 @@ static void write_zsh(FILE *out)
         const char *eq = kind == VAL_NONE ? "" : "=";
         const char *rep = (f->does == DO_REQUIRE || f->does == DO_SWEEP) ? "*" : "";
         fputs("  ", out);
-        if (f->alias || f->short_name) {
+        if (f->alias[0] || f->short_name) {
             fputs("'(", out);
             if (f->short_name)
-                fprintf(out, "-%c ", f->short_name);
+                fprintf(out, "-%s ", f->short_name);
             fprintf(out, "--%s", f->name);
-            if (f->alias)
-                fprintf(out, " --%s", f->alias);
+            for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
+                fprintf(out, " --%s", f->alias[a]);
             fputs(")'{", out);
             if (f->short_name)
-                fprintf(out, "-%c,", f->short_name);
+                fprintf(out, "-%s,", f->short_name);
             fprintf(out, "--%s%s", f->name, eq);
-            if (f->alias)
-                fprintf(out, ",--%s%s", f->alias, eq);
+            for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
+                fprintf(out, ",--%s%s", f->alias[a], eq);
             fputs("}'[", out);
         } else {
             fprintf(out, "'%s--%s%s[", rep, f->name, eq);
@@ -277,11 +282,11 @@ static void write_fish(FILE *out)
         const kv_flag *f = &kv_flags[i];
         value_kind_t kind = value_of(f, &words, &choices);
         fputs("complete -c kvcalc", out);
-        if (f->short_name)
-            fprintf(out, " -s %c", f->short_name);
+        if (f->short_name) /* fish: -s one letter, -o an old-style "-np" */
+            fprintf(out, " -%c %s", f->short_name[1] ? 'o' : 's', f->short_name);
         fprintf(out, " -l %s", f->name);
-        if (f->alias)
-            fprintf(out, " -l %s", f->alias);
+        for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
+            fprintf(out, " -l %s", f->alias[a]);
         if (kind == VAL_FILES)
             fputs(" -r -F", out);
         else if (kind != VAL_NONE)

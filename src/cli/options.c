@@ -27,7 +27,7 @@ static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
 
 #define INT_IN(fl, al, k, m, lo, st, mt, h)                                                  \
-    {.name = fl, .alias = al, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, \
+    {.name = fl, .alias = {al}, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, \
      .min = lo, .engine = ANY, .blames = st, .section = SECTION_MODEL, .meta = mt, .help = h}
 #define NUM_IN(fl, k, m, lo, excl, st, clr, mt, h)                                           \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, .min = lo, \
@@ -52,7 +52,7 @@ const kv_flag kv_flags[] = {
            "KV heads (num_key_value_heads); fewer than attention heads = GQA"),
     INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, "N",
            "elements per head (head_dim, or hidden_size / num_attention_heads)"),
-    {.name = "dtype", .alias = "kv-cache-dtype", .arg = ARG_DTYPE, .does = DO_SPEC,
+    {.name = "dtype", .alias = {"kv-cache-dtype"}, .arg = ARG_DTYPE, .does = DO_SPEC,
      .offset = SPEC_AT(dtype), .key = "dtype", .engine = ANY, .blames = KV_ERR_DTYPE,
      .section = SECTION_MODEL, .meta = "DTYPE",
      .help = "KV cache element type; alias --kv-cache-dtype (auto = the model's)"},
@@ -147,10 +147,10 @@ const kv_flag kv_flags[] = {
      .section = SECTION_OUTPUT, .meta = "FMT",
      .help = "output format: text (the lesson's table), json or csv [text]"},
     TEXT_OPT("get", DO_GET, SECTION_OUTPUT, "KEY", "print only this top-level value, on one line"),
-    ACTION("list-models", 0, ACTION_LIST_MODELS, SECTION_OUTPUT, "list the built-in models and exit"),
-    ACTION("list-gpus", 0, ACTION_LIST_GPUS, SECTION_OUTPUT, "list the built-in GPUs and exit"),
-    ACTION("help", 'h', ACTION_HELP, SECTION_OUTPUT, "show this help and exit"),
-    ACTION("version", 0, ACTION_VERSION, SECTION_OUTPUT, "print the version and exit"),
+    ACTION("list-models", NULL, ACTION_LIST_MODELS, SECTION_OUTPUT, "list the built-in models and exit"),
+    ACTION("list-gpus", NULL, ACTION_LIST_GPUS, SECTION_OUTPUT, "list the built-in GPUs and exit"),
+    ACTION("help", "h", ACTION_HELP, SECTION_OUTPUT, "show this help and exit"),
+    ACTION("version", NULL, ACTION_VERSION, SECTION_OUTPUT, "print the version and exit"),
 };
 const size_t kv_flags_count = sizeof kv_flags / sizeof kv_flags[0];
 _Static_assert(sizeof kv_flags / sizeof kv_flags[0] <= KV_MAX_FLAGS, "raise KV_MAX_FLAGS");
@@ -408,10 +408,29 @@ static int name_is(const char *name, const char *flag, size_t len)
     return name && strlen(name) == len && memcmp(name, flag, len) == 0;
 }
 
+/* The spelling of f that name is (its name or one of its aliases), or NULL. */
+static const char *spelling(const kv_flag *f, const char *name, size_t len)
+{
+    if (name_is(f->name, name, len))
+        return f->name;
+    for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
+        if (name_is(f->alias[a], name, len))
+            return f->alias[a];
+    return NULL;
+}
+
 const kv_flag *kv_flag_find(const char *name, size_t len)
 {
     for (size_t i = 0; i < kv_flags_count; i++)
-        if (name_is(kv_flags[i].name, name, len) || name_is(kv_flags[i].alias, name, len))
+        if (spelling(&kv_flags[i], name, len))
+            return &kv_flags[i];
+    return NULL;
+}
+
+const kv_flag *kv_flag_find_short(const char *name, size_t len)
+{
+    for (size_t i = 0; i < kv_flags_count; i++)
+        if (name_is(kv_flags[i].short_name, name, len))
             return &kv_flags[i];
     return NULL;
 }
@@ -701,29 +720,24 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "-h") == 0) {
-            o->action = ACTION_HELP;
-            return 0;
-        }
         if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
             return kv_fail(err, errcap, "unexpected argument '%s'",
                            kv_safe(shown, sizeof shown, a, SHOWN));
-        if (a[1] != '-')
-            return kv_fail(err, errcap, "unknown option '%s'",
-                           kv_safe(shown, sizeof shown, a, SHOWN));
-
-        const char *name = a + 2;
+        int is_short = a[1] != '-'; /* "-h", "-c 4096", "-np=4": one dash, a short name */
+        const char *name = a + (is_short ? 1 : 2);
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        const kv_flag *f = kv_flag_find(name, len);
+        const kv_flag *f = is_short ? kv_flag_find_short(name, len) : kv_flag_find(name, len);
         if (!f) {
             char flag[SHOWN + 8];
-            snprintf(flag, sizeof flag, "%.*s", (int)(len < SHOWN ? len + 2 : SHOWN), a);
+            size_t dashes = is_short ? 1 : 2;
+            snprintf(flag, sizeof flag, "%.*s", (int)(len < SHOWN ? len + dashes : SHOWN), a);
             return kv_fail(err, errcap, "unknown option '%s'",
                            kv_safe(shown, sizeof shown, flag, SHOWN));
         }
-        /* the spelling typed: the name or the alias, both in the table (no copy needed) */
-        const char *typed = name_is(f->alias, name, len) ? f->alias : f->name;
+        /* the spelling typed: the name, an alias or the short name, all in the table (no
+         * copy needed); messages say "--name" for long spellings */
+        const char *typed = is_short ? f->name : spelling(f, name, len);
         const char *val = NULL;
         if (f->arg != ARG_NONE) {
             if (eq)
@@ -799,7 +813,7 @@ static void help_line(FILE *out, const kv_flag *f, const char *def)
 {
     char left[80];
     if (f->short_name)
-        snprintf(left, sizeof left, "-%c, --%s", f->short_name, f->name);
+        snprintf(left, sizeof left, "-%s, --%s", f->short_name, f->name);
     else
         snprintf(left, sizeof left, "--%s%s%s", f->name, f->meta ? " " : "",
                  f->meta ? f->meta : "");

@@ -59,10 +59,14 @@ typedef struct {
 
 typedef enum { SECTION_MODEL, SECTION_VLLM, SECTION_PLAN, SECTION_OUTPUT } flag_section;
 
+#define KV_MAX_ALIASES 4
+
 typedef struct {
     const char *name;    /* long option without "--": "kv-heads" */
-    const char *alias;   /* another long name for the same flag, or NULL */
-    char short_name;     /* 'h', or 0 */
+    const char *alias[KV_MAX_ALIASES]; /* other long names for the same flag (an engine's
+                                          own spelling: max-model-len, context-length),
+                                          NULL after the last */
+    const char *short_name; /* "h", "c", "np" (typed with one dash), or NULL */
     arg_kind arg;
     flag_does does;
     size_t offset;       /* DO_SPEC: of the member in kv_spec */
@@ -151,6 +155,8 @@ int kv_parse_number(const char *text, double *out);
 
 /* A flag by long name or alias (len bytes of name); NULL if none. */
 const kv_flag *kv_flag_find(const char *name, size_t len);
+/* A flag by short name ("h", "np"); NULL if none. */
+const kv_flag *kv_flag_find_short(const char *name, size_t len);
 /* The row of the spec input a kv_compute() status blames, or NULL. */
 const kv_flag *kv_flag_blamed(kv_status st);
 
