@@ -508,7 +508,6 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
     static grid g; /* large: off the stack */
     static kv_options o;
     static kv_store store;
-    static char out_buf[1 << 20];
     memset(&g, 0, sizeof g);
     int rc = 0;
     double points = 1;
@@ -541,7 +540,6 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
         cs.keys[c] = kv_key_find(columns[c].key);
         cs.shown[c] = !columns[c].engine_only || any_engine;
     }
-    setvbuf(out, out_buf, _IOFBF, sizeof out_buf);
     header(out, base->format, &g, &cs);
     kv_spec s, base_spec;
     kv_report rep;
