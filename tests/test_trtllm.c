@@ -180,6 +180,50 @@ static void usage_errors(void **state)
                  "int4", "--free-mem-gib", "1e12");
 }
 
+/* The same two worked examples through the library alone (kvcalc.h), as trtllm.md works
+ * them: T01 at 70.48 GiB, T02 at 17.835 GiB (the top of its log's rounding). */
+static void worked_examples_through_the_api(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    kv_spec_defaults(&s);
+    s.layers = 32;
+    s.kv_heads = 32;
+    s.head_dim = 128;
+    s.dtype = KV_DTYPE_FP8;
+    s.engine = KV_ENGINE_TRTLLM;
+    s.trtllm.tokens_per_block = 64;
+    s.trtllm.free_mem_gib = 70.48;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.trtllm.per_token_bytes == 262144.0);
+    assert_int_equal(r.trtllm.max_tokens, 259817);
+    assert_int_equal(r.trtllm.blocks, 4060);
+    assert_int_equal(r.kv_cache_tokens, 259840);
+    assert_true(r.kv_cache_bytes == 259840.0 * 262144.0); /* 63.4375 GiB */
+    assert_true(r.available_kv_bytes == 70.48 * KV_GIB * 0.9);
+    assert_true(r.max_concurrency == 63.0); /* floor(4,060 / 64) */
+    assert_int_equal(r.fits, 1);
+    assert_string_equal(r.engine_version, "");
+
+    /* T02's geometry: 32 layers, 8 KV heads, head 128, fp8 = 65,536 B per token */
+    s.kv_heads = 8;
+    s.trtllm.tokens_per_block = 32;
+    s.trtllm.free_mem_gib = 17.835;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.trtllm.max_tokens, 262987);
+    assert_int_equal(r.trtllm.blocks, 8219);
+    assert_int_equal(r.kv_cache_tokens, 263008);
+    assert_true(r.kv_cache_bytes == 263008.0 * 65536.0); /* 16.05 GiB */
+
+    /* the engine's own inputs are checked: a fraction of 1, no tokens per block */
+    s.trtllm.fraction = 1;
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_TRTLLM);
+    s.trtllm.fraction = 0.9;
+    s.trtllm.tokens_per_block = 0;
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_TRTLLM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +234,7 @@ int main(void)
         cmocka_unit_test(free_memory_estimated),
         cmocka_unit_test(tensor_parallel_per_rank),
         cmocka_unit_test(usage_errors),
+        cmocka_unit_test(worked_examples_through_the_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
