@@ -130,6 +130,7 @@ typedef struct {
 typedef enum {
     KV_ENGINE_IDEAL, /* the lesson's arithmetic: every free byte holds KV, packed perfectly */
     KV_ENGINE_VLLM,  /* what vLLM's V1 engine allocates and logs at startup */
+    KV_ENGINE_TRTLLM,/* TensorRT-LLM's paged KV cache: free memory x fraction, in blocks */
     KV_ENGINE_COUNT
 } kv_engine;
 
@@ -153,6 +154,15 @@ typedef struct {
     int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
 } kv_vllm_spec;
 
+/* TensorRT-LLM's KV-cache inputs (docs/trtllm.md). */
+typedef struct {
+    double fraction;          /* free_gpu_memory_fraction, (0, 1); default 0.9 */
+    int64_t tokens_per_block; /* >= 1; default 32 */
+    int64_t max_tokens;       /* KvCacheConfig.max_tokens cap; 0: none */
+    double free_mem_gib;      /* the logged "available: F GiB"; < 0: estimate it as the
+                                 spec's free memory (GPU - weights - overhead) */
+} kv_trtllm_spec;
+
 /* ---- spec: everything the core needs -------------------------------------------------- */
 
 typedef struct {
@@ -173,6 +183,7 @@ typedef struct {
     int64_t tp;              /* tensor-parallel size, >= 1: every figure becomes per GPU */
     kv_engine engine;        /* which engine's allocation answers (max_concurrency, fits) */
     kv_vllm_spec vllm;       /* used when engine == KV_ENGINE_VLLM */
+    kv_trtllm_spec trtllm;   /* used when engine == KV_ENGINE_TRTLLM */
 
     /* Labels for reports; the core ignores them. Borrowed strings, NULL when unset. */
     const char *model_name;  /* "Qwen/Qwen3-8B"; NULL: the lesson's illustrative model */
@@ -304,6 +315,22 @@ typedef struct {
     double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
 } kv_vllm_result;
 
+/* What TensorRT-LLM would allocate and print, per GPU (rank). */
+typedef struct {
+    double free_bytes;        /* the free memory the fraction applies to */
+    int free_estimated;       /* 1: no --free-mem-gib; free_bytes is kvcalc's estimate */
+    double primary_bytes;     /* free_bytes x fraction */
+    double per_token_bytes;   /* K and V of one token in every attention layer of this rank */
+    int64_t max_tokens;       /* floor(primary / per token), or the --max-tokens cap */
+    int capped;               /* 1: --max-tokens was smaller and won */
+    int64_t tokens_per_block;
+    int64_t blocks;           /* ceil(max_tokens / tokens_per_block): "primary pool: B" */
+    int64_t tokens;           /* blocks x tokens_per_block: the "(N)" of the Allocated line */
+    double allocated_bytes;   /* tokens x per token: the "Allocated X GiB" */
+    int64_t blocks_per_request; /* ceil(context / tokens_per_block) */
+    double max_concurrency;   /* floor(blocks / blocks_per_request) */
+} kv_trtllm_result;
+
 /* One group of layers that keep the context the same way. */
 typedef struct {
     kv_layer_kind kind;
@@ -369,6 +396,7 @@ typedef struct {
     double kv_bytes_per_request_group; /* the whole TP group: per GPU x tp */
     double weights_bytes_group;  /* all weights: per GPU x tp */
     kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
+    kv_trtllm_result trtllm;     /* filled when spec.engine == KV_ENGINE_TRTLLM */
 } kv_result;
 
 /* The lesson's context-vs-concurrency table (kv_table_compute). */
@@ -398,7 +426,9 @@ typedef enum {
     KV_ERR_VLLM,            /* a vLLM input out of range (utilization, block size, memory) */
     KV_ERR_ENGINE,          /* engine is not a kv_engine */
     KV_ERR_VLLM_RANGE,      /* a vLLM block or token count would exceed 2^63 - 1 */
-    KV_ERR_TARGET           /* the plan for a target needs more than 2^63 - 1 GPUs */
+    KV_ERR_TARGET,          /* the plan for a target needs more than 2^63 - 1 GPUs */
+    KV_ERR_TRTLLM           /* a TensorRT-LLM input out of range, or its token count would
+                               exceed 2^62 */
 } kv_status;
 
 /* ---- computing ------------------------------------------------------------------------ */
@@ -435,6 +465,10 @@ void kv_vllm_defaults(kv_vllm_spec *v);
 double kv_vllm_activation_estimate_gib(int64_t max_num_batched_tokens);
 double kv_vllm_non_torch_estimate_gib(int64_t tp);
 double kv_vllm_cuda_graph_estimate_gib(int version_minor);
+
+/* Fills the TensorRT-LLM defaults: fraction 0.9, 32 tokens per block, no max_tokens cap,
+ * free memory estimated. */
+void kv_trtllm_defaults(kv_trtllm_spec *t);
 
 /* Whether tensor parallelism of size tp can split this model: tp divides the attention heads
  * (when known) and, without MLA, tp divides the KV heads or the KV heads divide tp (then they

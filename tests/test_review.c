@@ -66,7 +66,7 @@ static void the_engine_drives_the_answer(void **state)
 /* Every sweepable input: each row of a sweep equals the single run with that flag. */
 static const struct {
     const char *flag, *a, *b;
-    int vllm;
+    int vllm; /* 1: the flag needs --engine vllm; 2: --engine trtllm */
 } axes[] = {
     {"layers", "12", "40", 0},
     {"kv-heads", "2", "8", 0},
@@ -94,6 +94,10 @@ static const struct {
     {"num-gpu-blocks-override", "100", "5000", 1},
     {"vllm-version", "0.10", "0.21", 1},
     {"mamba-cache-mode", "none", "align", 1},
+    {"free-gpu-memory-fraction", "0.5", "0.95", 2},
+    {"tokens-per-block", "16", "64", 2},
+    {"max-tokens", "1000", "100000", 2},
+    {"free-mem-gib", "5", "30", 2},
     {"gpu", "l40s", "h100", 0},
     {"model", "qwen3-8b", "gemma-3-27b-it", 0},
 };
@@ -123,7 +127,7 @@ static void sweep_rows_equal_single_runs(void **state)
             nb = 0; /* the axis sets it itself */
         if (axes[i].vllm) {
             base[nb++] = "--engine";
-            base[nb++] = "vllm";
+            base[nb++] = axes[i].vllm == 2 ? "trtllm" : "vllm"; /* 2: a TensorRT-LLM flag */
         }
         const char *args[16];
         size_t n = 0;

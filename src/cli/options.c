@@ -21,7 +21,7 @@
 #define SPEC_AT(m) offsetof(kv_spec, m)
 #define ANY KV_ENGINE_COUNT
 
-static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM}, {NULL, 0}};
+static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM}, {"trtllm", KV_ENGINE_TRTLLM}, {NULL, 0}};
 static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
 static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
@@ -77,7 +77,7 @@ const kv_flag kv_flags[] = {
     {.name = "engine", .arg = ARG_CHOICE, .does = DO_SPEC, .offset = SPEC_AT(engine),
      .key = "engine", .choices = engines, .engine = ANY, .blames = KV_ERR_ENGINE,
      .section = SECTION_MODEL, .meta = "NAME",
-     .help = "the serving engine whose allocation answers: ideal or vllm"},
+     .help = "the serving engine whose allocation answers: ideal, vllm or trtllm"},
     TEXT_OPT("config", DO_MODEL_FILE, SECTION_MODEL, "FILE",
              "read the model from a Hugging Face config.json (- = stdin)"),
     TEXT_OPT("model", DO_MODEL_NAME, SECTION_MODEL, "NAME",
@@ -125,6 +125,24 @@ const kv_flag kv_flags[] = {
      .offset = SPEC_AT(vllm.mamba_align), .key = "mamba_cache_mode", .choices = mamba_modes,
      .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "MODE",
      .help = "none (1 block per request) or align (2)"},
+
+    /* TensorRT-LLM (docs/trtllm.md) */
+    {.name = "free-gpu-memory-fraction", .arg = ARG_NUM, .does = DO_SPEC,
+     .offset = SPEC_AT(trtllm.fraction), .key = "free_gpu_memory_fraction", .min = 0,
+     .min_exclusive = 1, .max = 1, .engine = KV_ENGINE_TRTLLM, .blames = KV_ERR_TRTLLM,
+     .section = SECTION_TRTLLM, .meta = "F", .help = "share of the free memory for KV, below 1"},
+    {.name = "tokens-per-block", .arg = ARG_INT, .does = DO_SPEC,
+     .offset = SPEC_AT(trtllm.tokens_per_block), .key = "tokens_per_block", .min = 1,
+     .max = 1048576, .engine = KV_ENGINE_TRTLLM, .blames = KV_ERR_TRTLLM,
+     .section = SECTION_TRTLLM, .meta = "N", .help = "tokens per KV block"},
+    {.name = "max-tokens", .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(trtllm.max_tokens),
+     .key = "max_tokens", .min = 1, .max = 4e18, .optional = 1, .engine = KV_ENGINE_TRTLLM,
+     .blames = KV_ERR_TRTLLM, .section = SECTION_TRTLLM, .meta = "N",
+     .help = "cap the KV cache at N tokens (KvCacheConfig.max_tokens)"},
+    {.name = "free-mem-gib", .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(trtllm.free_mem_gib),
+     .key = "free_mem_gib", .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_TRTLLM,
+     .blames = KV_ERR_TRTLLM, .section = SECTION_TRTLLM, .meta = "GIB",
+     .help = "the log's \"available: F GiB\" [auto: GPU - weights - overhead, an estimate]"},
 
     /* planning */
     {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,
@@ -787,7 +805,13 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                     typed, (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
         return;
     }
-    if (st == KV_ERR_VLLM || st == KV_ERR_VLLM_RANGE || st == KV_ERR_ENGINE) {
+    if (st == KV_ERR_TRTLLM && !(s->trtllm.fraction < 1)) { /* the one input the table lets by */
+        const kv_flag *fr = kv_flag_blamed(KV_ERR_TRTLLM);
+        const char *typed = o && o->set[fr - kv_flags] ? o->typed[fr - kv_flags] : fr->name;
+        kv_fail(err, errcap, "--%s: must be a number > 0 and < 1", typed);
+        return;
+    }
+    if (st == KV_ERR_VLLM || st == KV_ERR_VLLM_RANGE || st == KV_ERR_ENGINE || st == KV_ERR_TRTLLM) {
         kv_fail(err, errcap, "--engine %s: %s", kv_engine_name(s->engine) ? kv_engine_name(s->engine) : "?",
                 kv_status_message(st));
         return;
@@ -830,6 +854,7 @@ static const char *const section_titles[] = {
     [SECTION_MODEL] = ("Model, GPU and workload (defaults: the lesson's 7B-class GQA model, "
                        "48 GiB GPU):"),
     [SECTION_VLLM] = "vLLM engine (with --engine vllm; see docs/vllm.md):",
+    [SECTION_TRTLLM] = "TensorRT-LLM engine (with --engine trtllm; see docs/trtllm.md):",
     [SECTION_PLAN] = "Planning and CI:",
     [SECTION_OUTPUT] = "Output:",
 };

@@ -57,7 +57,7 @@ typedef struct {
 #define CLEARS_GPU 2u      /* --gpu-mem-gib: no GPU preset's name or engine total */
 #define CLEARS_QUANT 4u    /* --weight-dtype: every weight in that dtype */
 
-typedef enum { SECTION_MODEL, SECTION_VLLM, SECTION_PLAN, SECTION_OUTPUT } flag_section;
+typedef enum { SECTION_MODEL, SECTION_VLLM, SECTION_TRTLLM, SECTION_PLAN, SECTION_OUTPUT } flag_section;
 
 #define KV_MAX_ALIASES 4
 

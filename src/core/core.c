@@ -51,6 +51,7 @@ void kv_spec_defaults(kv_spec *s)
     s->tp = 1;
     s->engine = KV_ENGINE_IDEAL;
     kv_vllm_defaults(&s->vllm);
+    kv_trtllm_defaults(&s->trtllm);
     s->model_name = NULL;
     s->model_source = NULL;
     s->gpu_name = NULL;
@@ -84,6 +85,9 @@ static const char *const status_messages[] = {
                       "the count",
     [KV_ERR_VLLM_RANGE] = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
                           "than cap it",
+    [KV_ERR_TRTLLM] = "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, 1), "
+                      "tokens per block >= 1, free memory >= 0 and finite), or its token "
+                      "count exceeds 2^62; kvcalc refuses rather than cap it",
 };
 
 const char *kv_status_message(kv_status st)

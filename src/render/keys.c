@@ -16,6 +16,7 @@
 #define RS(name, member, unit, type) {#name, unit, KEY_RESULT, KV_ENGINE_COUNT, type, offsetof(kv_result, member)}
 #define S(name, member, unit, type) {#name, unit, KEY_SPEC, KV_ENGINE_COUNT, type, offsetof(kv_spec, member)}
 #define V(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_VLLM, type, offsetof(kv_vllm_result, member)}
+#define TR(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_TRTLLM, type, offsetof(kv_trtllm_result, member)}
 #define P(name, member, unit, type) {#name, unit, KEY_PLAN, KV_ENGINE_COUNT, type, offsetof(kv_plan, member)}
 
 const kv_key kv_keys[] = {
@@ -76,6 +77,14 @@ const kv_key kv_keys[] = {
     V(vllm_prefix_shared_tokens, prefix_shared_tokens, "tokens", KT_INT),
     V(vllm_prefix_saved_bytes, prefix_saved_bytes, "bytes", KT_NUM),
     V(vllm_prefix_extra_concurrency, prefix_extra_concurrency, "requests", KT_NUM),
+    TR(trtllm_free_bytes, free_bytes, "bytes", KT_NUM),
+    TR(trtllm_free_estimated, free_estimated, "boolean", KT_BOOL),
+    TR(trtllm_per_token_bytes, per_token_bytes, "bytes", KT_NUM),
+    TR(trtllm_max_tokens, max_tokens, "tokens", KT_INT),
+    TR(trtllm_max_tokens_capped, capped, "boolean", KT_BOOL),
+    TR(trtllm_tokens_per_block, tokens_per_block, "tokens", KT_INT),
+    TR(trtllm_blocks, blocks, "blocks", KT_INT),
+    TR(trtllm_blocks_per_request, blocks_per_request, "blocks", KT_INT),
     P(target_concurrency, target, "requests", KT_INT),
     P(kv_bytes_needed, kv_bytes_needed, "bytes", KT_NUM),
     P(total_bytes_needed, total_bytes_needed, "bytes", KT_NUM),
@@ -89,6 +98,7 @@ const size_t kv_keys_count = sizeof kv_keys / sizeof kv_keys[0];
 /* Where each engine keeps its own result inside kv_result (none for the ideal engine). */
 static const size_t engine_results[KV_ENGINE_COUNT] = {
     [KV_ENGINE_VLLM] = offsetof(kv_result, vllm),
+    [KV_ENGINE_TRTLLM] = offsetof(kv_result, trtllm),
 };
 
 const kv_key *kv_key_find(const char *name)

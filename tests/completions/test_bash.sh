@@ -67,7 +67,7 @@ complete_at 1 kvcalc --dtype=fp8_e4
 expect_only "kvcalc --dtype=fp8_e4 (one word)" --dtype=fp8_e4m3 --dtype=fp8_e4m3fn
 
 complete_at 2 kvcalc --engine ""
-expect_only "kvcalc --engine" ideal vllm
+expect_only "kvcalc --engine" ideal vllm trtllm
 complete_at 2 kvcalc --mamba-cache-mode ""
 expect_only "kvcalc --mamba-cache-mode" none align
 complete_at 2 kvcalc --model qwen3-8

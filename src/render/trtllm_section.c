@@ -1,0 +1,53 @@
+/*
+ * trtllm_section.c - the --engine trtllm section of the text report.
+ *
+ * The block and "Allocated" lines are printed in TensorRT-LLM's own words and formats
+ * (plain integers, "%0.2f" GiB) so that a user can put them beside a real start-up log;
+ * the lines before them show the free memory, the fraction and the per-token size that
+ * produced them, and say when the free memory is kvcalc's estimate rather than the log's.
+ */
+#include "report.h"
+
+#include "format.h"
+
+static const char *gib(char *buf, size_t cap, double bytes)
+{
+    return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
+}
+
+static void budget_lines(FILE *out, const kv_spec *s, const kv_trtllm_result *t)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF];
+    if (t->free_estimated)
+        fprintf(out, "  free    : %s GiB, an estimate: GPU memory - weights - overhead "
+                     "(give the log's \"available: F GiB\" with --free-mem-gib)\n",
+                gib(a, sizeof a, t->free_bytes));
+    else
+        fprintf(out, "  free    : --free-mem-gib %s (the log's \"available\")\n",
+                fmt_g(a, sizeof a, s->trtllm.free_mem_gib));
+    fprintf(out, "  budget  : %s GiB x fraction %s = %s GiB; %s B per token -> %s tokens%s\n",
+            gib(a, sizeof a, t->free_bytes), fmt_g(b, sizeof b, s->trtllm.fraction),
+            gib(c, sizeof c, t->primary_bytes),
+            fmt_fixed(d, sizeof d, t->per_token_bytes, 0, 1),
+            fmt_int(e, sizeof e, t->max_tokens, 1), t->capped ? " (--max-tokens)" : "");
+}
+
+void report_trtllm_text(FILE *out, const kv_report *rep)
+{
+    const kv_spec *s = rep->spec;
+    const kv_trtllm_result *t = &rep->result->trtllm;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    fprintf(out, "TensorRT-LLM prediction, per GPU (tensor parallel %lld):\n", (long long)s->tp);
+    budget_lines(out, s, t);
+    if (t->capped)
+        fprintf(out, "Maximum kv-cache token overridden by configuration as '%lld'.\n",
+                (long long)s->trtllm.max_tokens);
+    fprintf(out, "Number of blocks in KV cache primary pool: %lld\n", (long long)t->blocks);
+    fprintf(out, "Number of tokens per block: %lld.\n", (long long)t->tokens_per_block);
+    fprintf(out, "[MemUsageChange] Allocated %s GiB for max tokens in paged KV cache (%lld).\n",
+            gib(a, sizeof a, t->allocated_bytes), (long long)t->tokens);
+    fprintf(out, "  (one request of %s tokens takes %s blocks: %s at once%s)\n\n",
+            fmt_int(a, sizeof a, s->context, 1), fmt_int(b, sizeof b, t->blocks_per_request, 1),
+            fmt_fixed(c, sizeof c, t->max_concurrency, 0, 1),
+            t->max_concurrency < 1 ? "; the request does not fit" : "");
+}

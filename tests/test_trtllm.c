@@ -1,0 +1,240 @@
+/*
+ * test_trtllm.c - --engine trtllm against the two worked examples of real start-up logs
+ * (docs/trtllm.md, "Checked against real logs"; ground-truth rows T01 and T02), and the
+ * arithmetic around them worked by hand in the comments.
+ *
+ * TensorRT-LLM logs "available: F GiB" rounded to %0.2f: the true value lies within
+ * F +- 0.005 GiB, so a log is reproduced when its block count lies between kvcalc's counts
+ * at the two ends of that interval.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvcalc.h"
+#include "run.h"
+
+/* T01's geometry: 32 x 32 x 128 x 2 x 1 B (fp8) = 262,144 B per token, 64 per block */
+#define T01 "--engine", "trtllm", "--layers", "32", "--kv-heads", "32", "--head-dim", "128", \
+            "--kv-cache-dtype", "fp8", "--tokens-per-block", "64", "--free-gpu-memory-fraction", "0.9"
+/* T02: Llama-3.1-8B, fp8 cache: 2 x 32 x 8 x 128 x 1 B = 65,536 B per token, 32 per block */
+#define T02 "--engine", "trtllm", "--model", "llama-3.1-8b-instruct", "--kv-cache-dtype", "fp8", \
+            "--tokens-per-block", "32", "--free-gpu-memory-fraction", "0.9"
+
+static long long get_int(const char *const *args)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    assert_int_equal(r.status, 0);
+    long long v = strtoll(r.out, NULL, 10);
+    run_free(&r);
+    return v;
+}
+#define GET(...) get_int((const char *const[]){__VA_ARGS__, NULL})
+
+static void expect_in_text(const char *const *args, const char *want)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, want))
+        fail_msg("missing line: %s\n--- output ---\n%s", want, r.out);
+    run_free(&r);
+}
+#define EXPECT_LINE(want, ...) expect_in_text((const char *const[]){__VA_ARGS__, NULL}, want)
+
+/* T01 (the TensorRT-LLM memory FAQ): available 70.48 GiB; 70.48 x 0.9 x 2^30 / 262,144 =
+ * 259,817 tokens -> ceil(/64) = 4,060 blocks = 259,840 tokens; 259,840 x 262,144 B =
+ * 63.4375 GiB -> "63.44". At 70.475 it is 259,799 tokens and at 70.485 259,835: 4,060 both. */
+static void t01_memory_faq(void **state)
+{
+    (void)state;
+    EXPECT_LINE("Number of blocks in KV cache primary pool: 4060\n", T01, "--free-mem-gib", "70.48");
+    EXPECT_LINE("Number of tokens per block: 64.\n", T01, "--free-mem-gib", "70.48");
+    EXPECT_LINE("[MemUsageChange] Allocated 63.44 GiB for max tokens in paged KV cache (259840).\n",
+                T01, "--free-mem-gib", "70.48");
+    EXPECT_STDOUT("259840\n", T01, "--free-mem-gib", "70.48", "--get", "kv_cache_tokens");
+    EXPECT_STDOUT("68115496960\n", T01, "--free-mem-gib", "70.48", "--get", "kv_cache_bytes");
+    assert_int_equal(GET(T01, "--free-mem-gib", "70.475", "--get", "trtllm_blocks"), 4060);
+    assert_int_equal(GET(T01, "--free-mem-gib", "70.485", "--get", "trtllm_blocks"), 4060);
+}
+
+/* T02 (TensorRT-LLM 0.19.0, RTX 5090): logged 8,219 blocks, 263,008 tokens, 16.05 GiB at
+ * "available: 17.83". 17.825 x 0.9 x 2^30 / 65,536 = 262,840 tokens -> 8,214 blocks;
+ * 17.83 -> 262,914 -> 8,217; 17.835 -> 262,987 -> 8,219 = 263,008 tokens, x 65,536 B =
+ * 16.05 GiB. The logged count lies in [8,214, 8,219]: at the top of the interval. */
+static void t02_llama_fp8(void **state)
+{
+    (void)state;
+    long long lo = GET(T02, "--free-mem-gib", "17.825", "--get", "trtllm_blocks");
+    long long hi = GET(T02, "--free-mem-gib", "17.835", "--get", "trtllm_blocks");
+    assert_int_equal(lo, 8214);
+    assert_int_equal(hi, 8219);
+    assert_int_equal(GET(T02, "--free-mem-gib", "17.83", "--get", "trtllm_blocks"), 8217);
+    EXPECT_LINE("[MemUsageChange] Allocated 16.05 GiB for max tokens in paged KV cache (263008).\n",
+                T02, "--free-mem-gib", "17.835");
+    EXPECT_STDOUT("65536\n", T02, "--free-mem-gib", "17.835", "--get", "trtllm_per_token_bytes");
+}
+
+/* Requests hold whole blocks: T01's 4,060 blocks of 64 tokens; 4,096 tokens = 64 blocks ->
+ * floor(4,060 / 64) = 63; 4,097 tokens = 65 blocks -> 62; 1,024 tokens = 16 blocks -> 253
+ * (the table's row equals the single run). The longest context is all 259,840 tokens. */
+static void requests_take_whole_blocks(void **state)
+{
+    (void)state;
+    EXPECT_STDOUT("63\n", T01, "--free-mem-gib", "70.48", "--get", "max_concurrency");
+    EXPECT_STDOUT("62\n", T01, "--free-mem-gib", "70.48", "--context", "4097", "--get",
+                  "max_concurrency");
+    EXPECT_STDOUT("253\n", T01, "--free-mem-gib", "70.48", "--context", "1024", "--get",
+                  "max_concurrency");
+    EXPECT_STDOUT("259840\n", T01, "--free-mem-gib", "70.48", "--get", "longest_context_fit");
+    EXPECT_STDOUT("0\n", T01, "--free-mem-gib", "70.48", "--context", "259841", "--get",
+                  "max_concurrency");
+    EXPECT_STDOUT("1\n", T01, "--free-mem-gib", "70.48", "--context", "259840", "--get",
+                  "max_concurrency");
+    run_result r;
+    run_kvcalc((const char *const[]){T01, "--free-mem-gib", "70.48", "--format", "json", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    /* the table's rows come from concurrency_at(): 1,024 -> 253, 2,048 = 32 blocks -> 126 */
+    assert_non_null(strstr(r.out, "{\"context\": 1024, \"kv_bytes_per_request\": 268435456, "
+                                  "\"max_concurrency\": 253,"));
+    assert_non_null(strstr(r.out, "{\"context\": 2048, \"kv_bytes_per_request\": 536870912, "
+                                  "\"max_concurrency\": 126,"));
+    run_free(&r);
+}
+
+/* --max-tokens 100,000 below T01's 259,817: ceil(100,000 / 64) = 1,563 blocks = 100,032
+ * tokens, and the log's override line. Above it (300,000) nothing changes. */
+static void max_tokens_caps(void **state)
+{
+    (void)state;
+    EXPECT_LINE("Maximum kv-cache token overridden by configuration as '100000'.\n"
+                "Number of blocks in KV cache primary pool: 1563\n",
+                T01, "--free-mem-gib", "70.48", "--max-tokens", "100000");
+    EXPECT_STDOUT("100032\n", T01, "--free-mem-gib", "70.48", "--max-tokens", "100000", "--get",
+                  "kv_cache_tokens");
+    EXPECT_STDOUT("259840\n", T01, "--free-mem-gib", "70.48", "--max-tokens", "300000", "--get",
+                  "kv_cache_tokens");
+}
+
+/* Without --free-mem-gib: the lesson's defaults, 48 GiB - 7e9 x 2 B - 2 GiB = 35,392,123,904
+ * B free, x 0.9 = 31,852,911,513.6; / 57,344 B per token = 555,470 tokens -> 17,359 blocks of
+ * 32 = 555,488 tokens; 4,096 tokens = 128 blocks -> 135 requests. Said to be an estimate. */
+static void free_memory_estimated(void **state)
+{
+    (void)state;
+    EXPECT_STDOUT("555488\n", "--engine", "trtllm", "--get", "kv_cache_tokens");
+    EXPECT_STDOUT("135\n", "--engine", "trtllm", "--get", "max_concurrency");
+    EXPECT_STDOUT("true\n", "--engine", "trtllm", "--get", "trtllm_free_estimated");
+    EXPECT_LINE("32.96 GiB, an estimate", "--engine", "trtllm");
+    EXPECT_STDOUT("false\n", T01, "--free-mem-gib", "70.48", "--get", "trtllm_free_estimated");
+}
+
+/* Tensor parallelism splits the KV heads: Llama-3.1-8B at TP 2 has 4 per rank, 32,768 B per
+ * token with fp8; 17.835 GiB -> 525,975 tokens -> 16,437 blocks (ceil of 16,436.7). */
+static void tensor_parallel_per_rank(void **state)
+{
+    (void)state;
+    EXPECT_STDOUT("32768\n", T02, "--tp", "2", "--free-mem-gib", "17.835", "--get",
+                  "trtllm_per_token_bytes");
+    EXPECT_STDOUT("16437\n", T02, "--tp", "2", "--free-mem-gib", "17.835", "--get",
+                  "trtllm_blocks");
+}
+
+static void expect_usage_error(const char *const *args, const char *line)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(r.out_len, 0);
+    assert_int_equal(count_lines(r.err), 2);
+    if (strncmp(r.err, line, strlen(line)) != 0)
+        fail_msg("stderr: %s, want: %s", r.err, line);
+    run_free(&r);
+}
+#define EXPECT_USAGE(line, ...) expect_usage_error((const char *const[]){__VA_ARGS__, NULL}, line)
+
+static void usage_errors(void **state)
+{
+    (void)state;
+    EXPECT_USAGE("kvcalc: --free-gpu-memory-fraction: must be a number > 0 and < 1\n",
+                 "--engine", "trtllm", "--free-gpu-memory-fraction", "1");
+    EXPECT_USAGE("kvcalc: --free-gpu-memory-fraction:", "--engine", "trtllm",
+                 "--free-gpu-memory-fraction", "0");
+    EXPECT_USAGE("kvcalc: --tokens-per-block:", "--engine", "trtllm", "--tokens-per-block", "0");
+    EXPECT_USAGE("kvcalc: --max-tokens:", "--engine", "trtllm", "--max-tokens", "0");
+    EXPECT_USAGE("kvcalc: --free-mem-gib:", "--engine", "trtllm", "--free-mem-gib", "-1");
+    EXPECT_USAGE("kvcalc: --free-mem-gib: applies only with --engine trtllm\n",
+                 "--free-mem-gib", "3");
+    /* 1 B per token (1 layer, 1 head of 1 int4 element, K and V) and 1e12 GiB free: about
+     * 9.7e20 tokens, beyond 2^62 - refused, not capped */
+    EXPECT_USAGE("kvcalc: --engine trtllm: a TensorRT-LLM input is out of range", "--engine",
+                 "trtllm", "--layers", "1", "--kv-heads", "1", "--head-dim", "1", "--dtype",
+                 "int4", "--free-mem-gib", "1e12");
+}
+
+/* The same two worked examples through the library alone (kvcalc.h), as trtllm.md works
+ * them: T01 at 70.48 GiB, T02 at 17.835 GiB (the top of its log's rounding). */
+static void worked_examples_through_the_api(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    kv_spec_defaults(&s);
+    s.layers = 32;
+    s.kv_heads = 32;
+    s.head_dim = 128;
+    s.dtype = KV_DTYPE_FP8;
+    s.engine = KV_ENGINE_TRTLLM;
+    s.trtllm.tokens_per_block = 64;
+    s.trtllm.free_mem_gib = 70.48;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.trtllm.per_token_bytes == 262144.0);
+    assert_int_equal(r.trtllm.max_tokens, 259817);
+    assert_int_equal(r.trtllm.blocks, 4060);
+    assert_int_equal(r.kv_cache_tokens, 259840);
+    assert_true(r.kv_cache_bytes == 259840.0 * 262144.0); /* 63.4375 GiB */
+    assert_true(r.available_kv_bytes == 70.48 * KV_GIB * 0.9);
+    assert_true(r.max_concurrency == 63.0); /* floor(4,060 / 64) */
+    assert_int_equal(r.fits, 1);
+    assert_string_equal(r.engine_version, "");
+
+    /* T02's geometry: 32 layers, 8 KV heads, head 128, fp8 = 65,536 B per token */
+    s.kv_heads = 8;
+    s.trtllm.tokens_per_block = 32;
+    s.trtllm.free_mem_gib = 17.835;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.trtllm.max_tokens, 262987);
+    assert_int_equal(r.trtllm.blocks, 8219);
+    assert_int_equal(r.kv_cache_tokens, 263008);
+    assert_true(r.kv_cache_bytes == 263008.0 * 65536.0); /* 16.05 GiB */
+
+    /* the engine's own inputs are checked: a fraction of 1, no tokens per block */
+    s.trtllm.fraction = 1;
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_TRTLLM);
+    s.trtllm.fraction = 0.9;
+    s.trtllm.tokens_per_block = 0;
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_TRTLLM);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t01_memory_faq),
+        cmocka_unit_test(t02_llama_fp8),
+        cmocka_unit_test(requests_take_whole_blocks),
+        cmocka_unit_test(max_tokens_caps),
+        cmocka_unit_test(free_memory_estimated),
+        cmocka_unit_test(tensor_parallel_per_rank),
+        cmocka_unit_test(usage_errors),
+        cmocka_unit_test(worked_examples_through_the_api),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
