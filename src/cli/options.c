@@ -21,7 +21,8 @@
 #define SPEC_AT(m) offsetof(kv_spec, m)
 #define ANY KV_ENGINE_COUNT
 
-static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM}, {NULL, 0}};
+static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM},
+                                      {"sglang", KV_ENGINE_SGLANG}, {NULL, 0}};
 static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
 static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
@@ -37,6 +38,14 @@ static const flag_choice formats[] = {
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(vllm.m), .key = k,       \
      .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,   \
      .section = SECTION_VLLM, .meta = "GIB", .help = h}
+#define SGLANG_NUM(fl, k, m, excl, hi, mt, h)                                                \
+    {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
+     .min = 0, .min_exclusive = excl, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG,      \
+     .blames = KV_ERR_SGLANG, .section = SECTION_SGLANG, .meta = mt, .help = h}
+#define SGLANG_INT(fl, k, m, lo, hi, h)                                                      \
+    {.name = fl, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
+     .min = lo, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG, .blames = KV_ERR_SGLANG,\
+     .section = SECTION_SGLANG, .meta = "N", .help = h}
 #define ACTION(fl, sh, what, sec, h)                                                         \
     {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = DO_ACTION, .switch_value = what,  \
      .engine = ANY, .section = sec, .help = h}
@@ -66,18 +75,22 @@ const kv_flag kv_flags[] = {
            "GPU memory in GiB (2^30 bytes)"),
     NUM_IN("overhead-gib", "overhead_gib", overhead_gib, 0, 0, KV_ERR_OVERHEAD, 0, "GIB",
            "reserve for activations / CUDA context, in GiB"),
-    INT_IN("context", "max-model-len", "context", context, 1, KV_ERR_CONTEXT, "N",
-           "tokens per request (prompt + generated); alias --max-model-len"),
+    {.name = "context", .alias = {"max-model-len", "context-length"}, .arg = ARG_INT,
+     .does = DO_SPEC, .offset = SPEC_AT(context), .key = "context", .min = 1, .engine = ANY,
+     .blames = KV_ERR_CONTEXT, .section = SECTION_MODEL, .meta = "N",
+     .help = "tokens per request (prompt + generated); alias --max-model-len, --context-length"},
     INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, "N",
            "length of a prompt prefix shared by requests"),
     INT_IN("prefix-requests", NULL, "prefix_requests", prefix_requests, 1,
            KV_ERR_PREFIX_REQUESTS, "N", "how many requests share that prefix"),
-    INT_IN("tensor-parallel-size", "tp", "tensor_parallel_size", tp, 1, KV_ERR_TP, "N",
-           "GPUs one replica is split over; figures become per GPU; alias --tp"),
+    {.name = "tensor-parallel-size", .alias = {"tp", "tp-size"}, .arg = ARG_INT, .does = DO_SPEC,
+     .offset = SPEC_AT(tp), .key = "tensor_parallel_size", .min = 1, .engine = ANY,
+     .blames = KV_ERR_TP, .section = SECTION_MODEL, .meta = "N",
+     .help = "GPUs one replica is split over; figures become per GPU; alias --tp, --tp-size"},
     {.name = "engine", .arg = ARG_CHOICE, .does = DO_SPEC, .offset = SPEC_AT(engine),
      .key = "engine", .choices = engines, .engine = ANY, .blames = KV_ERR_ENGINE,
      .section = SECTION_MODEL, .meta = "NAME",
-     .help = "the serving engine whose allocation answers: ideal or vllm"},
+     .help = "the serving engine whose allocation answers: ideal, vllm or sglang"},
     TEXT_OPT("config", DO_MODEL_FILE, SECTION_MODEL, "FILE",
              "read the model from a Hugging Face config.json (- = stdin)"),
     TEXT_OPT("model", DO_MODEL_NAME, SECTION_MODEL, "NAME",
@@ -125,6 +138,25 @@ const kv_flag kv_flags[] = {
      .offset = SPEC_AT(vllm.mamba_align), .key = "mamba_cache_mode", .choices = mamba_modes,
      .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "MODE",
      .help = "none (1 block per request) or align (2)"},
+
+    /* SGLang (docs/sglang.md) */
+    SGLANG_NUM("mem-fraction-static", "mem_fraction_static", mem_fraction_static, 1, 1, "F",
+               "SGLang's static fraction [auto: the version's rule for the GPU and TP]"),
+    SGLANG_NUM("avail-mem-before-load-gib", "avail_mem_before_load_gib", avail_before_gib, 0, 1e6,
+               "GIB", "\"Load weight begin. avail mem=P GB\" [auto: estimate]"),
+    SGLANG_NUM("avail-mem-after-load-gib", "avail_mem_after_load_gib", avail_after_gib, 0, 1e6,
+               "GIB", "\"Load weight end. ... avail mem=A GB\" [auto: estimate]"),
+    SGLANG_INT("page-size", "page_size", page_size, 1, 1048576, "tokens per page [1]"),
+    SGLANG_INT("max-total-tokens", "max_total_tokens", max_total_tokens, 1, 0,
+               "cap on the token pool (SGLang's flag)"),
+    SGLANG_INT("chunked-prefill-size", "chunked_prefill_size", chunked_prefill_size, 1,
+               1099511627776.0, "enters the default fraction from 0.5.3rc2 [auto: by the GPU]"),
+    SGLANG_INT("cuda-graph-max-bs", "cuda_graph_max_bs", cuda_graph_max_bs, 1, 1048576,
+               "enters the default fraction from 0.5.3rc2 [auto: by the GPU and TP]"),
+    {.name = "sglang-version", .arg = ARG_SGLANG_VERSION, .does = DO_SPEC,
+     .offset = SPEC_AT(sglang.version), .key = "sglang_version", .engine = KV_ENGINE_SGLANG,
+     .blames = KV_ERR_SGLANG, .section = SECTION_SGLANG, .meta = "X.Y.Z",
+     .help = "the SGLang release whose rules apply [0.5.6]"},
 
     /* planning */
     {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,
@@ -263,6 +295,9 @@ void kv_flag_accepts(const kv_flag *f, char *buf, size_t cap)
     case ARG_VERSION:
         snprintf(buf, cap, "a vLLM version such as 0.11 or 0.10.1.1");
         break;
+    case ARG_SGLANG_VERSION:
+        snprintf(buf, cap, "an SGLang version such as 0.4.6, 0.4.3.post4 or 0.5.3rc2");
+        break;
     case ARG_TEXT:
         snprintf(buf, cap, "%s", f->meta);
         break;
@@ -378,6 +413,10 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
         if (parse_version(text, &v->e) != 0)
             return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
         return 0;
+    case ARG_SGLANG_VERSION:
+        if (kv_sglang_version_parse(text, &v->e) != 0)
+            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+        return 0;
     case ARG_INT: {
         int rc = parse_int(text, &v->i);
         if (rc == -2)
@@ -459,7 +498,8 @@ size_t kv_flag_size(const kv_flag *f)
 
 int kv_flag_is_string(const kv_flag *f)
 {
-    return f->arg == ARG_DTYPE || f->arg == ARG_CHOICE || f->arg == ARG_VERSION;
+    return f->arg == ARG_DTYPE || f->arg == ARG_CHOICE || f->arg == ARG_VERSION ||
+           f->arg == ARG_SGLANG_VERSION;
 }
 
 static const char *choice_of(const flag_choice *c, int value)
@@ -503,6 +543,10 @@ char *kv_flag_text(char *buf, size_t cap, const kv_spec *s, const kv_flag *f)
     case ARG_VERSION:
         memcpy(&e, at, sizeof e);
         snprintf(buf, cap, "0.%d", e);
+        return buf;
+    case ARG_SGLANG_VERSION:
+        memcpy(&e, at, sizeof e);
+        kv_sglang_version_format(e, buf, cap);
         return buf;
     case ARG_TEXT:
         break;
@@ -792,6 +836,12 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                 kv_status_message(st));
         return;
     }
+    if (st == KV_ERR_SGLANG) {
+        kv_fail(err, errcap, "--engine sglang: %s (check --mem-fraction-static, "
+                             "--avail-mem-before-load-gib, --avail-mem-after-load-gib, "
+                             "--page-size)", kv_status_message(st));
+        return;
+    }
     if (st == KV_ERR_TARGET) {
         kv_fail(err, errcap, "--target-concurrency: %s", kv_status_message(st));
         return;
@@ -832,6 +882,7 @@ static const char *const section_titles[] = {
     [SECTION_VLLM] = "vLLM engine (with --engine vllm; see docs/vllm.md):",
     [SECTION_PLAN] = "Planning and CI:",
     [SECTION_OUTPUT] = "Output:",
+    [SECTION_SGLANG] = "SGLang engine (with --engine sglang; see docs/sglang.md):",
 };
 
 void kv_help(FILE *out)

@@ -51,6 +51,7 @@ void kv_spec_defaults(kv_spec *s)
     s->tp = 1;
     s->engine = KV_ENGINE_IDEAL;
     kv_vllm_defaults(&s->vllm);
+    kv_sglang_defaults(&s->sglang);
     s->model_name = NULL;
     s->model_source = NULL;
     s->gpu_name = NULL;
@@ -84,6 +85,8 @@ static const char *const status_messages[] = {
                       "the count",
     [KV_ERR_VLLM_RANGE] = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
                           "than cap it",
+    [KV_ERR_SGLANG] = "an SGLang input is out of range (mem_fraction_static in (0, 1], avail mem "
+                      "finite and >= 0, GPU memory known, page size >= 1)",
 };
 
 const char *kv_status_message(kv_status st)
