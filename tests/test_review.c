@@ -63,10 +63,11 @@ static void the_engine_drives_the_answer(void **state)
     EXPECT_STDOUT("ideal\n", "--get", "engine");
 }
 
+#define SGLANG_AXIS 2
 /* Every sweepable input: each row of a sweep equals the single run with that flag. */
 static const struct {
     const char *flag, *a, *b;
-    int vllm;
+    int vllm; /* 1: the axis needs --engine vllm; SGLANG_AXIS: --engine sglang */
 } axes[] = {
     {"layers", "12", "40", 0},
     {"kv-heads", "2", "8", 0},
@@ -96,6 +97,16 @@ static const struct {
     {"mamba-cache-mode", "none", "align", 1},
     {"gpu", "l40s", "h100", 0},
     {"model", "qwen3-8b", "gemma-3-27b-it", 0},
+    {"mem-fraction-static", "0.7", "0.9", SGLANG_AXIS},
+    {"avail-mem-before-load-gib", "70", "78.5", SGLANG_AXIS},
+    {"avail-mem-after-load-gib", "50", "62.25", SGLANG_AXIS},
+    {"page-size", "1", "64", SGLANG_AXIS},
+    {"max-total-tokens", "1000", "100000", SGLANG_AXIS},
+    {"chunked-prefill-size", "2048", "16384", SGLANG_AXIS},
+    {"cuda-graph-max-bs", "8", "512", SGLANG_AXIS},
+    {"sglang-version", "0.4.1.post7", "0.5.3rc2", SGLANG_AXIS},
+    {"context-length", "2048", "32768", SGLANG_AXIS},
+    {"tp-size", "1", "2", SGLANG_AXIS},
 };
 
 static const char *const columns[] = {"kv_bytes_per_token", "kv_bytes_per_request",
@@ -121,9 +132,13 @@ static void sweep_rows_equal_single_runs(void **state)
         size_t nb = 4;
         if (strcmp(axes[i].flag, "model") == 0 || strcmp(axes[i].flag, "gpu") == 0)
             nb = 0; /* the axis sets it itself */
-        if (axes[i].vllm) {
+        if (axes[i].vllm == 1) {
             base[nb++] = "--engine";
             base[nb++] = "vllm";
+        }
+        if (axes[i].vllm == SGLANG_AXIS) {
+            base[nb++] = "--engine";
+            base[nb++] = "sglang";
         }
         const char *args[16];
         size_t n = 0;
