@@ -162,6 +162,7 @@ static void usage_errors(void **state)
         {"--engine", "sglang", "--page-size", "0"},
         {"--engine", "sglang", "--avail-mem-after-load-gib", "-1"},
         {"--engine", "sglang", "--avail-mem-before-load-gib", "1e7"},
+        {"--engine", "sglang", "--gpu-mem-gib", "2e6"}, /* beyond what the engine sizes */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r;
@@ -169,6 +170,7 @@ static void usage_errors(void **state)
         assert_int_equal(r.status, 2);
         assert_int_equal(r.out_len, 0);
         assert_int_equal(count_lines(r.err), 2);
+        assert_non_null(strstr(r.err, "--"));
         run_free(&r);
     }
 }

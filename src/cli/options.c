@@ -836,10 +836,12 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                 kv_status_message(st));
         return;
     }
-    if (st == KV_ERR_SGLANG) {
-        kv_fail(err, errcap, "--engine sglang: %s (check --mem-fraction-static, "
-                             "--avail-mem-before-load-gib, --avail-mem-after-load-gib, "
-                             "--page-size)", kv_status_message(st));
+    if (st == KV_ERR_SGLANG) { /* the flags are bounded; only the GPU's size can be out */
+        if (!(s->gpu_mem_gib <= 1e6))
+            kv_fail(err, errcap, "--gpu-mem-gib: %.17g GiB is more than --engine sglang "
+                                 "sizes (at most 1e6 GiB)", s->gpu_mem_gib);
+        else
+            kv_fail(err, errcap, "--engine sglang: %s", kv_status_message(st));
         return;
     }
     if (st == KV_ERR_TARGET) {

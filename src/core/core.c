@@ -86,7 +86,7 @@ static const char *const status_messages[] = {
     [KV_ERR_VLLM_RANGE] = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
                           "than cap it",
     [KV_ERR_SGLANG] = "an SGLang input is out of range (mem_fraction_static in (0, 1], avail mem "
-                      "finite and >= 0, GPU memory known, page size >= 1)",
+                      "in [0, 1e6] GiB, GPU memory at most 1e6 GiB, page size >= 1)",
 };
 
 const char *kv_status_message(kv_status st)
