@@ -30,10 +30,10 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
     fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",
             fmt_fixed(a, sizeof a, g->avail_after_gib, 2, 0),
             fmt_fixed(b, sizeof b, g->avail_before_gib - g->avail_after_gib, 2, 0), a_note);
-    fprintf(out, "  budget  : rest = A - P x (1 - f) = %s - %s x (1 - %s) = %s GB  (f %s)\n",
+    fprintf(out, "  budget  : rest = A - P x (1 - f) = %s - %s x (1 - %s) = %s GB  (f: %s)\n",
             fmt_g(a, sizeof a, g->avail_after_gib), fmt_g(b, sizeof b, g->avail_before_gib),
             fmt_g(c, sizeof c, g->mem_fraction_static), gb(d, sizeof d, g->rest_bytes),
-            g->fraction_default ? "the version's default for this GPU and TP"
+            g->fraction_default ? "this version's default for the GPU and TP"
                                 : "--mem-fraction-static");
     fprintf(out, "  cell    : %s B per token (%lld attention layers%s), page size %lld\n",
             fmt_fixed(a, sizeof a, g->cell_bytes, 0, 1), (long long)g->attn_layers,
