@@ -150,6 +150,34 @@ static void pool_arithmetic(void **state)
     run_free(&r);
 }
 
+/* Through the library alone: the lesson's model (cell 2 x 4 x 128 x 28 x 2 = 57,344 B) with
+ * S02's readings: N = floor((63.72 - 78.81 x 0.12) x 2^30 / 57,344) = 1,016,047; the table's
+ * rows are whole requests of that one pool: 1,024 -> 992, 4,096 -> 248, 32,768 -> 31. */
+static void library_and_table(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    kv_table t;
+    kv_spec_defaults(&s);
+    s.engine = KV_ENGINE_SGLANG;
+    s.sglang.mem_fraction_static = 0.88;
+    s.sglang.avail_before_gib = 78.81;
+    s.sglang.avail_after_gib = 63.72;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.kv_cache_tokens, 1016047);
+    assert_true(r.max_concurrency == 248);
+    assert_string_equal(r.engine_version, "0.5.6");
+    assert_string_equal(kv_engine_name(KV_ENGINE_SGLANG), "sglang");
+    kv_table_compute(&s, &r, &t);
+    assert_int_equal(t.rows[0].context, 1024);
+    assert_true(t.rows[0].max_concurrency == 992);
+    assert_int_equal(t.rows[t.n_rows - 1].context, 32768);
+    assert_true(t.rows[t.n_rows - 1].max_concurrency == 31);
+    s.sglang.mem_fraction_static = 1.5; /* out of range through the library too */
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_SGLANG);
+}
+
 static void usage_errors(void **state)
 {
     (void)state;
@@ -182,6 +210,7 @@ int main(void)
         cmocka_unit_test(default_fraction_by_version),
         cmocka_unit_test(estimates_without_a_log),
         cmocka_unit_test(pool_arithmetic),
+        cmocka_unit_test(library_and_table),
         cmocka_unit_test(usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
