@@ -107,6 +107,8 @@ typedef struct {
     double quant_bytes;         /* bytes per quantized weight when the format is not a plain
                                    dtype (mxfp4: 4.25 bits = 0.53125); 0 = weight_dtype's */
     kv_dtype base_dtype;        /* dtype of the weights that stay unquantized */
+    int vision_tower;           /* 1: the config has a vision or audio tower (SGLang shrinks
+                                   its default mem_fraction_static for such models) */
 } kv_arch;
 
 /* Which weights of a quantized checkpoint are stored in the quantized type. */
@@ -130,6 +132,7 @@ typedef struct {
 typedef enum {
     KV_ENGINE_IDEAL, /* the lesson's arithmetic: every free byte holds KV, packed perfectly */
     KV_ENGINE_VLLM,  /* what vLLM's V1 engine allocates and logs at startup */
+    KV_ENGINE_SGLANG,/* what SGLang's token pool holds (max_total_num_tokens) */
     KV_ENGINE_TRTLLM,/* TensorRT-LLM's paged KV cache: free memory x fraction, in blocks */
     KV_ENGINE_COUNT
 } kv_engine;
@@ -154,6 +157,17 @@ typedef struct {
     int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
 } kv_vllm_spec;
 
+/* SGLang's startup inputs (docs/sglang.md). Values below 0 (or 0 for counts) are "auto". */
+typedef struct {
+    double mem_fraction_static;  /* --mem-fraction-static, (0, 1]; <= 0: the version's rule */
+    double avail_before_gib;     /* P: "Load weight begin. avail mem=P GB"; < 0: estimate */
+    double avail_after_gib;      /* A: "Load weight end. ... avail mem=A GB"; < 0: estimate */
+    int64_t page_size;           /* tokens per page, >= 1 */
+    int64_t max_total_tokens;    /* --max-total-tokens cap; 0: none */
+    int64_t chunked_prefill_size;/* enters the default f (v0.5.3rc2+); 0: by the GPU */
+    int64_t cuda_graph_max_bs;   /* enters the default f (v0.5.3rc2+); 0: by the GPU */
+    int version;                 /* kv_sglang_version_parse() of e.g. "0.4.3.post4" */
+} kv_sglang_spec;
 /* TensorRT-LLM's KV-cache inputs (docs/trtllm.md). */
 typedef struct {
     double fraction;          /* free_gpu_memory_fraction, (0, 1); default 0.9 */
@@ -183,6 +197,7 @@ typedef struct {
     int64_t tp;              /* tensor-parallel size, >= 1: every figure becomes per GPU */
     kv_engine engine;        /* which engine's allocation answers (max_concurrency, fits) */
     kv_vllm_spec vllm;       /* used when engine == KV_ENGINE_VLLM */
+    kv_sglang_spec sglang;   /* used when engine == KV_ENGINE_SGLANG */
     kv_trtllm_spec trtllm;   /* used when engine == KV_ENGINE_TRTLLM */
 
     /* Labels for reports; the core ignores them. Borrowed strings, NULL when unset. */
@@ -315,6 +330,22 @@ typedef struct {
     double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
 } kv_vllm_result;
 
+/* What SGLang would allocate and print, per GPU. */
+typedef struct {
+    double mem_fraction_static;  /* f in force (the flag, or the version's default) */
+    int fraction_default;        /* 1: f came from the version's rule */
+    double gpu_mem_mib;          /* the GPU total the default rule saw, MiB */
+    double avail_before_gib;     /* P used */
+    double avail_after_gib;      /* A used */
+    int estimated;               /* 1: P or A was estimated (no log given) */
+    double rest_bytes;           /* A - P x (1 - f), in bytes: the pool's budget */
+    double cell_bytes;           /* KV bytes of one token, all attention layers, one rank */
+    int64_t attn_layers;         /* layers in the cell */
+    int64_t page_size;
+    int64_t max_total_num_tokens;/* N after the cap and page flooring; 0: refuses */
+    int64_t pad_rows;            /* rows every layer holds beyond N */
+    double k_bytes, v_bytes;     /* the K and V buffers (MLA: the latent in k, v = 0) */
+} kv_sglang_result;
 /* What TensorRT-LLM would allocate and print, per GPU (rank). */
 typedef struct {
     double free_bytes;        /* the free memory the fraction applies to */
@@ -396,6 +427,7 @@ typedef struct {
     double kv_bytes_per_request_group; /* the whole TP group: per GPU x tp */
     double weights_bytes_group;  /* all weights: per GPU x tp */
     kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
+    kv_sglang_result sglang;     /* filled when spec.engine == KV_ENGINE_SGLANG */
     kv_trtllm_result trtllm;     /* filled when spec.engine == KV_ENGINE_TRTLLM */
 } kv_result;
 
@@ -427,8 +459,9 @@ typedef enum {
     KV_ERR_ENGINE,          /* engine is not a kv_engine */
     KV_ERR_VLLM_RANGE,      /* a vLLM block or token count would exceed 2^63 - 1 */
     KV_ERR_TARGET,          /* the plan for a target needs more than 2^63 - 1 GPUs */
-    KV_ERR_TRTLLM           /* a TensorRT-LLM input out of range, or its token count would
+    KV_ERR_TRTLLM,          /* a TensorRT-LLM input out of range, or its token count would
                                exceed 2^62 */
+    KV_ERR_SGLANG           /* an SGLang input out of range (fraction, memory, page size) */
 } kv_status;
 
 /* ---- computing ------------------------------------------------------------------------ */
@@ -466,6 +499,17 @@ double kv_vllm_activation_estimate_gib(int64_t max_num_batched_tokens);
 double kv_vllm_non_torch_estimate_gib(int64_t tp);
 double kv_vllm_cuda_graph_estimate_gib(int version_minor);
 
+/* SGLang: the defaults (version 0.5.6, page size 1, every memory figure "auto"). */
+void kv_sglang_defaults(kv_sglang_spec *g);
+/* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
+ * releases (rc < final < post); returns 0, or -1 when text is not such a version. */
+int kv_sglang_version_parse(const char *text, int *out);
+/* Writes SGLang's spelling of a parsed version into buf. */
+void kv_sglang_version_format(int version, char *buf, size_t cap);
+/* SGLang's default mem_fraction_static for a version, the GPU total in MiB (<= 0: unknown),
+ * tp, a vision tower, and chunked prefill / CUDA-graph batch (0: by the GPU). */
+double kv_sglang_default_fraction(int version, double gpu_mem_mib, int64_t tp, int vision,
+                                  int64_t chunked_prefill, int64_t cuda_graph_bs);
 /* Fills the TensorRT-LLM defaults: fraction 0.9, 32 tokens per block, no max_tokens cap,
  * free memory estimated. */
 void kv_trtllm_defaults(kv_trtllm_spec *t);

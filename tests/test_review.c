@@ -63,10 +63,11 @@ static void the_engine_drives_the_answer(void **state)
     EXPECT_STDOUT("ideal\n", "--get", "engine");
 }
 
+#define SGLANG_AXIS 3
 /* Every sweepable input: each row of a sweep equals the single run with that flag. */
 static const struct {
     const char *flag, *a, *b;
-    int vllm; /* 1: the flag needs --engine vllm; 2: --engine trtllm */
+    int vllm; /* 1: the axis needs --engine vllm; 2: --engine trtllm; SGLANG_AXIS: sglang */
 } axes[] = {
     {"layers", "12", "40", 0},
     {"kv-heads", "2", "8", 0},
@@ -100,6 +101,16 @@ static const struct {
     {"free-mem-gib", "5", "30", 2},
     {"gpu", "l40s", "h100", 0},
     {"model", "qwen3-8b", "gemma-3-27b-it", 0},
+    {"mem-fraction-static", "0.7", "0.9", SGLANG_AXIS},
+    {"avail-mem-before-load-gib", "70", "78.5", SGLANG_AXIS},
+    {"avail-mem-after-load-gib", "50", "62.25", SGLANG_AXIS},
+    {"page-size", "1", "64", SGLANG_AXIS},
+    {"max-total-tokens", "1000", "100000", SGLANG_AXIS},
+    {"chunked-prefill-size", "2048", "16384", SGLANG_AXIS},
+    {"cuda-graph-max-bs", "8", "512", SGLANG_AXIS},
+    {"sglang-version", "0.4.1.post7", "0.5.3rc2", SGLANG_AXIS},
+    {"context-length", "2048", "32768", SGLANG_AXIS},
+    {"tp-size", "1", "2", SGLANG_AXIS},
 };
 
 static const char *const columns[] = {"kv_bytes_per_token", "kv_bytes_per_request",
@@ -125,9 +136,10 @@ static void sweep_rows_equal_single_runs(void **state)
         size_t nb = 4;
         if (strcmp(axes[i].flag, "model") == 0 || strcmp(axes[i].flag, "gpu") == 0)
             nb = 0; /* the axis sets it itself */
-        if (axes[i].vllm) {
+        static const char *const engine_of[] = {NULL, "vllm", "trtllm", "sglang"};
+        if (axes[i].vllm) { /* an engine's own flag: that engine */
             base[nb++] = "--engine";
-            base[nb++] = axes[i].vllm == 2 ? "trtllm" : "vllm"; /* 2: a TensorRT-LLM flag */
+            base[nb++] = engine_of[axes[i].vllm];
         }
         const char *args[16];
         size_t n = 0;

@@ -379,7 +379,7 @@ static void usage_errors(void **state)
     (void)state;
     static const char *const cases[][8] = {
         {"--block-size", "32"}, /* vLLM-only without --engine vllm */
-        {"--engine", "sglang"},
+        {"--engine", "nosuch"}, /* not an engine */
         {"--engine", "vllm", "--gpu-memory-utilization", "1.5"},
         {"--engine", "vllm", "--gpu-memory-utilization", "0"},
         {"--engine", "vllm", "--kv-cache-dtype", "int3"},

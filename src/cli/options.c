@@ -21,7 +21,9 @@
 #define SPEC_AT(m) offsetof(kv_spec, m)
 #define ANY KV_ENGINE_COUNT
 
-static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM}, {"trtllm", KV_ENGINE_TRTLLM}, {NULL, 0}};
+static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM},
+                                      {"sglang", KV_ENGINE_SGLANG}, {"trtllm", KV_ENGINE_TRTLLM},
+                                      {NULL, 0}};
 static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
 static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
@@ -37,6 +39,14 @@ static const flag_choice formats[] = {
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(vllm.m), .key = k,       \
      .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,   \
      .section = SECTION_VLLM, .meta = "GIB", .help = h}
+#define SGLANG_NUM(fl, k, m, excl, hi, mt, h)                                                \
+    {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
+     .min = 0, .min_exclusive = excl, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG,      \
+     .blames = KV_ERR_SGLANG, .section = SECTION_SGLANG, .meta = mt, .help = h}
+#define SGLANG_INT(fl, k, m, lo, hi, h)                                                      \
+    {.name = fl, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
+     .min = lo, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG, .blames = KV_ERR_SGLANG,\
+     .section = SECTION_SGLANG, .meta = "N", .help = h}
 #define ACTION(fl, sh, what, sec, h)                                                         \
     {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = DO_ACTION, .switch_value = what,  \
      .engine = ANY, .section = sec, .help = h}
@@ -66,18 +76,22 @@ const kv_flag kv_flags[] = {
            "GPU memory in GiB (2^30 bytes)"),
     NUM_IN("overhead-gib", "overhead_gib", overhead_gib, 0, 0, KV_ERR_OVERHEAD, 0, "GIB",
            "reserve for activations / CUDA context, in GiB"),
-    INT_IN("context", "max-model-len", "context", context, 1, KV_ERR_CONTEXT, "N",
-           "tokens per request (prompt + generated); alias --max-model-len"),
+    {.name = "context", .alias = {"max-model-len", "context-length"}, .arg = ARG_INT,
+     .does = DO_SPEC, .offset = SPEC_AT(context), .key = "context", .min = 1, .engine = ANY,
+     .blames = KV_ERR_CONTEXT, .section = SECTION_MODEL, .meta = "N",
+     .help = "tokens per request (prompt + generated); alias --max-model-len, --context-length"},
     INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, "N",
            "length of a prompt prefix shared by requests"),
     INT_IN("prefix-requests", NULL, "prefix_requests", prefix_requests, 1,
            KV_ERR_PREFIX_REQUESTS, "N", "how many requests share that prefix"),
-    INT_IN("tensor-parallel-size", "tp", "tensor_parallel_size", tp, 1, KV_ERR_TP, "N",
-           "GPUs one replica is split over; figures become per GPU; alias --tp"),
+    {.name = "tensor-parallel-size", .alias = {"tp", "tp-size"}, .arg = ARG_INT, .does = DO_SPEC,
+     .offset = SPEC_AT(tp), .key = "tensor_parallel_size", .min = 1, .engine = ANY,
+     .blames = KV_ERR_TP, .section = SECTION_MODEL, .meta = "N",
+     .help = "GPUs one replica is split over; figures become per GPU; alias --tp, --tp-size"},
     {.name = "engine", .arg = ARG_CHOICE, .does = DO_SPEC, .offset = SPEC_AT(engine),
      .key = "engine", .choices = engines, .engine = ANY, .blames = KV_ERR_ENGINE,
      .section = SECTION_MODEL, .meta = "NAME",
-     .help = "the serving engine whose allocation answers: ideal, vllm or trtllm"},
+     .help = "the serving engine whose allocation answers: ideal, vllm, sglang or trtllm"},
     TEXT_OPT("config", DO_MODEL_FILE, SECTION_MODEL, "FILE",
              "read the model from a Hugging Face config.json (- = stdin)"),
     TEXT_OPT("model", DO_MODEL_NAME, SECTION_MODEL, "NAME",
@@ -126,6 +140,24 @@ const kv_flag kv_flags[] = {
      .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "MODE",
      .help = "none (1 block per request) or align (2)"},
 
+    /* SGLang (docs/sglang.md) */
+    SGLANG_NUM("mem-fraction-static", "mem_fraction_static", mem_fraction_static, 1, 1, "F",
+               "SGLang's static fraction [auto: the version's rule for the GPU and TP]"),
+    SGLANG_NUM("avail-mem-before-load-gib", "avail_mem_before_load_gib", avail_before_gib, 0, 1e6,
+               "GIB", "\"Load weight begin. avail mem=P GB\" [auto: estimate]"),
+    SGLANG_NUM("avail-mem-after-load-gib", "avail_mem_after_load_gib", avail_after_gib, 0, 1e6,
+               "GIB", "\"Load weight end. ... avail mem=A GB\" [auto: estimate]"),
+    SGLANG_INT("page-size", "page_size", page_size, 1, 1048576, "tokens per page [1]"),
+    SGLANG_INT("max-total-tokens", "max_total_tokens", max_total_tokens, 1, 0,
+               "cap on the token pool (SGLang's flag)"),
+    SGLANG_INT("chunked-prefill-size", "chunked_prefill_size", chunked_prefill_size, 1,
+               1099511627776.0, "enters the default fraction from 0.5.3rc2 [auto: by the GPU]"),
+    SGLANG_INT("cuda-graph-max-bs", "cuda_graph_max_bs", cuda_graph_max_bs, 1, 1048576,
+               "enters the default fraction from 0.5.3rc2 [auto: by the GPU and TP]"),
+    {.name = "sglang-version", .arg = ARG_SGLANG_VERSION, .does = DO_SPEC,
+     .offset = SPEC_AT(sglang.version), .key = "sglang_version", .engine = KV_ENGINE_SGLANG,
+     .blames = KV_ERR_SGLANG, .section = SECTION_SGLANG, .meta = "X.Y.Z",
+     .help = "the SGLang release whose rules apply [0.5.6]"},
     /* TensorRT-LLM (docs/trtllm.md) */
     {.name = "free-gpu-memory-fraction", .arg = ARG_NUM, .does = DO_SPEC,
      .offset = SPEC_AT(trtllm.fraction), .key = "free_gpu_memory_fraction", .min = 0,
@@ -281,6 +313,9 @@ void kv_flag_accepts(const kv_flag *f, char *buf, size_t cap)
     case ARG_VERSION:
         snprintf(buf, cap, "a vLLM version such as 0.11 or 0.10.1.1");
         break;
+    case ARG_SGLANG_VERSION:
+        snprintf(buf, cap, "an SGLang version such as 0.4.6, 0.4.3.post4 or 0.5.3rc2");
+        break;
     case ARG_TEXT:
         snprintf(buf, cap, "%s", f->meta);
         break;
@@ -396,6 +431,10 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
         if (parse_version(text, &v->e) != 0)
             return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
         return 0;
+    case ARG_SGLANG_VERSION:
+        if (kv_sglang_version_parse(text, &v->e) != 0)
+            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+        return 0;
     case ARG_INT: {
         int rc = parse_int(text, &v->i);
         if (rc == -2)
@@ -477,7 +516,8 @@ size_t kv_flag_size(const kv_flag *f)
 
 int kv_flag_is_string(const kv_flag *f)
 {
-    return f->arg == ARG_DTYPE || f->arg == ARG_CHOICE || f->arg == ARG_VERSION;
+    return f->arg == ARG_DTYPE || f->arg == ARG_CHOICE || f->arg == ARG_VERSION ||
+           f->arg == ARG_SGLANG_VERSION;
 }
 
 static const char *choice_of(const flag_choice *c, int value)
@@ -521,6 +561,10 @@ char *kv_flag_text(char *buf, size_t cap, const kv_spec *s, const kv_flag *f)
     case ARG_VERSION:
         memcpy(&e, at, sizeof e);
         snprintf(buf, cap, "0.%d", e);
+        return buf;
+    case ARG_SGLANG_VERSION:
+        memcpy(&e, at, sizeof e);
+        kv_sglang_version_format(e, buf, cap);
         return buf;
     case ARG_TEXT:
         break;
@@ -816,6 +860,14 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                 kv_status_message(st));
         return;
     }
+    if (st == KV_ERR_SGLANG) { /* the flags are bounded; only the GPU's size can be out */
+        if (!(s->gpu_mem_gib <= 1e6))
+            kv_fail(err, errcap, "--gpu-mem-gib: %.17g GiB is more than --engine sglang "
+                                 "sizes (at most 1e6 GiB)", s->gpu_mem_gib);
+        else
+            kv_fail(err, errcap, "--engine sglang: %s", kv_status_message(st));
+        return;
+    }
     if (st == KV_ERR_TARGET) {
         kv_fail(err, errcap, "--target-concurrency: %s", kv_status_message(st));
         return;
@@ -857,6 +909,7 @@ static const char *const section_titles[] = {
     [SECTION_TRTLLM] = "TensorRT-LLM engine (with --engine trtllm; see docs/trtllm.md):",
     [SECTION_PLAN] = "Planning and CI:",
     [SECTION_OUTPUT] = "Output:",
+    [SECTION_SGLANG] = "SGLang engine (with --engine sglang; see docs/sglang.md):",
 };
 
 void kv_help(FILE *out)

@@ -26,7 +26,8 @@ typedef enum {
     ARG_DTYPE,   /* kv_dtype by name or spelling; "auto" leaves the model's */
     ARG_CHOICE,  /* int, by name from `choices` */
     ARG_VERSION, /* int: the minor number of a "0.MINOR[.PATCH]" version */
-    ARG_TEXT     /* a string, kept as typed (file names, keys, expressions) */
+    ARG_TEXT,    /* a string, kept as typed (file names, keys, expressions) */
+    ARG_SGLANG_VERSION /* int: kv_sglang_version_parse() of "0.4.3.post4", "0.5.3rc2" */
 } arg_kind;
 
 /* What a flag does with its value. */
@@ -57,7 +58,14 @@ typedef struct {
 #define CLEARS_GPU 2u      /* --gpu-mem-gib: no GPU preset's name or engine total */
 #define CLEARS_QUANT 4u    /* --weight-dtype: every weight in that dtype */
 
-typedef enum { SECTION_MODEL, SECTION_VLLM, SECTION_TRTLLM, SECTION_PLAN, SECTION_OUTPUT } flag_section;
+typedef enum {
+    SECTION_MODEL,
+    SECTION_VLLM,
+    SECTION_SGLANG,
+    SECTION_TRTLLM,
+    SECTION_PLAN,
+    SECTION_OUTPUT
+} flag_section;
 
 #define KV_MAX_ALIASES 4
 

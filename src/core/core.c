@@ -51,6 +51,7 @@ void kv_spec_defaults(kv_spec *s)
     s->tp = 1;
     s->engine = KV_ENGINE_IDEAL;
     kv_vllm_defaults(&s->vllm);
+    kv_sglang_defaults(&s->sglang);
     kv_trtllm_defaults(&s->trtllm);
     s->model_name = NULL;
     s->model_source = NULL;
@@ -85,6 +86,8 @@ static const char *const status_messages[] = {
                       "the count",
     [KV_ERR_VLLM_RANGE] = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
                           "than cap it",
+    [KV_ERR_SGLANG] = "an SGLang input is out of range (mem_fraction_static in (0, 1], avail mem "
+                      "in [0, 1e6] GiB, GPU memory at most 1e6 GiB, page size >= 1)",
     [KV_ERR_TRTLLM] = "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, 1), "
                       "tokens per block >= 1, free memory >= 0 and finite), or its token "
                       "count exceeds 2^62; kvcalc refuses rather than cap it",

@@ -27,6 +27,7 @@ typedef struct {
 
 extern const kv_engine_ops kv_engine_ideal_ops;
 extern const kv_engine_ops kv_engine_vllm_ops;
+extern const kv_engine_ops kv_engine_sglang_ops;
 extern const kv_engine_ops kv_engine_trtllm_ops;
 
 /* The engine of e, or NULL when e is out of range. */

@@ -636,6 +636,9 @@ int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, k
         get_int_alias(&c, context_keys, 1, MAX_TOKENS, &info->max_context) < 0)
         goto done;
     full_when_window_covers(&out.layout, info->max_context);
+    /* a vision or audio tower: SGLang leaves more headroom for such models */
+    out.arch.vision_tower = json_find(text, toks, 0, "vision_config") != 0 ||
+                            json_find(text, toks, 0, "audio_config") != 0;
     out.params_estimated = out.arch.known;
     *s = out;
     rc = 0;

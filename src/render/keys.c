@@ -16,6 +16,7 @@
 #define RS(name, member, unit, type) {#name, unit, KEY_RESULT, KV_ENGINE_COUNT, type, offsetof(kv_result, member)}
 #define S(name, member, unit, type) {#name, unit, KEY_SPEC, KV_ENGINE_COUNT, type, offsetof(kv_spec, member)}
 #define V(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_VLLM, type, offsetof(kv_vllm_result, member)}
+#define G(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_SGLANG, type, offsetof(kv_sglang_result, member)}
 #define TR(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_TRTLLM, type, offsetof(kv_trtllm_result, member)}
 #define P(name, member, unit, type) {#name, unit, KEY_PLAN, KV_ENGINE_COUNT, type, offsetof(kv_plan, member)}
 
@@ -77,6 +78,16 @@ const kv_key kv_keys[] = {
     V(vllm_prefix_shared_tokens, prefix_shared_tokens, "tokens", KT_INT),
     V(vllm_prefix_saved_bytes, prefix_saved_bytes, "bytes", KT_NUM),
     V(vllm_prefix_extra_concurrency, prefix_extra_concurrency, "requests", KT_NUM),
+    G(sglang_mem_fraction_static, mem_fraction_static, "fraction", KT_NUM),
+    G(sglang_avail_mem_before_load_gib, avail_before_gib, "GiB", KT_NUM),
+    G(sglang_avail_mem_after_load_gib, avail_after_gib, "GiB", KT_NUM),
+    G(sglang_estimated, estimated, "boolean", KT_BOOL),
+    G(sglang_cell_bytes, cell_bytes, "bytes", KT_NUM),
+    G(sglang_attention_layers, attn_layers, "layers", KT_INT),
+    G(sglang_page_size, page_size, "tokens", KT_INT),
+    G(sglang_max_total_num_tokens, max_total_num_tokens, "tokens", KT_INT),
+    G(sglang_k_bytes, k_bytes, "bytes", KT_NUM),
+    G(sglang_v_bytes, v_bytes, "bytes", KT_NUM),
     TR(trtllm_free_bytes, free_bytes, "bytes", KT_NUM),
     TR(trtllm_free_estimated, free_estimated, "boolean", KT_BOOL),
     TR(trtllm_per_token_bytes, per_token_bytes, "bytes", KT_NUM),
@@ -98,6 +109,7 @@ const size_t kv_keys_count = sizeof kv_keys / sizeof kv_keys[0];
 /* Where each engine keeps its own result inside kv_result (none for the ideal engine). */
 static const size_t engine_results[KV_ENGINE_COUNT] = {
     [KV_ENGINE_VLLM] = offsetof(kv_result, vllm),
+    [KV_ENGINE_SGLANG] = offsetof(kv_result, sglang),
     [KV_ENGINE_TRTLLM] = offsetof(kv_result, trtllm),
 };
 

@@ -32,6 +32,7 @@ void report_svg(FILE *out, const kv_report *rep);
 
 /* Sections of the text report. */
 void report_vllm_text(FILE *out, const kv_report *rep);
+void report_sglang_text(FILE *out, const kv_report *rep);
 void report_trtllm_text(FILE *out, const kv_report *rep);
 void report_plan_text(FILE *out, const kv_report *rep);
 void report_levers_text(FILE *out, const kv_report *rep);

@@ -144,6 +144,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
 /* One text section per engine (NULL: the lesson's table is the whole story). */
 static void (*const engine_sections[KV_ENGINE_COUNT])(FILE *, const kv_report *) = {
     [KV_ENGINE_VLLM] = report_vllm_text,
+    [KV_ENGINE_SGLANG] = report_sglang_text,
     [KV_ENGINE_TRTLLM] = report_trtllm_text,
 };
 

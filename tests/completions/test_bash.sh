@@ -49,7 +49,7 @@ expect_only() {
 }
 
 complete_at 1 kvcalc --con
-expect_only "kvcalc --con" --config --context
+expect_only "kvcalc --con" --config --context --context-length
 
 complete_at 2 kvcalc --dtype ""
 expect "kvcalc --dtype ''" fp8 fp16 bf16 int4 auto bfloat16 fp8_e4m3
@@ -67,7 +67,7 @@ complete_at 1 kvcalc --dtype=fp8_e4
 expect_only "kvcalc --dtype=fp8_e4 (one word)" --dtype=fp8_e4m3 --dtype=fp8_e4m3fn
 
 complete_at 2 kvcalc --engine ""
-expect_only "kvcalc --engine" ideal vllm trtllm
+expect_only "kvcalc --engine" ideal vllm sglang trtllm
 complete_at 2 kvcalc --mamba-cache-mode ""
 expect_only "kvcalc --mamba-cache-mode" none align
 complete_at 2 kvcalc --model qwen3-8

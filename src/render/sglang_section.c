@@ -1,0 +1,86 @@
+/*
+ * sglang_section.c - the --engine sglang section of the text report.
+ *
+ * SGLang's own start-up lines come out in its words and formats ("%.2f GB" of 2^30 bytes,
+ * the line of the version chosen), so they can be put beside a real log; the lines around
+ * them show the budget and the cell that produced them. Without the two "avail mem"
+ * readings of a log, kvcalc estimates them, and every such figure is labelled.
+ */
+#include "report.h"
+
+#include "format.h"
+
+/* SGLang's versions as kvcalc numbers them (sglang.c): the first with a line. */
+#define VERSION_SIZE_LINE 401 * 100 + 47     /* 0.4.1.post6: "K size: X GB, V size: Y GB." */
+#define VERSION_TOKENS_LINE 403 * 100 + 44   /* 0.4.3.post3: "#tokens: N, K size: ..." */
+#define VERSION_MLA_LINE 405 * 100 + 44      /* 0.4.5.post3: "#tokens: N, KV size: Z GB" */
+
+static const char *gb(char *buf, size_t cap, double bytes)
+{
+    return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
+}
+
+static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    const char *p_note = s->sglang.avail_before_gib >= 0 ? "" : " (estimate: GPU minus CUDA context)";
+    const char *a_note = s->sglang.avail_after_gib >= 0 ? "" : " (estimate: minus the weights)";
+    fprintf(out, "Load weight begin. avail mem=%s GB%s\n",
+            fmt_fixed(a, sizeof a, g->avail_before_gib, 2, 0), p_note);
+    fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",
+            fmt_fixed(a, sizeof a, g->avail_after_gib, 2, 0),
+            fmt_fixed(b, sizeof b, g->avail_before_gib - g->avail_after_gib, 2, 0), a_note);
+    fprintf(out, "  budget  : rest = A - P x (1 - f) = %s - %s x (1 - %s) = %s GB  (f: %s)\n",
+            fmt_g(a, sizeof a, g->avail_after_gib), fmt_g(b, sizeof b, g->avail_before_gib),
+            fmt_g(c, sizeof c, g->mem_fraction_static), gb(d, sizeof d, g->rest_bytes),
+            g->fraction_default ? "this version's default for the GPU and TP"
+                                : "--mem-fraction-static");
+    fprintf(out, "  cell    : %s B per token (%lld attention layers%s), page size %lld\n",
+            fmt_fixed(a, sizeof a, g->cell_bytes, 0, 1), (long long)g->attn_layers,
+            s->layout.mla ? ", one MLA latent, not split by TP" : "", (long long)g->page_size);
+}
+
+static void pool_line(FILE *out, const kv_spec *s, const kv_sglang_result *g)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    int v = s->sglang.version;
+    long long n = (long long)g->max_total_num_tokens;
+    if (s->layout.mla) {
+        if (v >= VERSION_MLA_LINE)
+            fprintf(out, "KV Cache is allocated. #tokens: %lld, KV size: %s GB\n", n,
+                    gb(a, sizeof a, g->k_bytes));
+        else
+            fprintf(out, "  (this version prints no size for an MLA pool: KV %s GB)\n",
+                    gb(a, sizeof a, g->k_bytes));
+    } else if (v >= VERSION_TOKENS_LINE)
+        fprintf(out, "KV Cache is allocated. #tokens: %lld, K size: %s GB, V size: %s GB\n", n,
+                gb(a, sizeof a, g->k_bytes), gb(b, sizeof b, g->v_bytes));
+    else if (v >= VERSION_SIZE_LINE)
+        fprintf(out, "KV Cache is allocated. K size: %s GB, V size: %s GB.\n",
+                gb(a, sizeof a, g->k_bytes), gb(b, sizeof b, g->v_bytes));
+    else
+        fprintf(out, "  (this version prints no K/V sizes: K %s GB, V %s GB)\n",
+                gb(a, sizeof a, g->k_bytes), gb(b, sizeof b, g->v_bytes));
+}
+
+void report_sglang_text(FILE *out, const kv_report *rep)
+{
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
+    const kv_sglang_result *g = &r->sglang;
+    char a[FMT_BUF], b[FMT_BUF];
+    fprintf(out, "SGLang %s prediction, per GPU (tensor parallel %lld)%s:\n", r->engine_version,
+            (long long)s->tp, g->estimated ? ", ESTIMATED without the log's avail mem readings" : "");
+    budget_lines(out, s, g);
+    if (g->max_total_num_tokens <= 0) {
+        fputs("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n"
+              "  (SGLang would not start with these settings.)\n\n", out);
+        return;
+    }
+    pool_line(out, s, g);
+    fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
+            (long long)g->max_total_num_tokens, (long long)s->context);
+    fprintf(out, "  %s whole requests of %s tokens share the pool at once (each takes whole "
+                 "pages).\n\n",
+            fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), fmt_int(b, sizeof b, s->context, 1));
+}

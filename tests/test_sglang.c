@@ -1,0 +1,217 @@
+/*
+ * test_sglang.c - --engine sglang: the version rule of mem_fraction_static, the version
+ * spelling, estimates without a log, and the pool's arithmetic (fp8, MLA, pages, refusal).
+ * The real start-up logs are checked row by row in test_ground_truth.c; the figures here
+ * come from docs/sglang.md's worked examples or from hand arithmetic written beside them.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kvcalc.h"
+#include "run.h"
+
+static int version(const char *text)
+{
+    int v = -1;
+    assert_int_equal(kv_sglang_version_parse(text, &v), 0);
+    return v;
+}
+
+/* Releases order as SGLang ships them: rc before the release, .post after it. */
+static void versions_order_and_round_trip(void **state)
+{
+    (void)state;
+    assert_true(version("0.5.3rc0") < version("0.5.3rc2"));
+    assert_true(version("0.5.3rc2") < version("0.5.3"));
+    assert_true(version("0.5.3") < version("0.5.3.post1"));
+    assert_true(version("0.4.9.post2") < version("0.4.10"));
+    assert_int_equal(version("0.4.6"), version("v0.4.6"));
+    assert_int_equal(version("0.5"), version("0.5.0"));
+    static const char *const spellings[] = {"0.4.3.post4", "0.5.3rc2", "0.4.6", "0.3.0"};
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+        char buf[32];
+        kv_sglang_version_format(version(spellings[i]), buf, sizeof buf);
+        assert_string_equal(buf, spellings[i]);
+    }
+    static const char *const bad[] = {"", "0", "0.4.3.post", "0.4.3post1", "abc", "0.4.x",
+                                      "0.4.3.4", "0.4.3rc40", "100.0.0", "0.4.3.post1 "};
+    int v;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(kv_sglang_version_parse(bad[i], &v), -1);
+}
+
+static double fraction(const char *v, double mib, int64_t tp, int vision)
+{
+    return kv_sglang_default_fraction(version(v), mib, tp, vision, 0, 0);
+}
+
+/* docs/sglang.md section 3, era by era. */
+static void default_fraction_by_version(void **state)
+{
+    (void)state;
+    /* by TP only up to 0.4.5.post2 (0.83 at TP8 in 0.3.x) */
+    assert_true(fraction("0.4.1.post7", 81559, 1, 0) == 0.88);
+    assert_true(fraction("0.4.1.post7", 81559, 2, 0) == 0.87);
+    assert_true(fraction("0.4.1.post7", 81559, 4, 0) == 0.85);
+    assert_true(fraction("0.4.1.post7", 81559, 8, 0) == 0.81);
+    assert_true(fraction("0.3.0", 81559, 8, 0) == 0.83);
+    assert_true(fraction("0.4.1.post7", 81559, 16, 0) == 0.79);
+    /* 0.4.6 on an H200 (143,771 MiB, above 81,920): (143,771 - 13 x 1,024) / 143,771 */
+    assert_true(fraction("0.4.6", 143771, 1, 0) == (143771.0 - 13 * 1024) / 143771.0);
+    /* 0.4.7 on an H200: min(0.88 + 48 x 1,024 x 0.12 / 143,771 = 0.9210,
+     * (143,771 - 18 x 1,024) / 143,771 = 0.8718) */
+    assert_true(fabs(fraction("0.4.7", 143771, 1, 0) - 0.8717961202189594) < 1e-12);
+    /* 0.4.7 on a B200-class card above 180,000 MiB: 0.79 */
+    assert_true(fraction("0.4.7", 183359, 1, 0) == 0.79);
+    /* 0.4.7.post1 to 0.5.3rc0, a 24 GiB card: reserve (2.8 + 0.1) x 1,024 = 2,969.6 MiB,
+     * round((24,576 - 2,969.6) / 24,576, 3) = 0.879 (the S03 log) */
+    assert_true(fraction("0.4.9.post2", 24576, 1, 0) == 0.879);
+    /* an H100 at TP2: reserve (9.5 + 1) x 1,024 = 10,752; round(70,807 / 81,559, 3) = 0.868 */
+    assert_true(fraction("0.5.3rc0", 81559, 2, 0) == 0.868);
+    /* 0.5.3rc2 and later, H100 TP1: 512 + 8,192 x 1.5 + 256 x 2 + 128 = 13,440 MiB,
+     * round(68,119 / 81,559, 3) = 0.835 (docs/sglang.md's example) */
+    assert_true(fraction("0.5.6", 81559, 1, 0) == 0.835);
+    /* the user's chunked prefill changes it: 512 + 16,384 x 1.5 + 512 + 128 = 25,728 MiB,
+     * round(55,831 / 81,559, 3) = 0.685 */
+    assert_true(kv_sglang_default_fraction(version("0.5.6"), 81559, 1, 0, 16384, 0) == 0.685);
+    /* a vision tower: x 0.95 up to 0.4.4.post3 (0.836, the S10 log), x 0.90 to 0.4.9.post2 */
+    assert_true(fabs(fraction("0.4.4.post2", 143771, 1, 1) - 0.836) < 1e-12);
+    assert_true(fabs(fraction("0.4.5", 81559, 1, 1) - 0.792) < 1e-12);
+}
+
+/* Without the log's readings: P = GPU - 1 GiB of CUDA context, A = P - the weights.
+ * The lesson's model (28 layers, 4 KV heads, head 128, fp16: cell 57,344 B), 8B bf16
+ * weights = 16e9 B = 14.9012 GiB on an 80 GiB GPU, f 0.9:
+ * rest = (79 - 14.9012) - 79 x 0.1 = 56.19884 GiB; N = floor(rest x 2^30 / 57,344) = 1,052,299;
+ * 4,096-token requests: floor(1,052,299 / 4,096) = 256. */
+static void estimates_without_a_log(void **state)
+{
+    (void)state;
+#define EST "--engine", "sglang", "--gpu-mem-gib", "80", "--params-b", "8", "--weight-dtype", \
+            "bf16", "--mem-fraction-static", "0.9"
+    EXPECT_STDOUT("1052299\n", EST, "--get", "kv_cache_tokens");
+    EXPECT_STDOUT("256\n", EST, "--get", "max_concurrency");
+    EXPECT_STDOUT("true\n", EST, "--get", "sglang_estimated");
+    EXPECT_STDOUT("79\n", EST, "--get", "sglang_avail_mem_before_load_gib");
+    const char *const args[] = {EST, NULL};
+    run_result r;
+    run_kvcalc(args, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "ESTIMATED"));
+    assert_non_null(strstr(r.out, "(estimate: GPU minus CUDA context)"));
+    run_free(&r);
+    /* with the log's readings nothing is labelled an estimate */
+    EXPECT_STDOUT("false\n", EST, "--avail-mem-before-load-gib", "79",
+                  "--avail-mem-after-load-gib", "60", "--get", "sglang_estimated");
+    /* one reading gives the other through the weights: A = 79 - 14.9012 = 64.0988 */
+    EXPECT_STDOUT("1052299\n", EST, "--avail-mem-before-load-gib", "79", "--get",
+                  "kv_cache_tokens");
+#undef EST
+}
+
+#define S02 "--engine", "sglang", "--model", "llama-3.1-8b-instruct", "--sglang-version", \
+            "0.4.1.post7", "--mem-fraction-static", "0.88", "--avail-mem-before-load-gib",  \
+            "78.81", "--avail-mem-after-load-gib", "63.72"
+
+static void pool_arithmetic(void **state)
+{
+    (void)state;
+    /* rest = 63.72 - 78.81 x 0.12 = 54.2628 GiB; cell 131,072 B -> 444,520 */
+    EXPECT_STDOUT("444520\n", S02, "--get", "kv_cache_tokens");
+    /* fp8 halves the cell: floor(54.2628 x 2^30 / 65,536) = 889,041 (docs/sglang.md) */
+    EXPECT_STDOUT("889041\n", S02, "--kv-cache-dtype", "fp8_e4m3", "--get", "kv_cache_tokens");
+    /* pages of 64: floor(444,520 / 64) x 64 = 444,480 */
+    EXPECT_STDOUT("444480\n", S02, "--page-size", "64", "--get", "kv_cache_tokens");
+    /* --max-total-tokens caps, then pages floor: min(444,520, 1,000) = 1,000 -> 960 */
+    EXPECT_STDOUT("960\n", S02, "--page-size", "64", "--max-total-tokens", "1000", "--get",
+                  "kv_cache_tokens");
+    /* requests take whole pages: 100-token requests in pages of 64 take 128 tokens:
+     * 960 / 128 = 7.5 -> 7 */
+    EXPECT_STDOUT("7\n", S02, "--page-size", "64", "--max-total-tokens", "1000", "--context",
+                  "100", "--get", "max_concurrency");
+    /* MLA is one latent per token, whole on every rank: 576 x 61 x 2 = 70,272 B at TP8 */
+    EXPECT_STDOUT("70272\n", "--engine", "sglang", "--model", "deepseek-v3", "--tp-size", "8",
+                  "--avail-mem-before-load-gib", "283.56", "--avail-mem-after-load-gib",
+                  "209.98", "--get", "sglang_cell_bytes");
+    /* too little memory: A = 9, rest = 9 - 78.81 x 0.12 = -0.457 GiB: SGLang refuses */
+    EXPECT_STDOUT("0\n", S02, "--avail-mem-after-load-gib", "9", "--get", "max_concurrency");
+    const char *const args[] = {S02, "--avail-mem-after-load-gib", "9", NULL};
+    run_result r;
+    run_kvcalc(args, &r);
+    assert_non_null(strstr(r.out, "Not enough memory"));
+    run_free(&r);
+}
+
+/* Through the library alone: the lesson's model (cell 2 x 4 x 128 x 28 x 2 = 57,344 B) with
+ * S02's readings: N = floor((63.72 - 78.81 x 0.12) x 2^30 / 57,344) = 1,016,047; the table's
+ * rows are whole requests of that one pool: 1,024 -> 992, 4,096 -> 248, 32,768 -> 31. */
+static void library_and_table(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    kv_table t;
+    kv_spec_defaults(&s);
+    s.engine = KV_ENGINE_SGLANG;
+    s.sglang.mem_fraction_static = 0.88;
+    s.sglang.avail_before_gib = 78.81;
+    s.sglang.avail_after_gib = 63.72;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.kv_cache_tokens, 1016047);
+    assert_true(r.max_concurrency == 248);
+    assert_string_equal(r.engine_version, "0.5.6");
+    assert_string_equal(kv_engine_name(KV_ENGINE_SGLANG), "sglang");
+    kv_table_compute(&s, &r, &t);
+    assert_int_equal(t.rows[0].context, 1024);
+    assert_true(t.rows[0].max_concurrency == 992);
+    assert_int_equal(t.rows[t.n_rows - 1].context, 32768);
+    assert_true(t.rows[t.n_rows - 1].max_concurrency == 31);
+    s.sglang.mem_fraction_static = 1.5; /* out of range through the library too */
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_SGLANG);
+}
+
+static void usage_errors(void **state)
+{
+    (void)state;
+    static const char *const cases[][8] = {
+        {"--page-size", "16"}, /* SGLang-only without --engine sglang */
+        {"--engine", "vllm", "--mem-fraction-static", "0.8"},
+        {"--engine", "sglang", "--mem-fraction-static", "1.5"},
+        {"--engine", "sglang", "--mem-fraction-static", "0"},
+        {"--engine", "sglang", "--sglang-version", "0.4.x"},
+        {"--engine", "sglang", "--page-size", "0"},
+        {"--engine", "sglang", "--avail-mem-after-load-gib", "-1"},
+        {"--engine", "sglang", "--avail-mem-before-load-gib", "1e7"},
+        {"--engine", "sglang", "--gpu-mem-gib", "2e6"}, /* beyond what the engine sizes */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        run_kvcalc(cases[i], &r);
+        assert_int_equal(r.status, 2);
+        assert_int_equal(r.out_len, 0);
+        assert_int_equal(count_lines(r.err), 2);
+        assert_non_null(strstr(r.err, "--"));
+        run_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(versions_order_and_round_trip),
+        cmocka_unit_test(default_fraction_by_version),
+        cmocka_unit_test(estimates_without_a_log),
+        cmocka_unit_test(pool_arithmetic),
+        cmocka_unit_test(library_and_table),
+        cmocka_unit_test(usage_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
