@@ -219,6 +219,75 @@ static void layer_variants(void **state)
     assert_int_equal(s.layers, 61);
 }
 
+/* Architecture rules: gemma3 slides only with a window (period 6); llama4 chunks 3 of 4
+ * layers at 8192; nemotron_h: attention = kv > 0 and ffn 0, state = both 0, else no cache;
+ * a BOOL-array pattern (mimo2); phi3 ignores its window. */
+static void arch_rules(void **state)
+{
+    (void)state;
+    static const int32_t nkv[4] = {0, 2, 0, 0}, ffn[4] = {0, 0, 512, 512};
+    static const unsigned char swa[4] = {1, 1, 0, 1};
+    struct { const char *arch; int64_t window; int64_t full, sliding, chunked, st, layers; }
+        cases[] = {
+            {"gemma3", 0, 12, 0, 0, 0, 12},   {"gemma3", 512, 2, 10, 0, 0, 12},
+            {"llama4", -1, 3, 0, 9, 0, 12},   {"llama4", 0, 12, 0, 0, 0, 12},
+            {"phi3", 2047, 12, 0, 0, 0, 12},
+        };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gguf_writer w;
+        kv_spec s;
+        kv_model_info info;
+        char err[512] = "", key[96];
+        int64_t c[KV_LAYER_KINDS];
+        gw_init(&w);
+        gw_str(&w, "general.architecture", cases[i].arch);
+        snprintf(key, sizeof key, "%s.block_count", cases[i].arch);
+        gw_u32(&w, key, 12);
+        snprintf(key, sizeof key, "%s.attention.head_count", cases[i].arch);
+        gw_u32(&w, key, 8);
+        snprintf(key, sizeof key, "%s.embedding_length", cases[i].arch);
+        gw_u32(&w, key, 1024);
+        snprintf(key, sizeof key, "%s.attention.sliding_window", cases[i].arch);
+        if (cases[i].window >= 0)
+            gw_u32(&w, key, (uint32_t)cases[i].window);
+        if (read_w(&w, 3, &s, &info, err, sizeof err) != 0)
+            fail_msg("%s: %s", cases[i].arch, err);
+        gw_free(&w);
+        kv_layer_counts(&s.layout, s.layers, c);
+        if (c[KV_LAYER_FULL] != cases[i].full || c[KV_LAYER_SLIDING] != cases[i].sliding ||
+            c[KV_LAYER_CHUNKED] != cases[i].chunked || s.layers != cases[i].layers)
+            fail_msg("%s case %zu: %lld full, %lld sliding, %lld chunked", cases[i].arch, i,
+                     (long long)c[0], (long long)c[1], (long long)c[2]);
+    }
+    gguf_writer w;
+    kv_spec s;
+    kv_model_info info;
+    char err[512] = "";
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "nemotron_h");
+    gw_u32(&w, "nemotron_h.block_count", 4);
+    gw_u32(&w, "nemotron_h.attention.head_count", 8);
+    gw_u32(&w, "nemotron_h.embedding_length", 1024);
+    gw_i32_array(&w, "nemotron_h.attention.head_count_kv", nkv, 4);
+    gw_i32_array(&w, "nemotron_h.feed_forward_length", ffn, 4);
+    assert_int_equal(read_w(&w, 3, &s, &info, err, sizeof err), 0);
+    gw_free(&w);
+    assert_int_equal(s.layers, 2); /* the two MLP layers keep nothing */
+    counts(&s, 1, 0, 1);
+    assert_int_equal(s.layout.state_elems, -1); /* no ssm.* keys: unknown, reported */
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "mimo2");
+    gw_u32(&w, "mimo2.block_count", 4);
+    gw_u32(&w, "mimo2.attention.head_count", 8);
+    gw_u32(&w, "mimo2.embedding_length", 1024);
+    gw_u32(&w, "mimo2.attention.sliding_window", 128);
+    gw_bool_array(&w, "mimo2.attention.sliding_window_pattern", swa, 4);
+    assert_int_equal(read_w(&w, 3, &s, &info, err, sizeof err), 0);
+    gw_free(&w);
+    counts(&s, 1, 3, 0);
+    assert_int_equal(s.layout.pattern[2], KV_LAYER_FULL);
+}
+
 /* ---- malformed headers ---- */
 
 typedef void (*builder)(gguf_writer *);
@@ -480,6 +549,7 @@ int main(void)
         cmocka_unit_test(gptneox_l01),     cmocka_unit_test(qwen35_l06),
         cmocka_unit_test(gemma2_l08),      cmocka_unit_test(gptoss_l09),
         cmocka_unit_test(weight_bytes),    cmocka_unit_test(layer_variants),
+        cmocka_unit_test(arch_rules),
         cmocka_unit_test(bad_headers),     cmocka_unit_test(truncated_everywhere),
         cmocka_unit_test(bad_values),      cmocka_unit_test(bad_tensors),
         cmocka_unit_test(binary),
