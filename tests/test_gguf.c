@@ -515,6 +515,7 @@ static void binary(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "evil?[31mname?"));
     assert_null(strchr(r.out, '\x1b'));
+    assert_non_null(strstr(r.out, "@ the file's types  ->  0.00 GiB  (tensor sizes from the"));
     run_free(&r);
     expect_input("--model", path, "\"layers\": 24,");
     unlink(path);
