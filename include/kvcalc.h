@@ -523,6 +523,9 @@ typedef struct {
     int64_t kv_heads_min, kv_heads_max;       /* over the layers that keep a KV cache */
     int64_t kv_heads_sum;        /* sum over those layers (K row sum / key_length) */
     int64_t layer_kv_heads[KV_GGUF_MAX_LAYERS]; /* per layer; 0: no KV cache in that layer */
+    unsigned char layer_kind[KV_GGUF_MAX_LAYERS]; /* per layer (of block_count - the NextN
+                                    blocks left out): a kv_layer_kind, or KV_LAYER_KINDS for a
+                                    layer that keeps nothing (left out of the spec) */
     int64_t kv_layers;           /* layers with a KV cache (full + sliding) */
     int64_t swa_layers;          /* of those, sliding */
     int64_t state_layers;        /* recurrent / SSM layers */

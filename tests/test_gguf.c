@@ -98,6 +98,8 @@ static void qwen35_l06(void **state)
     assert_int_equal(g.state_layers, 24);
     assert_int_equal(g.layer_kv_heads[3], 4);
     assert_int_equal(g.layer_kv_heads[4], 0);
+    assert_int_equal(g.layer_kind[31], KV_LAYER_FULL);
+    assert_int_equal(g.layer_kind[30], KV_LAYER_STATE);
 }
 
 /* L08 gemma-2-2b: 26 layers, period 2 (even layers slide), window 4096. */
@@ -518,6 +520,22 @@ static void binary(void **state)
     assert_non_null(strstr(r.out, "@ the file's types  ->  0.00 GiB  (tensor sizes from the"));
     run_free(&r);
     expect_input("--model", path, "\"layers\": 24,");
+    unlink(path);
+
+    /* a header of several MiB (a real tokenizer's size): read in growing chunks */
+    gw_init(&w);
+    gguf_model_build("L08", &w);
+    {
+        const char **many = malloc(300000 * sizeof *many); /* 4.5 MB of strings */
+        assert_non_null(many);
+        for (size_t i = 0; i < 300000; i++)
+            many[i] = "a-token";
+        gw_str_array(&w, "tokenizer.ggml.tokens", many, 300000);
+        free(many);
+    }
+    write_tmp(&w, path, sizeof path, ".gguf");
+    gw_free(&w);
+    expect_input("--model", path, "\"layers\": 26,");
     unlink(path);
 
     /* a .gguf that is not one, and a file cut inside its data: exit 2, located */

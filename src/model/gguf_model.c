@@ -298,6 +298,7 @@ static void fill_layers(const unsigned char *kind, int64_t n, kv_spec *s, kv_ggu
         int attn = kind[l] < KV_LAYER_STATE;
         int64_t kv = attn ? layer_int(x, GK_KV_HEADS, l, layer_int(x, GK_HEADS, l, 0)) : 0;
         g->layer_kv_heads[l] = g->mla && attn ? 1 : kv;
+        g->layer_kind[l] = kind[l];
         if (kind[l] == K_NONE)
             continue;
         s->layout.pattern[k++] = kind[l];
