@@ -207,6 +207,10 @@ typedef struct {
     double gpu_engine_gib;   /* that GPU's total as serving engines (torch) see it, GiB;
                                 0: unknown (engines then estimate it from gpu_mem_gib) */
     int64_t max_context;     /* the model's max_position_embeddings, 0 if unknown */
+    /* A checkpoint's own weights (a GGUF file's tensor infos); 0 = unknown. */
+    double checkpoint_weights_bytes; /* > 0: the weights as stored, all GPUs; used instead
+                                        of the estimate (--params-b / --weight-dtype clear it) */
+    double checkpoint_params;        /* > 0: the elements of those tensors (the parameters) */
 } kv_spec;
 
 /* Fills *s with the lesson's defaults: a 7B-class GQA model (28 layers, 4 KV heads,
@@ -571,6 +575,63 @@ int kv_config_read(const char *text, size_t len, const char *label, kv_spec *s,
 /* Reads a whole file ("-" = standard input) of at most KV_CONFIG_MAX_BYTES into a malloc'ed
  * buffer (free() it). Returns 0, or 2 with one line in err. */
 int kv_config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap);
+
+/* ---- models: GGUF files (llama.cpp), header only ---- */
+
+#define KV_GGUF_MAX_HEADER (64u << 20) /* metadata + tensor infos; refuse more than 64 MiB */
+#define KV_GGUF_MAX_LAYERS KV_MAX_PATTERN /* block_count above this is refused */
+
+/* What a GGUF header says beyond the spec (what an engine sizing llama.cpp needs). */
+typedef struct {
+    uint32_t version;            /* 2 or 3 */
+    char architecture[64];       /* general.architecture ("llama", "gemma2", "gpt-oss") */
+    int arch_known;              /* 0: an architecture kvcalc has no rule for (generic keys) */
+    int64_t n_tensors, n_kv;     /* counts of the header */
+    uint64_t alignment;          /* general.alignment, 32 by default */
+    uint64_t data_offset;        /* where tensor data starts (PAD(end of infos, alignment)) */
+    uint64_t data_bytes;         /* the data section: sum of the padded tensor sizes */
+    int64_t block_count;         /* %s.block_count, MTP/NextN blocks included */
+    int64_t nextn_layers;        /* %s.nextn_predict_layers (trailing, out of the main cache
+                                    for qwen3next/qwen35/deepseek32) */
+    int64_t context_length;      /* %s.context_length (n_ctx_train) */
+    int64_t embedding_length;    /* %s.embedding_length */
+    int64_t head_count;          /* query heads of layer 0 */
+    int64_t key_length, value_length;         /* K and V head sizes (may differ) */
+    int64_t key_length_swa, value_length_swa; /* of sliding layers (= the above if absent) */
+    int64_t kv_heads_min, kv_heads_max;       /* over the layers that keep a KV cache */
+    int64_t kv_heads_sum;        /* sum over those layers (K row sum / key_length) */
+    int64_t layer_kv_heads[KV_GGUF_MAX_LAYERS]; /* per layer; 0: no KV cache in that layer */
+    unsigned char layer_kind[KV_GGUF_MAX_LAYERS]; /* per layer (of block_count - the NextN
+                                    blocks left out): a kv_layer_kind, or KV_LAYER_KINDS for a
+                                    layer that keeps nothing (left out of the spec) */
+    int64_t kv_layers;           /* layers with a KV cache (full + sliding) */
+    int64_t swa_layers;          /* of those, sliding */
+    int64_t state_layers;        /* recurrent / SSM layers */
+    int64_t n_swa;               /* %s.attention.sliding_window; 0: none */
+    int64_t swa_period;          /* the period used (0: a per-layer array, or no SWA) */
+    int mla;                     /* both key_length_mla and value_length_mla present */
+    int64_t kv_lora_rank, rope_dims;
+    double weight_bytes;         /* sum of every tensor's bytes, padding excluded */
+    double params;               /* sum of every tensor's elements */
+} kv_gguf_info;
+
+/* Reads a GGUF header (little-endian, version 2 or 3; v1 and big-endian files are refused)
+ * from data[0..len) into s (layers, KV heads, head size, layout, weights from the tensor
+ * infos), info (general.name, architecture, context_length) and g (may be NULL). Only the
+ * header is needed: the buffer may end after the tensor infos. Fields the file does not
+ * give keep their values in s. Returns 0, or 2 with one line "kvcalc: LABEL: byte OFFSET:
+ * what is wrong" in err. No allocation, no I/O; never reads past data + len. */
+int kv_gguf_read(const unsigned char *data, size_t len, const char *label, kv_spec *s,
+                 kv_model_info *info, kv_gguf_info *g, char *err, size_t errcap);
+
+/* Reads the header of the GGUF file at path (at most KV_GGUF_MAX_HEADER bytes, in growing
+ * chunks, stopping after the tensor infos: tensor data is never read) and checks that the
+ * file holds the data section the header describes. Same results as kv_gguf_read(). */
+int kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf_info *g,
+                      char *err, size_t errcap);
+
+/* 1 when the file at path starts with the GGUF magic, else 0 (unreadable: 0). */
+int kv_gguf_probe(const char *path);
 
 /* A built-in model: a real config.json embedded at build time. */
 typedef struct {

@@ -8,6 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A GGUF file: by its magic, or by its extension (then the reader says what is wrong). */
+static int is_gguf(const char *path)
+{
+    size_t n = strlen(path);
+    return kv_gguf_probe(path) || (n > 5 && strcmp(path + n - 5, ".gguf") == 0);
+}
+
+/* --model FILE.gguf or --config FILE.gguf: the header of a llama.cpp model file. */
+static int gguf_load(const char *path, kv_model *m, kv_model_info *info, char *err,
+                     size_t errcap)
+{
+    kv_safe(m->source, sizeof m->source, path, 0);
+    if (kv_gguf_load_file(path, &m->spec, info, NULL, err, errcap) != 0)
+        return KV_USAGE_ERROR;
+    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
+    return 0;
+}
+
 int kv_model_load(const char *config_path, const char *model_name, kv_model *m, char *err,
                   size_t errcap)
 {
@@ -15,7 +33,14 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
     char shown[300];
     int rc;
     kv_spec_defaults(&m->spec);
-    if (config_path) {
+    const char *gguf = config_path && strcmp(config_path, "-") != 0 && is_gguf(config_path)
+                           ? config_path
+                       : !config_path && model_name && is_gguf(model_name) ? model_name
+                                                                            : NULL;
+    if (gguf) {
+        if ((rc = gguf_load(gguf, m, &info, err, errcap)) != 0)
+            return rc;
+    } else if (config_path) {
         char *text = NULL;
         size_t len = 0;
         const char *label = strcmp(config_path, "-") == 0 ? "<stdin>" : config_path;
@@ -48,6 +73,8 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
 static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
 {
     memcpy((char *)s + f->offset, v, kv_flag_size(f));
+    if (f->clears & (CLEARS_ESTIMATE | CLEARS_QUANT))
+        s->checkpoint_weights_bytes = 0; /* a GGUF file's own bytes give way to the flag */
     if (f->clears & CLEARS_ESTIMATE)
         s->params_estimated = 0;
     if (f->clears & CLEARS_GPU) {

@@ -58,6 +58,8 @@ void kv_spec_defaults(kv_spec *s)
     s->gpu_name = NULL;
     s->gpu_engine_gib = 0;
     s->max_context = 0;
+    s->checkpoint_weights_bytes = 0;
+    s->checkpoint_params = 0;
 }
 
 static const char *const status_messages[] = {
@@ -215,7 +217,10 @@ static kv_growth growth_of(const kv_result *r)
 /* The weights of the whole model and of one GPU. */
 static kv_status size_weights(const kv_spec *s, kv_result *r)
 {
-    if (s->params_estimated) {
+    if (s->checkpoint_weights_bytes > 0) { /* the checkpoint's own tensors (GGUF) */
+        r->params = s->checkpoint_params > 0 ? s->checkpoint_params : s->params_b * 1e9;
+        r->weights_bytes_group = s->checkpoint_weights_bytes;
+    } else if (s->params_estimated) {
         r->params = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
         r->weights_bytes_group = kv_estimate_weight_bytes(&s->arch, &s->layout, s->layers,
                                                           s->kv_heads, s->head_dim, s->weight_dtype);
