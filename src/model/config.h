@@ -9,4 +9,8 @@
 #define CONFIG_MAX_VALUES (1u << 18)  /* JSON values in one config */
 #define CONFIG_MAX_DEPTH 32           /* nesting */
 
+/* A file name as a message may show it (config_file.c, gguf_file.c): control bytes become
+ * '?' - a name can hold any byte but '/' and NUL, and must not drive the terminal. */
+const char *config_path_shown(char *buf, size_t cap, const char *path);
+
 #endif

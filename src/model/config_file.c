@@ -14,7 +14,7 @@
 
 /* The path as a message may show it: control bytes become '?' (a file name can hold any
  * byte but '/' and NUL, and must not drive the terminal). */
-static const char *shown(char *buf, size_t cap, const char *path)
+const char *config_path_shown(char *buf, size_t cap, const char *path)
 {
     size_t n = 0;
     for (; *path && n + 1 < cap; path++)
@@ -27,7 +27,7 @@ int kv_config_load_file(const char *path, char **text, size_t *len, char *err, s
 {
     int from_stdin = strcmp(path, "-") == 0;
     char safe[1024];
-    const char *name = from_stdin ? "<stdin>" : shown(safe, sizeof safe, path);
+    const char *name = from_stdin ? "<stdin>" : config_path_shown(safe, sizeof safe, path);
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));

@@ -4,6 +4,7 @@
  * much, up to KV_GGUF_MAX_HEADER). Tensor data is never read; its extent is checked
  * against the file's size, as llama.cpp's loader does.
  */
+#include "config.h"
 #include "gguf.h"
 
 #include <errno.h>
@@ -12,16 +13,6 @@
 #include <string.h>
 
 #define FIRST_CHUNK (1u << 20)
-
-/* The path as a message may show it: control bytes become '?'. */
-static const char *shown(char *buf, size_t cap, const char *path)
-{
-    size_t n = 0;
-    for (; *path && n + 1 < cap; path++)
-        buf[n++] = ((unsigned char)*path < 0x20 || *path == 0x7f) ? '?' : *path;
-    buf[n] = '\0';
-    return buf;
-}
 
 /* Reads until buf holds want bytes or the file ends; *eof says which. */
 static int fill(FILE *f, unsigned char *buf, size_t *have, size_t want, int *eof)
@@ -55,7 +46,7 @@ int kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf
                       char *err, size_t errcap)
 {
     char name[1024];
-    shown(name, sizeof name, path);
+    config_path_shown(name, sizeof name, path);
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
