@@ -23,6 +23,33 @@ static kv_spec lesson(void)
     return s;
 }
 
+/* The longest context one request fits: the lesson's 35,392,123,904 B free / 57,344 B a
+ * token = 617,189.4 -> 617,189; for a windowed model (gemma-3-27b-it on an H100) the
+ * answer is the last context whose request still fits, checked against kv_request_bytes. */
+static void longest_context_fit(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    kv_spec_defaults(&s);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.longest_context_fit, 617189);
+    kv_model_info info;
+    char err[512];
+    assert_int_equal(kv_model_preset_spec(kv_model_preset_find("gemma-3-27b-it"), &s, &info, err,
+                                          sizeof err), 0);
+    s.gpu_mem_gib = 81559.0 / 1024.0;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    int64_t c = r.longest_context_fit;
+    assert_true(c > 0);
+    assert_true(kv_request_bytes(&s, c) <= r.free_kv_bytes);
+    assert_true(kv_request_bytes(&s, c + 1) > r.free_kv_bytes);
+    /* no room: not one token */
+    s.gpu_mem_gib = 1;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.longest_context_fit, 0);
+}
+
 static void engines_and_dtypes(void **state)
 {
     (void)state;
@@ -196,6 +223,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(engines_and_dtypes),
+        cmocka_unit_test(longest_context_fit),
         cmocka_unit_test(concurrency_at_and_curve),
         cmocka_unit_test(vllm_estimates_and_defaults),
         cmocka_unit_test(tensor_parallel_sizes),

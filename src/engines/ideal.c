@@ -8,6 +8,8 @@
 #include "engine.h"
 #include "internal.h"
 
+#include <math.h>
+
 static kv_status ideal_check(const kv_spec *s)
 {
     (void)s;
@@ -22,12 +24,37 @@ static double ideal_at(const kv_spec *s, const kv_result *r, int64_t context,
     return r->room ? kv_floordiv(r->free_kv_bytes, request_bytes) : 0.0;
 }
 
-/* The longest context whose request fits the free memory: request bytes never shrink as
- * the context grows, so a binary search (unsigned: the range reaches 2^63 - 1). */
+/* The longest context whose request fits the free memory. Request bytes never shrink as the
+ * context grows, so a binary search always answers (unsigned: the range reaches 2^63 - 1);
+ * but past every window the bytes are linear, fixed + per_token x c, so the answer is
+ * usually floor((free - fixed) / per_token), checked with two evaluations - a sweep point
+ * must not pay 63 of them. */
 static int64_t longest_fit(const kv_result *r)
 {
     if (!r->room)
         return 0;
+    double fixed = 0, per_token = 0;
+    int64_t widest = 0;
+    for (size_t i = 0; i < r->n_groups; i++) {
+        const kv_group *g = &r->groups[i];
+        if (g->kind == KV_LAYER_FULL)
+            per_token += g->bytes_per_token;
+        else if (g->kind == KV_LAYER_STATE)
+            fixed += g->bytes_fixed;
+        else {
+            fixed += g->bytes_per_token * (double)g->tokens_max;
+            widest = g->tokens_max > widest ? g->tokens_max : widest;
+        }
+    }
+    if (per_token > 0) {
+        double guess = floor((r->free_kv_bytes - fixed) / per_token);
+        if (guess >= (double)widest && guess < 9.2e18) {
+            int64_t c = (int64_t)guess;
+            if (kv_groups_request_bytes(r, c) <= r->free_kv_bytes &&
+                kv_groups_request_bytes(r, c + 1) > r->free_kv_bytes)
+                return c;
+        }
+    }
     uint64_t lo = 0, hi = (uint64_t)INT64_MAX;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
