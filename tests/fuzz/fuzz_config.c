@@ -9,31 +9,17 @@
 #include <stdio.h>
 
 #include "kvcalc.h"
-#include "report.h"
+#include "fuzz_render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static FILE *sink;
     kv_spec s;
-    kv_result r;
     kv_model_info info;
     char err[512];
-    if (!sink)
-        sink = fopen("/dev/null", "w");
     kv_spec_defaults(&s);
-    if (kv_config_read((const char *)data, size, "fuzz.json", &s, &info, err, sizeof err) != 0)
-        return 0;
-    s.model_name = info.name;
-    s.model_source = "fuzz";
-    s.max_context = info.max_context;
-    if (kv_compute(&s, &r) == KV_OK && sink) {
-        static kv_table t;
-        kv_table_compute(&s, &r, &t);
-        kv_report rep = {&s, &r, &t, NULL, NULL, NULL};
-        report_text(sink, &rep);
-        report_json(sink, &rep);
-    }
+    if (kv_config_read((const char *)data, size, "fuzz.json", &s, &info, err, sizeof err) == 0)
+        fuzz_render_model(&s, &info);
     return 0;
 }
