@@ -134,6 +134,7 @@ typedef enum {
     KV_ENGINE_VLLM,  /* what vLLM's V1 engine allocates and logs at startup */
     KV_ENGINE_SGLANG,/* what SGLang's token pool holds (max_total_num_tokens) */
     KV_ENGINE_TRTLLM,/* TensorRT-LLM's paged KV cache: free memory x fraction, in blocks */
+    KV_ENGINE_LLAMACPP,/* llama.cpp (llama-server): the cache its flags and build allocate */
     KV_ENGINE_COUNT
 } kv_engine;
 
@@ -177,6 +178,43 @@ typedef struct {
                                  spec's free memory (GPU - weights - overhead) */
 } kv_trtllm_spec;
 
+/* llama.cpp's KV-cache element types (-ctk / -ctv), in ggml's names and block sizes. */
+typedef enum {
+    KV_GGML_F32, KV_GGML_F16, KV_GGML_BF16, KV_GGML_Q8_0, KV_GGML_Q4_0, KV_GGML_Q4_1,
+    KV_GGML_IQ4_NL, KV_GGML_Q5_0, KV_GGML_Q5_1, KV_GGML_CACHE_TYPES
+} kv_ggml_cache_type;
+
+typedef struct {
+    const char *name;    /* "q8_0", as llama.cpp prints it */
+    int64_t block;       /* elements per block: 1, or 32 for the quantized types */
+    int64_t block_bytes; /* bytes per block: row bytes = elements / block x block_bytes */
+} kv_ggml_cache_type_info;
+
+/* --flash-attn: off, on, or auto (from build 6325; counts as on for the cache's sizes). */
+typedef enum { KV_FLASH_OFF, KV_FLASH_ON, KV_FLASH_AUTO } kv_flash_attn;
+
+#define KV_LLAMACPP_NEWEST_BUILD 10573 /* the newest build whose rules kvcalc describes */
+
+struct kv_gguf_info; /* a GGUF header's per-layer numbers (models section) */
+
+/* llama.cpp's inputs, by its own flag names (docs/llamacpp.md). Negative = not given: the
+ * build's default. kvcalc models llama-server. */
+typedef struct {
+    int64_t build;          /* --llamacpp-build: whose rules apply (a newer one: the newest) */
+    int64_t ctx_size;       /* -c: < 0 the build's default; 0 the model's context_length */
+    int64_t parallel;       /* -np: 0 = not given (llama-server's slots for the build) */
+    int kv_unified;         /* --kv-unified: one cache stream shared by every slot */
+    int swa_full;           /* --swa-full: sliding layers keep a full-size cache */
+    int flash_attn;         /* a kv_flash_attn; < 0: the build's default */
+    int type_k, type_v;     /* kv_ggml_cache_type; < 0: from the spec's dtype (f16 unless
+                               --dtype says otherwise) */
+    int64_t batch_size;     /* -b, >= 1 [2048] */
+    int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
+    int64_t n_gpu_layers;   /* -ngl; < 0: the build's default (all from b6325, else 0) */
+    const struct kv_gguf_info *gguf; /* the GGUF header the model came from (borrowed; its
+                               per-layer heads and K/V sizes), or NULL: rows from the spec */
+} kv_llamacpp_spec;
+
 /* ---- spec: everything the core needs -------------------------------------------------- */
 
 typedef struct {
@@ -199,6 +237,7 @@ typedef struct {
     kv_vllm_spec vllm;       /* used when engine == KV_ENGINE_VLLM */
     kv_sglang_spec sglang;   /* used when engine == KV_ENGINE_SGLANG */
     kv_trtllm_spec trtllm;   /* used when engine == KV_ENGINE_TRTLLM */
+    kv_llamacpp_spec llamacpp; /* used when engine == KV_ENGINE_LLAMACPP */
 
     /* Labels for reports; the core ignores them. Borrowed strings, NULL when unset. */
     const char *model_name;  /* "Qwen/Qwen3-8B"; NULL: the lesson's illustrative model */
@@ -366,6 +405,53 @@ typedef struct {
     double max_concurrency;   /* floor(blocks / blocks_per_request) */
 } kv_trtllm_result;
 
+/* One cache llama.cpp allocates (the main one, or the sliding-window one). */
+typedef struct {
+    int64_t layers;      /* layers in it */
+    int64_t cells;       /* cells per stream */
+    double k_bytes, v_bytes; /* all layers, all streams */
+} kv_llamacpp_cache;
+
+/* What llama.cpp would allocate and print (one process; layers split over devices). */
+typedef struct {
+    int64_t build;           /* the rules applied (the newest for a larger --llamacpp-build) */
+    int64_t n_ctx_asked;     /* n_ctx before padding: -c, the build's default or the
+                                model's context_length */
+    int ctx_from_model;      /* 1: n_ctx is the model's context_length (-c 0, or the
+                                default from b7407) */
+    int autofit;             /* 1: this build would fit n_ctx to free memory (no -c, from
+                                b7407): kvcalc's figure is the unfitted one */
+    int64_t n_seq;           /* n_seq_max: slots */
+    int auto_slots;          /* 1: llama-server's automatic 4 unified slots (no -np) */
+    int unified;             /* 1: one stream shared by every slot */
+    int flash;               /* flash attention counted as on (on, or auto from b6325) */
+    int type_k, type_v;      /* kv_ggml_cache_type in force */
+    int v_less;              /* 1: an MLA cache without V (from b7832) */
+    int64_t n_ubatch;        /* min(-ub, -b) */
+    int64_t pad;             /* cell padding of the build */
+    int64_t streams;
+    int64_t n_ctx;           /* cells x streams of the main cache: "n_ctx = N" */
+    int rounded;             /* 1: "n_ctx is not divisible by n_seq_max - rounding down to" */
+    int64_t slot_ctx;        /* tokens one slot (one request) may hold */
+    kv_llamacpp_cache main;  /* non-sliding attention layers */
+    kv_llamacpp_cache swa;   /* sliding / chunked layers (layers 0 before b5429: they are
+                                in the main cache) */
+    int64_t state_layers;    /* recurrent layers */
+    int64_t state_rows;      /* max(1, n_seq) */
+    double state_r_bytes, state_s_bytes; /* their f32 state (R: conv, S: SSM; r holds all
+                                of it when the split is unknown) */
+    int64_t n_layer;         /* blocks (for -ngl) */
+    int64_t gpu_layers;      /* of n_layer + 1 (the output layer), on the GPU */
+    double kv_gpu_bytes;     /* KV and state of the GPU layers */
+    double kv_host_bytes;    /* the rest, in host memory */
+    double weights_gpu_bytes;/* the weights' share of the GPU layers */
+    double compute_bytes;    /* the GPU compute buffer: an estimate (docs/llamacpp.md) */
+    double gpu_needed_bytes; /* weights + KV + state + compute on the GPU + overhead */
+    int fits_gpu;            /* gpu_needed_bytes <= GPU memory */
+    int64_t ctx_size_fit;    /* the largest -c that fits the GPU with the other flags as
+                                given; 0: none; INT64_MAX: any (nothing grows on the GPU) */
+} kv_llamacpp_result;
+
 /* One group of layers that keep the context the same way. */
 typedef struct {
     kv_layer_kind kind;
@@ -433,6 +519,7 @@ typedef struct {
     kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
     kv_sglang_result sglang;     /* filled when spec.engine == KV_ENGINE_SGLANG */
     kv_trtllm_result trtllm;     /* filled when spec.engine == KV_ENGINE_TRTLLM */
+    kv_llamacpp_result llamacpp; /* filled when spec.engine == KV_ENGINE_LLAMACPP */
 } kv_result;
 
 /* The lesson's context-vs-concurrency table (kv_table_compute). */
@@ -465,7 +552,8 @@ typedef enum {
     KV_ERR_TARGET,          /* the plan for a target needs more than 2^63 - 1 GPUs */
     KV_ERR_TRTLLM,          /* a TensorRT-LLM input out of range, or its token count would
                                exceed 2^62 */
-    KV_ERR_SGLANG           /* an SGLang input out of range (fraction, memory, page size) */
+    KV_ERR_SGLANG,          /* an SGLang input out of range (fraction, memory, page size) */
+    KV_ERR_LLAMACPP         /* a llama.cpp input it would refuse (kv_llamacpp_problem()) */
 } kv_status;
 
 /* ---- computing ------------------------------------------------------------------------ */
@@ -517,6 +605,14 @@ double kv_sglang_default_fraction(int version, double gpu_mem_mib, int64_t tp, i
 /* Fills the TensorRT-LLM defaults: fraction 0.9, 32 tokens per block, no max_tokens cap,
  * free memory estimated. */
 void kv_trtllm_defaults(kv_trtllm_spec *t);
+
+/* Fills the llama.cpp defaults: the newest build's rules, every flag "not given". */
+void kv_llamacpp_defaults(kv_llamacpp_spec *l);
+/* The row of the cache type table for t (t < KV_GGML_CACHE_TYPES). */
+const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t);
+/* Why llama.cpp refuses spec s (one sentence naming the flag), or NULL when it does not:
+ * what kv_compute() reports as KV_ERR_LLAMACPP. */
+const char *kv_llamacpp_problem(const kv_spec *s);
 
 /* Whether tensor parallelism of size tp can split this model: tp divides the attention heads
  * (when known) and, without MLA, tp divides the KV heads or the KV heads divide tp (then they
@@ -582,7 +678,7 @@ int kv_config_load_file(const char *path, char **text, size_t *len, char *err, s
 #define KV_GGUF_MAX_LAYERS KV_MAX_PATTERN /* block_count above this is refused */
 
 /* What a GGUF header says beyond the spec (what an engine sizing llama.cpp needs). */
-typedef struct {
+typedef struct kv_gguf_info {
     uint32_t version;            /* 2 or 3 */
     char architecture[64];       /* general.architecture ("llama", "gemma2", "gpt-oss") */
     int arch_known;              /* 0: an architecture kvcalc has no rule for (generic keys) */
@@ -601,6 +697,8 @@ typedef struct {
     int64_t kv_heads_min, kv_heads_max;       /* over the layers that keep a KV cache */
     int64_t kv_heads_sum;        /* sum over those layers (K row sum / key_length) */
     int64_t layer_kv_heads[KV_GGUF_MAX_LAYERS]; /* per layer; 0: no KV cache in that layer */
+    int64_t layer_count;         /* entries of layer_kind: block_count minus the NextN blocks
+                                    left out of the main cache */
     unsigned char layer_kind[KV_GGUF_MAX_LAYERS]; /* per layer (of block_count - the NextN
                                     blocks left out): a kv_layer_kind, or KV_LAYER_KINDS for a
                                     layer that keeps nothing (left out of the spec) */
@@ -611,6 +709,9 @@ typedef struct {
     int64_t swa_period;          /* the period used (0: a per-layer array, or no SWA) */
     int mla;                     /* both key_length_mla and value_length_mla present */
     int64_t kv_lora_rank, rope_dims;
+    int64_t state_r_row, state_s_row; /* f32 elements per recurrent layer and sequence: the
+                                    conv state (R) and the SSM state (S); 0: unknown */
+    int64_t vocab;               /* tokens of tokenizer.ggml.tokens; 0: absent */
     double weight_bytes;         /* sum of every tensor's bytes, padding excluded */
     double params;               /* sum of every tensor's elements */
 } kv_gguf_info;

@@ -20,8 +20,9 @@ static int gguf_load(const char *path, kv_model *m, kv_model_info *info, char *e
                      size_t errcap)
 {
     kv_safe(m->source, sizeof m->source, path, 0);
-    if (kv_gguf_load_file(path, &m->spec, info, NULL, err, errcap) != 0)
+    if (kv_gguf_load_file(path, &m->spec, info, &m->gguf, err, errcap) != 0)
         return KV_USAGE_ERROR;
+    m->spec.llamacpp.gguf = &m->gguf; /* llama.cpp sizes each layer as the file says */
     snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
     return 0;
 }
@@ -77,6 +78,8 @@ static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
         s->checkpoint_weights_bytes = 0; /* a GGUF file's own bytes give way to the flag */
     if (f->clears & CLEARS_ESTIMATE)
         s->params_estimated = 0;
+    if (f->clears & CLEARS_GEOMETRY)
+        s->llamacpp.gguf = NULL; /* the file's per-layer rows give way to the flags */
     if (f->clears & CLEARS_GPU) {
         s->gpu_name = NULL;
         s->gpu_engine_gib = 0;
@@ -115,10 +118,16 @@ int kv_build_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
     }
     /* 5. engine rules: an engine's own flags need that engine (its defaults that depend on
      *    the GPU are resolved by the engine itself, from the spec) */
+    char shown[KV_TYPED_MAX];
     for (size_t i = 0; foreign && i < kv_flags_count; i++)
         if (o->set[i] && kv_flags[i].engine != KV_ENGINE_COUNT && kv_flags[i].engine != out->engine)
-            return kv_fail(err, errcap, "--%s: applies only with --engine %s", o->typed[i],
+            return kv_fail(err, errcap, "%s: applies only with --engine %s",
+                           kv_flag_shown(o, &kv_flags[i], shown, sizeof shown),
                            kv_engine_name(kv_flags[i].engine));
+    /*    llama.cpp caches in f16 whatever the model's dtype, unless --dtype says otherwise */
+    const kv_flag *dtype = kv_flag_find("dtype", 5);
+    if (out->engine == KV_ENGINE_LLAMACPP && !o->set[dtype - kv_flags])
+        out->dtype = KV_DTYPE_FP16;
     return 0;
 }
 

@@ -12,11 +12,12 @@
 
 #include "options.h"
 
-/* A loaded model: its spec (defaults + config) and the labels it points at. */
+/* A loaded model: its spec (defaults + config) and what it points at. */
 typedef struct {
     kv_spec spec;
     char name[600];   /* the model's name, for reports */
     char source[600]; /* "built-in preset", or the file as typed */
+    kv_gguf_info gguf;/* a GGUF file's per-layer numbers (spec.llamacpp.gguf points here) */
 } kv_model;
 
 /* Loads the model of --config PATH ("-" = standard input) or --model NAME into *m (its

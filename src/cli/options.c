@@ -23,14 +23,24 @@
 
 static const flag_choice engines[] = {{"ideal", KV_ENGINE_IDEAL}, {"vllm", KV_ENGINE_VLLM},
                                       {"sglang", KV_ENGINE_SGLANG}, {"trtllm", KV_ENGINE_TRTLLM},
-                                      {NULL, 0}};
+                                      {"llama.cpp", KV_ENGINE_LLAMACPP},
+                                      {"llamacpp", KV_ENGINE_LLAMACPP}, {NULL, 0}};
+static const flag_choice flash_modes[] = {
+    {"off", KV_FLASH_OFF}, {"on", KV_FLASH_ON}, {"auto", KV_FLASH_AUTO}, {NULL, 0}};
+/* llama.cpp's -ctk / -ctv names, in kv_ggml_cache_type order */
+static const flag_choice cache_types[] = {
+    {"f32", KV_GGML_F32},   {"f16", KV_GGML_F16},       {"bf16", KV_GGML_BF16},
+    {"q8_0", KV_GGML_Q8_0}, {"q4_0", KV_GGML_Q4_0},     {"q4_1", KV_GGML_Q4_1},
+    {"iq4_nl", KV_GGML_IQ4_NL}, {"q5_0", KV_GGML_Q5_0}, {"q5_1", KV_GGML_Q5_1},
+    {NULL, 0}};
 static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
 static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
 
-#define INT_IN(fl, al, k, m, lo, st, mt, h)                                                  \
+#define INT_IN(fl, al, k, m, lo, st, clr, mt, h)                                             \
     {.name = fl, .alias = {al}, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, \
-     .min = lo, .engine = ANY, .blames = st, .section = SECTION_MODEL, .meta = mt, .help = h}
+     .min = lo, .engine = ANY, .clears = clr, .blames = st, .section = SECTION_MODEL,         \
+     .meta = mt, .help = h}
 #define NUM_IN(fl, k, m, lo, excl, st, clr, mt, h)                                           \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, .min = lo, \
      .min_exclusive = excl, .engine = ANY, .clears = clr, .blames = st,                       \
@@ -47,6 +57,21 @@ static const flag_choice formats[] = {
     {.name = fl, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
      .min = lo, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG, .blames = KV_ERR_SGLANG,\
      .section = SECTION_SGLANG, .meta = "N", .help = h}
+#define LLAMA_INT(fl, sh, k, m, lo, hi, opt, mt, h)                                           \
+    {.name = fl, .short_name = sh, .arg = ARG_INT, .does = DO_SPEC,                           \
+     .offset = SPEC_AT(llamacpp.m), .key = k, .min = lo, .max = hi, .optional = opt,          \
+     .engine = KV_ENGINE_LLAMACPP, .blames = KV_ERR_LLAMACPP, .section = SECTION_LLAMACPP,    \
+     .meta = mt, .help = h}
+#define LLAMA_CHOICE(fl, sh, k, m, ch, mt, h)                                                 \
+    {.name = fl, .short_name = sh, .arg = ARG_CHOICE, .does = DO_SPEC,                        \
+     .offset = SPEC_AT(llamacpp.m), .key = k, .choices = ch, .optional = 1,                    \
+     .engine = KV_ENGINE_LLAMACPP, .blames = KV_ERR_LLAMACPP, .section = SECTION_LLAMACPP,    \
+     .meta = mt, .help = h}
+#define LLAMA_SWITCH(fl, sh, k, m, h)                                                         \
+    {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = DO_SPEC,                          \
+     .offset = SPEC_AT(llamacpp.m), .key = k, .switch_value = 1,                              \
+     .engine = KV_ENGINE_LLAMACPP, .blames = KV_ERR_LLAMACPP, .section = SECTION_LLAMACPP,    \
+     .help = h}
 #define ACTION(fl, sh, what, sec, h)                                                         \
     {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = DO_ACTION, .switch_value = what,  \
      .engine = ANY, .section = sec, .help = h}
@@ -56,11 +81,11 @@ static const flag_choice formats[] = {
 
 const kv_flag kv_flags[] = {
     /* the model, the GPU and the workload */
-    INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, "N",
+    INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, CLEARS_GEOMETRY, "N",
            "transformer layers (config.json: num_hidden_layers)"),
-    INT_IN("kv-heads", NULL, "kv_heads", kv_heads, 1, KV_ERR_KV_HEADS, "N",
+    INT_IN("kv-heads", NULL, "kv_heads", kv_heads, 1, KV_ERR_KV_HEADS, CLEARS_GEOMETRY, "N",
            "KV heads (num_key_value_heads); fewer than attention heads = GQA"),
-    INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, "N",
+    INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, CLEARS_GEOMETRY, "N",
            "elements per head (head_dim, or hidden_size / num_attention_heads)"),
     {.name = "dtype", .alias = {"kv-cache-dtype"}, .arg = ARG_DTYPE, .does = DO_SPEC,
      .offset = SPEC_AT(dtype), .key = "dtype", .engine = ANY, .blames = KV_ERR_DTYPE,
@@ -80,10 +105,10 @@ const kv_flag kv_flags[] = {
      .does = DO_SPEC, .offset = SPEC_AT(context), .key = "context", .min = 1, .engine = ANY,
      .blames = KV_ERR_CONTEXT, .section = SECTION_MODEL, .meta = "N",
      .help = "tokens per request (prompt + generated); alias --max-model-len, --context-length"},
-    INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, "N",
+    INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, 0, "N",
            "length of a prompt prefix shared by requests"),
     INT_IN("prefix-requests", NULL, "prefix_requests", prefix_requests, 1,
-           KV_ERR_PREFIX_REQUESTS, "N", "how many requests share that prefix"),
+           KV_ERR_PREFIX_REQUESTS, 0, "N", "how many requests share that prefix"),
     {.name = "tensor-parallel-size", .alias = {"tp", "tp-size"}, .arg = ARG_INT, .does = DO_SPEC,
      .offset = SPEC_AT(tp), .key = "tensor_parallel_size", .min = 1, .engine = ANY,
      .blames = KV_ERR_TP, .section = SECTION_MODEL, .meta = "N",
@@ -91,7 +116,8 @@ const kv_flag kv_flags[] = {
     {.name = "engine", .arg = ARG_CHOICE, .does = DO_SPEC, .offset = SPEC_AT(engine),
      .key = "engine", .choices = engines, .engine = ANY, .blames = KV_ERR_ENGINE,
      .section = SECTION_MODEL, .meta = "NAME",
-     .help = "the serving engine whose allocation answers: ideal, vllm, sglang or trtllm"},
+     .help = "the serving engine whose allocation answers: ideal, vllm, sglang, trtllm or "
+             "llama.cpp"},
     TEXT_OPT("config", DO_MODEL_FILE, SECTION_MODEL, "FILE",
              "read the model from a Hugging Face config.json (- = stdin)"),
     TEXT_OPT("model", DO_MODEL_NAME, SECTION_MODEL, "NAME",
@@ -175,6 +201,31 @@ const kv_flag kv_flags[] = {
      .key = "free_mem_gib", .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_TRTLLM,
      .blames = KV_ERR_TRTLLM, .section = SECTION_TRTLLM, .meta = "GIB",
      .help = "the log's \"available: F GiB\" [auto: GPU - weights - overhead, an estimate]"},
+
+    /* llama.cpp (docs/llamacpp.md): its own names, short ones included */
+    LLAMA_INT("llamacpp-build", NULL, "llamacpp_build", build, 1, 1000000, 0, "N",
+              "the llama.cpp build whose rules apply (newer: the newest) [10573]"),
+    LLAMA_INT("ctx-size", "c", "ctx_size", ctx_size, 0, 1099511627776.0, 1, "N",
+              "n_ctx: cells of the cache, all slots; 0 = the model's context_length "
+              "[auto: the build's default]"),
+    LLAMA_INT("parallel", "np", "parallel", parallel, 1, 1000000, 1, "N",
+              "slots (sequences) [auto: llama-server's, 4 unified from b6925, else 1]"),
+    LLAMA_SWITCH("kv-unified", "kvu", "kv_unified", kv_unified,
+                 "one cache stream shared by every slot"),
+    LLAMA_SWITCH("swa-full", NULL, "swa_full", swa_full,
+                 "sliding-window layers keep a full-size cache"),
+    LLAMA_CHOICE("flash-attn", "fa", "flash_attn", flash_attn, flash_modes, "MODE",
+                 "on, off or auto [auto: auto from b6325, else off]"),
+    LLAMA_CHOICE("cache-type-k", "ctk", "cache_type_k", type_k, cache_types, "TYPE",
+                 "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1 [f16]"),
+    LLAMA_CHOICE("cache-type-v", "ctv", "cache_type_v", type_v, cache_types, "TYPE",
+                 "V cache type (quantized needs flash attention) [f16]"),
+    LLAMA_INT("batch-size", "b", "batch_size", batch_size, 1, 1000000000, 0, "N",
+              "logical batch: the micro-batch is at most this"),
+    LLAMA_INT("ubatch-size", "ub", "ubatch_size", ubatch_size, 1, 1000000000, 0, "N",
+              "micro-batch: sizes the sliding-window cache and compute buffer"),
+    LLAMA_INT("n-gpu-layers", "ngl", "n_gpu_layers", n_gpu_layers, 0, 1000000, 1, "N",
+              "layers on the GPU (+1 = the output layer) [auto: all from b6325, else 0]"),
 
     /* planning */
     {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,
@@ -417,7 +468,7 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
         if (strcmp(text, "auto") == 0)
             return 1;
         if (kv_dtype_from_name(text, &v->t) != 0)
-            return kv_fail(err, cap, "--%s: unknown dtype '%s' (expected %s)", typed, shown, want);
+            return kv_fail(err, cap, "%s: unknown dtype '%s' (expected %s)", typed, shown, want);
         return 0;
     case ARG_CHOICE:
         for (const flag_choice *c = f->choices; c->name; c++) {
@@ -426,32 +477,32 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
                 return 0;
             }
         }
-        return kv_fail(err, cap, "--%s: unknown value '%s' (expected %s)", typed, shown, want);
+        return kv_fail(err, cap, "%s: unknown value '%s' (expected %s)", typed, shown, want);
     case ARG_VERSION:
         if (parse_version(text, &v->e) != 0)
-            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+            return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want, shown);
         return 0;
     case ARG_SGLANG_VERSION:
         if (kv_sglang_version_parse(text, &v->e) != 0)
-            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+            return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want, shown);
         return 0;
     case ARG_INT: {
         int rc = parse_int(text, &v->i);
         if (rc == -2)
-            return kv_fail(err, cap, "--%s: expected %s, got '%s' (too large: at most %lld)",
+            return kv_fail(err, cap, "%s: expected %s, got '%s' (too large: at most %lld)",
                            typed, want, shown, (long long)INT64_MAX);
         if (rc != 0 || (double)v->i < f->min || (f->max > 0 && (double)v->i > f->max))
-            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+            return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want, shown);
         return 0;
     }
     case ARG_NUM: {
         int rc = kv_parse_number(text, &v->d);
         if (rc == -2)
-            return kv_fail(err, cap, "--%s: expected %s, got '%s' (too large for a double)",
+            return kv_fail(err, cap, "%s: expected %s, got '%s' (too large for a double)",
                            typed, want, shown);
         if (rc != 0 || (f->min_exclusive ? !(v->d > f->min) : !(v->d >= f->min)) ||
             (f->max > 0 && v->d > f->max))
-            return kv_fail(err, cap, "--%s: expected %s, got '%s'", typed, want, shown);
+            return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want, shown);
         return 0;
     }
     }
@@ -514,8 +565,10 @@ size_t kv_flag_size(const kv_flag *f)
     }
 }
 
-int kv_flag_is_string(const kv_flag *f)
+int kv_flag_is_string(const kv_flag *f, const char *text)
 {
+    if (strcmp(text, "null") == 0)
+        return 0;
     return f->arg == ARG_DTYPE || f->arg == ARG_CHOICE || f->arg == ARG_VERSION ||
            f->arg == ARG_SGLANG_VERSION;
 }
@@ -552,6 +605,8 @@ char *kv_flag_text(char *buf, size_t cap, const kv_spec *s, const kv_flag *f)
         return buf;
     case ARG_CHOICE:
         memcpy(&e, at, sizeof e);
+        if (f->optional && e < 0) /* not given: the engine's default */
+            break;
         snprintf(buf, cap, "%s", choice_of(f->choices, e));
         return buf;
     case ARG_NONE:
@@ -667,7 +722,8 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
     case DO_SPEC:
         o->set[i] = rc == 0; /* "auto" takes back an earlier value */
         o->values[i] = v;
-        o->typed[i] = typed;
+        snprintf(o->typed_buf[i], sizeof o->typed_buf[i], "%s", typed);
+        o->typed[i] = o->typed_buf[i];
         return 0;
     case DO_MODEL_FILE:
         o->config_path = val;
@@ -797,9 +853,10 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
             return kv_fail(err, errcap, "unknown option '%s'",
                            kv_safe(shown, sizeof shown, flag, SHOWN));
         }
-        /* the spelling typed: the name, an alias or the short name, all in the table (no
-         * copy needed); messages say "--name" for long spellings */
-        const char *typed = is_short ? f->name : spelling(f, name, len);
+        /* the spelling typed, for messages: the name, an alias or the short name */
+        char typed[KV_TYPED_MAX];
+        snprintf(typed, sizeof typed, "%s%s", is_short ? "-" : "--",
+                 is_short ? f->short_name : spelling(f, name, len));
         const char *val = NULL;
         if (f->arg != ARG_NONE) {
             if (eq)
@@ -809,10 +866,10 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
             else {
                 char want[1200];
                 kv_flag_accepts(f, want, sizeof want);
-                return kv_fail(err, errcap, "--%s: missing value (expected %s)", typed, want);
+                return kv_fail(err, errcap, "%s: missing value (expected %s)", typed, want);
             }
         } else if (eq) {
-            return kv_fail(err, errcap, "--%s: takes no value, got '%s'", typed,
+            return kv_fail(err, errcap, "%s: takes no value, got '%s'", typed,
                            kv_safe(shown, sizeof shown, eq + 1, SHOWN));
         }
         int rc = take(f, typed, val, o, err, errcap);
@@ -826,12 +883,22 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
     return check_combination(o, err, errcap);
 }
 
+const char *kv_flag_shown(const kv_options *o, const kv_flag *f, char *buf, size_t cap)
+{
+    size_t i = (size_t)(f - kv_flags);
+    if (o && o->set[i] && o->typed[i])
+        return o->typed[i];
+    snprintf(buf, cap, "--%s", f->name);
+    return buf;
+}
+
 void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *err,
                      size_t errcap)
 {
     if (st == KV_ERR_TP) {
         const kv_flag *tp = kv_flag_blamed(KV_ERR_TP);
-        const char *typed = o && o->set[tp - kv_flags] ? o->typed[tp - kv_flags] : tp->name;
+        char shown[KV_TYPED_MAX];
+        const char *typed = kv_flag_shown(o, tp, shown, sizeof shown);
         char valid[512] = "";
         size_t n = 0;
         int64_t limit = s->arch.heads > 0 ? s->arch.heads : s->kv_heads;
@@ -840,19 +907,20 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
                 n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%lld", n ? " " : "",
                                       (long long)t);
         if (s->arch.heads > 0)
-            kv_fail(err, errcap, "--%s: %lld does not split %lld attention "
+            kv_fail(err, errcap, "%s: %lld does not split %lld attention "
                                  "heads and %lld KV heads (valid: %s)",
                     typed, (long long)s->tp, (long long)s->arch.heads, (long long)s->kv_heads, valid);
         else
-            kv_fail(err, errcap, "--%s: %lld does not split %lld KV heads "
+            kv_fail(err, errcap, "%s: %lld does not split %lld KV heads "
                                  "(valid: %s, or a multiple of %lld)",
                     typed, (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
         return;
     }
     if (st == KV_ERR_TRTLLM && !(s->trtllm.fraction < 1)) { /* the one input the table lets by */
         const kv_flag *fr = kv_flag_blamed(KV_ERR_TRTLLM);
-        const char *typed = o && o->set[fr - kv_flags] ? o->typed[fr - kv_flags] : fr->name;
-        kv_fail(err, errcap, "--%s: must be a number > 0 and < 1", typed);
+        char shown[KV_TYPED_MAX];
+        const char *typed = kv_flag_shown(o, fr, shown, sizeof shown);
+        kv_fail(err, errcap, "%s: must be a number > 0 and < 1", typed);
         return;
     }
     if (st == KV_ERR_VLLM || st == KV_ERR_VLLM_RANGE || st == KV_ERR_ENGINE || st == KV_ERR_TRTLLM) {
@@ -868,15 +936,20 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
             kv_fail(err, errcap, "--engine sglang: %s", kv_status_message(st));
         return;
     }
+    if (st == KV_ERR_LLAMACPP) { /* the engine says which rule and which flag */
+        const char *why = kv_llamacpp_problem(s);
+        kv_fail(err, errcap, "%s", why ? why : kv_status_message(st));
+        return;
+    }
     if (st == KV_ERR_TARGET) {
         kv_fail(err, errcap, "--target-concurrency: %s", kv_status_message(st));
         return;
     }
     const kv_flag *f = kv_flag_blamed(st);
     if (f) {
-        size_t i = (size_t)(f - kv_flags);
-        const char *typed = o && o->set[i] ? o->typed[i] : f->name;
-        kv_fail(err, errcap, "--%s: %s", typed, kv_status_message(st));
+        char shown[KV_TYPED_MAX];
+        const char *typed = kv_flag_shown(o, f, shown, sizeof shown);
+        kv_fail(err, errcap, "%s: %s", typed, kv_status_message(st));
     } else {
         kv_fail(err, errcap, "--gpu-mem-gib, --params-b, --overhead-gib: %s",
                 kv_status_message(st));
@@ -910,6 +983,7 @@ static const char *const section_titles[] = {
     [SECTION_PLAN] = "Planning and CI:",
     [SECTION_OUTPUT] = "Output:",
     [SECTION_SGLANG] = "SGLang engine (with --engine sglang; see docs/sglang.md):",
+    [SECTION_LLAMACPP] = "llama.cpp engine (with --engine llama.cpp; see docs/llamacpp.md):",
 };
 
 void kv_help(FILE *out)

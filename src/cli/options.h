@@ -57,12 +57,14 @@ typedef struct {
 #define CLEARS_ESTIMATE 1u /* --params-b: the weights are params_b, not the config estimate */
 #define CLEARS_GPU 2u      /* --gpu-mem-gib: no GPU preset's name or engine total */
 #define CLEARS_QUANT 4u    /* --weight-dtype: every weight in that dtype */
+#define CLEARS_GEOMETRY 8u /* --layers, --kv-heads, --head-dim: not a GGUF file's rows */
 
 typedef enum {
     SECTION_MODEL,
     SECTION_VLLM,
     SECTION_SGLANG,
     SECTION_TRTLLM,
+    SECTION_LLAMACPP,
     SECTION_PLAN,
     SECTION_OUTPUT
 } flag_section;
@@ -95,7 +97,8 @@ typedef struct {
 extern const kv_flag kv_flags[];
 extern const size_t kv_flags_count;
 
-#define KV_MAX_FLAGS 64
+#define KV_MAX_FLAGS 96
+#define KV_TYPED_MAX 48 /* the longest flag spelling, dashes and NUL included */
 #define KV_MAX_REQUIRE 32
 #define KV_MAX_SWEEP 8
 #define KV_ERR_BUF 8192 /* an error line: the longest lists every output key */
@@ -143,7 +146,9 @@ typedef struct {
     const char *sweep[KV_MAX_SWEEP]; /* --sweep KEY=VALUES, as typed */
     unsigned char set[KV_MAX_FLAGS]; /* spec inputs given explicitly ... */
     kv_value values[KV_MAX_FLAGS];   /* ... and their values, by kv_flags index */
-    const char *typed[KV_MAX_FLAGS]; /* ... and the spelling typed ("max-model-len") */
+    const char *typed[KV_MAX_FLAGS]; /* ... and the spelling typed, dashes included
+                                        ("--max-model-len", "-c"): points into typed_buf */
+    char typed_buf[KV_MAX_FLAGS][KV_TYPED_MAX];
 } kv_options;
 
 /* Parses argv into *o. Returns 0, or KV_USAGE_ERROR with one line in err
@@ -151,8 +156,12 @@ typedef struct {
  * --version. */
 int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, size_t errcap);
 
+/* The flag as the user typed it ("-c", "--max-model-len"), or "--name" when it was not
+ * typed, into buf. */
+const char *kv_flag_shown(const kv_options *o, const kv_flag *f, char *buf, size_t cap);
+
 /* Parses one value of spec input f as the command line does (typed: the flag's spelling
- * for messages). Returns 0 with *v set, 1 for "auto" (leave the model's value), or
+ * for messages, dashes included). Returns 0 with *v set, 1 for "auto" (leave the model's value), or
  * KV_USAGE_ERROR with one line in err. */
 int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_value *v, char *err,
                   size_t errcap);
@@ -172,8 +181,9 @@ const kv_flag *kv_flag_blamed(kv_status st);
 size_t kv_flag_size(const kv_flag *f);
 /* A spec input's current value in s as JSON text: a number, a quoted-free name, "null". */
 char *kv_flag_text(char *buf, size_t cap, const kv_spec *s, const kv_flag *f);
-/* Whether that text is a JSON string (names) rather than a number, boolean or null. */
-int kv_flag_is_string(const kv_flag *f);
+/* Whether text, kv_flag_text()'s answer for f, is a JSON string (a name) rather than a
+ * number, a boolean or null (a choice not given). */
+int kv_flag_is_string(const kv_flag *f, const char *text);
 /* "an integer >= 1", "one of: fp32 fp16 ...": what a flag accepts, for messages. */
 void kv_flag_accepts(const kv_flag *f, char *buf, size_t cap);
 

@@ -137,7 +137,9 @@ static int list_value(grid *g, axis *ax, const char *item)
         ax->seg[ax->n_seg - 1].n++;
         return kv_model_load(NULL, item, m, g->err, sizeof g->err) == 0 ? 0 : -1;
     } else {
-        int rc = kv_flag_value(ax->flag, ax->flag->name, item, &ax->values[i], g->err, sizeof g->err);
+        char typed[KV_TYPED_MAX];
+        snprintf(typed, sizeof typed, "--%s", ax->flag->name);
+        int rc = kv_flag_value(ax->flag, typed, item, &ax->values[i], g->err, sizeof g->err);
         if (rc == KV_USAGE_ERROR)
             return -1;
         ax->is_auto[i] = rc == 1;
@@ -159,8 +161,10 @@ static int range_item(grid *g, axis *ax, const char *item)
                          ax->key, "");
     if (kv_range_split(item, a, sizeof a, b, sizeof b, &op, step, sizeof step, msg, sizeof msg))
         return grid_fail(g, "kvcalc: --sweep: %s%s", msg, "");
-    if (kv_flag_value(ax->flag, ax->flag->name, a, &va, g->err, sizeof g->err) != 0 ||
-        kv_flag_value(ax->flag, ax->flag->name, b, &vb, g->err, sizeof g->err) != 0)
+    char typed[KV_TYPED_MAX];
+    snprintf(typed, sizeof typed, "--%s", ax->flag->name);
+    if (kv_flag_value(ax->flag, typed, a, &va, g->err, sizeof g->err) != 0 ||
+        kv_flag_value(ax->flag, typed, b, &vb, g->err, sizeof g->err) != 0)
         return -1;
     if (!(s = new_segment(ax)))
         return grid_fail(g, "kvcalc: --sweep: out of memory%s%s", "", "");
@@ -333,7 +337,7 @@ static void apply_axes(const grid *g, kv_options *o, const kv_model **model, con
             size_t f = (size_t)(ax->flag - kv_flags);
             o->set[f] = !ax->now_auto;
             o->values[f] = ax->now;
-            o->typed[f] = ax->flag->name;
+            o->typed[f] = NULL; /* messages then name the flag by its name */
         }
     }
 }
@@ -450,7 +454,7 @@ static void row(FILE *out, kv_format fmt, const grid *g, const kv_spec *s, const
             v = s->model_name;
         else {
             v = kv_flag_text(buf, sizeof buf, s, ax->flag);
-            is_str = kv_flag_is_string(ax->flag);
+            is_str = kv_flag_is_string(ax->flag, v);
         }
         cell(&l, fmt, k == 0, ax->key, v, is_str, 0);
     }

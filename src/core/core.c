@@ -53,6 +53,7 @@ void kv_spec_defaults(kv_spec *s)
     kv_vllm_defaults(&s->vllm);
     kv_sglang_defaults(&s->sglang);
     kv_trtllm_defaults(&s->trtllm);
+    kv_llamacpp_defaults(&s->llamacpp);
     s->model_name = NULL;
     s->model_source = NULL;
     s->gpu_name = NULL;
@@ -93,6 +94,7 @@ static const char *const status_messages[] = {
     [KV_ERR_TRTLLM] = "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, 1), "
                       "tokens per block >= 1, free memory >= 0 and finite), or its token "
                       "count exceeds 2^62; kvcalc refuses rather than cap it",
+    [KV_ERR_LLAMACPP] = "llama.cpp would refuse these settings (see kv_llamacpp_problem())",
 };
 
 const char *kv_status_message(kv_status st)

@@ -29,6 +29,7 @@ extern const kv_engine_ops kv_engine_ideal_ops;
 extern const kv_engine_ops kv_engine_vllm_ops;
 extern const kv_engine_ops kv_engine_sglang_ops;
 extern const kv_engine_ops kv_engine_trtllm_ops;
+extern const kv_engine_ops kv_engine_llamacpp_ops;
 
 /* The engine of e, or NULL when e is out of range. */
 const kv_engine_ops *kv_engine_get(kv_engine e);

@@ -8,6 +8,7 @@ static const kv_engine_ops *const engines[KV_ENGINE_COUNT] = {
     [KV_ENGINE_VLLM] = &kv_engine_vllm_ops,
     [KV_ENGINE_SGLANG] = &kv_engine_sglang_ops,
     [KV_ENGINE_TRTLLM] = &kv_engine_trtllm_ops,
+    [KV_ENGINE_LLAMACPP] = &kv_engine_llamacpp_ops,
 };
 
 const kv_engine_ops *kv_engine_get(kv_engine e)

@@ -195,6 +195,8 @@ static int general_key(gguf_cur *c, const char *k, size_t n, const gguf_value *v
             memcpy(arch, s, len);
             arch[len] = '\0';
         }
+    } else if (is_key(k, n, "tokenizer.ggml.tokens") && v->type == 9) {
+        m->vocab = v->count; /* the vocabulary, for llama.cpp's logits buffer estimate */
     } else if (is_key(k, n, "general.alignment")) {
         if (v->type != 4)
             return gguf_fail(c, v->at, "general.alignment must be a UINT32, not %s",

@@ -41,6 +41,7 @@ typedef enum {
 typedef struct {
     gguf_value v[GK_COUNT];
     const char *name; size_t name_len; /* general.name, borrowed from the buffer */
+    uint64_t vocab;                    /* elements of tokenizer.ggml.tokens; 0: absent */
 } gguf_meta;
 
 extern const char *const gguf_key_suffix[GK_COUNT]; /* "block_count", ... */

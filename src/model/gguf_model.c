@@ -225,8 +225,9 @@ static int read_window(const ctx *x, int64_t *window, int64_t *period)
     return 0;
 }
 
-/* Bytes of recurrent state per layer (elements), or -1 when the keys do not give it. */
-static int64_t state_elems(const ctx *x)
+/* Elements of recurrent state per layer, or -1 when the keys do not give it; the conv (R)
+ * and SSM (S) parts into g, which llama.cpp prints apart. */
+static int64_t state_elems(const ctx *x, kv_gguf_info *g)
 {
     int64_t conv = 0, inner = 0, state = 0, groups = 1;
     if (get_int(x, GK_SSM_CONV, 1, MAX_DIM, &conv) < 0 ||
@@ -236,13 +237,15 @@ static int64_t state_elems(const ctx *x)
         return -2;
     if (!conv || !inner || !state)
         return -1;
-    double e = (double)(conv - 1) * ((double)inner + 2.0 * (double)groups * (double)state) +
-               (double)inner * (double)state;
+    double r = (double)(conv - 1) * ((double)inner + 2.0 * (double)groups * (double)state);
+    double e = r + (double)inner * (double)state;
     if (e > 4e18) {
         gguf_fail(x->c, x->m->v[GK_SSM_INNER].key_at, "%s: a recurrent state of %.3g "
                   "elements per layer is absurd", x->arch, e);
         return -2;
     }
+    g->state_r_row = (int64_t)r;
+    g->state_s_row = inner * state;
     return (int64_t)e;
 }
 
@@ -328,12 +331,13 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
     unsigned char kind[KV_GGUF_MAX_LAYERS];
     g->arch_known = r != NULL;
     if (basics(&x, g) < 0 || read_window(&x, &window, &period) < 0 ||
-        (st = state_elems(&x)) < -1)
+        (st = state_elems(&x, g)) < -1)
         return -1;
     int64_t n = x.L - ((x.rule.flags & R_NEXTN_OUT) ? g->nextn_layers : 0);
     if (layer_kinds(&x, n, window, period, kind) < 0)
         return -1;
     memset(&s->layout, 0, sizeof s->layout);
+    g->layer_count = n;
     fill_layers(kind, n, s, g, &x);
     if (g->kv_layers && !g->mla && (g->key_length < 1 || g->value_length < 1))
         return gguf_fail(c, 24, "%s: no attention.key_length and no head_count to derive "
@@ -362,6 +366,7 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
     }
     snprintf(info->model_type, sizeof info->model_type, "%s", arch);
     info->max_context = g->context_length;
+    g->vocab = m->vocab > (uint64_t)MAX_DIM ? 0 : (int64_t)m->vocab;
     size_t nl = m->name_len < sizeof info->name - 1 ? m->name_len : sizeof info->name - 1;
     while (nl > 0 && nl < m->name_len && ((unsigned char)m->name[nl] & 0xC0) == 0x80)
         nl--; /* cut on a UTF-8 boundary */

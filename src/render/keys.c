@@ -18,6 +18,7 @@
 #define V(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_VLLM, type, offsetof(kv_vllm_result, member)}
 #define G(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_SGLANG, type, offsetof(kv_sglang_result, member)}
 #define TR(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_TRTLLM, type, offsetof(kv_trtllm_result, member)}
+#define LC(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_LLAMACPP, type, offsetof(kv_llamacpp_result, member)}
 #define P(name, member, unit, type) {#name, unit, KEY_PLAN, KV_ENGINE_COUNT, type, offsetof(kv_plan, member)}
 
 const kv_key kv_keys[] = {
@@ -96,6 +97,35 @@ const kv_key kv_keys[] = {
     TR(trtllm_tokens_per_block, tokens_per_block, "tokens", KT_INT),
     TR(trtllm_blocks, blocks, "blocks", KT_INT),
     TR(trtllm_blocks_per_request, blocks_per_request, "blocks", KT_INT),
+    LC(llamacpp_build, build, "build", KT_INT),
+    LC(llamacpp_n_ctx, n_ctx, "tokens", KT_INT),
+    LC(llamacpp_n_ctx_from_model, ctx_from_model, "boolean", KT_BOOL),
+    LC(llamacpp_autofit, autofit, "boolean", KT_BOOL),
+    LC(llamacpp_n_seq_max, n_seq, "sequences", KT_INT),
+    LC(llamacpp_kv_unified, unified, "boolean", KT_BOOL),
+    LC(llamacpp_flash_attn, flash, "boolean", KT_BOOL),
+    LC(llamacpp_n_ubatch, n_ubatch, "tokens", KT_INT),
+    LC(llamacpp_streams, streams, "streams", KT_INT),
+    LC(llamacpp_cells, main.cells, "cells", KT_INT),
+    LC(llamacpp_slot_ctx, slot_ctx, "tokens", KT_INT),
+    LC(llamacpp_layers, main.layers, "layers", KT_INT),
+    LC(llamacpp_k_bytes, main.k_bytes, "bytes", KT_NUM),
+    LC(llamacpp_v_bytes, main.v_bytes, "bytes", KT_NUM),
+    LC(llamacpp_swa_layers, swa.layers, "layers", KT_INT),
+    LC(llamacpp_swa_cells, swa.cells, "cells", KT_INT),
+    LC(llamacpp_swa_k_bytes, swa.k_bytes, "bytes", KT_NUM),
+    LC(llamacpp_swa_v_bytes, swa.v_bytes, "bytes", KT_NUM),
+    LC(llamacpp_state_layers, state_layers, "layers", KT_INT),
+    LC(llamacpp_state_r_bytes, state_r_bytes, "bytes", KT_NUM),
+    LC(llamacpp_state_s_bytes, state_s_bytes, "bytes", KT_NUM),
+    LC(llamacpp_gpu_layers, gpu_layers, "layers", KT_INT),
+    LC(llamacpp_kv_gpu_bytes, kv_gpu_bytes, "bytes", KT_NUM),
+    LC(llamacpp_kv_host_bytes, kv_host_bytes, "bytes", KT_NUM),
+    LC(llamacpp_weights_gpu_bytes, weights_gpu_bytes, "bytes", KT_NUM),
+    LC(llamacpp_compute_bytes_estimate, compute_bytes, "bytes", KT_NUM),
+    LC(llamacpp_gpu_needed_bytes, gpu_needed_bytes, "bytes", KT_NUM),
+    LC(llamacpp_fits_gpu, fits_gpu, "boolean", KT_BOOL),
+    LC(llamacpp_ctx_size_fit, ctx_size_fit, "tokens", KT_INT),
     P(target_concurrency, target, "requests", KT_INT),
     P(kv_bytes_needed, kv_bytes_needed, "bytes", KT_NUM),
     P(total_bytes_needed, total_bytes_needed, "bytes", KT_NUM),
@@ -111,6 +141,7 @@ static const size_t engine_results[KV_ENGINE_COUNT] = {
     [KV_ENGINE_VLLM] = offsetof(kv_result, vllm),
     [KV_ENGINE_SGLANG] = offsetof(kv_result, sglang),
     [KV_ENGINE_TRTLLM] = offsetof(kv_result, trtllm),
+    [KV_ENGINE_LLAMACPP] = offsetof(kv_result, llamacpp),
 };
 
 const kv_key *kv_key_find(const char *name)

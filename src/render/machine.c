@@ -91,10 +91,10 @@ static void report_json_inputs(FILE *out, const kv_spec *s)
         first = 0;
         if (f->clears & CLEARS_ESTIMATE && s->params_estimated)
             fputs("null", out); /* not used: the config's estimate is (see "params") */
-        else if (kv_flag_is_string(f))
-            json_string(out, kv_flag_text(buf, sizeof buf, s, f));
+        else if (kv_flag_is_string(f, kv_flag_text(buf, sizeof buf, s, f)))
+            json_string(out, buf);
         else
-            fputs(kv_flag_text(buf, sizeof buf, s, f), out);
+            fputs(buf, out);
     }
     fputs("\n  },\n", out);
 }

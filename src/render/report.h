@@ -34,6 +34,7 @@ void report_svg(FILE *out, const kv_report *rep);
 void report_vllm_text(FILE *out, const kv_report *rep);
 void report_sglang_text(FILE *out, const kv_report *rep);
 void report_trtllm_text(FILE *out, const kv_report *rep);
+void report_llamacpp_text(FILE *out, const kv_report *rep);
 void report_plan_text(FILE *out, const kv_report *rep);
 void report_levers_text(FILE *out, const kv_report *rep);
 /* The plan's and levers' JSON members ("plan_options", "levers"). */

@@ -146,6 +146,7 @@ static void (*const engine_sections[KV_ENGINE_COUNT])(FILE *, const kv_report *)
     [KV_ENGINE_VLLM] = report_vllm_text,
     [KV_ENGINE_SGLANG] = report_sglang_text,
     [KV_ENGINE_TRTLLM] = report_trtllm_text,
+    [KV_ENGINE_LLAMACPP] = report_llamacpp_text,
 };
 
 /* The sections beyond the lesson's, each only when asked for. */

@@ -1,0 +1,202 @@
+/*
+ * llamacpp_section.c - the --engine llama.cpp section of the text report.
+ *
+ * llama.cpp's own lines (n_ctx, the "rounding down" warning, the sliding-window cache
+ * lines, the KV and recurrent size lines) come out in the words and printf formats of the
+ * build asked for, so that they can be put beside a real log: the size line changed name
+ * and shape six times (docs/llamacpp.md, section 7). kvcalc's own lines around them are
+ * indented and say where each setting came from and what is an estimate.
+ */
+#include "report.h"
+
+#include "format.h"
+
+#include <stdint.h>
+
+/* The builds where a printed line changed. */
+enum {
+    P_MIB = 1521,         /* "MB" -> "MiB" */
+    P_TYPES = 1619,       /* K and V with their types */
+    P_CONTEXT = 4881,     /* llama_new_context_with_model -> llama_context */
+    P_UNIFIED = 5262,     /* -> llama_kv_cache_unified */
+    P_ISWA = 5429,        /* the sliding-window cache lines */
+    P_CELLS = 5441,       /* "size = X MiB (N cells, L layers, S seqs)" */
+    P_HYBRID = 5856,      /* llama_memory_recurrent */
+    P_STREAMS = 5913,     /* "S/T seqs" */
+    P_STREAMS_U = 6071,   /* "%2u/%u" instead of "%2u/%2u" */
+    P_KV_CACHE = 6233,    /* -> llama_kv_cache, llama_kv_cache_iswa */
+    P_ROUNDING = 6975     /* "n_ctx is not divisible by n_seq_max - rounding down to" */
+};
+
+static double mib(double bytes)
+{
+    return bytes / KV_MIB;
+}
+
+static const char *size_prefix(int64_t b)
+{
+    return b < P_CONTEXT ? "llama_new_context_with_model"
+           : b < P_UNIFIED ? "llama_context"
+           : b < P_KV_CACHE ? "llama_kv_cache_unified"
+                            : "llama_kv_cache";
+}
+
+static const char *context_prefix(int64_t b)
+{
+    return b < P_CONTEXT ? "llama_new_context_with_model" : "llama_context";
+}
+
+/* One cache's summary line, in the build's format. */
+static void size_line(FILE *out, const kv_llamacpp_result *L, const kv_llamacpp_cache *c)
+{
+    int64_t b = L->build;
+    const char *p = size_prefix(b);
+    const char *tk = kv_ggml_cache_type_get((kv_ggml_cache_type)L->type_k)->name;
+    const char *tv = kv_ggml_cache_type_get((kv_ggml_cache_type)L->type_v)->name;
+    double k = mib(c->k_bytes), v = mib(c->v_bytes), kv = mib(c->k_bytes + c->v_bytes);
+    if (b < P_MIB) {
+        fprintf(out, "%s: kv self size  = %7.2f MB\n", p, kv);
+        return;
+    }
+    if (b < P_TYPES) {
+        fprintf(out, "%s: kv self size  = %7.2f MiB\n", p, kv);
+        return;
+    }
+    if (b < P_CELLS) {
+        fprintf(out, "%s: KV self size  = %7.2f MiB, K (%s): %7.2f MiB, V (%s): %7.2f MiB\n", p,
+                kv, tk, k, tv, v);
+        return;
+    }
+    char seqs[48];
+    unsigned n = (unsigned)L->n_seq, st = (unsigned)L->streams;
+    if (b < P_STREAMS)
+        snprintf(seqs, sizeof seqs, "%2u seqs", n);
+    else if (b < P_STREAMS_U)
+        snprintf(seqs, sizeof seqs, "%2u/%2u seqs", n, st);
+    else
+        snprintf(seqs, sizeof seqs, "%2u/%u seqs", n, st);
+    fprintf(out, "%s: size = %7.2f MiB (%6u cells, %3d layers, %s), K (%s): %7.2f MiB, "
+                 "V (%s): %7.2f MiB\n",
+            p, kv, (unsigned)c->cells, (int)c->layers, seqs, tk, k, tv, v);
+}
+
+static void state_line(FILE *out, const kv_llamacpp_result *L)
+{
+    double r = mib(L->state_r_bytes), s = mib(L->state_s_bytes);
+    if (L->build < P_HYBRID) {
+        fprintf(out, "  recurrent state: %.2f MiB for %lld layers (this build keeps it in the "
+                     "KV cache's rows)\n", r + s, (long long)L->state_layers);
+        return;
+    }
+    fprintf(out, "llama_memory_recurrent: size = %7.2f MiB (%6u cells, %3d layers, %2u seqs), "
+                 "R (f32): %7.2f MiB, S (f32): %7.2f MiB\n",
+            r + s, (unsigned)L->state_rows, (int)L->state_layers, (unsigned)L->state_rows, r, s);
+}
+
+/* Where n_ctx came from, in words. */
+static void ctx_origin(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
+{
+    char a[FMT_BUF];
+    fmt_int(a, sizeof a, L->n_ctx_asked, 1);
+    if (!L->ctx_from_model)
+        fprintf(out, "  n_ctx    : %s asked (%s)\n", a,
+                s->llamacpp.ctx_size >= 0 ? "--ctx-size" : "this build's default -c");
+    else if (s->max_context > 0 || s->llamacpp.gguf)
+        fprintf(out, "  n_ctx    : %s, the model's context_length (%s)\n", a,
+                s->llamacpp.ctx_size == 0 ? "--ctx-size 0" : "this build's default -c 0");
+    else
+        fprintf(out, "  n_ctx    : %s: the model's context_length is unknown, so --context "
+                     "stands in for it (give --ctx-size N)\n", a);
+    if (L->autofit)
+        fputs("             this build fits n_ctx to the free memory at start-up (not below "
+              "4096): the figures\n             below are the unfitted ones; give --ctx-size to "
+              "pin it\n", out);
+}
+
+static void context_lines(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
+{
+    const char *p = context_prefix(L->build);
+    ctx_origin(out, s, L);
+    fprintf(out, "  slots    : %lld%s, %lld stream%s; flash attention %s; micro-batch %lld\n",
+            (long long)L->n_seq,
+            L->auto_slots ? " (llama-server's automatic slots, unified)"
+            : s->llamacpp.parallel > 0 ? " (--parallel)" : "",
+            (long long)L->streams, L->streams == 1 ? " shared by every slot" : "s, one per slot",
+            L->flash ? (s->llamacpp.flash_attn == KV_FLASH_ON ? "on" : "auto (counts as on)")
+                     : "off",
+            (long long)L->n_ubatch);
+    if (L->rounded && L->build >= P_ROUNDING)
+        fprintf(out, "%s: n_ctx is not divisible by n_seq_max - rounding down to %lld\n", p,
+                (long long)L->n_ctx);
+    fprintf(out, "%s: n_seq_max     = %lld\n", p, (long long)L->n_seq);
+    fprintf(out, "%s: n_ctx         = %lld\n", p, (long long)L->n_ctx);
+}
+
+static void cache_lines(FILE *out, const kv_llamacpp_result *L)
+{
+    const char *iswa = L->build < P_KV_CACHE ? "llama_kv_cache_unified_iswa" : "llama_kv_cache_iswa";
+    int split = L->swa.layers > 0 && L->build >= P_ISWA;
+    if (split)
+        fprintf(out, "%s: creating non-SWA KV cache, size = %lld cells\n", iswa,
+                (long long)L->main.cells);
+    if (L->main.layers > 0 || !split)
+        size_line(out, L, &L->main);
+    if (split) {
+        fprintf(out, "%s: creating     SWA KV cache, size = %lld cells\n", iswa,
+                (long long)L->swa.cells);
+        size_line(out, L, &L->swa);
+    }
+    if (L->state_layers > 0)
+        state_line(out, L);
+    if (L->v_less)
+        fputs("  (an MLA cache: from build 7832 it keeps the latent in K and no V)\n", out);
+}
+
+static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    const kv_llamacpp_result *L = &r->llamacpp;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF], f[FMT_BUF];
+    fprintf(out, "  devices  : %lld of %lld layers on the GPU (the output layer counts as one): "
+                 "KV %.2f MiB there, %.2f MiB in host memory\n",
+            (long long)L->gpu_layers, (long long)L->n_layer + 1, mib(L->kv_gpu_bytes),
+            mib(L->kv_host_bytes));
+    fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s = "
+                 "%s of %s GiB: %s\n",
+            fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
+            fmt_fixed(b, sizeof b, L->kv_gpu_bytes / KV_GIB, 2, 0),
+            fmt_fixed(c, sizeof c, L->compute_bytes / KV_GIB, 2, 0),
+            fmt_g(d, sizeof d, s->overhead_gib),
+            fmt_fixed(e, sizeof e, L->gpu_needed_bytes / KV_GIB, 2, 0),
+            fmt_g(f, sizeof f, s->gpu_mem_gib),
+            L->fits_gpu ? "fits" : "does NOT fit (llama.cpp would fail to allocate)");
+    if (L->ctx_size_fit == INT64_MAX)
+        fputs("  longest --ctx-size that fits: any (nothing that grows with it is on the GPU)\n",
+              out);
+    else if (L->ctx_size_fit == 0)
+        fputs("  longest --ctx-size that fits: none (the weights and buffers alone do not fit)\n",
+              out);
+    else
+        fprintf(out, "  longest --ctx-size that fits: %s (a slot then holds %s tokens)\n",
+                fmt_int(a, sizeof a, L->ctx_size_fit, 1),
+                fmt_int(b, sizeof b, r->longest_context_fit, 1));
+}
+
+void report_llamacpp_text(FILE *out, const kv_report *rep)
+{
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
+    const kv_llamacpp_result *L = &r->llamacpp;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    fprintf(out, "llama.cpp build %lld prediction (llama-server's rules; docs/llamacpp.md):\n",
+            (long long)L->build);
+    if (s->llamacpp.build > L->build)
+        fprintf(out, "  (build %lld is newer than the rules kvcalc knows: build %lld's apply)\n",
+                (long long)s->llamacpp.build, (long long)L->build);
+    context_lines(out, s, L);
+    cache_lines(out, L);
+    memory_lines(out, s, r);
+    fprintf(out, "  %s request%s of %s tokens at once (%lld slot%s of up to %s tokens%s)\n\n",
+            fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), r->max_concurrency == 1 ? "" : "s",
+            fmt_int(b, sizeof b, s->context, 1), (long long)L->n_seq, L->n_seq == 1 ? "" : "s", fmt_int(c, sizeof c, L->slot_ctx, 1),
+            L->unified && L->n_seq > 1 ? ", sharing one stream" : "");
+}
