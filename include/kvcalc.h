@@ -450,6 +450,11 @@ typedef struct {
     int fits_gpu;            /* gpu_needed_bytes <= GPU memory */
     int64_t ctx_size_fit;    /* the largest -c that fits the GPU with the other flags as
                                 given; 0: none; INT64_MAX: any (nothing grows on the GPU) */
+    int64_t autofit_ctx;     /* when auto-fit applies and the unfitted cache does not fit:
+                                the -c it would lower to (ctx_size_fit, at least 4096), an
+                                estimate; requests at once are counted at it. 0: not used */
+    int64_t autofit_n_ctx;   /* cells x streams at autofit_ctx */
+    int64_t autofit_slot_ctx;/* one slot's room at autofit_ctx */
 } kv_llamacpp_result;
 
 /* One group of layers that keep the context the same way. */

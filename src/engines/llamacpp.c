@@ -37,6 +37,7 @@ enum {
 };
 
 #define AUTO_SLOTS 4
+#define AUTOFIT_MIN 4096 /* auto-fit never lowers n_ctx below this */
 #define DEFAULT_BATCH 2048
 #define DEFAULT_UBATCH 512
 #define CTX_LIMIT 1099511627776LL /* 2^40 tokens: the largest -c the fit search tries */
@@ -452,10 +453,12 @@ static kv_status llamacpp_check(const kv_spec *s)
  * shared stream (from b6925) no more than the stream's cells hold together. */
 static double slots_for(const kv_llamacpp_result *L, int64_t context)
 {
-    if (!L->fits_gpu || context > L->slot_ctx)
+    int fitted = L->autofit_ctx > 0; /* the server starts with a smaller n_ctx */
+    int64_t slot = fitted ? L->autofit_slot_ctx : L->slot_ctx;
+    if (!(L->fits_gpu || fitted) || context > slot)
         return 0;
     if (L->unified && L->n_seq > 1 && L->build >= B_AUTO_SLOTS) {
-        int64_t together = L->n_ctx / context;
+        int64_t together = (fitted ? L->autofit_n_ctx : L->n_ctx) / context;
         return (double)(together < L->n_seq ? together : L->n_seq);
     }
     return (double)L->n_seq;
@@ -523,6 +526,14 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->gpu_needed_bytes = u.needed;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
     L->ctx_size_fit = ctx_size_fit(s, r, &st, &w, has_swa);
+    if (L->autofit && !L->fits_gpu && L->ctx_size_fit >= AUTOFIT_MIN &&
+        L->ctx_size_fit < L->n_ctx_asked) {
+        cells fit;
+        cells_at(&st, L->ctx_size_fit, has_swa, s->llamacpp.swa_full, &fit);
+        L->autofit_ctx = L->ctx_size_fit;
+        L->autofit_n_ctx = fit.n_ctx;
+        L->autofit_slot_ctx = fit.slot_ctx;
+    }
 
     r->max_concurrency = slots_for(L, s->context);
     snprintf(r->engine_version, sizeof r->engine_version, "b%lld", (long long)st.build);

@@ -126,6 +126,7 @@ const kv_key kv_keys[] = {
     LC(llamacpp_gpu_needed_bytes, gpu_needed_bytes, "bytes", KT_NUM),
     LC(llamacpp_fits_gpu, fits_gpu, "boolean", KT_BOOL),
     LC(llamacpp_ctx_size_fit, ctx_size_fit, "tokens", KT_INT),
+    LC(llamacpp_autofit_ctx, autofit_ctx, "tokens", KT_INT_OR_NULL),
     P(target_concurrency, target, "requests", KT_INT),
     P(kv_bytes_needed, kv_bytes_needed, "bytes", KT_NUM),
     P(total_bytes_needed, total_bytes_needed, "bytes", KT_NUM),

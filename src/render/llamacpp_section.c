@@ -168,7 +168,14 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_g(d, sizeof d, s->overhead_gib),
             fmt_fixed(e, sizeof e, L->gpu_needed_bytes / KV_GIB, 2, 0),
             fmt_g(f, sizeof f, s->gpu_mem_gib),
-            L->fits_gpu ? "fits" : "does NOT fit (llama.cpp would fail to allocate)");
+            L->fits_gpu ? "fits"
+            : L->autofit ? "does not fit unfitted"
+                         : "does NOT fit (llama.cpp would fail to allocate)");
+    if (L->autofit && !L->fits_gpu)
+        fprintf(out, "  auto-fit : %s\n",
+                L->autofit_ctx ? "this build would lower n_ctx to fit: about the largest "
+                                 "--ctx-size below (an estimate)"
+                               : "even n_ctx 4096 does not fit: llama.cpp would fail to allocate");
     if (L->ctx_size_fit == INT64_MAX)
         fputs("  longest --ctx-size that fits: any (nothing that grows with it is on the GPU)\n",
               out);
@@ -195,8 +202,10 @@ void report_llamacpp_text(FILE *out, const kv_report *rep)
     context_lines(out, s, L);
     cache_lines(out, L);
     memory_lines(out, s, r);
-    fprintf(out, "  %s request%s of %s tokens at once (%lld slot%s of up to %s tokens%s)\n\n",
+    fprintf(out, "  %s request%s of %s tokens at once (%lld slot%s of up to %s tokens%s%s)\n\n",
             fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), r->max_concurrency == 1 ? "" : "s",
-            fmt_int(b, sizeof b, s->context, 1), (long long)L->n_seq, L->n_seq == 1 ? "" : "s", fmt_int(c, sizeof c, L->slot_ctx, 1),
-            L->unified && L->n_seq > 1 ? ", sharing one stream" : "");
+            fmt_int(b, sizeof b, s->context, 1), (long long)L->n_seq, L->n_seq == 1 ? "" : "s",
+            fmt_int(c, sizeof c, L->autofit_ctx ? L->autofit_slot_ctx : L->slot_ctx, 1),
+            L->unified && L->n_seq > 1 ? ", sharing one stream" : "",
+            L->autofit_ctx ? ", after auto-fit" : "");
 }

@@ -1,0 +1,481 @@
+/*
+ * test_llamacpp.c - --engine llama.cpp through the public header (and the binary for the
+ * printed lines): the rules of docs/llamacpp.md by build, each with its arithmetic worked by
+ * hand in a comment, and properties that hold for every input. The real logs are the
+ * ground-truth rows (test_ground_truth); these tests pin the rules between them.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvcalc.h"
+#include "run.h"
+
+#define MIB 1048576.0
+
+/* A plain model (32 layers, 8 KV heads of 128: K row 1,024 elements) under llama.cpp. */
+static void plain(kv_spec *s, int64_t build, int64_t ctx, int64_t parallel)
+{
+    kv_spec_defaults(s);
+    s->layers = 32;
+    s->kv_heads = 8;
+    s->head_dim = 128;
+    s->params_b = 7;
+    s->gpu_mem_gib = 80;
+    s->engine = KV_ENGINE_LLAMACPP;
+    s->llamacpp.build = build;
+    s->llamacpp.ctx_size = ctx;
+    s->llamacpp.parallel = parallel;
+}
+
+/* gpt-oss-20b's cache geometry: 24 layers alternating sliding (window 128) and full, 8 KV
+ * heads of 64 (K row 512). */
+static void gpt_oss(kv_spec *s, int64_t build, int64_t ctx)
+{
+    plain(s, build, ctx, 1);
+    s->layers = 24;
+    s->head_dim = 64;
+    s->layout.pattern_len = 2;
+    s->layout.pattern[0] = KV_LAYER_SLIDING;
+    s->layout.pattern[1] = KV_LAYER_FULL;
+    s->layout.window = 128;
+}
+
+static const kv_llamacpp_result *run(const kv_spec *s, kv_result *r)
+{
+    assert_int_equal(kv_compute(s, r), KV_OK);
+    return &r->llamacpp;
+}
+
+/* The cache type table: ggml's block sizes (gguf.md, llamacpp.md section 4). */
+static void cache_types(void **state)
+{
+    (void)state;
+    static const struct { const char *name; int64_t block, bytes; } want[KV_GGML_CACHE_TYPES] = {
+        {"f32", 1, 4},    {"f16", 1, 2},     {"bf16", 1, 2},   {"q8_0", 32, 34}, {"q4_0", 32, 18},
+        {"q4_1", 32, 20}, {"iq4_nl", 32, 18}, {"q5_0", 32, 22}, {"q5_1", 32, 24}};
+    for (int t = 0; t < KV_GGML_CACHE_TYPES; t++) {
+        const kv_ggml_cache_type_info *i = kv_ggml_cache_type_get((kv_ggml_cache_type)t);
+        assert_string_equal(i->name, want[t].name);
+        assert_int_equal(i->block, want[t].block);
+        assert_int_equal(i->block_bytes, want[t].bytes);
+    }
+    assert_null(kv_ggml_cache_type_get(KV_GGML_CACHE_TYPES));
+}
+
+/* L04 by hand: 32 layers x 1,024 x 2 B x 4,096 cells = 256 MiB each for K and V. q8_0: a row
+ * of 1,024 is 32 blocks of 34 B = 1,088 B -> 32 x 1,088 x 4,096 = 136 MiB. */
+static void sizes_by_type(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 6500, 4096, 1);
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_true(L->main.k_bytes == 256 * MIB && L->main.v_bytes == 256 * MIB);
+    assert_int_equal(r.kv_cache_tokens, 4096);
+    assert_true(r.kv_cache_bytes == 512 * MIB);
+    s.llamacpp.type_k = KV_GGML_Q8_0;
+    s.llamacpp.type_v = KV_GGML_Q4_0; /* 1,024 / 32 x 18 = 576 B -> 72 MiB */
+    s.llamacpp.flash_attn = KV_FLASH_ON;
+    L = run(&s, &r);
+    assert_true(L->main.k_bytes == 136 * MIB);
+    assert_true(L->main.v_bytes == 72 * MIB);
+    /* --dtype int8 without -ctk/-ctv: q8_0 for both */
+    plain(&s, 6500, 4096, 1);
+    s.dtype = KV_DTYPE_INT8;
+    s.llamacpp.flash_attn = KV_FLASH_ON;
+    L = run(&s, &r);
+    assert_int_equal(L->type_k, KV_GGML_Q8_0);
+    assert_true(L->main.v_bytes == 136 * MIB);
+}
+
+/* Cell padding by build (section 2), -c 1,100, one sequence:
+ * b2492: no padding -> 1,100; b2500: PAD 32 -> 1,120; b3000 with flash: PAD 256 -> 1,280,
+ * without -> 1,120; b7000: PAD 256 always -> 1,280. */
+static void padding_by_build(void **state)
+{
+    (void)state;
+    static const struct { int64_t build; int flash; int64_t cells; } cases[] = {
+        {2492, KV_FLASH_OFF, 1100}, {2500, KV_FLASH_OFF, 1120}, {3000, KV_FLASH_ON, 1280},
+        {3000, KV_FLASH_OFF, 1120}, {7000, KV_FLASH_OFF, 1280}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kv_spec s;
+        kv_result r;
+        plain(&s, cases[i].build, 1100, 1);
+        s.llamacpp.flash_attn = cases[i].flash;
+        assert_int_equal(run(&s, &r)->main.cells, cases[i].cells);
+    }
+}
+
+/* Streams (section 2). b6500, flash off, -c 1000 -np 3: ceil(1000 / 3) = 334 -> PAD 32 =
+ * 352 cells x 3 streams = 1,056. b8000 (L17): -c 8192 -np 6: 8192 / 6 = 1365 -> PAD 256 =
+ * 1,536 x 6 = 9,216, with the "rounding down" warning; -c 32768 -np 10: 3276 -> 3,328 x 10 =
+ * 33,280, unified: 32,768 (L18). Before b6071 one stream whatever -np says. */
+static void streams_by_build(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 6500, 1000, 3);
+    s.llamacpp.flash_attn = KV_FLASH_OFF;
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_int_equal(L->main.cells, 352);
+    assert_int_equal(L->streams, 3);
+    assert_int_equal(L->n_ctx, 1056);
+    assert_int_equal(L->slot_ctx, 352); /* before b6925: n_ctx / slots */
+
+    plain(&s, 8000, 8192, 6);
+    L = run(&s, &r);
+    assert_int_equal(L->main.cells, 1536);
+    assert_int_equal(L->n_ctx, 9216);
+    assert_true(L->rounded);
+    assert_true(L->main.k_bytes == 32.0 * 1024 * 2 * 9216);
+
+    plain(&s, 8000, 32768, 10);
+    assert_int_equal(run(&s, &r)->n_ctx, 33280);
+    s.llamacpp.kv_unified = 1;
+    L = run(&s, &r);
+    assert_int_equal(L->n_ctx, 32768);
+    assert_int_equal(L->streams, 1);
+    assert_false(L->rounded);
+
+    plain(&s, 6000, 4096, 4);
+    L = run(&s, &r);
+    assert_int_equal(L->streams, 1);
+    assert_int_equal(L->n_ctx, 4096);
+}
+
+/* Defaults by build (section 1): -c 512 up to b4013, 4,096 from b4014, the model's context
+ * from b7407 (auto-fit); llama-server's 4 unified slots from b6925; -fa auto from b6325. */
+static void defaults_by_build(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 4013, -1, 0);
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_int_equal(L->n_ctx, 512);
+    assert_int_equal(L->n_seq, 1);
+    assert_false(L->flash);
+    plain(&s, 4014, -1, 0);
+    assert_int_equal(run(&s, &r)->n_ctx, 4096);
+    plain(&s, 6924, -1, 0);
+    L = run(&s, &r);
+    assert_int_equal(L->n_seq, 1);
+    assert_true(L->flash); /* auto counts as on */
+    plain(&s, 6925, -1, 0);
+    L = run(&s, &r);
+    assert_int_equal(L->n_seq, 4);
+    assert_true(L->auto_slots && L->unified);
+    assert_int_equal(L->streams, 1);
+    plain(&s, 7407, -1, 0);
+    s.max_context = 32768;
+    L = run(&s, &r);
+    assert_int_equal(L->n_ctx, 32768);
+    assert_true(L->autofit && L->ctx_from_model);
+    s.llamacpp.ctx_size = 0; /* -c 0: the model's context, no auto-fit */
+    L = run(&s, &r);
+    assert_int_equal(L->n_ctx, 32768);
+    assert_false(L->autofit);
+    assert_true(L->ctx_from_model);
+    /* a build newer than the rules gets the newest ones */
+    plain(&s, 99999, 4096, 1);
+    assert_int_equal(run(&s, &r)->build, KV_LLAMACPP_NEWEST_BUILD);
+    assert_string_equal(r.engine_version, "b10573");
+}
+
+/* The sliding-window cache (section 5) on gpt-oss-20b's geometry, -c 131,072 (L09-L11):
+ * b6975+: PAD(min(131072, 128 + ub), 256): ub 512 -> 768, 2,048 -> 2,304, -b 128 -> 256.
+ * b5600: min(base, PAD(128 + 512, 32)) = 640 (flash off by default). b5500 uses n_batch:
+ * PAD(128 + 2048, 32) = 2,176. Before b5429 the sliding layers sit in the main cache. */
+static void sliding_window_cache(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    gpt_oss(&s, 8164, 131072);
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_int_equal(L->swa.cells, 768);
+    assert_int_equal(L->main.layers, 12);
+    assert_int_equal(L->swa.layers, 12);
+    assert_true(L->main.k_bytes == 1536 * MIB); /* 12 x 512 x 2 B x 131,072 */
+    assert_true(L->swa.k_bytes == 9 * MIB);     /* 12 x 512 x 2 B x 768 */
+    s.llamacpp.ubatch_size = 2048;
+    assert_int_equal(run(&s, &r)->swa.cells, 2304);
+    s.llamacpp.ubatch_size = 512;
+    s.llamacpp.batch_size = 128;
+    assert_int_equal(run(&s, &r)->swa.cells, 256);
+    s.llamacpp.batch_size = 2048;
+    s.llamacpp.swa_full = 1;
+    assert_int_equal(run(&s, &r)->swa.cells, L->main.cells);
+
+    gpt_oss(&s, 5600, 131072);
+    assert_int_equal(run(&s, &r)->swa.cells, 640);
+    gpt_oss(&s, 5500, 131072);
+    assert_int_equal(run(&s, &r)->swa.cells, 2176);
+    gpt_oss(&s, 5000, 131072);
+    L = run(&s, &r);
+    assert_int_equal(L->swa.layers, 0);
+    assert_int_equal(L->main.layers, 24);
+    /* four unified slots (L08's rule): a window per slot, b6975+ */
+    gpt_oss(&s, 8000, 8192);
+    s.llamacpp.parallel = 4;
+    s.llamacpp.kv_unified = 1;
+    assert_int_equal(run(&s, &r)->swa.cells, 1024); /* PAD(min(8192, 128 x 4 + 512), 256) */
+}
+
+/* MLA as llama.cpp's converters write it (section 3): K row 576 (512 + 64), V row 512 up to
+ * b7831; from b7832 no V. DeepSeek-V3: 61 layers x 576 x 2 B x 4,096 = 274.5 MiB of K. */
+static void mla_without_v(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 7831, 4096, 1);
+    s.layers = 61;
+    s.kv_heads = 1;
+    s.head_dim = 576;
+    s.layout.mla = 1;
+    s.layout.mla_latent = 576;
+    s.arch.kv_lora_rank = 512;
+    s.params_b = 0;
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_true(L->main.k_bytes == 61.0 * 576 * 2 * 4096);
+    assert_true(L->main.v_bytes == 61.0 * 512 * 2 * 4096);
+    assert_false(L->v_less);
+    s.llamacpp.build = 7832;
+    L = run(&s, &r);
+    assert_true(L->v_less);
+    assert_true(L->main.v_bytes == 0);
+    assert_true(r.kv_cache_bytes == 61.0 * 576 * 2 * 4096);
+}
+
+/* Recurrent layers (section 6): 3 of every 4 layers keep 1,000 f32 elements per sequence;
+ * with 4 slots: 24 layers x 1,000 x 4 B x 4 = 384,000 B, not in kv_cache_bytes. */
+static void recurrent_state(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 8000, 4096, 4);
+    s.layout.pattern_len = 4;
+    s.layout.pattern[0] = s.layout.pattern[1] = s.layout.pattern[2] = KV_LAYER_STATE;
+    s.layout.pattern[3] = KV_LAYER_FULL;
+    s.layout.state_elems = 1000;
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_int_equal(L->state_layers, 24);
+    assert_int_equal(L->state_rows, 4);
+    assert_true(L->state_r_bytes + L->state_s_bytes == 384000.0);
+    assert_int_equal(L->main.layers, 8);
+    /* 4 streams of 1,024 cells: 8 x 1,024 x 2 B x 4,096 cells each for K and V */
+    assert_true(r.kv_cache_bytes == 2.0 * 8 * 1024 * 2 * 4096);
+}
+
+/* Devices (section 8): -ngl 16 of 32 blocks: layers >= 32 + 1 - 16 = 17 are on the GPU, 15
+ * of them; their share of the KV is 15/32, the rest in host memory. Before b6325 nothing is
+ * offloaded unless -ngl says so. */
+static void layers_on_the_gpu(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 8000, 4096, 1);
+    s.llamacpp.n_gpu_layers = 16;
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_int_equal(L->gpu_layers, 16);
+    assert_true(L->kv_gpu_bytes == 512 * MIB * 15 / 32);
+    assert_true(L->kv_gpu_bytes + L->kv_host_bytes == r.kv_cache_bytes);
+    assert_true(L->weights_gpu_bytes == r.weights_bytes * 16 / 33);
+    plain(&s, 6000, 4096, 1);
+    L = run(&s, &r);
+    assert_int_equal(L->gpu_layers, 0);
+    assert_true(L->kv_host_bytes == 512 * MIB);
+    assert_int_equal(L->ctx_size_fit, INT64_MAX); /* nothing grows on the GPU */
+}
+
+/* Requests at once: every slot that holds a request; one shared stream holds no more than
+ * its cells. 4 unified slots of 8,192 cells: 3,000 tokens -> min(4, 8192 / 3000) = 2;
+ * 1,000 -> 4; 9,000 -> 0. The table's rows and kv_max_concurrency_at agree. */
+static void requests_at_once(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 8000, 8192, 0);
+    static const struct { int64_t context; double want; } cases[] = {
+        {3000, 2}, {1000, 4}, {8192, 1}, {9000, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s.context = cases[i].context;
+        run(&s, &r);
+        assert_true(r.max_concurrency == cases[i].want);
+        assert_true(r.fits == (cases[i].want >= 1));
+        assert_true(kv_max_concurrency_at(&s, cases[i].context) == cases[i].want);
+    }
+    /* 4 separate streams of 2,048: a request of 2,048 in each, none of 2,049 */
+    plain(&s, 8000, 8192, 4);
+    s.context = 2048;
+    assert_true(run(&s, &r)->n_seq == 4 && r.max_concurrency == 4);
+    s.context = 2049;
+    run(&s, &r);
+    assert_true(r.max_concurrency == 0);
+    /* a GPU too small for the weights: llama.cpp would not start */
+    plain(&s, 8000, 8192, 1);
+    s.gpu_mem_gib = 8; /* 14 GB of weights */
+    s.context = 1024;
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_false(L->fits_gpu);
+    assert_true(r.max_concurrency == 0);
+    assert_int_equal(L->ctx_size_fit, 0);
+    /* auto-fit (no -c, b7407+): 131,072 unfitted cells of 4 slots (16 GiB of KV) do not fit
+     * 24 GiB beside 14 GB of weights; llama.cpp lowers n_ctx to what fits and serves; an
+     * explicit -c of the same size fails instead */
+    plain(&s, 8000, -1, 0);
+    s.max_context = 131072;
+    s.gpu_mem_gib = 24;
+    L = run(&s, &r);
+    assert_true(L->autofit && !L->fits_gpu);
+    assert_int_equal(L->autofit_ctx, L->ctx_size_fit);
+    assert_true(L->autofit_ctx >= 4096 && L->autofit_ctx < 131072);
+    assert_true(r.max_concurrency == 4);
+    assert_int_equal(L->n_ctx, 131072); /* the figures stay the unfitted ones */
+    s.llamacpp.ctx_size = 131072;
+    L = run(&s, &r);
+    assert_int_equal(L->autofit_ctx, 0);
+    assert_true(r.max_concurrency == 0);
+}
+
+/* Properties: the largest -c that fits does fit and the next padding step does not; more
+ * GPU memory never lowers the answer or the fit. */
+static void fit_properties(void **state)
+{
+    (void)state;
+    for (int build = 3000; build <= 11000; build += 4000) {
+        double prev_conc = -1;
+        int64_t prev_fit = -1;
+        for (double gib = 14; gib <= 80; gib += 6) {
+            kv_spec s;
+            kv_result r, r2;
+            plain(&s, build, 8192, 2);
+            s.llamacpp.n_gpu_layers = 99;
+            s.gpu_mem_gib = gib;
+            const kv_llamacpp_result *L = run(&s, &r);
+            assert_true(r.max_concurrency >= prev_conc);
+            assert_true(L->ctx_size_fit >= prev_fit);
+            prev_conc = r.max_concurrency;
+            prev_fit = L->ctx_size_fit;
+            if (L->ctx_size_fit <= 0 || L->ctx_size_fit == INT64_MAX)
+                continue;
+            s.llamacpp.ctx_size = L->ctx_size_fit;
+            assert_true(run(&s, &r2)->fits_gpu);
+            s.llamacpp.ctx_size = L->ctx_size_fit + 1;
+            assert_false(run(&s, &r2)->fits_gpu);
+        }
+    }
+}
+
+/* What llama.cpp refuses is refused, with a sentence naming the flag. */
+static void refusals(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    static const char *const want[] = {"--tensor-parallel-size", "--dtype", "--cache-type-v",
+                                       "--cache-type-k", "--flash-attn", "--cache-type-k/-v"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        plain(&s, 8000, 4096, 1);
+        switch (i) {
+        case 0: s.tp = 2; break;
+        case 1: s.dtype = KV_DTYPE_FP8; break;
+        case 2: s.llamacpp.type_v = KV_GGML_Q8_0; s.llamacpp.flash_attn = KV_FLASH_OFF; break;
+        case 3: s.head_dim = 80; s.llamacpp.type_k = KV_GGML_Q4_0; break;
+        case 4: s.llamacpp.build = 6000; s.llamacpp.flash_attn = KV_FLASH_AUTO; break;
+        default: s.llamacpp.build = 1000; s.llamacpp.type_k = KV_GGML_Q8_0; break;
+        }
+        assert_int_equal(kv_compute(&s, &r), KV_ERR_LLAMACPP);
+        const char *why = kv_llamacpp_problem(&s);
+        assert_non_null(why);
+        assert_memory_equal(why, want[i], strlen(want[i]));
+    }
+    plain(&s, 8000, 4096, 1);
+    assert_null(kv_llamacpp_problem(&s));
+    s.engine = KV_ENGINE_VLLM;
+    assert_null(kv_llamacpp_problem(&s)); /* another engine: not llama.cpp's business */
+}
+
+/* The printed lines of each era (section 7), through the binary. */
+static void printed_lines(void **state)
+{
+    (void)state;
+    static const struct { const char *build, *want; } eras[] = {
+        {"1000", "llama_new_context_with_model: kv self size  =  256.00 MB\n"},
+        {"1600", "llama_new_context_with_model: kv self size  =  256.00 MiB\n"},
+        {"3000", "llama_new_context_with_model: KV self size  =  256.00 MiB, K (f16):  128.00 "
+                 "MiB, V (f16):  128.00 MiB\n"},
+        {"5000", "llama_context: KV self size  =  256.00 MiB, K (f16):"},
+        {"5300", "llama_kv_cache_unified: KV self size  =  256.00 MiB"},
+        {"5500", "llama_kv_cache_unified: size =  256.00 MiB (  2048 cells,  32 layers,  1 seqs)"},
+        {"6000", "llama_kv_cache_unified: size =  256.00 MiB (  2048 cells,  32 layers,  1/ 1 seqs)"},
+        {"6100", "llama_kv_cache_unified: size =  256.00 MiB (  2048 cells,  32 layers,  1/1 seqs)"},
+        {"8000", "llama_kv_cache: size =  256.00 MiB (  2048 cells,  32 layers,  1/1 seqs), K (f16):  "
+                 "128.00 MiB, V (f16):  128.00 MiB\n"}};
+    for (size_t i = 0; i < sizeof eras / sizeof eras[0]; i++) {
+        run_result r;
+        const char *args[] = {"--engine", "llama.cpp", "--layers", "32", "--kv-heads", "8",
+                              "--head-dim", "128", "--llamacpp-build", eras[i].build, "-c",
+                              "2048", "-np", "1", "-fa", "off", NULL};
+        if (strcmp(eras[i].build, "1000") == 0 || strcmp(eras[i].build, "1600") == 0)
+            args[14] = NULL; /* no -fa: these builds have only the switch */
+        run_kvcalc(args, &r);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.out, eras[i].want))
+            fail_msg("build %s: no line '%s' in:\n%s", eras[i].build, eras[i].want, r.out);
+        run_free(&r);
+    }
+}
+
+/* Flags of llama.cpp with another engine, and bad values: exit 2, one line naming the flag
+ * as typed, nothing on stdout. */
+static void usage_errors(void **state)
+{
+    (void)state;
+    static const struct { const char *args[8]; const char *want; } cases[] = {
+        {{"-c", "4096"}, "kvcalc: -c: applies only with --engine llama.cpp\n"},
+        {{"--engine", "vllm", "--parallel", "2"}, "kvcalc: --parallel: applies only with --engine llama.cpp\n"},
+        {{"--engine", "llama.cpp", "-ctk", "q3_k"}, "kvcalc: -ctk: unknown value 'q3_k'"},
+        {{"--engine", "llama.cpp", "-np", "0"}, "kvcalc: -np: expected an integer >= 1"},
+        {{"--engine", "llama.cpp", "--flash-attn", "yes"}, "kvcalc: --flash-attn: unknown value"},
+        {{"--engine", "llama.cpp", "--dtype", "fp8"}, "kvcalc: --dtype: llama.cpp has no fp8"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        run_kvcalc(cases[i].args, &r);
+        assert_int_equal(r.status, 2);
+        assert_int_equal(r.out_len, 0);
+        if (strncmp(r.err, cases[i].want, strlen(cases[i].want)) != 0)
+            fail_msg("case %zu: got '%s'", i, r.err);
+        assert_non_null(strstr(r.err, "Try 'kvcalc --help'"));
+        run_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cache_types),       cmocka_unit_test(sizes_by_type),
+        cmocka_unit_test(padding_by_build),  cmocka_unit_test(streams_by_build),
+        cmocka_unit_test(defaults_by_build), cmocka_unit_test(sliding_window_cache),
+        cmocka_unit_test(mla_without_v),     cmocka_unit_test(recurrent_state),
+        cmocka_unit_test(layers_on_the_gpu), cmocka_unit_test(requests_at_once),
+        cmocka_unit_test(fit_properties),    cmocka_unit_test(refusals),
+        cmocka_unit_test(printed_lines),     cmocka_unit_test(usage_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
