@@ -962,7 +962,8 @@ static void help_line(FILE *out, const kv_flag *f, const char *def)
 {
     char left[80];
     if (f->short_name)
-        snprintf(left, sizeof left, "-%s, --%s", f->short_name, f->name);
+        snprintf(left, sizeof left, "-%s, --%s%s%s", f->short_name, f->name, f->meta ? " " : "",
+                 f->meta ? f->meta : "");
     else
         snprintf(left, sizeof left, "--%s%s%s", f->name, f->meta ? " " : "",
                  f->meta ? f->meta : "");
