@@ -243,6 +243,7 @@ typedef struct {
     const char *model_name;  /* "Qwen/Qwen3-8B"; NULL: the lesson's illustrative model */
     const char *model_source;/* "config.json", "built-in preset" */
     const char *gpu_name;    /* "H100 80GB" when a GPU preset chose the memory, else NULL */
+    int gpu_mem_estimated;   /* 1: that preset's memory is an estimate (kv_gpu.estimated) */
     double gpu_engine_gib;   /* that GPU's total as serving engines (torch) see it, GiB;
                                 0: unknown (engines then estimate it from gpu_mem_gib) */
     int64_t max_context;     /* the model's max_position_embeddings, 0 if unknown */
@@ -274,7 +275,8 @@ typedef struct {
     int64_t gpus;        /* replicas x tp */
 } kv_plan_option;
 
-#define KV_MAX_PLAN 160
+#define KV_MAX_GPU_CHOICES 64 /* GPUs a plan weighs */
+#define KV_MAX_PLAN (KV_MAX_GPU_CHOICES * 4) /* x the TP sizes 1, 2, 4, 8 */
 
 typedef struct {
     int64_t target;             /* requests that must be in flight at once */
@@ -757,17 +759,26 @@ const kv_model_preset *kv_model_preset_find(const char *name);
 int kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info,
                          char *err, size_t errcap);
 
-/* A built-in GPU, with the memory the driver reports (what an engine sizes from). */
+/* A built-in GPU, with the memory the driver reports (what an engine sizes from). Every
+ * figure's source is in data/gpus/SOURCES.md. */
 typedef struct {
-    const char *name;    /* "H100 80GB" */
-    const char *aliases; /* space-separated extra names: "h100 h100-sxm h100-pcie" */
-    double total_mib;    /* total as nvidia-smi reports it, MiB; 0 if unknown */
-    double engine_gib;   /* total as vLLM / torch report it, GiB; 0 if unknown */
+    const char *name;      /* "H100 80GB" */
+    const char *aliases;   /* space-separated extra names: "h100 h100-sxm h100-pcie" */
+    const char *smi_names; /* '|'-separated names as nvidia-smi / rocm-smi / torch print them:
+                              "NVIDIA H100 80GB HBM3|NVIDIA H100 PCIe" (found like aliases) */
+    double total_mib;      /* total as the driver reports it (nvidia-smi memory.total, rocm-smi
+                              VRAM total / 2^20), MiB; 0 if unknown */
+    double engine_gib;     /* total as vLLM / torch report it, GiB; 0 if unknown */
+    int estimated;         /* 1: no public driver or engine reading was found; total_mib is the
+                              marketed capacity, "N GB" taken as N x 1024 MiB (binary-sized
+                              memory; drivers report up to a few percent less) */
 } kv_gpu;
 
 size_t kv_gpu_count(void);
 const kv_gpu *kv_gpu_at(size_t i);
-/* A GPU by name or alias, ignoring case, spaces, '-' and '_'; NULL if none. */
+/* A GPU by name, alias or nvidia-smi / rocm-smi name, ignoring case, spaces, '-' and '_',
+ * and a leading "NVIDIA", "AMD", "Tesla" or "GeForce" ("NVIDIA GeForce RTX 4090" finds
+ * "RTX 4090"); NULL if none. */
 const kv_gpu *kv_gpu_find(const char *name);
 /* Its memory in GiB: the driver's MiB / 1024, else the engine-reported GiB. */
 double kv_gpu_gib(const kv_gpu *g);

@@ -1,7 +1,8 @@
 /*
  * test_models.c - models and GPUs through the real binary: every preset equals its
- * config.json, names are matched as documented, GPU presets carry the driver's memory,
- * explicit flags win, bad files fail cleanly with a located message.
+ * config.json, names are matched as documented, GPU presets carry the driver's memory
+ * and are found by the names nvidia-smi / rocm-smi print, no two GPUs share a name,
+ * estimates are flagged, explicit flags win, bad files fail cleanly with a located message.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvcalc.h"
 #include "run.h"
 
 #define RUN(r, ...) run_kvcalc((const char *const[]){__VA_ARGS__, NULL}, r)
@@ -123,11 +125,197 @@ static void gpu_presets(void **state)
     run_free(&r);
     RUN(&r, "--gpu", "h1000");
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "kvcalc: --gpu: unknown GPU 'h1000' (expected one of: T4, "));
+    assert_non_null(strstr(r.err, "kvcalc: --gpu: unknown GPU 'h1000' (expected one of: RTX 3080, T4, "));
     run_free(&r);
     RUN(&r, "--list-gpus");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "H100 80GB                    81,559      79.65"));
+    run_free(&r);
+}
+
+/* Calls f(g, word) for the name, every alias and every nvidia-smi / rocm-smi name of g. */
+static void each_word(const kv_gpu *g, void (*f)(const kv_gpu *, const char *))
+{
+    char word[128];
+    f(g, g->name);
+    const char *lists[2] = {g->aliases, g->smi_names};
+    const char seps[2] = {' ', '|'};
+    for (int l = 0; l < 2; l++) {
+        for (const char *p = lists[l]; p && *p;) {
+            const char sep[2] = {seps[l], '\0'};
+            size_t len = strcspn(p, sep);
+            assert_true(len > 0 && len < sizeof word);
+            memcpy(word, p, len);
+            word[len] = '\0';
+            f(g, word);
+            p += len;
+            p += (*p == seps[l]);
+        }
+    }
+}
+
+static void finds_itself(const kv_gpu *g, const char *word)
+{
+    const kv_gpu *found = kv_gpu_find(word);
+    if (found != g)
+        fail_msg("'%s' of %s finds %s", word, g->name, found ? found->name : "nothing");
+}
+
+/* Every GPU, by every name it has: the one nvidia-smi (rocm-smi, torch) prints above all.
+ * A word that found another GPU first would mean two GPUs share it. */
+static void gpus_found_by_every_name(void **state)
+{
+    (void)state;
+    assert_true(kv_gpu_count() >= 40);
+    assert_true(kv_gpu_count() <= KV_MAX_GPU_CHOICES); /* a plan weighs them all */
+    for (size_t i = 0; i < kv_gpu_count(); i++) {
+        const kv_gpu *g = kv_gpu_at(i);
+        assert_non_null(g->smi_names);
+        if (g->smi_names[0] == '\0')
+            fail_msg("%s has no nvidia-smi / rocm-smi name", g->name);
+        each_word(g, finds_itself);
+    }
+    /* through the binary, pasted as nvidia-smi prints them */
+    EXPECT_STDOUT("H100 80GB\n", "--gpu", "NVIDIA H100 80GB HBM3", "--get", "gpu");
+    EXPECT_STDOUT("H100 80GB\n", "--gpu", "NVIDIA H100 PCIe", "--get", "gpu");
+    EXPECT_STDOUT("A100 80GB\n", "--gpu", "NVIDIA A100-SXM4-80GB", "--get", "gpu");
+    EXPECT_STDOUT("RTX 4090\n", "--gpu", "NVIDIA GeForce RTX 4090", "--get", "gpu");
+    EXPECT_STDOUT("RTX A6000\n", "--gpu", "NVIDIA RTX A6000", "--get", "gpu");
+    EXPECT_STDOUT("RTX 6000 Ada\n", "--gpu", "NVIDIA RTX 6000 Ada Generation", "--get", "gpu");
+    EXPECT_STDOUT("L40S\n", "--gpu", "NVIDIA L40S", "--get", "gpu");
+    EXPECT_STDOUT("MI300X\n", "--gpu", "AMD Instinct MI300X", "--get", "gpu");
+    EXPECT_STDOUT("T4\n", "--gpu", "Tesla T4", "--get", "gpu");
+    EXPECT_STDOUT("V100 32GB\n", "--gpu", "Tesla V100-SXM2-32GB", "--get", "gpu");
+    EXPECT_STDOUT("B300\n", "--gpu", "NVIDIA B300 SXM6 AC", "--get", "gpu");
+    EXPECT_STDOUT("DGX Spark\n", "--gpu", "NVIDIA GB10", "--get", "gpu");
+    /* H20: 97,871 MiB x 2^20 = 102,625,181,696 B; MI250X (one GCD): rocm-smi's
+     * 68,702,699,520 B = 65,520 MiB */
+    EXPECT_STDOUT("102625181696\n", "--gpu", "NVIDIA H20", "--get", "gpu_mem_bytes");
+    EXPECT_STDOUT("68702699520\n", "--gpu", "AMD Instinct MI250X", "--get", "gpu_mem_bytes");
+}
+
+/* The same letters and digits kv_gpu_find compares, brand prefixes dropped: written again
+ * here so the property below does not lean on the code it checks. */
+static void key_of(const char *word, char *out, size_t cap)
+{
+    static const char *const brands[] = {"nvidia", "amd", "tesla", "geforce"};
+    char buf[128];
+    size_t n = 0;
+    for (const char *p = word; *p && n + 1 < sizeof buf; p++)
+        if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+            buf[n++] = *p;
+        else if (*p >= 'A' && *p <= 'Z')
+            buf[n++] = (char)(*p - 'A' + 'a');
+    buf[n] = '\0';
+    const char *k = buf;
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t b = 0; b < 4; b++) {
+            size_t len = strlen(brands[b]);
+            if (strncmp(k, brands[b], len) == 0 && k[len] != '\0') {
+                k += len;
+                again = 1;
+            }
+        }
+    }
+    snprintf(out, cap, "%s", k);
+}
+
+static char keys[1024][128];
+static const kv_gpu *owners[1024];
+static size_t n_keys;
+
+static void collect_key(const kv_gpu *g, const char *word)
+{
+    assert_true(n_keys < 1024);
+    key_of(word, keys[n_keys], sizeof keys[n_keys]);
+    assert_true(keys[n_keys][0] != '\0');
+    owners[n_keys++] = g;
+}
+
+/* No two GPUs share a name, an alias or an nvidia-smi name, as matching sees them. */
+static void no_two_gpus_share_a_name(void **state)
+{
+    (void)state;
+    n_keys = 0;
+    for (size_t i = 0; i < kv_gpu_count(); i++)
+        each_word(kv_gpu_at(i), collect_key);
+    for (size_t a = 0; a < n_keys; a++)
+        for (size_t b = a + 1; b < n_keys; b++)
+            if (owners[a] != owners[b] && strcmp(keys[a], keys[b]) == 0)
+                fail_msg("%s and %s share '%s'", owners[a]->name, owners[b]->name, keys[a]);
+}
+
+/* A leading NVIDIA / AMD / Tesla / GeForce is optional, as are case, spaces, '-', '_'. */
+static void brand_prefix_is_optional(void **state)
+{
+    (void)state;
+    const kv_gpu *h100 = kv_gpu_find("h100");
+    assert_non_null(h100);
+    assert_ptr_equal(kv_gpu_find("H100 80GB HBM3"), h100);
+    assert_ptr_equal(kv_gpu_find("nvidia-h100-80gb-hbm3"), h100);
+    assert_ptr_equal(kv_gpu_find("NVIDIA H100"), h100);
+    assert_ptr_equal(kv_gpu_find("NVIDIA NVIDIA H100"), h100);
+    const kv_gpu *rtx4090 = kv_gpu_find("RTX 4090");
+    assert_non_null(rtx4090);
+    assert_ptr_equal(kv_gpu_find("GeForce RTX 4090"), rtx4090);
+    assert_ptr_equal(kv_gpu_find("nvidia_geforce_rtx_4090"), rtx4090);
+    assert_ptr_equal(kv_gpu_find("NVIDIA RTX 4090"), rtx4090);
+    const kv_gpu *mi300x = kv_gpu_find("MI300X");
+    assert_non_null(mi300x);
+    assert_ptr_equal(kv_gpu_find("Instinct MI300X"), mi300x);
+    assert_ptr_equal(kv_gpu_find("AMD MI300X"), mi300x);
+    assert_ptr_equal(kv_gpu_find("A100-SXM4-80GB"), kv_gpu_find("A100 80GB"));
+    assert_ptr_equal(kv_gpu_find("V100-SXM2-32GB"), kv_gpu_find("V100 32GB"));
+    assert_ptr_equal(kv_gpu_find("AMD Radeon RX 7900 XTX"), kv_gpu_find("RX 7900 XTX"));
+    /* the brand alone is no GPU, nor is a prefix of a name */
+    assert_null(kv_gpu_find("NVIDIA"));
+    assert_null(kv_gpu_find("AMD"));
+    assert_null(kv_gpu_find("Tesla"));
+    assert_null(kv_gpu_find("GeForce"));
+    assert_null(kv_gpu_find(""));
+    assert_null(kv_gpu_find("NVIDIA H1"));
+    /* A10 and A10G are two GPUs now; "a10" is the A10 */
+    assert_string_equal(kv_gpu_find("a10")->name, "A10");
+    assert_string_equal(kv_gpu_find("NVIDIA A10G")->name, "A10G");
+    assert_string_equal(kv_gpu_find("a800")->name, "A800 80GB");
+    assert_string_equal(kv_gpu_find("h800")->name, "H800 80GB");
+}
+
+/* Only figures no public reading gave are estimates: the MI350X (marketed 288 GB, taken as
+ * 288 x 1024 MiB). Every other GPU has a driver total or an engine-reported one. */
+static void estimates_are_flagged(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < kv_gpu_count(); i++) {
+        const kv_gpu *g = kv_gpu_at(i);
+        int expected = strcmp(g->name, "MI350X") == 0;
+        if (g->estimated != expected)
+            fail_msg("%s: estimated = %d", g->name, g->estimated);
+        assert_true(g->total_mib > 0 || g->engine_gib > 0);
+        if (g->estimated)
+            assert_true(g->total_mib > 0 && g->engine_gib == 0);
+    }
+    const kv_gpu *mi350x = kv_gpu_find("AMD Instinct MI350X");
+    assert_non_null(mi350x);
+    assert_true(mi350x->total_mib == 288.0 * 1024);
+    run_result r;
+    RUN(&r, "--list-gpus");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "MI350X                     294,912*     288.00  mi350x-288gb\n"));
+    assert_non_null(strstr(r.out, "H20                          97,871      95.58  h20-96gb\n"));
+    assert_non_null(strstr(r.out, "DGX Spark                         -     121.69  gb10 spark\n"));
+    assert_non_null(strstr(r.out, "*: an estimate, the marketed capacity"));
+    run_free(&r);
+    RUN(&r, "--gpu", "mi350x", "--model", "qwen3-8b");
+    assert_non_null(strstr(r.out, "GPU memory : 288 GiB (MI350X, estimate: the marketed capacity)"));
+    run_free(&r);
+    RUN(&r, "--gpu", "h100", "--model", "qwen3-8b");
+    assert_null(strstr(r.out, "estimate: the marketed"));
+    run_free(&r);
+    /* an explicit --gpu-mem-gib drops the label and its estimate */
+    RUN(&r, "--gpu", "mi350x", "--gpu-mem-gib", "80", "--model", "qwen3-8b");
+    assert_non_null(strstr(r.out, "GPU memory : 80 GiB   (reserve"));
     run_free(&r);
 }
 
@@ -294,6 +482,10 @@ int main(void)
         cmocka_unit_test(every_preset_equals_its_config),
         cmocka_unit_test(model_names),
         cmocka_unit_test(gpu_presets),
+        cmocka_unit_test(gpus_found_by_every_name),
+        cmocka_unit_test(no_two_gpus_share_a_name),
+        cmocka_unit_test(brand_prefix_is_optional),
+        cmocka_unit_test(estimates_are_flagged),
         cmocka_unit_test(explicit_flags_win),
         cmocka_unit_test(plain_model_keeps_the_lesson_table),
         cmocka_unit_test(text_shows_the_layout),

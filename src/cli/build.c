@@ -82,6 +82,7 @@ static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
         s->llamacpp.gguf = NULL; /* the file's per-layer rows give way to the flags */
     if (f->clears & CLEARS_GPU) {
         s->gpu_name = NULL;
+        s->gpu_mem_estimated = 0;
         s->gpu_engine_gib = 0;
     }
     if (f->clears & CLEARS_QUANT) { /* every weight in the dtype given */
@@ -101,6 +102,7 @@ void kv_build_base(const kv_model *model, const kv_gpu *gpu, kv_spec *out)
     if (gpu) {
         out->gpu_mem_gib = kv_gpu_gib(gpu);
         out->gpu_name = gpu->name;
+        out->gpu_mem_estimated = gpu->estimated;
         out->gpu_engine_gib = gpu->engine_gib;
     }
 }

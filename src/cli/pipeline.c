@@ -31,8 +31,8 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
         rep->table = &st->table;
     }
     if (o->target > 0) {
-        kv_gpu_choice gpus[64];
-        size_t n = gpu_choices(gpus, 64);
+        kv_gpu_choice gpus[KV_MAX_GPU_CHOICES];
+        size_t n = gpu_choices(gpus, KV_MAX_GPU_CHOICES);
         if ((rc = kv_plan_compute(s, &st->result, o->target, gpus, n, &st->plan)) != KV_OK)
             return rc;
         rep->plan = &st->plan;

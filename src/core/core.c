@@ -57,6 +57,7 @@ void kv_spec_defaults(kv_spec *s)
     s->model_name = NULL;
     s->model_source = NULL;
     s->gpu_name = NULL;
+    s->gpu_mem_estimated = 0;
     s->gpu_engine_gib = 0;
     s->max_context = 0;
     s->checkpoint_weights_bytes = 0;

@@ -1,35 +1,125 @@
 /*
  * presets.c - lookups in the model presets (generated) and the GPU table (below).
  *
- * GPU memory comes from ../docs/gpus.md readings: nvidia-smi's total in MiB, which is
- * what the driver hands to the CUDA context (an "80 GB" H100 reports 81,559 MiB = 79.65
- * GiB, not 80 GiB). The MI300X has only an engine-reported total.
+ * GPU memory is what the driver reports: nvidia-smi's memory.total in MiB (rocm-smi's VRAM
+ * total / 2^20 on AMD), which is what the CUDA / HIP context sees (an "80 GB" H100 reports
+ * 81,559 MiB = 79.65 GiB, not 80 GiB). Where only a serving engine's or torch's total was
+ * found (unified-memory parts, some AMD parts) the table has that instead, in GiB. A figure
+ * no public reading gave is the marketed capacity and is flagged `estimated`. Every figure's
+ * source: data/gpus/SOURCES.md.
  */
 #include "presets.h"
 
 #include <ctype.h>
 #include <string.h>
 
+/* One GPU per entry: name, total MiB, engine GiB, estimated on the first line; the short
+ * aliases (space-separated) and the full names nvidia-smi / rocm-smi / torch print
+ * ('|'-separated, pasted as printed) below it. */
+#define GPU(name, mib, engine, est, aliases, smi) {name, aliases, smi, mib, engine, est}
+
 static const kv_gpu gpus[] = {
-    {"T4", "t4-16gb", 15360, 14.56},
-    {"L4", "l4-24gb", 23034, 0},
-    {"A10G", "a10 a10-24gb", 23028, 0},
-    {"RTX 3090", "3090 geforce-rtx-3090", 24576, 23.58},
-    {"RTX 4090", "4090 geforce-rtx-4090", 24564, 0},
-    {"A30", "a30-24gb", 24576, 0},
-    {"Quadro RTX 6000", "rtx6000 rtx-6000", 24576, 0},
-    {"RTX 5090", "5090 geforce-rtx-5090", 32607, 0},
-    {"V100 32GB", "v100 v100-32gb v100-sxm2-32gb", 32768, 0},
-    {"A100 40GB", "a100-40gb a100-sxm4-40gb a100-pcie-40gb", 40960, 39.39},
-    {"L40S", "l40s-48gb", 46068, 44.42},
-    {"A100 80GB", "a100 a100-80gb a100-sxm4-80gb a100-pcie-80gb a800 a800-80gb", 81920, 79.25},
-    {"H100 80GB", "h100 h100-sxm h100-pcie h100-80gb h800", 81559, 79.18},
-    {"H100 NVL", "h100-nvl h100-94gb", 95830, 0},
-    {"RTX PRO 6000 Blackwell", "rtx-pro-6000 rtx-pro-6000-blackwell", 97887, 0},
-    {"H200", "h200-141gb h200-sxm", 143771, 139.81},
-    {"B200", "b200-180gb", 183359, 0},
-    {"MI300X", "mi300x-192gb", 0, 191.45},
+    GPU("RTX 3080", 10240, 0, 0,
+        "3080 geforce-rtx-3080 rtx-3080-10gb", "NVIDIA GeForce RTX 3080"),
+    GPU("T4", 15360, 14.56, 0,
+        "t4-16gb", "Tesla T4"),
+    GPU("RTX 5070 Ti", 16303, 0, 0,
+        "5070-ti 5070ti geforce-rtx-5070-ti", "NVIDIA GeForce RTX 5070 Ti"),
+    GPU("RTX 5080", 16303, 0, 0,
+        "5080 geforce-rtx-5080", "NVIDIA GeForce RTX 5080"),
+    GPU("RTX 5060 Ti 16GB", 16311, 0, 0,
+        "5060-ti 5060ti rtx-5060-ti geforce-rtx-5060-ti", "NVIDIA GeForce RTX 5060 Ti"),
+    GPU("RTX 4080", 16376, 0, 0,
+        "4080 geforce-rtx-4080", "NVIDIA GeForce RTX 4080"),
+    GPU("RTX 4080 SUPER", 16376, 0, 0,
+        "4080-super 4080s geforce-rtx-4080-super", "NVIDIA GeForce RTX 4080 SUPER"),
+    GPU("RTX 4070 Ti SUPER", 16376, 0, 0,
+        "4070-ti-super 4070tis geforce-rtx-4070-ti-super", "NVIDIA GeForce RTX 4070 Ti SUPER"),
+    GPU("L4", 23034, 0, 0,
+        "l4-24gb", "NVIDIA L4"),
+    GPU("A10G", 23028, 0, 0,
+        "a10g-24gb", "NVIDIA A10G"),
+    GPU("A10", 23028, 0, 0,
+        "a10-24gb", "NVIDIA A10"),
+    GPU("RX 7900 XTX", 24560, 0, 0,
+        "7900xtx 7900-xtx radeon-rx-7900-xtx", "Radeon RX 7900 XTX|AMD Radeon RX 7900 XTX"),
+    GPU("RTX 3090", 24576, 23.58, 0,
+        "3090 geforce-rtx-3090", "NVIDIA GeForce RTX 3090"),
+    GPU("RTX 4090", 24564, 0, 0,
+        "4090 geforce-rtx-4090", "NVIDIA GeForce RTX 4090"),
+    GPU("A30", 24576, 0, 0,
+        "a30-24gb", "NVIDIA A30"),
+    GPU("Quadro RTX 6000", 24576, 0, 0,
+        "rtx6000 rtx-6000", "Quadro RTX 6000"),
+    GPU("RTX 5090", 32607, 0, 0,
+        "5090 geforce-rtx-5090", "NVIDIA GeForce RTX 5090"),
+    GPU("V100 32GB", 32768, 0, 0,
+        "v100 v100-32gb v100-sxm2-32gb", "Tesla V100-SXM2-32GB|Tesla V100-PCIE-32GB"),
+    GPU("A100 40GB", 40960, 39.39, 0,
+        "a100-40gb a100-sxm4-40gb a100-pcie-40gb", "NVIDIA A100-SXM4-40GB|NVIDIA A100-PCIE-40GB"),
+    GPU("L40S", 46068, 44.42, 0,
+        "l40s-48gb", "NVIDIA L40S"),
+    GPU("L40", 46068, 0, 0,
+        "l40-48gb", "NVIDIA L40"),
+    GPU("L20", 46068, 0, 0,
+        "l20-48gb", "NVIDIA L20"),
+    GPU("A40", 46068, 0, 0,
+        "a40-48gb", "NVIDIA A40"),
+    GPU("RTX A6000", 49140, 0, 0,
+        "a6000 rtx-a6000", "NVIDIA RTX A6000"),
+    GPU("RTX 6000 Ada", 49140, 0, 0,
+        "6000-ada rtx-6000-ada-generation", "NVIDIA RTX 6000 Ada Generation"),
+    GPU("MI210", 65520, 0, 0,
+        "mi210-64gb", "AMD Instinct MI210"),
+    GPU("MI250X", 65520, 0, 0, /* one of its two GCDs: each is a device of 64 GB */
+        "mi250x-64gb mi250", "AMD Instinct MI250X|AMD Instinct MI250X/MI250"),
+    GPU("A100 80GB", 81920, 79.25, 0,
+        "a100 a100-80gb a100-sxm4-80gb a100-pcie-80gb", "NVIDIA A100-SXM4-80GB|NVIDIA A100 80GB PCIe"),
+    GPU("A800 80GB", 81920, 0, 0,
+        "a800 a800-80gb a800-sxm4-80gb a800-pcie-80gb", "NVIDIA A800-SXM4-80GB|NVIDIA A800 80GB PCIe"),
+    GPU("H100 80GB", 81559, 79.18, 0,
+        "h100 h100-sxm h100-pcie h100-80gb", "NVIDIA H100 80GB HBM3|NVIDIA H100 PCIe"),
+    GPU("H800 80GB", 81559, 0, 0,
+        "h800 h800-80gb h800-sxm", "NVIDIA H800"),
+    GPU("H100 NVL", 95830, 0, 0,
+        "h100-nvl h100-94gb", "NVIDIA H100 NVL"),
+    GPU("H20", 97871, 0, 0,
+        "h20-96gb", "NVIDIA H20"),
+    GPU("GH200 96GB", 97871, 0, 0,
+        "gh200 gh200-96gb gh200-480gb", "NVIDIA GH200 480GB"),
+    GPU("RTX PRO 6000 Blackwell", 97887, 0, 0,
+        "rtx-pro-6000 rtx-pro-6000-blackwell",
+        "NVIDIA RTX PRO 6000 Blackwell Workstation Edition|"
+        "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition|"
+        "NVIDIA RTX PRO 6000 Blackwell Server Edition"),
+    GPU("DGX Spark", 0, 121.69, 0, /* GB10, unified memory: nvidia-smi shows no total */
+        "gb10 spark", "NVIDIA GB10"),
+    GPU("Jetson Thor", 0, 122.80, 0, /* unified memory: nvidia-smi shows no total */
+        "thor jetson-agx-thor agx-thor", "NVIDIA Thor"),
+    GPU("H200", 143771, 139.81, 0,
+        "h200-141gb h200-sxm", "NVIDIA H200"),
+    GPU("H200 NVL", 143771, 0, 0,
+        "h200-nvl", "NVIDIA H200 NVL"),
+    GPU("H20 141GB", 143771, 0, 0,
+        "h20-3e h20-141gb", "NVIDIA H20-3e"),
+    GPU("B200", 183359, 0, 0,
+        "b200-180gb", "NVIDIA B200"),
+    GPU("GB200", 189471, 0, 0, /* the B200 GPU of a GB200 superchip */
+        "gb200-nvl72", "NVIDIA GB200"),
+    GPU("MI300X", 0, 191.45, 0,
+        "mi300x-192gb", "AMD Instinct MI300X"),
+    GPU("MI325X", 0, 255.98, 0,
+        "mi325x-256gb", "AMD Instinct MI325X"),
+    GPU("B300", 275040, 0, 0,
+        "b300-288gb b300-sxm6", "NVIDIA B300 SXM6 AC"),
+    GPU("GB300", 284208, 0, 0, /* the B300 GPU of a GB300 superchip (NVL72) */
+        "gb300-nvl72", "NVIDIA GB300"),
+    GPU("MI355X", 0, 287.98, 0,
+        "mi355x-288gb", "AMD Instinct MI355X"),
+    GPU("MI350X", 294912, 0, 1, /* estimate: marketed 288 GB */
+        "mi350x-288gb", "AMD Instinct MI350X"),
 };
+#undef GPU
 #define N_GPUS (sizeof gpus / sizeof gpus[0])
 
 size_t kv_gpu_count(void)
@@ -52,27 +142,57 @@ static void squash(const char *in, size_t len, char *out, size_t cap)
     out[n] = '\0';
 }
 
+/* A squashed name without its vendor / brand prefixes. nvidia-smi prints "NVIDIA GeForce
+ * RTX 4090", "NVIDIA H100 80GB HBM3" and "Tesla T4", rocm-smi and torch "AMD Instinct
+ * MI300X": dropping a leading "nvidia", "amd", "tesla" and "geforce" (in any number) lets
+ * a user paste what the tool printed, or leave the brand out, and still find the GPU. Both
+ * sides of a comparison are stripped the same way; the tests check that no two GPUs then
+ * share a name. */
+static const char *unbranded(const char *s)
+{
+    static const char *const prefixes[] = {"nvidia", "amd", "tesla", "geforce"};
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+            size_t n = strlen(prefixes[i]);
+            if (strncmp(s, prefixes[i], n) == 0 && s[n] != '\0') {
+                s += n;
+                again = 1;
+            }
+        }
+    }
+    return s;
+}
+
 static int same_name(const char *a, size_t alen, const char *want)
 {
     char x[96], y[96];
     squash(a, alen, x, sizeof x);
     squash(want, strlen(want), y, sizeof y);
-    return x[0] != '\0' && strcmp(x, y) == 0;
+    return x[0] != '\0' && strcmp(unbranded(x), unbranded(y)) == 0;
+}
+
+/* Whether one of the sep-separated names in list is want. */
+static int in_list(const char *list, char sep, const char *want)
+{
+    const char seps[2] = {sep, '\0'};
+    for (const char *p = list ? list : ""; *p;) {
+        size_t len = strcspn(p, seps);
+        if (same_name(p, len, want))
+            return 1;
+        p += len;
+        p += (*p == sep);
+    }
+    return 0;
 }
 
 const kv_gpu *kv_gpu_find(const char *name)
 {
     for (size_t i = 0; i < N_GPUS; i++) {
         const kv_gpu *g = &gpus[i];
-        if (same_name(g->name, strlen(g->name), name))
+        if (same_name(g->name, strlen(g->name), name) || in_list(g->aliases, ' ', name) ||
+            in_list(g->smi_names, '|', name))
             return g;
-        for (const char *p = g->aliases; *p;) {
-            size_t len = strcspn(p, " ");
-            if (same_name(p, len, name))
-                return g;
-            p += len;
-            p += (*p == ' ');
-        }
     }
     return NULL;
 }

@@ -11,12 +11,18 @@ void report_gpu_list(FILE *out)
     fprintf(out, "%-24s %10s %10s  %s\n", "gpu", "MiB", "GiB used", "also known as");
     for (size_t i = 0; i < kv_gpu_count(); i++) {
         const kv_gpu *g = kv_gpu_at(i);
-        fprintf(out, "%-24s %10s %10s  %s\n", g->name,
-                g->total_mib > 0 ? fmt_fixed(a, sizeof a, g->total_mib, 0, 1) : "-",
+        char mib[FMT_BUF + 1] = "-";
+        if (g->total_mib > 0)
+            snprintf(mib, sizeof mib, "%s%s", fmt_fixed(a, sizeof a, g->total_mib, 0, 1),
+                     g->estimated ? "*" : "");
+        fprintf(out, "%-24s %10s %10s  %s\n", g->name, mib,
                 fmt_fixed(b, sizeof b, kv_gpu_gib(g), 2, 0), g->aliases);
     }
-    fputs("\nMiB: total as nvidia-smi reports it; GiB used: what kvcalc sizes from (MiB / 1024,\n"
-          "or the total a serving engine reported where nvidia-smi's is unknown).\n",
+    fputs("\nMiB: total as the driver reports it (nvidia-smi, rocm-smi); GiB used: what kvcalc\n"
+          "sizes from (MiB / 1024, or the total a serving engine or torch reported where the\n"
+          "driver's is unknown). *: an estimate, the marketed capacity (no public reading).\n"
+          "--gpu also takes the name nvidia-smi or rocm-smi prints (\"NVIDIA H100 80GB HBM3\").\n"
+          "Sources: data/gpus/SOURCES.md.\n",
           out);
 }
 

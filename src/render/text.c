@@ -193,10 +193,11 @@ void report_text(FILE *out, const kv_report *rep)
             s->params_estimated ? "  (parameters estimated from the config)"
             : stored            ? "  (tensor sizes from the GGUF header)"
                                 : "");
-    fprintf(out, "GPU memory : %s GiB%s%s%s   (reserve %s GiB for activations/overhead)\n",
+    fprintf(out, "GPU memory : %s GiB%s%s%s%s   (reserve %s GiB for activations/overhead)\n",
             fmt_g(a, sizeof a, s->gpu_mem_gib), s->gpu_name ? " (" : "",
-            s->gpu_name ? s->gpu_name : "", s->gpu_name ? ")" : "",
-            fmt_g(b, sizeof b, s->overhead_gib));
+            s->gpu_name ? s->gpu_name : "",
+            s->gpu_name && s->gpu_mem_estimated ? ", estimate: the marketed capacity" : "",
+            s->gpu_name ? ")" : "", fmt_g(b, sizeof b, s->overhead_gib));
     if (!r->room) {
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
