@@ -2,7 +2,9 @@
  * fuzz_gguf.c - libFuzzer target: arbitrary bytes as a GGUF header, through the reader,
  * the core and the text and JSON renderers. Any crash, leak, overflow or undefined
  * behaviour (ASan + UBSan) is a bug; a refused header is the expected outcome for most
- * inputs. Seeds: tests/fuzz/gguf_seeds/ (the ground-truth rows' headers and small ones).
+ * inputs. A header that reads is then sized by llama.cpp's rules too, with its per-layer
+ * rows, at a build and flash-attention setting picked by the last byte (every era's path).
+ * Seeds: tests/fuzz/gguf_seeds/ (the ground-truth rows' headers and small ones).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,8 +21,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kv_spec s;
     kv_model_info info;
     char err[512];
+    static const int64_t builds[] = {900, 2000, 3000, 5000, 5500, 6000, 6500, 7000, 8000, 10573};
     kv_spec_defaults(&s);
-    if (kv_gguf_read(data, size, "fuzz.gguf", &s, &info, &g, err, sizeof err) == 0)
-        fuzz_render_model(&s, &info);
+    if (kv_gguf_read(data, size, "fuzz.gguf", &s, &info, &g, err, sizeof err) != 0)
+        return 0;
+    kv_spec l = s;
+    fuzz_render_model(&s, &info);
+    unsigned pick = size ? data[size - 1] : 0;
+    l.engine = KV_ENGINE_LLAMACPP;
+    l.llamacpp.gguf = &g;
+    l.llamacpp.build = builds[pick % 10];
+    l.llamacpp.flash_attn = (pick / 10) % 2 ? KV_FLASH_ON : KV_FLASH_OFF;
+    l.llamacpp.parallel = (pick / 20) % 4;
+    l.llamacpp.ctx_size = (pick / 80) % 2 ? 0 : 4096;
+    fuzz_render_model(&l, &info);
     return 0;
 }
