@@ -54,3 +54,15 @@ end=$(now_ns)
 rows=$(( $(wc -l < "$out") - 1 ))
 ns=$(( end - start ))
 echo "  $rows rows over 5 axes in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"
+
+echo "== sweep by an engine's rules ($points grid points each)"
+for engine in vllm sglang trtllm llama.cpp; do
+  axis=context
+  [ "$engine" = llama.cpp ] && axis=ctx_size # llama.cpp's cache is sized by -c
+  start=$(now_ns)
+  "$bin" --engine "$engine" --model qwen3-8b --sweep "$axis=1..$points+1" --format csv > "$out"
+  end=$(now_ns)
+  rows=$(( $(wc -l < "$out") - 1 ))
+  ns=$(( end - start ))
+  echo "  $engine: $rows rows in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"
+done
