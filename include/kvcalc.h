@@ -314,12 +314,16 @@ typedef struct {
     double free_kv_bytes;     /* including the offload tier */
     double max_concurrency;   /* per replica */
     int64_t replicas;         /* for the target; 0 when none given or nothing fits */
+    int applies;              /* 0: the engine refuses this lever's settings (a build
+                                 without quantized caches): the row's figures are 0 */
 } kv_lever;
 
 /* Every lever, as kv_levers_compute() fills them. */
 typedef struct {
     double offload_gib;            /* the CPU tier the offload row was sized with; 0 = none */
     int64_t target;                /* the target the replicas are for; 0 = none */
+    const char *kv8_name;          /* the 8-bit KV cache type of the engine's lever: "fp8",
+                                      or "q8_0" for llama.cpp (which has no fp8 cache) */
     kv_lever rows[KV_LEVER_COUNT]; /* indexed by kv_lever_kind */
 } kv_levers;
 

@@ -466,6 +466,29 @@ static void usage_errors(void **state)
     }
 }
 
+/* The 8-bit KV lever is llama.cpp's q8_0 (it has no fp8 cache): K and V rows of 1,024
+ * elements at 34 B per 32 = 1,088 B instead of 2,048 B; a build without quantized caches
+ * refuses the lever, and only that row is empty. */
+static void levers(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_levers lv;
+    plain(&s, 8000, 4096, 1);
+    s.llamacpp.flash_attn = KV_FLASH_OFF; /* the lever turns it on: q8_0 V needs it */
+    assert_int_equal(kv_levers_compute(&s, 0, 0, &lv), KV_OK);
+    assert_string_equal(lv.kv8_name, "q8_0");
+    assert_true(lv.rows[KV_LEVER_FP8_KV].applies);
+    assert_true(lv.rows[KV_LEVER_FP8_KV].max_concurrency == 1);
+    plain(&s, 1000, 2048, 1);
+    assert_int_equal(kv_levers_compute(&s, 0, 0, &lv), KV_OK);
+    assert_false(lv.rows[KV_LEVER_FP8_KV].applies);
+    assert_true(lv.rows[KV_LEVER_HALF_CONTEXT].applies);
+    s.engine = KV_ENGINE_VLLM;
+    assert_int_equal(kv_levers_compute(&s, 0, 0, &lv), KV_OK);
+    assert_string_equal(lv.kv8_name, "fp8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +499,7 @@ int main(void)
         cmocka_unit_test(layers_on_the_gpu), cmocka_unit_test(requests_at_once),
         cmocka_unit_test(fit_properties),    cmocka_unit_test(refusals),
         cmocka_unit_test(printed_lines),     cmocka_unit_test(usage_errors),
+        cmocka_unit_test(levers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

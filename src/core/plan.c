@@ -11,10 +11,12 @@
  */
 #include "kvcalc.h"
 
+#include "engine.h"
 #include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const int64_t tp_sizes[] = {1, 2, 4, 8};
 
@@ -106,8 +108,10 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
     kv_status st = kv_compute(s, &base);
     if (st != KV_OK)
         return st;
+    const kv_engine_ops *engine = kv_engine_get(s->engine);
     out->offload_gib = offload_gib;
     out->target = target;
+    out->kv8_name = engine->kv8_name;
     for (int k = 0; k < KV_LEVER_COUNT; k++) {
         kv_spec v = *s;
         kv_result r;
@@ -116,7 +120,10 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
             v.context = s->context / 2 > 0 ? s->context / 2 : 1;
             break;
         case KV_LEVER_FP8_KV:
-            v.dtype = KV_DTYPE_FP8;
+            if (engine->kv8)
+                engine->kv8(&v);
+            else
+                v.dtype = KV_DTYPE_FP8;
             break;
         case KV_LEVER_INT8_WEIGHTS:
         case KV_LEVER_INT4_WEIGHTS:
@@ -127,8 +134,13 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
         default:
             break;
         }
-        if ((st = kv_compute(&v, &r)) != KV_OK)
-            return st;
+        kv_lever *l = &out->rows[k];
+        memset(l, 0, sizeof *l);
+        l->kind = (kv_lever_kind)k;
+        l->context = v.context;
+        if (kv_compute(&v, &r) != KV_OK)
+            continue; /* the engine refuses this lever (the base spec it accepts) */
+        l->applies = 1;
         if (v.vllm.weights_gib >= 0 && r.weights_bytes != base.weights_bytes &&
             base.weights_bytes > 0) {
             /* a measured weight size shrinks as the estimate does */
@@ -136,9 +148,6 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
             if ((st = kv_compute(&v, &r)) != KV_OK)
                 return st;
         }
-        kv_lever *l = &out->rows[k];
-        l->kind = (kv_lever_kind)k;
-        l->context = v.context;
         l->kv_bytes_per_request = r.kv_bytes_per_request;
         l->free_kv_bytes = r.free_kv_bytes;
         l->max_concurrency = r.max_concurrency;

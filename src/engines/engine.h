@@ -23,6 +23,10 @@ typedef struct {
      * kv_compute(s) - the table's rows. Equals compute()'s answer when context == s->context. */
     double (*concurrency_at)(const kv_spec *s, const kv_result *r, int64_t context,
                              double request_bytes);
+    /* The lever "an 8-bit KV cache": its name and how to set it on a copy of the spec
+     * (NULL: the spec's dtype becomes fp8). llama.cpp has no fp8 cache; it has q8_0. */
+    const char *kv8_name;
+    void (*kv8)(kv_spec *s);
 } kv_engine_ops;
 
 extern const kv_engine_ops kv_engine_ideal_ops;

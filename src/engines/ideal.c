@@ -79,4 +79,5 @@ static kv_status ideal_compute(const kv_spec *s, kv_result *r)
     return KV_OK;
 }
 
-const kv_engine_ops kv_engine_ideal_ops = {"ideal", ideal_check, ideal_compute, ideal_at};
+const kv_engine_ops kv_engine_ideal_ops = {"ideal", ideal_check, ideal_compute, ideal_at,
+                                          "fp8", NULL};

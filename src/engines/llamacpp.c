@@ -550,5 +550,14 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     return KV_OK;
 }
 
+/* The 8-bit KV lever: q8_0 for K and V; a quantized V cache needs flash attention. */
+static void llamacpp_kv8(kv_spec *s)
+{
+    s->llamacpp.type_k = s->llamacpp.type_v = KV_GGML_Q8_0;
+    if (s->llamacpp.flash_attn == KV_FLASH_OFF ||
+        (s->llamacpp.flash_attn < 0 && s->llamacpp.build < B_FA_AUTO))
+        s->llamacpp.flash_attn = KV_FLASH_ON;
+}
+
 const kv_engine_ops kv_engine_llamacpp_ops = {"llama.cpp", llamacpp_check, llamacpp_compute,
-                                               llamacpp_at};
+                                               llamacpp_at, "q8_0", llamacpp_kv8};

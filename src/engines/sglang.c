@@ -311,4 +311,5 @@ static double sglang_at(const kv_spec *s, const kv_result *r, int64_t context,
     return whole_requests(&r->sglang, context);
 }
 
-const kv_engine_ops kv_engine_sglang_ops = {"sglang", sglang_check, sglang_compute, sglang_at};
+const kv_engine_ops kv_engine_sglang_ops = {"sglang", sglang_check, sglang_compute, sglang_at,
+                                          "fp8", NULL};

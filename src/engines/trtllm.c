@@ -100,4 +100,5 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
     return KV_OK;
 }
 
-const kv_engine_ops kv_engine_trtllm_ops = {"trtllm", trtllm_check, trtllm_compute, trtllm_at};
+const kv_engine_ops kv_engine_trtllm_ops = {"trtllm", trtllm_check, trtllm_compute, trtllm_at,
+                                          "fp8", NULL};

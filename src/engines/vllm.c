@@ -393,4 +393,5 @@ static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context,
     return vllm_compute_into(&v, r, &out) == KV_OK ? whole_requests(&out) : 0.0;
 }
 
-const kv_engine_ops kv_engine_vllm_ops = {"vllm", vllm_check, vllm_compute, vllm_at};
+const kv_engine_ops kv_engine_vllm_ops = {"vllm", vllm_check, vllm_compute, vllm_at,
+                                          "fp8", NULL};

@@ -67,7 +67,8 @@ void report_plan_text(FILE *out, const kv_report *rep)
 }
 
 static const char *const lever_names[KV_LEVER_COUNT] = {
-    "as given", "half the context", "fp8 KV cache", "int8 weights", "int4 weights", "offload"};
+    "as given", "half the context", NULL /* the engine's 8-bit type */, "int8 weights",
+    "int4 weights", "offload"};
 
 void report_levers_text(FILE *out, const kv_report *rep)
 {
@@ -85,8 +86,15 @@ void report_levers_text(FILE *out, const kv_report *rep)
             continue;
         if (k == KV_LEVER_OFFLOAD)
             snprintf(name, sizeof name, "+ %s GiB CPU offload tier", fmt_g(a, sizeof a, lv->offload_gib));
+        else if (k == KV_LEVER_FP8_KV)
+            snprintf(name, sizeof name, "%s KV cache", lv->kv8_name);
         else
             snprintf(name, sizeof name, "%s", lever_names[k]);
+        if (!l->applies) {
+            fprintf(out, "  %-26s %9s  (the engine refuses it with these settings)\n", name,
+                    fmt_int(a, sizeof a, l->context, 1));
+            continue;
+        }
         fprintf(out, "  %-26s %9s %8s MiB %7s GiB %15s", name, fmt_int(a, sizeof a, l->context, 1),
                 fmt_fixed(b, sizeof b, l->kv_bytes_per_request / KV_MIB, 1, 1),
                 fmt_fixed(c, sizeof c, l->free_kv_bytes / KV_GIB, 2, 0),
@@ -137,9 +145,10 @@ void report_plan_json(FILE *out, const kv_report *rep)
         fprintf(out, "\"kv_bytes_per_request\": %s, ",
                 fmt_json_number(a, sizeof a, l->kv_bytes_per_request));
         fprintf(out, "\"free_kv_bytes\": %s, ", fmt_json_number(a, sizeof a, l->free_kv_bytes));
-        fprintf(out, "\"max_concurrency\": %s, \"replicas\": %s}",
+        fprintf(out, "\"max_concurrency\": %s, \"replicas\": %s, \"applies\": %s}",
                 fmt_json_number(b, sizeof b, l->max_concurrency),
-                rep->plan && l->replicas ? fmt_int(a, sizeof a, l->replicas, 0) : "null");
+                rep->plan && l->replicas ? fmt_int(a, sizeof a, l->replicas, 0) : "null",
+                l->applies ? "true" : "false");
     }
     fputs("\n  ],\n", out);
 }
