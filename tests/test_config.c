@@ -179,6 +179,24 @@ static const config_case reference[] = {
      * @1,000:   2 x 12 x 8 x 64 x 2 x 1000 + 2 x 12 x 8 x 64 x 2 x 128 = 27721728
      * @100,000: 2 x 12 x 8 x 64 x 2 x 100000 + 2 x 12 x 8 x 64 x 2 x 128 = 2460745728 */
     {"openai__gpt-oss-20b.json", 24, 8, 64, 0, {12, 12, 0, 0}, 128, 0, KV_DTYPE_BF16, KV_DTYPE_INT4, 24576, 27721728, 2460745728},
+    /* Nemotron-H, hybrid_override_pattern of 52 blocks: 23 M (Mamba-2) + 6 * (attention) + 23 E
+     * (MoE, no cache): 29 layers. full 2 x 6 x 2 x 128 x 2 = 6,144 B/token. Mamba-2 state
+     * (mamba_num_heads 64, mamba_head_dim 64, n_groups 8, ssm_state_size 128, conv_kernel 4):
+     * inner 64 x 64 = 4,096; conv (4,096 + 2 x 8 x 128) x 3 = 18,432 + ssm 4,096 x 128 =
+     * 524,288 -> 542,720 elements = 1,085,440 B; x 23 = 24,965,120 B per request.
+     * @1,000:   6,144,000 + 24,965,120 = 31,109,120
+     * @100,000: 614,400,000 + 24,965,120 = 639,365,120 */
+    {"nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json", 29, 2, 128, 0, {6, 0, 0, 23}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 6144, 31109120, 639365120},
+    /* Qwen3-Next-80B-A3B: full_attention_interval 4 -> 12 full + 36 gated-delta-net layers
+     * (same sizes as the qwen3-next.json variant below): 1,097,728 B each, x 36 = 39,518,208 B.
+     * full 2 x 12 x 2 x 256 x 2 = 24,576 B/token.
+     * @1,000:   24,576,000 + 39,518,208 = 64,094,208
+     * @100,000: 2,457,600,000 + 39,518,208 = 2,497,118,208 */
+    {"Qwen__Qwen3-Next-80B-A3B.json", 48, 2, 256, 0, {12, 0, 0, 36}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 24576, 64094208, 2497118208.0},
+    /* DeepSeek-V3.2 (fp8 weights): MLA latent 512 + 64 = 576, one vector per layer, no K/V
+     * factor: 61 x 576 x 2 = 70,272 B/token (the DSA indexer's key cache is not counted).
+     * @1,000:   70,272,000   @100,000: 7,027,200,000 */
+    {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000.0},
 };
 
 static const config_case variants[] = {
@@ -555,6 +573,18 @@ static void malformed_configs(void **state)
                         "1000000, got 32.5");
     expect_config_error("{\"num_hidden_layers\": 32}",
                         "kvcalc: c.json:1:1: num_attention_heads: missing");
+    /* Nemotron-H's hybrid_override_pattern: one known character per block */
+    expect_config_error("{\"num_hidden_layers\": 3, \"num_attention_heads\": 8, \"hidden_size\": "
+                        "1024, \"hybrid_override_pattern\": \"M*\"}",
+                        "kvcalc: c.json:1:100: hybrid_override_pattern: expected a string of 3 "
+                        "characters");
+    expect_config_error("{\"num_hidden_layers\": 3, \"num_attention_heads\": 8, \"hidden_size\": "
+                        "1024, \"hybrid_override_pattern\": \"M*X\"}",
+                        "kvcalc: c.json:1:100: hybrid_override_pattern: unknown block 'X' "
+                        "(expected M, *, - or E)");
+    expect_config_error("{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": "
+                        "1024, \"hybrid_override_pattern\": \"-E\"}",
+                        "kvcalc: c.json:1:100: hybrid_override_pattern: no attention or Mamba block");
     expect_config_error("{\"num_hidden_layers\": 32, \"num_attention_heads\": 7, "
                         "\"hidden_size\": 4096}",
                         "kvcalc: c.json:1:68: hidden_size 4096 is not a multiple of "
