@@ -196,6 +196,12 @@ static const config_case reference[] = {
     /* DeepSeek-V3.2 (fp8 weights): MLA latent 512 + 64 = 576, one vector per layer, no K/V
      * factor: 61 x 576 x 2 = 70,272 B/token (the DSA indexer's key cache is not counted).
      * @1,000:   70,272,000   @100,000: 7,027,200,000 */
+    /* EXAONE-4.0: layer_types LLLG (sliding_window_pattern "LLLG" is a string, not read):
+     * 16 full + 48 sliding (4096). full 2 x 16 x 8 x 128 x 2 = 65,536 B/token; sliding
+     * 2 x 48 x 8 x 128 x 2 = 196,608 B/token up to 4,096 tokens.
+     * @1,000:   (65,536 + 196,608) x 1,000 = 262,144,000
+     * @100,000: 65,536 x 100,000 + 196,608 x 4,096 = 6,553,600,000 + 805,306,368 */
+    {"LGAI-EXAONE__EXAONE-4.0-32B.json", 64, 8, 128, 0, {16, 48, 0, 0}, 4096, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 65536, 262144000, 7358906368.0},
     {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000.0},
 };
 
