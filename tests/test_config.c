@@ -202,6 +202,13 @@ static const config_case reference[] = {
      * @1,000:   (65,536 + 196,608) x 1,000 = 262,144,000
      * @100,000: 65,536 x 100,000 + 196,608 x 4,096 = 6,553,600,000 + 805,306,368 */
     {"LGAI-EXAONE__EXAONE-4.0-32B.json", 64, 8, 128, 0, {16, 48, 0, 0}, 4096, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 65536, 262144000, 7358906368.0},
+    /* Qwen3.5-35B-A3B (text_config): full_attention_interval 4 -> 10 full + 30 gated-delta-net
+     * layers, conv (2 x 16 x 128 + 32 x 128) x 3 = 24,576 + recurrent 32 x 128 x 128 =
+     * 524,288 -> 548,864 elements = 1,097,728 B; x 30 = 32,931,840 B.
+     * full 2 x 10 x 2 x 256 x 2 = 20,480 B/token.
+     * @1,000:   20,480,000 + 32,931,840 = 53,411,840
+     * @100,000: 2,048,000,000 + 32,931,840 = 2,080,931,840 */
+    {"Qwen__Qwen3.5-35B-A3B.json", 40, 2, 256, 0, {10, 0, 0, 30}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 53411840, 2080931840.0},
     {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000.0},
 };
 
@@ -351,6 +358,9 @@ static void parameter_counts(void **state)
         {"deepseek-ai__DeepSeek-V3.json", 671e9}, /* without the 14B MTP module */
         {"openai__gpt-oss-120b.json", 117e9},
         {"openai__gpt-oss-20b.json", 21e9},
+        {"Qwen__Qwen3-1.7B.json", 1.7e9},
+        {"Qwen__Qwen3-Coder-480B-A35B-Instruct.json", 480e9},
+        {"HuggingFaceTB__SmolLM3-3B.json", 3.08e9}, /* tied embeddings: the smollm3 default */
     };
     for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
         kv_spec s;
@@ -399,6 +409,12 @@ static void quantized_weights(void **state)
     double gib = r.weights_bytes / 1073741824.0;
     print_message("  gpt-oss-20b weights %.2f GiB vs 13.72 logged\n", gib);
     assert_true(gib > 13.72 * 0.92 && gib < 13.72 * 1.08);
+    /* compressed-tensors with its width in config_groups.group_0.weights.num_bits (4) */
+    load("data/models", "moonshotai__Kimi-K2.5.json", &s, &info);
+    assert_int_equal(s.weight_dtype, KV_DTYPE_INT4);
+    assert_int_equal(s.arch.quant_scope, KV_QUANT_LINEAR);
+    load("data/models", "openai__gpt-oss-20b.json", &s, &info);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
     /* an explicit --weight-dtype means every weight in that dtype */
     s.weight_dtype = KV_DTYPE_INT4;
     s.arch.quant_scope = KV_QUANT_ALL;

@@ -56,6 +56,9 @@ static const family families[] = {
     {"qwen2", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
     {"qwen2_moe", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
     {"gpt_oss", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    /* SmolLM3's config.json has no tie_word_embeddings; its config class ties them (and only
+     * tied, 3.08B, matches the published size) */
+    {"smollm3", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
 };
 static const family no_family = {"", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
@@ -269,6 +272,14 @@ static int read_dtypes(cfg *c, kv_spec *s)
                 scope = quant_methods[i].scope;
                 bytes = quant_methods[i].bytes;
             }
+    /* compressed-tensors files (Kimi-K2.5) give the width per group, not as "bits":
+     * config_groups.<first group>.weights.num_bits */
+    size_t groups = json_find(c->text, c->toks, q, "config_groups");
+    if (w == KV_DTYPE_COUNT && (!b || c->toks[b].type == JSON_NULL) && groups &&
+        c->toks[groups].type == JSON_OBJECT && c->toks[groups].size > 0) {
+        size_t wt = json_find(c->text, c->toks, groups + 2, "weights");
+        b = wt ? json_find(c->text, c->toks, wt, "num_bits") : 0;
+    }
     if (w == KV_DTYPE_COUNT && b && c->toks[b].type != JSON_NULL) {
         int64_t bits;
         if (int_value(c, b, "quantization_config.bits", 1, 64, &bits) < 0)
@@ -618,7 +629,11 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
     a->expert_bias = fam->expert_bias;
     if (fam->rule == RULE_CHUNKED && a->experts > 0)
         a->shared_intermediate = a->intermediate; /* Llama-4: one shared expert per MoE layer */
-    a->known = a->hidden > 0 && a->intermediate > 0 && a->vocab > 0;
+    /* an all-MoE model (Qwen3.5-MoE) may give no dense intermediate_size: its experts suffice */
+    a->known = a->hidden > 0 && a->vocab > 0 &&
+               (a->intermediate > 0 ||
+                (a->experts > 0 && a->moe_intermediate > 0 && a->first_dense == 0 &&
+                 a->moe_step == 1));
     /* Nemotron-H places its MLP / MoE blocks apart from the mixers (hybrid_override_pattern)
      * and its MLPs are not gated: the per-layer estimate of params.c does not fit, so the
      * parameters are left unknown (give --params-b) rather than guessed. */
