@@ -209,6 +209,12 @@ static const config_case reference[] = {
      * @1,000:   20,480,000 + 32,931,840 = 53,411,840
      * @100,000: 2,048,000,000 + 32,931,840 = 2,080,931,840 */
     {"Qwen__Qwen3.5-35B-A3B.json", 40, 2, 256, 0, {10, 0, 0, 30}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 53411840, 2080931840.0},
+    /* Gemma-3-1B: sliding_window_pattern 6 -> layers 5, 11, 17, 23 full (4), 22 sliding (512);
+     * 1 KV head, head_dim 256. full 2 x 4 x 1 x 256 x 2 = 4,096 B/token; sliding
+     * 2 x 22 x 1 x 256 x 2 = 22,528 B/token up to 512 tokens.
+     * @1,000:   4,096,000 + 22,528 x 512 = 4,096,000 + 11,534,336 = 15,630,336
+     * @100,000: 409,600,000 + 11,534,336 = 421,134,336 */
+    {"google__gemma-3-1b-it__from-mlc-pydict.json", 26, 1, 256, 0, {4, 22, 0, 0}, 512, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 4096, 15630336, 421134336},
     {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000.0},
 };
 
