@@ -100,6 +100,10 @@ static void model_names(void **state)
     /* KV B/token counts every attention layer: gemma-3-27b-it's 62 layers (10 full + 52
      * sliding) x 2 x 16 KV heads x 128 x 2 B = 507,904 B, not the 81,920 B of the full ones */
     assert_non_null(strstr(r.out, "      507,904  62 layers: 10 full + 52 sliding(1024)"));
+    /* Nemotron-H: no parameter estimate, so "-" rather than the 7B default; KV B/token is its
+     * 6 attention layers: 2 x 6 x 2 x 128 x 2 = 6,144 */
+    assert_non_null(strstr(r.out, "nemotron-3-nano-30b-a3b                    -        6,144  "
+                                  "29 layers: 6 full + 23 state"));
     run_free(&r);
 }
 
