@@ -179,6 +179,43 @@ static const config_case reference[] = {
      * @1,000:   2 x 12 x 8 x 64 x 2 x 1000 + 2 x 12 x 8 x 64 x 2 x 128 = 27721728
      * @100,000: 2 x 12 x 8 x 64 x 2 x 100000 + 2 x 12 x 8 x 64 x 2 x 128 = 2460745728 */
     {"openai__gpt-oss-20b.json", 24, 8, 64, 0, {12, 12, 0, 0}, 128, 0, KV_DTYPE_BF16, KV_DTYPE_INT4, 24576, 27721728, 2460745728},
+    /* Nemotron-H, hybrid_override_pattern of 52 blocks: 23 M (Mamba-2) + 6 * (attention) + 23 E
+     * (MoE, no cache): 29 layers. full 2 x 6 x 2 x 128 x 2 = 6,144 B/token. Mamba-2 state
+     * (mamba_num_heads 64, mamba_head_dim 64, n_groups 8, ssm_state_size 128, conv_kernel 4):
+     * inner 64 x 64 = 4,096; conv (4,096 + 2 x 8 x 128) x 3 = 18,432 + ssm 4,096 x 128 =
+     * 524,288 -> 542,720 elements = 1,085,440 B; x 23 = 24,965,120 B per request.
+     * @1,000:   6,144,000 + 24,965,120 = 31,109,120
+     * @100,000: 614,400,000 + 24,965,120 = 639,365,120 */
+    {"nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json", 29, 2, 128, 0, {6, 0, 0, 23}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 6144, 31109120, 639365120},
+    /* Qwen3-Next-80B-A3B: full_attention_interval 4 -> 12 full + 36 gated-delta-net layers
+     * (same sizes as the qwen3-next.json variant below): 1,097,728 B each, x 36 = 39,518,208 B.
+     * full 2 x 12 x 2 x 256 x 2 = 24,576 B/token.
+     * @1,000:   24,576,000 + 39,518,208 = 64,094,208
+     * @100,000: 2,457,600,000 + 39,518,208 = 2,497,118,208 */
+    {"Qwen__Qwen3-Next-80B-A3B.json", 48, 2, 256, 0, {12, 0, 0, 36}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 24576, 64094208, 2497118208.0},
+    /* DeepSeek-V3.2 (fp8 weights): MLA latent 512 + 64 = 576, one vector per layer, no K/V
+     * factor: 61 x 576 x 2 = 70,272 B/token (the DSA indexer's key cache is not counted).
+     * @1,000:   70,272,000   @100,000: 7,027,200,000 */
+    /* EXAONE-4.0: layer_types LLLG (sliding_window_pattern "LLLG" is a string, not read):
+     * 16 full + 48 sliding (4096). full 2 x 16 x 8 x 128 x 2 = 65,536 B/token; sliding
+     * 2 x 48 x 8 x 128 x 2 = 196,608 B/token up to 4,096 tokens.
+     * @1,000:   (65,536 + 196,608) x 1,000 = 262,144,000
+     * @100,000: 65,536 x 100,000 + 196,608 x 4,096 = 6,553,600,000 + 805,306,368 */
+    {"LGAI-EXAONE__EXAONE-4.0-32B.json", 64, 8, 128, 0, {16, 48, 0, 0}, 4096, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 65536, 262144000, 7358906368.0},
+    /* Qwen3.5-35B-A3B (text_config): full_attention_interval 4 -> 10 full + 30 gated-delta-net
+     * layers, conv (2 x 16 x 128 + 32 x 128) x 3 = 24,576 + recurrent 32 x 128 x 128 =
+     * 524,288 -> 548,864 elements = 1,097,728 B; x 30 = 32,931,840 B.
+     * full 2 x 10 x 2 x 256 x 2 = 20,480 B/token.
+     * @1,000:   20,480,000 + 32,931,840 = 53,411,840
+     * @100,000: 2,048,000,000 + 32,931,840 = 2,080,931,840 */
+    {"Qwen__Qwen3.5-35B-A3B.json", 40, 2, 256, 0, {10, 0, 0, 30}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 53411840, 2080931840.0},
+    /* Gemma-3-1B: sliding_window_pattern 6 -> layers 5, 11, 17, 23 full (4), 22 sliding (512);
+     * 1 KV head, head_dim 256. full 2 x 4 x 1 x 256 x 2 = 4,096 B/token; sliding
+     * 2 x 22 x 1 x 256 x 2 = 22,528 B/token up to 512 tokens.
+     * @1,000:   4,096,000 + 22,528 x 512 = 4,096,000 + 11,534,336 = 15,630,336
+     * @100,000: 409,600,000 + 11,534,336 = 421,134,336 */
+    {"google__gemma-3-1b-it__from-mlc-pydict.json", 26, 1, 256, 0, {4, 22, 0, 0}, 512, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 4096, 15630336, 421134336},
+    {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000.0},
 };
 
 static const config_case variants[] = {
@@ -327,6 +364,9 @@ static void parameter_counts(void **state)
         {"deepseek-ai__DeepSeek-V3.json", 671e9}, /* without the 14B MTP module */
         {"openai__gpt-oss-120b.json", 117e9},
         {"openai__gpt-oss-20b.json", 21e9},
+        {"Qwen__Qwen3-1.7B.json", 1.7e9},
+        {"Qwen__Qwen3-Coder-480B-A35B-Instruct.json", 480e9},
+        {"HuggingFaceTB__SmolLM3-3B.json", 3.08e9}, /* tied embeddings: the smollm3 default */
     };
     for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
         kv_spec s;
@@ -375,6 +415,12 @@ static void quantized_weights(void **state)
     double gib = r.weights_bytes / 1073741824.0;
     print_message("  gpt-oss-20b weights %.2f GiB vs 13.72 logged\n", gib);
     assert_true(gib > 13.72 * 0.92 && gib < 13.72 * 1.08);
+    /* compressed-tensors with its width in config_groups.group_0.weights.num_bits (4) */
+    load("data/models", "moonshotai__Kimi-K2.5.json", &s, &info);
+    assert_int_equal(s.weight_dtype, KV_DTYPE_INT4);
+    assert_int_equal(s.arch.quant_scope, KV_QUANT_LINEAR);
+    load("data/models", "openai__gpt-oss-20b.json", &s, &info);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
     /* an explicit --weight-dtype means every weight in that dtype */
     s.weight_dtype = KV_DTYPE_INT4;
     s.arch.quant_scope = KV_QUANT_ALL;
@@ -555,6 +601,18 @@ static void malformed_configs(void **state)
                         "1000000, got 32.5");
     expect_config_error("{\"num_hidden_layers\": 32}",
                         "kvcalc: c.json:1:1: num_attention_heads: missing");
+    /* Nemotron-H's hybrid_override_pattern: one known character per block */
+    expect_config_error("{\"num_hidden_layers\": 3, \"num_attention_heads\": 8, \"hidden_size\": "
+                        "1024, \"hybrid_override_pattern\": \"M*\"}",
+                        "kvcalc: c.json:1:100: hybrid_override_pattern: expected a string of 3 "
+                        "characters");
+    expect_config_error("{\"num_hidden_layers\": 3, \"num_attention_heads\": 8, \"hidden_size\": "
+                        "1024, \"hybrid_override_pattern\": \"M*X\"}",
+                        "kvcalc: c.json:1:100: hybrid_override_pattern: unknown block 'X' "
+                        "(expected M, *, - or E)");
+    expect_config_error("{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": "
+                        "1024, \"hybrid_override_pattern\": \"-E\"}",
+                        "kvcalc: c.json:1:100: hybrid_override_pattern: no attention or Mamba block");
     expect_config_error("{\"num_hidden_layers\": 32, \"num_attention_heads\": 7, "
                         "\"hidden_size\": 4096}",
                         "kvcalc: c.json:1:68: hidden_size 4096 is not a multiple of "

@@ -76,7 +76,7 @@ static void every_preset_equals_its_config(void **state)
         checked++;
     }
     free(index);
-    assert_int_equal(checked, 37);
+    assert_int_equal(checked, 74);
 }
 
 static void model_names(void **state)
@@ -98,10 +98,14 @@ static void model_names(void **state)
     assert_non_null(strstr(r.out, "deepseek-ai/DeepSeek-V3"));
     assert_non_null(strstr(r.out, "61 MLA layers, latent 576"));
     assert_non_null(strstr(r.out, "62 layers: 10 full + 52 sliding(1024)"));
-    assert_int_equal(count_lines(r.out), 1 + 37 + 3); /* header, models, footnote */
+    assert_int_equal(count_lines(r.out), 1 + 74 + 3); /* header, models, footnote */
     /* KV B/token counts every attention layer: gemma-3-27b-it's 62 layers (10 full + 52
      * sliding) x 2 x 16 KV heads x 128 x 2 B = 507,904 B, not the 81,920 B of the full ones */
     assert_non_null(strstr(r.out, "      507,904  62 layers: 10 full + 52 sliding(1024)"));
+    /* Nemotron-H: no parameter estimate, so "-" rather than the 7B default; KV B/token is its
+     * 6 attention layers: 2 x 6 x 2 x 128 x 2 = 6,144 */
+    assert_non_null(strstr(r.out, "nemotron-3-nano-30b-a3b                    -        6,144  "
+                                  "29 layers: 6 full + 23 state"));
     run_free(&r);
 }
 

@@ -56,6 +56,9 @@ static const family families[] = {
     {"qwen2", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
     {"qwen2_moe", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
     {"gpt_oss", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    /* SmolLM3's config.json has no tie_word_embeddings; its config class ties them (and only
+     * tied, 3.08B, matches the published size) */
+    {"smollm3", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
 };
 static const family no_family = {"", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
@@ -269,6 +272,14 @@ static int read_dtypes(cfg *c, kv_spec *s)
                 scope = quant_methods[i].scope;
                 bytes = quant_methods[i].bytes;
             }
+    /* compressed-tensors files (Kimi-K2.5) give the width per group, not as "bits":
+     * config_groups.<first group>.weights.num_bits */
+    size_t groups = json_find(c->text, c->toks, q, "config_groups");
+    if (w == KV_DTYPE_COUNT && (!b || c->toks[b].type == JSON_NULL) && groups &&
+        c->toks[groups].type == JSON_OBJECT && c->toks[groups].size > 0) {
+        size_t wt = json_find(c->text, c->toks, groups + 2, "weights");
+        b = wt ? json_find(c->text, c->toks, wt, "num_bits") : 0;
+    }
     if (w == KV_DTYPE_COUNT && b && c->toks[b].type != JSON_NULL) {
         int64_t bits;
         if (int_value(c, b, "quantization_config.bits", 1, 64, &bits) < 0)
@@ -412,6 +423,36 @@ static int read_no_rope_layers(cfg *c, size_t v, kv_spec *s)
     return 0;
 }
 
+/* Nemotron-H's hybrid_override_pattern: one character per block of num_hidden_layers, 'M' a
+ * Mamba-2 mixer, '*' attention, '-' a dense MLP and 'E' an MoE block. MLP and MoE blocks
+ * keep neither cache nor state, so they are left out of the layers (as the GGUF reader does
+ * with nemotron_h's FFN blocks): Nemotron-3-Nano's 52 blocks are 23 M + 6 * + 23 E, 29 layers. */
+static int read_hybrid_pattern(cfg *c, size_t v, kv_spec *s)
+{
+    const json_tok *t = &c->toks[v];
+    size_t n = t->end - t->start, kept = 0;
+    if (t->type != JSON_STRING || (int64_t)n != s->layers)
+        return cfg_fail(c, v, "hybrid_override_pattern: expected a string of %lld characters",
+                        (long long)s->layers);
+    for (size_t i = 0; i < n; i++) {
+        char ch = c->text[t->start + i];
+        if (ch == 'M' || ch == '*') {
+            if (kept == KV_MAX_PATTERN)
+                return cfg_fail(c, v, "hybrid_override_pattern: more than %d layers",
+                                KV_MAX_PATTERN);
+            s->layout.pattern[kept++] = (unsigned char)(ch == 'M' ? KV_LAYER_STATE : KV_LAYER_FULL);
+        } else if (ch != '-' && ch != 'E') {
+            return cfg_fail(c, v, "hybrid_override_pattern: unknown block '%c' (expected M, *, "
+                                  "- or E)", ch);
+        }
+    }
+    if (kept == 0)
+        return cfg_fail(c, v, "hybrid_override_pattern: no attention or Mamba block");
+    s->layers = (int64_t)kept;
+    s->layout.pattern_len = kept;
+    return 0;
+}
+
 /* Qwen2-style: use_sliding_window with max_window_layers (layers from there on slide). */
 static int read_qwen_window(cfg *c, kv_spec *s)
 {
@@ -440,9 +481,13 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
         get_bool(c, "use_sliding_window", &use_sliding) < 0)
         return -1;
     size_t types = find(c, "layer_types"), no_rope = find(c, "no_rope_layers");
+    size_t hybrid = find(c, "hybrid_override_pattern");
 
     if (types) {
         if (read_layer_types(c, types, s) < 0)
+            return -1;
+    } else if (hybrid) {
+        if (read_hybrid_pattern(c, hybrid, s) < 0)
             return -1;
     } else if (fam->rule == RULE_ALTERNATE) {
         fill_pattern(l, 2, 1, KV_LAYER_SLIDING, KV_LAYER_FULL);
@@ -520,7 +565,8 @@ static int read_state(cfg *c, const kv_arch *a, kv_layout *l)
         if (nk && dk && dv) /* conv state over q, k, v + the recurrent state */
             elems = (double)(2 * nk * dk + nv * dv) * (double)(kernel - 1) +
                     (double)nv * (double)dk * (double)dv;
-    } else if (get_int(c, "mamba_n_heads", 1, MAX_COUNT, &heads) == 1) {
+    } else if (get_int(c, "mamba_n_heads", 1, MAX_COUNT, &heads) == 1 ||
+               get_int(c, "mamba_num_heads", 1, MAX_COUNT, &heads) == 1) { /* Nemotron-H */
         static const char *const state_keys[] = {"ssm_state_size", "mamba_d_state",
                                                  "state_size", NULL};
         static const char *const conv_keys[] = {"mamba_d_conv", "conv_kernel", NULL};
@@ -528,6 +574,8 @@ static int read_state(cfg *c, const kv_arch *a, kv_layout *l)
             get_int(c, "mamba_head_dim", 1, MAX_COUNT, &hd) < 0 ||
             get_int_alias(c, state_keys, 1, MAX_COUNT, &n) < 0 ||
             get_int(c, "mamba_n_groups", 1, MAX_COUNT, &groups) < 0 ||
+            (!find(c, "mamba_n_groups") && /* Nemotron-H: n_groups (n_group is MoE routing) */
+             get_int(c, "n_groups", 1, MAX_COUNT, &groups) < 0) ||
             get_int_alias(c, conv_keys, 1, MAX_COUNT, &kernel) < 0)
             return -1;
         if (hd && n) {
@@ -581,7 +629,16 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
     a->expert_bias = fam->expert_bias;
     if (fam->rule == RULE_CHUNKED && a->experts > 0)
         a->shared_intermediate = a->intermediate; /* Llama-4: one shared expert per MoE layer */
-    a->known = a->hidden > 0 && a->intermediate > 0 && a->vocab > 0;
+    /* an all-MoE model (Qwen3.5-MoE) may give no dense intermediate_size: its experts suffice */
+    a->known = a->hidden > 0 && a->vocab > 0 &&
+               (a->intermediate > 0 ||
+                (a->experts > 0 && a->moe_intermediate > 0 && a->first_dense == 0 &&
+                 a->moe_step == 1));
+    /* Nemotron-H places its MLP / MoE blocks apart from the mixers (hybrid_override_pattern)
+     * and its MLPs are not gated: the per-layer estimate of params.c does not fit, so the
+     * parameters are left unknown (give --params-b) rather than guessed. */
+    if (find(c, "hybrid_override_pattern"))
+        a->known = 0;
     return 0;
 }
 

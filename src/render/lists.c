@@ -37,7 +37,7 @@ void report_model_list_header(FILE *out)
 void report_model_list_footer(FILE *out)
 {
     fputs("\nKV B/token: what one token costs in every attention layer, windowed ones included "
-          "(they stop\npaying past their window); params: the estimate from the config.\n",
+          "(they stop\npaying past their window); params: the estimate from the config (-: none).\n",
           out);
 }
 
@@ -45,7 +45,11 @@ void report_model_row(FILE *out, const char *alias, const kv_spec *s, const kv_r
 {
     char p[FMT_BUF], t[FMT_BUF], layout[600];
     char params[FMT_BUF + 1];
-    snprintf(params, sizeof params, "%sB", fmt_fixed(p, sizeof p, r->params / 1e9, 2, 0));
+    /* a config the estimate does not fit (Nemotron-H) shows "-", not the 7B default */
+    if (s->params_estimated)
+        snprintf(params, sizeof params, "%sB", fmt_fixed(p, sizeof p, r->params / 1e9, 2, 0));
+    else
+        snprintf(params, sizeof params, "-");
     fprintf(out, "%-46s %-34s %9s %12s  %s\n", s->model_name, alias, params,
             fmt_fixed(t, sizeof t, r->kv_bytes_first_token, 0, 1),
             layout_summary(layout, sizeof layout, s, r));
