@@ -41,7 +41,7 @@ static void bad_input_exits_2(void **state)
 {
     (void)state;
     static const char *const cases[][5] = {
-        {"--context", "4k"},
+        {"--context", "4q"},
         {"--context", ""},
         {"--context", "0"},
         {"--context", "-1"},

@@ -40,6 +40,8 @@ static int parse_list(const char *const *args)
 /* the other spellings every dtype error lists after the names */
 #define DTYPE_SPELLINGS "auto float32 float float16 half bfloat16 fp8_e4m3 fp8_e5m2 fp8_e4m3fn " \
                         "float8_e4m3fn float8_e5m2 fp8_inc"
+/* what every token-count error adds to "an integer >= N" */
+#define TOK " (or 32k = 32,000, 32K = 32,768, 1m, 1M)"
 #define PARSE(...) parse_list((const char *const[]){__VA_ARGS__, NULL})
 
 static void expect_error(const char *const *args, const char *message)
@@ -118,27 +120,27 @@ static void output_options(void **state)
 static void integer_errors(void **state)
 {
     (void)state;
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '4k'", "--context", "4k");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got ''", "--context", "");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got ''", "--context=");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '0'", "--context", "0");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '-5'", "--context", "-5");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '1.5'", "--context", "1.5");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got ' 5'", "--context", " 5");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '5 '", "--context", "5 ");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '0x10'", "--context", "0x10");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '1e3'", "--context", "1e3");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '4q'", "--context", "4q");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got ''", "--context", "");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got ''", "--context=");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '0'", "--context", "0");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '-5'", "--context", "-5");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '1.5'", "--context", "1.5");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got ' 5'", "--context", " 5");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '5 '", "--context", "5 ");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '0x10'", "--context", "0x10");
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '1e3'", "--context", "1e3");
     EXPECT_ERROR("kvcalc: --layers: expected an integer >= 1, got '0'", "--layers", "0");
     EXPECT_ERROR("kvcalc: --kv-heads: expected an integer >= 1, got '-1'", "--kv-heads", "-1");
     EXPECT_ERROR("kvcalc: --head-dim: expected an integer >= 1, got 'x'", "--head-dim", "x");
-    EXPECT_ERROR("kvcalc: --prefix-tokens: expected an integer >= 0, got '-1'",
+    EXPECT_ERROR("kvcalc: --prefix-tokens: expected an integer >= 0" TOK ", got '-1'",
                  "--prefix-tokens", "-1");
     EXPECT_ERROR("kvcalc: --prefix-requests: expected an integer >= 1, got '0'",
                  "--prefix-requests", "0");
     EXPECT_ERROR("kvcalc: --layers: expected an integer >= 1, got '9223372036854775808' "
                  "(too large: at most 9223372036854775807)",
                  "--layers", "9223372036854775808");
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got "
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got "
                  "'99999999999999999999999999' (too large: at most 9223372036854775807)",
                  "--context", "99999999999999999999999999");
 }
@@ -183,7 +185,7 @@ static void dtype_format_and_key_errors(void **state)
     EXPECT_ERROR("kvcalc: --dtype: unknown dtype 'fp64' (expected one of: fp32 fp16 bf16 fp8 "
                  "int8 int4 " DTYPE_SPELLINGS ")",
                  "--dtype", "fp64");
-    EXPECT_ERROR("kvcalc: --weight-dtype: unknown dtype 'FP16' (expected one of: fp32 fp16 "
+    EXPECT_ERROR("kvcalc: --weight-dtype: unknown dtype 'FP16'; did you mean 'fp16'? (expected one of: fp32 fp16 "
                  "bf16 fp8 int8 int4 " DTYPE_SPELLINGS ")",
                  "--weight-dtype", "FP16");
     EXPECT_ERROR("kvcalc: --format: unknown value 'xml' (expected one of: text json csv)",
@@ -197,8 +199,8 @@ static void dtype_format_and_key_errors(void **state)
 static void flag_errors(void **state)
 {
     (void)state;
-    EXPECT_ERROR("kvcalc: --context: missing value (expected an integer >= 1)", "--context");
-    EXPECT_ERROR("kvcalc: --context: missing value (expected an integer >= 1)", "--context",
+    EXPECT_ERROR("kvcalc: --context: missing value (expected an integer >= 1" TOK ")", "--context");
+    EXPECT_ERROR("kvcalc: --context: missing value (expected an integer >= 1" TOK ")", "--context",
                  "--layers", "4");
     EXPECT_ERROR("kvcalc: --dtype: missing value (expected one of: fp32 fp16 bf16 fp8 int8 "
                  "int4 " DTYPE_SPELLINGS ")",
@@ -221,7 +223,7 @@ static void flag_errors(void **state)
 static void hostile_values_are_quoted_safely(void **state)
 {
     (void)state;
-    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1, got '4????[31m'", "--context",
+    EXPECT_ERROR("kvcalc: --context: expected an integer >= 1" TOK ", got '4????[31m'", "--context",
                  "4\n\x1b\r\t[31m");
     char long_value[2000];
     memset(long_value, '9', sizeof long_value - 2);
@@ -246,6 +248,61 @@ static void core_status_messages(void **state)
     assert_non_null(strstr(err, "kvcalc: --gpu-mem-gib, --params-b, --overhead-gib: "));
 }
 
+/* vLLM's human-readable token counts on every token flag (and only there): 1k = 1,000,
+ * 1K = 1,024, 25.6k = 25,600, 1m = 10^6, 1M = 2^20; never rounded. */
+static void token_suffixes(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int64_t want; } ok[] = {
+        {"1k", 1000}, {"1K", 1024}, {"25.6k", 25600}, {"25.600k", 25600}, {"1m", 1000000},
+        {"1M", 1048576}, {"2g", 2000000000}, {"1G", 1073741824}, {"0.5k", 500},
+        {"131072", 131072}, {"128K", 131072}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        assert_int_equal(PARSE("--context", ok[i].text), 0);
+        assert_int_equal(spec.context, ok[i].want);
+        assert_int_equal(PARSE("--max-model-len", ok[i].text, "--prefix-tokens", "1k"), 0);
+        assert_int_equal(spec.context, ok[i].want);
+        assert_int_equal(spec.prefix_tokens, 1000);
+    }
+    assert_int_equal(PARSE("--engine", "llama.cpp", "-c", "32K", "-ub", "1k"), 0);
+    assert_int_equal(spec.llamacpp.ctx_size, 32768);
+    assert_int_equal(spec.llamacpp.ubatch_size, 1000);
+    assert_int_equal(PARSE("--engine", "vllm", "--max-num-batched-tokens", "8K"), 0);
+    assert_int_equal(spec.vllm.max_num_batched_tokens, 8192);
+    EXPECT_ERROR("kvcalc: --context: '1.0005k' is not a whole number of tokens", "--context",
+                 "1.0005k");
+    EXPECT_ERROR("kvcalc: --context: '1.5K': decimals are not allowed with the binary suffixes "
+                 "K, M, G, T (did you mean '1.5k'?)", "--context", "1.5K");
+    /* not a token count: no suffixes */
+    EXPECT_ERROR("kvcalc: --layers: expected an integer >= 1, got '1k'", "--layers", "1k");
+}
+
+/* "Did you mean": the closest name when it is close, nothing when it is not. */
+static void suggestions(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("kvcalc: unknown option '--kv_heads'; did you mean '--kv-heads'?", "--kv_heads",
+                 "4");
+    EXPECT_ERROR("kvcalc: unknown option '--contxt'; did you mean '--context'?", "--contxt", "4");
+    EXPECT_ERROR("kvcalc: unknown option '-ngll'; did you mean '-ngl'?", "-ngll", "4");
+    EXPECT_ERROR("kvcalc: unknown option '-ctx-size'; did you mean '--ctx-size'?", "-ctx-size");
+    EXPECT_ERROR("kvcalc: unknown option '--zzzzzz'", "--zzzzzz");
+    EXPECT_ERROR("kvcalc: --format: unknown value 'jsn'; did you mean 'json'? (expected one of: "
+                 "text json csv)", "--format", "jsn");
+    assert_int_equal(PARSE("--gpu", "h1000"), KV_USAGE_ERROR);
+    assert_non_null(strstr(err, "unknown GPU 'h1000'; did you mean 'h100'?"));
+    assert_int_equal(PARSE("--gpu", "NVIDIA H100 80GB HBM"), KV_USAGE_ERROR);
+    assert_non_null(strstr(err, "did you mean 'NVIDIA H100 80GB HBM3'?"));
+    assert_int_equal(PARSE("--dtype", "bf61"), KV_USAGE_ERROR);
+    assert_non_null(strstr(err, "unknown dtype 'bf61'; did you mean 'bf16'?"));
+    assert_int_equal(PARSE("--get", "max_concurency"), KV_USAGE_ERROR);
+    assert_non_null(strstr(err, "did you mean 'max_concurrency'?"));
+    assert_int_equal(PARSE("--require", "max_concurency>=1"), KV_USAGE_ERROR);
+    assert_non_null(strstr(err, "did you mean 'max_concurrency'?"));
+    assert_int_equal(PARSE("--get", "qqqqqqqq"), KV_USAGE_ERROR);
+    assert_null(strstr(err, "did you mean"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +315,8 @@ int main(void)
         cmocka_unit_test(flag_errors),
         cmocka_unit_test(hostile_values_are_quoted_safely),
         cmocka_unit_test(core_status_messages),
+        cmocka_unit_test(token_suffixes),
+        cmocka_unit_test(suggestions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,9 +89,9 @@ static void model_names(void **state)
     RUN(&r, "--model", "llama-3.1-9b");
     assert_int_equal(r.status, 2);
     assert_int_equal(r.out_len, 0);
-    assert_memory_equal(r.err, "kvcalc: --model: unknown model 'llama-3.1-9b' (see kvcalc "
-                               "--list-models)\n",
-                        65);
+    const char *want = "kvcalc: --model: unknown model 'llama-3.1-9b'; did you mean "
+                       "'llama-3.1-8b'? (see kvcalc --list-models)\n";
+    assert_memory_equal(r.err, want, strlen(want));
     run_free(&r);
     RUN(&r, "--list-models");
     assert_int_equal(r.status, 0);
@@ -129,7 +129,8 @@ static void gpu_presets(void **state)
     run_free(&r);
     RUN(&r, "--gpu", "h1000");
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "kvcalc: --gpu: unknown GPU 'h1000' (expected one of: RTX 3080, T4, "));
+    assert_non_null(strstr(r.err, "kvcalc: --gpu: unknown GPU 'h1000'; did you mean 'h100'? "
+                                  "(expected one of: RTX 3080, T4, "));
     run_free(&r);
     RUN(&r, "--list-gpus");
     assert_int_equal(r.status, 0);

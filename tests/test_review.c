@@ -330,7 +330,8 @@ static void messages_and_numbers(void **state)
     EXPECT_STDOUT("1\n", "--model", "qwen3-8b", "--kv-cache-dtype", "auto", "--dtype", "fp8",
                   "--get", "kv_dtype_bytes");
     RUN(&r, "--kv-cache-dtype", "fp9");
-    expect_usage(&r, "kvcalc: --kv-cache-dtype: unknown dtype 'fp9' (expected one of: fp32 ");
+    expect_usage(&r, "kvcalc: --kv-cache-dtype: unknown dtype 'fp9'; did you mean 'fp8'? "
+                     "(expected one of: fp32 ");
     run_free(&r);
     /* CSV null is an empty cell: the ideal row of an engine sweep has no vLLM blocks */
     RUN(&r, "--sweep", "engine=ideal,vllm", "--format", "csv");
@@ -395,7 +396,8 @@ static void per_gpu_figures_and_true_words(void **state)
                      "of 4)\n");
     run_free(&r);
     RUN(&r, "--max-model-len", "0");
-    expect_usage(&r, "kvcalc: --max-model-len: expected an integer >= 1, got '0'\n");
+    expect_usage(&r, "kvcalc: --max-model-len: expected an integer >= 1 (or 32k = 32,000, "
+                     "32K = 32,768, 1m, 1M), got '0'\n");
     run_free(&r);
     EXPECT_STDOUT("6576668672\n", "--model", "mistral-7b-instruct-v0.1", "--context", "2048",
                   "--get", "prefix_saved_bytes");

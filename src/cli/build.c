@@ -4,6 +4,7 @@
 #include "build.h"
 
 #include "format.h"
+#include "suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,11 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
         snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : m->source);
     } else {
         const kv_model_preset *p = kv_model_preset_find(model_name);
+        char hint[160];
         if (!p)
-            return kv_fail(err, errcap, "--model: unknown model '%s' (see kvcalc --list-models)",
-                           kv_safe(shown, sizeof shown, model_name, 200));
+            return kv_fail(err, errcap, "--model: unknown model '%s'%s (see kvcalc --list-models)",
+                           kv_safe(shown, sizeof shown, model_name, 200),
+                           kv_hint_model(model_name, hint, sizeof hint));
         if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != 0)
             return KV_USAGE_ERROR;
         snprintf(m->name, sizeof m->name, "%s", p->id);

@@ -10,6 +10,7 @@
 
 #include "format.h"
 #include "keys.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -37,10 +38,10 @@ static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
 static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
 
-#define INT_IN(fl, al, k, m, lo, st, clr, mt, h)                                             \
+#define INT_IN(fl, al, k, m, lo, st, clr, tok, mt, h)                                          \
     {.name = fl, .alias = {al}, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, \
-     .min = lo, .engine = ANY, .clears = clr, .blames = st, .section = SECTION_MODEL,         \
-     .meta = mt, .help = h}
+     .min = lo, .tokens = tok, .engine = ANY, .clears = clr, .blames = st,      \
+     .section = SECTION_MODEL, .meta = mt, .help = h}
 #define NUM_IN(fl, k, m, lo, excl, st, clr, mt, h)                                           \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, .min = lo, \
      .min_exclusive = excl, .engine = ANY, .clears = clr, .blames = st,                       \
@@ -53,13 +54,14 @@ static const flag_choice formats[] = {
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
      .min = 0, .min_exclusive = excl, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG,      \
      .blames = KV_ERR_SGLANG, .section = SECTION_SGLANG, .meta = mt, .help = h}
-#define SGLANG_INT(fl, k, m, lo, hi, h)                                                      \
+#define SGLANG_INT(fl, k, m, lo, hi, tok, h)                                                 \
     {.name = fl, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
-     .min = lo, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG, .blames = KV_ERR_SGLANG,\
+     .min = lo, .max = hi, .optional = 1, .tokens = tok, .engine = KV_ENGINE_SGLANG, .blames = KV_ERR_SGLANG,\
      .section = SECTION_SGLANG, .meta = "N", .help = h}
-#define LLAMA_INT(fl, sh, k, m, lo, hi, opt, mt, h)                                           \
+#define LLAMA_INT(fl, sh, k, m, lo, hi, opt, tok, mt, h)                                        \
     {.name = fl, .short_name = sh, .arg = ARG_INT, .does = DO_SPEC,                           \
      .offset = SPEC_AT(llamacpp.m), .key = k, .min = lo, .max = hi, .optional = opt,          \
+     .tokens = tok,                                                                            \
      .engine = KV_ENGINE_LLAMACPP, .blames = KV_ERR_LLAMACPP, .section = SECTION_LLAMACPP,    \
      .meta = mt, .help = h}
 #define LLAMA_CHOICE(fl, sh, k, m, ch, mt, h)                                                 \
@@ -81,11 +83,11 @@ static const flag_choice formats[] = {
 
 const kv_flag kv_flags[] = {
     /* the model, the GPU and the workload */
-    INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, CLEARS_GEOMETRY, "N",
+    INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, CLEARS_GEOMETRY, 0, "N",
            "transformer layers (config.json: num_hidden_layers)"),
-    INT_IN("kv-heads", NULL, "kv_heads", kv_heads, 1, KV_ERR_KV_HEADS, CLEARS_GEOMETRY, "N",
+    INT_IN("kv-heads", NULL, "kv_heads", kv_heads, 1, KV_ERR_KV_HEADS, CLEARS_GEOMETRY, 0, "N",
            "KV heads (num_key_value_heads); fewer than attention heads = GQA"),
-    INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, CLEARS_GEOMETRY, "N",
+    INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, CLEARS_GEOMETRY, 0, "N",
            "elements per head (head_dim, or hidden_size / num_attention_heads)"),
     {.name = "dtype", .alias = {"kv-cache-dtype"}, .arg = ARG_DTYPE, .does = DO_SPEC,
      .offset = SPEC_AT(dtype), .key = "dtype", .engine = ANY, .blames = KV_ERR_DTYPE,
@@ -102,13 +104,14 @@ const kv_flag kv_flags[] = {
     NUM_IN("overhead-gib", "overhead_gib", overhead_gib, 0, 0, KV_ERR_OVERHEAD, 0, "GIB",
            "reserve for activations / CUDA context, in GiB"),
     {.name = "context", .alias = {"max-model-len", "context-length"}, .arg = ARG_INT,
-     .does = DO_SPEC, .offset = SPEC_AT(context), .key = "context", .min = 1, .engine = ANY,
+     .does = DO_SPEC, .offset = SPEC_AT(context), .key = "context", .min = 1, .tokens = 1,
+     .engine = ANY,
      .blames = KV_ERR_CONTEXT, .section = SECTION_MODEL, .meta = "N",
      .help = "tokens per request (prompt + generated); alias --max-model-len, --context-length"},
-    INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, 0, "N",
+    INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, 0, 1, "N",
            "length of a prompt prefix shared by requests"),
     INT_IN("prefix-requests", NULL, "prefix_requests", prefix_requests, 1,
-           KV_ERR_PREFIX_REQUESTS, 0, "N", "how many requests share that prefix"),
+           KV_ERR_PREFIX_REQUESTS, 0, 0, "N", "how many requests share that prefix"),
     {.name = "tensor-parallel-size", .alias = {"tp", "tp-size"}, .arg = ARG_INT, .does = DO_SPEC,
      .offset = SPEC_AT(tp), .key = "tensor_parallel_size", .min = 1, .engine = ANY,
      .blames = KV_ERR_TP, .section = SECTION_MODEL, .meta = "N",
@@ -136,6 +139,7 @@ const kv_flag kv_flags[] = {
      .help = "tokens per KV block [auto: 16, 64 for MLA]"},
     {.name = "max-num-batched-tokens", .arg = ARG_INT, .does = DO_SPEC,
      .offset = SPEC_AT(vllm.max_num_batched_tokens), .key = "max_num_batched_tokens", .min = 1,
+     .tokens = 1,
      .max = 1099511627776.0, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
      .section = SECTION_VLLM, .meta = "N",
      .help = "scheduler token budget [auto: 8192 on >= 70 GiB non-A100 GPUs, else 2048]"},
@@ -173,12 +177,12 @@ const kv_flag kv_flags[] = {
                "GIB", "\"Load weight begin. avail mem=P GB\" [auto: estimate]"),
     SGLANG_NUM("avail-mem-after-load-gib", "avail_mem_after_load_gib", avail_after_gib, 0, 1e6,
                "GIB", "\"Load weight end. ... avail mem=A GB\" [auto: estimate]"),
-    SGLANG_INT("page-size", "page_size", page_size, 1, 1048576, "tokens per page [1]"),
-    SGLANG_INT("max-total-tokens", "max_total_tokens", max_total_tokens, 1, 0,
+    SGLANG_INT("page-size", "page_size", page_size, 1, 1048576, 0, "tokens per page [1]"),
+    SGLANG_INT("max-total-tokens", "max_total_tokens", max_total_tokens, 1, 0, 1,
                "cap on the token pool (SGLang's flag)"),
     SGLANG_INT("chunked-prefill-size", "chunked_prefill_size", chunked_prefill_size, 1,
-               1099511627776.0, "enters the default fraction from 0.5.3rc2 [auto: by the GPU]"),
-    SGLANG_INT("cuda-graph-max-bs", "cuda_graph_max_bs", cuda_graph_max_bs, 1, 1048576,
+               1099511627776.0, 1, "enters the default fraction from 0.5.3rc2 [auto: by the GPU]"),
+    SGLANG_INT("cuda-graph-max-bs", "cuda_graph_max_bs", cuda_graph_max_bs, 1, 1048576, 0,
                "enters the default fraction from 0.5.3rc2 [auto: by the GPU and TP]"),
     {.name = "sglang-version", .arg = ARG_SGLANG_VERSION, .does = DO_SPEC,
      .offset = SPEC_AT(sglang.version), .key = "sglang_version", .engine = KV_ENGINE_SGLANG,
@@ -194,7 +198,7 @@ const kv_flag kv_flags[] = {
      .max = 1048576, .engine = KV_ENGINE_TRTLLM, .blames = KV_ERR_TRTLLM,
      .section = SECTION_TRTLLM, .meta = "N", .help = "tokens per KV block"},
     {.name = "max-tokens", .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(trtllm.max_tokens),
-     .key = "max_tokens", .min = 1, .max = 4e18, .optional = 1, .engine = KV_ENGINE_TRTLLM,
+     .key = "max_tokens", .min = 1, .tokens = 1, .max = 4e18, .optional = 1, .engine = KV_ENGINE_TRTLLM,
      .blames = KV_ERR_TRTLLM, .section = SECTION_TRTLLM, .meta = "N",
      .help = "cap the KV cache at N tokens (KvCacheConfig.max_tokens)"},
     {.name = "free-mem-gib", .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(trtllm.free_mem_gib),
@@ -203,12 +207,12 @@ const kv_flag kv_flags[] = {
      .help = "the log's \"available: F GiB\" [auto: GPU - weights - overhead, an estimate]"},
 
     /* llama.cpp (docs/llamacpp.md): its own names, short ones included */
-    LLAMA_INT("llamacpp-build", NULL, "llamacpp_build", build, 1, 1000000, 0, "N",
+    LLAMA_INT("llamacpp-build", NULL, "llamacpp_build", build, 1, 1000000, 0, 0, "N",
               "the llama.cpp build whose rules apply (newer: the newest) [10573]"),
-    LLAMA_INT("ctx-size", "c", "ctx_size", ctx_size, 0, 1099511627776.0, 1, "N",
+    LLAMA_INT("ctx-size", "c", "ctx_size", ctx_size, 0, 1099511627776.0, 1, 1, "N",
               "n_ctx: cells of the cache, all slots; 0 = the model's context_length "
               "[auto: the build's default]"),
-    LLAMA_INT("parallel", "np", "parallel", parallel, 1, 1000000, 1, "N",
+    LLAMA_INT("parallel", "np", "parallel", parallel, 1, 1000000, 1, 0, "N",
               "slots (sequences) [auto: llama-server's, 4 unified from b6925, else 1]"),
     LLAMA_SWITCH("kv-unified", "kvu", "kv_unified", kv_unified,
                  "one cache stream shared by every slot"),
@@ -220,11 +224,11 @@ const kv_flag kv_flags[] = {
                  "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1 [f16]"),
     LLAMA_CHOICE("cache-type-v", "ctv", "cache_type_v", type_v, cache_types, "TYPE",
                  "V cache type (quantized needs flash attention) [f16]"),
-    LLAMA_INT("batch-size", "b", "batch_size", batch_size, 1, 1000000000, 0, "N",
+    LLAMA_INT("batch-size", "b", "batch_size", batch_size, 1, 1000000000, 0, 1, "N",
               "logical batch: the micro-batch is at most this"),
-    LLAMA_INT("ubatch-size", "ub", "ubatch_size", ubatch_size, 1, 1000000000, 0, "N",
+    LLAMA_INT("ubatch-size", "ub", "ubatch_size", ubatch_size, 1, 1000000000, 0, 1, "N",
               "micro-batch: sizes the sliding-window cache and compute buffer"),
-    LLAMA_INT("n-gpu-layers", "ngl", "n_gpu_layers", n_gpu_layers, 0, 1000000, 1, "N",
+    LLAMA_INT("n-gpu-layers", "ngl", "n_gpu_layers", n_gpu_layers, 0, 1000000, 1, 0, "N",
               "layers on the GPU (+1 = the output layer) [auto: all from b6325, else 0]"),
 
     /* planning */
@@ -337,7 +341,8 @@ void kv_flag_accepts(const kv_flag *f, char *buf, size_t cap)
         snprintf(upper, sizeof upper, " and <= %.15g", f->max);
     switch (f->arg) {
     case ARG_INT:
-        snprintf(buf, cap, "an integer >= %.0f%s", f->min, upper);
+        snprintf(buf, cap, "an integer >= %.0f%s%s", f->min, upper,
+                 f->tokens ? " (or 32k = 32,000, 32K = 32,768, 1m, 1M)" : "");
         break;
     case ARG_NUM:
         snprintf(buf, cap, "a finite number %s %g%s", f->min_exclusive ? ">" : ">=", f->min,
@@ -400,6 +405,58 @@ static int parse_int(const char *t, int64_t *out)
         *out = (v == (uint64_t)INT64_MAX + 1u) ? INT64_MIN : -(int64_t)v;
     else
         *out = (int64_t)v;
+    return 0;
+}
+
+/* vLLM's human-readable token counts: digits[.digits] then k, m, g, t (10^3, 10^6, 10^9,
+ * 10^12: "25.6k" = 25,600) or digits then K, M, G, T (2^10 ... 2^40: "1K" = 1,024; no
+ * decimals, as in vLLM). The result must be a whole number: "1.0005k" is refused, not
+ * rounded. Returns 0, -1 (not this form), -2 (does not fit), -3 (not whole), -4 (a decimal
+ * with a binary suffix). */
+static int parse_tokens(const char *t, int64_t *out)
+{
+    static const char dec[] = "kmgt", bin[] = "KMGT";
+    size_t n = strlen(t);
+    if (n < 2 || !isdigit((unsigned char)t[0]))
+        return -1;
+    const char *pd = strchr(dec, t[n - 1]), *pb = strchr(bin, t[n - 1]);
+    if (!t[n - 1] || (!pd && !pb))
+        return -1;
+    int binary = pb != NULL;
+    uint64_t mult = 1, whole = 0, frac = 0, frac_den = 1;
+    for (int p = 0; p <= (binary ? pb - bin : pd - dec); p++)
+        mult *= binary ? 1024 : 1000;
+    const char *p = t;
+    for (; isdigit((unsigned char)*p); p++) {
+        if (whole > (UINT64_MAX - 9) / 10)
+            return -2;
+        whole = whole * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p == '.') {
+        if (binary)
+            return -4;
+        const char *digits = ++p;
+        while (isdigit((unsigned char)*p))
+            p++;
+        size_t len = (size_t)(p - digits);
+        while (len > 0 && digits[len - 1] == '0') /* 25.600k is 25.6k */
+            len--;
+        for (size_t i = 0; i < len; i++) {
+            if (frac_den == mult) /* more decimals than the suffix scales: not whole */
+                return -3;
+            frac = frac * 10 + (uint64_t)(digits[i] - '0');
+            frac_den *= 10;
+        }
+    }
+    if (p != t + n - 1)
+        return -1;
+    if (whole > (uint64_t)INT64_MAX / mult)
+        return -2;
+    /* frac_den is a power of ten dividing mult: frac x (mult / frac_den) is exact and < mult */
+    uint64_t v = whole * mult + frac * (mult / frac_den);
+    if (v > (uint64_t)INT64_MAX)
+        return -2;
+    *out = (int64_t)v;
     return 0;
 }
 
@@ -467,8 +524,11 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
     case ARG_DTYPE:
         if (strcmp(text, "auto") == 0)
             return 1;
-        if (kv_dtype_from_name(text, &v->t) != 0)
-            return kv_fail(err, cap, "%s: unknown dtype '%s' (expected %s)", typed, shown, want);
+        if (kv_dtype_from_name(text, &v->t) != 0) {
+            char hint[160];
+            return kv_fail(err, cap, "%s: unknown dtype '%s'%s (expected %s)", typed, shown,
+                           kv_hint_dtype(text, hint, sizeof hint), want);
+        }
         return 0;
     case ARG_CHOICE:
         for (const flag_choice *c = f->choices; c->name; c++) {
@@ -477,7 +537,15 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
                 return 0;
             }
         }
-        return kv_fail(err, cap, "%s: unknown value '%s' (expected %s)", typed, shown, want);
+        {
+            kv_suggestion sg;
+            char hint[160];
+            kv_suggest_init(&sg, text);
+            for (const flag_choice *c = f->choices; c->name; c++)
+                kv_suggest_try(&sg, c->name, strlen(c->name));
+            return kv_fail(err, cap, "%s: unknown value '%s'%s (expected %s)", typed, shown,
+                           kv_suggest_hint(&sg, "", hint, sizeof hint), want);
+        }
     case ARG_VERSION:
         if (parse_version(text, &v->e) != 0)
             return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want, shown);
@@ -488,6 +556,16 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
         return 0;
     case ARG_INT: {
         int rc = parse_int(text, &v->i);
+        if (rc == -1 && f->tokens) {
+            rc = parse_tokens(text, &v->i);
+            if (rc == -3)
+                return kv_fail(err, cap, "%s: '%s' is not a whole number of tokens", typed, shown);
+            if (rc == -4)
+                return kv_fail(err, cap, "%s: '%s': decimals are not allowed with the binary "
+                                         "suffixes K, M, G, T (did you mean '%.*s%c'?)",
+                               typed, shown, (int)(strlen(text) - 1), text,
+                               tolower((unsigned char)text[strlen(text) - 1]));
+        }
         if (rc == -2)
             return kv_fail(err, cap, "%s: expected %s, got '%s' (too large: at most %lld)",
                            typed, want, shown, (long long)INT64_MAX);
@@ -691,8 +769,10 @@ static int parse_requirement(const char *text, kv_requirement *q, char *err, siz
     if (!q->key || !kv_key_is_numeric(q->key)) {
         static char keys[4096];
         join_names(keys, sizeof keys, " ", kv_keys_count, numeric_key_name, NULL);
-        return kv_fail(err, cap, "--require: unknown numeric key '%s' (expected one of: %s)",
-                       kv_safe(shown, sizeof shown, key, SHOWN), keys);
+        char hint[160];
+        return kv_fail(err, cap, "--require: unknown numeric key '%s'%s (expected one of: %s)",
+                       kv_safe(shown, sizeof shown, key, SHOWN),
+                       kv_hint_key(key, 1, hint, sizeof hint), keys);
     }
     q->op = req_ops[o].op;
     q->text = text;
@@ -744,8 +824,10 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             for (size_t g = 0; g < kv_gpu_count() && n < sizeof names; g++)
                 n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", g ? ", " : "",
                                       kv_gpu_at(g)->name);
-            return kv_fail(err, cap, "--gpu: unknown GPU '%s' (expected one of: %s)",
-                           kv_safe(shown, sizeof shown, val, SHOWN), names);
+            char hint[160];
+            return kv_fail(err, cap, "--gpu: unknown GPU '%s'%s (expected one of: %s)",
+                           kv_safe(shown, sizeof shown, val, SHOWN),
+                           kv_hint_gpu(val, hint, sizeof hint), names);
         }
     case DO_FORMAT:
         o->format = (kv_format)v.e;
@@ -757,8 +839,10 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
         {
             static char keys[4096];
             join_names(keys, sizeof keys, " ", kv_keys_count, key_name, NULL);
-            return kv_fail(err, cap, "--get: unknown key '%s' (expected one of: %s)",
-                           kv_safe(shown, sizeof shown, val, SHOWN), keys);
+            char hint[160];
+            return kv_fail(err, cap, "--get: unknown key '%s'%s (expected one of: %s)",
+                           kv_safe(shown, sizeof shown, val, SHOWN),
+                           kv_hint_key(val, 0, hint, sizeof hint), keys);
         }
     case DO_TARGET:
         o->target = v.i;
@@ -850,8 +934,11 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
             char flag[SHOWN + 8];
             size_t dashes = is_short ? 1 : 2;
             snprintf(flag, sizeof flag, "%.*s", (int)(len < SHOWN ? len + dashes : SHOWN), a);
-            return kv_fail(err, errcap, "unknown option '%s'",
-                           kv_safe(shown, sizeof shown, flag, SHOWN));
+            char hint[160], bare[SHOWN + 8];
+            snprintf(bare, sizeof bare, "%.*s", (int)(len < SHOWN ? len : SHOWN), name);
+            return kv_fail(err, errcap, "unknown option '%s'%s",
+                           kv_safe(shown, sizeof shown, flag, SHOWN),
+                           kv_hint_flag(bare, is_short, hint, sizeof hint));
         }
         /* the spelling typed, for messages: the name, an alias or the short name */
         char typed[KV_TYPED_MAX];

@@ -84,6 +84,8 @@ typedef struct {
     double min, max;     /* ARG_INT / ARG_NUM bounds; max 0 = the type's own */
     int min_exclusive;   /* 1: value must be > min */
     int optional;        /* a spec value below min means "auto": JSON null */
+    int tokens;          /* ARG_INT counting tokens: vLLM's forms 1k (1,000), 25.6k, 1m (10^6),
+                            1K (1,024), 1M (2^20), and g/G, t/T, are accepted too */
     const flag_choice *choices; /* ARG_CHOICE: NULL-terminated; also for ARG_NONE's value */
     int switch_value;    /* ARG_NONE: the int written (DO_SPEC), or the kv_action (DO_ACTION) */
     kv_engine engine;    /* KV_ENGINE_COUNT: any engine; else only with this --engine */

@@ -19,6 +19,7 @@
 #include "keys.h"
 #include "pipeline.h"
 #include "range.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -122,13 +123,15 @@ static int list_value(grid *g, axis *ax, const char *item)
     ax->models[i] = NULL;
     if (ax->kind == AXIS_GPU) {
         ax->gpus[i] = kv_gpu_find(item);
+        char hint[160];
         if (!ax->gpus[i])
-            return grid_fail(g, "kvcalc: --sweep: unknown GPU '%s' (see kvcalc --list-gpus)%s",
-                             item, "");
+            return grid_fail(g, "kvcalc: --sweep: unknown GPU '%s'%s (see kvcalc --list-gpus)",
+                             item, kv_hint_gpu(item, hint, sizeof hint));
     } else if (ax->kind == AXIS_MODEL) {
+        char hint[160];
         if (!kv_model_preset_find(item))
-            return grid_fail(g, "kvcalc: --sweep: unknown model '%s' (see kvcalc --list-models)%s",
-                             item, "");
+            return grid_fail(g, "kvcalc: --sweep: unknown model '%s'%s (see kvcalc --list-models)",
+                             item, kv_hint_model(item, hint, sizeof hint));
         kv_model *m = malloc(sizeof *m);
         if (!m)
             return grid_fail(g, "kvcalc: --sweep: out of memory%s%s", "", "");
@@ -195,10 +198,11 @@ static int axis_key(grid *g, axis *ax, const char *text, size_t len)
     }
     ax->kind = AXIS_FLAG;
     ax->flag = kv_flag_find(key, strlen(key));
+    char hint[160];
     if (!ax->flag || ax->flag->does != DO_SPEC || ax->flag->arg == ARG_NONE)
-        return grid_fail(g, "kvcalc: --sweep: unknown key '%s' (expected gpu, model or an input "
-                            "such as context, tp, dtype, gpu-mem-gib, block-size)%s",
-                         key, "");
+        return grid_fail(g, "kvcalc: --sweep: unknown key '%s'%s (expected gpu, model or an input "
+                            "such as context, tp, dtype, gpu-mem-gib, block-size)",
+                         key, kv_hint_input(key, hint, sizeof hint));
     snprintf(ax->key, sizeof ax->key, "%s", ax->flag->key);
     return 0;
 }
