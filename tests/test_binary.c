@@ -110,9 +110,36 @@ static void help_lists_every_flag(void **state)
     /* defaults are shown from the core's own defaults */
     assert_non_null(strstr(r.out, "[4096]"));
     assert_non_null(strstr(r.out, "[fp16]"));
-    assert_non_null(strstr(r.out, "int4 (0.5 B)"));
+    assert_non_null(strstr(r.out, "int4\n  (0.5 B)"));
     assert_non_null(strstr(r.out, "--format FMT"));
     assert_non_null(strstr(r.out, "-h, --help"));
+    /* 80 columns, every line */
+    for (const char *line = r.out; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len > 80)
+            fail_msg("--help line of %zu columns: %.*s", len, (int)len, line);
+        line += len + (line[len] != '\0');
+    }
+    /* the examples come first, then the sections */
+    assert_true(strstr(r.out, "Examples:") < strstr(r.out, "Model (default"));
+    run_free(&r);
+    /* --help=SECTION: usage, examples and that section only */
+    RUN(&r, "--help=llama.cpp");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Examples:"));
+    assert_non_null(strstr(r.out, "-np, --parallel N"));
+    assert_null(strstr(r.out, "--gpu-memory-utilization"));
+    assert_null(strstr(r.out, "--layers"));
+    run_free(&r);
+    RUN(&r, "--help=gpu");
+    assert_non_null(strstr(r.out, "--gpu-mem-gib GIB"));
+    assert_null(strstr(r.out, "--prefix-tokens"));
+    run_free(&r);
+    RUN(&r, "--help=engine");
+    assert_int_equal(r.status, 2);
+    assert_int_equal(r.out_len, 0);
+    assert_memory_equal(r.err, "kvcalc: --help: unknown section 'engine'; did you mean "
+                               "'engines'?", 62);
     run_free(&r);
     RUN(&r, "-h");
     assert_int_equal(r.status, 0);

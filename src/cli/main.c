@@ -107,7 +107,7 @@ int main(int argc, char **argv)
         return usage_error(err);
     switch (o.action) {
     case ACTION_HELP:
-        kv_help(stdout);
+        kv_help(stdout, o.help_section);
         return finish();
     case ACTION_LIST_GPUS:
         report_gpu_list(stdout);

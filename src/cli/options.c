@@ -38,14 +38,14 @@ static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
 static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
 
-#define INT_IN(fl, al, k, m, lo, st, clr, tok, mt, h)                                          \
+#define INT_IN(fl, al, k, m, lo, st, clr, tok, sec, mt, h)                                   \
     {.name = fl, .alias = {al}, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, \
      .min = lo, .tokens = tok, .engine = ANY, .clears = clr, .blames = st,      \
-     .section = SECTION_MODEL, .meta = mt, .help = h}
-#define NUM_IN(fl, k, m, lo, excl, st, clr, mt, h)                                           \
+     .section = sec, .meta = mt, .help = h}
+#define NUM_IN(fl, k, m, lo, excl, st, clr, sec, mt, h)                                           \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, .min = lo, \
      .min_exclusive = excl, .engine = ANY, .clears = clr, .blames = st,                       \
-     .section = SECTION_MODEL, .meta = mt, .help = h}
+     .section = sec, .meta = mt, .help = h}
 #define VLLM_GIB(fl, k, m, h)                                                                \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(vllm.m), .key = k,       \
      .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,   \
@@ -56,7 +56,8 @@ static const flag_choice formats[] = {
      .blames = KV_ERR_SGLANG, .section = SECTION_SGLANG, .meta = mt, .help = h}
 #define SGLANG_INT(fl, k, m, lo, hi, tok, h)                                                 \
     {.name = fl, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
-     .min = lo, .max = hi, .optional = 1, .tokens = tok, .engine = KV_ENGINE_SGLANG, .blames = KV_ERR_SGLANG,\
+     .min = lo, .max = hi, .optional = 1, .tokens = tok, .engine = KV_ENGINE_SGLANG,           \
+     .blames = KV_ERR_SGLANG,                                                                  \
      .section = SECTION_SGLANG, .meta = "N", .help = h}
 #define LLAMA_INT(fl, sh, k, m, lo, hi, opt, tok, mt, h)                                        \
     {.name = fl, .short_name = sh, .arg = ARG_INT, .does = DO_SPEC,                           \
@@ -83,49 +84,50 @@ static const flag_choice formats[] = {
 
 const kv_flag kv_flags[] = {
     /* the model, the GPU and the workload */
-    INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, CLEARS_GEOMETRY, 0, "N",
-           "transformer layers (config.json: num_hidden_layers)"),
-    INT_IN("kv-heads", NULL, "kv_heads", kv_heads, 1, KV_ERR_KV_HEADS, CLEARS_GEOMETRY, 0, "N",
-           "KV heads (num_key_value_heads); fewer than attention heads = GQA"),
-    INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, CLEARS_GEOMETRY, 0, "N",
+    INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, CLEARS_GEOMETRY, 0,
+           SECTION_MODEL, "N", "transformer layers (config.json: num_hidden_layers)"),
+    INT_IN("kv-heads", NULL, "kv_heads", kv_heads, 1, KV_ERR_KV_HEADS, CLEARS_GEOMETRY, 0,
+           SECTION_MODEL, "N", "KV heads (num_key_value_heads); fewer than attention heads = GQA"),
+    INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, CLEARS_GEOMETRY, 0,
+           SECTION_MODEL, "N",
            "elements per head (head_dim, or hidden_size / num_attention_heads)"),
     {.name = "dtype", .alias = {"kv-cache-dtype"}, .arg = ARG_DTYPE, .does = DO_SPEC,
      .offset = SPEC_AT(dtype), .key = "dtype", .engine = ANY, .blames = KV_ERR_DTYPE,
      .section = SECTION_MODEL, .meta = "DTYPE",
      .help = "KV cache element type; alias --kv-cache-dtype (auto = the model's)"},
-    NUM_IN("params-b", "params_b", params_b, 0, 0, KV_ERR_PARAMS_B, CLEARS_ESTIMATE, "B",
-           "model size in billions of parameters (for the weights)"),
+    NUM_IN("params-b", "params_b", params_b, 0, 0, KV_ERR_PARAMS_B, CLEARS_ESTIMATE,
+           SECTION_MODEL, "B", "model size in billions of parameters (for the weights)"),
     {.name = "weight-dtype", .arg = ARG_DTYPE, .does = DO_SPEC, .offset = SPEC_AT(weight_dtype),
      .key = "weight_dtype", .engine = ANY, .clears = CLEARS_QUANT,
      .blames = KV_ERR_WEIGHT_DTYPE, .section = SECTION_MODEL, .meta = "DTYPE",
      .help = "element type the weights are loaded in"},
-    NUM_IN("gpu-mem-gib", "gpu_mem_gib", gpu_mem_gib, 0, 1, KV_ERR_GPU_MEM, CLEARS_GPU, "GIB",
-           "GPU memory in GiB (2^30 bytes)"),
-    NUM_IN("overhead-gib", "overhead_gib", overhead_gib, 0, 0, KV_ERR_OVERHEAD, 0, "GIB",
-           "reserve for activations / CUDA context, in GiB"),
+    NUM_IN("gpu-mem-gib", "gpu_mem_gib", gpu_mem_gib, 0, 1, KV_ERR_GPU_MEM, CLEARS_GPU,
+           SECTION_GPU, "GIB", "GPU memory in GiB (2^30 bytes)"),
+    NUM_IN("overhead-gib", "overhead_gib", overhead_gib, 0, 0, KV_ERR_OVERHEAD, 0,
+           SECTION_GPU, "GIB", "reserve for activations / CUDA context, in GiB"),
     {.name = "context", .alias = {"max-model-len", "context-length"}, .arg = ARG_INT,
      .does = DO_SPEC, .offset = SPEC_AT(context), .key = "context", .min = 1, .tokens = 1,
-     .engine = ANY,
-     .blames = KV_ERR_CONTEXT, .section = SECTION_MODEL, .meta = "N",
+     .engine = ANY, .blames = KV_ERR_CONTEXT, .section = SECTION_WORKLOAD, .meta = "N",
      .help = "tokens per request (prompt + generated); alias --max-model-len, --context-length"},
-    INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, 0, 1, "N",
-           "length of a prompt prefix shared by requests"),
+    INT_IN("prefix-tokens", NULL, "prefix_tokens", prefix_tokens, 0, KV_ERR_PREFIX_TOKENS, 0,
+           1, SECTION_WORKLOAD, "N", "length of a prompt prefix shared by requests"),
     INT_IN("prefix-requests", NULL, "prefix_requests", prefix_requests, 1,
-           KV_ERR_PREFIX_REQUESTS, 0, 0, "N", "how many requests share that prefix"),
+           KV_ERR_PREFIX_REQUESTS, 0, 0, SECTION_WORKLOAD, "N",
+           "how many requests share that prefix"),
     {.name = "tensor-parallel-size", .alias = {"tp", "tp-size"}, .arg = ARG_INT, .does = DO_SPEC,
      .offset = SPEC_AT(tp), .key = "tensor_parallel_size", .min = 1, .engine = ANY,
-     .blames = KV_ERR_TP, .section = SECTION_MODEL, .meta = "N",
+     .blames = KV_ERR_TP, .section = SECTION_GPU, .meta = "N",
      .help = "GPUs one replica is split over; figures become per GPU; alias --tp, --tp-size"},
     {.name = "engine", .arg = ARG_CHOICE, .does = DO_SPEC, .offset = SPEC_AT(engine),
      .key = "engine", .choices = engines, .engine = ANY, .blames = KV_ERR_ENGINE,
-     .section = SECTION_MODEL, .meta = "NAME",
+     .section = SECTION_ENGINE, .meta = "NAME",
      .help = "the serving engine whose allocation answers: ideal, vllm, sglang, trtllm or "
              "llama.cpp"},
     TEXT_OPT("config", DO_MODEL_FILE, SECTION_MODEL, "FILE",
              "read the model from a Hugging Face config.json (- = stdin)"),
     TEXT_OPT("model", DO_MODEL_NAME, SECTION_MODEL, "NAME",
              "a built-in model: Hugging Face id or short alias (--list-models)"),
-    TEXT_OPT("gpu", DO_GPU, SECTION_MODEL, "NAME",
+    TEXT_OPT("gpu", DO_GPU, SECTION_GPU, "NAME",
              "a built-in GPU: its memory as the driver reports it (--list-gpus)"),
 
     /* vLLM */
@@ -198,7 +200,8 @@ const kv_flag kv_flags[] = {
      .max = 1048576, .engine = KV_ENGINE_TRTLLM, .blames = KV_ERR_TRTLLM,
      .section = SECTION_TRTLLM, .meta = "N", .help = "tokens per KV block"},
     {.name = "max-tokens", .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(trtllm.max_tokens),
-     .key = "max_tokens", .min = 1, .tokens = 1, .max = 4e18, .optional = 1, .engine = KV_ENGINE_TRTLLM,
+     .key = "max_tokens", .min = 1, .tokens = 1, .max = 4e18, .optional = 1,
+     .engine = KV_ENGINE_TRTLLM,
      .blames = KV_ERR_TRTLLM, .section = SECTION_TRTLLM, .meta = "N",
      .help = "cap the KV cache at N tokens (KvCacheConfig.max_tokens)"},
     {.name = "free-mem-gib", .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(trtllm.free_mem_gib),
@@ -779,6 +782,24 @@ static int parse_requirement(const char *text, kv_requirement *q, char *err, siz
     return 0;
 }
 
+/* Each section: its --help=NAME, and its title. */
+static const struct {
+    const char *name;
+    const char *title;
+} sections[SECTION_COUNT] = {
+    [SECTION_MODEL] = {"model", "Model (default: the lesson's illustrative 7B-class GQA model):"},
+    [SECTION_GPU] = {"gpu", "GPU (default: the lesson's 48 GiB GPU with 2 GiB reserved):"},
+    [SECTION_WORKLOAD] = {"workload", "Workload (default: 4,096-token requests, 50 sharing a "
+                                      "1,024-token prefix):"},
+    [SECTION_ENGINE] = {"engines", "Serving engines (docs/engines.md):"},
+    [SECTION_VLLM] = {"vllm", "vLLM (with --engine vllm; docs/vllm.md):"},
+    [SECTION_SGLANG] = {"sglang", "SGLang (with --engine sglang; docs/sglang.md):"},
+    [SECTION_TRTLLM] = {"trtllm", "TensorRT-LLM (with --engine trtllm; docs/trtllm.md):"},
+    [SECTION_LLAMACPP] = {"llama.cpp", "llama.cpp (with --engine llama.cpp; docs/llamacpp.md):"},
+    [SECTION_PLAN] = {"planning", "Planning and CI:"},
+    [SECTION_OUTPUT] = {"output", "Output:"},
+};
+
 /* ---- the loop ------------------------------------------------------------------------- */
 
 /* An argument that stands for an option rather than a value: "-x", "--x", but not "-5" or
@@ -917,6 +938,7 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
     char shown[SHOWN + 8];
     memset(o, 0, sizeof *o);
     o->action = ACTION_RUN;
+    o->help_section = -1;
     o->format = FORMAT_TEXT;
     err[0] = '\0';
 
@@ -954,6 +976,23 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
                 char want[1200];
                 kv_flag_accepts(f, want, sizeof want);
                 return kv_fail(err, errcap, "%s: missing value (expected %s)", typed, want);
+            }
+        } else if (eq && f->does == DO_ACTION && f->switch_value == ACTION_HELP) {
+            /* --help=SECTION, like vLLM's --help=<group>: one section */
+            o->help_section = kv_help_section(eq + 1);
+            if (o->help_section < 0) {
+                kv_suggestion sg;
+                char hint[160], names[256];
+                kv_suggest_init(&sg, eq + 1);
+                names[0] = '\0';
+                for (int s = 0; s < SECTION_COUNT; s++) {
+                    kv_suggest_try(&sg, sections[s].name, strlen(sections[s].name));
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             s ? " " : "", sections[s].name);
+                }
+                return kv_fail(err, errcap, "%s: unknown section '%s'%s (expected one of: %s)",
+                               typed, kv_safe(shown, sizeof shown, eq + 1, SHOWN),
+                               kv_suggest_hint(&sg, "", hint, sizeof hint), names);
             }
         } else if (eq) {
             return kv_fail(err, errcap, "%s: takes no value, got '%s'", typed,
@@ -1045,77 +1084,134 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
 
 /* ---- help ----------------------------------------------------------------------------- */
 
+#define HELP_WIDTH 80 /* columns */
+#define HELP_LEFT 26  /* where a flag's description starts */
+
+/* Writes text from column `col` on, wrapped at HELP_WIDTH at spaces, continuation lines
+ * indented to `indent`; ends the line. A word longer than a line is not cut. */
+static void wrap(FILE *out, size_t col, size_t indent, const char *text)
+{
+    while (*text) {
+        size_t room = col < HELP_WIDTH ? HELP_WIDTH - col : 1, len = strlen(text), cut = len;
+        if (len > room) {
+            cut = room;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0) /* one long word: up to the next space */
+                cut = strcspn(text, " ");
+        }
+        fprintf(out, "%.*s\n", (int)cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            fprintf(out, "%*s", (int)indent, "");
+        col = indent;
+    }
+}
+
 static void help_line(FILE *out, const kv_flag *f, const char *def)
 {
-    char left[80];
+    char left[96], text[512];
     if (f->short_name)
         snprintf(left, sizeof left, "-%s, --%s%s%s", f->short_name, f->name, f->meta ? " " : "",
                  f->meta ? f->meta : "");
     else
         snprintf(left, sizeof left, "--%s%s%s", f->name, f->meta ? " " : "",
                  f->meta ? f->meta : "");
-    if (strlen(left) > 24)
-        fprintf(out, "  %s\n  %-24s %s", left, "", f->help); /* too long: help on its own line */
-    else
-        fprintf(out, "  %-24s %s", left, f->help);
-    if (def)
-        fprintf(out, " [%s]", def);
-    fputc('\n', out);
+    snprintf(text, sizeof text, "%s%s%s%s", f->help, def ? " [" : "", def ? def : "",
+             def ? "]" : "");
+    if (strlen(left) + 2 >= HELP_LEFT) { /* too long: the description on its own line */
+        fprintf(out, "  %s\n%*s", left, HELP_LEFT, "");
+    } else {
+        fprintf(out, "  %-*s", HELP_LEFT - 2, left);
+    }
+    wrap(out, HELP_LEFT, HELP_LEFT, text);
 }
 
-static const char *const section_titles[] = {
-    [SECTION_MODEL] = ("Model, GPU and workload (defaults: the lesson's 7B-class GQA model, "
-                       "48 GiB GPU):"),
-    [SECTION_VLLM] = "vLLM engine (with --engine vllm; see docs/vllm.md):",
-    [SECTION_TRTLLM] = "TensorRT-LLM engine (with --engine trtllm; see docs/trtllm.md):",
-    [SECTION_PLAN] = "Planning and CI:",
-    [SECTION_OUTPUT] = "Output:",
-    [SECTION_SGLANG] = "SGLang engine (with --engine sglang; see docs/sglang.md):",
-    [SECTION_LLAMACPP] = "llama.cpp engine (with --engine llama.cpp; see docs/llamacpp.md):",
-};
+int kv_help_section(const char *name)
+{
+    for (int i = 0; i < SECTION_COUNT; i++)
+        if (strcmp(sections[i].name, name) == 0)
+            return i;
+    return -1;
+}
 
-void kv_help(FILE *out)
+static void help_section(FILE *out, int sec)
 {
     kv_spec defaults;
-    char def[FMT_BUF], bytes[64];
+    char def[FMT_BUF];
     kv_spec_defaults(&defaults);
+    fprintf(out, "\n%s\n", sections[sec].title);
+    for (size_t i = 0; i < kv_flags_count; i++) {
+        const kv_flag *f = &kv_flags[i];
+        if ((int)f->section != sec)
+            continue;
+        /* the default in brackets, unless the help already says it or there is none */
+        const char *d = NULL;
+        if (f->does == DO_SPEC && f->arg != ARG_NONE && !strchr(f->help, '[')) {
+            d = kv_flag_text(def, sizeof def, &defaults, f);
+            if (strcmp(d, "null") == 0)
+                d = NULL;
+        }
+        help_line(out, f, d);
+    }
+}
+
+/* What the values of the flags look like, after the sections. */
+static void help_values(FILE *out)
+{
+    char text[1024], bytes[64];
+    size_t n = (size_t)snprintf(text, sizeof text, "DTYPE is one of:");
+    for (int i = 0; i < KV_DTYPE_COUNT && n < sizeof text; i++) {
+        const kv_dtype_info *d = kv_dtype_get((kv_dtype)i);
+        n += (size_t)snprintf(text + n, sizeof text - n, " %s (%s B)%s", d->name,
+                              fmt_g(bytes, sizeof bytes, d->bytes),
+                              i + 1 < KV_DTYPE_COUNT ? "," : "; or another spelling:");
+    }
+    for (size_t i = 0; kv_dtype_spelling(i) && n < sizeof text; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, " %s", kv_dtype_spelling(i));
+    fputc('\n', out);
+    wrap(out, 0, 2, text);
+    wrap(out, 0, 2, "N of tokens takes vLLM's forms too: 32k = 32,000, 32K = 32,768, 25.6k, 1m, "
+                    "1M.");
+    wrap(out, 0, 2, "KEY is a top-level key of the JSON output (docs/output.md). Values go as "
+                    "--flag VALUE or --flag=VALUE; when a flag repeats, the last wins.");
+}
+
+void kv_help(FILE *out, int section)
+{
     fputs("Usage: kvcalc [OPTION]...\n"
           "Size the KV cache of an LLM server: how many requests of a given context fit on\n"
           "one GPU once the weights are loaded, by the lesson's arithmetic or a serving\n"
-          "engine's rules.\n",
+          "engine's rules.\n"
+          "\n"
+          "Examples:\n"
+          "  kvcalc                                the lesson's model on a 48 GiB GPU\n"
+          "  kvcalc --model qwen3-8b --gpu h100 --context 32k\n"
+          "  kvcalc --engine vllm --model qwen3-8b --gpu h100 --max-model-len 128k\n"
+          "  kvcalc --engine llama.cpp --model ./model.gguf -c 32k -np 4 --gpu 4090\n"
+          "  kvcalc --model qwen3-8b --gpu h100 --target-concurrency 64\n"
+          "  kvcalc --model qwen3-8b --sweep context=4k..128k*2 --format csv\n",
           out);
-    for (int sec = SECTION_MODEL; sec <= SECTION_OUTPUT; sec++) {
-        fprintf(out, "\n%s\n", section_titles[sec]);
-        for (size_t i = 0; i < kv_flags_count; i++) {
-            const kv_flag *f = &kv_flags[i];
-            if ((int)f->section != sec)
-                continue;
-            /* the default in brackets, unless the help already says it or there is none */
-            const char *d = NULL;
-            if (f->does == DO_SPEC && f->arg != ARG_NONE && !strchr(f->help, '[')) {
-                d = kv_flag_text(def, sizeof def, &defaults, f);
-                if (strcmp(d, "null") == 0)
-                    d = NULL;
-            }
-            help_line(out, f, d);
-        }
+    if (section >= 0) {
+        help_section(out, section);
+        return;
     }
+    char names[256] = "Sections (--help=NAME shows one):";
+    for (int i = 0; i < SECTION_COUNT; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), " %s%s", sections[i].name,
+                 i + 1 < SECTION_COUNT ? "," : ".");
+    fputc('\n', out);
+    wrap(out, 0, 2, names);
+    for (int sec = 0; sec < SECTION_COUNT; sec++)
+        help_section(out, sec);
     fputs("\nA model from --config or --model sets layers, KV heads, head size, dtypes, the\n"
           "layer layout and the parameter count; --gpu sets the memory; flags given\n"
           "explicitly still win.\n",
           out);
-    fputs("\nDTYPE is one of:", out);
-    for (int i = 0; i < KV_DTYPE_COUNT; i++) {
-        const kv_dtype_info *d = kv_dtype_get((kv_dtype)i);
-        fprintf(out, " %s (%s B)", d->name, fmt_g(bytes, sizeof bytes, d->bytes));
-    }
-    fputs(",\nor another spelling:", out);
-    for (size_t i = 0; kv_dtype_spelling(i); i++)
-        fprintf(out, " %s", kv_dtype_spelling(i));
-    fputs(".\n", out);
-    fputs("KEY is a top-level key of the JSON output (see docs/output.md).\n"
-          "Values go as --flag VALUE or --flag=VALUE; when a flag repeats, the last wins.\n"
-          "\n"
+    help_values(out);
+    fputs("\n"
           "KV bytes per token = 2 x layers x kv-heads x head-dim x dtype bytes;\n"
           "max concurrency = floor((GPU - weights - overhead) / (KV per token x context)).\n"
           "\n"

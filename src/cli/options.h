@@ -59,14 +59,19 @@ typedef struct {
 #define CLEARS_QUANT 4u    /* --weight-dtype: every weight in that dtype */
 #define CLEARS_GEOMETRY 8u /* --layers, --kv-heads, --head-dim: not a GGUF file's rows */
 
+/* --help's sections, in the order it prints them (--help=NAME prints one). */
 typedef enum {
     SECTION_MODEL,
+    SECTION_GPU,
+    SECTION_WORKLOAD,
+    SECTION_ENGINE,
     SECTION_VLLM,
     SECTION_SGLANG,
     SECTION_TRTLLM,
     SECTION_LLAMACPP,
     SECTION_PLAN,
-    SECTION_OUTPUT
+    SECTION_OUTPUT,
+    SECTION_COUNT
 } flag_section;
 
 #define KV_MAX_ALIASES 4
@@ -138,6 +143,7 @@ typedef struct {
     const char *config_path;      /* --config FILE, or NULL */
     const char *model_name;       /* --model NAME, or NULL (the last of the two wins) */
     const kv_gpu *gpu;            /* --gpu NAME, or NULL */
+    int help_section;             /* --help=NAME: its flag_section; -1: every section */
     int64_t target;               /* --target-concurrency, 0 = none */
     int levers;                   /* --levers */
     double offload_gib;           /* --offload-gib */
@@ -199,7 +205,9 @@ int kv_fail(char *err, size_t cap, const char *fmt, ...);
  * become '?'; longer than `limit` bytes is cut with "..." (limit 0: never). */
 const char *kv_safe(char *buf, size_t cap, const char *text, size_t limit);
 
-/* The full --help text. */
-void kv_help(FILE *out);
+/* The --help text: usage, examples, then every section (section < 0) or one. */
+void kv_help(FILE *out, int section);
+/* The section --help=NAME names ("model", "gpu", "engines", "llama.cpp", ...), or -1. */
+int kv_help_section(const char *name);
 
 #endif
