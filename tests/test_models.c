@@ -30,7 +30,11 @@ static char *without_labels(const char *json)
     for (const char *line = json; *line;) {
         const char *eol = strchr(line, '\n');
         size_t len = eol ? (size_t)(eol - line + 1) : strlen(line);
-        if (strncmp(line, "  \"model\":", 10) != 0 && strncmp(line, "  \"source\":", 11) != 0) {
+        /* and the "sources" that say preset for one and config for the other */
+        int source = (strstr(line, "\": \"preset\"") || strstr(line, "\": \"config\"")) &&
+                     (size_t)(strchr(line, '\n') ? strchr(line, '\n') - line : (long)len) < 60;
+        if (strncmp(line, "  \"model\":", 10) != 0 && strncmp(line, "  \"source\":", 11) != 0 &&
+            !source) {
             memcpy(out, line, len);
             out += len;
         }
@@ -352,8 +356,10 @@ static void plain_model_keeps_the_lesson_table(void **state)
 {
     (void)state;
     run_result r;
+    /* every lesson number given: a real model with them says nothing of defaults */
     RUN(&r, "--model", "qwen2.5-7b-instruct", "--dtype", "fp16", "--weight-dtype", "fp16",
-        "--params-b", "7");
+        "--params-b", "7", "--gpu-mem-gib", "48", "--overhead-gib", "2", "--context", "4096",
+        "--prefix-tokens", "1024", "--prefix-requests", "50");
     char *golden = read_file(KVCALC_SOURCE_DIR "/tests/golden/default.out", NULL);
     assert_non_null(golden);
     const char *a = strstr(r.out, "\nModel      :"), *b = strstr(golden, "\nModel      :");
@@ -364,6 +370,40 @@ static void plain_model_keeps_the_lesson_table(void **state)
                          "---------------------------------------------------------------------\n";
     assert_memory_equal(r.out, banner, strlen(banner));
     free(golden);
+    run_free(&r);
+}
+
+/* A real model sized with the lesson's numbers says so, and JSON names every source. */
+static void lesson_defaults_are_named(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--model", "qwen3-8b");
+    assert_non_null(strstr(r.out, "(48 GiB is the lesson's illustrative GPU: give --gpu NAME or "
+                                  "--gpu-mem-gib)"));
+    assert_non_null(strstr(r.out, "(the 2 GiB reserve is the lesson's default"));
+    assert_non_null(strstr(r.out, "(4,096 tokens per request is the lesson's default"));
+    assert_non_null(strstr(r.out, "(the lesson's example, not your workload"));
+    run_free(&r);
+    RUN(&r, "--model", "qwen3-8b", "--gpu", "h100", "--context", "8k", "--prefix-tokens", "0");
+    assert_null(strstr(r.out, "lesson's illustrative GPU"));
+    assert_null(strstr(r.out, "tokens per request is the lesson's default"));
+    assert_null(strstr(r.out, "the lesson's example, not your workload"));
+    assert_non_null(strstr(r.out, "reserve is the lesson's default")); /* still not given */
+    run_free(&r);
+    RUN(&r, "--model", "qwen3-8b", "--gpu", "h100", "--context", "8k", "--format", "json");
+    assert_non_null(strstr(r.out, "\"sources\": {\n    \"layers\": \"preset\","));
+    assert_non_null(strstr(r.out, "\"params_b\": \"estimate\""));
+    assert_non_null(strstr(r.out, "\"gpu_mem_gib\": \"preset\""));
+    assert_non_null(strstr(r.out, "\"context\": \"flag\""));
+    assert_non_null(strstr(r.out, "\"overhead_gib\": \"default\""));
+    run_free(&r);
+    /* the lesson's own model: its numbers are the lesson's on purpose, nothing is said */
+    RUN(&r, "--format", "json");
+    assert_non_null(strstr(r.out, "\"layers\": \"default\""));
+    run_free(&r);
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--format", "json");
+    assert_non_null(strstr(r.out, "\"weights_gib\": \"estimate\""));
     run_free(&r);
 }
 
@@ -494,6 +534,7 @@ int main(void)
         cmocka_unit_test(explicit_flags_win),
         cmocka_unit_test(plain_model_keeps_the_lesson_table),
         cmocka_unit_test(text_shows_the_layout),
+        cmocka_unit_test(lesson_defaults_are_named),
         cmocka_unit_test(tensor_parallel_per_gpu),
         cmocka_unit_test(config_from_stdin),
         cmocka_unit_test(bad_files),

@@ -24,6 +24,7 @@ static int gguf_load(const char *path, kv_model *m, kv_model_info *info, char *e
     if (kv_gguf_load_file(path, &m->spec, info, &m->gguf, err, errcap) != 0)
         return KV_USAGE_ERROR;
     m->spec.llamacpp.gguf = &m->gguf; /* llama.cpp sizes each layer as the file says */
+    m->kind = SOURCE_CHECKPOINT;
     snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
     return 0;
 }
@@ -55,6 +56,7 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
         if (rc != 0)
             return KV_USAGE_ERROR;
         snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : m->source);
+        m->kind = SOURCE_CONFIG;
     } else {
         const kv_model_preset *p = kv_model_preset_find(model_name);
         char hint[160];
@@ -66,6 +68,7 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
             return KV_USAGE_ERROR;
         snprintf(m->name, sizeof m->name, "%s", p->id);
         snprintf(m->source, sizeof m->source, "built-in preset");
+        m->kind = SOURCE_PRESET;
     }
     m->spec.model_name = m->name;
     m->spec.model_source = m->source;
@@ -134,6 +137,36 @@ int kv_build_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
     if (out->engine == KV_ENGINE_LLAMACPP && !o->set[dtype - kv_flags])
         out->dtype = KV_DTYPE_FP16;
     return 0;
+}
+
+/* The source of one input that was not given as a flag. */
+static kv_source unset_source(const kv_flag *f, const kv_model *model, const kv_gpu *gpu,
+                              const kv_spec *s)
+{
+    char buf[64];
+    if (f->offset == offsetof(kv_spec, params_b) && model) /* the weights */
+        return s->params_estimated               ? SOURCE_ESTIMATE
+               : s->checkpoint_weights_bytes > 0 ? SOURCE_CHECKPOINT
+                                                 : model->kind;
+    if (f->offset == offsetof(kv_spec, dtype) && s->engine == KV_ENGINE_LLAMACPP)
+        return SOURCE_DEFAULT; /* llama.cpp's f16 cache, whatever the model says */
+    if (f->model_sets && model)
+        return model->kind;
+    if (f->clears & CLEARS_GPU && gpu)
+        return SOURCE_PRESET;
+    if (f->optional && f->auto_estimate && strcmp(kv_flag_text(buf, sizeof buf, s, f), "null") == 0)
+        return SOURCE_ESTIMATE;
+    return SOURCE_DEFAULT;
+}
+
+void kv_build_sources(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
+                      const kv_spec *s, kv_sources *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < kv_flags_count; i++)
+        if (kv_flags[i].does == DO_SPEC)
+            out->of[i] = o->set[i] ? SOURCE_FLAG
+                                   : (unsigned char)unset_source(&kv_flags[i], model, gpu, s);
 }
 
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,

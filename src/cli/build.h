@@ -18,6 +18,7 @@ typedef struct {
     char name[600];   /* the model's name, for reports */
     char source[600]; /* "built-in preset", or the file as typed */
     kv_gguf_info gguf;/* a GGUF file's per-layer numbers (spec.llamacpp.gguf points here) */
+    kv_source kind;   /* SOURCE_PRESET, SOURCE_CONFIG or SOURCE_CHECKPOINT (a GGUF file) */
 } kv_model;
 
 /* Loads the model of --config PATH ("-" = standard input) or --model NAME into *m (its
@@ -29,6 +30,10 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
  * GPU (NULL: none). Returns 0, or KV_USAGE_ERROR with one line naming the flag. */
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
                   char *err, size_t errcap);
+
+/* Where each input of spec s (built from o, model and gpu) came from. */
+void kv_build_sources(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
+                      const kv_spec *s, kv_sources *out);
 
 /* kv_build_spec() in its two halves, for a sweep that keeps the first while only flags
  * change: the base (defaults, model, GPU), then the flags and the engine's rules over it. */

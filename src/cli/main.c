@@ -135,6 +135,9 @@ int main(int argc, char **argv)
         kv_status_error(&spec, &o, st, err, sizeof err);
         return usage_error(err);
     }
+    static kv_sources sources;
+    kv_build_sources(&o, has_model ? &model : NULL, o.gpu, &spec, &sources);
+    rep.sources = &sources;
     if (o.get) {
         char buf[FMT_BUF], safe[FMT_BUF];
         kv_key_value v = kv_key_get(o.get, &rep);

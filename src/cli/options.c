@@ -40,19 +40,23 @@ static const flag_choice formats[] = {
 
 #define INT_IN(fl, al, k, m, lo, st, clr, tok, sec, mt, h)                                   \
     {.name = fl, .alias = {al}, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, \
-     .min = lo, .tokens = tok, .engine = ANY, .clears = clr, .blames = st,      \
+     .min = lo, .tokens = tok, .model_sets = (clr) == CLEARS_GEOMETRY, .engine = ANY,            \
+     .clears = clr, .blames = st,                                                              \
      .section = sec, .meta = mt, .help = h}
 #define NUM_IN(fl, k, m, lo, excl, st, clr, sec, mt, h)                                           \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(m), .key = k, .min = lo, \
      .min_exclusive = excl, .engine = ANY, .clears = clr, .blames = st,                       \
+     .model_sets = (clr) == CLEARS_ESTIMATE,                                                   \
      .section = sec, .meta = mt, .help = h}
 #define VLLM_GIB(fl, k, m, h)                                                                \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(vllm.m), .key = k,       \
-     .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,   \
+     .min = 0, .max = 1e12, .optional = 1, .auto_estimate = 1, .engine = KV_ENGINE_VLLM,        \
+     .blames = KV_ERR_VLLM,                                                                    \
      .section = SECTION_VLLM, .meta = "GIB", .help = h}
-#define SGLANG_NUM(fl, k, m, excl, hi, mt, h)                                                \
+#define SGLANG_NUM(fl, k, m, excl, hi, est, mt, h)                                              \
     {.name = fl, .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
-     .min = 0, .min_exclusive = excl, .max = hi, .optional = 1, .engine = KV_ENGINE_SGLANG,      \
+     .min = 0, .min_exclusive = excl, .max = hi, .optional = 1, .auto_estimate = est,            \
+     .engine = KV_ENGINE_SGLANG,                                                               \
      .blames = KV_ERR_SGLANG, .section = SECTION_SGLANG, .meta = mt, .help = h}
 #define SGLANG_INT(fl, k, m, lo, hi, tok, h)                                                 \
     {.name = fl, .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(sglang.m), .key = k,     \
@@ -82,6 +86,11 @@ static const flag_choice formats[] = {
     {.name = fl, .arg = ARG_TEXT, .does = what, .engine = ANY, .section = sec, .meta = mt,    \
      .help = h}
 
+const char *const kv_source_names[SOURCE_COUNT] = {
+    [SOURCE_DEFAULT] = "default", [SOURCE_FLAG] = "flag",         [SOURCE_PRESET] = "preset",
+    [SOURCE_CONFIG] = "config",   [SOURCE_CHECKPOINT] = "checkpoint", [SOURCE_ESTIMATE] = "estimate",
+};
+
 const kv_flag kv_flags[] = {
     /* the model, the GPU and the workload */
     INT_IN("layers", NULL, "layers", layers, 1, KV_ERR_LAYERS, CLEARS_GEOMETRY, 0,
@@ -91,13 +100,14 @@ const kv_flag kv_flags[] = {
     INT_IN("head-dim", NULL, "head_dim", head_dim, 1, KV_ERR_HEAD_DIM, CLEARS_GEOMETRY, 0,
            SECTION_MODEL, "N",
            "elements per head (head_dim, or hidden_size / num_attention_heads)"),
-    {.name = "dtype", .alias = {"kv-cache-dtype"}, .arg = ARG_DTYPE, .does = DO_SPEC,
+    {.name = "dtype", .alias = {"kv-cache-dtype"}, .arg = ARG_DTYPE, .does = DO_SPEC, .model_sets = 1,
      .offset = SPEC_AT(dtype), .key = "dtype", .engine = ANY, .blames = KV_ERR_DTYPE,
      .section = SECTION_MODEL, .meta = "DTYPE",
      .help = "KV cache element type; alias --kv-cache-dtype (auto = the model's)"},
     NUM_IN("params-b", "params_b", params_b, 0, 0, KV_ERR_PARAMS_B, CLEARS_ESTIMATE,
            SECTION_MODEL, "B", "model size in billions of parameters (for the weights)"),
     {.name = "weight-dtype", .arg = ARG_DTYPE, .does = DO_SPEC, .offset = SPEC_AT(weight_dtype),
+     .model_sets = 1,
      .key = "weight_dtype", .engine = ANY, .clears = CLEARS_QUANT,
      .blames = KV_ERR_WEIGHT_DTYPE, .section = SECTION_MODEL, .meta = "DTYPE",
      .help = "element type the weights are loaded in"},
@@ -173,12 +183,12 @@ const kv_flag kv_flags[] = {
      .help = "none (1 block per request) or align (2)"},
 
     /* SGLang (docs/sglang.md) */
-    SGLANG_NUM("mem-fraction-static", "mem_fraction_static", mem_fraction_static, 1, 1, "F",
+    SGLANG_NUM("mem-fraction-static", "mem_fraction_static", mem_fraction_static, 1, 1, 0, "F",
                "SGLang's static fraction [auto: the version's rule for the GPU and TP]"),
     SGLANG_NUM("avail-mem-before-load-gib", "avail_mem_before_load_gib", avail_before_gib, 0, 1e6,
-               "GIB", "\"Load weight begin. avail mem=P GB\" [auto: estimate]"),
+               1, "GIB", "\"Load weight begin. avail mem=P GB\" [auto: estimate]"),
     SGLANG_NUM("avail-mem-after-load-gib", "avail_mem_after_load_gib", avail_after_gib, 0, 1e6,
-               "GIB", "\"Load weight end. ... avail mem=A GB\" [auto: estimate]"),
+               1, "GIB", "\"Load weight end. ... avail mem=A GB\" [auto: estimate]"),
     SGLANG_INT("page-size", "page_size", page_size, 1, 1048576, 0, "tokens per page [1]"),
     SGLANG_INT("max-total-tokens", "max_total_tokens", max_total_tokens, 1, 0, 1,
                "cap on the token pool (SGLang's flag)"),
@@ -205,7 +215,8 @@ const kv_flag kv_flags[] = {
      .blames = KV_ERR_TRTLLM, .section = SECTION_TRTLLM, .meta = "N",
      .help = "cap the KV cache at N tokens (KvCacheConfig.max_tokens)"},
     {.name = "free-mem-gib", .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(trtllm.free_mem_gib),
-     .key = "free_mem_gib", .min = 0, .max = 1e12, .optional = 1, .engine = KV_ENGINE_TRTLLM,
+     .key = "free_mem_gib", .min = 0, .max = 1e12, .optional = 1, .auto_estimate = 1,
+     .engine = KV_ENGINE_TRTLLM,
      .blames = KV_ERR_TRTLLM, .section = SECTION_TRTLLM, .meta = "GIB",
      .help = "the log's \"available: F GiB\" [auto: GPU - weights - overhead, an estimate]"},
 

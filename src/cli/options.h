@@ -89,6 +89,8 @@ typedef struct {
     double min, max;     /* ARG_INT / ARG_NUM bounds; max 0 = the type's own */
     int min_exclusive;   /* 1: value must be > min */
     int optional;        /* a spec value below min means "auto": JSON null */
+    int model_sets;      /* a model (preset, config, checkpoint) sets this input */
+    int auto_estimate;   /* optional: "auto" is an estimate of kvcalc's, not a default */
     int tokens;          /* ARG_INT counting tokens: vLLM's forms 1k (1,000), 25.6k, 1m (10^6),
                             1K (1,024), 1M (2^20), and g/G, t/T, are accepted too */
     const flag_choice *choices; /* ARG_CHOICE: NULL-terminated; also for ARG_NONE's value */
@@ -124,6 +126,25 @@ typedef union {
 } kv_value;
 
 struct kv_key; /* an output key (render/keys.h) */
+
+/* Where an input's value came from: JSON "sources", and the text's notes on the lesson's
+ * defaults applied to a real model. */
+typedef enum {
+    SOURCE_DEFAULT,    /* the lesson's default, or the engine's default rule */
+    SOURCE_FLAG,       /* given on the command line (or a sweep axis) */
+    SOURCE_PRESET,     /* a built-in model or GPU */
+    SOURCE_CONFIG,     /* a config.json file */
+    SOURCE_CHECKPOINT, /* a checkpoint's own header (GGUF, safetensors) */
+    SOURCE_ESTIMATE,   /* kvcalc's estimate (the parameter count, an engine's terms) */
+    SOURCE_COUNT
+} kv_source;
+
+extern const char *const kv_source_names[SOURCE_COUNT];
+
+/* The source of each spec input, by kv_flags index. */
+typedef struct kv_sources {
+    unsigned char of[KV_MAX_FLAGS];
+} kv_sources;
 
 typedef enum { REQ_GE, REQ_LE, REQ_EQ, REQ_GT, REQ_LT } req_op;
 

@@ -99,6 +99,28 @@ static void report_json_inputs(FILE *out, const kv_spec *s)
     fputs("\n  },\n", out);
 }
 
+/* "sources": where each input of "inputs" came from (flag, preset, config, checkpoint,
+ * default, estimate); null in a report without them. */
+static void report_json_sources(FILE *out, const kv_report *rep)
+{
+    const kv_spec *s = rep->spec;
+    int first = 1;
+    if (!rep->sources) {
+        fputs("  \"sources\": null,\n", out);
+        return;
+    }
+    fputs("  \"sources\": {", out);
+    for (size_t i = 0; i < kv_flags_count; i++) {
+        const kv_flag *f = &kv_flags[i];
+        if (f->does != DO_SPEC || (f->engine != KV_ENGINE_COUNT && f->engine != s->engine))
+            continue;
+        fprintf(out, "%s\n    \"%s\": \"%s\"", first ? "" : ",", f->key,
+                kv_source_names[rep->sources->of[i]]);
+        first = 0;
+    }
+    fputs("\n  },\n", out);
+}
+
 void report_json(FILE *out, const kv_report *rep)
 {
     const kv_result *r = rep->result;
@@ -109,6 +131,7 @@ void report_json(FILE *out, const kv_report *rep)
         fputs(",\n", out);
     }
     report_json_inputs(out, rep->spec);
+    report_json_sources(out, rep);
     report_json_layout(out, rep->spec, r);
     report_plan_json(out, rep);
     fputs("  \"rows\": [", out);

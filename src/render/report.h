@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 
+struct kv_sources; /* where each input came from (cli/options.h) */
+
 typedef struct {
     const kv_spec *spec;
     const kv_result *result;
@@ -19,6 +21,7 @@ typedef struct {
     const kv_plan *plan;     /* --target-concurrency, or NULL */
     const kv_levers *levers; /* --levers, or NULL */
     const kv_curve *curve;   /* --plot, or NULL */
+    const struct kv_sources *sources; /* each input's source, or NULL (a sweep's rows) */
 } kv_report;
 
 /* The lesson's table, byte for byte for the lesson's model; then the asked-for sections. */

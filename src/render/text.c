@@ -11,6 +11,7 @@
 #include "report.h"
 
 #include "format.h"
+#include "options.h"
 
 #include <string.h>
 
@@ -75,6 +76,31 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
 }
 
 /* "Model      : 36 layers, 8 KV heads, head_dim 128, KV dtype fp16 (2 B)" */
+/* 1 when the input of that flag kept the lesson's default in a report of a real model
+ * (the lesson's own model says nothing: its numbers are the lesson's on purpose). */
+static int lesson_default(const kv_report *rep, const char *flag)
+{
+    const kv_flag *f = kv_flag_find(flag, strlen(flag));
+    return rep->sources && rep->spec->model_name && f &&
+           rep->sources->of[f - kv_flags] == SOURCE_DEFAULT;
+}
+
+/* Says which of the lesson's illustrative numbers a real model is being sized with. */
+static void lesson_default_notes(FILE *out, const kv_report *rep)
+{
+    char a[FMT_BUF];
+    const kv_spec *s = rep->spec;
+    if (lesson_default(rep, "gpu-mem-gib"))
+        fprintf(out, "  (%s GiB is the lesson's illustrative GPU: give --gpu NAME or "
+                     "--gpu-mem-gib)\n", fmt_g(a, sizeof a, s->gpu_mem_gib));
+    if (lesson_default(rep, "overhead-gib"))
+        fprintf(out, "  (the %s GiB reserve is the lesson's default: --overhead-gib sets it)\n",
+                fmt_g(a, sizeof a, s->overhead_gib));
+    if (lesson_default(rep, "context"))
+        fprintf(out, "  (%s tokens per request is the lesson's default: --context sets it)\n",
+                fmt_int(a, sizeof a, s->context, 1));
+}
+
 static void model_line(FILE *out, const kv_spec *s, const kv_result *r)
 {
     const kv_dtype_info *kv = kv_dtype_get(s->dtype);
@@ -198,6 +224,7 @@ void report_text(FILE *out, const kv_report *rep)
             s->gpu_name ? s->gpu_name : "",
             s->gpu_name && s->gpu_mem_estimated ? ", estimate: the marketed capacity" : "",
             s->gpu_name ? ")" : "", fmt_g(b, sizeof b, s->overhead_gib));
+    lesson_default_notes(out, rep);
     if (!r->room) {
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
@@ -245,6 +272,9 @@ void report_text(FILE *out, const kv_report *rep)
 
     fprintf(out, "Prefix caching: %s requests sharing a %s-token prompt\n",
             fmt_int(a, sizeof a, s->prefix_requests, 0), fmt_int(b, sizeof b, s->prefix_tokens, 1));
+    if (lesson_default(rep, "prefix-tokens") && lesson_default(rep, "prefix-requests"))
+        fputs("  (the lesson's example, not your workload: set --prefix-tokens and "
+              "--prefix-requests)\n", out);
     fprintf(out, "  store the shared prefix ONCE instead of %s times  ->  save %s GiB  "
                  "(~%s more concurrent @ %s ctx)\n",
             fmt_int(a, sizeof a, s->prefix_requests, 0),
