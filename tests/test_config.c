@@ -528,6 +528,22 @@ static void generic_towers(void **state)
     kv_param_parts p = parts_of(&s);
     assert_true(p.audio == 5568.0);
     assert_true(p.vision == 1376.0);
+    /* Qwen2.5-VL-7B's tower (no preset): 32 blocks of RMSNorms, biased q/k/v/o 4 x 1,280^2 +
+     * 4 x 1,280 and a gated MLP with biases 3 x 1,280 x 3,420 + 2 x 3,420 + 1,280, norms
+     * 2,560: 19,702,200 x 32 = 630,470,400; patch (no bias) 3 x 2 x 14^2 x 1,280 = 1,505,280;
+     * merger RMSNorm 1,280 + 5,120^2 + 5,120 + 5,120 x 3,584 + 3,584 = 44,574,464
+     * => 676,550,144 (Qwen2.5-7B's 7.62B + 0.68B = 8.29B, the card's total) */
+    const char *qwen25 =
+        "{\"hidden_size\": 3584, \"num_hidden_layers\": 28, \"num_attention_heads\": 28, "
+        "\"num_key_value_heads\": 4, \"intermediate_size\": 18944, \"vocab_size\": 152064, "
+        "\"vision_config\": {\"model_type\": \"qwen2_5_vl\", \"depth\": 32, "
+        "\"hidden_size\": 1280, \"intermediate_size\": 3420, \"in_chans\": 3, "
+        "\"patch_size\": 14, \"temporal_patch_size\": 2, \"spatial_merge_size\": 2, "
+        "\"out_hidden_size\": 3584}}";
+    assert_int_equal(kv_config_read(qwen25, strlen(qwen25), "c.json", &s, &info, err, sizeof err),
+                     0);
+    p = parts_of(&s);
+    assert_true(p.vision == 676550144.0);
     /* a bad tower value is an error, located like any other */
     const char *bad = "{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4,"
                       " \"vision_config\": {\"hidden_size\": -8}}";

@@ -732,7 +732,7 @@ static int tower_widths(cfg *c, size_t obj, kv_tower *t)
 static int tower_patches(cfg *c, size_t obj, pos_rule pos, kv_tower *t)
 {
     int64_t channels = 3, patch = 0, temporal = 1, image = 0, npos = 0, ph = 0, pw = 0;
-    if (obj_int(c, obj, KEYS("num_channels", "in_channels"), 1, MAX_COUNT, &channels) < 0 ||
+    if (obj_int(c, obj, KEYS("num_channels", "in_channels", "in_chans"), 1, MAX_COUNT, &channels) < 0 ||
         obj_int(c, obj, KEYS("patch_size"), 1, MAX_COUNT, &patch) < 0 ||
         obj_int(c, obj, KEYS("temporal_patch_size"), 1, MAX_COUNT, &temporal) < 0 ||
         obj_int(c, obj, KEYS("image_size"), 1, MAX_COUNT, &image) < 0 ||
