@@ -19,10 +19,16 @@ fi
 
 now_ns() { date +%s%N; }
 
+# The first and the last preset of the table: --model finds a preset by name and parses only
+# its config, so both should cost the same (startup does not grow with the presets).
+index="$(dirname "$0")/../data/models/INDEX.tsv"
+first=$(awk -F'\t' '!/^#/ && NF >= 3 { print $2; exit }' "$index")
+last=$(awk -F'\t' '!/^#/ && NF >= 3 { a = $2 } END { print a }' "$index")
+
 echo "== one invocation ($runs runs each)"
 if command -v hyperfine >/dev/null 2>&1; then
   hyperfine -N --warmup 50 --runs "$runs" /bin/true "$bin" ${static:+"$static"} \
-    "$bin --model qwen3-8b --format json"
+    "$bin --model qwen3-8b --format json" "$bin --model $first" "$bin --model $last"
 else
   measure() { # label, command...
     label=$1; shift
@@ -36,6 +42,8 @@ else
   measure "  kvcalc                           " "$bin"
   [ -z "$static" ] || measure "  kvcalc, static build             " "$static"
   measure "  kvcalc --model qwen3-8b --format json" "$bin" --model qwen3-8b --format json
+  measure "  kvcalc --model $first (first preset)" "$bin" --model "$first"
+  measure "  kvcalc --model $last (last preset)" "$bin" --model "$last"
 fi
 
 echo "== sweep to CSV ($points grid points)"

@@ -84,6 +84,37 @@ typedef struct {
                               < 0: the config does not say (counted as 0, and reported) */
 } kv_layout;
 
+/* How a vision / audio tower hands its output to the language model (the projector). */
+typedef enum {
+    KV_TOWER_VIT,     /* generic encoder: one linear map, tower width x merge^2 -> text */
+    KV_TOWER_SIGLIP,  /* Gemma-3: SigLIP + RMSNorm + one matrix, vision -> text hidden */
+    KV_TOWER_QWEN_VL, /* Qwen2.5/3-VL: patch mergers (norm, merged x merged, merged -> out),
+                         one per deepstack level besides the final one */
+    KV_TOWER_PIXTRAL, /* Mistral-3: RMSNorm, patch merger (merged -> width), 2-layer MLP */
+    KV_TOWER_LLAMA4   /* Llama-4: pixel-shuffle MLP adapter, then one linear projector */
+} kv_tower_kind;
+
+/* A vision or audio encoder and its projector, from vision_config / audio_config; counted
+ * by the parameter estimate when hidden, intermediate and layers are all > 0. */
+typedef struct {
+    int kind;                   /* kv_tower_kind */
+    int64_t hidden;             /* encoder width */
+    int64_t intermediate;       /* encoder MLP width */
+    int64_t layers;             /* encoder blocks (num_hidden_layers / depth) */
+    int gated;                  /* MLP is gate/up/down (SwiGLU: Qwen2.5-VL, Pixtral), else
+                                   fc1/fc2 */
+    int bias;                   /* attention and MLP projections carry biases */
+    int rms_norm;               /* RMSNorm (a weight) instead of LayerNorm (weight + bias) */
+    int64_t patch_inputs;       /* inputs of one patch: channels x patch^2 (x temporal patch) */
+    int patch_bias;             /* the patch embedding carries a bias */
+    int64_t positions;          /* learned position embeddings; 0 = rotary only */
+    int64_t merge;              /* patches merged per side before the projector; >= 1 */
+    int64_t mergers;            /* Qwen-VL: patch mergers (1 + deepstack levels) */
+    int64_t adapter_in, adapter_out; /* Llama-4: projector_input_dim, projector_output_dim */
+    int64_t out;                /* projector output width (out_hidden_size; else text hidden) */
+    int proj_bias;              /* the projector's linear layers carry biases */
+} kv_tower;
+
 /* Architecture numbers for the parameter estimate (weights when params_b is not given). */
 typedef struct {
     int known;                  /* 0: no estimate; params_b is used */
@@ -109,6 +140,7 @@ typedef struct {
     kv_dtype base_dtype;        /* dtype of the weights that stay unquantized */
     int vision_tower;           /* 1: the config has a vision or audio tower (SGLang shrinks
                                    its default mem_fraction_static for such models) */
+    kv_tower vision, audio;     /* the towers, for the estimate (all zero: none) */
 } kv_arch;
 
 /* Which weights of a quantized checkpoint are stored in the quantized type. */
@@ -125,6 +157,8 @@ typedef struct {
     double dense_mlp;  /* MLPs of dense layers */
     double experts;    /* routed and shared experts */
     double other;      /* norms, routers, biases */
+    double vision;     /* vision tower: encoder, patch / position embeddings, projector */
+    double audio;      /* audio tower, counted the same way (its conv front end is not) */
 } kv_param_parts;
 
 /* ---- serving engines ------------------------------------------------------------------ */
@@ -797,15 +831,16 @@ double kv_exact_product(const uint64_t *factors, size_t n);
 double kv_floordiv(double a, double b);
 
 /* The parameter count of an architecture (embeddings, attention or MLA projections, dense
- * MLP or every MoE expert with shared experts and routers, norms) for the given layers,
- * KV heads and head size. Returns 0 when arch->known is 0. */
+ * MLP or every MoE expert with shared experts and routers, norms, vision / audio towers) for
+ * the given layers, KV heads and head size. Returns 0 when arch->known is 0. */
 double kv_estimate_params(const kv_arch *arch, const kv_layout *layout, int64_t layers,
                           int64_t kv_heads, int64_t head_dim);
 /* The same estimate, by part (all zero when arch->known is 0). */
 void kv_estimate_param_parts(const kv_arch *arch, const kv_layout *layout, int64_t layers,
                              int64_t kv_heads, int64_t head_dim, kv_param_parts *out);
 /* Weight bytes for the estimate: quantized parts (per arch->quant_scope) at the weight dtype
- * (or arch->quant_bytes), the rest at arch->base_dtype. */
+ * (or arch->quant_bytes), the rest at arch->base_dtype. Towers count as "the rest" unless
+ * every weight is quantized (KV_QUANT_ALL): AWQ / GPTQ / FP8 checkpoints leave them 16-bit. */
 double kv_estimate_weight_bytes(const kv_arch *arch, const kv_layout *layout, int64_t layers,
                                 int64_t kv_heads, int64_t head_dim, kv_dtype weight_dtype);
 

@@ -391,6 +391,166 @@ static void parameter_counts(void **state)
     assert_true(r.params == 8030261248.0);
 }
 
+/* The parameters of a vision / audio tower, by part. */
+static kv_param_parts parts_of(const kv_spec *s)
+{
+    kv_param_parts p;
+    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
+    return p;
+}
+
+/* Vision towers, counted by hand from each config, and the totals against the model cards
+ * (the "Model size" of each Hugging Face model page, safetensors; Llama-4: the card's "total
+ * parameters" row), within 1.5%. The text-only estimates were: gemma-3-4b 3.88B, 12b 11.77B,
+ * 27b 27.01B, Llama-4-Scout 107.77B, Maverick 400.71B, Qwen3-VL-8B 8.19B. */
+static void tower_parameter_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        double vision, card;
+    } towers[] = {
+        /* SigLIP (Gemma-3): hidden 1,152, MLP 4,304, 27 layers, patch 14, image 896.
+         * block: q/k/v/o 4 x 1,152^2 + 4 x 1,152 = 5,313,024; fc1/fc2 2 x 1,152 x 4,304 +
+         * 4,304 + 1,152 = 9,921,872; two LayerNorms 4 x 1,152 = 4,608: 15,239,504 x 27 =
+         * 411,466,608. patch 3 x 14^2 x 1,152 + 1,152 = 678,528; positions (896 / 14)^2 =
+         * 4,096 x 1,152 = 4,718,592; post-LayerNorm 2,304; projector RMSNorm 1,152 + 1,152 x
+         * 5,376 (27b's text hidden) = 6,193,152 => 423,060,336 */
+        {"google__gemma-3-27b-it__copy-btly-hewo.json", 423060336.0, 27.4e9},
+        /* the same tower, projected to 2,560 / 3,840: 416,867,184 + 1,152 x width */
+        {"google__gemma-3-4b-it__mlx-community-bf16.json", 416867184.0 + 1152.0 * 2560, 4.30e9},
+        {"google__gemma-3-12b-pt__mlx-community-4bit.json", 416867184.0 + 1152.0 * 3840, 12.2e9},
+        /* Qwen3-VL-8B: the same 27 blocks (411,466,608); patch Conv3d 3 x 2 x 16^2 x 1,152 +
+         * 1,152 = 1,770,624; positions 2,304 x 1,152 = 2,654,208; merger: 2 x 2 patches,
+         * 4,608 wide: LayerNorm 2,304 + 4,608^2 + 4,608 + 4,608 x 4,096 + 4,096 = 40,119,040;
+         * 3 deepstack mergers, LayerNorm on 4,608: 3 x (9,216 + 40,116,736) = 120,377,856
+         * => 576,388,336 */
+        {"Qwen__Qwen3-VL-8B-Instruct.json", 576388336.0, 8.77e9},
+        /* Llama-4 vision: hidden 1,408, MLP 5,632, 34 layers, patch 14, image 336.
+         * block: 4 x 1,408^2 + 4 x 1,408 = 7,935,488; 2 x 1,408 x 5,632 + 5,632 + 1,408 =
+         * 15,866,752; LayerNorms 5,632: 23,807,872 x 34 = 809,467,648. patch (unfold, no
+         * bias) 3 x 14^2 x 1,408 = 827,904; positions (24^2 + 1 class) x 1,408 = 812,416;
+         * class embedding 1,408 + pre/post LayerNorms 5,632; pixel-shuffle adapter 5,632 x
+         * 4,096 + 4,096^2 = 39,845,888; projector 4,096 x 5,120 = 20,971,520 => 871,932,416 */
+        {"meta-llama__Llama-4-Scout-17B-16E-Instruct__abridged.json", 871932416.0, 109e9},
+        {"meta-llama__Llama-4-Maverick-17B-128E-Instruct__abridged.json", 871932416.0, 400e9},
+        /* Pixtral (Devstral-Small-2): hidden 1,024, MLP 4,096 gated, 24 layers, no biases,
+         * RMSNorms. block 4 x 1,024^2 + 3 x 1,024 x 4,096 + 2 x 1,024 = 16,779,264 x 24 =
+         * 402,702,336; patch 3 x 14^2 x 1,024 = 602,112; ln_pre + projector norm 2,048;
+         * patch merger 4,096 x 1,024 = 4,194,304; linear_1 1,024 x 5,120 + linear_2 5,120^2
+         * (multimodal_projector_bias false) = 31,457,280 => 438,958,080 */
+        {"mistralai__Devstral-Small-2-24B-Instruct-2512.json", 438958080.0, 24.0e9},
+    };
+    for (size_t i = 0; i < sizeof towers / sizeof towers[0]; i++) {
+        kv_spec s;
+        kv_model_info info;
+        kv_result r;
+        load("data/models", towers[i].file, &s, &info);
+        kv_param_parts p = parts_of(&s);
+        assert_int_equal(kv_compute(&s, &r), KV_OK);
+        double off = fabs(r.params - towers[i].card) / towers[i].card;
+        print_message("  %s: tower %.0f, %.3fB vs card %.2fB (%.2f%%)\n", towers[i].file,
+                      p.vision, r.params / 1e9, towers[i].card / 1e9, off * 100);
+        assert_true(p.vision == towers[i].vision);
+        assert_true(p.audio == 0);
+        assert_true(off < 0.015);
+    }
+    /* Qwen3-VL's other sizes, by card: 2B 2.13B, 4B 4.44B, 32B 33.4B, 30B-A3B 31.1B,
+     * 235B-A22B 236B */
+    static const struct {
+        const char *file;
+        double card;
+    } qwen[] = {
+        {"Qwen__Qwen3-VL-2B-Instruct.json", 2.13e9},
+        {"Qwen__Qwen3-VL-4B-Instruct.json", 4.44e9},
+        {"Qwen__Qwen3-VL-32B-Instruct.json", 33.4e9},
+        {"Qwen__Qwen3-VL-30B-A3B-Instruct.json", 31.1e9},
+        {"Qwen__Qwen3-VL-235B-A22B-Instruct.json", 236e9},
+    };
+    for (size_t i = 0; i < sizeof qwen / sizeof qwen[0]; i++) {
+        kv_spec s;
+        kv_model_info info;
+        kv_result r;
+        load("data/models", qwen[i].file, &s, &info);
+        assert_int_equal(kv_compute(&s, &r), KV_OK);
+        double off = fabs(r.params - qwen[i].card) / qwen[i].card;
+        print_message("  %s: %.3fB vs card %.2fB (%.2f%%)\n", qwen[i].file, r.params / 1e9,
+                      qwen[i].card / 1e9, off * 100);
+        assert_true(off < 0.015);
+    }
+}
+
+/* An FP8 checkpoint leaves its tower in bf16 (modules_to_not_convert); --weight-dtype
+ * (KV_QUANT_ALL) puts every weight, the tower's too, in the dtype given. */
+static void tower_weights(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_model_info info;
+    load("data/models", "mistralai__Devstral-Small-2-24B-Instruct-2512.json", &s, &info);
+    assert_int_equal(s.arch.quant_scope, KV_QUANT_LINEAR);
+    kv_param_parts p = parts_of(&s);
+    double fp8 = p.attention + p.dense_mlp + p.experts;
+    double bf16 = p.embeddings + p.other + p.vision;
+    assert_true(kv_estimate_weight_bytes(&s.arch, &s.layout, s.layers, s.kv_heads, s.head_dim,
+                                         KV_DTYPE_FP8) == fp8 * 1 + bf16 * 2);
+    s.arch.quant_scope = KV_QUANT_ALL;
+    assert_true(kv_estimate_weight_bytes(&s.arch, &s.layout, s.layers, s.kv_heads, s.head_dim,
+                                         KV_DTYPE_FP8) == fp8 + bf16);
+    /* a model without a tower has none */
+    load("data/models", "meta-llama__Llama-3.1-8B.json", &s, &info);
+    p = parts_of(&s);
+    assert_true(p.vision == 0 && p.audio == 0);
+}
+
+/* An audio tower (Whisper-style keys) and an unknown vision type: a plain encoder with
+ * biases and LayerNorms, a final norm and one linear map to the text hidden (64).
+ * audio: width 16, MLP 32, 2 layers: block 4 x 16^2 + 64 + 2 x 16 x 32 + 32 + 16 + 64 =
+ * 2,224; x 2 = 4,448; final norm 32; 16 x 64 + 64 = 1,088 => 5,568 (no patch embedding).
+ * vision: width 8, MLP 16, 1 layer, patch 2, 3 channels, 10 positions: block 4 x 64 + 32 +
+ * 256 + 16 + 8 + 32 = 600; patch 3 x 4 x 8 + 8 = 104; positions 80; norm 16; 8 x 64 + 64
+ * = 576 => 1,376. */
+static void generic_towers(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4, "
+        "\"intermediate_size\": 128, \"vocab_size\": 100, "
+        "\"audio_config\": {\"d_model\": 16, \"encoder_ffn_dim\": 32, \"encoder_layers\": 2}, "
+        "\"vision_config\": {\"model_type\": \"new_vit\", \"hidden_size\": 8, "
+        "\"intermediate_size\": 16, \"depth\": 1, \"patch_size\": 2, "
+        "\"num_position_embeddings\": 10}}";
+    kv_spec s;
+    kv_model_info info;
+    char err[256];
+    kv_spec_defaults(&s);
+    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 0);
+    kv_param_parts p = parts_of(&s);
+    assert_true(p.audio == 5568.0);
+    assert_true(p.vision == 1376.0);
+    /* Qwen2.5-VL-7B's tower (no preset): 32 blocks of RMSNorms, biased q/k/v/o 4 x 1,280^2 +
+     * 4 x 1,280 and a gated MLP with biases 3 x 1,280 x 3,420 + 2 x 3,420 + 1,280, norms
+     * 2,560: 19,702,200 x 32 = 630,470,400; patch (no bias) 3 x 2 x 14^2 x 1,280 = 1,505,280;
+     * merger RMSNorm 1,280 + 5,120^2 + 5,120 + 5,120 x 3,584 + 3,584 = 44,574,464
+     * => 676,550,144 (Qwen2.5-7B's 7.62B + 0.68B = 8.29B, the card's total) */
+    const char *qwen25 =
+        "{\"hidden_size\": 3584, \"num_hidden_layers\": 28, \"num_attention_heads\": 28, "
+        "\"num_key_value_heads\": 4, \"intermediate_size\": 18944, \"vocab_size\": 152064, "
+        "\"vision_config\": {\"model_type\": \"qwen2_5_vl\", \"depth\": 32, "
+        "\"hidden_size\": 1280, \"intermediate_size\": 3420, \"in_chans\": 3, "
+        "\"patch_size\": 14, \"temporal_patch_size\": 2, \"spatial_merge_size\": 2, "
+        "\"out_hidden_size\": 3584}}";
+    assert_int_equal(kv_config_read(qwen25, strlen(qwen25), "c.json", &s, &info, err, sizeof err),
+                     0);
+    p = parts_of(&s);
+    assert_true(p.vision == 676550144.0);
+    /* a bad tower value is an error, located like any other */
+    const char *bad = "{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4,"
+                      " \"vision_config\": {\"hidden_size\": -8}}";
+    assert_int_equal(kv_config_read(bad, strlen(bad), "c.json", &s, &info, err, sizeof err), 2);
+    assert_non_null(strstr(err, "hidden_size: expected an integer"));
+}
+
 /* Quantized checkpoints keep embeddings and norms in 16 bits. */
 static void quantized_weights(void **state)
 {
@@ -657,7 +817,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_configs), cmocka_unit_test(field_variants),
-        cmocka_unit_test(parameter_counts),  cmocka_unit_test(quantized_weights),
+        cmocka_unit_test(parameter_counts),  cmocka_unit_test(tower_parameter_counts),
+        cmocka_unit_test(tower_weights),     cmocka_unit_test(generic_towers),
+        cmocka_unit_test(quantized_weights),
         cmocka_unit_test(labels_and_limits), cmocka_unit_test(window_covering_the_context),
         cmocka_unit_test(malformed_configs), cmocka_unit_test(hostile_nesting),
     };

@@ -7,7 +7,9 @@
  * (Llama-3.1-8B 8.03B, Qwen2.5-7B 7.62B, Mixtral-8x7B 46.7B, DeepSeek-V3 671B, gpt-oss-120b
  * 117B; see tests). Doubles are enough: this is an estimate, not the lesson's exact path.
  * State layers (Mamba / linear attention) add their MLP and norms; their mixer weights are
- * not counted.
+ * not counted. Vision and audio towers (vision_config / audio_config) are counted from their
+ * own numbers: encoder blocks, patch and position embeddings, and the projector into the
+ * text model, built the way each family builds it (kv_tower_kind).
  */
 #include "kvcalc.h"
 
@@ -44,10 +46,72 @@ static int64_t moe_layer_count(const kv_arch *a, int64_t layers)
     return layers / step - first / step;
 }
 
+/* ---- towers: a ViT-style encoder and the projector into the text model ------------------ */
+
+static double norm_params(const kv_tower *t, double width)
+{
+    return t->rms_norm ? width : 2 * width; /* LayerNorm has a bias as well */
+}
+
+/* One encoder block: q, k, v, o (square: towers use full multi-head attention), the MLP
+ * (fc1 / fc2, or gate / up / down) and two norms. */
+static double tower_block(const kv_tower *t)
+{
+    double h = (double)t->hidden, i = (double)t->intermediate;
+    double attn = 4 * h * h + (t->bias ? 4 * h : 0);
+    double mlp = t->gated ? 3 * h * i + (t->bias ? 2 * i + h : 0)
+                          : 2 * h * i + (t->bias ? i + h : 0);
+    return attn + mlp + 2 * norm_params(t, h);
+}
+
+/* One linear layer, in x out, with its bias when the projector has them. */
+static double linear(const kv_tower *t, double in, double out)
+{
+    return in * out + (t->proj_bias ? out : 0);
+}
+
+/* What sits around the blocks: the family's extra norms and embeddings, and the projector
+ * from the tower's width to the text model's (see kv_tower_kind). */
+static double tower_head(const kv_tower *t, double text_hidden)
+{
+    double h = (double)t->hidden, m = (double)(t->merge >= 1 ? t->merge : 1);
+    double merged = h * m * m, out = t->out > 0 ? (double)t->out : text_hidden;
+    switch (t->kind) {
+    case KV_TOWER_SIGLIP: /* post_layernorm; mm_soft_emb_norm + mm_input_projection */
+        return 2 * h + h + h * out;
+    case KV_TOWER_QWEN_VL: { /* the final merger norms h, each deepstack merger merged */
+        double mlp = linear(t, merged, merged) + linear(t, merged, out);
+        double extra = (double)(t->mergers > 1 ? t->mergers - 1 : 0);
+        return norm_params(t, h) + mlp + extra * (norm_params(t, merged) + mlp);
+    }
+    case KV_TOWER_PIXTRAL: /* ln_pre; projector norm, merging_layer, linear_1, linear_2 */
+        return 2 * h + merged * h + linear(t, h, out) + linear(t, out, out);
+    case KV_TOWER_LLAMA4: /* class embedding, pre and post norms; adapter fc1 / fc2 (no
+                             biases); the projector from the adapter's output */
+        return h + 2 * norm_params(t, h) + (double)t->intermediate * (double)t->adapter_in +
+               (double)t->adapter_out * (double)t->adapter_out +
+               (double)t->adapter_out * out;
+    default: /* a final norm and one linear map */
+        return norm_params(t, h) + linear(t, merged, out);
+    }
+}
+
+/* A tower's parameters; 0 when the config did not describe one. */
+static double tower_params(const kv_tower *t, double text_hidden)
+{
+    if (t->hidden <= 0 || t->intermediate <= 0 || t->layers <= 0)
+        return 0;
+    double h = (double)t->hidden;
+    double embed = (double)t->patch_inputs * h + (t->patch_bias && t->patch_inputs ? h : 0) +
+                   (double)t->positions * h; /* no patch size (audio): no patch embedding */
+    return embed + (double)t->layers * tower_block(t) + tower_head(t, text_hidden);
+}
+
 void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t layers,
                              int64_t kv_heads, int64_t head_dim, kv_param_parts *out)
 {
     out->embeddings = out->attention = out->dense_mlp = out->experts = out->other = 0;
+    out->vision = out->audio = 0;
     if (!a->known)
         return;
     int64_t counts[KV_LAYER_KINDS];
@@ -72,6 +136,8 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     out->experts = (double)moe * experts;
     out->other += (double)moe * router;
     out->dense_mlp = (double)(layers - moe) * 3 * h * dense_width;
+    out->vision = tower_params(&a->vision, h);
+    out->audio = tower_params(&a->audio, h);
 }
 
 double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t layers,
@@ -79,7 +145,8 @@ double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t lay
 {
     kv_param_parts p;
     kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
-    return p.embeddings + p.attention + p.dense_mlp + p.experts + p.other;
+    /* towers last: a model without one adds exact zeros, so its count is unchanged */
+    return p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision + p.audio;
 }
 
 double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64_t layers,
@@ -89,10 +156,12 @@ double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64
     kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
     double q = a->quant_bytes > 0 ? a->quant_bytes : kv_dtype_get(weight_dtype)->bytes;
     double base = kv_dtype_get(a->base_dtype)->bytes;
-    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other;
+    double towers = p.vision + p.audio;
+    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + towers;
     switch (a->quant_scope) {
-    case KV_QUANT_LINEAR:
-        return (p.attention + p.dense_mlp + p.experts) * q + (p.embeddings + p.other) * base;
+    case KV_QUANT_LINEAR: /* quantizers skip the towers (modules_to_not_convert) */
+        return (p.attention + p.dense_mlp + p.experts) * q +
+               (p.embeddings + p.other + towers) * base;
     case KV_QUANT_EXPERTS:
         return p.experts * q + (all - p.experts) * base;
     default:

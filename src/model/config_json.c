@@ -642,6 +642,152 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
     return 0;
 }
 
+/* ---- vision and audio towers ------------------------------------------------------------- */
+
+/* Where a tower's position embeddings come from. */
+typedef enum {
+    POS_KEY,      /* num_position_embeddings, when given (Qwen3-VL) */
+    POS_GRID,     /* one per patch of image_size: (image / patch)^2 (SigLIP) */
+    POS_GRID_CLS, /* the same plus a class token (Llama-4) */
+    POS_NONE      /* rotary only (Qwen2.5-VL, Pixtral) */
+} pos_rule;
+
+/* How each family builds its tower, by vision_config.model_type (from the transformers
+ * modeling files: siglip, qwen2_5_vl, qwen3_vl, pixtral + mistral3, llama4). An unknown
+ * type is a plain ViT with biases and LayerNorms and a linear projector. */
+static const struct {
+    const char *type;
+    kv_tower_kind kind;
+    int gated, bias, rms, patch_bias, proj_bias;
+    pos_rule pos;
+} tower_families[] = {
+    /* type                 kind             gated bias rms pbias projb  positions */
+    {"siglip_vision_model", KV_TOWER_SIGLIP, 0, 1, 0, 1, 0, POS_GRID},
+    {"qwen3_vl", KV_TOWER_QWEN_VL, 0, 1, 0, 1, 1, POS_KEY},
+    {"qwen3_vl_moe", KV_TOWER_QWEN_VL, 0, 1, 0, 1, 1, POS_KEY},
+    {"qwen3_5", KV_TOWER_QWEN_VL, 0, 1, 0, 1, 1, POS_KEY},
+    {"qwen3_5_moe", KV_TOWER_QWEN_VL, 0, 1, 0, 1, 1, POS_KEY},
+    {"qwen2_5_vl", KV_TOWER_QWEN_VL, 1, 1, 1, 0, 1, POS_NONE},
+    {"pixtral", KV_TOWER_PIXTRAL, 1, 0, 1, 0, 1, POS_NONE},
+    {"llama4_vision_model", KV_TOWER_LLAMA4, 0, 1, 0, 0, 0, POS_GRID_CLS},
+};
+
+/* An integer key of one object (no fallback to the top object): 1 read, 0 absent, -1 bad. */
+static int obj_int(cfg *c, size_t obj, const char *const *keys, int64_t lo, int64_t hi,
+                   int64_t *out)
+{
+    for (; *keys; keys++) {
+        size_t v = json_find(c->text, c->toks, obj, *keys);
+        if (v && c->toks[v].type != JSON_NULL)
+            return int_value(c, v, *keys, lo, hi, out) == 0 ? 1 : -1;
+    }
+    return 0;
+}
+
+#define KEYS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* A tower's family row (its defaults) from its model_type; -1 for an unknown type. */
+static int tower_family(cfg *c, size_t obj)
+{
+    size_t v = json_find(c->text, c->toks, obj, "model_type");
+    for (size_t i = 0; v && i < sizeof tower_families / sizeof tower_families[0]; i++)
+        if (c->toks[v].type == JSON_STRING &&
+            json_string_eq(c->text, &c->toks[v], tower_families[i].type))
+            return (int)i;
+    return -1;
+}
+
+static void tower_defaults(int fam, kv_tower *t)
+{
+    t->kind = fam < 0 ? KV_TOWER_VIT : (int)tower_families[fam].kind;
+    t->gated = fam >= 0 && tower_families[fam].gated;
+    t->bias = fam < 0 || tower_families[fam].bias;
+    t->rms_norm = fam >= 0 && tower_families[fam].rms;
+    t->patch_bias = fam < 0 || tower_families[fam].patch_bias;
+    t->proj_bias = fam < 0 || tower_families[fam].proj_bias;
+    t->merge = 1;
+    t->mergers = 1;
+}
+
+/* The widths: encoder, MLP, depth (Kimi's MoonViT says vt_*, Whisper-style audio d_model /
+ * encoder_*), and what the projector maps to. */
+static int tower_widths(cfg *c, size_t obj, kv_tower *t)
+{
+    if (obj_int(c, obj, KEYS("hidden_size", "vt_hidden_size", "d_model"), 1, MAX_WIDTH,
+                &t->hidden) < 0 ||
+        obj_int(c, obj, KEYS("intermediate_size", "vt_intermediate_size", "encoder_ffn_dim"), 1,
+                MAX_WIDTH, &t->intermediate) < 0 ||
+        obj_int(c, obj, KEYS("num_hidden_layers", "depth", "vt_num_hidden_layers",
+                             "encoder_layers"), 1, MAX_COUNT, &t->layers) < 0 ||
+        obj_int(c, obj, KEYS("out_hidden_size", "text_hidden_size", "output_dim"), 1, MAX_WIDTH,
+                &t->out) < 0 ||
+        obj_int(c, obj, KEYS("projector_input_dim"), 1, MAX_WIDTH, &t->adapter_in) < 0 ||
+        obj_int(c, obj, KEYS("projector_output_dim", "vision_output_dim"), 1, MAX_WIDTH,
+                &t->adapter_out) < 0)
+        return -1;
+    return 0;
+}
+
+/* Patch embedding inputs and learned positions. */
+static int tower_patches(cfg *c, size_t obj, pos_rule pos, kv_tower *t)
+{
+    int64_t channels = 3, patch = 0, temporal = 1, image = 0, npos = 0, ph = 0, pw = 0;
+    if (obj_int(c, obj, KEYS("num_channels", "in_channels", "in_chans"), 1, MAX_COUNT, &channels) < 0 ||
+        obj_int(c, obj, KEYS("patch_size"), 1, MAX_COUNT, &patch) < 0 ||
+        obj_int(c, obj, KEYS("temporal_patch_size"), 1, MAX_COUNT, &temporal) < 0 ||
+        obj_int(c, obj, KEYS("image_size"), 1, MAX_COUNT, &image) < 0 ||
+        obj_int(c, obj, KEYS("num_position_embeddings"), 1, MAX_WIDTH, &npos) < 0 ||
+        obj_int(c, obj, KEYS("init_pos_emb_height"), 1, MAX_COUNT, &ph) < 0 ||
+        obj_int(c, obj, KEYS("init_pos_emb_width"), 1, MAX_COUNT, &pw) < 0)
+        return -1;
+    t->patch_inputs = channels * patch * patch * temporal;
+    int64_t side = patch > 0 ? image / patch : 0;
+    if (pos == POS_GRID || pos == POS_GRID_CLS)
+        t->positions = side * side + (pos == POS_GRID_CLS && side > 0);
+    else if (pos == POS_KEY)
+        t->positions = npos > 0 ? npos : ph * pw; /* MoonViT: a height x width grid */
+    return 0;
+}
+
+/* The projector's merge: spatial_merge_size in the tower, else at the top (Mistral-3);
+ * Qwen3-VL's deepstack adds one merger per entry of deepstack_visual_indexes. */
+static int tower_merge(cfg *c, size_t obj, kv_tower *t)
+{
+    static const char *const keys[] = {"spatial_merge_size", NULL};
+    int rc = obj_int(c, obj, keys, 1, MAX_COUNT, &t->merge);
+    if (rc == 0)
+        rc = obj_int(c, c->root, keys, 1, MAX_COUNT, &t->merge);
+    if (rc < 0)
+        return -1;
+    size_t deep = json_find(c->text, c->toks, obj, "deepstack_visual_indexes");
+    if (deep && c->toks[deep].type == JSON_ARRAY)
+        t->mergers = 1 + (int64_t)c->toks[deep].size;
+    int bias = t->proj_bias; /* Mistral-3 / Llama-4 say whether the projector has biases */
+    size_t b = json_find(c->text, c->toks, c->root, "multimodal_projector_bias");
+    if (!b)
+        b = json_find(c->text, c->toks, obj, "multi_modal_projector_bias");
+    if (b && (c->toks[b].type == JSON_TRUE || c->toks[b].type == JSON_FALSE))
+        bias = c->toks[b].type == JSON_TRUE;
+    t->proj_bias = bias;
+    return 0;
+}
+
+/* The tower under key (vision_config / audio_config) of the top object, if any. */
+static int read_tower(cfg *c, const char *key, kv_tower *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t obj = json_find(c->text, c->toks, c->root, key);
+    if (!obj || c->toks[obj].type != JSON_OBJECT)
+        return 0;
+    int fam = tower_family(c, obj);
+    tower_defaults(fam, t);
+    if (tower_widths(c, obj, t) < 0 ||
+        tower_patches(c, obj, fam < 0 ? POS_KEY : tower_families[fam].pos, t) < 0 ||
+        tower_merge(c, obj, t) < 0)
+        return -1;
+    return 0;
+}
+
 /* ---- entry point --------------------------------------------------------------------- */
 
 int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, kv_model_info *info,
@@ -690,7 +836,9 @@ int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, k
     if (read_geometry(&c, fam, &out, &out.arch) < 0 || read_dtypes(&c, &out) < 0 ||
         read_mla(&c, &out, &out.arch) < 0 || read_layout(&c, fam, &out) < 0 ||
         read_state(&c, &out.arch, &out.layout) < 0 || read_arch(&c, fam, &out.arch) < 0 ||
-        get_int_alias(&c, context_keys, 1, MAX_TOKENS, &info->max_context) < 0)
+        get_int_alias(&c, context_keys, 1, MAX_TOKENS, &info->max_context) < 0 ||
+        read_tower(&c, "vision_config", &out.arch.vision) < 0 ||
+        read_tower(&c, "audio_config", &out.arch.audio) < 0)
         goto done;
     full_when_window_covers(&out.layout, info->max_context);
     /* a vision or audio tower: SGLang leaves more headroom for such models */
