@@ -88,6 +88,12 @@ static void state_line(FILE *out, const kv_llamacpp_result *L)
                      "KV cache's rows)\n", r + s, (long long)L->state_layers);
         return;
     }
+    if (s == 0) { /* a config gives the state's total only, not llama.cpp's R / S split */
+        fprintf(out, "  recurrent state: %.2f MiB of f32 for %d layers and %u seqs (llama.cpp "
+                     "prints it as R + S in a llama_memory_recurrent line)\n",
+                r, (int)L->state_layers, (unsigned)L->state_rows);
+        return;
+    }
     fprintf(out, "llama_memory_recurrent: size = %7.2f MiB (%6u cells, %3d layers, %2u seqs), "
                  "R (f32): %7.2f MiB, S (f32): %7.2f MiB\n",
             r + s, (unsigned)L->state_rows, (int)L->state_layers, (unsigned)L->state_rows, r, s);
