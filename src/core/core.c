@@ -60,6 +60,7 @@ void kv_spec_defaults(kv_spec *s)
     s->max_context = 0;
     s->checkpoint_weights_bytes = 0;
     s->checkpoint_params = 0;
+    s->weights_source = NULL;
 }
 
 static const char *const status_messages[] = {

@@ -110,6 +110,51 @@ const kv_model_preset *kv_model_preset_find(const char *name)
     return NULL;
 }
 
+/* Case-insensitive Levenshtein distance, with one row of at most 128 + 1 cells (longer
+ * names are not compared: no preset is that long, and none would be close). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[129];
+    if (la > 128 || lb > 128)
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            size_t best = diag + !same;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const kv_model_preset *kv_model_preset_closest(const char *name)
+{
+    const kv_model_preset *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0; i < kv_model_presets_count; i++) {
+        const kv_model_preset *m = &kv_model_presets[i];
+        size_t d = edit_distance(m->id, name), da = edit_distance(m->alias, name);
+        if (da < d)
+            d = da;
+        if (d < best_d) {
+            best_d = d;
+            best = m;
+        }
+    }
+    /* "close": a typo or two, never a different model that merely shares a prefix */
+    return best && best_d <= 3 && best_d * 3 < strlen(name) ? best : NULL;
+}
+
 int kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info, char *err,
                          size_t errcap)
 {
