@@ -215,6 +215,10 @@ typedef struct {
                                    header), "safetensors" (a folder's safetensors headers),
                                    "estimate" (a folder without safetensors: the estimate);
                                    NULL: --params-b, a preset's or a config's estimate */
+    double checkpoint_tower_bytes; /* of checkpoint_weights_bytes: vision and audio towers */
+    double checkpoint_mtp_bytes;   /* MTP / draft heads the checkpoint holds, left out of
+                                      checkpoint_weights_bytes (engines load them only for
+                                      speculative decoding; the estimate leaves them out too) */
 } kv_spec;
 
 /* Fills *s with the lesson's defaults: a 7B-class GQA model (28 layers, 4 KV heads,

@@ -419,7 +419,8 @@ static const char config_json[] =
 
 /* Shard 1: embed 100 x 64 BF16 = 12800 B; layer 0 q 64 x 64 BF16 = 8192 B.
  * Shard 2: layer 1 q = 8192 B; an MTP layer 2 (num_hidden_layers 2) 64 F32 = 256 B;
- * a vision tower 10 x 10 F16 = 200 B. Total 29640 B, 14756 parameters. */
+ * a vision tower 10 x 10 F16 = 200 B. Total 29640 B, 14756 parameters; the weights leave the
+ * MTP layer out: 29384 B, 14692 parameters. */
 static void write_shards(const char *dir)
 {
     char rel[256];
@@ -477,8 +478,10 @@ static void folders(void **state)
     assert_int_equal(f.st.bytes[KV_PART_LANGUAGE], 12800 + 8192 + 8192);
     assert_int_equal(f.st.bytes[KV_PART_MTP], 256);
     assert_int_equal(f.st.bytes[KV_PART_VISION], 200);
-    assert_true(s.checkpoint_weights_bytes == 29640.0);
-    assert_true(s.checkpoint_params == 6400 + 4096 + 4096 + 64 + 100);
+    assert_true(s.checkpoint_weights_bytes == 29640.0 - 256);
+    assert_true(s.checkpoint_params == 6400 + 4096 + 4096 + 100);
+    assert_true(s.checkpoint_mtp_bytes == 256.0);
+    assert_true(s.checkpoint_tower_bytes == 200.0);
     assert_string_equal(s.weights_source, "safetensors");
     assert_int_equal(s.layers, 2);
     assert_int_equal(s.params_estimated, 0);
@@ -489,7 +492,7 @@ static void folders(void **state)
     write_shards("globbed");
     load_folder("globbed", &s, &f, 0, err, sizeof err);
     assert_int_equal(f.st.files, 2);
-    assert_true(s.checkpoint_weights_bytes == 29640.0);
+    assert_true(s.checkpoint_weights_bytes == 29384.0);
     /* one model.safetensors (a stray other file is not read) */
     mkdirs("single");
     write_text("single/config.json", config_json);
@@ -633,8 +636,8 @@ static void binary(void **state)
     tmp_path(cfg, sizeof cfg, "config-only");
     tmp_path(bad, sizeof bad, "bad-shard");
     tmp_path(hub, sizeof hub, "hub");
-    EXPECT_STDOUT("29640\n", "--model", sharded, "--get", "weights_bytes");
-    EXPECT_STDOUT("14756\n", "--config", sharded, "--get", "params");
+    EXPECT_STDOUT("29384\n", "--model", sharded, "--get", "weights_bytes");
+    EXPECT_STDOUT("14692\n", "--config", sharded, "--get", "params");
     EXPECT_STDOUT("safetensors\n", "--model", sharded, "--get", "weights_source");
     EXPECT_STDOUT("25600\n", "--model", single, "--get", "weights_bytes");
     EXPECT_STDOUT("estimate\n", "--model", cfg, "--get", "weights_source");
@@ -646,7 +649,9 @@ static void binary(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "(tiny/llama; from "));
     assert_non_null(strstr(r.out, "@ the files' types  ->  0.00 GiB  (tensor sizes from the "
-                                  "safetensors headers)"));
+                                  "safetensors headers)\n             (vision/audio towers 0.00 "
+                                  "GiB included; MTP / draft heads 0.00 GiB left out: loaded "
+                                  "only for speculative decoding)\n"));
     run_free(&r);
     run_kvcalc((const char *const[]){"--model", cfg, NULL}, &r);
     assert_int_equal(r.status, 0);
@@ -660,7 +665,7 @@ static void binary(void **state)
     run_free(&r);
     /* the Hugging Face cache, by id */
     setenv("HF_HUB_CACHE", hub, 1);
-    EXPECT_STDOUT("29640\n", "--model", "tiny/llama", "--get", "weights_bytes");
+    EXPECT_STDOUT("29384\n", "--model", "tiny/llama", "--get", "weights_bytes");
     EXPECT_STDOUT("tiny/llama\n", "--model", "tiny/llama", "--get", "model");
     EXPECT_STDOUT("Hugging Face cache\n", "--model", "tiny/llama", "--get", "source");
     run_kvcalc((const char *const[]){"--model", "tiny/absent", NULL}, &r);

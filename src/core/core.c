@@ -61,6 +61,8 @@ void kv_spec_defaults(kv_spec *s)
     s->checkpoint_weights_bytes = 0;
     s->checkpoint_params = 0;
     s->weights_source = NULL;
+    s->checkpoint_tower_bytes = 0;
+    s->checkpoint_mtp_bytes = 0;
 }
 
 static const char *const status_messages[] = {

@@ -237,15 +237,20 @@ static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *
         rc = read_all(dir, s->layers, &f->st, err, errcap);
     if (rc)
         return 2;
-    if (f->st.files == 0 || f->st.tensors == 0) {
-        s->weights_source = "estimate"; /* the report says: no safetensors were found */
-        return 0;
-    }
+    /* the weights a server loads: MTP / draft heads only serve speculative decoding, so they
+     * are left out (as the estimate leaves them out) and reported apart */
     double bytes = 0, params = 0;
     for (int p = 0; p < KV_PARTS; p++) {
-        bytes += (double)f->st.bytes[p];
-        params += (double)f->st.params[p];
+        bytes += p == KV_PART_MTP ? 0 : (double)f->st.bytes[p];
+        params += p == KV_PART_MTP ? 0 : (double)f->st.params[p];
     }
+    if (bytes <= 0) { /* no safetensors (or only empty ones): the estimate, and say so */
+        s->weights_source = "estimate";
+        return 0;
+    }
+    s->checkpoint_tower_bytes =
+        (double)(f->st.bytes[KV_PART_VISION] + f->st.bytes[KV_PART_AUDIO]);
+    s->checkpoint_mtp_bytes = (double)f->st.bytes[KV_PART_MTP];
     s->checkpoint_weights_bytes = bytes;
     s->checkpoint_params = params;
     s->params_b = params / 1e9;
