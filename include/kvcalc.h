@@ -710,8 +710,9 @@ int kv_folder_probe(const char *path);
  * .gguf file, by kv_gguf_load_file()), then the weights from the safetensors headers -
  * every shard listed by model.safetensors.index.json's weight_map, read once; else
  * model.safetensors; else every *.safetensors file - as s->checkpoint_weights_bytes and
- * checkpoint_params (s->weights_source "safetensors"). Without safetensors the estimate
- * stays (weights_source "estimate"). Messages name files as dir + "/" + name, dir as given.
+ * checkpoint_params without the MTP / draft heads (s->checkpoint_mtp_bytes; the towers are
+ * in, also as s->checkpoint_tower_bytes; s->weights_source "safetensors"). Without
+ * safetensors the estimate stays (weights_source "estimate"). Messages name files as dir + "/" + name, dir as given.
  * Returns 0, or 2 with one line in err. */
 int kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_info *f,
                    char *err, size_t errcap);
