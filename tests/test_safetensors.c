@@ -546,6 +546,47 @@ static void folders(void **state)
     assert_non_null(strstr(err, "no config.json, and 2 .gguf files: name one"));
 }
 
+/* One file from disk: its header only; short, lying and missing files. */
+static void load_file(void **state)
+{
+    (void)state;
+    kv_safetensors_info st;
+    char path[1024], err[1200];
+    st_writer w;
+    mkdirs("files");
+    sw_init(&w);
+    SW_TENSOR(&w, "model.norm.weight", "BF16", 1000); /* 2000 B */
+    write_st("files/ok.safetensors", &w);
+    sw_free(&w);
+    tmp_path(path, sizeof path, "files/ok.safetensors");
+    memset(&st, 0, sizeof st);
+    assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 0);
+    assert_int_equal(st.bytes[KV_PART_LANGUAGE], 2000);
+    assert_int_equal(st.params[KV_PART_LANGUAGE], 1000);
+    struct { const char *bytes; size_t n; const char *want; } bad[] = {
+        {"abc", 3, "short.safetensors: byte 0: file ends inside the header length (3 of 8"},
+        {"\x00\x01\0\0\0\0\0\0{}", 10, "short.safetensors: byte 0: header length 256 runs "
+                                       "past the end of the file (10 bytes)"},
+        {"\xff\xff\xff\xff\xff\xff\xff\xff", 8, "header length 18446744073709551615 is over"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_bytes("files/short.safetensors", bad[i].bytes, bad[i].n);
+        tmp_path(path, sizeof path, "files/short.safetensors");
+        assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 2);
+        if (!strstr(err, bad[i].want))
+            fail_msg("want '%s', got '%s'", bad[i].want, err);
+    }
+    tmp_path(path, sizeof path, "files/missing.safetensors");
+    assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 2);
+    assert_non_null(strstr(err, "missing.safetensors: cannot open: "));
+    assert_int_equal(st.files, 1); /* the refused files added nothing */
+    /* the closest preset: a typo or two, never a far name */
+    assert_non_null(kv_model_preset_closest("qwen3-8c"));
+    assert_string_equal(kv_model_preset_closest("Qwen/Qwen3-8C")->alias, "qwen3-8b");
+    assert_null(kv_model_preset_closest("x"));
+    assert_null(kv_model_preset_closest("tiny/llama"));
+}
+
 /* A folder with only a .gguf: the GGUF reader (the ground-truth L09 file). */
 static void gguf_folder(void **state)
 {
@@ -702,6 +743,7 @@ int main(void)
         cmocka_unit_test(packed_formats),   cmocka_unit_test(metadata_and_sums),
         cmocka_unit_test(bad_lengths),      cmocka_unit_test(bad_json),
         cmocka_unit_test(bad_tensors),      cmocka_unit_test(truncated_everywhere),
+        cmocka_unit_test(load_file),
         cmocka_unit_test(folders),          cmocka_unit_test(gguf_folder),
         cmocka_unit_test(hf_cache),         cmocka_unit_test(binary),
     };
