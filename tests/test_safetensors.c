@@ -341,6 +341,7 @@ static void bad_tensors(void **state)
     expect_json("{}", 1, "byte 10: the tensors end at data byte 0, but the data section has 1");
     /* a hostile name is shown with '?' and cut */
     expect_json("{\"a\\u001b[31mb\": 5}", 0, "tensor 'a?[31mb' must be an object");
+    expect_json("{\"a\\u009bb\\u007f\": 5}", 0, "tensor 'a??b?' must be an object");
 }
 
 /* Every prefix of a real header, with the file as long as the prefix, fails located. */

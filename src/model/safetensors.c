@@ -93,14 +93,27 @@ static size_t offset_of(const char *text, size_t len, size_t line, size_t col)
     return len;
 }
 
-/* A tensor name as a message shows it: at most 80 bytes, control bytes as '?'. */
+/* Text from the file as a message shows it: control characters (C0, DEL, and C1 encoded as
+ * UTF-8) become '?', so that a hostile header cannot drive the terminal. */
+static char *printable(char *buf)
+{
+    unsigned char *p = (unsigned char *)buf;
+    for (size_t i = 0; p[i]; i++) {
+        if (p[i] == 0xC2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F) {
+            p[i] = p[i + 1] = '?'; /* one C1 control: two bytes (the string ends with a NUL) */
+            i++;
+        } else if (p[i] < 0x20 || p[i] == 0x7f) {
+            p[i] = '?';
+        }
+    }
+    return buf;
+}
+
+/* A tensor name as a message shows it: cut to cap - 1 bytes (at a character), printable. */
 static const char *shown_name(const st_ctx *c, size_t key, char *buf, size_t cap)
 {
     json_string_decode(c->text, &c->toks[key], buf, cap);
-    for (char *p = buf; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
-    return buf;
+    return printable(buf);
 }
 
 /* A non-negative integer below 2^64 written as plain digits (JSON's grammar was checked by
@@ -135,10 +148,7 @@ static int st_dtype(const st_ctx *c, size_t t, const char *name, unsigned *bits,
             *dname = st_dtypes[i].name;
             return 0;
         }
-    for (char *p = d; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
-    return TOK_FAIL(c, t, "tensor '%s': unknown dtype '%s%s'", name, d,
+    return TOK_FAIL(c, t, "tensor '%s': unknown dtype '%s%s'", name, printable(d),
                     n >= sizeof d ? "..." : "");
 }
 
