@@ -285,6 +285,14 @@ typedef struct {
     double checkpoint_weights_bytes; /* > 0: the weights as stored, all GPUs; used instead
                                         of the estimate (--params-b / --weight-dtype clear it) */
     double checkpoint_params;        /* > 0: the elements of those tensors (the parameters) */
+    const char *weights_source; /* where the weights came from, for reports: "gguf" (a GGUF
+                                   header), "safetensors" (a folder's safetensors headers),
+                                   "estimate" (a folder without safetensors: the estimate);
+                                   NULL: --params-b, a preset's or a config's estimate */
+    double checkpoint_tower_bytes; /* of checkpoint_weights_bytes: vision and audio towers */
+    double checkpoint_mtp_bytes;   /* MTP / draft heads the checkpoint holds, left out of
+                                      checkpoint_weights_bytes (engines load them only for
+                                      speculative decoding; the estimate leaves them out too) */
 } kv_spec;
 
 /* Fills *s with the lesson's defaults: a 7B-class GQA model (28 layers, 4 KV heads,
@@ -778,6 +786,89 @@ int kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf
 
 /* 1 when the file at path starts with the GGUF magic, else 0 (unreadable: 0). */
 int kv_gguf_probe(const char *path);
+
+/* ---- models: safetensors checkpoints, model folders, the Hugging Face cache ---- */
+
+#define KV_SAFETENSORS_MAX_HEADER 100000000u /* the safetensors library's own limit (100 MB) */
+
+/* The parts of a checkpoint, told apart by tensor names (kv_safetensors_part()). */
+typedef enum {
+    KV_PART_LANGUAGE, /* everything else: the language model */
+    KV_PART_VISION,   /* vision_tower., visual., vision_model., model.vision_*,
+                         multi_modal_projector., mm_projector., embed_vision. */
+    KV_PART_AUDIO,    /* audio_tower., audio_model., embed_audio. */
+    KV_PART_MTP,      /* MTP / draft heads: mtp., model.mtp., and layers.N. with N at or
+                         past the config's num_hidden_layers (DeepSeek-V3, GLM-4.5) */
+    KV_PARTS
+} kv_part;
+
+/* What safetensors headers hold, by part. Bytes are as stored (packed and quantized formats
+ * included). Parameters: one per stored element, except packed low-bit weights, counted
+ * unpacked - eight per I32 element of a GPTQ/AWQ `qweight` or compressed-tensors
+ * `weight_packed` (4-bit packing is assumed), two per U8 element of an mxfp4 `*_blocks` -
+ * and quantization side tensors (`scales`, `qzeros`, `g_idx`, `weight_scale`,
+ * `weight_scale_inv`, `input_scale`, `*_scales`, ...), which count bytes but no parameters. */
+typedef struct {
+    uint64_t bytes[KV_PARTS];    /* tensor bytes */
+    uint64_t elements[KV_PARTS]; /* stored elements (products of the shapes) */
+    uint64_t params[KV_PARTS];   /* parameters, by the rule above */
+    uint64_t packed_bytes;       /* of all the bytes: packed low-bit weights */
+    uint64_t scale_bytes;        /* of all the bytes: quantization side tensors */
+    int64_t tensors;             /* tensors read */
+    int64_t files;               /* headers read */
+    uint64_t header_bytes;       /* their JSON lengths */
+} kv_safetensors_info;
+
+/* The part a tensor name belongs to; main_layers is the config's num_hidden_layers (0:
+ * unknown, then only mtp. names are MTP). */
+kv_part kv_safetensors_part(const char *name, int64_t main_layers);
+
+/* Reads a safetensors header from data[0..len) (the 8-byte length and the JSON; the tensor
+ * data need not follow) of a file of file_size bytes, and adds its figures to *out (zero it
+ * before the first file). Checked: the length (at most KV_SAFETENSORS_MAX_HEADER, within
+ * the file), the JSON, each tensor's dtype (the safetensors dtypes, F4 to C64), shape (no
+ * overflow) and data_offsets (their size is the shape's), and that the tensors tile the
+ * data section exactly. Returns 0, or 2 with one line "kvcalc: LABEL: byte OFFSET: what is
+ * wrong" in err (*out then unchanged). Allocates tokens for the call; never reads past
+ * data + len. */
+int kv_safetensors_read(const unsigned char *data, size_t len, uint64_t file_size,
+                        const char *label, int64_t main_layers, kv_safetensors_info *out,
+                        char *err, size_t errcap);
+
+/* The same for the file at path: reads its first 8 bytes, its size, then its header only. */
+int kv_safetensors_load_file(const char *path, int64_t main_layers, kv_safetensors_info *out,
+                             char *err, size_t errcap);
+
+/* Adds one's figures to *total (the shards of one checkpoint). */
+void kv_safetensors_add(kv_safetensors_info *total, const kv_safetensors_info *one);
+
+/* What a model folder held (kv_folder_load()). */
+typedef struct {
+    char model_file[1024];  /* where the geometry came from: DIR/config.json or DIR/X.gguf */
+    int gguf;               /* 1: a GGUF file (the folder has no config.json) */
+    kv_safetensors_info st; /* the safetensors headers read; st.files == 0: none */
+} kv_folder_info;
+
+/* 1 when path names a directory (a model folder), else 0. */
+int kv_folder_probe(const char *path);
+
+/* Loads a model folder into s and info: DIR/config.json (or, without one, the folder's
+ * .gguf file, by kv_gguf_load_file()), then the weights from the safetensors headers -
+ * every shard listed by model.safetensors.index.json's weight_map, read once; else
+ * model.safetensors; else every *.safetensors file - as s->checkpoint_weights_bytes and
+ * checkpoint_params without the MTP / draft heads (s->checkpoint_mtp_bytes; the towers are
+ * in, also as s->checkpoint_tower_bytes; s->weights_source "safetensors"). Without
+ * safetensors the estimate stays (weights_source "estimate"). Messages name files as dir + "/" + name, dir as given.
+ * Returns 0, or 2 with one line in err. */
+int kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_info *f,
+                   char *err, size_t errcap);
+
+/* Finds a Hugging Face model id ("org/name") in the local hub cache, offline: in
+ * $HF_HUB_CACHE, else $HF_HOME/hub, else $HOME/.cache/huggingface/hub, the folder
+ * models--org--name/snapshots/REV/, REV being refs/main's content, else the only (or the
+ * newest) snapshot. Returns 1 with that folder in dir, or 0 with the cache folder looked
+ * in written to looked ("" when there is none to look in). */
+int kv_hf_cache_find(const char *id, char *dir, size_t cap, char *looked, size_t lcap);
 
 /* A built-in model: a real config.json embedded at build time. */
 typedef struct {

@@ -93,9 +93,13 @@ static void model_names(void **state)
     RUN(&r, "--model", "llama-3.1-9b");
     assert_int_equal(r.status, 2);
     assert_int_equal(r.out_len, 0);
-    const char *want = "kvcalc: --model: unknown model 'llama-3.1-9b'; did you mean "
-                       "'llama-3.1-8b'? (see kvcalc --list-models)\n";
-    assert_memory_equal(r.err, want, strlen(want));
+    assert_string_equal(r.err, "kvcalc: --model: unknown model 'llama-3.1-9b'; did you mean "
+                               "'llama-3.1-8b'? (see kvcalc --list-models)\nTry 'kvcalc --help' for more information.\n");
+    run_free(&r);
+    RUN(&r, "--model", "no-such-model-at-all"); /* nothing close: no suggestion */
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "kvcalc: --model: unknown model 'no-such-model-at-all' (see "
+                               "kvcalc --list-models)\nTry 'kvcalc --help' for more information.\n");
     run_free(&r);
     RUN(&r, "--list-models");
     assert_int_equal(r.status, 0);

@@ -29,18 +29,69 @@ static int gguf_load(const char *path, kv_model *m, kv_model_info *info, char *e
     return 0;
 }
 
+/* --model DIR / --config DIR: a model folder (config.json + safetensors, or a .gguf);
+ * `shown` labels it (the path as typed, or the Hugging Face cache). */
+static int folder_load(const char *dir, const char *shown, kv_model *m, kv_model_info *info,
+                       char *err, size_t errcap)
+{
+    kv_folder_info f;
+    kv_safe(m->source, sizeof m->source, shown, 0);
+    if (kv_folder_load(dir, &m->spec, info, &f, err, errcap) != 0)
+        return KV_USAGE_ERROR;
+    /* the geometry is the folder's config.json; the weights, when found, its checkpoint */
+    m->kind = SOURCE_CONFIG;
+    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
+    return 0;
+}
+
+/* --model org/name, neither a preset nor a path: the local Hugging Face cache, offline. */
+static int hub_load(const char *id, kv_model *m, kv_model_info *info, char *err,
+                    size_t errcap)
+{
+    char dir[4096], looked[2048], where[500], shown[300], near[300] = "";
+    if (kv_hf_cache_find(id, dir, sizeof dir, looked, sizeof looked)) {
+        int rc = folder_load(dir, "Hugging Face cache", m, info, err, errcap);
+        if (rc == 0)
+            snprintf(m->name, sizeof m->name, "%s", id);
+        return rc;
+    }
+    kv_hint_model(id, near, sizeof near);
+    kv_safe(shown, sizeof shown, id, 200);
+    if (!strchr(id, '/') || !looked[0])
+        return kv_fail(err, errcap, "--model: unknown model '%s'%s (see kvcalc --list-models)",
+                       shown, near);
+    return kv_fail(err, errcap, "--model: unknown model '%s': not a built-in preset, a folder "
+                   "or in the Hugging Face cache (looked in %s)%s", shown,
+                   kv_safe(where, sizeof where, looked, 400), near);
+}
+
+/* A model folder: --config DIR, or --model DIR when DIR is not also a preset's name. */
+static const char *folder_of(const char *config_path, const char *model_name)
+{
+    if (config_path)
+        return strcmp(config_path, "-") != 0 && kv_folder_probe(config_path) ? config_path
+                                                                              : NULL;
+    return model_name && !kv_model_preset_find(model_name) && kv_folder_probe(model_name)
+               ? model_name
+               : NULL;
+}
+
 int kv_model_load(const char *config_path, const char *model_name, kv_model *m, char *err,
                   size_t errcap)
 {
     kv_model_info info;
-    char shown[300];
     int rc;
     kv_spec_defaults(&m->spec);
-    const char *gguf = config_path && strcmp(config_path, "-") != 0 && is_gguf(config_path)
+    const char *dir = folder_of(config_path, model_name);
+    const char *gguf = dir ? NULL
+                       : config_path && strcmp(config_path, "-") != 0 && is_gguf(config_path)
                            ? config_path
                        : !config_path && model_name && is_gguf(model_name) ? model_name
                                                                             : NULL;
-    if (gguf) {
+    if (dir) {
+        if ((rc = folder_load(dir, dir, m, &info, err, errcap)) != 0)
+            return rc;
+    } else if (gguf) {
         if ((rc = gguf_load(gguf, m, &info, err, errcap)) != 0)
             return rc;
     } else if (config_path) {
@@ -57,13 +108,11 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
             return KV_USAGE_ERROR;
         snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : m->source);
         m->kind = SOURCE_CONFIG;
+    } else if (!kv_model_preset_find(model_name)) {
+        if ((rc = hub_load(model_name, m, &info, err, errcap)) != 0)
+            return rc;
     } else {
         const kv_model_preset *p = kv_model_preset_find(model_name);
-        char hint[160];
-        if (!p)
-            return kv_fail(err, errcap, "--model: unknown model '%s'%s (see kvcalc --list-models)",
-                           kv_safe(shown, sizeof shown, model_name, 200),
-                           kv_hint_model(model_name, hint, sizeof hint));
         if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != 0)
             return KV_USAGE_ERROR;
         snprintf(m->name, sizeof m->name, "%s", p->id);
@@ -82,6 +131,8 @@ static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
     memcpy((char *)s + f->offset, v, kv_flag_size(f));
     if (f->clears & (CLEARS_ESTIMATE | CLEARS_QUANT))
         s->checkpoint_weights_bytes = 0; /* a GGUF file's own bytes give way to the flag */
+    if (f->clears & (CLEARS_ESTIMATE | CLEARS_QUANT))
+        s->weights_source = NULL; /* the weights are now what the flag says */
     if (f->clears & CLEARS_ESTIMATE)
         s->params_estimated = 0;
     if (f->clears & CLEARS_GEOMETRY)

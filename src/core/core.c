@@ -62,6 +62,9 @@ void kv_spec_defaults(kv_spec *s)
     s->max_context = 0;
     s->checkpoint_weights_bytes = 0;
     s->checkpoint_params = 0;
+    s->weights_source = NULL;
+    s->checkpoint_tower_bytes = 0;
+    s->checkpoint_mtp_bytes = 0;
 }
 
 static const char *const status_messages[] = {

@@ -47,6 +47,7 @@ const kv_key kv_keys[] = {
     S(weight_dtype_bytes, weight_dtype, "bytes", KT_DTYPE_BYTES),
     S(model, model_name, "string", KT_STR),
     S(source, model_source, "string", KT_STR),
+    S(weights_source, weights_source, "string", KT_STR),
     S(gpu, gpu_name, "string", KT_STR),
     R(params, "parameters", KT_NUM),
     S(params_estimated, params_estimated, "boolean", KT_BOOL),

@@ -22,6 +22,22 @@ static int plain_layout(const kv_result *r, const kv_spec *s)
     return r->n_groups == 1 && r->groups[0].kind == KV_LAYER_FULL && !s->layout.mla;
 }
 
+/* What a folder's checkpoint holds besides the language model: its towers (in the weights)
+ * and its MTP / draft heads (not in them: an engine loads those only to speculate). */
+static void checkpoint_parts_line(FILE *out, const kv_spec *s)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    fprintf(out, "             (");
+    if (s->checkpoint_tower_bytes > 0)
+        fprintf(out, "vision/audio towers %s GiB included%s",
+                fmt_fixed(a, sizeof a, s->checkpoint_tower_bytes / KV_GIB, 2, 0),
+                s->checkpoint_mtp_bytes > 0 ? "; " : "");
+    if (s->checkpoint_mtp_bytes > 0)
+        fprintf(out, "MTP / draft heads %s GiB left out: loaded only for speculative decoding",
+                fmt_fixed(b, sizeof b, s->checkpoint_mtp_bytes / KV_GIB, 2, 0));
+    fputs(")\n", out);
+}
+
 static void banner(FILE *out, const kv_spec *s)
 {
     char line[1400], name[600], source[600];
@@ -211,14 +227,23 @@ void report_text(FILE *out, const kv_report *rep)
                      "KV heads%s, 1/%lld of the weights)\n",
                 (long long)s->tp, (long long)r->kv_heads_per_gpu, (long long)s->kv_heads,
                 s->layout.mla ? ", MLA latent not split" : " each", (long long)s->tp);
-    int stored = s->checkpoint_weights_bytes > 0; /* a GGUF file's own tensor bytes */
+    int stored = s->checkpoint_weights_bytes > 0; /* a checkpoint's own tensor bytes */
+    int st = s->weights_source && strcmp(s->weights_source, "safetensors") == 0;
+    int no_st = s->weights_source && strcmp(s->weights_source, "estimate") == 0;
+    const char *note = s->params_estimated
+                           ? (no_st ? "  (parameters estimated from the config: no safetensors "
+                                      "files found)"
+                                    : "  (parameters estimated from the config)")
+                       : stored ? (st ? "  (tensor sizes from the safetensors headers)"
+                                      : "  (tensor sizes from the GGUF header)")
+                       : no_st  ? "  (no safetensors files found)"
+                                : "";
     fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s\n",
             fmt_g(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b),
-            stored ? "the file's types" : w->name,
-            fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0),
-            s->params_estimated ? "  (parameters estimated from the config)"
-            : stored            ? "  (tensor sizes from the GGUF header)"
-                                : "");
+            stored ? (st ? "the files' types" : "the file's types") : w->name,
+            fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0), note);
+    if (stored && (s->checkpoint_tower_bytes > 0 || s->checkpoint_mtp_bytes > 0))
+        checkpoint_parts_line(out, s);
     fprintf(out, "GPU memory : %s GiB%s%s%s%s   (reserve %s GiB for activations/overhead)\n",
             fmt_g(a, sizeof a, s->gpu_mem_gib), s->gpu_name ? " (" : "",
             s->gpu_name ? s->gpu_name : "",

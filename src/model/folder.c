@@ -1,0 +1,401 @@
+/*
+ * folder.c - a model folder (what `huggingface-cli download` or `git clone` leaves): its
+ * config.json for the geometry and its safetensors headers for the weights as stored; or,
+ * without a config.json, its GGUF file. Also the offline look-up of a model id in the local
+ * Hugging Face hub cache. Only headers are read, each shard once.
+ */
+#include "config.h"
+#include "dirs.h"
+#include "kvcalc_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INDEX_MAX_BYTES (64u << 20) /* DeepSeek-V3's index is 9 MB; refuse more than 64 MiB */
+#define INDEX_MAX_DEPTH 8
+#define FOLDER_MAX_FILES 100000u    /* shards or .gguf files listed in one folder */
+
+/* dir + "/" + name into out; -1 when it does not fit (never a truncated path). */
+static int join(char *out, size_t cap, const char *dir, const char *name)
+{
+    size_t dl = strlen(dir);
+    const char *sep = dl > 0 && dir[dl - 1] == '/' ? "" : "/";
+    int n = snprintf(out, cap, "%s%s%s", dir, sep, name);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL && !dir_exists(path);
+}
+
+int kv_folder_probe(const char *path)
+{
+    char cfg[4096];
+    /* without a directory listing (dirs.c), a folder is one holding a config.json */
+    return dir_exists(path) ||
+           (join(cfg, sizeof cfg, path, "config.json") == 0 && file_exists(cfg));
+}
+
+/* Reads a whole file of at most max bytes (a safetensors index). Returns 0 or 2. */
+static int slurp(const char *path, const char *shown, size_t max, char **text, size_t *len,
+                 char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", shown, strerror(errno));
+        return 2;
+    }
+    size_t cap = 1u << 16, n = 0;
+    char *buf = NULL;
+    int rc = 0;
+    for (;;) {
+        char *bigger = realloc(buf, cap);
+        if (!bigger) {
+            snprintf(err, errcap, "kvcalc: %s: out of memory", shown);
+            rc = 2;
+            break;
+        }
+        buf = bigger;
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) {
+            if (ferror(f)) {
+                snprintf(err, errcap, "kvcalc: %s: read error", shown);
+                rc = 2;
+            }
+            break;
+        }
+        if (cap >= max) {
+            snprintf(err, errcap, "kvcalc: %s: file too large (over %zu MiB)", shown,
+                     max >> 20);
+            rc = 2;
+            break;
+        }
+        cap = cap * 2 > max ? max : cap * 2;
+    }
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+/* "kvcalc: FILE:LINE:COL: what" at byte `at` of a JSON text (config.json's style). */
+static int json_fail(const char *shown, const char *text, size_t len, size_t at,
+                     const char *what, const char *detail, char *err, size_t errcap)
+{
+    size_t line, col;
+    json_locate(text, len, at, &line, &col);
+    snprintf(err, errcap, "kvcalc: %s:%zu:%zu: %s%s", shown, line, col, what, detail);
+    return 2;
+}
+
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A shard name from weight_map must be a plain file of this folder: no '/', no "..". */
+static int plain_file_name(const char *s, size_t n)
+{
+    return n > 0 && strlen(s) == n && !strchr(s, '/') && !strchr(s, '\\') && s[0] != '.';
+}
+
+/* The distinct shard names of weight_map (object token wm), sorted, malloc'ed. */
+static long shard_names(const char *text, size_t len, const json_tok *t, size_t wm,
+                        const char *shown, char ***out, char *err, size_t errcap)
+{
+    char **v = calloc(t[wm].size + 1, sizeof *v);
+    size_t n = 0, i = wm + 1;
+    if (!v) {
+        snprintf(err, errcap, "kvcalc: %s: out of memory", shown);
+        return -1;
+    }
+    for (size_t k = 0; k < t[wm].size; k++, i = t[i + 1].next) {
+        const json_tok *val = &t[i + 1];
+        size_t need = json_string_decode(text, val, NULL, 0) + 1;
+        char *s = val->type == JSON_STRING ? malloc(need) : NULL;
+        if (s)
+            json_string_decode(text, val, s, need);
+        if (!s || !plain_file_name(s, need - 1)) {
+            free(s);
+            dir_list_free(v, (long)n);
+            json_fail(shown, text, len, val->start, "weight_map: ",
+                      val->type != JSON_STRING ? "a shard must be a file name (a string)"
+                                               : "a shard must be a file of this folder",
+                      err, errcap);
+            return -1;
+        }
+        v[n++] = s;
+    }
+    qsort(v, n, sizeof *v, by_string);
+    size_t u = 0;
+    for (size_t k = 0; k < n; k++) { /* one header read per shard, however many tensors */
+        if (u > 0 && strcmp(v[u - 1], v[k]) == 0)
+            free(v[k]);
+        else
+            v[u++] = v[k];
+    }
+    *out = v;
+    return (long)u;
+}
+
+/* Tokenizes an index file; the token array grows as the file needs. */
+static long index_tokens(const char *text, size_t len, const char *shown, json_tok **toks,
+                         char *err, size_t errcap)
+{
+    size_t cap = 4096, most = len / 2 + 2;
+    for (;;) {
+        cap = cap > most ? most : cap;
+        json_tok *t = realloc(*toks, cap * sizeof *t);
+        if (!t) {
+            snprintf(err, errcap, "kvcalc: %s: out of memory", shown);
+            return -1;
+        }
+        *toks = t;
+        json_error je = {0, 0, NULL};
+        long used = json_parse(text, len, t, cap, INDEX_MAX_DEPTH, &je);
+        if (used > 0)
+            return used;
+        if (strcmp(je.msg, "too many values") == 0 && cap < most) {
+            cap *= 2;
+            continue;
+        }
+        snprintf(err, errcap, "kvcalc: %s:%zu:%zu: %s", shown, je.line, je.col, je.msg);
+        return -1;
+    }
+}
+
+/* model.safetensors.index.json: every shard its weight_map names, each header once. */
+static int read_index(const char *dir, const char *path, int64_t layers,
+                      kv_safetensors_info *st, char *err, size_t errcap)
+{
+    char shown[1024], shard[4096];
+    config_path_shown(shown, sizeof shown, path);
+    char *text = NULL, **names = NULL;
+    size_t len = 0;
+    json_tok *t = NULL;
+    long n = -1;
+    int rc = slurp(path, shown, INDEX_MAX_BYTES, &text, &len, err, errcap);
+    if (rc == 0 && index_tokens(text, len, shown, &t, err, errcap) > 0) {
+        size_t wm = t[0].type == JSON_OBJECT ? json_find(text, t, 0, "weight_map") : 0;
+        if (!wm || t[wm].type != JSON_OBJECT)
+            json_fail(shown, text, len, wm ? t[wm].start : 0,
+                      "no weight_map object (the tensor -> shard table)", "", err, errcap);
+        else
+            n = shard_names(text, len, t, wm, shown, &names, err, errcap);
+    }
+    rc = n < 0 ? 2 : 0;
+    for (long i = 0; i < n && rc == 0; i++) {
+        if (join(shard, sizeof shard, dir, names[i]) < 0)
+            rc = 2, snprintf(err, errcap, "kvcalc: %s: shard path too long", shown);
+        else
+            rc = kv_safetensors_load_file(shard, layers, st, err, errcap);
+    }
+    if (names)
+        dir_list_free(names, n);
+    free(t);
+    free(text);
+    return rc;
+}
+
+/* Every *.safetensors file of the folder (no index, no model.safetensors). */
+static int read_all(const char *dir, int64_t layers, kv_safetensors_info *st, char *err,
+                    size_t errcap)
+{
+    char **names, path[4096];
+    long n = dir_list(dir, ".safetensors", FOLDER_MAX_FILES, &names);
+    int rc = 0;
+    for (long i = 0; i < n && rc == 0; i++)
+        rc = join(path, sizeof path, dir, names[i]) < 0
+                 ? 0 /* a name too long to open is not a shard kvcalc can read */
+                 : kv_safetensors_load_file(path, layers, st, err, errcap);
+    if (n > 0)
+        dir_list_free(names, n);
+    return rc;
+}
+
+/* The weights: from the index, model.safetensors, or every *.safetensors file. */
+static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *err,
+                          size_t errcap)
+{
+    char path[4096];
+    int rc;
+    if (join(path, sizeof path, dir, "model.safetensors.index.json") == 0 && file_exists(path))
+        rc = read_index(dir, path, s->layers, &f->st, err, errcap);
+    else if (join(path, sizeof path, dir, "model.safetensors") == 0 && file_exists(path))
+        rc = kv_safetensors_load_file(path, s->layers, &f->st, err, errcap);
+    else
+        rc = read_all(dir, s->layers, &f->st, err, errcap);
+    if (rc)
+        return 2;
+    /* the weights a server loads: MTP / draft heads only serve speculative decoding, so they
+     * are left out (as the estimate leaves them out) and reported apart */
+    double bytes = 0, params = 0;
+    for (int p = 0; p < KV_PARTS; p++) {
+        bytes += p == KV_PART_MTP ? 0 : (double)f->st.bytes[p];
+        params += p == KV_PART_MTP ? 0 : (double)f->st.params[p];
+    }
+    if (bytes <= 0) { /* no safetensors (or only empty ones): the estimate, and say so */
+        s->weights_source = "estimate";
+        return 0;
+    }
+    s->checkpoint_tower_bytes =
+        (double)(f->st.bytes[KV_PART_VISION] + f->st.bytes[KV_PART_AUDIO]);
+    s->checkpoint_mtp_bytes = (double)f->st.bytes[KV_PART_MTP];
+    s->checkpoint_weights_bytes = bytes;
+    s->checkpoint_params = params;
+    s->params_b = params / 1e9;
+    s->params_estimated = 0;
+    s->weights_source = "safetensors";
+    return 0;
+}
+
+/* A folder without config.json: its one .gguf file. */
+static int folder_gguf(const char *dir, const char *shown, kv_spec *s, kv_model_info *info,
+                       kv_folder_info *f, char *err, size_t errcap)
+{
+    char **names;
+    long n = dir_list(dir, ".gguf", FOLDER_MAX_FILES, &names);
+    int rc = 2;
+    if (n <= 0)
+        snprintf(err, errcap, "kvcalc: %s: no config.json (nor a .gguf file) in this folder",
+                 shown);
+    else if (n > 1)
+        snprintf(err, errcap, "kvcalc: %s: no config.json, and %ld .gguf files: name one "
+                 "(--model %s/%s)", shown, n, shown, names[0]);
+    else if (join(f->model_file, sizeof f->model_file, dir, names[0]) < 0)
+        snprintf(err, errcap, "kvcalc: %s: path too long", shown);
+    else
+        rc = kv_gguf_load_file(f->model_file, s, info, NULL, err, errcap);
+    if (n > 0)
+        dir_list_free(names, n);
+    f->gguf = 1;
+    return rc;
+}
+
+int kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_info *f,
+                   char *err, size_t errcap)
+{
+    char shown[1024];
+    config_path_shown(shown, sizeof shown, dir);
+    memset(f, 0, sizeof *f);
+    if (join(f->model_file, sizeof f->model_file, dir, "config.json") < 0) {
+        snprintf(err, errcap, "kvcalc: %s: path too long", shown);
+        return 2;
+    }
+    if (!file_exists(f->model_file))
+        return folder_gguf(dir, shown, s, info, f, err, errcap);
+    char *text = NULL, label[1024];
+    size_t len = 0;
+    config_path_shown(label, sizeof label, f->model_file);
+    int rc = kv_config_load_file(f->model_file, &text, &len, err, errcap);
+    if (rc == 0) {
+        rc = kv_config_read(text, len, label, s, info, err, errcap);
+        free(text);
+    }
+    return rc ? 2 : folder_weights(dir, s, f, err, errcap);
+}
+
+/* ---- the Hugging Face hub cache ---- */
+
+/* An id the hub could hold: "org/name", each part of [A-Za-z0-9._-], not starting with '.'
+ * (so that it can only name a folder inside the cache). */
+static int hub_id(const char *id, const char **slash)
+{
+    const char *p = strchr(id, '/');
+    if (!p || p == id || !p[1] || strchr(p + 1, '/') || id[0] == '.' || p[1] == '.')
+        return 0;
+    for (const char *c = id; *c; c++)
+        if (c != p && !(*c == '.' || *c == '_' || *c == '-' || (*c >= '0' && *c <= '9') ||
+                        (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+            return 0;
+    *slash = p;
+    return 1;
+}
+
+/* The cache folder: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub. */
+static int hub_folder(char *out, size_t cap)
+{
+    const char *v = getenv("HF_HUB_CACHE");
+    if (v && *v)
+        return snprintf(out, cap, "%s", v) < (int)cap ? 0 : -1;
+    v = getenv("HF_HOME");
+    if (v && *v)
+        return join(out, cap, v, "hub");
+    v = getenv("HOME");
+    if (v && *v)
+        return join(out, cap, v, ".cache/huggingface/hub");
+    return -1;
+}
+
+/* refs/main's revision (a commit hash): one line of [A-Za-z0-9._-]. */
+static int read_ref(const char *path, char *rev, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t n = fread(rev, 1, cap - 1, f);
+    fclose(f);
+    while (n > 0 && (rev[n - 1] == '\n' || rev[n - 1] == '\r' || rev[n - 1] == ' '))
+        n--;
+    rev[n] = '\0';
+    const char *dummy;
+    char probe[300];
+    snprintf(probe, sizeof probe, "x/%s", rev); /* the same alphabet as an id's part */
+    return n > 0 && n < 256 && hub_id(probe, &dummy) ? 0 : -1;
+}
+
+/* The snapshot to use when refs/main does not say: the only one, else the newest. */
+static int newest_snapshot(const char *snaps, char *out, size_t cap)
+{
+    char **names, path[4096];
+    long n = dir_list(snaps, "", FOLDER_MAX_FILES, &names);
+    double best = -2;
+    int found = -1;
+    for (long i = 0; i < n; i++) {
+        if (join(path, sizeof path, snaps, names[i]) < 0 || !dir_exists(path))
+            continue;
+        double t = dir_mtime(path);
+        if (t >= best) {
+            best = t;
+            found = join(out, cap, snaps, names[i]);
+        }
+    }
+    if (n > 0)
+        dir_list_free(names, n);
+    return found;
+}
+
+int kv_hf_cache_find(const char *id, char *dir, size_t cap, char *looked, size_t lcap)
+{
+    char hub[2048], repo[3072], path[4096], rev[256];
+    const char *slash;
+    if (lcap)
+        looked[0] = '\0';
+    if (hub_folder(hub, sizeof hub) < 0)
+        return 0;
+    if (lcap)
+        snprintf(looked, lcap, "%s", hub);
+    if (!hub_id(id, &slash))
+        return 0;
+    /* models--org--name: the hub's folder for a model repository */
+    if (snprintf(repo, sizeof repo, "%s/models--%.*s--%s", hub, (int)(slash - id), id,
+                 slash + 1) >= (int)sizeof repo || !dir_exists(repo))
+        return 0;
+    if (join(path, sizeof path, repo, "refs/main") == 0 && read_ref(path, rev, sizeof rev) == 0 &&
+        snprintf(path, sizeof path, "%s/snapshots/%s", repo, rev) < (int)sizeof path &&
+        dir_exists(path))
+        return snprintf(dir, cap, "%s", path) < (int)cap;
+    if (join(path, sizeof path, repo, "snapshots") < 0)
+        return 0;
+    return newest_snapshot(path, dir, cap) == 0;
+}

@@ -1,0 +1,531 @@
+/*
+ * safetensors.c - a bounded reader of .safetensors headers: an 8-byte little-endian length
+ * N, then N bytes of JSON naming every tensor's dtype, shape and data_offsets. Only the
+ * header is read, never the tensor data; the data section's extent comes from the file size.
+ *
+ * Every number of the header is checked before it is used: N against 100 MB and against the
+ * file, each shape's product against 2^64, each tensor's byte count against its
+ * data_offsets, and the offsets together must tile the data section exactly (as the
+ * safetensors library requires: no overlap, no hole, nothing after the last tensor). A
+ * refused header is one line "kvcalc: LABEL: byte OFFSET: what", the offset counted from
+ * the start of the file.
+ */
+#include "config.h"
+#include "kvcalc_json.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ST_FIRST_TOKENS 4096u
+#define ST_MAX_TOKENS (1u << 22) /* 4M values: 160 MB of tokens, 40x a real shard's header */
+#define ST_MAX_DEPTH 8           /* {"t": {"shape": [..]}} is depth 3 */
+
+/* The dtypes safetensors defines (safetensors/src/tensor.rs, Dtype::bitsize): bits per
+ * element. F4 and F6 elements are smaller than a byte; a tensor must fill whole bytes. */
+static const struct { const char *name; unsigned bits; } st_dtypes[] = {
+    {"BOOL", 8},    {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"U8", 8},
+    {"I8", 8},      {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"I16", 16},
+    {"U16", 16},    {"F16", 16},    {"BF16", 16},   {"I32", 32},    {"U32", 32},
+    {"F32", 32},    {"C64", 64},    {"F64", 64},    {"I64", 64},    {"U64", 64},
+};
+#define ST_DTYPES (sizeof st_dtypes / sizeof st_dtypes[0])
+
+/* What one tensor is, for the parameter count (see kvcalc.h: the rule). */
+typedef enum { ROLE_PLAIN, ROLE_PACKED8, ROLE_PACKED2, ROLE_SCALE } st_role;
+
+/* Where a tensor's bytes are, for the tiling check. */
+typedef struct {
+    uint64_t begin, end;
+    size_t key; /* token of its name */
+} st_span;
+
+typedef struct {
+    const char *text; /* the JSON header */
+    size_t len;
+    const json_tok *toks;
+    const char *label;
+    char *err;
+    size_t errcap;
+} st_ctx;
+
+/* "kvcalc: LABEL: byte AT: ..." (AT counted from the start of the file); returns 2. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static int st_fail(const char *label, char *err, size_t errcap, uint64_t at, const char *fmt,
+                   ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (errcap)
+        snprintf(err, errcap, "kvcalc: %s: byte %llu: %s", label, (unsigned long long)at, msg);
+    return 2;
+}
+
+/* A failure at a token of the JSON header (which starts at byte 8 of the file). */
+#define TOK_FAIL(c, tok, ...) \
+    st_fail((c)->label, (c)->err, (c)->errcap, 8u + (uint64_t)(c)->toks[tok].start, __VA_ARGS__)
+
+/* The byte offset of a (line, column) the tokenizer reported: the inverse of json_locate,
+ * so that JSON errors are located in bytes like every other error of this reader. */
+static size_t offset_of(const char *text, size_t len, size_t line, size_t col)
+{
+    size_t l = 1, c = 1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char b = (unsigned char)text[i];
+        if ((b & 0xC0) == 0x80)
+            continue; /* columns count characters, not UTF-8 continuation bytes */
+        if (l == line && c == col)
+            return i;
+        if (b == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    return len;
+}
+
+/* Text from the file as a message shows it: control characters (C0, DEL, and C1 encoded as
+ * UTF-8) become '?', so that a hostile header cannot drive the terminal. */
+static char *printable(char *buf)
+{
+    unsigned char *p = (unsigned char *)buf;
+    for (size_t i = 0; p[i]; i++) {
+        if (p[i] == 0xC2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F) {
+            p[i] = p[i + 1] = '?'; /* one C1 control: two bytes (the string ends with a NUL) */
+            i++;
+        } else if (p[i] < 0x20 || p[i] == 0x7f) {
+            p[i] = '?';
+        }
+    }
+    return buf;
+}
+
+/* A tensor name as a message shows it: cut to cap - 1 bytes (at a character), printable. */
+static const char *shown_name(const st_ctx *c, size_t key, char *buf, size_t cap)
+{
+    json_string_decode(c->text, &c->toks[key], buf, cap);
+    return printable(buf);
+}
+
+/* A non-negative integer below 2^64 written as plain digits (JSON's grammar was checked by
+ * the tokenizer, so a number token is digits, an optional '-', fraction and exponent). */
+static int st_uint(const st_ctx *c, size_t t, uint64_t *out)
+{
+    const json_tok *k = &c->toks[t];
+    if (k->type != JSON_NUMBER)
+        return -1;
+    uint64_t v = 0;
+    for (size_t i = k->start; i < k->end; i++) {
+        unsigned d = (unsigned)(c->text[i] - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
+            return -1; /* '-', '.', 'e', or 2^64 and above */
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* The dtype of tensor `name` (token t), as bits per element. */
+static int st_dtype(const st_ctx *c, size_t t, const char *name, unsigned *bits,
+                    const char **dname)
+{
+    char d[16];
+    if (c->toks[t].type != JSON_STRING)
+        return TOK_FAIL(c, t, "tensor '%s': dtype must be a string", name);
+    size_t n = json_string_decode(c->text, &c->toks[t], d, sizeof d);
+    for (size_t i = 0; n < sizeof d && i < ST_DTYPES; i++)
+        if (strcmp(d, st_dtypes[i].name) == 0) {
+            *bits = st_dtypes[i].bits;
+            *dname = st_dtypes[i].name;
+            return 0;
+        }
+    return TOK_FAIL(c, t, "tensor '%s': unknown dtype '%s%s'", name, printable(d),
+                    n >= sizeof d ? "..." : "");
+}
+
+/* The product of the shape's dimensions (token t), refused if it passes 2^64. */
+static int st_shape(const st_ctx *c, size_t t, const char *name, uint64_t *elements)
+{
+    if (c->toks[t].type != JSON_ARRAY)
+        return TOK_FAIL(c, t, "tensor '%s': shape must be an array", name);
+    uint64_t n = 1;
+    size_t i = t + 1;
+    for (size_t k = 0; k < c->toks[t].size; k++, i = c->toks[i].next) {
+        uint64_t d;
+        if (st_uint(c, i, &d) < 0)
+            return TOK_FAIL(c, i, "tensor '%s': a dimension must be an integer from 0 to "
+                            "2^64 - 1", name);
+        if (d != 0 && n > UINT64_MAX / d)
+            return TOK_FAIL(c, t, "tensor '%s': the shape's product overflows 64 bits", name);
+        n *= d;
+    }
+    *elements = n;
+    return 0;
+}
+
+/* data_offsets (token t): [begin, end], begin <= end, relative to the data section. */
+static int st_offsets(const st_ctx *c, size_t t, const char *name, st_span *sp)
+{
+    const json_tok *k = &c->toks[t];
+    if (k->type != JSON_ARRAY || k->size != 2 || st_uint(c, t + 1, &sp->begin) < 0 ||
+        st_uint(c, c->toks[t + 1].next, &sp->end) < 0)
+        return TOK_FAIL(c, t, "tensor '%s': data_offsets must be [begin, end], two "
+                        "integers", name);
+    if (sp->end < sp->begin)
+        return TOK_FAIL(c, t, "tensor '%s': data_offsets end %llu is before begin %llu", name,
+                        (unsigned long long)sp->end, (unsigned long long)sp->begin);
+    return 0;
+}
+
+/* A name's dotted components, one at a time: [*at, *at + *n) of s. */
+static int next_component(const char *s, size_t *at, size_t *n)
+{
+    if (!s[*at])
+        return 0;
+    size_t e = *at;
+    while (s[e] && s[e] != '.')
+        e++;
+    *n = e - *at;
+    return 1;
+}
+
+static int starts(const char *s, size_t n, const char *prefix)
+{
+    size_t p = strlen(prefix);
+    return n >= p && memcmp(s, prefix, p) == 0;
+}
+
+/* Which part of the model a tensor belongs to, by its name. The components are looked at
+ * up to the first layer index: "vision_tower.", "model.visual.", "multi_modal_projector.",
+ * "model.embed_vision." are the vision tower; "audio_tower.", "model.audio_model." the
+ * audio tower; "mtp." / "model.mtp." and "layers.N." with N >= main_layers (DeepSeek-V3's
+ * and GLM's MTP blocks follow the main ones) the MTP / draft heads. */
+kv_part kv_safetensors_part(const char *name, int64_t main_layers)
+{
+    size_t at = 0, n;
+    int after_layers = 0;
+    while (next_component(name, &at, &n)) {
+        const char *s = name + at;
+        if (after_layers) { /* the layer index right after "layers" */
+            uint64_t idx = 0;
+            size_t i = 0;
+            for (; i < n && s[i] >= '0' && s[i] <= '9' && idx < (1ull << 40); i++)
+                idx = idx * 10 + (uint64_t)(s[i] - '0');
+            if (n > 0 && i == n && main_layers > 0 && idx >= (uint64_t)main_layers)
+                return KV_PART_MTP;
+            return KV_PART_LANGUAGE;
+        }
+        if (starts(s, n, "vision") || starts(s, n, "visual") || starts(s, n, "embed_vision") ||
+            starts(s, n, "multi_modal_projector") || starts(s, n, "mm_projector") ||
+            starts(s, n, "image_newline"))
+            return KV_PART_VISION;
+        if (starts(s, n, "audio") || starts(s, n, "embed_audio"))
+            return KV_PART_AUDIO;
+        if (n == 3 && memcmp(s, "mtp", 3) == 0)
+            return KV_PART_MTP;
+        after_layers = (n == 6 && memcmp(s, "layers", 6) == 0);
+        at += n + (s[n] == '.');
+    }
+    return KV_PART_LANGUAGE;
+}
+
+/* The last component of a name equals w. */
+static int last_is(const char *name, size_t len, const char *w)
+{
+    size_t n = strlen(w);
+    return len >= n && memcmp(name + len - n, w, n) == 0 &&
+           (len == n || name[len - n - 1] == '.');
+}
+
+/* What a tensor is, for the parameter count: a packed 4-bit weight (GPTQ/AWQ `qweight`,
+ * compressed-tensors `weight_packed`: eight values per I32), an mxfp4 `_blocks` (two
+ * values per U8), a quantization side tensor (scales, zeros, g_idx: bytes, no parameters),
+ * or a plain tensor (each element a parameter). */
+static st_role role_of(const char *name, const char *dtype)
+{
+    size_t len = strlen(name);
+    if ((last_is(name, len, "qweight") || last_is(name, len, "weight_packed")) &&
+        strcmp(dtype, "I32") == 0)
+        return ROLE_PACKED8;
+    if (len >= 7 && strcmp(name + len - 7, "_blocks") == 0 && strcmp(dtype, "U8") == 0)
+        return ROLE_PACKED2;
+    static const char *const side[] = {
+        "scales", "qzeros", "g_idx", "weight_scale", "weight_scale_inv", "weight_scale_2",
+        "input_scale", "weight_zero_point", "weight_global_scale", "input_global_scale",
+        "weight_shape", "k_scale", "v_scale",
+    };
+    for (size_t i = 0; i < sizeof side / sizeof side[0]; i++)
+        if (last_is(name, len, side[i]))
+            return ROLE_SCALE;
+    if (len >= 7 && strcmp(name + len - 7, "_scales") == 0)
+        return ROLE_SCALE; /* mxfp4's per-block exponents */
+    return ROLE_PLAIN;
+}
+
+/* Adds one checked tensor to the figures. */
+static void count_tensor(kv_safetensors_info *st, const char *name, const char *dtype,
+                         uint64_t elements, uint64_t bytes, int64_t main_layers)
+{
+    kv_part p = kv_safetensors_part(name, main_layers);
+    st_role r = role_of(name, dtype);
+    st->bytes[p] += bytes;
+    st->elements[p] += elements;
+    st->params[p] += r == ROLE_PACKED8 ? elements * 8 : r == ROLE_PACKED2 ? elements * 2
+                     : r == ROLE_SCALE ? 0 : elements;
+    if (r == ROLE_PACKED8 || r == ROLE_PACKED2)
+        st->packed_bytes += bytes;
+    else if (r == ROLE_SCALE)
+        st->scale_bytes += bytes;
+    st->tensors++;
+}
+
+/* One tensor entry (name at token key, its object at key + 1): checked and counted. */
+static int st_tensor(const st_ctx *c, size_t key, uint64_t data_len, int64_t main_layers,
+                     st_span *sp, kv_safetensors_info *st)
+{
+    char name[84], full[512];
+    size_t obj = key + 1;
+    shown_name(c, key, name, sizeof name);
+    if (c->toks[obj].type != JSON_OBJECT)
+        return TOK_FAIL(c, obj, "tensor '%s' must be an object with dtype, shape and "
+                        "data_offsets", name);
+    size_t td = json_find(c->text, c->toks, obj, "dtype");
+    size_t ts = json_find(c->text, c->toks, obj, "shape");
+    size_t to = json_find(c->text, c->toks, obj, "data_offsets");
+    if (!td || !ts || !to)
+        return TOK_FAIL(c, obj, "tensor '%s' has no %s", name,
+                        !td ? "dtype" : !ts ? "shape" : "data_offsets");
+    unsigned bits = 8;
+    const char *dname = "";
+    uint64_t elements = 0;
+    if (st_dtype(c, td, name, &bits, &dname) || st_shape(c, ts, name, &elements) ||
+        st_offsets(c, to, name, sp))
+        return 2;
+    if (elements > UINT64_MAX / bits)
+        return TOK_FAIL(c, ts, "tensor '%s': %llu elements of %s overflow 64 bits", name,
+                        (unsigned long long)elements, dname);
+    if (elements * bits % 8 != 0)
+        return TOK_FAIL(c, ts, "tensor '%s': %llu elements of %s are not a whole number of "
+                        "bytes", name, (unsigned long long)elements, dname);
+    uint64_t bytes = elements * bits / 8;
+    if (sp->end - sp->begin != bytes)
+        return TOK_FAIL(c, to, "tensor '%s': data_offsets [%llu, %llu] hold %llu bytes, but "
+                        "%llu elements of %s are %llu bytes", name,
+                        (unsigned long long)sp->begin, (unsigned long long)sp->end,
+                        (unsigned long long)(sp->end - sp->begin), (unsigned long long)elements,
+                        dname, (unsigned long long)bytes);
+    if (sp->end > data_len)
+        return TOK_FAIL(c, to, "tensor '%s': data_offsets end %llu is past the data section "
+                        "(%llu bytes): the file is incomplete or corrupted", name,
+                        (unsigned long long)sp->end, (unsigned long long)data_len);
+    sp->key = key;
+    json_string_decode(c->text, &c->toks[key], full, sizeof full);
+    count_tensor(st, full, dname, elements, bytes, main_layers);
+    return 0;
+}
+
+/* __metadata__: an object of strings (the safetensors format says so). */
+static int st_metadata(const st_ctx *c, size_t obj)
+{
+    if (c->toks[obj].type != JSON_OBJECT)
+        return TOK_FAIL(c, obj, "__metadata__ must be an object of strings");
+    size_t i = obj + 1;
+    for (size_t k = 0; k < c->toks[obj].size; k++, i = c->toks[i + 1].next)
+        if (c->toks[i + 1].type != JSON_STRING) {
+            char name[84];
+            return TOK_FAIL(c, i + 1, "__metadata__ value of '%s' must be a string",
+                            shown_name(c, i, name, sizeof name));
+        }
+    return 0;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const st_span *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The tensors must tile [0, data_len) exactly, in offset order. */
+static int st_tiling(const st_ctx *c, st_span *sp, size_t n, uint64_t data_len)
+{
+    char a[84], b[84];
+    qsort(sp, n, sizeof *sp, by_offset);
+    uint64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].begin < at)
+            return TOK_FAIL(c, sp[i].key, "tensor '%s' (data bytes %llu to %llu) overlaps "
+                            "tensor '%s'", shown_name(c, sp[i].key, a, sizeof a),
+                            (unsigned long long)sp[i].begin, (unsigned long long)sp[i].end,
+                            shown_name(c, sp[i - 1].key, b, sizeof b));
+        if (sp[i].begin > at)
+            return TOK_FAIL(c, sp[i].key, "tensor '%s' starts at data byte %llu, but the "
+                            "previous tensor ends at %llu: a hole in the data",
+                            shown_name(c, sp[i].key, a, sizeof a),
+                            (unsigned long long)sp[i].begin, (unsigned long long)at);
+        at = sp[i].end;
+    }
+    if (at != data_len)
+        return st_fail(c->label, c->err, c->errcap, 8u + c->len + at,
+                       "the tensors end at data byte %llu, but the data section has %llu "
+                       "bytes: the file is not a safetensors file, or is corrupted",
+                       (unsigned long long)at, (unsigned long long)data_len);
+    return 0;
+}
+
+/* Tokenizes the header, with a token array that grows (a header of n bytes holds at most
+ * n / 2 + 1 values; real ones a tenth of that). Returns the count or -1 (message in err). */
+static long st_tokenize(const char *text, size_t n, json_tok **toks, const char *label,
+                        char *err, size_t errcap)
+{
+    size_t cap = ST_FIRST_TOKENS, most = n / 2 + 2;
+    for (;;) {
+        if (cap > most)
+            cap = most;
+        json_tok *t = realloc(*toks, cap * sizeof *t);
+        if (!t) {
+            snprintf(err, errcap, "kvcalc: %s: out of memory", label);
+            return -1;
+        }
+        *toks = t;
+        json_error je = {0, 0, NULL};
+        long used = json_parse(text, n, t, cap, ST_MAX_DEPTH, &je);
+        if (used > 0)
+            return used;
+        if (strcmp(je.msg, "too many values") == 0 && cap < most && cap < ST_MAX_TOKENS) {
+            cap *= 2;
+            continue;
+        }
+        st_fail(label, err, errcap, 8u + offset_of(text, n, je.line, je.col),
+                "the JSON header: %s", je.msg);
+        return -1;
+    }
+}
+
+/* Walks the top-level object: every entry is __metadata__ or a tensor. */
+static int st_walk(const st_ctx *c, uint64_t data_len, int64_t main_layers, st_span *sp,
+                   kv_safetensors_info *st)
+{
+    size_t n = 0, i = 1;
+    for (size_t k = 0; k < c->toks[0].size; k++, i = c->toks[i + 1].next) {
+        int rc = json_string_eq(c->text, &c->toks[i], "__metadata__")
+                     ? st_metadata(c, i + 1)
+                     : st_tensor(c, i, data_len, main_layers, &sp[n++], st);
+        if (rc)
+            return rc;
+    }
+    return st_tiling(c, sp, n, data_len);
+}
+
+int kv_safetensors_read(const unsigned char *data, size_t len, uint64_t file_size,
+                        const char *label, int64_t main_layers, kv_safetensors_info *out,
+                        char *err, size_t errcap)
+{
+    if (len < 8)
+        return st_fail(label, err, errcap, 0, "file ends inside the header length (%zu of 8 "
+                       "bytes): not a safetensors file", len);
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; i--)
+        n = (n << 8) | data[i];
+    if (file_size < len)
+        file_size = len;
+    if (n > KV_SAFETENSORS_MAX_HEADER)
+        return st_fail(label, err, errcap, 0, "header length %llu is over %u bytes: not a "
+                       "safetensors file", (unsigned long long)n, KV_SAFETENSORS_MAX_HEADER);
+    if (n > file_size - 8)
+        return st_fail(label, err, errcap, 0, "header length %llu runs past the end of the "
+                       "file (%llu bytes)", (unsigned long long)n,
+                       (unsigned long long)file_size);
+    if (n > len - 8)
+        return st_fail(label, err, errcap, len, "the buffer ends inside the header");
+    if (n < 2 || data[8] != '{')
+        return st_fail(label, err, errcap, 8, "the header must be a JSON object: not a "
+                       "safetensors file");
+    json_tok *toks = NULL;
+    long used = st_tokenize((const char *)data + 8, (size_t)n, &toks, label, err, errcap);
+    if (used < 0) {
+        free(toks);
+        return 2;
+    }
+    st_ctx c = {(const char *)data + 8, (size_t)n, toks, label, err, errcap};
+    st_span *sp = malloc((toks[0].size + 1) * sizeof *sp);
+    kv_safetensors_info one;
+    memset(&one, 0, sizeof one);
+    int rc = sp ? st_walk(&c, file_size - 8 - n, main_layers, sp, &one)
+                : st_fail(label, err, errcap, 0, "out of memory");
+    free(sp);
+    free(toks);
+    if (rc)
+        return 2;
+    one.files = 1;
+    one.header_bytes = n;
+    kv_safetensors_add(out, &one);
+    return 0;
+}
+
+void kv_safetensors_add(kv_safetensors_info *total, const kv_safetensors_info *one)
+{
+    for (int p = 0; p < KV_PARTS; p++) {
+        total->bytes[p] += one->bytes[p];
+        total->elements[p] += one->elements[p];
+        total->params[p] += one->params[p];
+    }
+    total->packed_bytes += one->packed_bytes;
+    total->scale_bytes += one->scale_bytes;
+    total->tensors += one->tensors;
+    total->files += one->files;
+    total->header_bytes += one->header_bytes;
+}
+
+int kv_safetensors_load_file(const char *path, int64_t main_layers, kv_safetensors_info *out,
+                             char *err, size_t errcap)
+{
+    char name[1024];
+    config_path_shown(name, sizeof name, path);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
+        return 2;
+    }
+    unsigned char head[8];
+    size_t got = fread(head, 1, 8, f);
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    int rc = 2;
+    if (size < 0) {
+        snprintf(err, errcap, "kvcalc: %s: cannot tell the file's size (not a file?)", name);
+    } else if (got < 8) {
+        rc = kv_safetensors_read(head, got, (uint64_t)size, name, main_layers, out, err,
+                                 errcap);
+    } else {
+        uint64_t n = 0;
+        for (int i = 7; i >= 0; i--)
+            n = (n << 8) | head[i];
+        /* the length is checked before anything is allocated from it */
+        size_t want = n <= KV_SAFETENSORS_MAX_HEADER && n <= (uint64_t)size - 8 ? (size_t)n : 0;
+        unsigned char *buf = malloc(8 + want);
+        if (!buf) {
+            snprintf(err, errcap, "kvcalc: %s: out of memory", name);
+        } else {
+            memcpy(buf, head, 8);
+            size_t have = fseek(f, 8, SEEK_SET) == 0 ? fread(buf + 8, 1, want, f) : 0;
+            if (have < want)
+                snprintf(err, errcap, "kvcalc: %s: read error", name);
+            else
+                rc = kv_safetensors_read(buf, 8 + want, (uint64_t)size, name, main_layers,
+                                         out, err, errcap);
+            free(buf);
+        }
+    }
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,747 @@
+/*
+ * test_safetensors.c - the safetensors header reader (exact bytes by dtype and by part, the
+ * parameter rule of packed formats, every malformed header a located one-line error that
+ * never reads past the buffer), model folders (sharded index, one file, a glob, a .gguf, no
+ * weights), the Hugging Face cache through HF_HUB_CACHE, and the binary end to end.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kvcalc.h"
+#include "run.h"
+#include "st_writer.h"
+
+#define LABEL "t.safetensors"
+
+/* Reads the writer's header (an exact-size buffer: ASan sees any overread). */
+static int read_w(const st_writer *w, int64_t layers, kv_safetensors_info *st, char *err,
+                  size_t cap)
+{
+    size_t len;
+    uint64_t size;
+    unsigned char *p = sw_header(w, &len, &size);
+    memset(st, 0, sizeof *st);
+    int rc = kv_safetensors_read(p, len, size, LABEL, layers, st, err, cap);
+    free(p);
+    return rc;
+}
+
+static void read_ok(const st_writer *w, int64_t layers, kv_safetensors_info *st)
+{
+    char err[512] = "";
+    if (read_w(w, layers, st, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* ---- what a header holds ---- */
+
+/* One tensor of every dtype; bytes by hand: elements x bits / 8. */
+static void bytes_by_dtype(void **state)
+{
+    (void)state;
+    st_writer w;
+    kv_safetensors_info st;
+    sw_init(&w);
+    SW_TENSOR(&w, "f64", "F64", 3, 5);   /* 15 x 8 = 120 */
+    SW_TENSOR(&w, "f32", "F32", 7);      /* 28 */
+    SW_TENSOR(&w, "f16", "F16", 2, 3);   /* 12 */
+    SW_TENSOR(&w, "bf16", "BF16", 2, 3); /* 12 */
+    SW_TENSOR(&w, "i64", "I64", 2);      /* 16 */
+    SW_TENSOR(&w, "u64", "U64", 1);      /* 8 */
+    SW_TENSOR(&w, "i32", "I32", 3);      /* 12 */
+    SW_TENSOR(&w, "u32", "U32", 1);      /* 4 */
+    SW_TENSOR(&w, "i16", "I16", 3);      /* 6 */
+    SW_TENSOR(&w, "u16", "U16", 1);      /* 2 */
+    SW_TENSOR(&w, "i8", "I8", 5);        /* 5 */
+    SW_TENSOR(&w, "u8", "U8", 6);        /* 6 */
+    SW_TENSOR(&w, "bool", "BOOL", 5);    /* 5 */
+    SW_TENSOR(&w, "e4m3", "F8_E4M3", 4, 4); /* 16 */
+    SW_TENSOR(&w, "e5m2", "F8_E5M2", 3); /* 3 */
+    SW_TENSOR(&w, "e8m0", "F8_E8M0", 2); /* 2 */
+    SW_TENSOR(&w, "f4", "F4", 2, 3);     /* 6 x 4 bits = 3 */
+    SW_TENSOR(&w, "f6a", "F6_E2M3", 4);  /* 4 x 6 bits = 3 */
+    SW_TENSOR(&w, "f6b", "F6_E3M2", 8);  /* 6 */
+    SW_TENSOR(&w, "c64", "C64", 2);      /* 16 */
+    sw_tensor(&w, "scalar", "F32", NULL, 0); /* shape []: one element, 4 */
+    SW_TENSOR(&w, "empty", "BF16", 0, 7); /* no elements, 0 bytes */
+    read_ok(&w, 0, &st);
+    assert_int_equal(st.bytes[KV_PART_LANGUAGE],
+                     120 + 28 + 12 + 12 + 16 + 8 + 12 + 4 + 6 + 2 + 5 + 6 + 5 + 16 + 3 + 2 +
+                         3 + 3 + 6 + 16 + 4);
+    assert_int_equal(st.elements[KV_PART_LANGUAGE],
+                     15 + 7 + 6 + 6 + 2 + 1 + 3 + 1 + 3 + 1 + 5 + 6 + 5 + 16 + 3 + 2 + 6 + 4 +
+                         8 + 2 + 1);
+    assert_int_equal(st.params[KV_PART_LANGUAGE], st.elements[KV_PART_LANGUAGE]);
+    assert_int_equal(st.bytes[KV_PART_VISION] + st.bytes[KV_PART_AUDIO] + st.bytes[KV_PART_MTP],
+                     0);
+    assert_int_equal(st.tensors, 22);
+    assert_int_equal(st.files, 1);
+    sw_free(&w);
+}
+
+/* Parts by name: the language model, the vision and audio towers, the MTP heads. */
+static void bytes_by_part(void **state)
+{
+    (void)state;
+    st_writer w;
+    kv_safetensors_info st;
+    sw_init(&w);
+    SW_TENSOR(&w, "model.embed_tokens.weight", "BF16", 10, 4);          /* L 80 */
+    SW_TENSOR(&w, "model.layers.0.mlp.up_proj.weight", "BF16", 4, 4);   /* L 32 */
+    SW_TENSOR(&w, "model.layers.1.self_attn.q_proj.weight", "F32", 2);  /* L 8 */
+    SW_TENSOR(&w, "lm_head.weight", "BF16", 10, 4);                     /* L 80 */
+    SW_TENSOR(&w, "model.layers.2.eh_proj.weight", "BF16", 4, 8);       /* M 64 */
+    SW_TENSOR(&w, "model.layers.12.enorm.weight", "F32", 3);            /* M 12 */
+    SW_TENSOR(&w, "mtp.fc.weight", "F32", 2);                           /* M 8 */
+    SW_TENSOR(&w, "model.mtp.layers.0.norm.weight", "F16", 2);          /* M 4 */
+    SW_TENSOR(&w, "model.visual.blocks.0.attn.qkv.weight", "BF16", 3, 3); /* V 18 */
+    SW_TENSOR(&w, "vision_tower.patch_embed.weight", "F16", 1);         /* V 2 */
+    SW_TENSOR(&w, "model.vision_model.encoder.layers.30.w", "F16", 2);  /* V 4 */
+    SW_TENSOR(&w, "multi_modal_projector.linear_1.weight", "F32", 2, 2); /* V 16 */
+    SW_TENSOR(&w, "vision_model.post_layernorm.bias", "F32", 1);        /* V 4 */
+    SW_TENSOR(&w, "audio_tower.conv1.weight", "F16", 5);                /* A 10 */
+    SW_TENSOR(&w, "model.audio_model.layers.0.w", "BF16", 1);           /* A 2 */
+    read_ok(&w, 2, &st);
+    assert_int_equal(st.bytes[KV_PART_LANGUAGE], 80 + 32 + 8 + 80);
+    assert_int_equal(st.bytes[KV_PART_MTP], 64 + 12 + 8 + 4);
+    assert_int_equal(st.bytes[KV_PART_VISION], 18 + 2 + 4 + 16 + 4);
+    assert_int_equal(st.bytes[KV_PART_AUDIO], 10 + 2);
+    assert_int_equal(st.elements[KV_PART_MTP], 32 + 3 + 2 + 2);
+    assert_int_equal(st.params[KV_PART_VISION], 9 + 1 + 2 + 4 + 1);
+    /* without num_hidden_layers, only mtp. names are MTP */
+    read_ok(&w, 0, &st);
+    assert_int_equal(st.bytes[KV_PART_MTP], 8 + 4);
+    assert_int_equal(st.bytes[KV_PART_LANGUAGE], 80 + 32 + 8 + 80 + 64 + 12);
+    sw_free(&w);
+    assert_int_equal(kv_safetensors_part("language_model.model.layers.47.x", 48),
+                     KV_PART_LANGUAGE);
+    assert_int_equal(kv_safetensors_part("language_model.model.layers.48.x", 48), KV_PART_MTP);
+    assert_int_equal(kv_safetensors_part("model.embed_vision.embedding.weight", 4),
+                     KV_PART_VISION);
+    assert_int_equal(kv_safetensors_part("model.embed_audio.embedding.weight", 4),
+                     KV_PART_AUDIO);
+    assert_int_equal(kv_safetensors_part("model.layers.", 4), KV_PART_LANGUAGE);
+    assert_int_equal(kv_safetensors_part("", 4), KV_PART_LANGUAGE);
+    assert_int_equal(kv_safetensors_part("model.layers.99999999999999999999999.x", 4),
+                     KV_PART_LANGUAGE);
+}
+
+/* Packed formats: bytes as stored; parameters unpacked; scales are bytes only. */
+static void packed_formats(void **state)
+{
+    (void)state;
+    st_writer w;
+    kv_safetensors_info st;
+    sw_init(&w);
+    /* GPTQ: a 256 x 32 int4 weight is a 32 x 32 I32 qweight (8 per element) */
+    SW_TENSOR(&w, "model.layers.0.mlp.down_proj.qweight", "I32", 32, 32); /* 4096 B, 8192 p */
+    SW_TENSOR(&w, "model.layers.0.mlp.down_proj.scales", "F16", 2, 32);   /* 128 B */
+    SW_TENSOR(&w, "model.layers.0.mlp.down_proj.qzeros", "I32", 2, 4);    /* 32 B */
+    SW_TENSOR(&w, "model.layers.0.mlp.down_proj.g_idx", "I32", 256);      /* 1024 B */
+    /* fp8 with a per-tensor scale */
+    SW_TENSOR(&w, "model.layers.0.mlp.up_proj.weight", "F8_E4M3", 8, 8);  /* 64 B, 64 p */
+    SW_TENSOR(&w, "model.layers.0.mlp.up_proj.weight_scale", "F32", 1);   /* 4 B */
+    SW_TENSOR(&w, "model.layers.0.mlp.gate_proj.weight_scale_inv", "F32", 2); /* 8 B */
+    /* mxfp4: 32-value blocks of 16 bytes, one U8 exponent per block */
+    SW_TENSOR(&w, "model.layers.0.mlp.experts.gate_up_proj_blocks", "U8", 2, 4, 16); /* 128 B,
+                                                                                        256 p */
+    SW_TENSOR(&w, "model.layers.0.mlp.experts.gate_up_proj_scales", "U8", 2, 4); /* 8 B */
+    /* a plain BF16 norm; an I32 not named qweight is plain */
+    SW_TENSOR(&w, "model.norm.weight", "BF16", 16);                       /* 32 B, 16 p */
+    SW_TENSOR(&w, "model.position_ids", "I32", 4);                        /* 16 B, 4 p */
+    read_ok(&w, 4, &st);
+    assert_int_equal(st.bytes[KV_PART_LANGUAGE],
+                     4096 + 128 + 32 + 1024 + 64 + 4 + 8 + 128 + 8 + 32 + 16);
+    assert_int_equal(st.params[KV_PART_LANGUAGE], 8192 + 64 + 256 + 16 + 4);
+    assert_int_equal(st.packed_bytes, 4096 + 128);
+    assert_int_equal(st.scale_bytes, 128 + 32 + 1024 + 4 + 8 + 8);
+    sw_free(&w);
+}
+
+/* __metadata__ of strings is fine, and not a tensor; shards add up. */
+static void metadata_and_sums(void **state)
+{
+    (void)state;
+    st_writer w;
+    kv_safetensors_info st, total;
+    char err[512];
+    sw_init(&w);
+    sw_raw(&w, "\"__metadata__\": {\"format\": \"pt\", \"x\": \"\\u00e9\"}", 0);
+    SW_TENSOR(&w, "a", "F32", 3);
+    read_ok(&w, 0, &st);
+    assert_int_equal(st.tensors, 1);
+    assert_int_equal(st.bytes[KV_PART_LANGUAGE], 12);
+    memset(&total, 0, sizeof total);
+    kv_safetensors_add(&total, &st);
+    kv_safetensors_add(&total, &st);
+    assert_int_equal(total.bytes[KV_PART_LANGUAGE], 24);
+    assert_int_equal(total.files, 2);
+    /* the reader adds to what *out holds */
+    size_t len;
+    uint64_t size;
+    unsigned char *p = sw_header(&w, &len, &size);
+    assert_int_equal(kv_safetensors_read(p, len, size, LABEL, 0, &total, err, sizeof err), 0);
+    assert_int_equal(total.bytes[KV_PART_LANGUAGE], 36);
+    assert_int_equal(total.files, 3);
+    free(p);
+    sw_free(&w);
+}
+
+/* ---- malformed headers: one located line each ---- */
+
+/* The 8-byte length of n, then the header text, as an exact-size buffer. */
+static unsigned char *raw_header(const char *json, uint64_t n, size_t *len)
+{
+    size_t jl = strlen(json);
+    unsigned char *p = malloc(8 + jl + 1);
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(n >> (8 * i));
+    memcpy(p + 8, json, jl);
+    *len = 8 + jl;
+    return p;
+}
+
+static void expect_buf(const unsigned char *p, size_t len, uint64_t size, const char *want)
+{
+    kv_safetensors_info st;
+    char err[512] = "";
+    memset(&st, 0, sizeof st);
+    int rc = kv_safetensors_read(p, len, size, LABEL, 4, &st, err, sizeof err);
+    if (rc != 2 || !strstr(err, want) || strncmp(err, "kvcalc: " LABEL ": byte ", 27) != 0 ||
+        strchr(err, '\n'))
+        fail_msg("want '%s', got %d '%s'", want, rc, err);
+    assert_int_equal(st.files, 0); /* a refused header adds nothing */
+    assert_int_equal(st.tensors, 0);
+}
+
+/* A header text with `data` bytes of data after it. */
+static void expect_json(const char *json, uint64_t data, const char *want)
+{
+    size_t len;
+    unsigned char *p = raw_header(json, strlen(json), &len);
+    expect_buf(p, len, len + data, want);
+    free(p);
+}
+
+/* "byte B: ... want" with B the file offset of the first `at` in json. */
+static void expect_at(const char *json, uint64_t data, const char *at, const char *want)
+{
+    char where[40];
+    const char *hit = strstr(json, at);
+    assert_non_null(hit);
+    snprintf(where, sizeof where, ": byte %zu: ", (size_t)(hit - json) + 8);
+    expect_json(json, data, where);
+    expect_json(json, data, want);
+}
+
+#define T1(dtype, shape, offs) \
+    "{\"t\": {\"dtype\": \"" dtype "\", \"shape\": " shape ", \"data_offsets\": " offs "}}"
+
+static void bad_lengths(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *p = raw_header("{}", 2, &len);
+    expect_buf(p, 3, 3, "byte 0: file ends inside the header length (3 of 8 bytes)");
+    expect_buf(p, 0, 0, "byte 0: file ends inside the header length (0 of 8 bytes)");
+    free(p);
+    p = raw_header("{}", 1ull << 40, &len);
+    expect_buf(p, len, len, "byte 0: header length 1099511627776 is over 100000000 bytes");
+    free(p);
+    p = raw_header("{}", 100000001, &len);
+    expect_buf(p, len, 1ull << 40, "header length 100000001 is over 100000000 bytes");
+    free(p);
+    p = raw_header("{}  ", 100, &len);
+    expect_buf(p, len, len, "byte 0: header length 100 runs past the end of the file (12 "
+                            "bytes)");
+    free(p);
+    p = raw_header("{}", UINT64_MAX, &len);
+    expect_buf(p, len, len, "is over 100000000 bytes");
+    free(p);
+    expect_json("[1, 2]", 0, "byte 8: the header must be a JSON object");
+    expect_json(" {}", 0, "byte 8: the header must be a JSON object");
+    expect_json("", 0, "byte 8: the header must be a JSON object");
+}
+
+static void bad_json(void **state)
+{
+    (void)state;
+    expect_json("{\"a\": }", 0, "byte 14: the JSON header: ");
+    expect_json("{\"a\": 1,}", 0, "the JSON header: ");
+    expect_json("{\"a\"", 0, "the JSON header: ");
+    expect_json("{\"\xff\": 1}", 0, "byte 10: the JSON header: ");
+    expect_json("{} x", 0, "byte 11: the JSON header: ");
+    expect_json("{\"\xc3\xa9\": [1, }", 0, "byte 19: the JSON header: "); /* é is 2 bytes */
+    expect_json("{\"a\": [[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]}", 0, "the JSON header: ");
+    expect_at("{\"__metadata__\": {\"a\": 1}}", 0, "1}", "__metadata__ value of 'a' must be a "
+              "string");
+    expect_at("{\"__metadata__\": []}", 0, "[]", "__metadata__ must be an object");
+    expect_at("{\"t\": 5}", 0, "5", "tensor 't' must be an object");
+    expect_at("{\"t\": {\"shape\": [], \"data_offsets\": [0, 0]}}", 0, "{\"shape",
+              "tensor 't' has no dtype");
+    expect_at("{\"t\": {\"dtype\": \"F32\", \"data_offsets\": [0, 0]}}", 0, "{\"dtype",
+              "tensor 't' has no shape");
+    expect_at("{\"t\": {\"dtype\": \"F32\", \"shape\": []}}", 0, "{\"dtype",
+              "tensor 't' has no data_offsets");
+}
+
+static void bad_tensors(void **state)
+{
+    (void)state;
+    expect_at(T1("Q4", "[1]", "[0, 1]"), 1, "Q4", "tensor 't': unknown dtype 'Q4'");
+    expect_at(T1("f32", "[1]", "[0, 4]"), 4, "f32", "tensor 't': unknown dtype 'f32'");
+    expect_at(T1("F32_AND_A_VERY_LONG_NAME", "[1]", "[0, 4]"), 4, "F32_",
+              "tensor 't': unknown dtype 'F32_AND_A_VERY_...'");
+    expect_at("{\"t\": {\"dtype\": 3, \"shape\": [1], \"data_offsets\": [0, 4]}}", 4, "3,",
+              "tensor 't': dtype must be a string");
+    expect_at(T1("F32", "4", "[0, 4]"), 4, "4,", "tensor 't': shape must be an array");
+    expect_at(T1("F32", "[-1]", "[0, 4]"), 4, "-1", "a dimension must be an integer");
+    expect_at(T1("F32", "[1.5]", "[0, 4]"), 4, "1.5", "a dimension must be an integer");
+    expect_at(T1("F32", "[18446744073709551616]", "[0, 4]"), 4, "1844",
+              "a dimension must be an integer");
+    expect_at(T1("F32", "[4294967296, 4294967296]", "[0, 4]"), 4, "[4294",
+              "tensor 't': the shape's product overflows 64 bits");
+    expect_at(T1("F32", "[4611686018427387904]", "[0, 4]"), 4, "[4611",
+              "tensor 't': 4611686018427387904 elements of F32 overflow 64 bits");
+    expect_at(T1("F4", "[3]", "[0, 1]"), 1, "[3]",
+              "tensor 't': 3 elements of F4 are not a whole number of bytes");
+    expect_at(T1("F32", "[2]", "[0, 4]"), 4, "[0, 4]",
+              "tensor 't': data_offsets [0, 4] hold 4 bytes, but 2 elements of F32 are 8 bytes");
+    expect_at(T1("F32", "[1]", "[0]"), 4, "[0]", "data_offsets must be [begin, end]");
+    expect_at(T1("F32", "[1]", "[0, 4, 8]"), 4, "[0, 4, 8]", "data_offsets must be");
+    expect_at(T1("F32", "[1]", "[0, \"4\"]"), 4, "[0, \"", "data_offsets must be");
+    expect_at(T1("F32", "[1]", "[8, 4]"), 4, "[8, 4]",
+              "tensor 't': data_offsets end 4 is before begin 8");
+    expect_at(T1("F32", "[1]", "[0, 4]"), 2, "[0, 4]",
+              "tensor 't': data_offsets end 4 is past the data section (2 bytes)");
+    expect_at(T1("F32", "[0]", "[18446744073709551615, 18446744073709551615]"), 2, "[1844",
+              "past the data section");
+    /* overlapping, a hole, bytes after the last tensor: the tiling of the data section */
+    expect_at("{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}, "
+              "\"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [2, 6]}}",
+              6, "b\": {", "tensor 'b' (data bytes 2 to 6) overlaps tensor 'a'");
+    expect_at("{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}, "
+              "\"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}}",
+              4, "b\": {", "overlaps tensor 'a'");
+    expect_at("{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}, "
+              "\"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [8, 12]}}",
+              12, "b\": {", "tensor 'b' starts at data byte 8, but the previous tensor ends at 4");
+    expect_json(T1("F32", "[1]", "[0, 4]"), 9, "the tensors end at data byte 4, but the data "
+                "section has 9 bytes");
+    expect_json("{}", 1, "byte 10: the tensors end at data byte 0, but the data section has 1");
+    /* a hostile name is shown with '?' and cut */
+    expect_json("{\"a\\u001b[31mb\": 5}", 0, "tensor 'a?[31mb' must be an object");
+    expect_json("{\"a\\u009bb\\u007f\": 5}", 0, "tensor 'a??b?' must be an object");
+}
+
+/* Every prefix of a real header, with the file as long as the prefix, fails located. */
+static void truncated_everywhere(void **state)
+{
+    (void)state;
+    st_writer w;
+    sw_init(&w);
+    sw_raw(&w, "\"__metadata__\": {\"format\": \"pt\"}", 0);
+    SW_TENSOR(&w, "model.embed_tokens.weight", "BF16", 10, 4);
+    SW_TENSOR(&w, "model.layers.0.q.qweight", "I32", 2, 2);
+    size_t len;
+    uint64_t size;
+    unsigned char *p = sw_header(&w, &len, &size);
+    for (size_t cut = 0; cut < len; cut++) {
+        unsigned char *q = malloc(cut ? cut : 1); /* exact size: ASan sees overreads */
+        memcpy(q, p, cut);
+        expect_buf(q, cut, cut, cut < 8 ? "file ends inside the header length"
+                                        : "runs past the end of the file");
+        free(q);
+    }
+    /* the header whole, the data short by one byte */
+    expect_buf(p, len, size - 1, "past the data section");
+    free(p);
+    sw_free(&w);
+}
+
+/* ---- files, folders and the Hugging Face cache ---- */
+
+static char tmp_root[512];
+
+static void tmp_path(char *out, size_t cap, const char *rel)
+{
+    snprintf(out, cap, "%s/%s", tmp_root, rel);
+}
+
+static void mkdirs(const char *rel)
+{
+    char path[1024], *p;
+    tmp_path(path, sizeof path, rel);
+    for (p = path + strlen(tmp_root) + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    mkdir(path, 0755);
+}
+
+static void write_bytes(const char *rel, const char *bytes, size_t n)
+{
+    char path[1024];
+    tmp_path(path, sizeof path, rel);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+
+static void write_text(const char *rel, const char *text)
+{
+    write_bytes(rel, text, strlen(text));
+}
+
+static void write_st(const char *rel, const st_writer *w)
+{
+    char path[1024];
+    tmp_path(path, sizeof path, rel);
+    assert_int_equal(sw_write_file(w, path), 0);
+}
+
+static const char config_json[] =
+    "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
+    "\"num_key_value_heads\": 2, \"hidden_size\": 64, \"intermediate_size\": 128, "
+    "\"vocab_size\": 100, \"torch_dtype\": \"bfloat16\", \"_name_or_path\": \"tiny/llama\"}";
+
+/* Shard 1: embed 100 x 64 BF16 = 12800 B; layer 0 q 64 x 64 BF16 = 8192 B.
+ * Shard 2: layer 1 q = 8192 B; an MTP layer 2 (num_hidden_layers 2) 64 F32 = 256 B;
+ * a vision tower 10 x 10 F16 = 200 B. Total 29640 B, 14756 parameters; the weights leave the
+ * MTP layer out: 29384 B, 14692 parameters. */
+static void write_shards(const char *dir)
+{
+    char rel[256];
+    st_writer a, b;
+    sw_init(&a);
+    SW_TENSOR(&a, "model.embed_tokens.weight", "BF16", 100, 64);
+    SW_TENSOR(&a, "model.layers.0.self_attn.q_proj.weight", "BF16", 64, 64);
+    sw_init(&b);
+    SW_TENSOR(&b, "model.layers.1.self_attn.q_proj.weight", "BF16", 64, 64);
+    SW_TENSOR(&b, "model.layers.2.enorm.weight", "F32", 64);
+    SW_TENSOR(&b, "vision_tower.proj.weight", "F16", 10, 10);
+    snprintf(rel, sizeof rel, "%s/model-00001-of-00002.safetensors", dir);
+    write_st(rel, &a);
+    snprintf(rel, sizeof rel, "%s/model-00002-of-00002.safetensors", dir);
+    write_st(rel, &b);
+    sw_free(&a);
+    sw_free(&b);
+}
+
+static const char index_json[] =
+    "{\"metadata\": {\"total_size\": 29640}, \"weight_map\": {"
+    "\"model.embed_tokens.weight\": \"model-00001-of-00002.safetensors\", "
+    "\"model.layers.0.self_attn.q_proj.weight\": \"model-00001-of-00002.safetensors\", "
+    "\"model.layers.1.self_attn.q_proj.weight\": \"model-00002-of-00002.safetensors\", "
+    "\"model.layers.2.enorm.weight\": \"model-00002-of-00002.safetensors\", "
+    "\"vision_tower.proj.weight\": \"model-00002-of-00002.safetensors\"}}";
+
+static void load_folder(const char *rel, kv_spec *s, kv_folder_info *f, int want_rc,
+                        char *err, size_t cap)
+{
+    char path[1024];
+    kv_model_info info;
+    tmp_path(path, sizeof path, rel);
+    kv_spec_defaults(s);
+    err[0] = '\0';
+    int rc = kv_folder_load(path, s, &info, f, err, cap);
+    if (rc != want_rc)
+        fail_msg("%s: %d, %s", rel, rc, err);
+}
+
+static void folders(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_folder_info f;
+    char err[1200];
+    /* a sharded checkpoint: every shard of weight_map, each read once */
+    mkdirs("sharded");
+    write_text("sharded/config.json", config_json);
+    write_text("sharded/model.safetensors.index.json", index_json);
+    write_shards("sharded");
+    load_folder("sharded", &s, &f, 0, err, sizeof err);
+    assert_int_equal(f.st.files, 2);
+    assert_int_equal(f.st.tensors, 5);
+    assert_int_equal(f.st.bytes[KV_PART_LANGUAGE], 12800 + 8192 + 8192);
+    assert_int_equal(f.st.bytes[KV_PART_MTP], 256);
+    assert_int_equal(f.st.bytes[KV_PART_VISION], 200);
+    assert_true(s.checkpoint_weights_bytes == 29640.0 - 256);
+    assert_true(s.checkpoint_params == 6400 + 4096 + 4096 + 100);
+    assert_true(s.checkpoint_mtp_bytes == 256.0);
+    assert_true(s.checkpoint_tower_bytes == 200.0);
+    assert_string_equal(s.weights_source, "safetensors");
+    assert_int_equal(s.layers, 2);
+    assert_int_equal(s.params_estimated, 0);
+    assert_true(kv_folder_probe(f.model_file) == 0);
+    /* the same shards without the index: every *.safetensors file */
+    mkdirs("globbed");
+    write_text("globbed/config.json", config_json);
+    write_shards("globbed");
+    load_folder("globbed", &s, &f, 0, err, sizeof err);
+    assert_int_equal(f.st.files, 2);
+    assert_true(s.checkpoint_weights_bytes == 29384.0);
+    /* one model.safetensors (a stray other file is not read) */
+    mkdirs("single");
+    write_text("single/config.json", config_json);
+    write_text("single/other.safetensors", "garbage");
+    {
+        st_writer w;
+        sw_init(&w);
+        SW_TENSOR(&w, "model.embed_tokens.weight", "F32", 100, 64); /* 25600 B */
+        write_st("single/model.safetensors", &w);
+        sw_free(&w);
+    }
+    load_folder("single", &s, &f, 0, err, sizeof err);
+    assert_int_equal(f.st.files, 1);
+    assert_true(s.checkpoint_weights_bytes == 25600.0);
+    /* no safetensors: the estimate, and the spec says so */
+    mkdirs("config-only");
+    write_text("config-only/config.json", config_json);
+    load_folder("config-only", &s, &f, 0, err, sizeof err);
+    assert_int_equal(f.st.files, 0);
+    assert_true(s.checkpoint_weights_bytes == 0);
+    assert_string_equal(s.weights_source, "estimate");
+    assert_int_equal(s.params_estimated, 1);
+    /* errors name the file: a bad shard, a bad index, an empty folder, two .gguf files */
+    mkdirs("bad-shard");
+    write_text("bad-shard/config.json", config_json);
+    write_bytes("bad-shard/model.safetensors", "\x02\0\0\0\0\0\0\0{}x", 11);
+    load_folder("bad-shard", &s, &f, 2, err, sizeof err);
+    assert_non_null(strstr(err, "/bad-shard/model.safetensors: byte 10: the tensors end"));
+    mkdirs("bad-index");
+    write_text("bad-index/config.json", config_json);
+    write_text("bad-index/model.safetensors.index.json", "{\"weight_map\": {\"a\": \"../x\"}}");
+    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    assert_non_null(strstr(err, "/bad-index/model.safetensors.index.json:1:23: weight_map: a "
+                                "shard must be a file of this folder"));
+    write_text("bad-index/model.safetensors.index.json", "{\"weight_map\": 3}");
+    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    assert_non_null(strstr(err, "index.json:1:16: no weight_map object"));
+    write_text("bad-index/model.safetensors.index.json", "{\"weight_map\": {\"a\": \"b\"}");
+    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    assert_non_null(strstr(err, "index.json:1:"));
+    write_text("bad-index/model.safetensors.index.json",
+               "{\"weight_map\": {\"a\": \"missing.safetensors\"}}");
+    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    assert_non_null(strstr(err, "/bad-index/missing.safetensors: cannot open"));
+    mkdirs("empty");
+    load_folder("empty", &s, &f, 2, err, sizeof err);
+    assert_non_null(strstr(err, "/empty: no config.json (nor a .gguf file) in this folder"));
+    write_text("empty/a.gguf", "x");
+    write_text("empty/b.gguf", "x");
+    load_folder("empty", &s, &f, 2, err, sizeof err);
+    assert_non_null(strstr(err, "no config.json, and 2 .gguf files: name one"));
+}
+
+/* One file from disk: its header only; short, lying and missing files. */
+static void load_file(void **state)
+{
+    (void)state;
+    kv_safetensors_info st;
+    char path[1024], err[1200];
+    st_writer w;
+    mkdirs("files");
+    sw_init(&w);
+    SW_TENSOR(&w, "model.norm.weight", "BF16", 1000); /* 2000 B */
+    write_st("files/ok.safetensors", &w);
+    sw_free(&w);
+    tmp_path(path, sizeof path, "files/ok.safetensors");
+    memset(&st, 0, sizeof st);
+    assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 0);
+    assert_int_equal(st.bytes[KV_PART_LANGUAGE], 2000);
+    assert_int_equal(st.params[KV_PART_LANGUAGE], 1000);
+    struct { const char *bytes; size_t n; const char *want; } bad[] = {
+        {"abc", 3, "short.safetensors: byte 0: file ends inside the header length (3 of 8"},
+        {"\x00\x01\0\0\0\0\0\0{}", 10, "short.safetensors: byte 0: header length 256 runs "
+                                       "past the end of the file (10 bytes)"},
+        {"\xff\xff\xff\xff\xff\xff\xff\xff", 8, "header length 18446744073709551615 is over"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_bytes("files/short.safetensors", bad[i].bytes, bad[i].n);
+        tmp_path(path, sizeof path, "files/short.safetensors");
+        assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 2);
+        if (!strstr(err, bad[i].want))
+            fail_msg("want '%s', got '%s'", bad[i].want, err);
+    }
+    tmp_path(path, sizeof path, "files/missing.safetensors");
+    assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 2);
+    assert_non_null(strstr(err, "missing.safetensors: cannot open: "));
+    assert_int_equal(st.files, 1); /* the refused files added nothing */
+}
+
+/* A folder with only a .gguf: the GGUF reader (the ground-truth L09 file). */
+static void gguf_folder(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_folder_info f;
+    char err[1200], path[1024];
+    size_t len;
+    char *whole = read_file(KVCALC_BINARY_DIR "/engines/gguf/L09.gguf", &len);
+    assert_non_null(whole);
+    mkdirs("gguf-only");
+    tmp_path(path, sizeof path, "gguf-only/model-Q8_0.gguf");
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite(whole, 1, len, fp);
+    fclose(fp);
+    free(whole);
+    load_folder("gguf-only", &s, &f, 0, err, sizeof err);
+    assert_int_equal(f.gguf, 1);
+    assert_true(s.checkpoint_weights_bytes == 1651680.0);
+    assert_string_equal(s.weights_source, "gguf");
+    assert_non_null(strstr(f.model_file, "gguf-only/model-Q8_0.gguf"));
+}
+
+/* models--org--name/{refs/main, snapshots/REV/} under HF_HUB_CACHE. */
+static void hf_cache(void **state)
+{
+    (void)state;
+    char hub[1024], dir[4096], looked[2048], want[1200];
+    mkdirs("hub/models--tiny--llama/refs");
+    mkdirs("hub/models--tiny--llama/snapshots/0123abcd");
+    mkdirs("hub/models--tiny--llama/snapshots/old");
+    write_text("hub/models--tiny--llama/refs/main", "0123abcd\n");
+    write_text("hub/models--tiny--llama/snapshots/0123abcd/config.json", config_json);
+    write_text("hub/models--tiny--llama/snapshots/0123abcd/model.safetensors.index.json",
+               index_json);
+    write_shards("hub/models--tiny--llama/snapshots/0123abcd");
+    tmp_path(hub, sizeof hub, "hub");
+    setenv("HF_HUB_CACHE", hub, 1);
+    assert_int_equal(kv_hf_cache_find("tiny/llama", dir, sizeof dir, looked, sizeof looked), 1);
+    snprintf(want, sizeof want, "%s/models--tiny--llama/snapshots/0123abcd", hub);
+    assert_string_equal(dir, want);
+    assert_string_equal(looked, hub);
+    /* not there, or not an id: 0, and where it looked */
+    assert_int_equal(kv_hf_cache_find("tiny/other", dir, sizeof dir, looked, sizeof looked), 0);
+    assert_string_equal(looked, hub);
+    assert_int_equal(kv_hf_cache_find("../x/y", dir, sizeof dir, looked, sizeof looked), 0);
+    assert_int_equal(kv_hf_cache_find("tiny/..", dir, sizeof dir, looked, sizeof looked), 0);
+    assert_int_equal(kv_hf_cache_find("a/b/c", dir, sizeof dir, looked, sizeof looked), 0);
+    /* without refs/main: the only snapshot */
+    mkdirs("hub/models--solo--m/snapshots/feed");
+    assert_int_equal(kv_hf_cache_find("solo/m", dir, sizeof dir, looked, sizeof looked), 1);
+    snprintf(want, sizeof want, "%s/models--solo--m/snapshots/feed", hub);
+    assert_string_equal(dir, want);
+    /* a refs/main naming a missing snapshot: the newest one there is */
+    mkdirs("hub/models--solo--m/refs");
+    write_text("hub/models--solo--m/refs/main", "gone");
+    assert_int_equal(kv_hf_cache_find("solo/m", dir, sizeof dir, looked, sizeof looked), 1);
+    assert_string_equal(dir, want);
+    /* HF_HOME/hub when HF_HUB_CACHE is unset */
+    unsetenv("HF_HUB_CACHE");
+    tmp_path(hub, sizeof hub, "");
+    setenv("HF_HOME", hub, 1);
+    assert_int_equal(kv_hf_cache_find("tiny/llama", dir, sizeof dir, looked, sizeof looked), 1);
+    unsetenv("HF_HOME");
+    tmp_path(hub, sizeof hub, "hub");
+    setenv("HF_HUB_CACHE", hub, 1);
+}
+
+/* ---- the binary ---- */
+
+static void expect_first_line(const run_result *r, const char *want)
+{
+    if (r->status != 2 || r->out_len != 0 || !strstr(r->err, want) ||
+        strncmp(r->err, "kvcalc: ", 8) != 0 || count_lines(r->err) != 2 ||
+        !strstr(r->err, "\nTry 'kvcalc --help'"))
+        fail_msg("want '%s', got exit %d, stdout %zu bytes, stderr '%s'", want, r->status,
+                 r->out_len, r->err);
+}
+
+static void binary(void **state)
+{
+    (void)state;
+    char sharded[1024], single[1024], cfg[1024], bad[1024], hub[1024], want[1400];
+    run_result r;
+    tmp_path(sharded, sizeof sharded, "sharded");
+    tmp_path(single, sizeof single, "single/");
+    tmp_path(cfg, sizeof cfg, "config-only");
+    tmp_path(bad, sizeof bad, "bad-shard");
+    tmp_path(hub, sizeof hub, "hub");
+    EXPECT_STDOUT("29384\n", "--model", sharded, "--get", "weights_bytes");
+    EXPECT_STDOUT("14692\n", "--config", sharded, "--get", "params");
+    EXPECT_STDOUT("safetensors\n", "--model", sharded, "--get", "weights_source");
+    EXPECT_STDOUT("25600\n", "--model", single, "--get", "weights_bytes");
+    EXPECT_STDOUT("estimate\n", "--model", cfg, "--get", "weights_source");
+    /* --params-b / --weight-dtype give the weights instead */
+    EXPECT_STDOUT("2000000000\n", "--model", sharded, "--params-b", "1", "--get",
+                  "weights_bytes");
+    EXPECT_STDOUT("null\n", "--model", sharded, "--params-b", "1", "--get", "weights_source");
+    run_kvcalc((const char *const[]){"--model", sharded, NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(tiny/llama; from "));
+    assert_non_null(strstr(r.out, "@ the files' types  ->  0.00 GiB  (tensor sizes from the "
+                                  "safetensors headers)\n             (vision/audio towers 0.00 "
+                                  "GiB included; MTP / draft heads 0.00 GiB left out: loaded "
+                                  "only for speculative decoding)\n"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--model", cfg, NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(parameters estimated from the config: no safetensors files "
+                                  "found)"));
+    run_free(&r);
+    /* a bad shard: exit 2, one located line (and the usual hint), nothing on stdout */
+    run_kvcalc((const char *const[]){"--model", bad, NULL}, &r);
+    snprintf(want, sizeof want, "kvcalc: %s/model.safetensors: byte 10: the tensors end", bad);
+    expect_first_line(&r, want);
+    run_free(&r);
+    /* the Hugging Face cache, by id */
+    setenv("HF_HUB_CACHE", hub, 1);
+    EXPECT_STDOUT("29384\n", "--model", "tiny/llama", "--get", "weights_bytes");
+    EXPECT_STDOUT("tiny/llama\n", "--model", "tiny/llama", "--get", "model");
+    EXPECT_STDOUT("Hugging Face cache\n", "--model", "tiny/llama", "--get", "source");
+    run_kvcalc((const char *const[]){"--model", "tiny/absent", NULL}, &r);
+    snprintf(want, sizeof want, "kvcalc: --model: unknown model 'tiny/absent': not a built-in "
+             "preset, a folder or in the Hugging Face cache (looked in %s)\n", hub);
+    expect_first_line(&r, want);
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--model", "Qwen/Qwen3-8C", NULL}, &r);
+    expect_first_line(&r, "; did you mean 'Qwen/Qwen3-8B'?\n");
+    run_free(&r);
+    /* a preset id wins over the cache */
+    EXPECT_STDOUT("Qwen/Qwen3-8B\n", "--model", "Qwen/Qwen3-8B", "--get", "model");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmp_root, sizeof tmp_root, KVCALC_BINARY_DIR "/st-test-XXXXXX");
+    return mkdtemp(tmp_root) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bytes_by_dtype),   cmocka_unit_test(bytes_by_part),
+        cmocka_unit_test(packed_formats),   cmocka_unit_test(metadata_and_sums),
+        cmocka_unit_test(bad_lengths),      cmocka_unit_test(bad_json),
+        cmocka_unit_test(bad_tensors),      cmocka_unit_test(truncated_everywhere),
+        cmocka_unit_test(load_file),
+        cmocka_unit_test(folders),          cmocka_unit_test(gguf_folder),
+        cmocka_unit_test(hf_cache),         cmocka_unit_test(binary),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
