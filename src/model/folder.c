@@ -5,7 +5,6 @@
  * Hugging Face hub cache. Only headers are read, each shard once.
  */
 #include "config.h"
-#include "dirs.h"
 #include "kvcalc_json.h"
 
 #include <errno.h>
@@ -15,7 +14,6 @@
 
 #define INDEX_MAX_BYTES (64u << 20) /* DeepSeek-V3's index is 9 MB; refuse more than 64 MiB */
 #define INDEX_MAX_DEPTH 8
-#define FOLDER_MAX_FILES 100000u    /* shards or .gguf files listed in one folder */
 
 /* dir + "/" + name into out; -1 when it does not fit (never a truncated path). */
 static int join(char *out, size_t cap, const char *dir, const char *name)
@@ -24,6 +22,27 @@ static int join(char *out, size_t cap, const char *dir, const char *name)
     const char *sep = dl > 0 && dir[dl - 1] == '/' ? "" : "/";
     int n = snprintf(out, cap, "%s%s%s", dir, sep, name);
     return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+static void free_names(char **v, long n)
+{
+    for (long i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* 1 when path is a directory: "PATH/." opens only then (fopen fails with ENOTDIR for a
+ * file); where a directory cannot be opened at all, a folder is still recognised by the
+ * config.json it holds. Standard C has no stat(). */
+static int dir_exists(const char *path)
+{
+    char dot[4096];
+    if (snprintf(dot, sizeof dot, "%s/.", path) >= (int)sizeof dot)
+        return 0;
+    FILE *f = fopen(dot, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
 }
 
 static int file_exists(const char *path)
@@ -37,7 +56,7 @@ static int file_exists(const char *path)
 int kv_folder_probe(const char *path)
 {
     char cfg[4096];
-    /* without a directory listing (dirs.c), a folder is one holding a config.json */
+    /* a directory, or (where a directory cannot be opened) one holding a config.json */
     return dir_exists(path) ||
            (join(cfg, sizeof cfg, path, "config.json") == 0 && file_exists(cfg));
 }
@@ -127,7 +146,7 @@ static long shard_names(const char *text, size_t len, const json_tok *t, size_t 
             json_string_decode(text, val, s, need);
         if (!s || !plain_file_name(s, need - 1)) {
             free(s);
-            dir_list_free(v, (long)n);
+            free_names(v, (long)n);
             json_fail(shown, text, len, val->start, "weight_map: ",
                       val->type != JSON_STRING ? "a shard must be a file name (a string)"
                                                : "a shard must be a file of this folder",
@@ -201,29 +220,15 @@ static int read_index(const char *dir, const char *path, int64_t layers,
             rc = kv_safetensors_load_file(shard, layers, st, err, errcap);
     }
     if (names)
-        dir_list_free(names, n);
+        free_names(names, n);
     free(t);
     free(text);
     return rc;
 }
 
-/* Every *.safetensors file of the folder (no index, no model.safetensors). */
-static int read_all(const char *dir, int64_t layers, kv_safetensors_info *st, char *err,
-                    size_t errcap)
-{
-    char **names, path[4096];
-    long n = dir_list(dir, ".safetensors", FOLDER_MAX_FILES, &names);
-    int rc = 0;
-    for (long i = 0; i < n && rc == 0; i++)
-        rc = join(path, sizeof path, dir, names[i]) < 0
-                 ? 0 /* a name too long to open is not a shard kvcalc can read */
-                 : kv_safetensors_load_file(path, layers, st, err, errcap);
-    if (n > 0)
-        dir_list_free(names, n);
-    return rc;
-}
-
-/* The weights: from the index, model.safetensors, or every *.safetensors file. */
+/* The weights: from the index (its shards), model.safetensors or Mistral's
+ * consolidated.safetensors - the names the hub's libraries write. Other file names would
+ * need a directory listing, which standard C does not have: the estimate is used then. */
 static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *err,
                           size_t errcap)
 {
@@ -233,8 +238,10 @@ static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *
         rc = read_index(dir, path, s->layers, &f->st, err, errcap);
     else if (join(path, sizeof path, dir, "model.safetensors") == 0 && file_exists(path))
         rc = kv_safetensors_load_file(path, s->layers, &f->st, err, errcap);
+    else if (join(path, sizeof path, dir, "consolidated.safetensors") == 0 && file_exists(path))
+        rc = kv_safetensors_load_file(path, s->layers, &f->st, err, errcap);
     else
-        rc = read_all(dir, s->layers, &f->st, err, errcap);
+        rc = 0;
     if (rc)
         return 2;
     /* the weights a server loads: MTP / draft heads only serve speculative decoding, so they
@@ -259,27 +266,14 @@ static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *
     return 0;
 }
 
-/* A folder without config.json: its one .gguf file. */
-static int folder_gguf(const char *dir, const char *shown, kv_spec *s, kv_model_info *info,
-                       kv_folder_info *f, char *err, size_t errcap)
+/* A folder without config.json. A lone .gguf file inside would need a directory listing,
+ * which standard C does not have: the message says to name the file. */
+static int folder_gguf(const char *shown, kv_folder_info *f, char *err, size_t errcap)
 {
-    char **names;
-    long n = dir_list(dir, ".gguf", FOLDER_MAX_FILES, &names);
-    int rc = 2;
-    if (n <= 0)
-        snprintf(err, errcap, "kvcalc: %s: no config.json (nor a .gguf file) in this folder",
-                 shown);
-    else if (n > 1)
-        snprintf(err, errcap, "kvcalc: %s: no config.json, and %ld .gguf files: name one "
-                 "(--model %s/%s)", shown, n, shown, names[0]);
-    else if (join(f->model_file, sizeof f->model_file, dir, names[0]) < 0)
-        snprintf(err, errcap, "kvcalc: %s: path too long", shown);
-    else
-        rc = kv_gguf_load_file(f->model_file, s, info, NULL, err, errcap);
-    if (n > 0)
-        dir_list_free(names, n);
-    f->gguf = 1;
-    return rc;
+    snprintf(err, errcap, "kvcalc: %s: no config.json in this folder (for a GGUF model, give "
+             "the .gguf file itself)", shown);
+    f->gguf = 0;
+    return 2;
 }
 
 int kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_info *f,
@@ -293,7 +287,7 @@ int kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_i
         return 2;
     }
     if (!file_exists(f->model_file))
-        return folder_gguf(dir, shown, s, info, f, err, errcap);
+        return folder_gguf(shown, f, err, errcap);
     char *text = NULL, label[1024];
     size_t len = 0;
     config_path_shown(label, sizeof label, f->model_file);
@@ -354,27 +348,6 @@ static int read_ref(const char *path, char *rev, size_t cap)
     return n > 0 && n < 256 && hub_id(probe, &dummy) ? 0 : -1;
 }
 
-/* The snapshot to use when refs/main does not say: the only one, else the newest. */
-static int newest_snapshot(const char *snaps, char *out, size_t cap)
-{
-    char **names, path[4096];
-    long n = dir_list(snaps, "", FOLDER_MAX_FILES, &names);
-    double best = -2;
-    int found = -1;
-    for (long i = 0; i < n; i++) {
-        if (join(path, sizeof path, snaps, names[i]) < 0 || !dir_exists(path))
-            continue;
-        double t = dir_mtime(path);
-        if (t >= best) {
-            best = t;
-            found = join(out, cap, snaps, names[i]);
-        }
-    }
-    if (n > 0)
-        dir_list_free(names, n);
-    return found;
-}
-
 int kv_hf_cache_find(const char *id, char *dir, size_t cap, char *looked, size_t lcap)
 {
     char hub[2048], repo[3072], path[4096], rev[256];
@@ -395,7 +368,5 @@ int kv_hf_cache_find(const char *id, char *dir, size_t cap, char *looked, size_t
         snprintf(path, sizeof path, "%s/snapshots/%s", repo, rev) < (int)sizeof path &&
         dir_exists(path))
         return snprintf(dir, cap, "%s", path) < (int)cap;
-    if (join(path, sizeof path, repo, "snapshots") < 0)
-        return 0;
-    return newest_snapshot(path, dir, cap) == 0;
+    return 0; /* no refs/main: which snapshot is meant cannot be told without a listing */
 }
