@@ -143,6 +143,20 @@ typedef struct {
     kv_tower vision, audio;     /* the towers, for the estimate (all zero: none) */
 } kv_arch;
 
+/* --quantization: how a checkpoint not described by its config is stored. The linear layers
+ * are quantized; embeddings, the output head and norms keep the model's dtype (mxfp4: the
+ * MoE experts only). */
+typedef enum {
+    KV_QUANTIZATION_NONE = -1,
+    KV_QUANTIZATION_FP8,          /* fp8: 1 byte per linear weight */
+    KV_QUANTIZATION_INT8,         /* w8a8 int8 */
+    KV_QUANTIZATION_AWQ,          /* awq: 4-bit */
+    KV_QUANTIZATION_GPTQ,         /* gptq: 4-bit */
+    KV_QUANTIZATION_BITSANDBYTES, /* bitsandbytes: 4-bit */
+    KV_QUANTIZATION_MXFP4,        /* mxfp4: 4.25 bits per MoE expert weight */
+    KV_QUANTIZATION_COUNT
+} kv_quantization;
+
 /* Which weights of a quantized checkpoint are stored in the quantized type. */
 typedef enum {
     KV_QUANT_ALL,     /* every parameter (a plain checkpoint, or --weight-dtype given) */
@@ -187,7 +201,10 @@ typedef struct {
                                        0: vLLM's default for the GPU (8,192 on >= 70 GiB
                                        cards that are not A100s, else 2,048) */
     int64_t num_gpu_blocks_override; /* > 0: replaces the computed block count */
-    int version_minor;           /* vLLM 0.<minor>: decides the era's formulas */
+    int64_t max_num_seqs;        /* sizes the profile run's sampler; 0: vLLM's default for the
+                                    GPU (1,024 on >= 70 GiB cards that are not A100s, else 256) */
+    int version;                 /* vLLM 0.MINOR.PATCH as MINOR x 100 + PATCH (0.11 = 1100,
+                                    0.10.1.1 = 1001): decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
     int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
 } kv_vllm_spec;
@@ -266,6 +283,9 @@ typedef struct {
     kv_layout layout;        /* per-layer behaviour (zero: the lesson's plain model) */
     kv_arch arch;            /* for the parameter estimate */
     int params_estimated;    /* 1: weights from the arch estimate instead of params_b */
+    int quantization;        /* a kv_quantization the checkpoint is stored in, as vLLM's and
+                                SGLang's --quantization name it (the spec builder applies it
+                                to weight_dtype and arch); KV_QUANTIZATION_NONE: as the model */
     int64_t tp;              /* tensor-parallel size, >= 1: every figure becomes per GPU */
     kv_engine engine;        /* which engine's allocation answers (max_concurrency, fits) */
     kv_vllm_spec vllm;       /* used when engine == KV_ENGINE_VLLM */
@@ -411,6 +431,7 @@ typedef struct {
     double max_concurrency;      /* num_gpu_blocks / blocks_per_request */
     int64_t gpu_kv_cache_tokens; /* the "GPU KV cache size" line, per the version's formula */
     int64_t max_num_batched_tokens;
+    int64_t max_num_seqs;        /* as resolved (the default for the GPU when not given) */
     int fits;                    /* one request of max_model_len fits */
     double needed_bytes;         /* KV one request of max_model_len needs (all layers) */
     int64_t max_model_len_fit;   /* longest max_model_len that fits (when !fits) */
@@ -636,13 +657,24 @@ const char *kv_engine_name(kv_engine e);
  * version 0.11, hybrid manager on, Mamba mode "none", every memory term estimated. */
 void kv_vllm_defaults(kv_vllm_spec *v);
 
-/* kvcalc's estimates for the terms vLLM measures at startup, in GiB (documented in
- * docs/vllm.md): activation = 0.25 + 0.1 per 1,024 batched tokens; non-torch = 0.1 on one
- * GPU, 0.4 with tensor parallelism; CUDA graphs = 0 before 0.21 (outside the budget), 0.5
- * from 0.21 (inside it). */
-double kv_vllm_activation_estimate_gib(int64_t max_num_batched_tokens);
-double kv_vllm_non_torch_estimate_gib(int64_t tp);
-double kv_vllm_cuda_graph_estimate_gib(int version_minor);
+/* kvcalc's estimates for the terms vLLM measures at startup, in GiB (docs/vllm.md gives the
+ * fit and its measured error on public logs).
+ * Activation peak of the profile run: the dummy sampler run over max_num_seqs rows of the
+ * vocabulary dominates it (its f32 logits, probabilities and sort buffers: 9.556 copies of
+ * seqs x vocab x 4 B), then the forward pass of max_num_batched_tokens tokens through the
+ * MLP (0.157 x tokens x MLP width x 4 B); 0.10.0 and 0.10.1 warmed the sampler up with
+ * fewer buffers (2.3 copies, fitted on two logs of 0.10.1.1); with vocab <= 0 (no model)
+ * the older flat rule
+ * 0.25 + 0.1 per 1,024 batched tokens.
+ * Non-torch memory: 0.5 GiB with tensor parallelism (NCCL, custom all-reduce), else 0.13 GiB
+ * on cards of 70 GiB or more and 0.06 GiB on smaller ones (the CUDA context's share).
+ * CUDA graphs = 0 before 0.21 (outside the budget), 0.5 from 0.21 (inside it). */
+double kv_vllm_activation_estimate_gib(int64_t max_num_batched_tokens, int64_t max_num_seqs,
+                                       int64_t vocab, int64_t mlp_width, int version);
+double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib);
+double kv_vllm_cuda_graph_estimate_gib(int version);
+/* Writes a vllm.version as vLLM spells it ("0.11", "0.10.1") into buf. */
+void kv_vllm_version_format(int version, char *buf, size_t cap);
 
 /* SGLang: the defaults (version 0.5.6, page size 1, every memory figure "auto"). */
 void kv_sglang_defaults(kv_sglang_spec *g);

@@ -96,17 +96,28 @@ static void concurrency_at_and_curve(void **state)
 static void vllm_estimates_and_defaults(void **state)
 {
     (void)state;
-    assert_true(kv_vllm_activation_estimate_gib(2048) == 0.25 + 0.1 * 2.0);
-    assert_true(kv_vllm_non_torch_estimate_gib(1) == 0.1);
-    assert_true(kv_vllm_non_torch_estimate_gib(2) == 0.4);
-    assert_true(kv_vllm_cuda_graph_estimate_gib(11) == 0.0);
-    assert_true(kv_vllm_cuda_graph_estimate_gib(21) == 0.5);
+    assert_true(kv_vllm_activation_estimate_gib(2048, 256, 0, 0, 1100) == 0.25 + 0.1 * 2.0);
+    /* Llama-3.1-8B on an H100 (1,024 seqs, vocab 128,256, MLP 14,336, T 8,192):
+     * 9.556 x 1024 x 128256 x 4 + 0.157 x 8192 x 14336 x 4 B = 4.7440 GiB (logged: 4.76) */
+    double act = kv_vllm_activation_estimate_gib(8192, 1024, 128256, 14336, 1100);
+    assert_true(act > 4.7440 && act < 4.7441);
+    assert_true(kv_vllm_non_torch_estimate_gib(1, 79.18) == 0.13);
+    assert_true(kv_vllm_non_torch_estimate_gib(1, 15.99) == 0.06);
+    assert_true(kv_vllm_non_torch_estimate_gib(2, 79.18) == 0.5);
+    assert_true(kv_vllm_cuda_graph_estimate_gib(1100) == 0.0);
+    assert_true(kv_vllm_cuda_graph_estimate_gib(2099) == 0.0);
+    assert_true(kv_vllm_cuda_graph_estimate_gib(2100) == 0.5);
+    char ver[16];
+    kv_vllm_version_format(1100, ver, sizeof ver);
+    assert_string_equal(ver, "0.11");
+    kv_vllm_version_format(1001, ver, sizeof ver);
+    assert_string_equal(ver, "0.10.1");
     kv_vllm_spec v;
     kv_vllm_defaults(&v);
     assert_true(v.util == 0.9);
     assert_int_equal(v.block_size, 0);
     assert_int_equal(v.max_num_batched_tokens, 0); /* auto: from the GPU */
-    assert_int_equal(v.version_minor, 11);
+    assert_int_equal(v.version, 1100);
     assert_true(v.total_gib <= 0);                 /* auto: from the spec's GPU */
 }
 

@@ -708,7 +708,7 @@ static void assert_spec_equal(const kv_spec *a, const kv_spec *b)
     EQ(vllm.block_size);
     EQ(vllm.max_num_batched_tokens);
     EQ(vllm.num_gpu_blocks_override);
-    EQ(vllm.version_minor);
+    EQ(vllm.version);
     EQ(vllm.hybrid_manager);
     EQ(vllm.mamba_align);
     /* labels (borrowed pointers) */

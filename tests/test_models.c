@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -411,6 +412,41 @@ static void lesson_defaults_are_named(void **state)
     run_free(&r);
 }
 
+/* --quantization: the linear layers in the method's type, the rest in the model's dtype.
+ * Qwen2.5-7B by parts (the core's estimate): bf16 embeddings + head and norms, and with fp8
+ * one byte per attention and MLP weight; awq: 0.5 B + 2.5 B per group of 128. */
+static void quantization_methods(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_model_info info;
+    char err[256];
+    kv_param_parts p;
+    assert_int_equal(kv_model_preset_spec(kv_model_preset_find("qwen2.5-7b-instruct"), &s, &info,
+                                          err, sizeof err), 0);
+    kv_estimate_param_parts(&s.arch, &s.layout, s.layers, s.kv_heads, s.head_dim, &p);
+    double linear = p.attention + p.dense_mlp + p.experts, rest = p.embeddings + p.other;
+    run_result r;
+    RUN(&r, "--model", "qwen2.5-7b-instruct", "--quantization", "fp8", "--get", "weights_bytes");
+    assert_int_equal(r.status, 0);
+    double got = strtod(r.out, NULL);
+    assert_true(fabs(got - (rest * 2 + linear * 1)) < 1);
+    run_free(&r);
+    RUN(&r, "--model", "qwen2.5-7b-instruct", "-q", "awq", "--get", "weights_bytes");
+    got = strtod(r.out, NULL);
+    assert_true(fabs(got - (rest * 2 + linear * (0.5 + 2.5 / 128))) < 1);
+    run_free(&r);
+    /* --weight-dtype: every weight, embeddings included */
+    RUN(&r, "--model", "qwen2.5-7b-instruct", "--weight-dtype", "fp8", "--get", "weights_bytes");
+    got = strtod(r.out, NULL);
+    assert_true(fabs(got - (rest + linear)) < 1);
+    run_free(&r);
+    RUN(&r, "--model", "qwen2.5-7b-instruct", "-q", "fp9");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "-q: unknown value 'fp9'; did you mean 'fp8'?"));
+    run_free(&r);
+}
+
 static void text_shows_the_layout(void **state)
 {
     (void)state;
@@ -539,6 +575,7 @@ int main(void)
         cmocka_unit_test(plain_model_keeps_the_lesson_table),
         cmocka_unit_test(text_shows_the_layout),
         cmocka_unit_test(lesson_defaults_are_named),
+        cmocka_unit_test(quantization_methods),
         cmocka_unit_test(tensor_parallel_per_gpu),
         cmocka_unit_test(config_from_stdin),
         cmocka_unit_test(bad_files),

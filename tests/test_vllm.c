@@ -353,7 +353,7 @@ static void counts_beyond_int64_are_refused(void **state)
     s.vllm.num_gpu_blocks_override = INT64_C(1) << 59;
     assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
     /* 2026 era: tokens = blocks / per request x M = (2^62 / 256) x 4,096 = 2^66: refused */
-    s.vllm.version_minor = 21;
+    s.vllm.version = 2100;
     s.vllm.num_gpu_blocks_override = INT64_C(1) << 62;
     assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
 

@@ -125,6 +125,34 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
     return 0;
 }
 
+/* --quantization METHOD: what each method stores its weights in, and which weights. */
+static const struct {
+    kv_dtype dtype;
+    kv_quant_scope scope;
+    double bytes; /* per quantized weight when not a plain dtype's */
+} quantization_rules[KV_QUANTIZATION_COUNT] = {
+    [KV_QUANTIZATION_FP8] = {KV_DTYPE_FP8, KV_QUANT_LINEAR, 0},
+    [KV_QUANTIZATION_INT8] = {KV_DTYPE_INT8, KV_QUANT_LINEAR, 0},
+    /* 4-bit values plus, per group of 128, an fp16 scale and a 4-bit zero point */
+    [KV_QUANTIZATION_AWQ] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 2.5 / 128},
+    [KV_QUANTIZATION_GPTQ] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 2.5 / 128},
+    /* nf4 plus, per block of 64, an 8-bit scale (double quantization: 4.125 bits) */
+    [KV_QUANTIZATION_BITSANDBYTES] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 1.0 / 64},
+    [KV_QUANTIZATION_MXFP4] = {KV_DTYPE_INT4, KV_QUANT_EXPERTS, 0.53125},
+};
+
+/* The checkpoint is stored as --quantization says: its linear layers (mxfp4: the experts)
+ * in the method's type, the rest in the model's dtype - unlike --weight-dtype, which puts
+ * every weight in one dtype. A checkpoint's own tensor bytes give way to it. */
+static void apply_quantization(kv_spec *s)
+{
+    if (s->quantization < 0 || s->quantization >= KV_QUANTIZATION_COUNT)
+        return;
+    s->weight_dtype = quantization_rules[s->quantization].dtype;
+    s->arch.quant_scope = quantization_rules[s->quantization].scope;
+    s->arch.quant_bytes = quantization_rules[s->quantization].bytes;
+}
+
 /* Writes one explicit flag over the spec, with what it overrules. */
 static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
 {
@@ -146,6 +174,8 @@ static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
         s->arch.quant_scope = KV_QUANT_ALL;
         s->arch.quant_bytes = 0;
     }
+    if (f->offset == offsetof(kv_spec, quantization))
+        apply_quantization(s);
 }
 
 void kv_build_base(const kv_model *model, const kv_gpu *gpu, kv_spec *out)

@@ -35,6 +35,11 @@ static const flag_choice cache_types[] = {
     {"iq4_nl", KV_GGML_IQ4_NL}, {"q5_0", KV_GGML_Q5_0}, {"q5_1", KV_GGML_Q5_1},
     {NULL, 0}};
 static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
+static const flag_choice quantizations[] = {
+    {"fp8", KV_QUANTIZATION_FP8},     {"int8", KV_QUANTIZATION_INT8},
+    {"awq", KV_QUANTIZATION_AWQ},     {"gptq", KV_QUANTIZATION_GPTQ},
+    {"bitsandbytes", KV_QUANTIZATION_BITSANDBYTES}, {"mxfp4", KV_QUANTIZATION_MXFP4},
+    {NULL, 0}};
 static const flag_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
 
@@ -110,7 +115,13 @@ const kv_flag kv_flags[] = {
      .model_sets = 1,
      .key = "weight_dtype", .engine = ANY, .clears = CLEARS_QUANT,
      .blames = KV_ERR_WEIGHT_DTYPE, .section = SECTION_MODEL, .meta = "DTYPE",
-     .help = "element type the weights are loaded in"},
+     .help = "element type every weight is loaded in"},
+    {.name = "quantization", .short_name = "q", .arg = ARG_CHOICE, .does = DO_SPEC,
+     .offset = SPEC_AT(quantization), .key = "quantization", .choices = quantizations,
+     .optional = 1, .engine = ANY, .clears = CLEARS_QUANT, .blames = KV_ERR_WEIGHT_DTYPE,
+     .section = SECTION_MODEL, .meta = "METHOD",
+     .help = "the checkpoint's quantization (vLLM's names: fp8 int8 awq gptq bitsandbytes "
+             "mxfp4): linear layers quantized, embeddings and head not"},
     NUM_IN("gpu-mem-gib", "gpu_mem_gib", gpu_mem_gib, 0, 1, KV_ERR_GPU_MEM, CLEARS_GPU,
            SECTION_GPU, "GIB", "GPU memory in GiB (2^30 bytes)"),
     NUM_IN("overhead-gib", "overhead_gib", overhead_gib, 0, 0, KV_ERR_OVERHEAD, 0,
@@ -155,12 +166,18 @@ const kv_flag kv_flags[] = {
      .max = 1099511627776.0, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
      .section = SECTION_VLLM, .meta = "N",
      .help = "scheduler token budget [auto: 8192 on >= 70 GiB non-A100 GPUs, else 2048]"},
+    {.name = "max-num-seqs", .arg = ARG_INT, .does = DO_SPEC,
+     .offset = SPEC_AT(vllm.max_num_seqs), .key = "max_num_seqs", .min = 1, .max = 16777216,
+     .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM, .section = SECTION_VLLM,
+     .meta = "N", .help = "sequences per step; sizes the sampler's profile run [auto: 1024 on "
+                          ">= 70 GiB non-A100 GPUs, else 256]"},
     VLLM_GIB("weights-gib", "weights_gib", weights_gib,
              "weights per GPU (\"Model loading took X GiB\") [auto: estimate]"),
     VLLM_GIB("activation-gib", "activation_gib", activation_gib,
-             "activation peak per GPU [auto: 0.25 + 0.1 per 1,024 batched tokens]"),
+             "activation peak per GPU [auto: estimate from the vocabulary, max-num-seqs "
+             "and the batch]"),
     VLLM_GIB("non-torch-gib", "non_torch_gib", non_torch_gib,
-             "non-torch memory per GPU [auto: 0.1, 0.4 with TP]"),
+             "non-torch memory per GPU [auto: 0.13 (0.06 under 70 GiB), 0.5 with TP]"),
     VLLM_GIB("cuda-graph-gib", "cuda_graph_gib", cuda_graph_gib,
              "CUDA graphs inside the budget [auto: 0 before 0.21, 0.5 from 0.21]"),
     VLLM_GIB("kv-cache-memory-gib", "kv_cache_memory_gib", kv_cache_memory_gib,
@@ -170,9 +187,9 @@ const kv_flag kv_flags[] = {
      .min = 1, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
      .section = SECTION_VLLM, .meta = "N", .help = "use this block count (as vLLM's flag does)"},
     {.name = "vllm-version", .arg = ARG_VERSION, .does = DO_SPEC,
-     .offset = SPEC_AT(vllm.version_minor), .key = "vllm_version", .engine = KV_ENGINE_VLLM,
+     .offset = SPEC_AT(vllm.version), .key = "vllm_version", .engine = KV_ENGINE_VLLM,
      .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "0.N",
-     .help = "the vLLM release whose rules apply [0.11]"},
+     .help = "the vLLM release whose rules apply (0.11, 0.10.1) [0.11]"},
     {.name = "disable-hybrid-kv-cache-manager", .arg = ARG_NONE, .does = DO_SPEC,
      .offset = SPEC_AT(vllm.hybrid_manager), .key = "hybrid_kv_cache_manager",
      .switch_value = 0, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
@@ -505,19 +522,38 @@ int kv_parse_number(const char *t, double *out)
     return 0;
 }
 
-/* "0.11", "v0.10.1.1", "0.11.0rc2" -> 11. Only 0.x releases exist in kvcalc's rules. */
-static int parse_version(const char *t, int *minor)
+/* Up to 3 digits at *t (0..999); advances *t; -1 when there are none or too many. */
+static long version_part(const char **t)
+{
+    long v = 0;
+    int digits = 0;
+    for (; isdigit((unsigned char)**t) && digits < 4; (*t)++, digits++)
+        v = v * 10 + (**t - '0');
+    return digits == 0 || v >= 1000 ? -1 : v;
+}
+
+/* "0.11" -> 1100, "v0.10.1.1" -> 1001, "0.11.0rc2" -> 1100: MINOR x 100 + PATCH (at most
+ * 99). Only 0.x releases exist in kvcalc's rules. */
+static int parse_version(const char *t, int *version)
 {
     if (*t == 'v')
         t++;
-    if (t[0] != '0' || t[1] != '.' || !isdigit((unsigned char)t[2]))
+    if (t[0] != '0' || t[1] != '.')
         return -1;
-    long v = 0;
-    for (t += 2; isdigit((unsigned char)*t) && v < 1000; t++)
-        v = v * 10 + (*t - '0');
-    if (v >= 1000 || (*t != '\0' && *t != '.' && *t != 'r' && *t != '-' && *t != '+'))
+    t += 2;
+    long minor = version_part(&t), patch = 0;
+    if (minor < 0)
         return -1;
-    *minor = (int)v;
+    if (*t == '.' && isdigit((unsigned char)t[1])) {
+        t++;
+        if ((patch = version_part(&t)) < 0)
+            return -1;
+    }
+    if (*t != '\0' && *t != '.' && *t != 'r' && *t != '-' && *t != '+')
+        return -1;
+    if (patch > 99) /* no vLLM release has one; refused rather than capped */
+        return -1;
+    *version = (int)(minor * 100 + patch);
     return 0;
 }
 
@@ -707,7 +743,7 @@ char *kv_flag_text(char *buf, size_t cap, const kv_spec *s, const kv_flag *f)
         return buf;
     case ARG_VERSION:
         memcpy(&e, at, sizeof e);
-        snprintf(buf, cap, "0.%d", e);
+        kv_vllm_version_format(e, buf, cap);
         return buf;
     case ARG_SGLANG_VERSION:
         memcpy(&e, at, sizeof e);

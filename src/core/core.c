@@ -48,6 +48,7 @@ void kv_spec_defaults(kv_spec *s)
     memset(&s->arch, 0, sizeof s->arch);
     s->arch.base_dtype = KV_DTYPE_FP16;
     s->params_estimated = 0;
+    s->quantization = KV_QUANTIZATION_NONE;
     s->tp = 1;
     s->engine = KV_ENGINE_IDEAL;
     kv_vllm_defaults(&s->vllm);

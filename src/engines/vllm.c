@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#define V(minor, patch) ((minor) * 100 + (patch)) /* vllm.version of 0.MINOR.PATCH */
 #define VLLM_DEFAULT_BLOCK 16
 #define VLLM_MLA_BLOCK 64 /* FlashMLA forces a multiple of 64 on Hopper */
 #define VLLM_MAMBA_ALIGN 16
@@ -35,26 +36,72 @@ void kv_vllm_defaults(kv_vllm_spec *v)
     v->block_size = 0;
     v->max_num_batched_tokens = 0;
     v->num_gpu_blocks_override = 0;
-    v->version_minor = 11;
+    v->max_num_seqs = 0;
+    v->version = 1100;
     v->hybrid_manager = 1;
     v->mamba_align = 0;
 }
 
-double kv_vllm_activation_estimate_gib(int64_t t)
+/* Least-squares fit on the nine public logs that print the activation peak (M01-M07, D22,
+ * D23: H100, L40S and a 16 GB card; 0.6B to 235B; dense and MoE; TP 1 to 8): each within
+ * 0.12 GiB but D22 (+0.37 GiB). docs/vllm.md has the table. */
+#define SAMPLER_COPIES 9.556 /* f32 seqs x vocab buffers of the dummy sampler run */
+#define SAMPLER_COPIES_0_10_1 2.3 /* 0.10.0-0.10.1: D10 (2.7) and D14 (1.9), logs of 0.10.1.1 */
+#define FORWARD_SHARE 0.157  /* of tokens x MLP width x 4 B */
+
+double kv_vllm_activation_estimate_gib(int64_t t, int64_t seqs, int64_t vocab, int64_t mlp,
+                                       int version)
 {
-    /* fits the two profiled single-GPU logs: 0.55 GiB (with non-torch) at T = 2,048 on an
-     * A100, about 1.2 GiB at T = 8,192 on an L40S */
-    return 0.25 + 0.1 * (double)t / 1024.0;
+    if (vocab <= 0) /* no model: the older rule, from two profiled single-GPU logs */
+        return 0.25 + 0.1 * (double)t / 1024.0;
+    double copies = version >= V(10, 0) && version < V(10, 2) ? SAMPLER_COPIES_0_10_1
+                                                               : SAMPLER_COPIES;
+    double sampler = copies * (double)seqs * (double)vocab * 4.0;
+    double forward = FORWARD_SHARE * (double)t * (double)(mlp > 0 ? mlp : 0) * 4.0;
+    return (sampler + forward) / KV_GIB;
 }
 
-double kv_vllm_non_torch_estimate_gib(int64_t tp)
+double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib)
 {
-    return tp > 1 ? 0.4 : 0.1; /* NCCL and custom all-reduce buffers with TP */
+    /* NCCL and custom all-reduce buffers with TP (0.21-0.74 GiB in the logs); one GPU: the
+     * logs show 0.13-0.14 GiB on 80 GB cards, 0.03-0.09 GiB on 8-16 GB ones */
+    return tp > 1 ? 0.5 : total_gib >= 70 ? 0.13 : 0.06;
 }
 
-double kv_vllm_cuda_graph_estimate_gib(int version_minor)
+/* What vLLM loads beyond the stored mxfp4 experts: its MoE kernels pad the experts' hidden
+ * width to a multiple of 256 (gpt-oss: 2,880 -> 3,072, 6.7% more expert bytes). Fitted on
+ * two logs: gpt-oss-20b 13.45 GiB predicted vs 13.47 logged, gpt-oss-120b 64.55 vs 64.38. */
+static double mxfp4_padding(const kv_spec *s)
 {
-    return version_minor >= 21 ? 0.5 : 0.0;
+    if (s->arch.quant_scope != KV_QUANT_EXPERTS || !(s->arch.quant_bytes > 0) ||
+        s->checkpoint_weights_bytes > 0 || s->arch.hidden <= 0)
+        return 0;
+    kv_param_parts p;
+    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
+    int64_t padded = (s->arch.hidden + 255) / 256 * 256;
+    return p.experts * s->arch.quant_bytes * ((double)padded / (double)s->arch.hidden - 1.0) /
+           (double)s->tp;
+}
+
+/* MLP width one GPU computes for a token: the dense MLP, or one expert's for MoE models. */
+static int64_t mlp_width_per_gpu(const kv_spec *s)
+{
+    int64_t w = s->arch.experts > 0 && s->arch.moe_intermediate > 0 ? s->arch.moe_intermediate
+                                                                    : s->arch.intermediate;
+    return w / s->tp;
+}
+
+double kv_vllm_cuda_graph_estimate_gib(int version)
+{
+    return version >= V(21, 0) ? 0.5 : 0.0;
+}
+
+void kv_vllm_version_format(int version, char *buf, size_t cap)
+{
+    if (version % 100)
+        snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
+    else
+        snprintf(buf, cap, "0.%d", version / 100);
 }
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -148,14 +195,14 @@ static double needed_bytes(const bucket *bk, size_t n, const kv_vllm_spec *v, in
 
 /* Layers per group: the smallest bucket, or the largest when it is under 1.5 x the
  * smallest (from 0.11); every bucket is cut into ceil(n / group_size) groups. */
-static void make_groups(bucket *bk, size_t n, int version_minor, kv_vllm_result *out)
+static void make_groups(bucket *bk, size_t n, int version, kv_vllm_result *out)
 {
     int64_t lo = bk[0].layers, hi = bk[0].layers;
     for (size_t i = 1; i < n; i++) {
         lo = min64(lo, bk[i].layers);
         hi = bk[i].layers > hi ? bk[i].layers : hi;
     }
-    int64_t size = (version_minor >= 11 && (double)hi < 1.5 * (double)lo) ? hi : lo;
+    int64_t size = (version >= V(11, 0) && (double)hi < 1.5 * (double)lo) ? hi : lo;
     out->group_size = size;
     out->num_groups = 0;
     out->padding_layers = 0;
@@ -224,6 +271,15 @@ static int64_t resolve_batched_tokens(const kv_spec *s, double total_gib)
     return (total_gib >= 70 && !a100) ? 8192 : 2048;
 }
 
+/* vLLM's default max_num_seqs by the same rule: 1,024 or 256. */
+static int64_t resolve_seqs(const kv_spec *s, double total_gib)
+{
+    if (s->vllm.max_num_seqs > 0)
+        return s->vllm.max_num_seqs;
+    int a100 = s->gpu_name && strstr(s->gpu_name, "A100") != NULL;
+    return (total_gib >= 70 && !a100) ? 1024 : 256;
+}
+
 /* One result for a spec whose engine inputs are in range (vllm_check); KV_ERR_VLLM_RANGE
  * when a block or token count would exceed 2^63 - 1. */
 static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
@@ -235,6 +291,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     resolved.total_gib = out->total_gib;
     resolved.max_num_batched_tokens = resolve_batched_tokens(s, out->total_gib);
     out->max_num_batched_tokens = v->max_num_batched_tokens;
+    out->max_num_seqs = resolve_seqs(s, out->total_gib);
     out->elem_bytes = kv_dtype_get(s->dtype)->bytes;
 
     /* buckets of alike layers; without the hybrid manager windows count as full */
@@ -276,20 +333,25 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     }
     out->block_size = bs;
     out->page_bytes = (double)bs * attn_tok;
-    make_groups(bk, nb, v->version_minor, out);
+    make_groups(bk, nb, v->version, out);
 
     /* the budget */
     out->total_bytes = gib(v->total_gib);
     out->requested_bytes = v->util * out->total_bytes;
-    out->weights_bytes = v->weights_gib >= 0 ? gib(v->weights_gib) : r->weights_bytes;
+    out->weights_bytes = v->weights_gib >= 0 ? gib(v->weights_gib)
+                                              : r->weights_bytes + mxfp4_padding(s);
     out->activation_bytes = gib(v->activation_gib >= 0
                                     ? v->activation_gib
-                                    : kv_vllm_activation_estimate_gib(v->max_num_batched_tokens));
-    out->non_torch_bytes = gib(v->non_torch_gib >= 0 ? v->non_torch_gib
-                                                     : kv_vllm_non_torch_estimate_gib(s->tp));
+                                    : kv_vllm_activation_estimate_gib(
+                                          v->max_num_batched_tokens, out->max_num_seqs,
+                                          s->arch.known ? s->arch.vocab : 0, mlp_width_per_gpu(s),
+                                          v->version));
+    out->non_torch_bytes = gib(v->non_torch_gib >= 0
+                                   ? v->non_torch_gib
+                                   : kv_vllm_non_torch_estimate_gib(s->tp, v->total_gib));
     out->cuda_graph_bytes = gib(v->cuda_graph_gib >= 0
                                     ? v->cuda_graph_gib
-                                    : kv_vllm_cuda_graph_estimate_gib(v->version_minor));
+                                    : kv_vllm_cuda_graph_estimate_gib(v->version));
     out->available_bytes = v->kv_cache_memory_gib >= 0
                                ? gib(v->kv_cache_memory_gib)
                                : out->requested_bytes - (out->weights_bytes + out->activation_bytes +
@@ -313,7 +375,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     out->blocks_per_request = (int64_t)blocks;
     double per_request = (double)blocks;
     out->max_concurrency = (double)out->num_gpu_blocks / per_request;
-    if (v->version_minor >= 20) { /* 2026: tokens = concurrency x max_model_len */
+    if (v->version >= V(20, 0)) { /* 2026: tokens = concurrency x max_model_len */
         if (to_i64(out->max_concurrency * (double)m, &out->gpu_kv_cache_tokens) < 0)
             return KV_ERR_VLLM_RANGE;
     } else { /* the pool divided evenly among the groups */
@@ -358,6 +420,7 @@ static kv_status vllm_check(const kv_spec *s)
     double total = resolve_total(s, &source);
     if (!(v->util > 0 && v->util <= 1) || v->block_size < 0 || v->block_size > (1 << 20) ||
         v->max_num_batched_tokens < 0 || v->max_num_batched_tokens > ((int64_t)1 << 40) ||
+        v->max_num_seqs < 0 || v->max_num_seqs > ((int64_t)1 << 24) ||
         !(total > 0) || total > 1e12 || v->num_gpu_blocks_override < 0)
         return KV_ERR_VLLM;
     return KV_OK;
@@ -375,7 +438,7 @@ static kv_status vllm_compute(const kv_spec *s, kv_result *r)
     const kv_vllm_result *v = &r->vllm;
     kv_status st = vllm_compute_into(s, r, &r->vllm);
     r->max_concurrency = whole_requests(v);
-    snprintf(r->engine_version, sizeof r->engine_version, "0.%d", s->vllm.version_minor);
+    kv_vllm_version_format(s->vllm.version, r->engine_version, sizeof r->engine_version);
     r->available_kv_bytes = v->available_bytes;
     r->kv_cache_bytes = (double)v->num_gpu_blocks * v->page_bytes * (double)v->group_size;
     r->kv_cache_tokens = v->gpu_kv_cache_tokens;
