@@ -287,6 +287,16 @@ typedef struct {
                                 SGLang's --quantization name it (the spec builder applies it
                                 to weight_dtype and arch); KV_QUANTIZATION_NONE: as the model */
     int64_t tp;              /* tensor-parallel size, >= 1: every figure becomes per GPU */
+    int64_t pp;              /* pipeline stages, >= 1 (at most layers): each GPU holds its
+                                stage's layers, KV and weights; the stage that holds the
+                                fewest requests answers (per-GPU figures are that stage's) */
+    int64_t dp;              /* data-parallel replicas, >= 1: the deployment holds dp x the
+                                replica's requests (deployment_max_concurrency) */
+    int expert_parallel;     /* 1: MoE experts are split across the tp x dp GPUs instead of
+                                sharded per expert (fewer expert weights per GPU with dp) */
+    int64_t pp_stage;        /* < 0: the whole replica. Set by kv_compute() to 0..pp-1 while it
+                                computes one stage (engines read it: vLLM's sampler profile
+                                runs on the last stage only) */
     kv_engine engine;        /* which engine's allocation answers (max_concurrency, fits) */
     kv_vllm_spec vllm;       /* used when engine == KV_ENGINE_VLLM */
     kv_sglang_spec sglang;   /* used when engine == KV_ENGINE_SGLANG */
@@ -589,6 +599,10 @@ typedef struct {
     int state_unknown;           /* 1: state layers whose size the config does not give */
     int64_t kv_heads_per_gpu;    /* max(1, kv_heads / tp); kv_heads for MLA (not split) */
     double kv_bytes_per_request_group; /* the whole TP group: per GPU x tp */
+    int64_t pp_stage;            /* the pipeline stage the per-GPU figures are of: the one that
+                                    holds the fewest requests (0 without pipeline parallelism) */
+    int64_t pp_stage_layers;     /* its layers */
+    double deployment_max_concurrency; /* max_concurrency x dp */
     double weights_bytes_group;  /* all weights: per GPU x tp */
     kv_vllm_result vllm;         /* filled when spec.engine == KV_ENGINE_VLLM */
     kv_sglang_result sglang;     /* filled when spec.engine == KV_ENGINE_SGLANG */
@@ -627,7 +641,8 @@ typedef enum {
     KV_ERR_TRTLLM,          /* a TensorRT-LLM input out of range, or its token count would
                                exceed 2^62 */
     KV_ERR_SGLANG,          /* an SGLang input out of range (fraction, memory, page size) */
-    KV_ERR_LLAMACPP         /* a llama.cpp input it would refuse (kv_llamacpp_problem()) */
+    KV_ERR_LLAMACPP,        /* a llama.cpp input it would refuse (kv_llamacpp_problem()) */
+    KV_ERR_PARALLEL         /* pp < 1 or more stages than layers, dp < 1 */
 } kv_status;
 
 /* ---- computing ------------------------------------------------------------------------ */
@@ -698,6 +713,11 @@ const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t);
 /* Why llama.cpp refuses spec s (one sentence naming the flag), or NULL when it does not:
  * what kv_compute() reports as KV_ERR_LLAMACPP. */
 const char *kv_llamacpp_problem(const kv_spec *s);
+
+/* Stage `stage` of a pp-stage pipeline over `layers` layers, as vLLM partitions them (layers /
+ * pp each; the remainder one more each to the stages before the last, from the second-last
+ * back): its first layer into *first, its layer count returned. */
+int64_t kv_pp_stage_layers(int64_t layers, int64_t pp, int64_t stage, int64_t *first);
 
 /* Whether tensor parallelism of size tp can split this model: tp divides the attention heads
  * (when known) and, without MLA, tp divides the KV heads or the KV heads divide tp (then they

@@ -50,6 +50,10 @@ void kv_spec_defaults(kv_spec *s)
     s->params_estimated = 0;
     s->quantization = KV_QUANTIZATION_NONE;
     s->tp = 1;
+    s->pp = 1;
+    s->dp = 1;
+    s->expert_parallel = 0;
+    s->pp_stage = -1;
     s->engine = KV_ENGINE_IDEAL;
     kv_vllm_defaults(&s->vllm);
     kv_sglang_defaults(&s->sglang);
@@ -100,6 +104,7 @@ static const char *const status_messages[] = {
                       "tokens per block >= 1, free memory >= 0 and finite), or its token "
                       "count exceeds 2^62; kvcalc refuses rather than cap it",
     [KV_ERR_LLAMACPP] = "llama.cpp would refuse these settings (see kv_llamacpp_problem())",
+    [KV_ERR_PARALLEL] = "must be an integer >= 1 (pipeline stages: at most one per layer)",
 };
 
 const char *kv_status_message(kv_status st)
@@ -164,6 +169,8 @@ static kv_status check_inputs(const kv_spec *s)
         return KV_ERR_PREFIX_REQUESTS;
     if (!kv_tp_valid(s, s->tp))
         return KV_ERR_TP;
+    if (s->pp < 1 || s->pp > s->layers || s->dp < 1 || s->pp_stage >= s->pp)
+        return KV_ERR_PARALLEL;
     const kv_engine_ops *engine = kv_engine_get(s->engine);
     if (!engine)
         return KV_ERR_ENGINE;
@@ -184,6 +191,7 @@ static void add_row(const kv_spec *s, const kv_engine_ops *engine, const kv_resu
     row->context = c;
     row->kv_bytes_per_request = kv_groups_request_bytes(r, c);
     row->max_concurrency = c == s->context ? r->max_concurrency
+                           : s->pp > 1     ? kv_max_concurrency_at(s, c) /* another stage may bind */
                                            : engine->concurrency_at(s, r, c, row->kv_bytes_per_request);
     row->is_setting = (c == s->context);
 }
@@ -221,6 +229,18 @@ static kv_growth growth_of(const kv_result *r)
     return !full ? KV_GROWTH_FIXED : other ? KV_GROWTH_CAPPED : KV_GROWTH_LINEAR;
 }
 
+/* Bytes of the MoE experts among the weights: the estimate's share (a checkpoint's bytes are
+ * split in the proportion the architecture gives); 0 for a dense or unknown model. */
+static double expert_bytes(const kv_spec *s, double weights_group)
+{
+    if (!s->arch.known || s->arch.experts <= 0)
+        return 0;
+    kv_param_parts p;
+    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
+    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other;
+    return all > 0 ? weights_group * p.experts / all : 0;
+}
+
 /* The weights of the whole model and of one GPU. */
 static kv_status size_weights(const kv_spec *s, kv_result *r)
 {
@@ -239,6 +259,82 @@ static kv_status size_weights(const kv_spec *s, kv_result *r)
         return KV_ERR_PARAMS_B;
     /* tensor parallelism shards the weights evenly (tp == 1 leaves the lesson's bits alone) */
     r->weights_bytes = s->tp == 1 ? r->weights_bytes_group : r->weights_bytes_group / (double)s->tp;
+    if (s->expert_parallel && s->dp > 1) /* experts spread over tp x dp GPUs, not tp */
+        r->weights_bytes -= expert_bytes(s, r->weights_bytes_group) / (double)s->tp *
+                            (1.0 - 1.0 / (double)s->dp);
+    return KV_OK;
+}
+
+/* ---- pipeline parallelism: one stage at a time ---- */
+
+int64_t kv_pp_stage_layers(int64_t layers, int64_t pp, int64_t stage, int64_t *first)
+{
+    int64_t base = layers / pp, extra = layers % pp;
+    /* stages pp-1-extra .. pp-2 get one more layer (vLLM's get_pp_indices) */
+    int64_t lo = pp - 1 - extra;
+    *first = stage * base + (stage > lo ? stage - lo : 0);
+    return base + (stage >= lo && stage < pp - 1);
+}
+
+/* Bytes of the input embedding and of the output head (0 when the architecture is unknown):
+ * the first stage holds the one, the last the other. */
+static void embedding_bytes(const kv_spec *s, double *input, double *head)
+{
+    double b = kv_dtype_get(s->arch.base_dtype)->bytes;
+    *input = *head = 0;
+    if (!s->arch.known || s->arch.vocab <= 0 || s->arch.hidden <= 0)
+        return;
+    *input = (double)s->arch.vocab * (double)s->arch.hidden * b;
+    *head = *input; /* tied or not, the last stage holds its own copy of the head */
+}
+
+/* The spec of stage i: its layers (the layout rotated to its first layer), the weights it
+ * holds (its share of the layers' weights, plus the embedding on the first stage and the
+ * head on the last) as a checkpoint's bytes, one stage. */
+static void stage_spec(const kv_spec *s, const kv_result *whole, int64_t i, kv_spec *out)
+{
+    int64_t first, n = kv_pp_stage_layers(s->layers, s->pp, i, &first);
+    double in, head;
+    embedding_bytes(s, &in, &head);
+    double body = whole->weights_bytes_group - in - (s->arch.tie_embeddings ? 0 : head);
+    *out = *s;
+    out->layers = n;
+    if (s->layout.pattern_len > 0)
+        for (size_t j = 0; j < s->layout.pattern_len; j++)
+            out->layout.pattern[j] =
+                s->layout.pattern[(size_t)(first + (int64_t)j) % s->layout.pattern_len];
+    out->checkpoint_weights_bytes = body * (double)n / (double)s->layers +
+                                    (i == 0 ? in : 0) + (i == s->pp - 1 ? head : 0);
+    out->checkpoint_params = 0;
+    out->params_estimated = 0;
+    out->pp_stage = i;
+}
+
+/* Every stage's result; the one that holds the fewest requests answers (vLLM takes the
+ * smallest block count of its workers), with the whole replica's weights kept. */
+static kv_status compute_stages(const kv_spec *s, kv_result *r)
+{
+    kv_result whole, one;
+    kv_spec st;
+    kv_status rc;
+    kv_spec w = *s;
+    w.pp = 1;
+    w.pp_stage = -1;
+    if ((rc = kv_compute(&w, &whole)) != KV_OK && rc != KV_ERR_VLLM_RANGE)
+        return rc;
+    for (int64_t i = 0; i < s->pp; i++) {
+        stage_spec(s, &whole, i, &st);
+        if ((rc = kv_compute(&st, &one)) != KV_OK)
+            return rc;
+        if (i == 0 || one.max_concurrency < r->max_concurrency) {
+            *r = one;
+            r->pp_stage = i;
+            r->pp_stage_layers = st.layers;
+        }
+    }
+    r->weights_bytes_group = whole.weights_bytes_group;
+    r->params = whole.params;
+    r->deployment_max_concurrency = r->max_concurrency * (double)s->dp;
     return KV_OK;
 }
 
@@ -247,6 +343,8 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     kv_status st = check_inputs(s);
     if (st != KV_OK)
         return st;
+    if (s->pp > 1 && s->pp_stage < 0)
+        return compute_stages(s, r);
     const kv_engine_ops *engine = kv_engine_get(s->engine);
 
     kv_fill_groups(s, r);
@@ -289,6 +387,9 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
     if ((st = engine->compute(s, r)) != KV_OK)
         return st;
     r->fits = r->max_concurrency >= 1;
+    r->pp_stage = s->pp_stage > 0 ? s->pp_stage : 0;
+    r->pp_stage_layers = s->layers;
+    r->deployment_max_concurrency = r->max_concurrency * (double)s->dp;
     return KV_OK;
 }
 

@@ -53,12 +53,12 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
 {
     out->target = target;
     out->kv_bytes_needed = (double)target * r->kv_bytes_per_request_group;
-    out->overhead_bytes = r->overhead_bytes * (double)s->tp;
+    out->overhead_bytes = r->overhead_bytes * (double)(s->tp * s->pp);
     out->total_bytes_needed = out->kv_bytes_needed + r->weights_bytes_group + out->overhead_bytes;
     out->per_gpu_max = r->max_concurrency;
     out->fits_one_gpu = r->max_concurrency >= (double)target;
     out->replicas = replicas_for(target, r->max_concurrency);
-    out->gpus_needed = gpus_for(out->replicas, s->tp);
+    out->gpus_needed = gpus_for(out->replicas, s->tp * s->pp); /* GPUs per replica */
     if (out->gpus_needed < 0)
         return KV_ERR_TARGET; /* exact, or refused: never a capped count */
     int smallest = -1; /* index of the smallest GPU choice that holds the target alone */
@@ -84,13 +84,13 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
                 o->tp = v.tp;
                 o->per_replica = vr.max_concurrency;
                 o->replicas = replicas_for(target, vr.max_concurrency);
-                o->gpus = gpus_for(o->replicas, v.tp);
+                o->gpus = gpus_for(o->replicas, v.tp * v.pp);
                 if (o->gpus < 0) { /* more GPUs than 64 bits count: not an option */
                     out->n_options--;
                     continue;
                 }
             }
-            if (v.tp == 1 && vr.max_concurrency >= (double)target &&
+            if (v.tp == 1 && v.pp == 1 && vr.max_concurrency >= (double)target &&
                 (smallest < 0 || gpus[g].gib < gpus[smallest].gib))
                 smallest = (int)g;
         }

@@ -413,6 +413,9 @@ const char *kv_llamacpp_problem(const kv_spec *s)
     if (s->tp != 1)
         return "--tensor-parallel-size: llama.cpp splits a model by layers over devices "
                "(--n-gpu-layers), not by heads: use 1";
+    if (s->pp != 1)
+        return "--pipeline-parallel-size: llama.cpp places layers with --n-gpu-layers (and "
+               "--tensor-split), not by pipeline stages: use 1";
     if (l->build < 1 || l->batch_size < 1 || l->ubatch_size < 1 || l->parallel < 0 ||
         l->flash_attn > KV_FLASH_AUTO || l->type_k >= KV_GGML_CACHE_TYPES ||
         l->type_v >= KV_GGML_CACHE_TYPES || l->ctx_size > CTX_LIMIT || l->parallel > 1000000)

@@ -83,6 +83,13 @@ static double mxfp4_padding(const kv_spec *s)
            (double)s->tp;
 }
 
+/* Rows of the profile run's sampler on this GPU: max_num_seqs on the last pipeline stage
+ * (the only one that samples), none on the others. */
+static int64_t sampler_rows(const kv_spec *s, const kv_vllm_result *out)
+{
+    return s->pp_stage >= 0 && s->pp_stage < s->pp - 1 ? 0 : out->max_num_seqs;
+}
+
 /* MLP width one GPU computes for a token: the dense MLP, or one expert's for MoE models. */
 static int64_t mlp_width_per_gpu(const kv_spec *s)
 {
@@ -343,12 +350,12 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     out->activation_bytes = gib(v->activation_gib >= 0
                                     ? v->activation_gib
                                     : kv_vllm_activation_estimate_gib(
-                                          v->max_num_batched_tokens, out->max_num_seqs,
+                                          v->max_num_batched_tokens, sampler_rows(s, out),
                                           s->arch.known ? s->arch.vocab : 0, mlp_width_per_gpu(s),
                                           v->version));
     out->non_torch_bytes = gib(v->non_torch_gib >= 0
                                    ? v->non_torch_gib
-                                   : kv_vllm_non_torch_estimate_gib(s->tp, v->total_gib));
+                                   : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, v->total_gib));
     out->cuda_graph_bytes = gib(v->cuda_graph_gib >= 0
                                     ? v->cuda_graph_gib
                                     : kv_vllm_cuda_graph_estimate_gib(v->version));

@@ -227,6 +227,17 @@ void report_text(FILE *out, const kv_report *rep)
                      "KV heads%s, 1/%lld of the weights)\n",
                 (long long)s->tp, (long long)r->kv_heads_per_gpu, (long long)s->kv_heads,
                 s->layout.mla ? ", MLA latent not split" : " each", (long long)s->tp);
+    if (s->pp > 1)
+        fprintf(out, "Pipeline   : %lld stages; figures below are stage %lld's (%lld of %lld layers), "
+                     "the one that holds the fewest requests\n",
+                (long long)s->pp, (long long)r->pp_stage + 1, (long long)r->pp_stage_layers,
+                (long long)s->layers);
+    if (s->dp > 1)
+        fprintf(out, "Data par.  : %lld replicas of %lld GPU%s: %lld GPUs, %s requests at once in "
+                     "all\n",
+                (long long)s->dp, (long long)(s->tp * s->pp), s->tp * s->pp == 1 ? "" : "s",
+                (long long)(s->dp * s->tp * s->pp),
+                fmt_fixed(c, sizeof c, r->deployment_max_concurrency, 0, 1));
     int stored = s->checkpoint_weights_bytes > 0; /* a checkpoint's own tensor bytes */
     int st = s->weights_source && strcmp(s->weights_source, "safetensors") == 0;
     int no_st = s->weights_source && strcmp(s->weights_source, "estimate") == 0;

@@ -74,8 +74,9 @@ void report_vllm_text(FILE *out, const kv_report *rep)
     const kv_result *r = rep->result;
     const kv_vllm_result *v = &r->vllm;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF];
-    fprintf(out, "vLLM %s (V1 engine) prediction, per GPU (tensor parallel %lld):\n",
-            r->engine_version, (long long)s->tp);
+    fprintf(out, "vLLM %s (V1 engine) prediction, per GPU (tensor parallel %lld%s%s):\n",
+            r->engine_version, (long long)s->tp, s->pp > 1 ? ", the binding pipeline stage" : "",
+            s->pp > 1 && r->pp_stage < s->pp - 1 ? ", no sampler on it" : "");
     budget_lines(out, s, v);
     fprintf(out, "  blocks  : %s tokens x %s B per layer page x %s layers per group = %s B per "
                  "block; %s KV cache group%s\n",

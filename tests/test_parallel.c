@@ -1,0 +1,118 @@
+/*
+ * test_parallel.c - pipeline, data and expert parallelism through the public header: vLLM's
+ * layer split by hand, the stage that binds, deployment concurrency, experts over tp x dp.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "kvcalc.h"
+
+static void preset(const char *name, kv_spec *s)
+{
+    kv_model_info info;
+    char err[256];
+    assert_int_equal(kv_model_preset_spec(kv_model_preset_find(name), s, &info, err, sizeof err), 0);
+}
+
+/* vLLM's get_pp_indices: 10 layers over 4 stages = 2 each, the remainder of 2 one more each
+ * on the second-last and third-last: [2, 3, 3, 2] from layers 0, 2, 5, 8. 80 over 3: 26 each
+ * and 2 more, on the second-last and third-last (here the first): [27, 27, 26]. */
+static void stage_layers(void **state)
+{
+    (void)state;
+    static const int64_t want[4] = {2, 3, 3, 2}, first_want[4] = {0, 2, 5, 8};
+    int64_t first, sum = 0;
+    for (int64_t i = 0; i < 4; i++) {
+        assert_int_equal(kv_pp_stage_layers(10, 4, i, &first), want[i]);
+        assert_int_equal(first, first_want[i]);
+    }
+    static const int64_t want3[3] = {27, 27, 26};
+    for (int64_t i = 0; i < 3; i++) {
+        assert_int_equal(kv_pp_stage_layers(80, 3, i, &first), want3[i]);
+        assert_int_equal(first, sum);
+        sum += want3[i];
+    }
+    assert_int_equal(sum, 80);
+}
+
+/* Llama-3.1-70B, 4 x 2 on H100s: 40 layers per stage, 8 / 4 = 2 KV heads per GPU: 2 x 40 x 2
+ * x 128 x 2 B = 40,960 B per token. The last stage carries the head and vLLM's sampler run,
+ * so it holds fewer blocks and binds. One stage (pp 1) equals the plain run. */
+static void pipeline_binding_stage(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r, one;
+    preset("llama-3.1-70b-instruct", &s);
+    s.engine = KV_ENGINE_VLLM;
+    s.gpu_mem_gib = 79.6475;
+    s.vllm.total_gib = 79.18;
+    s.tp = 4;
+    s.context = 32000;
+    assert_int_equal(kv_compute(&s, &one), KV_OK);
+    s.pp = 2;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.kv_bytes_per_token == 40960.0);
+    assert_int_equal(r.pp_stage, 1);
+    assert_int_equal(r.pp_stage_layers, 40);
+    /* half the layers per GPU: more than twice the blocks of one stage of 80 layers */
+    assert_true(r.vllm.num_gpu_blocks > 2 * one.vllm.num_gpu_blocks);
+    /* the first stage runs no sampler: its activation is the forward pass only */
+    kv_spec first = s;
+    first.pp_stage = 0;
+    first.layers = 40;
+    kv_result f;
+    assert_int_equal(kv_compute(&first, &f), KV_OK);
+    assert_true(f.vllm.activation_bytes < r.vllm.activation_bytes / 10);
+    /* the whole replica's weights stay whole */
+    assert_true(fabs(r.weights_bytes_group - one.weights_bytes_group) < 1);
+    /* more stages than layers: refused */
+    s.pp = 81;
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_PARALLEL);
+}
+
+/* Data parallelism multiplies the deployment, not the replica; experts over tp x dp. */
+static void data_and_expert_parallel(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r, base;
+    preset("qwen3-30b-a3b", &s);
+    s.gpu_mem_gib = 80;
+    s.tp = 2;
+    assert_int_equal(kv_compute(&s, &base), KV_OK);
+    s.dp = 3;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.max_concurrency == base.max_concurrency);
+    assert_true(r.deployment_max_concurrency == 3 * base.max_concurrency);
+    assert_true(r.weights_bytes == base.weights_bytes); /* no expert parallelism */
+    /* experts split over 2 x 3 GPUs instead of 2: per GPU, the expert bytes X / 2 become
+     * X / 6; X is the estimate's expert share of the weights */
+    kv_param_parts p;
+    kv_estimate_param_parts(&s.arch, &s.layout, s.layers, s.kv_heads, s.head_dim, &p);
+    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other;
+    double x = base.weights_bytes_group * p.experts / all;
+    s.expert_parallel = 1;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(fabs(r.weights_bytes - (base.weights_bytes - x / 2 + x / 6)) < 2);
+    assert_true(r.max_concurrency > base.max_concurrency);
+    s.dp = 0;
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_PARALLEL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stage_layers),
+        cmocka_unit_test(pipeline_binding_stage),
+        cmocka_unit_test(data_and_expert_parallel),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
