@@ -368,6 +368,32 @@ typedef struct {
     kv_plan_option options[KV_MAX_PLAN];
 } kv_plan;
 
+/* One way to lay a model over GPUs: tp x pp GPUs a replica, dp replicas. */
+typedef struct {
+    int64_t tp, pp, dp;
+    int64_t gpus;                      /* tp x pp x dp: the GPUs it uses */
+    double max_concurrency;            /* one replica, by the spec's engine */
+    double deployment_max_concurrency; /* x dp */
+    int meets_target;                  /* 1: holds the target (when one is given) */
+} kv_layout_option;
+
+#define KV_MAX_LAYOUTS 128
+
+/* Every layout of at most `gpus` GPUs (tp and pp powers of two the model can be split over,
+ * dp filling the GPUs), and the best: without a target the most requests at once (fewer
+ * pipeline stages, then smaller TP, on ties); with a target the fewest GPUs that hold it
+ * (then the most requests). */
+typedef struct {
+    int64_t gpus;             /* the GPUs at hand */
+    int64_t target;           /* 0: none */
+    size_t n_options;
+    kv_layout_option options[KV_MAX_LAYOUTS]; /* by tp, then pp */
+    int64_t best;             /* index into options; -1: no layout holds one request (or the
+                                 target) */
+    int64_t best_tp, best_pp, best_dp; /* its numbers, 0 when there is none */
+    double best_deployment_max_concurrency;
+} kv_layouts;
+
 /* The lesson's four levers, quantified for the spec (kv_levers_compute). */
 typedef enum {
     KV_LEVER_NONE,          /* the setting as given */
@@ -735,6 +761,10 @@ const char *kv_status_message(kv_status st);
  * kv_compute(s). */
 kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
                           const kv_gpu_choice *gpus, size_t n, kv_plan *out);
+
+/* The layouts of at most `gpus` GPUs for spec s (its tp, pp and dp replaced), by the spec's
+ * engine; `target` > 0 asks for the fewest GPUs that hold it. */
+kv_status kv_layouts_compute(const kv_spec *s, int64_t gpus, int64_t target, kv_layouts *out);
 
 /* What half the context, an fp8 KV cache, int8 and int4 weights and (offload_gib > 0) a CPU
  * tier of offload_gib each buy, one at a time, by the spec's engine; replicas for `target`

@@ -107,12 +107,52 @@ static void data_and_expert_parallel(void **state)
     assert_int_equal(kv_compute(&s, &r), KV_ERR_PARALLEL);
 }
 
+/* --gpus: every tp x pp of 8 H100s for Llama-3.1-70B at 32,000 tokens, dp filling them.
+ * TP 8 and the splits into 2 x 4 and 4 x 2 each hold 40 requests; the tie goes to the fewest
+ * pipeline stages: TP 8. With a target of 80 on 16 GPUs every layout needs all 16, and the
+ * most requests at once wins: 94 for TP 4 x PP 4 and TP 8 x PP 2, then fewer stages. */
+static void layouts(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_layouts l;
+    preset("llama-3.1-70b-instruct", &s);
+    s.engine = KV_ENGINE_VLLM;
+    s.gpu_mem_gib = 79.6475;
+    s.vllm.total_gib = 79.18;
+    s.context = 32000;
+    assert_int_equal(kv_layouts_compute(&s, 8, 0, &l), KV_OK);
+    assert_true(l.best >= 0);
+    assert_int_equal(l.best_tp, 8);
+    assert_int_equal(l.best_pp, 1);
+    assert_int_equal(l.best_dp, 1);
+    assert_true(l.best_deployment_max_concurrency == 40);
+    for (size_t i = 0; i < l.n_options; i++) { /* every option: a whole layout, as computed */
+        const kv_layout_option *o = &l.options[i];
+        assert_true(o->gpus == o->tp * o->pp * o->dp && o->gpus <= 8);
+        assert_true(o->deployment_max_concurrency == o->max_concurrency * (double)o->dp);
+        kv_spec v = s;
+        kv_result r;
+        v.tp = o->tp;
+        v.pp = o->pp;
+        assert_int_equal(kv_compute(&v, &r), KV_OK);
+        assert_true(r.max_concurrency == o->max_concurrency);
+    }
+    assert_int_equal(kv_layouts_compute(&s, 16, 80, &l), KV_OK);
+    assert_int_equal(l.best_tp, 8);
+    assert_int_equal(l.best_pp, 2);
+    assert_true(l.best_deployment_max_concurrency >= 80);
+    assert_int_equal(kv_layouts_compute(&s, 16, 1000000, &l), KV_OK);
+    assert_true(l.best == -1 && l.best_tp == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stage_layers),
         cmocka_unit_test(pipeline_binding_stage),
         cmocka_unit_test(data_and_expert_parallel),
+        cmocka_unit_test(layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,6 +279,10 @@ const kv_flag kv_flags[] = {
     {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,
      .section = SECTION_PLAN, .meta = "N",
      .help = "plan for N requests in flight: memory, replicas, which GPU"},
+    {.name = "gpus", .arg = ARG_INT, .does = DO_GPUS, .min = 1, .max = 1048576, .engine = ANY,
+     .section = SECTION_PLAN, .meta = "N",
+     .help = "I have N GPUs: every TP x PP x DP layout and the best (with a target, the fewest "
+             "GPUs that hold it)"},
     {.name = "levers", .arg = ARG_NONE, .does = DO_LEVERS, .engine = ANY,
      .section = SECTION_PLAN, .help = "what half the context, fp8 KV, int8/int4 weights and offload buy"},
     {.name = "offload-gib", .arg = ARG_NUM, .does = DO_OFFLOAD, .min = 0, .max = 1e12,
@@ -928,6 +932,9 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
     case DO_TARGET:
         o->target = v.i;
         return 0;
+    case DO_GPUS:
+        o->gpus_total = v.i;
+        return 0;
     case DO_LEVERS:
         o->levers = 1;
         return 0;
@@ -970,6 +977,8 @@ static const char *key_missing(const kv_options *o, const struct kv_key *k)
     static char need[64];
     if (k->section == KEY_PLAN && o->target == 0)
         return "--target-concurrency";
+    if (k->section == KEY_LAYOUTS && o->gpus_total == 0)
+        return "--gpus";
     if (k->section == KEY_ENGINE && chosen_engine(o) != k->engine) {
         snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
         return need;

@@ -39,6 +39,7 @@ typedef enum {
     DO_FORMAT,       /* --format FMT */
     DO_GET,          /* --get KEY */
     DO_TARGET,       /* --target-concurrency N */
+    DO_GPUS,         /* --gpus N */
     DO_LEVERS,       /* --levers */
     DO_OFFLOAD,      /* --offload-gib X */
     DO_REQUIRE,      /* --require EXPR (repeatable) */
@@ -166,6 +167,7 @@ typedef struct {
     const kv_gpu *gpu;            /* --gpu NAME, or NULL */
     int help_section;             /* --help=NAME: its flag_section; -1: every section */
     int64_t target;               /* --target-concurrency, 0 = none */
+    int64_t gpus_total;           /* --gpus N: the GPUs at hand, 0 = none */
     int levers;                   /* --levers */
     double offload_gib;           /* --offload-gib */
     const char *plot;             /* --plot FILE, or NULL */

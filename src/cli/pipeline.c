@@ -23,6 +23,7 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     rep->plan = NULL;
     rep->levers = NULL;
     rep->curve = NULL;
+    rep->layouts = NULL;
     kv_status rc = kv_compute(s, &st->result);
     if (rc != KV_OK)
         return rc;
@@ -45,6 +46,11 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     if (o->plot) {
         kv_curve_compute(s, &st->curve);
         rep->curve = &st->curve;
+    }
+    if (o->gpus_total > 0) {
+        if ((rc = kv_layouts_compute(s, o->gpus_total, o->target, &st->layouts)) != KV_OK)
+            return rc;
+        rep->layouts = &st->layouts;
     }
     return KV_OK;
 }

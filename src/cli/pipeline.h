@@ -19,6 +19,7 @@ typedef struct {
     kv_plan plan;
     kv_levers levers;
     kv_curve curve;
+    kv_layouts layouts;
 } kv_store;
 
 /* Computes spec s and the sections o asks for (the context table unless it is a sweep's

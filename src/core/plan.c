@@ -167,6 +167,68 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
     return KV_OK;
 }
 
+/* Whether layout option a is better than b for the question asked. */
+static int better(const kv_layout_option *a, const kv_layout_option *b, int64_t target)
+{
+    if (target > 0 && a->gpus != b->gpus)
+        return a->gpus < b->gpus; /* the fewest GPUs that hold the target */
+    if (a->deployment_max_concurrency != b->deployment_max_concurrency)
+        return a->deployment_max_concurrency > b->deployment_max_concurrency;
+    if (a->pp != b->pp) /* fewer stages: less pipeline latency */
+        return a->pp < b->pp;
+    return a->tp < b->tp;
+}
+
+kv_status kv_layouts_compute(const kv_spec *s, int64_t gpus, int64_t target, kv_layouts *out)
+{
+    out->gpus = gpus;
+    out->target = target;
+    out->n_options = 0;
+    out->best = -1;
+    out->best_tp = out->best_pp = out->best_dp = 0;
+    out->best_deployment_max_concurrency = 0;
+    for (int64_t tp = 1; tp <= gpus; tp *= 2) {
+        for (int64_t pp = 1; tp * pp <= gpus && pp <= s->layers; pp *= 2) {
+            kv_spec v = *s;
+            kv_result r;
+            v.tp = tp;
+            v.pp = pp;
+            v.pp_stage = -1;
+            if (s->vllm.weights_gib >= 0) /* a measured per-GPU size scales with the split */
+                v.vllm.weights_gib = s->vllm.weights_gib * (double)(s->tp * s->pp) /
+                                     (double)(tp * pp);
+            if (!kv_tp_valid(&v, tp) || kv_compute(&v, &r) != KV_OK || r.max_concurrency < 1)
+                continue;
+            int64_t dp = gpus / (tp * pp);
+            if (target > 0) { /* as few replicas as the target needs, if they are at hand */
+                int64_t need = (int64_t)ceil((double)target / r.max_concurrency);
+                dp = need <= dp ? need : dp;
+            }
+            if (out->n_options == KV_MAX_LAYOUTS)
+                return KV_OK;
+            kv_layout_option *o = &out->options[out->n_options++];
+            o->tp = tp;
+            o->pp = pp;
+            o->dp = dp;
+            o->gpus = tp * pp * dp;
+            o->max_concurrency = r.max_concurrency;
+            o->deployment_max_concurrency = r.max_concurrency * (double)dp;
+            o->meets_target = target > 0 && o->deployment_max_concurrency >= (double)target;
+            if ((target <= 0 || o->meets_target) &&
+                (out->best < 0 || better(o, &out->options[out->best], target)))
+                out->best = (int64_t)(out->n_options - 1);
+        }
+    }
+    if (out->best >= 0) {
+        const kv_layout_option *b = &out->options[out->best];
+        out->best_tp = b->tp;
+        out->best_pp = b->pp;
+        out->best_dp = b->dp;
+        out->best_deployment_max_concurrency = b->deployment_max_concurrency;
+    }
+    return KV_OK;
+}
+
 void kv_curve_compute(const kv_spec *s, kv_curve *out)
 {
     double first = 256;

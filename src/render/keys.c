@@ -19,6 +19,7 @@
 #define G(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_SGLANG, type, offsetof(kv_sglang_result, member)}
 #define TR(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_TRTLLM, type, offsetof(kv_trtllm_result, member)}
 #define LC(name, member, unit, type) {#name, unit, KEY_ENGINE, KV_ENGINE_LLAMACPP, type, offsetof(kv_llamacpp_result, member)}
+#define L(name, member, unit, type) {#name, unit, KEY_LAYOUTS, KV_ENGINE_COUNT, type, offsetof(kv_layouts, member)}
 #define P(name, member, unit, type) {#name, unit, KEY_PLAN, KV_ENGINE_COUNT, type, offsetof(kv_plan, member)}
 
 const kv_key kv_keys[] = {
@@ -141,6 +142,11 @@ const kv_key kv_keys[] = {
     P(replicas, replicas, "replicas", KT_INT_OR_NULL),
     P(gpus_needed, gpus_needed, "GPUs", KT_INT_OR_NULL),
     P(smallest_gpu, smallest_gpu_name, "string", KT_STR),
+    L(gpus, gpus, "GPUs", KT_INT),
+    L(best_tensor_parallel_size, best_tp, "GPUs", KT_INT_OR_NULL),
+    L(best_pipeline_parallel_size, best_pp, "stages", KT_INT_OR_NULL),
+    L(best_data_parallel_size, best_dp, "replicas", KT_INT_OR_NULL),
+    L(best_deployment_max_concurrency, best_deployment_max_concurrency, "requests", KT_NUM),
 };
 const size_t kv_keys_count = sizeof kv_keys / sizeof kv_keys[0];
 
@@ -181,6 +187,8 @@ static const char *section_base(const kv_key *k, const kv_report *rep)
                    : NULL;
     case KEY_PLAN:
         return (const char *)rep->plan;
+    case KEY_LAYOUTS:
+        return (const char *)rep->layouts;
     }
     return NULL;
 }

@@ -16,7 +16,8 @@ typedef enum {
     KEY_SPEC,   /* a kv_spec member */
     KEY_RESULT, /* a kv_result member */
     KEY_ENGINE, /* a member of one engine's result: null unless that engine was chosen */
-    KEY_PLAN    /* a kv_plan member: null without --target-concurrency */
+    KEY_PLAN,   /* a kv_plan member: null without --target-concurrency */
+    KEY_LAYOUTS /* a kv_layouts member: null without --gpus */
 } key_section;
 
 typedef enum {

@@ -131,6 +131,24 @@ void report_plan_json(FILE *out, const kv_report *rep)
         }
         fputs("\n  ],\n", out);
     }
+    if (rep->layouts) {
+        fputs("  \"layouts\": [", out);
+        for (size_t i = 0; i < rep->layouts->n_options; i++) {
+            const kv_layout_option *o = &rep->layouts->options[i];
+            fprintf(out, "%s\n    {\"tensor_parallel_size\": %lld, \"pipeline_parallel_size\": "
+                         "%lld, \"data_parallel_size\": %lld, \"gpus\": %lld, ",
+                    i ? "," : "", (long long)o->tp, (long long)o->pp, (long long)o->dp,
+                    (long long)o->gpus);
+            fprintf(out, "\"max_concurrency\": %s, \"deployment_max_concurrency\": %s, "
+                         "\"best\": %s}",
+                    fmt_json_number(a, sizeof a, o->max_concurrency),
+                    fmt_json_number(b, sizeof b, o->deployment_max_concurrency),
+                    (int64_t)i == rep->layouts->best ? "true" : "false");
+        }
+        fputs("\n  ],\n", out);
+    } else {
+        fputs("  \"layouts\": null,\n", out);
+    }
     static const char *const keys[KV_LEVER_COUNT] = {"none", "half_context", "fp8_kv",
                                                      "int8_weights", "int4_weights", "offload"};
     if (!rep->levers) {
@@ -151,4 +169,27 @@ void report_plan_json(FILE *out, const kv_report *rep)
                 l->applies ? "true" : "false");
     }
     fputs("\n  ],\n", out);
+}
+
+/* --gpus N: every layout, the best marked. */
+void report_layouts_text(FILE *out, const kv_report *rep)
+{
+    const kv_layouts *l = rep->layouts;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    fprintf(out, "Layouts of %s GPUs (%s):\n", fmt_int(a, sizeof a, l->gpus, 1),
+            l->target > 0 ? "the fewest GPUs that hold the target" : "the most requests at once");
+    fprintf(out, "  %4s %4s %6s %6s %13s %14s\n", "TP", "PP", "DP", "GPUs", "per replica",
+            "in all");
+    for (size_t i = 0; i < l->n_options; i++) {
+        const kv_layout_option *o = &l->options[i];
+        fprintf(out, "  %4lld %4lld %6s %6s %13s %14s%s\n", (long long)o->tp, (long long)o->pp,
+                fmt_int(a, sizeof a, o->dp, 1), fmt_int(b, sizeof b, o->gpus, 1),
+                fmt_fixed(c, sizeof c, o->max_concurrency, 0, 1),
+                fmt_fixed(d, sizeof d, o->deployment_max_concurrency, 0, 1),
+                (int64_t)i == l->best ? "  <- best" : "");
+    }
+    if (l->best < 0)
+        fprintf(out, "  No layout of %s GPUs %s.\n", fmt_int(a, sizeof a, l->gpus, 1),
+                l->target > 0 ? "holds the target" : "holds one request");
+    fputc('\n', out);
 }

@@ -21,6 +21,7 @@ typedef struct {
     const kv_plan *plan;     /* --target-concurrency, or NULL */
     const kv_levers *levers; /* --levers, or NULL */
     const kv_curve *curve;   /* --plot, or NULL */
+    const kv_layouts *layouts; /* --gpus, or NULL */
     const struct kv_sources *sources; /* each input's source, or NULL (a sweep's rows) */
 } kv_report;
 
@@ -40,6 +41,7 @@ void report_trtllm_text(FILE *out, const kv_report *rep);
 void report_llamacpp_text(FILE *out, const kv_report *rep);
 void report_plan_text(FILE *out, const kv_report *rep);
 void report_levers_text(FILE *out, const kv_report *rep);
+void report_layouts_text(FILE *out, const kv_report *rep);
 /* The plan's and levers' JSON members ("plan_options", "levers"). */
 void report_plan_json(FILE *out, const kv_report *rep);
 

@@ -198,6 +198,8 @@ static void report_extra_sections(FILE *out, const kv_report *rep)
         report_plan_text(out, rep);
     if (rep->levers)
         report_levers_text(out, rep);
+    if (rep->layouts)
+        report_layouts_text(out, rep);
     if (engine_sections[rep->spec->engine])
         engine_sections[rep->spec->engine](out, rep);
 }
@@ -265,7 +267,7 @@ void report_text(FILE *out, const kv_report *rep)
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
               out);
-        if (rep->plan || rep->levers || engine_sections[s->engine]) {
+        if (rep->plan || rep->levers || rep->layouts || engine_sections[s->engine]) {
             fputc('\n', out);
             report_extra_sections(out, rep);
         }
