@@ -42,6 +42,12 @@ typedef struct {
 long json_parse(const char *text, size_t len, json_tok *toks, size_t max_toks,
                 size_t max_depth, json_error *err);
 
+/* json_parse() into a token array that grows as the text needs: from `first` tokens, doubling,
+ * to at most `most` (*toks is realloc'ed; the caller frees it, also on failure). Returns the
+ * count, or -1 with *err set (msg "out of memory" when the array cannot grow). */
+long json_parse_grow(const char *text, size_t len, json_tok **toks, size_t first, size_t most,
+                     size_t max_depth, json_error *err);
+
 /* Line and column (1-based, columns in characters) of byte `offset` of text. */
 void json_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *col);
 

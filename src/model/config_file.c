@@ -23,6 +23,15 @@ const char *config_path_shown(char *buf, size_t cap, const char *path)
     return buf;
 }
 
+FILE *config_open(const char *path, char *name, size_t namecap, char *err, size_t errcap)
+{
+    config_path_shown(name, namecap, path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
+    return f;
+}
+
 int kv_config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap)
 {
     int from_stdin = strcmp(path, "-") == 0;

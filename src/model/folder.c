@@ -171,26 +171,11 @@ static long shard_names(const char *text, size_t len, const json_tok *t, size_t 
 static long index_tokens(const char *text, size_t len, const char *shown, json_tok **toks,
                          char *err, size_t errcap)
 {
-    size_t cap = 4096, most = len / 2 + 2;
-    for (;;) {
-        cap = cap > most ? most : cap;
-        json_tok *t = realloc(*toks, cap * sizeof *t);
-        if (!t) {
-            snprintf(err, errcap, "kvcalc: %s: out of memory", shown);
-            return -1;
-        }
-        *toks = t;
-        json_error je = {0, 0, NULL};
-        long used = json_parse(text, len, t, cap, INDEX_MAX_DEPTH, &je);
-        if (used > 0)
-            return used;
-        if (strcmp(je.msg, "too many values") == 0 && cap < most) {
-            cap *= 2;
-            continue;
-        }
+    json_error je = {0, 0, NULL};
+    long used = json_parse_grow(text, len, toks, 4096, len / 2 + 2, INDEX_MAX_DEPTH, &je);
+    if (used < 0)
         snprintf(err, errcap, "kvcalc: %s:%zu:%zu: %s", shown, je.line, je.col, je.msg);
-        return -1;
-    }
+    return used;
 }
 
 /* model.safetensors.index.json: every shard its weight_map names, each header once. */

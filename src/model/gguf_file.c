@@ -46,12 +46,9 @@ int kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf
                       char *err, size_t errcap)
 {
     char name[1024];
-    config_path_shown(name, sizeof name, path);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
+    FILE *f = config_open(path, name, sizeof name, err, errcap);
+    if (!f)
         return 2;
-    }
     size_t cap = FIRST_CHUNK, have = 0;
     unsigned char *buf = NULL;
     int rc = 2, eof = 0;

@@ -322,6 +322,23 @@ static long parse_value(parser *p, size_t depth)
     return t;
 }
 
+long json_parse_grow(const char *text, size_t len, json_tok **toks, size_t first, size_t most,
+                     size_t max_depth, json_error *err)
+{
+    for (size_t cap = first < most ? first : most;; cap = cap * 2 < most ? cap * 2 : most) {
+        json_tok *t = realloc(*toks, cap * sizeof *t);
+        if (!t) {
+            err->line = err->col = 0;
+            err->msg = "out of memory";
+            return -1;
+        }
+        *toks = t;
+        long used = json_parse(text, len, t, cap, max_depth, err);
+        if (used > 0 || strcmp(err->msg, "too many values") != 0 || cap == most)
+            return used;
+    }
+}
+
 long json_parse(const char *text, size_t len, json_tok *toks, size_t max_toks,
                 size_t max_depth, json_error *err)
 {

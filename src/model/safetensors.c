@@ -388,28 +388,17 @@ static int st_tiling(const st_ctx *c, st_span *sp, size_t n, uint64_t data_len)
 static long st_tokenize(const char *text, size_t n, json_tok **toks, const char *label,
                         char *err, size_t errcap)
 {
-    size_t cap = ST_FIRST_TOKENS, most = n / 2 + 2;
-    for (;;) {
-        if (cap > most)
-            cap = most;
-        json_tok *t = realloc(*toks, cap * sizeof *t);
-        if (!t) {
-            snprintf(err, errcap, "kvcalc: %s: out of memory", label);
-            return -1;
-        }
-        *toks = t;
-        json_error je = {0, 0, NULL};
-        long used = json_parse(text, n, t, cap, ST_MAX_DEPTH, &je);
-        if (used > 0)
-            return used;
-        if (strcmp(je.msg, "too many values") == 0 && cap < most && cap < ST_MAX_TOKENS) {
-            cap *= 2;
-            continue;
-        }
+    json_error je = {0, 0, NULL};
+    size_t most = n / 2 + 2 < ST_MAX_TOKENS ? n / 2 + 2 : ST_MAX_TOKENS;
+    long used = json_parse_grow(text, n, toks, ST_FIRST_TOKENS, most, ST_MAX_DEPTH, &je);
+    if (used > 0)
+        return used;
+    if (strcmp(je.msg, "out of memory") == 0)
+        snprintf(err, errcap, "kvcalc: %s: out of memory", label);
+    else
         st_fail(label, err, errcap, 8u + offset_of(text, n, je.line, je.col),
                 "the JSON header: %s", je.msg);
-        return -1;
-    }
+    return -1;
 }
 
 /* Walks the top-level object: every entry is __metadata__ or a tensor. */
@@ -491,12 +480,9 @@ int kv_safetensors_load_file(const char *path, int64_t main_layers, kv_safetenso
                              char *err, size_t errcap)
 {
     char name[1024];
-    config_path_shown(name, sizeof name, path);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
+    FILE *f = config_open(path, name, sizeof name, err, errcap);
+    if (!f)
         return 2;
-    }
     unsigned char head[8];
     size_t got = fread(head, 1, 8, f);
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
