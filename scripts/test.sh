@@ -9,7 +9,8 @@ sh scripts/deps.sh
 
 jobs=2
 echo "== build and test (build/)"
-cmake -S . -B build -DBUILD_TESTING=ON -DKVCALC_SANITIZE=OFF -DKVCALC_WERROR=ON >/dev/null
+cmake -S . -B build -DBUILD_TESTING=ON -DKVCALC_SANITIZE=OFF -DKVCALC_WERROR=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null # optimized: GCC warns about more
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 

@@ -211,7 +211,7 @@ static void every_row(void **state)
     char *save = NULL;
     strtok_r(table, "\n", &save); /* the header */
     for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        row r;
+        row r = {{NULL}};
         if (split_row(line, &r) != 0)
             fail_msg("bad row: %s", line);
         rows++;

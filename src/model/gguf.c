@@ -216,8 +216,8 @@ static int walk_kv(gguf_cur *c, uint64_t n_kv, int pass, char *arch, size_t arch
 {
     size_t alen = strlen(arch);
     for (uint64_t i = 0; i < n_kv; i++) {
-        const char *k;
-        size_t klen, kat = c->pos;
+        const char *k = NULL;
+        size_t klen = 0, kat = c->pos;
         uint64_t t;
         if (rd_string(c, GGUF_MAX_KEY, "a key", &k, &klen) < 0)
             return -1;
@@ -278,8 +278,8 @@ static int tensor_bytes(gguf_cur *c, size_t at, const int64_t ne[4], uint32_t t,
 /* One tensor info: name, shape, type, offset (which must follow the tensors before it). */
 static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info *g)
 {
-    const char *name;
-    size_t nlen, at = c->pos;
+    const char *name = NULL;
+    size_t nlen = 0, at = c->pos;
     uint64_t nd, t, off, bytes = 0, elems = 0;
     int64_t ne[4] = {1, 1, 1, 1};
     if (rd_string(c, GGUF_MAX_NAME, "a tensor name", &name, &nlen) < 0)
