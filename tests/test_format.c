@@ -118,6 +118,11 @@ static void json_numbers(void **state)
     assert_string_equal(fmt_json_number(buf, sizeof buf, 0.1), "0.1");
     assert_string_equal(fmt_json_number(buf, sizeof buf, 2.5), "2.5");
     assert_string_equal(fmt_json_number(buf, sizeof buf, 1.0 / 3.0), "0.3333333333333333");
+    /* Python repr: the shortest that reads back - 15, 16 or 17 digits, and a subnormal its few */
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 135.36328125), "135.36328125");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 0.1 + 0.2), "0.30000000000000004");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 5e-324), "5e-324");
+    assert_string_equal(fmt_json_number(buf, sizeof buf, 1e-310), "1e-310");
     assert_string_equal(fmt_json_number(buf, sizeof buf, 1e300), "1e+300");
     /* integral doubles above 2^53 print exactly, not rounded to 17 digits */
     assert_string_equal(fmt_json_number(buf, sizeof buf, 2709915257859271168.0),

@@ -233,6 +233,18 @@ static int64_t longest_fit(const bucket *bk, size_t nb, const kv_vllm_spec *v, i
                            const kv_vllm_result *out, uint64_t hi)
 {
     uint64_t lo = 0;
+    /* full-attention layers need ceil(m / bs) pages each: past (available / (their pages))
+     * blocks nothing fits, so the search need not start at 2^63 (a sweep point pays for
+     * every step) */
+    double full_page = 0;
+    for (size_t i = 0; i < nb; i++)
+        if (bk[i].kind == KV_LAYER_FULL)
+            full_page += (double)bk[i].layers * out->page_bytes;
+    if (full_page > 0 && out->available_bytes >= 0) {
+        double most = (floor(out->available_bytes / full_page) + 1) * (double)bs;
+        if (most < (double)hi)
+            hi = (uint64_t)most;
+    }
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
         if (needed_bytes(bk, nb, v, bs, out->page_bytes, (int64_t)mid) <= out->available_bytes)

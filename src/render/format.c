@@ -8,6 +8,7 @@
  */
 #include "format.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,10 +108,16 @@ char *fmt_json_number(char *buf, size_t cap, double v)
         snprintf(buf, cap, "%.0f", v);
         return buf;
     }
-    for (int prec = 1; prec <= 17; prec++) {
+    /* the fewest significant digits that read back as v (Python's repr). When the 15-digit
+     * rounding reads back it is the shortest (%g drops its trailing zeros, and two decimals
+     * of at most 15 digits that differ do so by more than a double's ulp, so no shorter one
+     * reads back too); else 16 digits, else 17, which always reads back. A subnormal's ulp
+     * is coarser: there the search starts at one digit. */
+    for (int prec = fabs(v) < DBL_MIN ? 1 : 15; prec < 17; prec++) {
         snprintf(buf, cap, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
-            break;
+            return buf;
     }
+    snprintf(buf, cap, "%.17g", v);
     return buf;
 }
