@@ -146,6 +146,26 @@ static void layouts(void **state)
     assert_true(l.best == -1 && l.best_tp == 0);
 }
 
+/* The Mamba state keeps the model's dtype when the KV cache is fp8: Qwen3-Next-80B at TP 2
+ * with fp8 KV got an attention block of 1,072 tokens in vLLM (a user's log); a state halved
+ * with the cache would give 544, the bf16 cache's block. */
+static void mamba_state_keeps_its_dtype(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    preset("qwen3-next-80b-a3b", &s);
+    s.engine = KV_ENGINE_VLLM;
+    s.gpu_mem_gib = 79.6475;
+    s.vllm.total_gib = 79.18;
+    s.tp = 2;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.vllm.block_size, 544);
+    s.dtype = KV_DTYPE_FP8;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.vllm.block_size, 1072);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,6 +173,7 @@ int main(void)
         cmocka_unit_test(pipeline_binding_stage),
         cmocka_unit_test(data_and_expert_parallel),
         cmocka_unit_test(layouts),
+        cmocka_unit_test(mamba_state_keeps_its_dtype),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

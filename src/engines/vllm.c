@@ -341,8 +341,11 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
                : s->layout.mla    ? VLLM_MLA_BLOCK
                                   : VLLM_DEFAULT_BLOCK;
     if (counts[KV_LAYER_STATE] > 0 && s->layout.state_elems > 0 && attn_tok > 0) {
-        /* the attention block grows until its page holds a Mamba state */
-        double state_page = (double)(s->layout.state_elems / s->tp) * out->elem_bytes;
+        /* the attention block grows until its page holds a Mamba state; the state keeps the
+         * model's dtype when the KV cache is fp8 (Qwen3-Next at TP 2 with fp8 KV: vLLM
+         * chose 1,072 tokens, not the 544 a halved state would give) */
+        double state_page = (double)(s->layout.state_elems / s->tp) *
+                            kv_dtype_get(s->arch.known ? s->arch.base_dtype : s->dtype)->bytes;
         double attn_bs = (double)VLLM_MAMBA_ALIGN *
                          ceil(state_page / ((double)VLLM_MAMBA_ALIGN * attn_tok));
         if (attn_bs >= TWO_63)
