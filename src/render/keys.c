@@ -49,6 +49,8 @@ const kv_key kv_keys[] = {
     S(model, model_name, "string", KT_STR),
     S(source, model_source, "string", KT_STR),
     S(weights_source, weights_source, "string", KT_STR),
+    S(checkpoint_tower_bytes, checkpoint_tower_bytes, "bytes", KT_NUM),
+    S(checkpoint_mtp_bytes, checkpoint_mtp_bytes, "bytes", KT_NUM),
     S(gpu, gpu_name, "string", KT_STR),
     R(params, "parameters", KT_NUM),
     S(params_estimated, params_estimated, "boolean", KT_BOOL),
