@@ -682,6 +682,9 @@ static void binary(void **state)
     EXPECT_STDOUT("29384\n", "--model", sharded, "--get", "weights_bytes");
     EXPECT_STDOUT("14692\n", "--config", sharded, "--get", "params");
     EXPECT_STDOUT("safetensors\n", "--model", sharded, "--get", "weights_source");
+    /* the parts: the vision tower (200 B) is in the weights, the MTP head (256 B) is not */
+    EXPECT_STDOUT("200\n", "--model", sharded, "--get", "checkpoint_tower_bytes");
+    EXPECT_STDOUT("256\n", "--model", sharded, "--get", "checkpoint_mtp_bytes");
     EXPECT_STDOUT("25600\n", "--model", single, "--get", "weights_bytes");
     EXPECT_STDOUT("estimate\n", "--model", cfg, "--get", "weights_source");
     /* --params-b / --weight-dtype give the weights instead */
