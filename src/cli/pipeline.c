@@ -24,6 +24,7 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     rep->levers = NULL;
     rep->curve = NULL;
     rep->layouts = NULL;
+    rep->sources = NULL; /* the caller knows where the inputs came from (main.c) */
     kv_status rc = kv_compute(s, &st->result);
     if (rc != KV_OK)
         return rc;
