@@ -216,6 +216,21 @@ static const config_case reference[] = {
      * @100,000: 409,600,000 + 11,534,336 = 421,134,336 */
     {"google__gemma-3-1b-it__from-mlc-pydict.json", 26, 1, 256, 0, {4, 22, 0, 0}, 512, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 4096, 15630336, 421134336},
     {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000.0},
+    /* Phi-4-mini-instruct (the whole file, re-dumped): sliding_window 262,144 >= max_position_embeddings
+     * 131,072, so all 32 layers are full; head_dim 3,072 / 24 = 128:
+     * per token (full layers) = 2 x 32 x 8 x 128 x 2 = 131072
+     * @1,000:   2 x 32 x 8 x 128 x 2 x 1000 = 131072000
+     * @100,000: 2 x 32 x 8 x 128 x 2 x 100000 = 13107200000 */
+    {"microsoft__Phi-4-mini-instruct__resaved.json", 32, 8, 128, 0, {32, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 131072, 131072000, 13107200000.0},
+    /* GLM-4.5 (model_type glm4_shared_moe in this copy; read as the generic decoder):
+     * per token (full layers) = 2 x 92 x 8 x 128 x 2 = 376832
+     * @1,000:   2 x 92 x 8 x 128 x 2 x 1000 = 376832000
+     * @100,000: 2 x 92 x 8 x 128 x 2 x 100000 = 37683200000 */
+    {"zai-org__GLM-4.5__derivative-GLM4.5-Scattermoe.json", 92, 8, 128, 0, {92, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 376832, 376832000, 37683200000.0},
+    /* Qwen3-4B-Instruct-2507: use_sliding_window false: per token (full layers) = 2 x 36 x 8 x 128 x 2 = 147456
+     * @1,000:   2 x 36 x 8 x 128 x 2 x 1000 = 147456000
+     * @100,000: 2 x 36 x 8 x 128 x 2 x 100000 = 14745600000 */
+    {"Qwen__Qwen3-4B-Instruct-2507__derivative-jaman21-Qwen3-4B-Instruct.json", 36, 8, 128, 0, {36, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 147456, 147456000, 14745600000.0},
 };
 
 static const config_case variants[] = {
@@ -367,6 +382,8 @@ static void parameter_counts(void **state)
         {"Qwen__Qwen3-1.7B.json", 1.7e9},
         {"Qwen__Qwen3-Coder-480B-A35B-Instruct.json", 480e9},
         {"HuggingFaceTB__SmolLM3-3B.json", 3.08e9}, /* tied embeddings: the smollm3 default */
+        {"zai-org__GLM-4.5__derivative-GLM4.5-Scattermoe.json", 355e9}, /* without the MTP layer;
+                                                                   355B: transformers Glm4Moe docs */
     };
     for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
         kv_spec s;
