@@ -260,6 +260,9 @@ const kv_flag kv_flags[] = {
              "one row per point of a grid: V1,V2 or A..B*F or A..B+S (repeatable)"),
     TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
              "also write an SVG chart of context vs concurrency and memory"),
+    TEXT_OPT("from-log", DO_FROM_LOG, SECTION_PLAN, "FILE",
+             "compare with a vLLM/SGLang/llama.cpp startup log (- = stdin); "
+             "docs/from-log.md"),
 
     /* output and information */
     {.name = "format", .arg = ARG_CHOICE, .does = DO_FORMAT, .choices = formats, .engine = ANY,
@@ -900,6 +903,11 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return kv_fail(err, cap, "--plot: expected a file name, got ''");
         o->plot = val;
         return 0;
+    case DO_FROM_LOG:
+        if (val[0] == '\0')
+            return kv_fail(err, cap, "--from-log: expected a file name or -, got ''");
+        o->from_log = val;
+        return 0;
     case DO_ACTION:
         o->action = (kv_action)f->switch_value;
         return 0;
@@ -921,7 +929,9 @@ static const char *key_missing(const kv_options *o, const struct kv_key *k)
     static char need[64];
     if (k->section == KEY_PLAN && o->target == 0)
         return "--target-concurrency";
-    if (k->section == KEY_ENGINE && chosen_engine(o) != k->engine) {
+    if (k->section == KEY_LOG && !o->from_log)
+        return "--from-log";
+    if (k->section == KEY_ENGINE && !o->from_log && chosen_engine(o) != k->engine) {
         snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
         return need;
     }
@@ -938,6 +948,8 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
     for (size_t i = 0; i < o->n_require; i++)
         if ((need = key_missing(o, o->require[i].key)) != NULL)
             return kv_fail(err, cap, "--require: %s needs %s", o->require[i].key->name, need);
+    if (o->n_sweep > 0 && o->from_log)
+        return kv_fail(err, cap, "--sweep: does not combine with --from-log");
     if (o->n_sweep > 0 && (o->get || o->plot || o->n_require || o->target || o->levers))
         return kv_fail(err, cap, "--sweep: prints one row per point; it does not combine with "
                                  "--get, --plot, --require, --target-concurrency or --levers");

@@ -23,6 +23,8 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     rep->plan = NULL;
     rep->levers = NULL;
     rep->curve = NULL;
+    rep->sources = NULL;
+    rep->comparison = NULL;
     kv_status rc = kv_compute(s, &st->result);
     if (rc != KV_OK)
         return rc;

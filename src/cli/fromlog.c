@@ -1,0 +1,488 @@
+/*
+ * fromlog.c - --from-log: the log's values as inputs, and kvcalc compared with the log
+ * (see fromlog.h for the two runs and why).
+ */
+#include "fromlog.h"
+
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the log's values as inputs ------------------------------------------------------- */
+
+/* One logged figure that becomes a flag's value. */
+typedef struct {
+    kv_log_field field;
+    const char *flag;  /* long name in kv_flags */
+    int kind;          /* LOG_SETTING or LOG_MEASURED */
+    int gib;           /* logged in bytes, the flag takes GiB */
+    int unless;        /* only when this field + 1 is not logged (0: always) */
+} log_input;
+
+#define SET(f, fl) {f, fl, LOG_SETTING, 0, 0}
+#define MEASURED_GIB(f, fl) {f, fl, LOG_MEASURED, 1, 0}
+
+static const log_input vllm_inputs[] = {
+    /* the concurrency line names max_model_len when no argument line does */
+    {KV_LOG_CONCURRENCY_LEN, "context", LOG_SETTING, 0, KV_LOG_MAX_MODEL_LEN + 1},
+    SET(KV_LOG_MAX_MODEL_LEN, "context"),
+    SET(KV_LOG_TP, "tensor-parallel-size"),
+    SET(KV_LOG_UTIL, "gpu-memory-utilization"),
+    SET(KV_LOG_BATCHED_TOKENS, "max-num-batched-tokens"),
+    SET(KV_LOG_BLOCK_SIZE, "block-size"),
+    {KV_LOG_GPU_TOTAL, "gpu-mem-gib", LOG_SETTING, 1, 0}, /* torch's total: vLLM's budget base */
+    MEASURED_GIB(KV_LOG_WEIGHTS, "weights-gib"),
+    MEASURED_GIB(KV_LOG_ACTIVATION, "activation-gib"),
+    MEASURED_GIB(KV_LOG_NON_TORCH, "non-torch-gib"),
+    MEASURED_GIB(KV_LOG_CUDA_GRAPH, "cuda-graph-gib"),
+    MEASURED_GIB(KV_LOG_AVAILABLE_KV, "kv-cache-memory-gib"),
+    /* early V1 and V0 logs state blocks, not memory: the block count is the KV figure */
+    {KV_LOG_BLOCKS, "num-gpu-blocks-override", LOG_MEASURED, 0, KV_LOG_AVAILABLE_KV + 1},
+};
+
+static const log_input sglang_inputs[] = {
+    SET(KV_LOG_MAX_MODEL_LEN, "context"),
+    SET(KV_LOG_TP, "tensor-parallel-size"),
+    SET(KV_LOG_MEM_FRACTION, "mem-fraction-static"),
+    SET(KV_LOG_PAGE_SIZE, "page-size"),
+    SET(KV_LOG_MAX_TOTAL_TOKENS, "max-total-tokens"),
+    SET(KV_LOG_CHUNKED_PREFILL, "chunked-prefill-size"),
+    MEASURED_GIB(KV_LOG_AVAIL_BEFORE, "avail-mem-before-load-gib"),
+    MEASURED_GIB(KV_LOG_AVAIL_AFTER, "avail-mem-after-load-gib"),
+};
+
+static const log_input llamacpp_inputs[] = {
+    SET(KV_LOG_BUILD, "llamacpp-build"),
+    SET(KV_LOG_N_CTX, "ctx-size"), /* n_ctx is already padded: padding it again changes nothing */
+    SET(KV_LOG_N_SEQ, "parallel"),
+    SET(KV_LOG_N_UBATCH, "ubatch-size"),
+};
+
+typedef struct {
+    const log_input *rows;
+    size_t n;
+} input_table;
+
+static input_table inputs_of(kv_engine e)
+{
+    switch (e) {
+    case KV_ENGINE_VLLM:
+        return (input_table){vllm_inputs, sizeof vllm_inputs / sizeof vllm_inputs[0]};
+    case KV_ENGINE_SGLANG:
+        return (input_table){sglang_inputs, sizeof sglang_inputs / sizeof sglang_inputs[0]};
+    default:
+        return (input_table){llamacpp_inputs, sizeof llamacpp_inputs / sizeof llamacpp_inputs[0]};
+    }
+}
+
+/* Sets flag `name` from text, as the command line would have. */
+static int put(kv_log_inputs *in, const char *name, const char *text, int kind, const char *file,
+               char *err, size_t errcap)
+{
+    const kv_flag *f = kv_flag_find(name, strlen(name));
+    char typed[300], shown[200];
+    snprintf(typed, sizeof typed, "--from-log %s: %s", kv_safe(shown, sizeof shown, file, 120),
+             name);
+    kv_value v;
+    int rc = kv_flag_value(f, typed, text, &v, err, errcap);
+    if (rc == KV_USAGE_ERROR)
+        return rc;
+    if (rc == 0) { /* 1: "auto", the model's own */
+        in->set[f - kv_flags] = (unsigned char)kind;
+        in->values[f - kv_flags] = v;
+    }
+    return 0;
+}
+
+static int put_number(kv_log_inputs *in, const log_input *row, double x, const char *file,
+                      char *err, size_t errcap)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.17g", row->gib ? x / KV_GIB : x);
+    return put(in, row->flag, text, row->kind, file, err, errcap);
+}
+
+/* "0.10.1.1", "v0.9.1.dev705+g01220ce89" -> "0.10": what --vllm-version takes. */
+static int vllm_minor(const char *version, char *buf, size_t cap)
+{
+    int minor;
+    if (version[0] == 'v')
+        version++;
+    if (sscanf(version, "0.%d", &minor) != 1 || minor < 0 || minor > 99)
+        return -1;
+    snprintf(buf, cap, "0.%d", minor);
+    return 0;
+}
+
+/* The engine's name for the cache dtype, as --dtype reads it; NULL: leave the model's. */
+static const char *cache_dtype(const kv_log_values *v)
+{
+    if (v->kv_dtype[0] && strcmp(v->kv_dtype, "auto") != 0)
+        return v->kv_dtype;
+    return v->dtype[0] && strcmp(v->dtype, "auto") != 0 ? v->dtype : NULL;
+}
+
+/* The weights' dtype of a logged quantization method (4-bit methods keep some weights in
+ * 16 bits: the estimate is then low); NULL: the model's. */
+static const char *weight_dtype(const char *quantization)
+{
+    static const char *const methods[][2] = {
+        {"fp8", "fp8"},         {"awq", "int4"},          {"gptq", "int4"},
+        {"awq_marlin", "int4"}, {"gptq_marlin", "int4"},  {"bitsandbytes", "int4"},
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strcmp(quantization, methods[i][0]) == 0)
+            return methods[i][1];
+    return NULL;
+}
+
+/* The texts the log names: version, dtypes, llama.cpp's flags. */
+static int put_texts(const kv_log *lg, kv_log_inputs *in, const char *file, char *err,
+                     size_t errcap)
+{
+    static const char *const flash[] = {"off", "on", "auto"};
+    const kv_log_values *v = &lg->values;
+    char buf[40];
+    kv_dtype t;
+    const char *d = cache_dtype(v);
+    int rc = 0;
+    if (d && kv_dtype_from_name(d, &t) == 0)
+        rc |= put(in, "dtype", d, LOG_SETTING, file, err, errcap);
+    const char *wd = weight_dtype(v->quantization);
+    if (wd)
+        rc |= put(in, "weight-dtype", wd, LOG_SETTING, file, err, errcap);
+    if (lg->engine == KV_ENGINE_VLLM && v->version[0] && vllm_minor(v->version, buf, sizeof buf) == 0)
+        rc |= put(in, "vllm-version", buf, LOG_SETTING, file, err, errcap);
+    int sv;
+    if (lg->engine == KV_ENGINE_SGLANG && kv_sglang_version_parse(v->version, &sv) == 0)
+        rc |= put(in, "sglang-version", v->version, LOG_SETTING, file, err, errcap);
+    if (lg->engine == KV_ENGINE_LLAMACPP) {
+        if (v->type_k[0])
+            rc |= put(in, "cache-type-k", v->type_k, LOG_SETTING, file, err, errcap);
+        if (v->type_v[0])
+            rc |= put(in, "cache-type-v", v->type_v, LOG_SETTING, file, err, errcap);
+        if (v->present[KV_LOG_FLASH_ATTN] && v->v[KV_LOG_FLASH_ATTN] >= 0 &&
+            v->v[KV_LOG_FLASH_ATTN] <= 2)
+            rc |= put(in, "flash-attn", flash[(int)v->v[KV_LOG_FLASH_ATTN]], LOG_SETTING, file,
+                      err, errcap);
+        if (v->present[KV_LOG_KV_UNIFIED] && v->v[KV_LOG_KV_UNIFIED] == 1)
+            rc |= put(in, "kv-unified", "", LOG_SETTING, file, err, errcap);
+    }
+    return rc ? KV_USAGE_ERROR : 0;
+}
+
+int kv_fromlog_inputs(const kv_log *lg, const char *file, kv_log_inputs *in, char *err,
+                      size_t errcap)
+{
+    const kv_log_values *v = &lg->values;
+    memset(in, 0, sizeof *in);
+    int rc = put(in, "engine", kv_engine_name(lg->engine), LOG_SETTING, file, err, errcap);
+    input_table t = inputs_of(lg->engine);
+    for (size_t i = 0; rc == 0 && i < t.n; i++) {
+        const log_input *row = &t.rows[i];
+        if (v->present[row->field] && !(row->unless && v->present[row->unless - 1]))
+            rc = put_number(in, row, v->v[row->field], file, err, errcap);
+    }
+    /* SGLang without "Load weight begin": P = A + mem usage (what the weights took) */
+    if (rc == 0 && lg->engine == KV_ENGINE_SGLANG && !v->present[KV_LOG_AVAIL_BEFORE] &&
+        v->present[KV_LOG_AVAIL_AFTER] && v->present[KV_LOG_WEIGHTS]) {
+        static const log_input before = MEASURED_GIB(KV_LOG_AVAIL_BEFORE,
+                                                     "avail-mem-before-load-gib");
+        rc = put_number(in, &before, v->v[KV_LOG_AVAIL_AFTER] + v->v[KV_LOG_WEIGHTS], file, err,
+                        errcap);
+    }
+    return rc ? rc : put_texts(lg, in, file, err, errcap);
+}
+
+int kv_fromlog_read(const kv_options *o, kv_log *lg, char *err, size_t errcap)
+{
+    char shown[300];
+    const char *label = strcmp(o->from_log, "-") == 0 ? "-" : kv_safe(shown, sizeof shown,
+                                                                        o->from_log, 200);
+    return kv_log_read_file(o->from_log, label, lg, err, errcap) ? KV_USAGE_ERROR : 0;
+}
+
+/* A GGUF file the log names, when it is there. */
+static int gguf_named(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 5 && strcmp(path + n - 5, ".gguf") == 0 && kv_gguf_probe(path);
+}
+
+int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err, size_t errcap)
+{
+    const char *name = lg->values.model;
+    char shown[300], fshown[300];
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (gguf_named(name))
+        return kv_model_load(NULL, name, m, err, errcap);
+    if (name[0] && kv_model_preset_find(name))
+        return kv_model_load(NULL, name, m, err, errcap);
+    if (base[0] && kv_model_preset_find(base)) /* a local copy named after the model */
+        return kv_model_load(NULL, base, m, err, errcap);
+    if (name[0])
+        kv_fail(err, errcap,
+                "--from-log %s: the log names model '%s', which kvcalc cannot resolve: give "
+                "--model or --config",
+                kv_safe(fshown, sizeof fshown, file, 200), kv_safe(shown, sizeof shown, name, 200));
+    else
+        kv_fail(err, errcap, "--from-log %s: the log names no model: give --model or --config",
+                kv_safe(fshown, sizeof fshown, file, 200));
+    return 1;
+}
+
+int kv_fromlog_end_to_end(const kv_log *lg, const kv_options *o)
+{
+    const kv_flag *mem = kv_flag_find("gpu-mem-gib", 11);
+    return lg->engine == KV_ENGINE_LLAMACPP || o->gpu || o->set[mem - kv_flags] ||
+           lg->values.present[KV_LOG_GPU_TOTAL];
+}
+
+/* ---- the comparison ------------------------------------------------------------------- */
+
+/* How a row's difference is explained. */
+typedef enum {
+    TERM_SUBTRACTED, /* a term the engine subtracts from its budget */
+    TERM_GRAPHS,     /* vLLM's CUDA graphs: subtracted from 0.21 only */
+    TERM_TOTAL,      /* vLLM's GPU total: enters as total x utilization */
+    TERM_BEFORE,     /* SGLang's P: enters as -(1 - f) x P */
+    TERM_AFTER,      /* SGLang's A: enters whole */
+    TERM_SETTING,    /* a setting or a figure outside the budget */
+    TERM_BUDGET,     /* the KV budget itself, end to end */
+    TERM_KV          /* a KV line, from the log's own KV figure */
+} term_kind;
+
+#define LOGGED_KV_TOTAL (-1) /* pseudo-field: the logged KV memory (K + V, or the total) */
+
+typedef struct {
+    const char *quantity;
+    int field;       /* kv_log_field, or LOGGED_KV_TOTAL */
+    int end_to_end;  /* 1: kvcalc's figure is the end-to-end run's, 0: given the KV figure */
+    size_t offset;   /* in kv_result */
+    int is_int;      /* int64_t member, else double */
+    double scale;    /* kvcalc's member x scale = the logged unit */
+    const char *unit;
+    term_kind term;
+} cmp_row;
+
+#define RD(m) offsetof(kv_result, m), 0
+#define RI(m) offsetof(kv_result, m), 1
+
+static const cmp_row vllm_rows[] = {
+    {"GPU total", KV_LOG_GPU_TOTAL, 1, RD(vllm.total_bytes), 1, "bytes", TERM_TOTAL},
+    {"weights", KV_LOG_WEIGHTS, 1, RD(vllm.weights_bytes), 1, "bytes", TERM_SUBTRACTED},
+    {"activation peak", KV_LOG_ACTIVATION, 1, RD(vllm.activation_bytes), 1, "bytes",
+     TERM_SUBTRACTED},
+    {"non-torch memory", KV_LOG_NON_TORCH, 1, RD(vllm.non_torch_bytes), 1, "bytes",
+     TERM_SUBTRACTED},
+    {"CUDA graphs", KV_LOG_CUDA_GRAPH, 1, RD(vllm.cuda_graph_bytes), 1, "bytes", TERM_GRAPHS},
+    {"available KV cache memory", KV_LOG_AVAILABLE_KV, 1, RD(available_kv_bytes), 1, "bytes",
+     TERM_BUDGET},
+    {"GPU blocks", KV_LOG_BLOCKS, 0, RI(vllm.num_gpu_blocks), 1, "blocks", TERM_KV},
+    {"GPU KV cache size", KV_LOG_KV_TOKENS, 0, RI(vllm.gpu_kv_cache_tokens), 1, "tokens",
+     TERM_KV},
+    {"maximum concurrency", KV_LOG_CONCURRENCY, 0, RD(vllm.max_concurrency), 1, "requests",
+     TERM_KV},
+};
+
+static const cmp_row sglang_rows[] = {
+    {"avail mem before load (P)", KV_LOG_AVAIL_BEFORE, 1, RD(sglang.avail_before_gib), KV_GIB,
+     "bytes", TERM_BEFORE},
+    {"avail mem after load (A)", KV_LOG_AVAIL_AFTER, 1, RD(sglang.avail_after_gib), KV_GIB,
+     "bytes", TERM_AFTER},
+    {"weights (mem usage)", KV_LOG_WEIGHTS, 1, RD(weights_bytes), 1, "bytes", TERM_SETTING},
+    {"KV pool (K + V)", LOGGED_KV_TOTAL, 1, RD(kv_cache_bytes), 1, "bytes", TERM_BUDGET},
+    {"max_total_num_tokens", KV_LOG_KV_TOKENS, 0, RI(kv_cache_tokens), 1, "tokens", TERM_KV},
+    {"K size", KV_LOG_K_BYTES, 0, RD(sglang.k_bytes), 1, "bytes", TERM_KV},
+    {"V size", KV_LOG_V_BYTES, 0, RD(sglang.v_bytes), 1, "bytes", TERM_KV},
+    {"KV size (MLA)", KV_LOG_KV_BYTES, 0, RD(kv_cache_bytes), 1, "bytes", TERM_KV},
+};
+
+static const cmp_row llamacpp_rows[] = {
+    {"n_ctx", KV_LOG_N_CTX, 0, RI(llamacpp.n_ctx), 1, "tokens", TERM_SETTING},
+    {"n_seq_max", KV_LOG_N_SEQ, 0, RI(llamacpp.n_seq), 1, "sequences", TERM_SETTING},
+    {"cells", KV_LOG_CELLS, 0, RI(llamacpp.main.cells), 1, "cells", TERM_KV},
+    {"layers", KV_LOG_LAYERS, 0, RI(llamacpp.main.layers), 1, "layers", TERM_KV},
+    {"K", KV_LOG_K_BYTES, 0, RD(llamacpp.main.k_bytes), 1, "bytes", TERM_KV},
+    {"V", KV_LOG_V_BYTES, 0, RD(llamacpp.main.v_bytes), 1, "bytes", TERM_KV},
+    {"SWA cells", KV_LOG_SWA_CELLS, 0, RI(llamacpp.swa.cells), 1, "cells", TERM_KV},
+    {"SWA layers", KV_LOG_SWA_LAYERS, 0, RI(llamacpp.swa.layers), 1, "layers", TERM_KV},
+    {"SWA K", KV_LOG_SWA_K_BYTES, 0, RD(llamacpp.swa.k_bytes), 1, "bytes", TERM_KV},
+    {"SWA V", KV_LOG_SWA_V_BYTES, 0, RD(llamacpp.swa.v_bytes), 1, "bytes", TERM_KV},
+    {"KV cache (all)", LOGGED_KV_TOTAL, 1, RD(kv_cache_bytes), 1, "bytes", TERM_BUDGET},
+};
+
+typedef struct {
+    const cmp_row *rows;
+    size_t n;
+} cmp_table;
+
+static cmp_table rows_of(kv_engine e)
+{
+    switch (e) {
+    case KV_ENGINE_VLLM:
+        return (cmp_table){vllm_rows, sizeof vllm_rows / sizeof vllm_rows[0]};
+    case KV_ENGINE_SGLANG:
+        return (cmp_table){sglang_rows, sizeof sglang_rows / sizeof sglang_rows[0]};
+    default:
+        return (cmp_table){llamacpp_rows, sizeof llamacpp_rows / sizeof llamacpp_rows[0]};
+    }
+}
+
+/* The KV memory the log states: vLLM's "Available KV cache memory"; SGLang's pool (K + V,
+ * or the MLA total); llama.cpp's caches (main + sliding window). NaN: none. */
+static double logged_kv_total(const kv_log *lg)
+{
+    const kv_log_values *v = &lg->values;
+    const double *x = v->v;
+    const unsigned char *p = v->present;
+    switch (lg->engine) {
+    case KV_ENGINE_VLLM:
+        return p[KV_LOG_AVAILABLE_KV] ? x[KV_LOG_AVAILABLE_KV] : NAN;
+    case KV_ENGINE_SGLANG:
+        if (p[KV_LOG_KV_BYTES])
+            return x[KV_LOG_KV_BYTES];
+        return p[KV_LOG_K_BYTES] && p[KV_LOG_V_BYTES] ? x[KV_LOG_K_BYTES] + x[KV_LOG_V_BYTES]
+                                                      : NAN;
+    default: {
+        double main = p[KV_LOG_KV_BYTES]                       ? x[KV_LOG_KV_BYTES]
+                      : p[KV_LOG_K_BYTES] && p[KV_LOG_V_BYTES] ? x[KV_LOG_K_BYTES] + x[KV_LOG_V_BYTES]
+                                                               : NAN;
+        double swa = p[KV_LOG_SWA_K_BYTES] && p[KV_LOG_SWA_V_BYTES]
+                         ? x[KV_LOG_SWA_K_BYTES] + x[KV_LOG_SWA_V_BYTES]
+                         : 0;
+        return main + swa;
+    }
+    }
+}
+
+static double member(const kv_result *r, const cmp_row *row)
+{
+    const char *at = (const char *)r + row->offset;
+    if (row->is_int) {
+        int64_t i;
+        memcpy(&i, at, sizeof i);
+        return (double)i;
+    }
+    double d;
+    memcpy(&d, at, sizeof d);
+    return d * row->scale;
+}
+
+/* "5.58 GiB" for bytes, the number for the rest. */
+static const char *shown(char *buf, size_t cap, double x, const char *unit)
+{
+    if (strcmp(unit, "bytes") == 0)
+        snprintf(buf, cap, "%.2f GiB", x / KV_GIB);
+    else
+        snprintf(buf, cap, "%.2f", x);
+    return buf;
+}
+
+/* The term column: which part of the budget the difference is, in GiB of KV budget. */
+static void explain(const cmp_row *row, const kv_cmp_line *l, const kv_spec *sb,
+                    const kv_result *rb, char *buf, size_t cap)
+{
+    double f = rb ? rb->sglang.mem_fraction_static : 0;
+    char a[40], b[40];
+    double d = l->difference; /* kvcalc - logged */
+    double budget; /* what the logged figure leaves in the budget minus what kvcalc's does */
+    if (isnan(l->kvcalc)) {
+        snprintf(buf, cap, "%s", row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
+                                                 : "not computed");
+        return;
+    }
+    switch (row->term) {
+    case TERM_SUBTRACTED:
+        budget = d;
+        break;
+    case TERM_GRAPHS:
+        if (sb->vllm.version_minor < 21) {
+            snprintf(buf, cap, "outside the budget before vLLM 0.21: no effect");
+            return;
+        }
+        budget = d;
+        break;
+    case TERM_TOTAL:
+        budget = -d * sb->vllm.util;
+        break;
+    case TERM_BEFORE: /* the pool is A - (1 - f) x P: a larger P leaves less */
+        budget = d * (1 - f);
+        break;
+    case TERM_AFTER:
+        budget = -d;
+        break;
+    case TERM_BUDGET:
+        snprintf(buf, cap, "end to end: the terms above%s",
+                 fabs(d) < 0.005 * KV_GIB ? "; equal within rounding" : "");
+        return;
+    case TERM_KV:
+        if (fabs(d) <= fabs(l->logged) * 1e-9 + 0.005 * (strcmp(l->unit, "bytes") ? 1 : KV_MIB))
+            snprintf(buf, cap, "from the logged KV figure: equal within rounding");
+        else
+            snprintf(buf, cap, "from the logged KV figure: %+.3g%%",
+                     l->logged ? d / l->logged * 100 : 0);
+        return;
+    case TERM_SETTING:
+    default:
+        snprintf(buf, cap, "%s", fabs(d) < 1e-9 ? "as logged" : "not a budget term");
+        return;
+    }
+    snprintf(buf, cap, "%s logged %s, %s %s: %+.2f GiB of the KV budget", row->quantity,
+             shown(a, sizeof a, l->logged, l->unit), row->end_to_end ? "estimated" : "kvcalc",
+             shown(b, sizeof b, l->kvcalc, l->unit), budget / KV_GIB);
+}
+
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src);
+}
+
+void kv_fromlog_compare(const kv_log *lg, const kv_spec *sa, const kv_result *a,
+                        const kv_spec *sb, const kv_result *b, kv_comparison *out)
+{
+    const kv_log_values *v = &lg->values;
+    (void)sa;
+    memset(out, 0, sizeof *out);
+    out->engine = lg->engine;
+    copy_text(out->engine_version, sizeof out->engine_version, v->version);
+    copy_text(out->era, sizeof out->era, v->era);
+    copy_text(out->model, sizeof out->model, v->model);
+    out->startups = v->startups;
+    out->log_lines = lg->lines;
+    out->log_lines_skipped = lg->overlong + lg->unterminated;
+    out->logged_available_kv_bytes = logged_kv_total(lg);
+    int tokens = lg->engine == KV_ENGINE_LLAMACPP ? KV_LOG_N_CTX : KV_LOG_KV_TOKENS;
+    out->logged_kv_cache_tokens = v->present[tokens] ? v->v[tokens] : NAN;
+    out->logged_weights_bytes = v->present[KV_LOG_WEIGHTS] ? v->v[KV_LOG_WEIGHTS] : NAN;
+    out->logged_gpu_mem_bytes = v->present[KV_LOG_GPU_TOTAL] ? v->v[KV_LOG_GPU_TOTAL] : NAN;
+    out->kv_cache_tokens = a->kv_cache_tokens > 0 ? (double)a->kv_cache_tokens : NAN;
+    /* the quantity the log states as its KV memory, end to end */
+    out->available_kv_bytes = !b                               ? NAN
+                              : lg->engine == KV_ENGINE_VLLM ? b->available_kv_bytes
+                                                             : b->kv_cache_bytes;
+    out->kv_budget_error_pct =
+        (out->available_kv_bytes - out->logged_available_kv_bytes) /
+        out->logged_available_kv_bytes * 100; /* NaN when either is */
+
+    cmp_table t = rows_of(lg->engine);
+    for (size_t i = 0; i < t.n && out->n_lines < KV_CMP_MAX_LINES; i++) {
+        const cmp_row *row = &t.rows[i];
+        double logged = row->field == LOGGED_KV_TOTAL ? out->logged_available_kv_bytes
+                        : v->present[row->field]      ? v->v[row->field]
+                                                      : NAN;
+        if (isnan(logged))
+            continue; /* the log does not state it */
+        const kv_result *r = row->end_to_end ? b : a;
+        kv_cmp_line *l = &out->lines[out->n_lines++];
+        l->quantity = row->quantity;
+        l->unit = row->unit;
+        l->logged = logged;
+        l->kvcalc = r ? member(r, row) : NAN;
+        l->difference = l->kvcalc - l->logged;
+        explain(row, l, sb ? sb : sa, b, l->term, sizeof l->term);
+    }
+}

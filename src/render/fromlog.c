@@ -1,0 +1,141 @@
+/*
+ * fromlog.c - --from-log: the comparison with a startup log, as a table, a JSON document
+ * and CSV rows. Everything shown is in rep->comparison (cli/fromlog.c computed it).
+ */
+#include "report.h"
+
+#include "format.h"
+#include "keys.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const engine_titles[KV_ENGINE_COUNT] = {
+    [KV_ENGINE_VLLM] = "vLLM", [KV_ENGINE_SGLANG] = "SGLang", [KV_ENGINE_LLAMACPP] = "llama.cpp"};
+
+/* A value in its unit for the table: GiB (MiB below 1 GiB) for bytes, grouped integers,
+ * two decimals otherwise; "-" when not stated or not computed. */
+static const char *cell(char *buf, size_t cap, double x, const char *unit, int sign)
+{
+    char num[FMT_BUF];
+    if (isnan(x))
+        return strcpy(buf, "-");
+    if (strcmp(unit, "bytes") == 0) {
+        int mib = fabs(x) < KV_GIB && x != 0;
+        snprintf(buf, cap, "%s%s %s", sign && x >= 0 ? "+" : "",
+                 fmt_fixed(num, sizeof num, x / (mib ? KV_MIB : KV_GIB), 2, 1), mib ? "MiB" : "GiB");
+    } else if (x == floor(x) && fabs(x) < 9e15) {
+        snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_int(num, sizeof num, (int64_t)x, 1));
+    } else {
+        snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_fixed(num, sizeof num, x, 2, 1));
+    }
+    return buf;
+}
+
+void report_fromlog_text(FILE *out, const kv_report *rep)
+{
+    const kv_comparison *c = rep->comparison;
+    char a[FMT_BUF], b[FMT_BUF], d[FMT_BUF], safe[600];
+    fprintf(out, "kvcalc --from-log %s: %s", text_safe(safe, sizeof safe, c->file),
+            engine_titles[c->engine]);
+    if (c->engine_version[0])
+        fprintf(out, " %s", text_safe(safe, sizeof safe, c->engine_version));
+    if (c->era[0])
+        fprintf(out, " (%s lines)", text_safe(safe, sizeof safe, c->era));
+    if (c->model[0])
+        fprintf(out, ", model %s", text_safe(safe, sizeof safe, c->model));
+    fprintf(out, "\nkvcalc's model: %s\n",
+            rep->spec->model_name ? text_safe(safe, sizeof safe, rep->spec->model_name)
+                                  : "the lesson's illustrative model");
+    if (c->startups > 1)
+        fprintf(out, "%lld startups in the file: the last one is compared.\n",
+                (long long)c->startups);
+    if (c->log_lines_skipped > 0)
+        fprintf(out, "%lld lines skipped (longer than %d bytes, or a cut last line).\n",
+                (long long)c->log_lines_skipped, KV_LOG_LINE_MAX);
+    fprintf(out, "\n%-27s %14s %14s %14s  %s\n", "quantity", "logged", "kvcalc", "difference",
+            "term");
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const kv_cmp_line *l = &c->lines[i];
+        fprintf(out, "%-27s %14s %14s %14s  %s\n", l->quantity,
+                cell(a, sizeof a, l->logged, l->unit, 0), cell(b, sizeof b, l->kvcalc, l->unit, 0),
+                cell(d, sizeof d, l->difference, l->unit, 1), l->term);
+    }
+    if (!isnan(c->kv_budget_error_pct))
+        fprintf(out, "\nKV memory: logged %s, kvcalc %s end to end (%+.2f%%).\n",
+                cell(a, sizeof a, c->logged_available_kv_bytes, "bytes", 0),
+                cell(b, sizeof b, c->available_kv_bytes, "bytes", 0), c->kv_budget_error_pct);
+    else if (isnan(c->available_kv_bytes))
+        fputs("\nNo end-to-end figure: the log states no GPU total (give --gpu or "
+              "--gpu-mem-gib).\n",
+              out);
+}
+
+static void json_number_or_null(FILE *out, double x)
+{
+    char buf[FMT_BUF];
+    fputs(isnan(x) ? "null" : fmt_json_number(buf, sizeof buf, x), out);
+}
+
+void report_fromlog_json(FILE *out, const kv_report *rep)
+{
+    const kv_comparison *c = rep->comparison;
+    char buf[FMT_BUF];
+    fputs("{\n", out);
+    fprintf(out, "  \"schema_version\": %d,\n  \"version\": ", KV_SCHEMA_VERSION);
+    json_string(out, KVCALC_VERSION);
+    fputs(",\n  \"log\": ", out);
+    json_string(out, c->file);
+    fputs(",\n  \"model\": ", out);
+    if (rep->spec->model_name)
+        json_string(out, rep->spec->model_name);
+    else
+        fputs("null", out);
+    fputs(",\n", out);
+    for (size_t i = 0; i < kv_log_keys_count; i++) {
+        kv_key_value v = kv_key_get(&kv_log_keys[i], rep);
+        fprintf(out, "  \"%s\": ", kv_log_keys[i].name);
+        if (v.kind == VAL_STR && !v.is_null)
+            json_string(out, v.s);
+        else
+            fputs(kv_key_text(buf, sizeof buf, v), out);
+        fputs(",\n", out);
+    }
+    fputs("  \"lines\": [", out);
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const kv_cmp_line *l = &c->lines[i];
+        fprintf(out, "%s\n    {\"quantity\": ", i ? "," : "");
+        json_string(out, l->quantity);
+        fputs(", \"unit\": ", out);
+        json_string(out, l->unit);
+        fputs(", \"logged\": ", out);
+        json_number_or_null(out, l->logged);
+        fputs(", \"kvcalc\": ", out);
+        json_number_or_null(out, l->kvcalc);
+        fputs(", \"difference\": ", out);
+        json_number_or_null(out, l->difference);
+        fputs(", \"term\": ", out);
+        json_string(out, l->term);
+        fputc('}', out);
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
+/* CSV fields hold no comma or quote but the term's: quoted. */
+void report_fromlog_csv(FILE *out, const kv_report *rep)
+{
+    const kv_comparison *c = rep->comparison;
+    char buf[FMT_BUF];
+    fputs("quantity,unit,logged,kvcalc,difference,term\n", out);
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const kv_cmp_line *l = &c->lines[i];
+        fprintf(out, "%s,%s,", l->quantity, l->unit);
+        fprintf(out, "%s,", isnan(l->logged) ? "" : fmt_json_number(buf, sizeof buf, l->logged));
+        fprintf(out, "%s,", isnan(l->kvcalc) ? "" : fmt_json_number(buf, sizeof buf, l->kvcalc));
+        fprintf(out, "%s,\"",
+                isnan(l->difference) ? "" : fmt_json_number(buf, sizeof buf, l->difference));
+        for (const char *t = l->term; *t; t++)
+            fputs(*t == '"' ? "\"\"" : (char[]){*t, 0}, out);
+        fputs("\"\n", out);
+    }
+}
