@@ -863,6 +863,7 @@ typedef enum {
     KV_LOG_KV_UNIFIED,      /* llama.cpp kv_unified: 0 or 1 */
     KV_LOG_CELLS,           /* llama.cpp main cache cells */
     KV_LOG_LAYERS,          /* llama.cpp main cache layers */
+    KV_LOG_STREAMS,         /* llama.cpp main cache streams ("4/1 seqs": sequences/streams) */
     KV_LOG_SWA_CELLS,       /* llama.cpp sliding-window cache cells */
     KV_LOG_SWA_LAYERS,      /* ... its layers */
     KV_LOG_SWA_K_BYTES,     /* ... its K */

@@ -21,6 +21,7 @@ typedef struct {
     int unless;        /* only when this field + 1 is not logged (0: always) */
 } log_input;
 
+#define KV_LOG_N_CTX_FROM_CELLS KV_LOG_CELLS /* read as cells x streams (log_value) */
 #define SET(f, fl) {f, fl, LOG_SETTING, 0, 0}
 #define MEASURED_GIB(f, fl) {f, fl, LOG_MEASURED, 1, 0}
 
@@ -56,6 +57,8 @@ static const log_input sglang_inputs[] = {
 static const log_input llamacpp_inputs[] = {
     SET(KV_LOG_BUILD, "llamacpp-build"),
     SET(KV_LOG_N_CTX, "ctx-size"), /* n_ctx is already padded: padding it again changes nothing */
+    /* without an n_ctx line, the cache line's cells x streams is n_ctx (llama-cli) */
+    {KV_LOG_N_CTX_FROM_CELLS, "ctx-size", LOG_SETTING, 0, KV_LOG_N_CTX + 1},
     SET(KV_LOG_N_SEQ, "parallel"),
     SET(KV_LOG_N_UBATCH, "ubatch-size"),
 };
@@ -173,6 +176,15 @@ static int put_texts(const kv_log *lg, kv_log_inputs *in, const char *file, char
     return rc ? KV_USAGE_ERROR : 0;
 }
 
+/* A row's value; llama.cpp's cells are per stream. */
+static double log_value(const kv_log *lg, const log_input *row)
+{
+    const kv_log_values *v = &lg->values;
+    if (lg->engine == KV_ENGINE_LLAMACPP && row->field == KV_LOG_CELLS)
+        return v->v[KV_LOG_CELLS] * (v->present[KV_LOG_STREAMS] ? v->v[KV_LOG_STREAMS] : 1);
+    return v->v[row->field];
+}
+
 int kv_fromlog_inputs(const kv_log *lg, const char *file, kv_log_inputs *in, char *err,
                       size_t errcap)
 {
@@ -183,7 +195,7 @@ int kv_fromlog_inputs(const kv_log *lg, const char *file, kv_log_inputs *in, cha
     for (size_t i = 0; rc == 0 && i < t.n; i++) {
         const log_input *row = &t.rows[i];
         if (v->present[row->field] && !(row->unless && v->present[row->unless - 1]))
-            rc = put_number(in, row, v->v[row->field], file, err, errcap);
+            rc = put_number(in, row, log_value(lg, row), file, err, errcap);
     }
     /* SGLang without "Load weight begin": P = A + mem usage (what the weights took) */
     if (rc == 0 && lg->engine == KV_ENGINE_SGLANG && !v->present[KV_LOG_AVAIL_BEFORE] &&
@@ -312,7 +324,7 @@ static const cmp_row llamacpp_rows[] = {
     {"SWA layers", KV_LOG_SWA_LAYERS, 0, RI(llamacpp.swa.layers), 1, "layers", TERM_KV},
     {"SWA K", KV_LOG_SWA_K_BYTES, 0, RD(llamacpp.swa.k_bytes), 1, "bytes", TERM_KV},
     {"SWA V", KV_LOG_SWA_V_BYTES, 0, RD(llamacpp.swa.v_bytes), 1, "bytes", TERM_KV},
-    {"KV cache (all)", LOGGED_KV_TOTAL, 1, RD(kv_cache_bytes), 1, "bytes", TERM_BUDGET},
+    {"KV cache (all)", LOGGED_KV_TOTAL, 1, RD(kv_cache_bytes), 1, "bytes", TERM_KV},
 };
 
 typedef struct {
@@ -382,14 +394,48 @@ static const char *shown(char *buf, size_t cap, double x, const char *unit)
     return buf;
 }
 
-/* The term column: which part of the budget the difference is, in GiB of KV budget. */
-static void explain(const cmp_row *row, const kv_cmp_line *l, const kv_spec *sb,
-                    const kv_result *rb, char *buf, size_t cap)
+/* What explains the differences: the rounding of the logged KV figure, and the budget
+ * terms summed so far. */
+typedef struct {
+    double rel_round;  /* half the last printed digit of the KV figure, over the figure */
+    double unit_round; /* half the last printed digit of a logged size, in bytes */
+    double f;          /* SGLang's mem_fraction_static of the end-to-end run */
+    double util;       /* vLLM's utilization */
+    int graphs_inside; /* vLLM 0.21+: CUDA graphs are inside the budget */
+    int from_settings; /* llama.cpp: no KV figure, the cache follows from the settings */
+    double terms;      /* sum of the budget terms' contributions so far, bytes */
+    int n_terms;
+} explaining;
+
+/* A KV line's difference: within the rounding of the logged KV figure, or by how much. */
+static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, char *buf,
+                       size_t cap)
 {
-    double f = rb ? rb->sglang.mem_fraction_static : 0;
+    double shown_round = strcmp(l->unit, "bytes") == 0 ? x->unit_round * figures
+                         : strcmp(l->unit, "requests") == 0 ? 0.005
+                                                           : 0;
+    double tol = fabs(l->kvcalc) * x->rel_round + shown_round + fabs(l->logged) * 1e-12;
+    if (x->from_settings && fabs(l->difference) <= tol)
+        snprintf(buf, cap, "from the logged settings: equal");
+    else if (x->from_settings)
+        snprintf(buf, cap, "from the logged settings: %+.3g%%",
+                 l->logged ? l->difference / l->logged * 100 : 0);
+    else if (fabs(l->difference) <= tol)
+        snprintf(buf, cap, "from the logged KV figure: equal within its rounding (+-%.2g%%)",
+                 x->rel_round * 100);
+    else
+        snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%)",
+                 l->logged ? l->difference / l->logged * 100 : 0, x->rel_round * 100);
+}
+
+/* The term column: which part of the budget explains the difference, as GiB of KV budget
+ * (what the logged figure leaves minus what kvcalc's leaves). */
+static void explain(const cmp_row *row, const kv_cmp_line *l, explaining *x, char *buf,
+                    size_t cap)
+{
     char a[40], b[40];
     double d = l->difference; /* kvcalc - logged */
-    double budget; /* what the logged figure leaves in the budget minus what kvcalc's does */
+    double budget;
     if (isnan(l->kvcalc)) {
         snprintf(buf, cap, "%s", row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
                                                  : "not computed");
@@ -400,40 +446,61 @@ static void explain(const cmp_row *row, const kv_cmp_line *l, const kv_spec *sb,
         budget = d;
         break;
     case TERM_GRAPHS:
-        if (sb->vllm.version_minor < 21) {
+        if (!x->graphs_inside) {
             snprintf(buf, cap, "outside the budget before vLLM 0.21: no effect");
             return;
         }
         budget = d;
         break;
     case TERM_TOTAL:
-        budget = -d * sb->vllm.util;
+        budget = -d * x->util;
         break;
     case TERM_BEFORE: /* the pool is A - (1 - f) x P: a larger P leaves less */
-        budget = d * (1 - f);
+        budget = d * (1 - x->f);
         break;
     case TERM_AFTER:
         budget = -d;
         break;
     case TERM_BUDGET:
-        snprintf(buf, cap, "end to end: the terms above%s",
-                 fabs(d) < 0.005 * KV_GIB ? "; equal within rounding" : "");
+        if (x->n_terms == 0)
+            snprintf(buf, cap, "end to end: no budget term logged; all of it is kvcalc's "
+                               "estimates");
+        else
+            snprintf(buf, cap, "end to end: the terms above give %+.2f GiB, the rest %+.2f GiB "
+                               "(terms not logged, rounding)",
+                     x->terms / KV_GIB, (-d - x->terms) / KV_GIB);
         return;
     case TERM_KV:
-        if (fabs(d) <= fabs(l->logged) * 1e-9 + 0.005 * (strcmp(l->unit, "bytes") ? 1 : KV_MIB))
-            snprintf(buf, cap, "from the logged KV figure: equal within rounding");
-        else
-            snprintf(buf, cap, "from the logged KV figure: %+.3g%%",
-                     l->logged ? d / l->logged * 100 : 0);
+        /* a total summed from the log's figures carries the rounding of each (K, V, and
+         * the sliding-window cache's) */
+        explain_kv(l, row->field == LOGGED_KV_TOTAL ? 4 : 1, x, buf, cap);
         return;
     case TERM_SETTING:
     default:
-        snprintf(buf, cap, "%s", fabs(d) < 1e-9 ? "as logged" : "not a budget term");
+        snprintf(buf, cap, "%s", fabs(d) < 1e-9 ? "as logged" : "outside the KV budget");
         return;
     }
+    x->terms += budget;
+    x->n_terms++;
     snprintf(buf, cap, "%s logged %s, %s %s: %+.2f GiB of the KV budget", row->quantity,
              shown(a, sizeof a, l->logged, l->unit), row->end_to_end ? "estimated" : "kvcalc",
              shown(b, sizeof b, l->kvcalc, l->unit), budget / KV_GIB);
+}
+
+/* The rounding of the KV figure the given run started from. */
+static void rounding(const kv_log *lg, const kv_result *a, explaining *x)
+{
+    const kv_log_values *v = &lg->values;
+    x->unit_round = 0.005 * (lg->engine == KV_ENGINE_LLAMACPP ? KV_MIB : KV_GIB);
+    x->from_settings = lg->engine == KV_ENGINE_LLAMACPP;
+    x->rel_round = 0;
+    if (lg->engine == KV_ENGINE_VLLM && v->present[KV_LOG_AVAILABLE_KV] &&
+        v->v[KV_LOG_AVAILABLE_KV] > 0)
+        x->rel_round = 0.005 * KV_GIB / v->v[KV_LOG_AVAILABLE_KV];
+    /* SGLang: A and P are printed to 0.01 GB; the pool is A - (1 - f) x P */
+    if (lg->engine == KV_ENGINE_SGLANG && a->available_kv_bytes > 0)
+        x->rel_round = 0.005 * KV_GIB * (2 - a->sglang.mem_fraction_static) /
+                       a->available_kv_bytes;
 }
 
 static void copy_text(char *dst, size_t cap, const char *src)
@@ -445,7 +512,6 @@ void kv_fromlog_compare(const kv_log *lg, const kv_spec *sa, const kv_result *a,
                         const kv_spec *sb, const kv_result *b, kv_comparison *out)
 {
     const kv_log_values *v = &lg->values;
-    (void)sa;
     memset(out, 0, sizeof *out);
     out->engine = lg->engine;
     copy_text(out->engine_version, sizeof out->engine_version, v->version);
@@ -468,6 +534,12 @@ void kv_fromlog_compare(const kv_log *lg, const kv_spec *sa, const kv_result *a,
         (out->available_kv_bytes - out->logged_available_kv_bytes) /
         out->logged_available_kv_bytes * 100; /* NaN when either is */
 
+    explaining x = {0};
+    rounding(lg, a, &x);
+    const kv_spec *s = sb ? sb : sa;
+    x.f = b ? b->sglang.mem_fraction_static : 0;
+    x.util = s->vllm.util;
+    x.graphs_inside = s->vllm.version_minor >= 21;
     cmp_table t = rows_of(lg->engine);
     for (size_t i = 0; i < t.n && out->n_lines < KV_CMP_MAX_LINES; i++) {
         const cmp_row *row = &t.rows[i];
@@ -483,6 +555,6 @@ void kv_fromlog_compare(const kv_log *lg, const kv_spec *sa, const kv_result *a,
         l->logged = logged;
         l->kvcalc = r ? member(r, row) : NAN;
         l->difference = l->kvcalc - l->logged;
-        explain(row, l, sb ? sb : sa, b, l->term, sizeof l->term);
+        explain(row, l, &x, l->term, sizeof l->term);
     }
 }

@@ -139,7 +139,8 @@ static const log_pattern llamacpp_rows[] = {
     {"creating non-SWA KV cache", T(0), SWA_OFF, NULL},
     {"creating SWA KV cache", T(0), SWA_ON, NULL},
     {"size = %b ( %n cells, %n layers, %n/%n seqs), K (%s): %b, V (%s): %b",
-     T(KV_LOG_KV_BYTES, KV_LOG_CELLS, KV_LOG_LAYERS, TO_SKIP, TO_SKIP, TO_TYPE_K, KV_LOG_K_BYTES,
+     T(KV_LOG_KV_BYTES, KV_LOG_CELLS, KV_LOG_LAYERS, KV_LOG_N_SEQ, KV_LOG_STREAMS, TO_TYPE_K,
+       KV_LOG_K_BYTES,
        TO_TYPE_V, KV_LOG_V_BYTES),
      KV_LINE | CACHE, "llama_kv_cache"},
     {"KV self size = %b, K (%s): %b, V (%s): %b",
@@ -169,7 +170,7 @@ static const char *const field_names[KV_LOG_FIELDS] = {
     "concurrency_tokens", "mem_fraction_static", "avail_mem_before_load", "avail_mem_after_load",
     "mem_pool_end", "page_size", "max_total_tokens", "chunked_prefill_size", "k_size", "v_size",
     "kv_size", "build", "n_ctx", "n_seq_max", "n_ubatch", "flash_attn", "kv_unified", "cells",
-    "layers", "swa_cells", "swa_layers", "swa_k_size", "swa_v_size",
+    "layers", "streams", "swa_cells", "swa_layers", "swa_k_size", "swa_v_size",
 };
 
 const char *kv_log_field_name(kv_log_field f)
@@ -228,8 +229,11 @@ static const char *read_decimal(const char *s, double *out)
         buf[n++] = *p++;
     if (!is_digit(*p))
         return NULL;
-    while ((is_digit(*p) || (*p == '.' && is_digit(p[1]))) && n < 40)
+    int point = 0;
+    while ((is_digit(*p) || (*p == '.' && !point && is_digit(p[1]))) && n < 40) {
+        point |= *p == '.';
         buf[n++] = *p++;
+    }
     if (is_digit(*p) || *p == '.')
         return NULL;
     buf[n] = '\0';
@@ -385,7 +389,7 @@ static int swa_field(int f)
     case KV_LOG_V_BYTES:
         return KV_LOG_SWA_V_BYTES;
     default:
-        return TO_SKIP; /* the total and the types are the main cache's */
+        return TO_SKIP; /* the total, the types and the sequences are the main cache's */
     }
 }
 
