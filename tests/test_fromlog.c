@@ -204,6 +204,88 @@ static void llamacpp_values(void **state)
     expect_field(v, KV_LOG_KV_BYTES, 162.5 * MIB);
 }
 
+/* Every figure the other public vLLM logs state (vllm-logs-public.md). */
+typedef struct {
+    const char *file;
+    kv_log_field field;
+    double value;
+} stated;
+
+static const stated public_vllm[] = {
+    {"vllm-d05.log", KV_LOG_WEIGHTS, 67.7229 * GIB}, {"vllm-d05.log", KV_LOG_BLOCKS, 1381},
+    {"vllm-d05.log", KV_LOG_CONCURRENCY, 10.79}, {"vllm-d05.log", KV_LOG_CONCURRENCY_LEN, 2048},
+    {"vllm-d14-tp4.log", KV_LOG_TP, 4}, {"vllm-d14-tp4.log", KV_LOG_UTIL, 0.8},
+    {"vllm-d14-tp4.log", KV_LOG_MAX_MODEL_LEN, 16384},
+    {"vllm-d14-tp4.log", KV_LOG_WEIGHTS, 17.2217 * GIB},
+    {"vllm-d14-tp4.log", KV_LOG_AVAILABLE_KV, 45.32 * GIB},
+    {"vllm-d14-tp4.log", KV_LOG_KV_TOKENS, 2640144},
+    {"vllm-d14-tp4.log", KV_LOG_CONCURRENCY, 284.25},
+    {"vllm-d19.log", KV_LOG_UTIL, 0.9}, {"vllm-d19.log", KV_LOG_WEIGHTS, 6.1501 * GIB},
+    {"vllm-d19.log", KV_LOG_BLOCKS, 33660}, {"vllm-d19.log", KV_LOG_CONCURRENCY, 131.48},
+    {"vllm-d19.log", KV_LOG_CONCURRENCY_LEN, 4096},
+    {"vllm-d21.log", KV_LOG_AVAILABLE_KV, 51.63 * GIB}, {"vllm-d21.log", KV_LOG_KV_TOKENS, 410128},
+    {"vllm-d21.log", KV_LOG_CONCURRENCY, 3.13}, {"vllm-d21.log", KV_LOG_CONCURRENCY_LEN, 131072},
+    {"vllm-d22.log", KV_LOG_AVAILABLE_KV, 8.0 * GIB}, {"vllm-d22.log", KV_LOG_KV_TOKENS, 149712},
+    {"vllm-d22.log", KV_LOG_CONCURRENCY, 4.57},
+    {"vllm-d26.log", KV_LOG_WEIGHTS, 8.89 * GIB}, {"vllm-d26.log", KV_LOG_AVAILABLE_KV, 9.92 * GIB},
+    {"vllm-d26.log", KV_LOG_KV_TOKENS, 1062157}, {"vllm-d26.log", KV_LOG_CONCURRENCY, 129.66},
+    {"vllm-d27.log", KV_LOG_MAX_MODEL_LEN, 16384}, {"vllm-d27.log", KV_LOG_UTIL, 0.9},
+    {"vllm-d27.log", KV_LOG_WEIGHTS, 8.02 * GIB}, {"vllm-d27.log", KV_LOG_AVAILABLE_KV, 4.66 * GIB},
+    {"vllm-d27.log", KV_LOG_KV_TOKENS, 519681}, {"vllm-d27.log", KV_LOG_CONCURRENCY, 31.72},
+    {"vllm-d28-rocm.log", KV_LOG_MAX_MODEL_LEN, 4096},
+    {"vllm-d28-rocm.log", KV_LOG_WEIGHTS, 51.7891 * GIB},
+    {"vllm-d28-rocm.log", KV_LOG_AVAILABLE_KV, 109.86 * GIB},
+    {"vllm-d28-rocm.log", KV_LOG_KV_TOKENS, 205696}, {"vllm-d28-rocm.log", KV_LOG_BLOCKS, 89994},
+    {"vllm-d28-rocm.log", KV_LOG_CONCURRENCY, 50.05},
+    {"vllm-d31-v0.log", KV_LOG_GPU_TOTAL, 139.81 * GIB}, {"vllm-d31-v0.log", KV_LOG_UTIL, 0.85},
+    {"vllm-d31-v0.log", KV_LOG_WEIGHTS, 83.88 * GIB},
+    {"vllm-d31-v0.log", KV_LOG_NON_TORCH, 7.16 * GIB},
+    {"vllm-d31-v0.log", KV_LOG_ACTIVATION, 6.37 * GIB},
+    {"vllm-d31-v0.log", KV_LOG_AVAILABLE_KV, 21.43 * GIB},
+    {"vllm-d31-v0.log", KV_LOG_BLOCKS, 18418}, {"vllm-d31-v0.log", KV_LOG_CONCURRENCY, 2.30},
+    {"vllm-d32.log", KV_LOG_TP, 8}, {"vllm-d32.log", KV_LOG_MAX_MODEL_LEN, 163840},
+    {"vllm-d32.log", KV_LOG_BLOCKS, 4739}, {"vllm-d32.log", KV_LOG_CONCURRENCY, 1.85},
+    {"vllm-d33.log", KV_LOG_BLOCKS, 5266}, {"vllm-d33.log", KV_LOG_CONCURRENCY, 2.06},
+    {"vllm-d34.log", KV_LOG_KV_TOKENS, 1214464}, {"vllm-d34.log", KV_LOG_CONCURRENCY, 7.41},
+    {"vllm-m01-summary.log", KV_LOG_WEIGHTS, 13.47 * GIB},
+    {"vllm-m01-summary.log", KV_LOG_AVAILABLE_KV, 50.28 * GIB},
+    {"vllm-m01-summary.log", KV_LOG_GPU_TOTAL, 79.18 * GIB},
+    {"vllm-m10-v0.log", KV_LOG_GPU_TOTAL, 39.38 * GIB}, {"vllm-m10-v0.log", KV_LOG_UTIL, 0.95},
+    {"vllm-m10-v0.log", KV_LOG_WEIGHTS, 34.43 * GIB},
+    {"vllm-m10-v0.log", KV_LOG_ACTIVATION, 2.51 * GIB},
+    {"vllm-m10-v0.log", KV_LOG_NON_TORCH, 0.34 * GIB},
+    {"vllm-m10-v0.log", KV_LOG_AVAILABLE_KV, 0.13 * GIB},
+    {"vllm-p02.log", KV_LOG_WEIGHTS, 14.9888 * GIB}, {"vllm-p02.log", KV_LOG_GPU_TOTAL, 22.07 * GIB},
+    {"vllm-p02.log", KV_LOG_AVAILABLE_KV, 4.60 * GIB}, {"vllm-p02.log", KV_LOG_BLOCKS, 2356},
+    {"vllm-p02.log", KV_LOG_KV_TOKENS, 37696}, {"vllm-p02.log", KV_LOG_MAX_MODEL_LEN, 131072},
+    {"vllm-p02.log", KV_LOG_CONCURRENCY, 0.29},
+    {"vllm-p05.log", KV_LOG_AVAILABLE_KV, -1.05 * GIB}, {"vllm-p05.log", KV_LOG_BLOCKS, 0},
+    {"vllm-p05.log", KV_LOG_WEIGHTS, 5.2032 * GIB}, {"vllm-p05.log", KV_LOG_CONCURRENCY, 0},
+};
+
+static void public_vllm_values(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof public_vllm / sizeof public_vllm[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, LOGS "%s", public_vllm[i].file);
+        const kv_log_values *v = read_log(path);
+        assert_int_equal(lg.engine, KV_ENGINE_VLLM);
+        if (!v->present[public_vllm[i].field] ||
+            fabs(v->v[public_vllm[i].field] - public_vllm[i].value) >
+                fabs(public_vllm[i].value) * 1e-12)
+            fail_msg("%s: %s: got %.17g (present %d), want %.17g", public_vllm[i].file,
+                     kv_log_field_name(public_vllm[i].field), v->v[public_vllm[i].field],
+                     v->present[public_vllm[i].field], public_vllm[i].value);
+    }
+    read_log(LOGS "vllm-d28-rocm.log");
+    assert_string_equal(lg.values.version, "0.11.0rc2.dev98+g393de22d2");
+    assert_string_equal(lg.values.model, "/google/gemma-3-27b-it");
+    read_log(LOGS "vllm-d32.log");
+    assert_string_equal(lg.values.era, "V0");
+    assert_string_equal(lg.values.quantization, "fp8");
+}
+
 /* ---- the reader: robustness ----------------------------------------------------------- */
 
 static void feed(const char *line)
@@ -340,6 +422,25 @@ static const cmp_case cases[] = {
     {"L12", {"--from-log", LOGS "llamacpp-l12.log", "--layers", "26", "--kv-heads", "32",
              "--head-dim", "100", "--llamacpp-build", "900", NULL}, 1,
      {"kv_budget_error_pct=0", NULL}},
+    {"D05", {"--from-log", LOGS "vllm-d05.log", "--model", "llama-3.1-70b-instruct", NULL}, 1,
+     {"kv_cache_tokens=22096", NULL}},
+    {"D14", {"--from-log", LOGS "vllm-d14-tp4.log", "--gpu", "a100", NULL}, 1,
+     {"kv_cache_tokens=2640080", "logged_model=gpt-oss-120b", NULL}},
+    {"D21", {"--from-log", LOGS "vllm-d21.log", "--model", "llama-3.1-8b", "--layers", "33",
+             NULL}, 1, {"kv_cache_tokens=410128", NULL}},
+    {"D22", {"--from-log", LOGS "vllm-d22.log", "--model", "qwen2.5-7b-instruct", NULL}, 1,
+     {"kv_cache_tokens=149792", NULL}},
+    {"D28", {"--from-log", LOGS "vllm-d28-rocm.log", "--max-num-batched-tokens", "8192", NULL}, 1,
+     {"kv_cache_tokens=205696", "model=google/gemma-3-27b-it", NULL}},
+    {"D32", {"--from-log", LOGS "vllm-d32.log", "--model", "deepseek-r1", NULL}, 1,
+     {"num_gpu_blocks=4739", NULL}},
+    {"D33", {"--from-log", LOGS "vllm-d33.log", "--model", "deepseek-r1", NULL}, 1,
+     {"num_gpu_blocks=5266", NULL}},
+    {"P05", {"--from-log", LOGS "vllm-p05.log", "--model", "qwen2.5-7b-instruct", NULL}, 1,
+     {"logged_available_kv_bytes=-1127428915.2", NULL}},
+    /* V0 padded the MLA latent to 640 and used 16-token blocks (vllm-logs-public.md D31) */
+    {"D31", {"--from-log", LOGS "vllm-d31-v0.log", "--model", "deepseek-r1", "--tp", "8", NULL},
+     0, {"logged_gpu_mem_bytes=150119844413.44", NULL}},
     /* D23's token line is another rank's (10.68 GiB, vllm-logs-public.md): not equal */
     {"D23", {"--from-log", LOGS "vllm-d23-tp8.log", "--model", "qwen3-235b-a22b", NULL}, 0,
      {"logged_gpu_mem_bytes=47695611822.08", NULL}},
@@ -407,14 +508,18 @@ static void json_and_require(void **state)
         if (!strstr(r.out, keys[i]))
             fail_msg("no %s in:\n%s", keys[i], r.out);
     run_free(&r);
-    /* D10 end to end on an A100: +1.34 % */
-    run_case(&cases[0], (const char *const[]){"--require", "kv_budget_error_pct<=2", NULL}, &r);
+    /* --require on the comparison (llama.cpp's L05 reproduces exactly: 0 %; vLLM's end to
+     * end figure rests on estimates that are tuned elsewhere) */
+    const char *ok[] = {"--from-log", LOGS "llamacpp-l05.log", "--model", "llama-3.1-70b",
+                        "--llamacpp-build", "6000", "--require", "kv_budget_error_pct<=2", NULL};
+    run_kvcalc(ok, &r);
+    assert_int_equal(r.status, 0);
     run_free(&r);
-    const char *argv[] = {"--from-log", LOGS "vllm-d10.log", "--model", "qwen2.5-7b-instruct",
-                          "--gpu", "a100", "--require", "kv_budget_error_pct<=1", NULL};
-    run_kvcalc(argv, &r);
+    const char *bad[] = {"--from-log", LOGS "llamacpp-l05.log", "--model", "llama-3.1-70b",
+                         "--llamacpp-build", "6000", "--require", "kv_budget_error_pct<0", NULL};
+    run_kvcalc(bad, &r);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "kv_budget_error_pct<=1"));
+    assert_non_null(strstr(r.err, "requirement failed: kv_budget_error_pct<0 (got 0)"));
     run_free(&r);
 }
 
@@ -479,6 +584,7 @@ int main(void)
         cmocka_unit_test(vllm_two_startups_and_a_cut_file),
         cmocka_unit_test(sglang_values),
         cmocka_unit_test(llamacpp_values),
+        cmocka_unit_test(public_vllm_values),
         cmocka_unit_test(prefixes_colours_and_strictness),
         cmocka_unit_test(long_lines_are_skipped_and_counted),
         cmocka_unit_test(unknown_logs),

@@ -103,6 +103,13 @@ static int put_number(kv_log_inputs *in, const log_input *row, double x, const c
                       char *err, size_t errcap)
 {
     char text[64];
+    /* A run that failed logs negative memory ("Available KV cache memory: -1.44 GiB", vLLM
+     * then refuses to start) or no blocks: the flags take no such value; memory enters as 0
+     * (the comparison still shows the logged figure), a block count of 0 not at all. */
+    if (row->kind == LOG_MEASURED && x <= 0 && !row->gib)
+        return 0;
+    if (row->kind == LOG_MEASURED && x < 0)
+        x = 0;
     snprintf(text, sizeof text, "%.17g", row->gib ? x / KV_GIB : x);
     return put(in, row->flag, text, row->kind, file, err, errcap);
 }

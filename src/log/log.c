@@ -87,12 +87,19 @@ static const log_pattern vllm_rows[] = {
      T(TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, TO_SKIP, TO_WEIGHTS_ROUNDED, KV_LOG_ACTIVATION,
        KV_LOG_NON_TORCH, KV_LOG_CUDA_GRAPH),
      0, "V1"},
+    /* the same figures as a summary of a log gives them ("Free memory on device: F/T GiB") */
+    {"Free memory on device: %f/%b", T(TO_SKIP, KV_LOG_GPU_TOTAL), 0, NULL},
+    {"Model loading took: %b", T(KV_LOG_WEIGHTS), 0, NULL},
     {"Available KV cache memory: %b", T(KV_LOG_AVAILABLE_KV), KV_LINE | MIN, "V1"},
     {"GPU KV cache size: %n tokens", T(KV_LOG_KV_TOKENS), KV_LINE, "V1"},
     {"Maximum concurrency for %n tokens per request: %fx",
      T(KV_LOG_CONCURRENCY_LEN, KV_LOG_CONCURRENCY), KV_LINE, NULL},
     {"# GPU blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
     {"# cuda blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
+    {"# CUDA blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
+    {"The model's max seq len (%n) is larger than the maximum number of tokens that can be "
+     "stored in KV cache (%n)",
+     T(KV_LOG_MAX_MODEL_LEN, KV_LOG_KV_TOKENS), KV_LINE, NULL},
     {"num_gpu_blocks is: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
 };
 
