@@ -834,6 +834,7 @@ typedef enum {
     KV_LOG_MAX_MODEL_LEN,   /* vLLM max_model_len / max_seq_len; SGLang context_len */
     KV_LOG_GPU_TOTAL,       /* vLLM: the GPU total torch sees */
     KV_LOG_UTIL,            /* vLLM gpu_memory_utilization */
+    KV_LOG_REQUESTED,       /* vLLM: the budget's base as logged (total x utilization) */
     KV_LOG_BATCHED_TOKENS,  /* vLLM max_num_batched_tokens */
     KV_LOG_BLOCK_SIZE,      /* vLLM block_size */
     KV_LOG_WEIGHTS,         /* vLLM "Model loading took"; SGLang "mem usage"; llama.cpp file size */

@@ -267,6 +267,7 @@ typedef enum {
     TERM_SUBTRACTED, /* a term the engine subtracts from its budget */
     TERM_GRAPHS,     /* vLLM's CUDA graphs: subtracted from 0.21 only */
     TERM_TOTAL,      /* vLLM's GPU total: enters as total x utilization */
+    TERM_REQUESTED,  /* vLLM's total x utilization as logged: enters whole */
     TERM_BEFORE,     /* SGLang's P: enters as -(1 - f) x P */
     TERM_AFTER,      /* SGLang's A: enters whole */
     TERM_SETTING,    /* a setting or a figure outside the budget */
@@ -292,6 +293,8 @@ typedef struct {
 
 static const cmp_row vllm_rows[] = {
     {"GPU total", KV_LOG_GPU_TOTAL, 1, RD(vllm.total_bytes), 1, "bytes", TERM_TOTAL},
+    {"total x utilization", KV_LOG_REQUESTED, 1, RD(vllm.requested_bytes), 1, "bytes",
+     TERM_REQUESTED},
     {"weights", KV_LOG_WEIGHTS, 1, RD(vllm.weights_bytes), 1, "bytes", TERM_SUBTRACTED},
     {"activation peak", KV_LOG_ACTIVATION, 1, RD(vllm.activation_bytes), 1, "bytes",
      TERM_SUBTRACTED},
@@ -409,6 +412,7 @@ typedef struct {
     double f;          /* SGLang's mem_fraction_static of the end-to-end run */
     double util;       /* vLLM's utilization */
     int graphs_inside; /* vLLM 0.21+: CUDA graphs are inside the budget */
+    int requested;     /* vLLM: total x utilization is logged (it, not the total, is a term) */
     int from_settings; /* llama.cpp: no KV figure, the cache follows from the settings */
     double terms;      /* sum of the budget terms' contributions so far, bytes */
     int n_terms;
@@ -460,7 +464,14 @@ static void explain(const cmp_row *row, const kv_cmp_line *l, explaining *x, cha
         budget = d;
         break;
     case TERM_TOTAL:
+        if (x->requested) { /* counted once: as the logged product, on the next row */
+            snprintf(buf, cap, "enters as total x utilization (next row)");
+            return;
+        }
         budget = -d * x->util;
+        break;
+    case TERM_REQUESTED:
+        budget = -d;
         break;
     case TERM_BEFORE: /* the pool is A - (1 - f) x P: a larger P leaves less */
         budget = d * (1 - x->f);
@@ -547,6 +558,7 @@ void kv_fromlog_compare(const kv_log *lg, const kv_spec *sa, const kv_result *a,
     x.f = b ? b->sglang.mem_fraction_static : 0;
     x.util = s->vllm.util;
     x.graphs_inside = s->vllm.version_minor >= 21;
+    x.requested = v->present[KV_LOG_REQUESTED];
     cmp_table t = rows_of(lg->engine);
     for (size_t i = 0; i < t.n && out->n_lines < KV_CMP_MAX_LINES; i++) {
         const cmp_row *row = &t.rows[i];

@@ -75,8 +75,8 @@ static const log_pattern vllm_rows[] = {
     {"quantization=%s,", T(TO_QUANT), 0, NULL},
     {"Model loading took %b", T(KV_LOG_WEIGHTS), 0, NULL},
     {"Loading model weights took %b", T(KV_LOG_WEIGHTS), 0, NULL},
-    {"total_gpu_memory (%b) x gpu_memory_utilization (%f)", T(KV_LOG_GPU_TOTAL, KV_LOG_UTIL),
-     0, "V0"},
+    {"total_gpu_memory (%b) x gpu_memory_utilization (%f) = %b",
+     T(KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED), 0, "V0"},
     {"model weights take %b; non_torch_memory takes %b; PyTorch activation peak memory takes "
      "%b; the rest of the memory reserved for KV Cache is %b",
      T(TO_WEIGHTS_ROUNDED, KV_LOG_NON_TORCH, KV_LOG_ACTIVATION, KV_LOG_AVAILABLE_KV), KV_LINE | MIN,
@@ -84,7 +84,7 @@ static const log_pattern vllm_rows[] = {
     {"Free memory on device (%f/%b) on startup. Desired GPU memory utilization is (%f, %b). "
      "Actual usage is %b for weight, %b for peak activation, %b for non-torch memory, and %b "
      "for CUDAGraph memory",
-     T(TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, TO_SKIP, TO_WEIGHTS_ROUNDED, KV_LOG_ACTIVATION,
+     T(TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED, TO_WEIGHTS_ROUNDED, KV_LOG_ACTIVATION,
        KV_LOG_NON_TORCH, KV_LOG_CUDA_GRAPH),
      0, "V1"},
     /* the same figures as a summary of a log gives them ("Free memory on device: F/T GiB") */
@@ -172,7 +172,7 @@ static const kv_engine cand_engine[KV_LOG_ENGINES] = {KV_ENGINE_VLLM, KV_ENGINE_
 
 static const char *const field_names[KV_LOG_FIELDS] = {
     "tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "gpu_total",
-    "gpu_memory_utilization", "max_num_batched_tokens", "block_size", "weights", "activation",
+    "gpu_memory_utilization", "requested", "max_num_batched_tokens", "block_size", "weights", "activation",
     "non_torch", "cuda_graph", "available_kv", "kv_tokens", "blocks", "max_concurrency",
     "concurrency_tokens", "mem_fraction_static", "avail_mem_before_load", "avail_mem_after_load",
     "mem_pool_end", "page_size", "max_total_tokens", "chunked_prefill_size", "k_size", "v_size",
