@@ -859,6 +859,7 @@ typedef enum {
     KV_LOG_BUILD,           /* llama.cpp build number */
     KV_LOG_N_CTX,           /* llama.cpp n_ctx */
     KV_LOG_N_SEQ,           /* llama.cpp n_seq_max / n_slots / n_parallel */
+    KV_LOG_N_CTX_SLOT,      /* llama.cpp n_ctx_slot: one slot's room */
     KV_LOG_N_UBATCH,        /* llama.cpp n_ubatch */
     KV_LOG_FLASH_ATTN,      /* llama.cpp flash_attn: a kv_flash_attn */
     KV_LOG_KV_UNIFIED,      /* llama.cpp kv_unified: 0 or 1 */

@@ -326,6 +326,7 @@ static const cmp_row sglang_rows[] = {
 static const cmp_row llamacpp_rows[] = {
     {"n_ctx", KV_LOG_N_CTX, 0, RI(llamacpp.n_ctx), 1, "tokens", TERM_SETTING},
     {"n_seq_max", KV_LOG_N_SEQ, 0, RI(llamacpp.n_seq), 1, "sequences", TERM_SETTING},
+    {"n_ctx_slot", KV_LOG_N_CTX_SLOT, 0, RI(llamacpp.slot_ctx), 1, "tokens", TERM_KV},
     {"cells", KV_LOG_CELLS, 0, RI(llamacpp.main.cells), 1, "cells", TERM_KV},
     {"layers", KV_LOG_LAYERS, 0, RI(llamacpp.main.layers), 1, "layers", TERM_KV},
     {"K", KV_LOG_K_BYTES, 0, RD(llamacpp.main.k_bytes), 1, "bytes", TERM_KV},

@@ -731,16 +731,28 @@ static const struct {
 } req_ops[] = {{">=", REQ_GE}, {"<=", REQ_LE}, {"==", REQ_EQ}, {">", REQ_GT}, {"<", REQ_LT}};
 #define N_REQ_OPS (sizeof req_ops / sizeof req_ops[0])
 
+/* The i-th key of both tables (kv_keys, then the --from-log keys not already named). */
+static const kv_key *any_key(size_t i)
+{
+    if (i < kv_keys_count)
+        return &kv_keys[i];
+    const kv_key *k = &kv_log_keys[i - kv_keys_count];
+    return kv_key_find(k->name) == k ? k : NULL;
+}
+#define ANY_KEYS (kv_keys_count + kv_log_keys_count)
+
 static const char *numeric_key_name(const void *ctx, size_t i)
 {
     (void)ctx;
-    return kv_key_is_numeric(&kv_keys[i]) ? kv_keys[i].name : NULL;
+    const kv_key *k = any_key(i);
+    return k && kv_key_is_numeric(k) ? k->name : NULL;
 }
 
 static const char *key_name(const void *ctx, size_t i)
 {
     (void)ctx;
-    return kv_keys[i].name;
+    const kv_key *k = any_key(i);
+    return k ? k->name : NULL;
 }
 
 /* "max_concurrency>=64": a numeric output key, an operator, a number; spaces allowed. The
@@ -785,7 +797,7 @@ static int parse_requirement(const char *text, kv_requirement *q, char *err, siz
     q->key = kv_key_find(key);
     if (!q->key || !kv_key_is_numeric(q->key)) {
         static char keys[4096];
-        join_names(keys, sizeof keys, " ", kv_keys_count, numeric_key_name, NULL);
+        join_names(keys, sizeof keys, " ", ANY_KEYS, numeric_key_name, NULL);
         char hint[160];
         return kv_fail(err, cap, "--require: unknown numeric key '%s'%s (expected one of: %s)",
                        kv_safe(shown, sizeof shown, key, SHOWN),
@@ -873,7 +885,7 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return 0;
         {
             static char keys[4096];
-            join_names(keys, sizeof keys, " ", kv_keys_count, key_name, NULL);
+            join_names(keys, sizeof keys, " ", ANY_KEYS, key_name, NULL);
             char hint[160];
             return kv_fail(err, cap, "--get: unknown key '%s'%s (expected one of: %s)",
                            kv_safe(shown, sizeof shown, val, SHOWN),
@@ -1215,7 +1227,8 @@ void kv_help(FILE *out, int section)
           "  kvcalc --engine vllm --model qwen3-8b --gpu h100 --max-model-len 128k\n"
           "  kvcalc --engine llama.cpp --model ./model.gguf -c 32k -np 4 --gpu 4090\n"
           "  kvcalc --model qwen3-8b --gpu h100 --target-concurrency 64\n"
-          "  kvcalc --model qwen3-8b --sweep context=4k..128k*2 --format csv\n",
+          "  kvcalc --model qwen3-8b --sweep context=4k..128k*2 --format csv\n"
+          "  docker logs vllm 2>&1 | kvcalc --from-log - --max-model-len 64k\n",
           out);
     if (section >= 0) {
         help_section(out, section);

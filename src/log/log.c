@@ -136,9 +136,11 @@ static const log_pattern llamacpp_rows[] = {
      T(TO_SKIP, TO_SKIP, TO_MODEL), START, NULL},
     {"file size = %b", T(KV_LOG_WEIGHTS), 0, NULL},
     {"n_ctx = %n", T(KV_LOG_N_CTX), 0, NULL},
-    {"n_ctx is not divisible by n_seq_max - rounding down to %n", T(KV_LOG_N_CTX), 0, NULL},
+    /* the cache's cells, stated when slots split it (no size line may follow in a short log) */
+    {"n_ctx is not divisible by n_seq_max - rounding down to %n", T(KV_LOG_N_CTX), KV_LINE,
+     NULL},
     {"n_seq_max = %n", T(KV_LOG_N_SEQ), 0, NULL},
-    {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, TO_SKIP), 0, NULL},
+    {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, KV_LOG_N_CTX_SLOT), 0, NULL},
     {"using n_parallel = %n and kv_unified = %s", T(KV_LOG_N_SEQ, TO_UNIFIED), 0, NULL},
     {"n_ubatch = %n", T(KV_LOG_N_UBATCH), 0, NULL},
     {"flash_attn = %s", T(TO_FLASH), 0, NULL},
@@ -176,7 +178,7 @@ static const char *const field_names[KV_LOG_FIELDS] = {
     "non_torch", "cuda_graph", "available_kv", "kv_tokens", "blocks", "max_concurrency",
     "concurrency_tokens", "mem_fraction_static", "avail_mem_before_load", "avail_mem_after_load",
     "mem_pool_end", "page_size", "max_total_tokens", "chunked_prefill_size", "k_size", "v_size",
-    "kv_size", "build", "n_ctx", "n_seq_max", "n_ubatch", "flash_attn", "kv_unified", "cells",
+    "kv_size", "build", "n_ctx", "n_seq_max", "n_ctx_slot", "n_ubatch", "flash_attn", "kv_unified", "cells",
     "layers", "streams", "swa_cells", "swa_layers", "swa_k_size", "swa_v_size",
 };
 

@@ -20,7 +20,7 @@ void fuzz_render_model(kv_spec *s, const kv_model_info *info)
     if (kv_compute(s, &r) != KV_OK || !sink)
         return;
     kv_table_compute(s, &r, &t);
-    kv_report rep = {s, &r, &t, NULL, NULL, NULL};
+    kv_report rep = {.spec = s, .result = &r, .table = &t};
     report_text(sink, &rep);
     report_json(sink, &rep);
 }
