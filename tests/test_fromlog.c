@@ -548,6 +548,32 @@ static void flags_override_the_log(void **state)
                   "qwen2.5-7b-instruct", "--get", "context");
     EXPECT_STDOUT("H200\n", "--from-log", LOGS "vllm-d16-v0.log", "--model", "phi-4", "--gpu",
                   "h200", "--get", "gpu");
+    /* what if D10 (util 0.25) had run at 0.5 on its A100: its KV figure no longer applies,
+     * its weights do; D11 is that run (464,848 tokens); within 1 % (estimated activation) */
+    run_result r;
+    const char *what_if[] = {"--from-log", LOGS "vllm-d10.log", "--model",
+                             "qwen2.5-7b-instruct", "--gpu", "a100",
+                             "--gpu-memory-utilization", "0.5", "--get", "kv_cache_tokens", NULL};
+    run_kvcalc(what_if, &r);
+    assert_int_equal(r.status, 0);
+    assert_true(fabs(atof(r.out) - 464848) < 4648);
+    run_free(&r);
+    const char *text[] = {"--from-log", LOGS "vllm-d10.log", "--model", "qwen2.5-7b-instruct",
+                          "--gpu", "a100", "--gpu-memory-utilization", "0.5", NULL};
+    run_kvcalc(text, &r);
+    assert_non_null(strstr(r.out, "What if: the GPU or the memory fraction was given"));
+    assert_non_null(strstr(r.out, "what if: from the new budget with the logged terms"));
+    run_free(&r);
+    /* a GPU the log does not name fills the gap: the KV figure still applies */
+    EXPECT_STDOUT("93808\n", "--from-log", LOGS "vllm-d10.log", "--model", "qwen2.5-7b-instruct",
+                  "--gpu", "a100", "--get", "kv_cache_tokens");
+    /* a what-if needs the GPU */
+    const char *no_gpu[] = {"--from-log", LOGS "vllm-d10.log", "--model", "qwen2.5-7b-instruct",
+                            "--gpu-memory-utilization", "0.5", NULL};
+    run_kvcalc(no_gpu, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "needs the GPU"));
+    run_free(&r);
     /* the log's engine needs no --engine for an engine's key */
     EXPECT_STDOUT("29058\n", "--from-log", LOGS "vllm-d10-d11.log", "--model",
                   "qwen2.5-7b-instruct", "--get", "num_gpu_blocks");

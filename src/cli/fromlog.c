@@ -24,6 +24,7 @@ typedef struct {
 #define KV_LOG_N_CTX_FROM_CELLS KV_LOG_CELLS /* read as cells x streams (log_value) */
 #define SET(f, fl) {f, fl, LOG_SETTING, 0, 0}
 #define MEASURED_GIB(f, fl) {f, fl, LOG_MEASURED, 1, 0}
+#define KV_FIGURE_GIB(f, fl) {f, fl, LOG_KV_FIGURE, 1, 0}
 
 static const log_input vllm_inputs[] = {
     /* the concurrency line names max_model_len when no argument line does */
@@ -38,9 +39,9 @@ static const log_input vllm_inputs[] = {
     MEASURED_GIB(KV_LOG_ACTIVATION, "activation-gib"),
     MEASURED_GIB(KV_LOG_NON_TORCH, "non-torch-gib"),
     MEASURED_GIB(KV_LOG_CUDA_GRAPH, "cuda-graph-gib"),
-    MEASURED_GIB(KV_LOG_AVAILABLE_KV, "kv-cache-memory-gib"),
+    KV_FIGURE_GIB(KV_LOG_AVAILABLE_KV, "kv-cache-memory-gib"),
     /* early V1 and V0 logs state blocks, not memory: the block count is the KV figure */
-    {KV_LOG_BLOCKS, "num-gpu-blocks-override", LOG_MEASURED, 0, KV_LOG_AVAILABLE_KV + 1},
+    {KV_LOG_BLOCKS, "num-gpu-blocks-override", LOG_KV_FIGURE, 0, KV_LOG_AVAILABLE_KV + 1},
 };
 
 static const log_input sglang_inputs[] = {
@@ -50,8 +51,8 @@ static const log_input sglang_inputs[] = {
     SET(KV_LOG_PAGE_SIZE, "page-size"),
     SET(KV_LOG_MAX_TOTAL_TOKENS, "max-total-tokens"),
     SET(KV_LOG_CHUNKED_PREFILL, "chunked-prefill-size"),
-    MEASURED_GIB(KV_LOG_AVAIL_BEFORE, "avail-mem-before-load-gib"),
-    MEASURED_GIB(KV_LOG_AVAIL_AFTER, "avail-mem-after-load-gib"),
+    KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE, "avail-mem-before-load-gib"),
+    KV_FIGURE_GIB(KV_LOG_AVAIL_AFTER, "avail-mem-after-load-gib"),
 };
 
 static const log_input llamacpp_inputs[] = {
@@ -106,9 +107,9 @@ static int put_number(kv_log_inputs *in, const log_input *row, double x, const c
     /* A run that failed logs negative memory ("Available KV cache memory: -1.44 GiB", vLLM
      * then refuses to start) or no blocks: the flags take no such value; memory enters as 0
      * (the comparison still shows the logged figure), a block count of 0 not at all. */
-    if (row->kind == LOG_MEASURED && x <= 0 && !row->gib)
+    if (row->kind != LOG_SETTING && x <= 0 && !row->gib)
         return 0;
-    if (row->kind == LOG_MEASURED && x < 0)
+    if (row->kind != LOG_SETTING && x < 0)
         x = 0;
     snprintf(text, sizeof text, "%.17g", row->gib ? x / KV_GIB : x);
     return put(in, row->flag, text, row->kind, file, err, errcap);
@@ -207,8 +208,8 @@ int kv_fromlog_inputs(const kv_log *lg, const char *file, kv_log_inputs *in, cha
     /* SGLang without "Load weight begin": P = A + mem usage (what the weights took) */
     if (rc == 0 && lg->engine == KV_ENGINE_SGLANG && !v->present[KV_LOG_AVAIL_BEFORE] &&
         v->present[KV_LOG_AVAIL_AFTER] && v->present[KV_LOG_WEIGHTS]) {
-        static const log_input before = MEASURED_GIB(KV_LOG_AVAIL_BEFORE,
-                                                     "avail-mem-before-load-gib");
+        static const log_input before = KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE,
+                                                      "avail-mem-before-load-gib");
         rc = put_number(in, &before, v->v[KV_LOG_AVAIL_AFTER] + v->v[KV_LOG_WEIGHTS], file, err,
                         errcap);
     }
@@ -251,6 +252,33 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
         kv_fail(err, errcap, "--from-log %s: the log names no model: give --model or --config",
                 kv_safe(fshown, sizeof fshown, file, 200));
     return 1;
+}
+
+/* Whether a flag contradicts a value the log states (a flag that fills a gap does not). */
+static int contradicts(const kv_options *o, const kv_log *lg, const char *flag,
+                       kv_log_field field, double scale)
+{
+    const kv_flag *f = kv_flag_find(flag, strlen(flag));
+    size_t i = (size_t)(f - kv_flags);
+    return o->set[i] && lg->values.present[field] &&
+           fabs(o->values[i].d * scale - lg->values.v[field]) >
+               1e-3 * fabs(lg->values.v[field]);
+}
+
+int kv_fromlog_what_if(const kv_options *o, const kv_log *lg, kv_log_inputs *in)
+{
+    const kv_log_values *v = &lg->values;
+    int changed = contradicts(o, lg, "gpu-mem-gib", KV_LOG_GPU_TOTAL, KV_GIB) ||
+                  contradicts(o, lg, "gpu-memory-utilization", KV_LOG_UTIL, 1) ||
+                  contradicts(o, lg, "mem-fraction-static", KV_LOG_MEM_FRACTION, 1);
+    if (o->gpu && v->present[KV_LOG_GPU_TOTAL]) { /* another GPU than the log's total */
+        double gib = o->gpu->engine_gib > 0 ? o->gpu->engine_gib : kv_gpu_gib(o->gpu);
+        changed |= fabs(gib * KV_GIB - v->v[KV_LOG_GPU_TOTAL]) > 0.02 * v->v[KV_LOG_GPU_TOTAL];
+    }
+    for (size_t i = 0; changed && i < kv_flags_count; i++)
+        if (in->set[i] == LOG_KV_FIGURE)
+            in->set[i] = 0; /* sized from the new budget; the logged terms still hold */
+    return changed;
 }
 
 int kv_fromlog_end_to_end(const kv_log *lg, const kv_options *o)
@@ -415,6 +443,7 @@ typedef struct {
     int graphs_inside; /* vLLM 0.21+: CUDA graphs are inside the budget */
     int requested;     /* vLLM: total x utilization is logged (it, not the total, is a term) */
     int from_settings; /* llama.cpp: no KV figure, the cache follows from the settings */
+    int what_if;       /* the KV figure was dropped (kv_fromlog_what_if) */
     double terms;      /* sum of the budget terms' contributions so far, bytes */
     int n_terms;
 } explaining;
@@ -427,7 +456,9 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
                          : strcmp(l->unit, "requests") == 0 ? 0.005
                                                            : 0;
     double tol = fabs(l->kvcalc) * x->rel_round + shown_round + fabs(l->logged) * 1e-12;
-    if (x->from_settings && fabs(l->difference) <= tol)
+    if (x->what_if && !x->from_settings)
+        snprintf(buf, cap, "what if: from the new budget with the logged terms");
+    else if (x->from_settings && fabs(l->difference) <= tol)
         snprintf(buf, cap, "from the logged settings: equal");
     else if (x->from_settings)
         snprintf(buf, cap, "from the logged settings: %+.3g%%",
@@ -527,12 +558,13 @@ static void copy_text(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src);
 }
 
-void kv_fromlog_compare(const kv_log *lg, const kv_spec *sa, const kv_result *a,
+void kv_fromlog_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_result *a,
                         const kv_spec *sb, const kv_result *b, kv_comparison *out)
 {
     const kv_log_values *v = &lg->values;
     memset(out, 0, sizeof *out);
     out->engine = lg->engine;
+    out->what_if = what_if;
     copy_text(out->engine_version, sizeof out->engine_version, v->version);
     copy_text(out->era, sizeof out->era, v->era);
     copy_text(out->model, sizeof out->model, v->model);
@@ -555,6 +587,7 @@ void kv_fromlog_compare(const kv_log *lg, const kv_spec *sa, const kv_result *a,
 
     explaining x = {0};
     rounding(lg, a, &x);
+    x.what_if = what_if;
     const kv_spec *s = sb ? sb : sa;
     x.f = b ? b->sglang.mem_fraction_static : 0;
     x.util = s->vllm.util;

@@ -114,6 +114,14 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     if (kv_fromlog_read(o, &lg, err, sizeof err) != 0 ||
         kv_fromlog_inputs(&lg, o->from_log, &in, err, sizeof err) != 0)
         return usage_error(err);
+    int what_if = kv_fromlog_what_if(o, &lg, &in);
+    if (what_if && !kv_fromlog_end_to_end(&lg, o)) {
+        char shown[300];
+        kv_fail(err, sizeof err, "--from-log %s: a what-if on the memory budget needs the GPU, "
+                                 "which the log does not state: give --gpu or --gpu-mem-gib",
+                kv_safe(shown, sizeof shown, o->from_log, 200));
+        return usage_error(err);
+    }
     const kv_flag *layers = kv_flag_find("layers", 6);
     if (!has_model && !o->set[layers - kv_flags]) { /* the log's model, when kvcalc knows it */
         int rc = kv_fromlog_model(&lg, o->from_log, model, err, sizeof err);
@@ -134,7 +142,7 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     if (end_to_end && kv_build_spec_log(o, m, o->gpu, &in, 0, &sb, err, sizeof err) == 0 &&
         kv_pipeline_run(o, &sb, &e2e, &rep_b) == KV_OK)
         b = &e2e.result;
-    kv_fromlog_compare(&lg, &sa, &given.result, b ? &sb : NULL, b, &cmp);
+    kv_fromlog_compare(&lg, what_if, &sa, &given.result, b ? &sb : NULL, b, &cmp);
     cmp.file = o->from_log;
     rep.comparison = &cmp;
     return output(o, &rep, render);

@@ -32,6 +32,8 @@ typedef struct kv_comparison {
     char era[32];             /* the line formats seen; "" */
     char model[256];          /* as logged; "" */
     int64_t startups;         /* startups in the file (the last is compared) */
+    int what_if;              /* 1: the GPU or fraction was given: the log's KV figure is
+                                 not used (its measured terms are) */
     int64_t log_lines;        /* lines read */
     int64_t log_lines_skipped;/* lines longer than the reader's buffer, and a cut last line */
     double logged_available_kv_bytes; /* NaN: not stated */

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int e2e = kv_fromlog_end_to_end(&lg, &o) &&
               kv_build_spec_log(&o, &model, NULL, &in, 0, &sb, err, sizeof err) == 0 &&
               kv_pipeline_run(&o, &sb, &b, &rep_b) == KV_OK;
-    kv_fromlog_compare(&lg, &sa, &a.result, e2e ? &sb : NULL, e2e ? &b.result : NULL, &cmp);
+    kv_fromlog_compare(&lg, 0, &sa, &a.result, e2e ? &sb : NULL, e2e ? &b.result : NULL, &cmp);
     cmp.file = "fuzz.log";
     rep.comparison = &cmp;
     report_fromlog_text(sink, &rep);
