@@ -356,6 +356,24 @@ static void long_lines_are_skipped_and_counted(void **state)
     expect_field(v, KV_LOG_AVAILABLE_KV, 1.0 * GIB);
 }
 
+/* Every field of the reader has a name, and docs/output.md lists it (JSON "logged"). */
+static void fields_are_named_and_documented(void **state)
+{
+    (void)state;
+    char *doc = read_file(KVCALC_SOURCE_DIR "/docs/output.md", NULL);
+    assert_non_null(doc);
+    for (int f = 0; f < KV_LOG_FIELDS; f++) {
+        char want[80];
+        const char *name = kv_log_field_name((kv_log_field)f);
+        assert_non_null(name);
+        snprintf(want, sizeof want, "`%s`", name);
+        if (!strstr(doc, want))
+            fail_msg("docs/output.md does not name %s", want);
+    }
+    assert_null(kv_log_field_name(KV_LOG_FIELDS));
+    free(doc);
+}
+
 static void unknown_logs(void **state)
 {
     (void)state;
@@ -511,6 +529,11 @@ static void json_and_require(void **state)
 {
     (void)state;
     run_result r;
+    run_case(&cases[0], (const char *const[]){NULL}, &r);
+    assert_non_null(strstr(r.out, "\nLogged: tensor_parallel_size 1, pipeline_parallel_size 1, "
+                                  "max_model_len 16384, gpu_memory_utilization 0.25, dtype "
+                                  "bfloat16"));
+    run_free(&r);
     run_case(&cases[0], (const char *const[]){"--format", "json", NULL}, &r);
     static const char *const keys[] = {
         "\"engine\": \"vllm\"", "\"engine_version\": \"0.10.1.1\"",
@@ -518,7 +541,9 @@ static void json_and_require(void **state)
         "\"logged_weights_bytes\": ", "\"logged_gpu_mem_bytes\": null",
         "\"kv_cache_tokens\": 93808", "\"available_kv_bytes\": ", "\"kv_budget_error_pct\": ",
         "\"lines\": [", "{\"quantity\": \"weights\", \"unit\": \"bytes\", \"logged\": ",
-        "\"term\": \"weights logged 14.25 GiB, estimated "};
+        "\"term\": \"weights logged 14.25 GiB, estimated ", "\"logged\": {",
+        "\"gpu_memory_utilization\": 0.25,", "\"pipeline_parallel_size\": 1,",
+        "\"dtype\": \"bfloat16\",", "\"gpu_total\": null,", "\"what_if\": false,"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strstr(r.out, keys[i]))
             fail_msg("no %s in:\n%s", keys[i], r.out);
@@ -628,6 +653,7 @@ int main(void)
         cmocka_unit_test(public_vllm_values),
         cmocka_unit_test(prefixes_colours_and_strictness),
         cmocka_unit_test(long_lines_are_skipped_and_counted),
+        cmocka_unit_test(fields_are_named_and_documented),
         cmocka_unit_test(unknown_logs),
         cmocka_unit_test(kv_lines_reproduced),
         cmocka_unit_test(json_and_require),

@@ -564,8 +564,11 @@ void kv_fromlog_compare(const kv_log *lg, int what_if, const kv_spec *sa, const 
     const kv_log_values *v = &lg->values;
     memset(out, 0, sizeof *out);
     out->engine = lg->engine;
+    out->values = &lg->values;
     out->what_if = what_if;
     copy_text(out->engine_version, sizeof out->engine_version, v->version);
+    if (!v->version[0] && lg->engine == KV_ENGINE_LLAMACPP && v->present[KV_LOG_BUILD])
+        snprintf(out->engine_version, sizeof out->engine_version, "b%.0f", v->v[KV_LOG_BUILD]);
     copy_text(out->era, sizeof out->era, v->era);
     copy_text(out->model, sizeof out->model, v->model);
     out->startups = v->startups;

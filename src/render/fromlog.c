@@ -8,6 +8,7 @@
 #include "keys.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 static const char *const engine_titles[KV_ENGINE_COUNT] = {
@@ -32,6 +33,45 @@ static const char *cell(char *buf, size_t cap, double x, const char *unit, int s
     return buf;
 }
 
+/* The texts a log states, by their JSON names. */
+static const struct {
+    const char *name;
+    size_t offset;
+} texts[] = {
+    {"version", offsetof(kv_log_values, version)},
+    {"era", offsetof(kv_log_values, era)},
+    {"model", offsetof(kv_log_values, model)},
+    {"dtype", offsetof(kv_log_values, dtype)},
+    {"kv_cache_dtype", offsetof(kv_log_values, kv_dtype)},
+    {"quantization", offsetof(kv_log_values, quantization)},
+    {"cache_type_k", offsetof(kv_log_values, type_k)},
+    {"cache_type_v", offsetof(kv_log_values, type_v)},
+};
+
+/* "Logged: ..." - every setting the log states that is not a row of the table. */
+static void logged_settings(FILE *out, const kv_log_values *v)
+{
+    static const kv_log_field settings[] = {
+        KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
+        KV_LOG_BLOCK_SIZE, KV_LOG_MEM_FRACTION, KV_LOG_PAGE_SIZE, KV_LOG_MAX_TOTAL_TOKENS,
+        KV_LOG_CHUNKED_PREFILL, KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_FLASH_ATTN,
+        KV_LOG_KV_UNIFIED};
+    char num[FMT_BUF], safe[300];
+    int n = 0;
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+        if (v->present[settings[i]])
+            fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", kv_log_field_name(settings[i]),
+                    fmt_json_number(num, sizeof num, v->v[settings[i]]));
+    for (size_t i = 3; i < sizeof texts / sizeof texts[0]; i++) { /* after version, era, model */
+        const char *t = (const char *)v + texts[i].offset;
+        if (t[0])
+            fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", texts[i].name,
+                    text_safe(safe, sizeof safe, t));
+    }
+    if (n)
+        fputs(".\n", out);
+}
+
 void report_fromlog_text(FILE *out, const kv_report *rep)
 {
     const kv_comparison *c = rep->comparison;
@@ -47,6 +87,7 @@ void report_fromlog_text(FILE *out, const kv_report *rep)
     fprintf(out, "\nkvcalc's model: %s\n",
             rep->spec->model_name ? text_safe(safe, sizeof safe, rep->spec->model_name)
                                   : "the lesson's illustrative model");
+    logged_settings(out, c->values);
     if (c->startups > 1)
         fprintf(out, "%lld startups in the file: the last one is compared.\n",
                 (long long)c->startups);
@@ -105,6 +146,22 @@ void report_fromlog_json(FILE *out, const kv_report *rep)
             fputs(kv_key_text(buf, sizeof buf, v), out);
         fputs(",\n", out);
     }
+    /* "logged": every figure and text the log states, null where it does not say */
+    const kv_log_values *lv = c->values;
+    fputs("  \"logged\": {", out);
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        const char *t = (const char *)lv + texts[i].offset;
+        fprintf(out, "%s\n    \"%s\": ", i ? "," : "", texts[i].name);
+        if (t[0])
+            json_string(out, t);
+        else
+            fputs("null", out);
+    }
+    for (int f = 0; f < KV_LOG_FIELDS; f++) {
+        fprintf(out, ",\n    \"%s\": ", kv_log_field_name((kv_log_field)f));
+        json_number_or_null(out, lv->present[f] ? lv->v[f] : NAN);
+    }
+    fputs("\n  },\n", out);
     fputs("  \"lines\": [", out);
     for (size_t i = 0; i < c->n_lines; i++) {
         const kv_cmp_line *l = &c->lines[i];

@@ -144,6 +144,7 @@ const kv_key kv_log_keys[] = {
     {"log_era", "string", KEY_LOG, KV_ENGINE_COUNT, KT_TEXT, offsetof(kv_comparison, era)},
     {"logged_model", "string", KEY_LOG, KV_ENGINE_COUNT, KT_TEXT, offsetof(kv_comparison, model)},
     LG(startups, "startups", KT_INT),
+    LG(what_if, "boolean", KT_BOOL),
     LG(log_lines, "lines", KT_INT),
     LG(log_lines_skipped, "lines", KT_INT),
     LG(logged_available_kv_bytes, "bytes", KT_NUM_OR_NULL),

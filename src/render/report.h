@@ -27,6 +27,7 @@ typedef struct {
 /* kvcalc against a startup log (--from-log), computed by cli/fromlog.c. */
 typedef struct kv_comparison {
     const char *file;         /* the log as typed ("-": standard input) */
+    const kv_log_values *values; /* everything the log states (borrowed) */
     kv_engine engine;
     char engine_version[32];  /* as logged; "" = not stated */
     char era[32];             /* the line formats seen; "" */
