@@ -636,6 +636,12 @@ static void stdin_and_errors(void **state)
     assert_non_null(strstr(r.err, "kvcalc: --from-log no-such.log: cannot open"));
     run_free(&r);
 
+    const char *engine[] = {"--from-log", LOGS "sglang-s06.log", "--engine", "vllm", NULL};
+    run_kvcalc(engine, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--engine: " LOGS "sglang-s06.log is a sglang log"));
+    run_free(&r);
+
     const char *key[] = {"--get", "logged_kv_cache_tokens", NULL};
     run_kvcalc(key, &r);
     assert_int_equal(r.status, 2);

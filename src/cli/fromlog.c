@@ -423,6 +423,13 @@ static double member(const kv_result *r, const cmp_row *row)
     return d * row->scale;
 }
 
+/* x GiB to two decimals, "-0.00" shown as "+0.00". */
+static double gib2(double bytes)
+{
+    double g = bytes / KV_GIB;
+    return fabs(g) < 0.005 ? 0 : g;
+}
+
 /* "5.58 GiB" for bytes, the number for the rest. */
 static const char *shown(char *buf, size_t cap, double x, const char *unit)
 {
@@ -518,7 +525,7 @@ static void explain(const cmp_row *row, const kv_cmp_line *l, explaining *x, cha
         else
             snprintf(buf, cap, "end to end: the terms above give %+.2f GiB, the rest %+.2f GiB "
                                "(terms not logged, rounding)",
-                     x->terms / KV_GIB, (-d - x->terms) / KV_GIB);
+                     gib2(x->terms), gib2(-d - x->terms));
         return;
     case TERM_KV:
         /* a total summed from the log's figures carries the rounding of each (K, V, and
@@ -534,7 +541,7 @@ static void explain(const cmp_row *row, const kv_cmp_line *l, explaining *x, cha
     x->n_terms++;
     snprintf(buf, cap, "%s logged %s, %s %s: %+.2f GiB of the KV budget", row->quantity,
              shown(a, sizeof a, l->logged, l->unit), row->end_to_end ? "estimated" : "kvcalc",
-             shown(b, sizeof b, l->kvcalc, l->unit), budget / KV_GIB);
+             shown(b, sizeof b, l->kvcalc, l->unit), gib2(budget));
 }
 
 /* The rounding of the KV figure the given run started from. */

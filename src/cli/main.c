@@ -114,6 +114,13 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     if (kv_fromlog_read(o, &lg, err, sizeof err) != 0 ||
         kv_fromlog_inputs(&lg, o->from_log, &in, err, sizeof err) != 0)
         return usage_error(err);
+    const kv_flag *engine = kv_flag_find("engine", 6);
+    if (o->set[engine - kv_flags] && (kv_engine)o->values[engine - kv_flags].e != lg.engine) {
+        char shown[300];
+        kv_fail(err, sizeof err, "--engine: %s is a %s log; compare it with that engine",
+                kv_safe(shown, sizeof shown, o->from_log, 200), kv_engine_name(lg.engine));
+        return usage_error(err);
+    }
     int what_if = kv_fromlog_what_if(o, &lg, &in);
     if (what_if && !kv_fromlog_end_to_end(&lg, o)) {
         char shown[300];

@@ -21,7 +21,10 @@ static const char *cell(char *buf, size_t cap, double x, const char *unit, int s
     char num[FMT_BUF];
     if (isnan(x))
         return strcpy(buf, "-");
-    if (strcmp(unit, "bytes") == 0) {
+    int bytes = strcmp(unit, "bytes") == 0;
+    if (fabs(x) < (bytes ? 0.005 * KV_MIB : 0.005))
+        x = 0; /* what shows as 0.00 is 0, without a sign of its own */
+    if (bytes) {
         int mib = fabs(x) < KV_GIB && x != 0;
         snprintf(buf, cap, "%s%s %s", sign && x >= 0 ? "+" : "",
                  fmt_fixed(num, sizeof num, x / (mib ? KV_MIB : KV_GIB), 2, 1), mib ? "MiB" : "GiB");
