@@ -273,7 +273,9 @@ static const char *read_bytes(const char *s, double *out)
     return NULL;
 }
 
-/* Matches pattern p at s (the line ends at its NUL); fills caps[*n...]. Returns 1 or 0. */
+/* Matches pattern p at s (the line ends at its NUL); fills caps[n...]. Returns 1, 0, or -1
+ * when the text after a "%*" is nowhere in the rest of the line (then no later start can
+ * match either: a line with thousands of starts stays linear). */
 static int match_at(const char *p, const char *s, capture *caps, int n)
 {
     while (*p) {
@@ -293,9 +295,9 @@ static int match_at(const char *p, const char *s, capture *caps, int n)
         p += 2;
         if (conv == '*') { /* the rest may start anywhere further on */
             for (; *s; s++)
-                if (match_at(p, s, caps, n))
+                if (match_at(p, s, caps, n) == 1)
                     return 1;
-            return 0;
+            return -1; /* nor after a later start of the pattern: stop looking */
         }
         if (n >= MAX_CAPS)
             return 0;
@@ -369,7 +371,10 @@ static int match_line(const char *p, const char *line, const pair_filter *f, cap
     for (const char *at = strstr(line, anchor); at; at = strstr(at + 1, anchor)) {
         if (at > line && is_word(p[0]) && is_word(at[-1]))
             continue;
-        if (match_at(p, at, caps, 0)) {
+        int m = match_at(p, at, caps, 0);
+        if (m < 0)
+            break;
+        if (m == 1) {
             int n = 0;
             for (const char *q = p; (q = strchr(q, '%')) != NULL; q += 2)
                 n += q[1] != '*';
