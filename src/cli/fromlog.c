@@ -169,6 +169,11 @@ static int put_texts(const kv_log *lg, kv_log_inputs *in, const char *file, char
     int sv;
     if (lg->engine == KV_ENGINE_SGLANG && kv_sglang_version_parse(v->version, &sv) == 0)
         rc |= put(in, "sglang-version", v->version, LOG_SETTING, file, err, errcap);
+    else if (lg->engine == KV_ENGINE_SGLANG && !v->era[0] && v->present[KV_LOG_K_BYTES])
+        /* "KV Cache is allocated. K size:" without "#tokens" dates the log to 0.4.1.post6 -
+         * 0.4.3.post2 (docs/sglang.md), whose sizing rules are one; the version is not
+         * stated, so engine_version stays null */
+        rc |= put(in, "sglang-version", "0.4.3.post2", LOG_SETTING, file, err, errcap);
     if (lg->engine == KV_ENGINE_LLAMACPP) {
         if (v->type_k[0])
             rc |= put(in, "cache-type-k", v->type_k, LOG_SETTING, file, err, errcap);
@@ -577,6 +582,8 @@ void kv_fromlog_compare(const kv_log *lg, int what_if, const kv_spec *sa, const 
     if (!v->version[0] && lg->engine == KV_ENGINE_LLAMACPP && v->present[KV_LOG_BUILD])
         snprintf(out->engine_version, sizeof out->engine_version, "b%.0f", v->v[KV_LOG_BUILD]);
     copy_text(out->era, sizeof out->era, v->era);
+    if (!v->era[0] && lg->engine == KV_ENGINE_SGLANG && v->present[KV_LOG_K_BYTES])
+        copy_text(out->era, sizeof out->era, "K size: 0.4.1.post6-0.4.3.post2");
     copy_text(out->model, sizeof out->model, v->model);
     out->startups = v->startups;
     out->log_lines = lg->lines;

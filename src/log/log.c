@@ -122,7 +122,7 @@ static const log_pattern sglang_rows[] = {
     {"Using KV cache dtype: torch.%s", T(TO_KV_DTYPE), 0, NULL},
     {"KV Cache is allocated.%*#tokens: %n,", T(KV_LOG_KV_TOKENS), KV_LINE, "#tokens"},
     {"KV Cache is allocated.%*K size: %b, V size: %b", T(KV_LOG_K_BYTES, KV_LOG_V_BYTES),
-     KV_LINE, NULL},
+     KV_LINE, NULL}, /* without "#tokens" (no era set): 0.4.1.post6 to 0.4.3.post2 */
     {"KV Cache is allocated.%*KV size: %b", T(KV_LOG_KV_BYTES), KV_LINE, "MLA"},
     {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
     {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
