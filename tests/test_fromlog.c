@@ -300,7 +300,7 @@ static void prefixes_colours_and_strictness(void **state)
     feed("\x1b[1;36m(VllmWorker rank=0 pid=123)\x1b[0;0m INFO 07-22 10:00:00 [gpu_worker.py:123] "
          "Available KV cache memory: \x1b[1m12.5\x1b[0m GiB");
     feed("2025-01-01T10:00:00.123Z [2025-01-01 10:00:00] GPU KV cache size: 1,234 tokens");
-    feed("progress 10%\rprogress 100%\r# GPU blocks: 77"); /* a bar redrawn in place */
+    feed("progress 10%\rprogress 100%\r# GPU blocks: 77\r"); /* a bar redrawn; CRLF */
     /* look-alikes that must not match */
     feed("Available KV cache memory: 3.5"); /* no unit */
     feed("GPU KV cache size: 12,34 tokens");  /* not thousands */
