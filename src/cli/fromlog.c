@@ -286,6 +286,27 @@ int kv_fromlog_what_if(const kv_options *o, const kv_log *lg, kv_log_inputs *in)
     return changed;
 }
 
+int kv_fromlog_prepare(const kv_options *o, kv_log *lg, kv_log_inputs *in, int *what_if,
+                       char *err, size_t errcap)
+{
+    char shown[300];
+    const kv_flag *engine = kv_flag_find("engine", 6);
+    if (kv_fromlog_read(o, lg, err, errcap) != 0 ||
+        kv_fromlog_inputs(lg, o->from_log, in, err, errcap) != 0)
+        return KV_USAGE_ERROR;
+    kv_safe(shown, sizeof shown, o->from_log, 200);
+    if (o->set[engine - kv_flags] && (kv_engine)o->values[engine - kv_flags].e != lg->engine)
+        return kv_fail(err, errcap, "--engine: %s is a %s log; compare it with that engine",
+                       shown, kv_engine_name(lg->engine));
+    *what_if = kv_fromlog_what_if(o, lg, in);
+    if (*what_if && !kv_fromlog_end_to_end(lg, o))
+        return kv_fail(err, errcap,
+                       "--from-log %s: a what-if on the memory budget needs the GPU, which the "
+                       "log does not state: give --gpu or --gpu-mem-gib",
+                       shown);
+    return 0;
+}
+
 int kv_fromlog_end_to_end(const kv_log *lg, const kv_options *o)
 {
     const kv_flag *mem = kv_flag_find("gpu-mem-gib", 11);

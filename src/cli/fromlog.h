@@ -34,6 +34,11 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
  * changes nothing. Returns 1 when the figure was dropped. */
 int kv_fromlog_what_if(const kv_options *o, const kv_log *lg, kv_log_inputs *in);
 
+/* The steps before the runs: reads the log, takes its inputs, checks --engine against it and
+ * applies the what-if rule (*what_if). Returns 0, or KV_USAGE_ERROR with one line. */
+int kv_fromlog_prepare(const kv_options *o, kv_log *lg, kv_log_inputs *in, int *what_if,
+                       char *err, size_t errcap);
+
 /* Whether the end-to-end run can be made: the GPU total is known (the log, --gpu,
  * --gpu-mem-gib), or the engine has no measured budget (llama.cpp). */
 int kv_fromlog_end_to_end(const kv_log *lg, const kv_options *o);

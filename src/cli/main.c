@@ -111,24 +111,9 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     kv_spec sa, sb;
     kv_report rep, rep_b;
     char err[KV_ERR_BUF];
-    if (kv_fromlog_read(o, &lg, err, sizeof err) != 0 ||
-        kv_fromlog_inputs(&lg, o->from_log, &in, err, sizeof err) != 0)
+    int what_if;
+    if (kv_fromlog_prepare(o, &lg, &in, &what_if, err, sizeof err) != 0)
         return usage_error(err);
-    const kv_flag *engine = kv_flag_find("engine", 6);
-    if (o->set[engine - kv_flags] && (kv_engine)o->values[engine - kv_flags].e != lg.engine) {
-        char shown[300];
-        kv_fail(err, sizeof err, "--engine: %s is a %s log; compare it with that engine",
-                kv_safe(shown, sizeof shown, o->from_log, 200), kv_engine_name(lg.engine));
-        return usage_error(err);
-    }
-    int what_if = kv_fromlog_what_if(o, &lg, &in);
-    if (what_if && !kv_fromlog_end_to_end(&lg, o)) {
-        char shown[300];
-        kv_fail(err, sizeof err, "--from-log %s: a what-if on the memory budget needs the GPU, "
-                                 "which the log does not state: give --gpu or --gpu-mem-gib",
-                kv_safe(shown, sizeof shown, o->from_log, 200));
-        return usage_error(err);
-    }
     const kv_flag *layers = kv_flag_find("layers", 6);
     if (!has_model && !o->set[layers - kv_flags]) { /* the log's model, when kvcalc knows it */
         int rc = kv_fromlog_model(&lg, o->from_log, model, err, sizeof err);
