@@ -321,6 +321,15 @@ static void prefixes_colours_and_strictness(void **state)
     kv_log_finish(&lg);
     expect_field(&lg.values, KV_LOG_AVAILABLE_KV, 10.65 * GIB);
 
+    /* two engines in one file: the one whose KV lines came last */
+    kv_log_init(&lg);
+    feed("INFO 07-22 10:00:00 [gpu_worker.py:1] Available KV cache memory: 5.01 GiB");
+    feed("[2025-05-02 16:14:33] KV Cache is allocated. #tokens: 15387, K size: 0.82 GB, V size: "
+         "0.82 GB");
+    assert_int_equal(kv_log_finish(&lg), 0);
+    assert_int_equal(lg.engine, KV_ENGINE_SGLANG);
+    expect_field(&lg.values, KV_LOG_KV_TOKENS, 15387);
+
     /* a NUL byte inside a line does not end it early */
     kv_log_init(&lg);
     kv_log_feed(&lg, "junk\0GPU KV cache size: 5 tokens", 33);
