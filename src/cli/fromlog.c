@@ -16,7 +16,7 @@
 typedef struct {
     kv_log_field field;
     const char *flag;  /* long name in kv_flags */
-    int kind;          /* LOG_SETTING or LOG_MEASURED */
+    int kind;          /* LOG_SETTING, LOG_MEASURED or LOG_KV_FIGURE */
     int gib;           /* logged in bytes, the flag takes GiB */
     int unless;        /* only when this field + 1 is not logged (0: always) */
 } log_input;
