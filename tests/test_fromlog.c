@@ -585,14 +585,16 @@ static void flags_override_the_log(void **state)
     EXPECT_STDOUT("H200\n", "--from-log", LOGS "vllm-d16-v0.log", "--model", "phi-4", "--gpu",
                   "h200", "--get", "gpu");
     /* what if D10 (util 0.25) had run at 0.5 on its A100: its KV figure no longer applies,
-     * its weights do; D11 is that run (464,848 tokens); within 1 % (estimated activation) */
+     * its weights do; D11 is that run (464,848 tokens). Within 3 %: the activation and
+     * non-torch terms are kvcalc's estimates (docs/vllm.md), tuned elsewhere; 0.25 GiB of
+     * them is about 6,000 tokens here, while keeping the log's 5.01 GiB would give 93,808 */
     run_result r;
     const char *what_if[] = {"--from-log", LOGS "vllm-d10.log", "--model",
                              "qwen2.5-7b-instruct", "--gpu", "a100",
                              "--gpu-memory-utilization", "0.5", "--get", "kv_cache_tokens", NULL};
     run_kvcalc(what_if, &r);
     assert_int_equal(r.status, 0);
-    assert_true(fabs(atof(r.out) - 464848) < 4648);
+    assert_true(fabs(atof(r.out) - 464848) < 0.03 * 464848);
     run_free(&r);
     const char *text[] = {"--from-log", LOGS "vllm-d10.log", "--model", "qwen2.5-7b-instruct",
                           "--gpu", "a100", "--gpu-memory-utilization", "0.5", NULL};
