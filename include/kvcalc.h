@@ -10,7 +10,7 @@
  * command-line program (src/cli) is a thin client of all of it.
 
  * Sections: dtypes; model layout; serving engines; spec; planning; result; computing;
- * models and GPUs; helpers.
+ * models and GPUs; startup logs; helpers.
  *
  * The arithmetic reproduces the lesson's calculator (kv-calc.py) bit for bit: integer
  * products are exact and converted to an IEEE double once (round-half-even), divisions use
@@ -993,6 +993,108 @@ const kv_gpu *kv_gpu_at(size_t i);
 const kv_gpu *kv_gpu_find(const char *name);
 /* Its memory in GiB: the driver's MiB / 1024, else the engine-reported GiB. */
 double kv_gpu_gib(const kv_gpu *g);
+
+/* ---- startup logs: what a vLLM, SGLang or llama.cpp log states (--from-log) ----------- */
+
+/* The longest line the reader keeps; a longer one is skipped and counted (never cut into a
+ * shorter line that could match a pattern it does not hold). */
+#define KV_LOG_LINE_MAX 16384
+
+/* Every figure a startup log may state. Memory is in bytes (the engines' "GB" is GiB). */
+typedef enum {
+    KV_LOG_TP,              /* tensor_parallel_size / tp_size */
+    KV_LOG_PP,              /* pipeline_parallel_size */
+    KV_LOG_MAX_MODEL_LEN,   /* vLLM max_model_len / max_seq_len; SGLang context_len */
+    KV_LOG_GPU_TOTAL,       /* vLLM: the GPU total torch sees */
+    KV_LOG_UTIL,            /* vLLM gpu_memory_utilization */
+    KV_LOG_REQUESTED,       /* vLLM: the budget's base as logged (total x utilization) */
+    KV_LOG_BATCHED_TOKENS,  /* vLLM max_num_batched_tokens */
+    KV_LOG_BLOCK_SIZE,      /* vLLM block_size */
+    KV_LOG_WEIGHTS,         /* vLLM "Model loading took"; SGLang "mem usage"; llama.cpp file size */
+    KV_LOG_ACTIVATION,      /* vLLM activation peak */
+    KV_LOG_NON_TORCH,       /* vLLM non-torch memory */
+    KV_LOG_CUDA_GRAPH,      /* vLLM CUDA-graph memory */
+    KV_LOG_AVAILABLE_KV,    /* vLLM "Available KV cache memory" (the smallest of the ranks) */
+    KV_LOG_KV_TOKENS,       /* vLLM "GPU KV cache size"; SGLang max_total_num_tokens / #tokens */
+    KV_LOG_BLOCKS,          /* vLLM "# GPU blocks" / "# cuda blocks" / num_gpu_blocks */
+    KV_LOG_CONCURRENCY,     /* vLLM "Maximum concurrency ...: X x" */
+    KV_LOG_CONCURRENCY_LEN, /* ... "for N tokens per request" */
+    KV_LOG_MEM_FRACTION,    /* SGLang mem_fraction_static */
+    KV_LOG_AVAIL_BEFORE,    /* SGLang "Load weight begin. avail mem" */
+    KV_LOG_AVAIL_AFTER,     /* SGLang "Load weight end. ... avail mem" */
+    KV_LOG_POOL_END,        /* SGLang "Memory pool end. avail mem" */
+    KV_LOG_PAGE_SIZE,       /* SGLang page_size */
+    KV_LOG_MAX_TOTAL_TOKENS,/* SGLang --max-total-tokens (ServerArgs) */
+    KV_LOG_CHUNKED_PREFILL, /* SGLang chunked_prefill_size */
+    KV_LOG_K_BYTES,         /* SGLang K size; llama.cpp main cache K */
+    KV_LOG_V_BYTES,         /* SGLang V size; llama.cpp main cache V */
+    KV_LOG_KV_BYTES,        /* SGLang MLA "KV size"; llama.cpp main cache "size =" */
+    KV_LOG_BUILD,           /* llama.cpp build number */
+    KV_LOG_N_CTX,           /* llama.cpp n_ctx */
+    KV_LOG_N_SEQ,           /* llama.cpp n_seq_max / n_slots / n_parallel */
+    KV_LOG_N_CTX_SLOT,      /* llama.cpp n_ctx_slot: one slot's room */
+    KV_LOG_N_UBATCH,        /* llama.cpp n_ubatch */
+    KV_LOG_FLASH_ATTN,      /* llama.cpp flash_attn: a kv_flash_attn */
+    KV_LOG_KV_UNIFIED,      /* llama.cpp kv_unified: 0 or 1 */
+    KV_LOG_CELLS,           /* llama.cpp main cache cells */
+    KV_LOG_LAYERS,          /* llama.cpp main cache layers */
+    KV_LOG_STREAMS,         /* llama.cpp main cache streams ("4/1 seqs": sequences/streams) */
+    KV_LOG_SWA_CELLS,       /* llama.cpp sliding-window cache cells */
+    KV_LOG_SWA_LAYERS,      /* ... its layers */
+    KV_LOG_SWA_K_BYTES,     /* ... its K */
+    KV_LOG_SWA_V_BYTES,     /* ... its V */
+    KV_LOG_FIELDS
+} kv_log_field;
+
+/* What one engine's lines said (the last startup's, when a file holds several). */
+typedef struct {
+    double v[KV_LOG_FIELDS];
+    unsigned char present[KV_LOG_FIELDS]; /* 1: the log stated v[i] */
+    char version[32];      /* "0.10.1.1", "0.4.6.post2", "7445"; "" when not stated */
+    char era[32];          /* the line formats seen: "V0", "V1", "#tokens", "llama_kv_cache" */
+    char model[256];       /* model id or path as logged; "" */
+    char dtype[32];        /* weights' torch dtype ("bfloat16"); "" */
+    char kv_dtype[32];     /* KV cache dtype ("auto", "fp8", "bfloat16"); "" */
+    char quantization[32]; /* "fp8", "awq", ...; "" */
+    char type_k[16], type_v[16]; /* llama.cpp cache types ("f16", "q8_0"); "" */
+    long kv_lines;         /* KV lines matched */
+    long last_kv_line;     /* line number of the last one (0: none) */
+    int startups;          /* startups seen (values are the last one's) */
+    int swa_next;          /* llama.cpp: the next cache line is the sliding-window cache */
+} kv_log_values;
+
+#define KV_LOG_ENGINES 3 /* vLLM, SGLang, llama.cpp: the engines whose logs are read */
+
+/* A log being read: one candidate per engine; kv_log_finish() picks the engine. */
+typedef struct {
+    kv_engine engine;      /* the engine recognised, or KV_ENGINE_COUNT: none */
+    kv_log_values values;  /* its values (after kv_log_finish) */
+    kv_log_values cand[KV_LOG_ENGINES];
+    long lines;            /* lines read */
+    long overlong;         /* lines longer than KV_LOG_LINE_MAX, skipped */
+    int unterminated;      /* 1: the last line had no newline (a cut file): skipped */
+    char scratch[KV_LOG_LINE_MAX + 1]; /* the line being matched */
+} kv_log;
+
+/* Starts reading a log. */
+void kv_log_init(kv_log *lg);
+/* Reads one line (len bytes, without its newline; NUL bytes allowed): strips ANSI escapes,
+ * carriage returns and known prefixes (timestamps, "(VllmWorker rank=0 pid=1)", "INFO
+ * 07-22 10:00:00 [file.py:1]"), then matches every engine's line patterns strictly. */
+void kv_log_feed(kv_log *lg, const char *line, size_t len);
+/* Picks the engine whose KV lines came last; returns 0, or -1 when no engine's KV line was
+ * seen (lg->engine is then KV_ENGINE_COUNT). */
+int kv_log_finish(kv_log *lg);
+/* Reads the file at path ("-" = standard input) line by line in constant memory and
+ * finishes it. Returns 0, or 2 with one line in err ("kvcalc: LABEL: ..."; label names the
+ * file as typed) when it cannot be read or is not a log kvcalc recognises. */
+int kv_log_read_file(const char *path, const char *label, kv_log *lg, char *err,
+                     size_t errcap);
+/* Cleans one line in place (ANSI escapes, carriage returns, known prefixes); returns the
+ * start of what remains and its length in *len. */
+char *kv_log_clean(char *line, size_t *len);
+/* The field's name ("available_kv", "kv_tokens", ...). */
+const char *kv_log_field_name(kv_log_field f);
 
 /* ---- helpers: exact arithmetic and estimates (exposed for tests and renderers) -------- */
 

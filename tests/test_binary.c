@@ -378,6 +378,10 @@ static void output_keys_are_documented(void **state)
         snprintf(want, sizeof want, "`%s`", kv_keys[i].name);
         assert_non_null(strstr(doc, want));
     }
+    for (size_t i = 0; i < kv_log_keys_count; i++) { /* --from-log's */
+        snprintf(want, sizeof want, "`%s`", kv_log_keys[i].name);
+        assert_non_null(strstr(doc, want));
+    }
     for (size_t i = 0; i < kv_flags_count; i++) {
         if (kv_flags[i].does != DO_SPEC)
             continue;
@@ -389,7 +393,9 @@ static void output_keys_are_documented(void **state)
                                          "`kind`", "`count`", "`window`", "`bytes_per_token`",
                                          "`bytes_fixed`", "`bytes_per_request`",
                                          "`plan_options`", "`levers`", "`per_replica`",
-                                         "`half_context`", "`offload`"};
+                                         "`half_context`", "`offload`", "`lines`",
+                                         "`quantity`", "`logged`", "`kvcalc`",
+                                         "`difference`", "`term`"};
     for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
         assert_non_null(strstr(doc, nested[i]));
     free(doc);

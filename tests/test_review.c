@@ -309,13 +309,16 @@ static void messages_and_numbers(void **state)
     run_result r;
     RUN(&r, "--get", "bogus");
     expect_usage(&r, "kvcalc: --get: unknown key 'bogus' (expected one of: schema_version ");
-    assert_non_null(strstr(r.err, " best_deployment_max_concurrency)\n")); /* the last key */
+    assert_non_null(strstr(r.err, " gpus_needed smallest_gpu gpus best_tensor_parallel_size "));
+    assert_non_null(strstr(r.err, " best_deployment_max_concurrency log_era "));
+    assert_non_null(strstr(r.err, " available_kv_bytes")); /* once: the --from-log keys follow */
+    assert_non_null(strstr(r.err, " logged_gpu_mem_bytes kv_budget_error_pct)\n"));
     run_free(&r);
     RUN(&r, "--require", "bogus>=1");
     expect_usage(&r, "kvcalc: --require: unknown numeric key 'bogus' (expected one of: ");
-    assert_non_null(strstr(r.err, " gpus_needed gpus best_tensor_parallel_size "
-                                  "best_pipeline_parallel_size best_data_parallel_size "
-                                  "best_deployment_max_concurrency)\n"));
+    assert_non_null(strstr(r.err, " fits_one_gpu replicas gpus_needed gpus "));
+    assert_non_null(strstr(r.err, " best_deployment_max_concurrency startups "));
+    assert_non_null(strstr(r.err, " kv_budget_error_pct)\n"));
     run_free(&r);
     EXPECT_STDOUT("0\n", "--params-b", "-0", "--get", "params");
     RUN(&r, "--params-b", "-0", "--format", "json");

@@ -253,6 +253,18 @@ void kv_build_sources(const kv_options *o, const kv_model *model, const kv_gpu *
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
                   char *err, size_t errcap)
 {
+    return kv_build_spec_log(o, model, gpu, NULL, 0, out, err, errcap);
+}
+
+int kv_build_spec_log(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
+                      const kv_log_inputs *log, int measured, kv_spec *out, char *err,
+                      size_t errcap)
+{
     kv_build_base(model, gpu, out);
+    /* 3b. the log's values, as if typed; an explicit flag of the same input wins */
+    for (size_t i = 0; log && i < kv_flags_count; i++)
+        if (log->set[i] && !o->set[i] && (log->set[i] == LOG_SETTING || measured) &&
+            !(gpu && kv_flags[i].clears & CLEARS_GPU)) /* --gpu outranks the log's total */
+            apply_flag(&kv_flags[i], &log->values[i], out);
     return kv_build_flags(o, out, err, errcap);
 }

@@ -7,6 +7,7 @@
  */
 #include "build.h"
 #include "format.h"
+#include "fromlog.h"
 #include "options.h"
 #include "pipeline.h"
 #include "report.h"
@@ -74,6 +75,71 @@ static int write_plot(const char *path, const kv_report *rep)
     return 0;
 }
 
+/* The report's output: --get, or the format's renderer; then --plot and --require. */
+static int output(const kv_options *o, const kv_report *rep,
+                  void (*const render[FORMAT_COUNT])(FILE *, const kv_report *))
+{
+    if (o->get) {
+        char buf[FMT_BUF], safe[FMT_BUF];
+        kv_key_value v = kv_key_get(o->get, rep);
+        kv_key_text(buf, sizeof buf, v);
+        puts(v.kind == VAL_STR ? text_safe(safe, sizeof safe, buf) : buf);
+    } else {
+        render[o->format](stdout, rep);
+    }
+    int rc = finish();
+    if (rc == 0 && o->plot && write_plot(o->plot, rep) != 0)
+        rc = EXIT_WRITE_ERROR;
+    if (rc == 0 && !requirements_met(o, rep))
+        rc = EXIT_REQUIREMENT_FAILED;
+    return rc;
+}
+
+/* --from-log: the log's values as inputs (explicit flags win), two runs - given the log's
+ * KV figure, and end to end - and the comparison with the log. */
+static int from_log(const kv_options *o, int has_model, kv_model *model)
+{
+    static void (*const render[FORMAT_COUNT])(FILE *, const kv_report *) = {
+        [FORMAT_TEXT] = report_fromlog_text,
+        [FORMAT_JSON] = report_fromlog_json,
+        [FORMAT_CSV] = report_fromlog_csv,
+    };
+    static kv_log lg;
+    static kv_log_inputs in;
+    static kv_store given, e2e;
+    static kv_comparison cmp;
+    kv_spec sa, sb;
+    kv_report rep, rep_b;
+    char err[KV_ERR_BUF];
+    int what_if;
+    if (kv_fromlog_prepare(o, &lg, &in, &what_if, err, sizeof err) != 0)
+        return usage_error(err);
+    const kv_flag *layers = kv_flag_find("layers", 6);
+    if (!has_model && !o->set[layers - kv_flags]) { /* the log's model, when kvcalc knows it */
+        int rc = kv_fromlog_model(&lg, o->from_log, model, err, sizeof err);
+        if (rc != 0)
+            return usage_error(err);
+        has_model = 1;
+    }
+    const kv_model *m = has_model ? model : NULL;
+    if (kv_build_spec_log(o, m, o->gpu, &in, 1, &sa, err, sizeof err) != 0)
+        return usage_error(err);
+    kv_status st = kv_pipeline_run(o, &sa, &given, &rep);
+    if (st != KV_OK) {
+        kv_status_error(&sa, o, st, err, sizeof err);
+        return usage_error(err);
+    }
+    const kv_result *b = NULL;
+    int end_to_end = kv_fromlog_end_to_end(&lg, o);
+    if (end_to_end && kv_build_spec_log(o, m, o->gpu, &in, 0, &sb, err, sizeof err) == 0 &&
+        kv_pipeline_run(o, &sb, &e2e, &rep_b) == KV_OK)
+        b = &e2e.result;
+    kv_fromlog_compare(&lg, what_if, &sa, &given.result, b ? &sb : NULL, b, &cmp);
+    cmp.file = o->from_log;
+    rep.comparison = &cmp;
+    return output(o, &rep, render);
+}
+
 /* Every built-in model through the same reader and core as --model, one row each. */
 static int list_models(void)
 {
@@ -123,6 +189,8 @@ int main(int argc, char **argv)
     int has_model = o.config_path || o.model_name;
     if (has_model && kv_model_load(o.config_path, o.model_name, &model, err, sizeof err) != 0)
         return usage_error(err);
+    if (o.from_log)
+        return from_log(&o, has_model, &model);
     if (o.n_sweep > 0) { /* millions of short rows: one write a megabyte, not a line */
         static char out_buf[1 << 20];
         setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
@@ -138,18 +206,5 @@ int main(int argc, char **argv)
     static kv_sources sources;
     kv_build_sources(&o, has_model ? &model : NULL, o.gpu, &spec, &sources);
     rep.sources = &sources;
-    if (o.get) {
-        char buf[FMT_BUF], safe[FMT_BUF];
-        kv_key_value v = kv_key_get(o.get, &rep);
-        kv_key_text(buf, sizeof buf, v);
-        puts(v.kind == VAL_STR ? text_safe(safe, sizeof safe, buf) : buf);
-    } else {
-        renderers[o.format](stdout, &rep);
-    }
-    int rc = finish();
-    if (rc == 0 && o.plot && write_plot(o.plot, &rep) != 0)
-        rc = EXIT_WRITE_ERROR;
-    if (rc == 0 && !requirements_met(&o, &rep))
-        rc = EXIT_REQUIREMENT_FAILED;
-    return rc;
+    return output(&o, &rep, renderers);
 }

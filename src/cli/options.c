@@ -294,6 +294,9 @@ const kv_flag kv_flags[] = {
              "one row per point of a grid: V1,V2 or A..B*F or A..B+S (repeatable)"),
     TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
              "also write an SVG chart of context vs concurrency and memory"),
+    TEXT_OPT("from-log", DO_FROM_LOG, SECTION_PLAN, "FILE",
+             "compare with a vLLM/SGLang/llama.cpp startup log (- = stdin); "
+             "docs/from-log.md"),
 
     /* output and information */
     {.name = "format", .arg = ARG_CHOICE, .does = DO_FORMAT, .choices = formats, .engine = ANY,
@@ -781,16 +784,28 @@ static const struct {
 } req_ops[] = {{">=", REQ_GE}, {"<=", REQ_LE}, {"==", REQ_EQ}, {">", REQ_GT}, {"<", REQ_LT}};
 #define N_REQ_OPS (sizeof req_ops / sizeof req_ops[0])
 
+/* The i-th key of both tables (kv_keys, then the --from-log keys not already named). */
+static const kv_key *any_key(size_t i)
+{
+    if (i < kv_keys_count)
+        return &kv_keys[i];
+    const kv_key *k = &kv_log_keys[i - kv_keys_count];
+    return kv_key_find(k->name) == k ? k : NULL;
+}
+#define ANY_KEYS (kv_keys_count + kv_log_keys_count)
+
 static const char *numeric_key_name(const void *ctx, size_t i)
 {
     (void)ctx;
-    return kv_key_is_numeric(&kv_keys[i]) ? kv_keys[i].name : NULL;
+    const kv_key *k = any_key(i);
+    return k && kv_key_is_numeric(k) ? k->name : NULL;
 }
 
 static const char *key_name(const void *ctx, size_t i)
 {
     (void)ctx;
-    return kv_keys[i].name;
+    const kv_key *k = any_key(i);
+    return k ? k->name : NULL;
 }
 
 /* "max_concurrency>=64": a numeric output key, an operator, a number; spaces allowed. The
@@ -835,7 +850,7 @@ static int parse_requirement(const char *text, kv_requirement *q, char *err, siz
     q->key = kv_key_find(key);
     if (!q->key || !kv_key_is_numeric(q->key)) {
         static char keys[4096];
-        join_names(keys, sizeof keys, " ", kv_keys_count, numeric_key_name, NULL);
+        join_names(keys, sizeof keys, " ", ANY_KEYS, numeric_key_name, NULL);
         char hint[160];
         return kv_fail(err, cap, "--require: unknown numeric key '%s'%s (expected one of: %s)",
                        kv_safe(shown, sizeof shown, key, SHOWN),
@@ -923,7 +938,7 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return 0;
         {
             static char keys[4096];
-            join_names(keys, sizeof keys, " ", kv_keys_count, key_name, NULL);
+            join_names(keys, sizeof keys, " ", ANY_KEYS, key_name, NULL);
             char hint[160];
             return kv_fail(err, cap, "--get: unknown key '%s'%s (expected one of: %s)",
                            kv_safe(shown, sizeof shown, val, SHOWN),
@@ -956,6 +971,11 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return kv_fail(err, cap, "--plot: expected a file name, got ''");
         o->plot = val;
         return 0;
+    case DO_FROM_LOG:
+        if (val[0] == '\0')
+            return kv_fail(err, cap, "--from-log: expected a file name or -, got ''");
+        o->from_log = val;
+        return 0;
     case DO_ACTION:
         o->action = (kv_action)f->switch_value;
         return 0;
@@ -979,7 +999,9 @@ static const char *key_missing(const kv_options *o, const struct kv_key *k)
         return "--target-concurrency";
     if (k->section == KEY_LAYOUTS && o->gpus_total == 0)
         return "--gpus";
-    if (k->section == KEY_ENGINE && chosen_engine(o) != k->engine) {
+    if (k->section == KEY_LOG && !o->from_log)
+        return "--from-log";
+    if (k->section == KEY_ENGINE && !o->from_log && chosen_engine(o) != k->engine) {
         snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
         return need;
     }
@@ -996,6 +1018,8 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
     for (size_t i = 0; i < o->n_require; i++)
         if ((need = key_missing(o, o->require[i].key)) != NULL)
             return kv_fail(err, cap, "--require: %s needs %s", o->require[i].key->name, need);
+    if (o->n_sweep > 0 && o->from_log)
+        return kv_fail(err, cap, "--sweep: does not combine with --from-log");
     if (o->n_sweep > 0 && (o->get || o->plot || o->n_require || o->target || o->levers))
         return kv_fail(err, cap, "--sweep: prints one row per point; it does not combine with "
                                  "--get, --plot, --require, --target-concurrency or --levers");
@@ -1261,7 +1285,8 @@ void kv_help(FILE *out, int section)
           "  kvcalc --engine vllm --model qwen3-8b --gpu h100 --max-model-len 128k\n"
           "  kvcalc --engine llama.cpp --model ./model.gguf -c 32k -np 4 --gpu 4090\n"
           "  kvcalc --model qwen3-8b --gpu h100 --target-concurrency 64\n"
-          "  kvcalc --model qwen3-8b --sweep context=4k..128k*2 --format csv\n",
+          "  kvcalc --model qwen3-8b --sweep context=4k..128k*2 --format csv\n"
+          "  docker logs vllm 2>&1 | kvcalc --from-log - --max-model-len 64k\n",
           out);
     if (section >= 0) {
         help_section(out, section);

@@ -25,6 +25,7 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     rep->curve = NULL;
     rep->layouts = NULL;
     rep->sources = NULL; /* the caller knows where the inputs came from (main.c) */
+    rep->comparison = NULL;
     kv_status rc = kv_compute(s, &st->result);
     if (rc != KV_OK)
         return rc;

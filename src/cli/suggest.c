@@ -174,6 +174,9 @@ const char *kv_hint_key(const char *typed, int numeric_only, char *buf, size_t c
     for (size_t i = 0; i < kv_keys_count; i++)
         if (!numeric_only || kv_key_is_numeric(&kv_keys[i]))
             kv_suggest_try(&s, kv_keys[i].name, strlen(kv_keys[i].name));
+    for (size_t i = 0; i < kv_log_keys_count; i++) /* --from-log's */
+        if (!numeric_only || kv_key_is_numeric(&kv_log_keys[i]))
+            kv_suggest_try(&s, kv_log_keys[i].name, strlen(kv_log_keys[i].name));
     return kv_suggest_hint(&s, "", buf, cap);
 }
 

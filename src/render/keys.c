@@ -152,6 +152,34 @@ const kv_key kv_keys[] = {
 };
 const size_t kv_keys_count = sizeof kv_keys / sizeof kv_keys[0];
 
+#define LG(name, unit, type) {#name, unit, KEY_LOG, KV_ENGINE_COUNT, type, offsetof(kv_comparison, name)}
+const kv_key kv_log_keys[] = {
+    LG(engine, "string", KT_ENGINE_NAME),
+    LG(engine_version, "string", KT_TEXT),
+    {"log_era", "string", KEY_LOG, KV_ENGINE_COUNT, KT_TEXT, offsetof(kv_comparison, era)},
+    {"logged_model", "string", KEY_LOG, KV_ENGINE_COUNT, KT_TEXT, offsetof(kv_comparison, model)},
+    LG(startups, "startups", KT_INT),
+    LG(what_if, "boolean", KT_BOOL),
+    LG(log_lines, "lines", KT_INT),
+    LG(log_lines_skipped, "lines", KT_INT),
+    LG(logged_available_kv_bytes, "bytes", KT_NUM_OR_NULL),
+    LG(logged_kv_cache_tokens, "tokens", KT_NUM_OR_NULL),
+    LG(logged_weights_bytes, "bytes", KT_NUM_OR_NULL),
+    LG(logged_gpu_mem_bytes, "bytes", KT_NUM_OR_NULL),
+    LG(kv_cache_tokens, "tokens", KT_NUM_OR_NULL),
+    LG(available_kv_bytes, "bytes", KT_NUM_OR_NULL),
+    LG(kv_budget_error_pct, "percent", KT_NUM_OR_NULL),
+};
+const size_t kv_log_keys_count = sizeof kv_log_keys / sizeof kv_log_keys[0];
+
+static const kv_key *find_in(const kv_key *keys, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
 /* Where each engine keeps its own result inside kv_result (none for the ideal engine). */
 static const size_t engine_results[KV_ENGINE_COUNT] = {
     [KV_ENGINE_VLLM] = offsetof(kv_result, vllm),
@@ -162,10 +190,8 @@ static const size_t engine_results[KV_ENGINE_COUNT] = {
 
 const kv_key *kv_key_find(const char *name)
 {
-    for (size_t i = 0; i < kv_keys_count; i++)
-        if (strcmp(kv_keys[i].name, name) == 0)
-            return &kv_keys[i];
-    return NULL;
+    const kv_key *k = find_in(kv_keys, kv_keys_count, name);
+    return k ? k : find_in(kv_log_keys, kv_log_keys_count, name);
 }
 
 int kv_key_is_numeric(const kv_key *k)
@@ -191,6 +217,8 @@ static const char *section_base(const kv_key *k, const kv_report *rep)
         return (const char *)rep->plan;
     case KEY_LAYOUTS:
         return (const char *)rep->layouts;
+    case KEY_LOG:
+        return (const char *)rep->comparison;
     }
     return NULL;
 }
@@ -198,6 +226,11 @@ static const char *section_base(const kv_key *k, const kv_report *rep)
 kv_key_value kv_key_get(const kv_key *k, const kv_report *rep)
 {
     kv_key_value v = {VAL_NUM, 0, 0, 0, NULL, 0};
+    const kv_key *mine = rep->comparison && k->section != KEY_LOG
+                             ? find_in(kv_log_keys, kv_log_keys_count, k->name)
+                             : NULL;
+    if (mine)
+        k = mine; /* under --from-log, the comparison's value of that name */
     const char *at = section_base(k, rep);
     int e;
     kv_dtype t;
@@ -216,6 +249,10 @@ kv_key_value kv_key_get(const kv_key *k, const kv_report *rep)
         break;
     case KT_NUM:
         memcpy(&v.d, at, sizeof v.d);
+        break;
+    case KT_NUM_OR_NULL:
+        memcpy(&v.d, at, sizeof v.d);
+        v.is_null = v.d != v.d; /* NaN */
         break;
     case KT_BOOL:
         v.kind = VAL_BOOL;

@@ -17,7 +17,8 @@ typedef enum {
     KEY_RESULT, /* a kv_result member */
     KEY_ENGINE, /* a member of one engine's result: null unless that engine was chosen */
     KEY_PLAN,   /* a kv_plan member: null without --target-concurrency */
-    KEY_LAYOUTS /* a kv_layouts member: null without --gpus */
+    KEY_LAYOUTS, /* a kv_layouts member: null without --gpus */
+    KEY_LOG      /* a kv_comparison member: null without --from-log (kv_log_keys) */
 } key_section;
 
 typedef enum {
@@ -30,7 +31,8 @@ typedef enum {
     KT_DTYPE_BYTES,  /* a kv_dtype, shown as its bytes per element */
     KT_ENGINE_NAME,  /* a kv_engine, shown by name */
     KT_SCHEMA,       /* KV_SCHEMA_VERSION */
-    KT_VERSION       /* KVCALC_VERSION */
+    KT_VERSION,      /* KVCALC_VERSION */
+    KT_NUM_OR_NULL   /* double, NaN = null */
 } key_type;
 
 typedef struct kv_key {
@@ -44,6 +46,11 @@ typedef struct kv_key {
 
 extern const kv_key kv_keys[];
 extern const size_t kv_keys_count;
+/* The --from-log document's own top-level keys. Under --from-log a name found in both
+ * tables reads this one (kv_cache_tokens, available_kv_bytes, engine_version: the
+ * comparison's); --get and --require find keys in either table. */
+extern const kv_key kv_log_keys[];
+extern const size_t kv_log_keys_count;
 
 #define KV_SCHEMA_VERSION 2
 

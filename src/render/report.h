@@ -14,6 +14,40 @@
 
 struct kv_sources; /* where each input came from (cli/options.h) */
 
+/* One row of the --from-log comparison: a quantity the log states, kvcalc's figure for it,
+ * and the budget term that explains the difference. NaN: not stated / not computed. */
+#define KV_CMP_MAX_LINES 24
+typedef struct {
+    const char *quantity; /* "activation peak" */
+    const char *unit;     /* "bytes", "tokens", "blocks", "requests", "fraction", "cells" */
+    double logged, kvcalc, difference; /* difference = kvcalc - logged */
+    char term[200];       /* which term explains it, in words */
+} kv_cmp_line;
+
+/* kvcalc against a startup log (--from-log), computed by cli/fromlog.c. */
+typedef struct kv_comparison {
+    const char *file;         /* the log as typed ("-": standard input) */
+    const kv_log_values *values; /* everything the log states (borrowed) */
+    kv_engine engine;
+    char engine_version[32];  /* as logged; "" = not stated */
+    char era[32];             /* the line formats seen; "" */
+    char model[256];          /* as logged; "" */
+    int64_t startups;         /* startups in the file (the last is compared) */
+    int what_if;              /* 1: the GPU or fraction was given: the log's KV figure is
+                                 not used (its measured terms are) */
+    int64_t log_lines;        /* lines read */
+    int64_t log_lines_skipped;/* lines longer than the reader's buffer, and a cut last line */
+    double logged_available_kv_bytes; /* NaN: not stated */
+    double logged_kv_cache_tokens;
+    double logged_weights_bytes;
+    double logged_gpu_mem_bytes;
+    double kv_cache_tokens;      /* kvcalc's, given the log's KV figure */
+    double available_kv_bytes;   /* kvcalc's, end to end; NaN without a GPU total */
+    double kv_budget_error_pct;  /* (available - logged) / logged x 100 */
+    size_t n_lines;
+    kv_cmp_line lines[KV_CMP_MAX_LINES];
+} kv_comparison;
+
 typedef struct {
     const kv_spec *spec;
     const kv_result *result;
@@ -23,6 +57,7 @@ typedef struct {
     const kv_curve *curve;   /* --plot, or NULL */
     const kv_layouts *layouts; /* --gpus, or NULL */
     const struct kv_sources *sources; /* each input's source, or NULL (a sweep's rows) */
+    const kv_comparison *comparison;  /* --from-log, or NULL */
 } kv_report;
 
 /* The lesson's table, byte for byte for the lesson's model; then the asked-for sections. */
@@ -31,6 +66,10 @@ void report_text(FILE *out, const kv_report *rep);
 void report_json(FILE *out, const kv_report *rep);
 /* A header line and one line per context-vs-concurrency row. */
 void report_csv(FILE *out, const kv_report *rep);
+/* --from-log: the comparison as a table, one JSON document, CSV rows. */
+void report_fromlog_text(FILE *out, const kv_report *rep);
+void report_fromlog_json(FILE *out, const kv_report *rep);
+void report_fromlog_csv(FILE *out, const kv_report *rep);
 /* An SVG of rep->curve and the memory split (--plot). */
 void report_svg(FILE *out, const kv_report *rep);
 

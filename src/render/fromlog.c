@@ -1,0 +1,205 @@
+/*
+ * fromlog.c - --from-log: the comparison with a startup log, as a table, a JSON document
+ * and CSV rows. Everything shown is in rep->comparison (cli/fromlog.c computed it).
+ */
+#include "report.h"
+
+#include "format.h"
+#include "keys.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+static const char *const engine_titles[KV_ENGINE_COUNT] = {
+    [KV_ENGINE_VLLM] = "vLLM", [KV_ENGINE_SGLANG] = "SGLang", [KV_ENGINE_LLAMACPP] = "llama.cpp"};
+
+/* A value in its unit for the table: GiB (MiB below 1 GiB) for bytes, grouped integers,
+ * two decimals otherwise; "-" when not stated or not computed. */
+static const char *cell(char *buf, size_t cap, double x, const char *unit, int sign)
+{
+    char num[FMT_BUF];
+    if (isnan(x))
+        return strcpy(buf, "-");
+    int bytes = strcmp(unit, "bytes") == 0;
+    if (fabs(x) < (bytes ? 0.005 * KV_MIB : 0.005))
+        x = 0; /* what shows as 0.00 is 0, without a sign of its own */
+    if (bytes) {
+        int mib = fabs(x) < KV_GIB && x != 0;
+        snprintf(buf, cap, "%s%s %s", sign && x >= 0 ? "+" : "",
+                 fmt_fixed(num, sizeof num, x / (mib ? KV_MIB : KV_GIB), 2, 1), mib ? "MiB" : "GiB");
+    } else if (x == floor(x) && fabs(x) < 9e15) {
+        snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_int(num, sizeof num, (int64_t)x, 1));
+    } else {
+        snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_fixed(num, sizeof num, x, 2, 1));
+    }
+    return buf;
+}
+
+/* The texts a log states, by their JSON names. */
+static const struct {
+    const char *name;
+    size_t offset;
+} texts[] = {
+    {"version", offsetof(kv_log_values, version)},
+    {"era", offsetof(kv_log_values, era)},
+    {"model", offsetof(kv_log_values, model)},
+    {"dtype", offsetof(kv_log_values, dtype)},
+    {"kv_cache_dtype", offsetof(kv_log_values, kv_dtype)},
+    {"quantization", offsetof(kv_log_values, quantization)},
+    {"cache_type_k", offsetof(kv_log_values, type_k)},
+    {"cache_type_v", offsetof(kv_log_values, type_v)},
+};
+
+/* "Logged: ..." - every setting the log states that is not a row of the table. */
+static void logged_settings(FILE *out, const kv_log_values *v)
+{
+    static const kv_log_field settings[] = {
+        KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
+        KV_LOG_BLOCK_SIZE, KV_LOG_MEM_FRACTION, KV_LOG_PAGE_SIZE, KV_LOG_MAX_TOTAL_TOKENS,
+        KV_LOG_CHUNKED_PREFILL, KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_FLASH_ATTN,
+        KV_LOG_KV_UNIFIED};
+    char num[FMT_BUF], safe[300];
+    int n = 0;
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+        if (v->present[settings[i]])
+            fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", kv_log_field_name(settings[i]),
+                    fmt_json_number(num, sizeof num, v->v[settings[i]]));
+    for (size_t i = 3; i < sizeof texts / sizeof texts[0]; i++) { /* after version, era, model */
+        const char *t = (const char *)v + texts[i].offset;
+        if (t[0])
+            fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", texts[i].name,
+                    text_safe(safe, sizeof safe, t));
+    }
+    if (n)
+        fputs(".\n", out);
+}
+
+void report_fromlog_text(FILE *out, const kv_report *rep)
+{
+    const kv_comparison *c = rep->comparison;
+    char a[FMT_BUF], b[FMT_BUF], d[FMT_BUF], safe[600];
+    fprintf(out, "kvcalc --from-log %s: %s", text_safe(safe, sizeof safe, c->file),
+            engine_titles[c->engine]);
+    if (c->engine_version[0])
+        fprintf(out, " %s", text_safe(safe, sizeof safe, c->engine_version));
+    if (c->era[0])
+        fprintf(out, " (%s lines)", text_safe(safe, sizeof safe, c->era));
+    if (c->model[0])
+        fprintf(out, ", model %s", text_safe(safe, sizeof safe, c->model));
+    fprintf(out, "\nkvcalc's model: %s\n",
+            rep->spec->model_name ? text_safe(safe, sizeof safe, rep->spec->model_name)
+                                  : "the lesson's illustrative model");
+    logged_settings(out, c->values);
+    if (c->startups > 1)
+        fprintf(out, "%lld startups in the file: the last one is compared.\n",
+                (long long)c->startups);
+    if (c->what_if)
+        fputs("What if: the GPU or the memory fraction was given, so the KV lines are sized "
+              "from the new budget\nwith the log's measured terms, not from its KV figure.\n",
+              out);
+    if (c->log_lines_skipped > 0)
+        fprintf(out, "%lld lines skipped (longer than %d bytes, or a cut last line).\n",
+                (long long)c->log_lines_skipped, KV_LOG_LINE_MAX);
+    fprintf(out, "\n%-27s %14s %14s %14s  %s\n", "quantity", "logged", "kvcalc", "difference",
+            "term");
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const kv_cmp_line *l = &c->lines[i];
+        fprintf(out, "%-27s %14s %14s %14s  %s\n", l->quantity,
+                cell(a, sizeof a, l->logged, l->unit, 0), cell(b, sizeof b, l->kvcalc, l->unit, 0),
+                cell(d, sizeof d, l->difference, l->unit, 1), l->term);
+    }
+    if (!isnan(c->kv_budget_error_pct))
+        fprintf(out, "\nKV memory: logged %s, kvcalc %s end to end (%+.2f%%).\n",
+                cell(a, sizeof a, c->logged_available_kv_bytes, "bytes", 0),
+                cell(b, sizeof b, c->available_kv_bytes, "bytes", 0), c->kv_budget_error_pct);
+    else if (isnan(c->available_kv_bytes))
+        fputs("\nNo end-to-end figure: the log states no GPU total (give --gpu or "
+              "--gpu-mem-gib).\n",
+              out);
+}
+
+static void json_number_or_null(FILE *out, double x)
+{
+    char buf[FMT_BUF];
+    fputs(isnan(x) ? "null" : fmt_json_number(buf, sizeof buf, x), out);
+}
+
+void report_fromlog_json(FILE *out, const kv_report *rep)
+{
+    const kv_comparison *c = rep->comparison;
+    char buf[FMT_BUF];
+    fputs("{\n", out);
+    fprintf(out, "  \"schema_version\": %d,\n  \"version\": ", KV_SCHEMA_VERSION);
+    json_string(out, KVCALC_VERSION);
+    fputs(",\n  \"log\": ", out);
+    json_string(out, c->file);
+    fputs(",\n  \"model\": ", out);
+    if (rep->spec->model_name)
+        json_string(out, rep->spec->model_name);
+    else
+        fputs("null", out);
+    fputs(",\n", out);
+    for (size_t i = 0; i < kv_log_keys_count; i++) {
+        kv_key_value v = kv_key_get(&kv_log_keys[i], rep);
+        fprintf(out, "  \"%s\": ", kv_log_keys[i].name);
+        if (v.kind == VAL_STR && !v.is_null)
+            json_string(out, v.s);
+        else
+            fputs(kv_key_text(buf, sizeof buf, v), out);
+        fputs(",\n", out);
+    }
+    /* "logged": every figure and text the log states, null where it does not say */
+    const kv_log_values *lv = c->values;
+    fputs("  \"logged\": {", out);
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        const char *t = (const char *)lv + texts[i].offset;
+        fprintf(out, "%s\n    \"%s\": ", i ? "," : "", texts[i].name);
+        if (t[0])
+            json_string(out, t);
+        else
+            fputs("null", out);
+    }
+    for (int f = 0; f < KV_LOG_FIELDS; f++) {
+        fprintf(out, ",\n    \"%s\": ", kv_log_field_name((kv_log_field)f));
+        json_number_or_null(out, lv->present[f] ? lv->v[f] : NAN);
+    }
+    fputs("\n  },\n", out);
+    fputs("  \"lines\": [", out);
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const kv_cmp_line *l = &c->lines[i];
+        fprintf(out, "%s\n    {\"quantity\": ", i ? "," : "");
+        json_string(out, l->quantity);
+        fputs(", \"unit\": ", out);
+        json_string(out, l->unit);
+        fputs(", \"logged\": ", out);
+        json_number_or_null(out, l->logged);
+        fputs(", \"kvcalc\": ", out);
+        json_number_or_null(out, l->kvcalc);
+        fputs(", \"difference\": ", out);
+        json_number_or_null(out, l->difference);
+        fputs(", \"term\": ", out);
+        json_string(out, l->term);
+        fputc('}', out);
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
+/* CSV fields hold no comma or quote but the term's: quoted. */
+void report_fromlog_csv(FILE *out, const kv_report *rep)
+{
+    const kv_comparison *c = rep->comparison;
+    char buf[FMT_BUF];
+    fputs("quantity,unit,logged,kvcalc,difference,term\n", out);
+    for (size_t i = 0; i < c->n_lines; i++) {
+        const kv_cmp_line *l = &c->lines[i];
+        fprintf(out, "%s,%s,", l->quantity, l->unit);
+        fprintf(out, "%s,", isnan(l->logged) ? "" : fmt_json_number(buf, sizeof buf, l->logged));
+        fprintf(out, "%s,", isnan(l->kvcalc) ? "" : fmt_json_number(buf, sizeof buf, l->kvcalc));
+        fprintf(out, "%s,\"",
+                isnan(l->difference) ? "" : fmt_json_number(buf, sizeof buf, l->difference));
+        for (const char *t = l->term; *t; t++)
+            fputs(*t == '"' ? "\"\"" : (char[]){*t, 0}, out);
+        fputs("\"\n", out);
+    }
+}
