@@ -61,10 +61,15 @@ static void logged_settings(FILE *out, const kv_log_values *v)
         KV_LOG_KV_UNIFIED};
     char num[FMT_BUF], safe[300];
     int n = 0;
-    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
-        if (v->present[settings[i]])
-            fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", kv_log_field_name(settings[i]),
-                    fmt_json_number(num, sizeof num, v->v[settings[i]]));
+    static const char *const flash[] = {"off", "on", "auto"}; /* llama.cpp's words */
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        if (!v->present[settings[i]])
+            continue;
+        double x = v->v[settings[i]];
+        int word = settings[i] == KV_LOG_FLASH_ATTN && x >= 0 && x <= 2;
+        fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", kv_log_field_name(settings[i]),
+                word ? flash[(int)x] : fmt_json_number(num, sizeof num, x));
+    }
     for (size_t i = 3; i < sizeof texts / sizeof texts[0]; i++) { /* after version, era, model */
         const char *t = (const char *)v + texts[i].offset;
         if (t[0])
