@@ -377,7 +377,7 @@ typedef struct {
     int meets_target;                  /* 1: holds the target (when one is given) */
 } kv_layout_option;
 
-#define KV_MAX_LAYOUTS 128
+#define KV_MAX_LAYOUTS 256 /* tp and pp powers of two: at most 21 x 11 */
 
 /* Every layout of at most `gpus` GPUs (tp and pp powers of two the model can be split over,
  * dp filling the GPUs), and the best: without a target the most requests at once (fewer

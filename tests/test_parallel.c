@@ -73,9 +73,17 @@ static void pipeline_binding_stage(void **state)
     assert_true(f.vllm.activation_bytes < r.vllm.activation_bytes / 10);
     /* the whole replica's weights stay whole */
     assert_true(fabs(r.weights_bytes_group - one.weights_bytes_group) < 1);
-    /* more stages than layers: refused */
+    /* more stages than layers: refused; as many as layers: a layer a stage */
     s.pp = 81;
     assert_int_equal(kv_compute(&s, &r), KV_ERR_PARALLEL);
+    s.pp = 80;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(r.pp_stage_layers, 1);
+    /* stages smaller than the stage count: the lesson's 28 layers over 8 stages (3 or 4) */
+    kv_spec_defaults(&s);
+    s.pp = 8;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.pp_stage_layers == 3 || r.pp_stage_layers == 4);
 }
 
 /* Data parallelism multiplies the deployment, not the replica; experts over tp x dp. */

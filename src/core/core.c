@@ -169,7 +169,10 @@ static kv_status check_inputs(const kv_spec *s)
         return KV_ERR_PREFIX_REQUESTS;
     if (!kv_tp_valid(s, s->tp))
         return KV_ERR_TP;
-    if (s->pp < 1 || s->pp > s->layers || s->dp < 1 || s->pp_stage >= s->pp)
+    /* (a stage's spec holds its own layers: the "a stage per layer at most" rule is the
+     * whole replica's) */
+    if (s->pp < 1 || (s->pp_stage < 0 && s->pp > s->layers) || s->dp < 1 ||
+        s->pp_stage >= s->pp)
         return KV_ERR_PARALLEL;
     const kv_engine_ops *engine = kv_engine_get(s->engine);
     if (!engine)
