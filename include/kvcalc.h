@@ -207,6 +207,8 @@ typedef struct {
                                     0.10.1.1 = 1001): decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
     int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
+    int mla_align;               /* 1: V0's VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1 (0.7.x): each MLA
+                                    latent padded to a multiple of 256 bytes (576 -> 640) */
 } kv_vllm_spec;
 
 /* SGLang's startup inputs (docs/sglang.md). Values below 0 (or 0 for counts) are "auto". */

@@ -482,9 +482,11 @@ static const cmp_case cases[] = {
              "--max-total-tokens", "367404", "--avail-mem-before-load-gib", "78.50",
              "--avail-mem-after-load-gib", "23.80", NULL}, 1,
      {"kv_cache_tokens=367404", NULL}},
-    /* V0 padded the MLA latent to 640 and used 16-token blocks (vllm-logs-public.md D31) */
-    {"D31", {"--from-log", LOGS "vllm-d31-v0.log", "--model", "deepseek-r1", "--tp", "8", NULL},
-     0, {"logged_gpu_mem_bytes=150119844413.44", NULL}},
+    /* V0 padded the MLA latent to 640 (VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1) and used 16-token
+     * blocks (vllm-logs-public.md D31); given the deployment's two settings it reproduces */
+    {"D31", {"--from-log", LOGS "vllm-d31-v0.log", "--model", "deepseek-r1", "--tp", "8",
+             "--mla-align-kv-cache", "--block-size", "16", NULL},
+     1, {"logged_gpu_mem_bytes=150119844413.44", "num_gpu_blocks=18418", NULL}},
     /* D23's token line is another rank's (10.68 GiB, vllm-logs-public.md): not equal */
     {"D23", {"--from-log", LOGS "vllm-d23-tp8.log", "--model", "qwen3-235b-a22b", NULL}, 0,
      {"logged_gpu_mem_bytes=47695611822.08", NULL}},
@@ -662,6 +664,20 @@ static void stdin_and_errors(void **state)
     run_free(&r);
 }
 
+/* A KV line that the logged figure does not reproduce says what figure it implies: D23's
+ * token line was printed from a rank with 10.68 GiB (vllm-logs-public.md: 238,208 tokens x
+ * 48,128 B is 10.68 GiB), not the 10.65 GiB Worker_TP3 printed. */
+static void unreproduced_line_says_what_it_implies(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", LOGS "vllm-d23-tp8.log", "--model",
+                                     "qwen3-235b-a22b", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "the logged line implies 10.68 GiB"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -675,6 +691,7 @@ int main(void)
         cmocka_unit_test(fields_are_named_and_documented),
         cmocka_unit_test(unknown_logs),
         cmocka_unit_test(kv_lines_reproduced),
+        cmocka_unit_test(unreproduced_line_says_what_it_implies),
         cmocka_unit_test(json_and_require),
         cmocka_unit_test(flags_override_the_log),
         cmocka_unit_test(stdin_and_errors),

@@ -484,6 +484,7 @@ typedef struct {
     int what_if;       /* the KV figure was dropped (kv_fromlog_what_if) */
     double terms;      /* sum of the budget terms' contributions so far, bytes */
     int n_terms;
+    double kv_figure;  /* the logged KV figure the KV lines were computed from, bytes */
 } explaining;
 
 /* A KV line's difference: within the rounding of the logged KV figure, or by how much. */
@@ -504,6 +505,11 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
     else if (fabs(l->difference) <= tol)
         snprintf(buf, cap, "from the logged KV figure: equal within its rounding (+-%.2g%%)",
                  x->rel_round * 100);
+    else if (x->kv_figure > 0 && l->kvcalc > 0) /* counts scale with the memory they fill */
+        snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%); the "
+                 "logged line implies %.2f GiB: another rank's figure, or a setting not given",
+                 l->logged ? l->difference / l->logged * 100 : 0, x->rel_round * 100,
+                 x->kv_figure * l->logged / l->kvcalc / KV_GIB);
     else
         snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%)",
                  l->logged ? l->difference / l->logged * 100 : 0, x->rel_round * 100);
@@ -630,6 +636,7 @@ void kv_fromlog_compare(const kv_log *lg, int what_if, const kv_spec *sa, const 
 
     explaining x = {0};
     rounding(lg, a, &x);
+    x.kv_figure = out->logged_available_kv_bytes;
     x.what_if = what_if;
     const kv_spec *s = sb ? sb : sa;
     x.f = b ? b->sglang.mem_fraction_static : 0;

@@ -40,6 +40,7 @@ void kv_vllm_defaults(kv_vllm_spec *v)
     v->version = 1100;
     v->hybrid_manager = 1;
     v->mamba_align = 0;
+    v->mla_align = 0;
 }
 
 /* Least-squares fit on the nine public logs that print the activation peak (M01-M07, D22,
@@ -88,6 +89,15 @@ static double mxfp4_padding(const kv_spec *s)
 static int64_t sampler_rows(const kv_spec *s, const kv_vllm_result *out)
 {
     return s->pp_stage >= 0 && s->pp_stage < s->pp - 1 ? 0 : out->max_num_seqs;
+}
+
+/* Bytes of one token's MLA latent in one layer; V0 with VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1
+ * padded it to a multiple of 256 bytes (DeepSeek-R1: 576 -> 640 elements; the public logs
+ * D31 and D32 show it, D33 from the same 0.7.4 development line does not). */
+static double mla_entry_bytes(const kv_spec *s, double elem_bytes)
+{
+    double b = (double)s->layout.mla_latent * elem_bytes;
+    return s->vllm.mla_align ? ceil(b / 256.0) * 256.0 : b;
 }
 
 /* MLP width one GPU computes for a token: the dense MLP, or one expert's for MoE models. */
@@ -335,7 +345,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
 
     /* bytes of one token in one attention layer on this GPU (MLA: one latent, no x2) */
     double attn_tok = s->layout.mla
-                          ? (double)s->layout.mla_latent * out->elem_bytes
+                          ? mla_entry_bytes(s, out->elem_bytes)
                           : 2.0 * (double)r->kv_heads_per_gpu * (double)s->head_dim * out->elem_bytes;
     int64_t bs = v->block_size > 0 ? v->block_size
                : s->layout.mla    ? VLLM_MLA_BLOCK
