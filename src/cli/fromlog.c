@@ -69,16 +69,18 @@ typedef struct {
     size_t n;
 } input_table;
 
+#define TABLE(a) {a, sizeof a / sizeof a[0]}
+
+/* Each engine's log values that become inputs (kv_log_read recognises these three). */
+static const input_table engine_inputs[KV_ENGINE_COUNT] = {
+    [KV_ENGINE_VLLM] = TABLE(vllm_inputs),
+    [KV_ENGINE_SGLANG] = TABLE(sglang_inputs),
+    [KV_ENGINE_LLAMACPP] = TABLE(llamacpp_inputs),
+};
+
 static input_table inputs_of(kv_engine e)
 {
-    switch (e) {
-    case KV_ENGINE_VLLM:
-        return (input_table){vllm_inputs, sizeof vllm_inputs / sizeof vllm_inputs[0]};
-    case KV_ENGINE_SGLANG:
-        return (input_table){sglang_inputs, sizeof sglang_inputs / sizeof sglang_inputs[0]};
-    default:
-        return (input_table){llamacpp_inputs, sizeof llamacpp_inputs / sizeof llamacpp_inputs[0]};
-    }
+    return engine_inputs[(unsigned)e < KV_ENGINE_COUNT ? e : KV_ENGINE_LLAMACPP];
 }
 
 /* Sets flag `name` from text, as the command line would have. */
@@ -402,16 +404,16 @@ typedef struct {
     size_t n;
 } cmp_table;
 
+/* Each engine's rows of the comparison table. */
+static const cmp_table engine_rows[KV_ENGINE_COUNT] = {
+    [KV_ENGINE_VLLM] = TABLE(vllm_rows),
+    [KV_ENGINE_SGLANG] = TABLE(sglang_rows),
+    [KV_ENGINE_LLAMACPP] = TABLE(llamacpp_rows),
+};
+
 static cmp_table rows_of(kv_engine e)
 {
-    switch (e) {
-    case KV_ENGINE_VLLM:
-        return (cmp_table){vllm_rows, sizeof vllm_rows / sizeof vllm_rows[0]};
-    case KV_ENGINE_SGLANG:
-        return (cmp_table){sglang_rows, sizeof sglang_rows / sizeof sglang_rows[0]};
-    default:
-        return (cmp_table){llamacpp_rows, sizeof llamacpp_rows / sizeof llamacpp_rows[0]};
-    }
+    return engine_rows[(unsigned)e < KV_ENGINE_COUNT ? e : KV_ENGINE_LLAMACPP];
 }
 
 /* The KV memory the log states: vLLM's "Available KV cache memory"; SGLang's pool (K + V,
