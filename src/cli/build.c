@@ -174,7 +174,7 @@ static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
         s->arch.quant_scope = KV_QUANT_ALL;
         s->arch.quant_bytes = 0;
     }
-    if (f->offset == offsetof(kv_spec, quantization))
+    if (f->clears & CLEARS_STORAGE)
         apply_quantization(s);
 }
 

@@ -118,7 +118,8 @@ const kv_flag kv_flags[] = {
      .help = "element type every weight is loaded in"},
     {.name = "quantization", .short_name = "q", .arg = ARG_CHOICE, .does = DO_SPEC,
      .offset = SPEC_AT(quantization), .key = "quantization", .choices = quantizations,
-     .optional = 1, .engine = ANY, .clears = CLEARS_QUANT, .blames = KV_ERR_WEIGHT_DTYPE,
+     .optional = 1, .engine = ANY, .clears = CLEARS_QUANT | CLEARS_STORAGE,
+     .blames = KV_ERR_WEIGHT_DTYPE,
      .section = SECTION_MODEL, .meta = "METHOD",
      .help = "the checkpoint's quantization (vLLM's names: fp8 int8 awq gptq bitsandbytes "
              "mxfp4): linear layers quantized, embeddings and head not"},

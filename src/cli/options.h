@@ -60,6 +60,7 @@ typedef struct {
 #define CLEARS_GPU 2u      /* --gpu-mem-gib: no GPU preset's name or engine total */
 #define CLEARS_QUANT 4u    /* --weight-dtype: every weight in that dtype */
 #define CLEARS_GEOMETRY 8u /* --layers, --kv-heads, --head-dim: not a GGUF file's rows */
+#define CLEARS_STORAGE 16u /* --quantization: the weights stored as the method says */
 
 /* --help's sections, in the order it prints them (--help=NAME prints one). */
 typedef enum {
