@@ -209,6 +209,9 @@ typedef struct {
     int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
     int mla_align;               /* 1: V0's VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1 (0.7.x): each MLA
                                     latent padded to a multiple of 256 bytes (576 -> 640) */
+    int use_v1;                  /* VLLM_USE_V1: 1 the V1 engine (0.7+), 0 the V0 engine (before
+                                    0.11); < 0: the release's default (V1 from 0.8) */
+    double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
 } kv_vllm_spec;
 
 /* SGLang's startup inputs (docs/sglang.md). Values below 0 (or 0 for counts) are "auto". */
@@ -448,6 +451,13 @@ typedef enum {
     KV_TOTAL_DRIVER_EST   /* the preset's driver total minus 0.5 GiB of CUDA context */
 } kv_total_source;
 
+/* The KV lines a vLLM release prints at startup. */
+typedef enum {
+    KV_VLLM_LINES_V0,     /* "# GPU blocks: N, # CPU blocks: M" (the word by release) */
+    KV_VLLM_LINES_BLOCKS, /* V1 before 0.9.1: "# GPU blocks: N" */
+    KV_VLLM_LINES_TOKENS  /* V1 from 0.9.1: "Available KV cache memory", "GPU KV cache size" */
+} kv_vllm_lines;
+
 /* What vLLM would allocate and print, per GPU. */
 typedef struct {
     double total_gib;            /* the total used, GiB */
@@ -464,7 +474,13 @@ typedef struct {
     int64_t padding_layers;      /* layers added to fill the groups of one kind */
     double padding_percent;      /* of that kind's layers ("may waste at most P%") */
     const char *padding_kind;    /* which kind was padded, or NULL */
+    int v1;                      /* 1: the V1 engine's rules and lines, 0: V0's */
+    kv_vllm_lines lines;         /* which startup lines the release prints */
+    const char *device_word;     /* V0's "# %s blocks" word: "GPU", "CUDA" or "cuda" */
+    int memory_lines;            /* V0 0.6.5+: "the current vLLM instance can use ..." */
+    int concurrency_line;        /* "Maximum concurrency ..." (V0 0.6.3+, every V1) */
     int64_t num_gpu_blocks;      /* floor(available / (page x group_size)) */
+    int64_t num_cpu_blocks;      /* V0's swap space in blocks ("# CPU blocks"); 0 with V1 */
     int64_t blocks_per_request;  /* blocks one max_model_len request needs, all groups */
     double max_concurrency;      /* num_gpu_blocks / blocks_per_request */
     int64_t gpu_kv_cache_tokens; /* the "GPU KV cache size" line, per the version's formula */
@@ -741,6 +757,9 @@ const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t);
 /* Why llama.cpp refuses spec s (one sentence naming the flag), or NULL when it does not:
  * what kv_compute() reports as KV_ERR_LLAMACPP. */
 const char *kv_llamacpp_problem(const kv_spec *s);
+/* Why vLLM could not run spec s as asked (one sentence naming the flag: an engine generation
+ * the release does not have), or NULL: what kv_compute() reports as KV_ERR_VLLM for it. */
+const char *kv_vllm_problem(const kv_spec *s);
 
 /* Stage `stage` of a pp-stage pipeline over `layers` layers, as vLLM partitions them (layers /
  * pp each; the remainder one more each to the stages before the last, from the second-last

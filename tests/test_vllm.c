@@ -250,6 +250,126 @@ static void request_that_does_not_fit(void **state)
         "32768", "--kv-cache-memory-gib", "0.5", "--get", "vllm_fits");
 }
 
+/* V0 (VLLM_USE_V1=0, and every release before 0.8): "# cuda blocks: N, # CPU blocks: M",
+ * M = floor(swap space / block bytes), concurrency = blocks x block size / max_model_len. The
+ * CPU blocks of five public V0 logs, from their layouts alone. */
+static void v0_cpu_blocks_match_the_logs(void **state)
+{
+    (void)state;
+    /* P05: Qwen2.5-7B, 28 x 2 x 4 x 128 x 2 B x 16 = 917,504 B; 4 GiB / that = 4,681.1 */
+    GET("4681", "--engine", "vllm", "--model", "qwen2.5-7b-instruct", "--vllm-version", "0.7.3",
+        "--get", "vllm_num_cpu_blocks");
+    /* P02: 32 x 2 x 8 x 128 x 2 B x 16 = 2,097,152 B; 4 GiB / 2 MiB = 2,048 */
+    GET("2048", "--engine", "vllm", "--model", "llama-3.1-8b-instruct", "--vllm-use-v1", "0",
+        "--vllm-version", "0.8", "--get", "vllm_num_cpu_blocks");
+    /* D16: Phi-4 with Unsloth's swap space of 6 GiB: 40 x 2 x 10 x 128 x 2 x 16 = 3,276,800 B;
+     * 6 GiB / that = 1,966.1 */
+    GET("1966", "--engine", "vllm", "--model", "phi-4", "--vllm-version", "0.8.2", "--vllm-use-v1",
+        "0", "--swap-space", "6", "--get", "vllm_num_cpu_blocks");
+    /* D33: DeepSeek-R1, 61 x 576 x 2 B x 64 = 4,497,408 B; 4 GiB / that = 954.99 */
+    GET("954", "--engine", "vllm", "--model", "deepseek-r1", "--tp", "8", "--vllm-version", "0.7.3",
+        "--get", "vllm_num_cpu_blocks");
+    /* D32: the same with the latent padded to 640: 4,997,120 B; 859.5 */
+    GET("859", "--engine", "vllm", "--model", "deepseek-r1", "--tp", "8", "--vllm-version", "0.7.3",
+        "--mla-align-kv-cache", "--get", "vllm_num_cpu_blocks");
+    /* V1 has no swap blocks */
+    GET("0", "--engine", "vllm", "--model", "qwen2.5-7b-instruct", "--get", "vllm_num_cpu_blocks");
+}
+
+/* P05's log (V0, RTX 4060, util 0.70, Qwen2.5-7B 4-bit, max_model_len 4096): vLLM printed
+ * total 8.00 GiB x 0.70 = 5.60 GiB, "# cuda blocks: 0, # CPU blocks: 4681" and 0.00x, then
+ * refused. kvcalc prints the same lines in the same words, from its own estimate. */
+static void v0_lines_in_vllms_words(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen2.5-7b-instruct",
+                                     "--quantization", "awq", "--gpu-mem-gib", "8",
+                                     "--gpu-memory-utilization", "0.7", "--max-model-len", "4096",
+                                     "--vllm-version", "0.7.3", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "vLLM 0.7.3 (V0 engine) prediction"));
+    assert_non_null(strstr(r.out, "\nthe current vLLM instance can use total_gpu_memory (8.00GiB) "
+                                  "x gpu_memory_utilization (0.70) = 5.60GiB\n"));
+    assert_non_null(strstr(r.out, "\nmodel weights take "));
+    assert_non_null(strstr(r.out, "\n# cuda blocks: 0, # CPU blocks: 4681\n"
+                                  "Maximum concurrency for 4096 tokens per request: 0.00x\n"
+                                  "ValueError: No available memory for the cache blocks."));
+    run_free(&r);
+    /* the blocks line's word by release: "GPU" before 0.7, "CUDA" in 0.7.0-0.7.2 */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen2.5-7b-instruct",
+                                     "--vllm-version", "0.7.1", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "\n# CUDA blocks: "));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen2.5-7b-instruct",
+                                     "--vllm-version", "0.6.4", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "\n# GPU blocks: "));
+    assert_non_null(strstr(r.out, ", # CPU blocks: 4681\n"));
+    assert_null(strstr(r.out, "the current vLLM instance")); /* printed from 0.6.5 */
+    run_free(&r);
+    /* V0 refuses a max_model_len its blocks cannot hold, in its own words: 0.5 GiB / 917,504 B
+     * = 585 blocks = 9,360 tokens */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen2.5-7b-instruct",
+                                     "--vllm-use-v1", "0", "--vllm-version", "0.8",
+                                     "--max-model-len", "32768", "--kv-cache-memory-gib", "0.5",
+                                     NULL},
+               &r);
+    assert_non_null(strstr(r.out, "ValueError: The model's max seq len (32768) is larger than "
+                                  "the maximum number of tokens that can be stored in KV cache "
+                                  "(9360)."));
+    run_free(&r);
+}
+
+/* Early V1 (0.7 - 0.9.0) and V0 count concurrency as blocks x block size / max_model_len, not
+ * in whole blocks per request: D19 (0.7.3 V1, granite-3.0-3b-a800m: 32 layers, 8 KV heads,
+ * head 64): 33,660 x 16 / 4,096 = 131.48x; D05 (early V1): 1,381 x 16 / 2,048 = 10.79x. */
+static void blocks_per_token_eras(void **state)
+{
+    (void)state;
+    GET("131.484375", "--engine", "vllm", "--layers", "32", "--kv-heads", "8", "--head-dim", "64",
+        "--max-model-len", "4096", "--vllm-version", "0.7.3", "--vllm-use-v1", "1",
+        "--num-gpu-blocks-override", "33660", "--get", "vllm_max_concurrency");
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "llama-3.1-70b-instruct",
+                                     "--max-model-len", "2048", "--vllm-version", "0.8",
+                                     "--num-gpu-blocks-override", "1381", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "\n# GPU blocks: 1381\n"
+                                  "Maximum concurrency for 2048 tokens per request: 10.79x\n"));
+    assert_null(strstr(r.out, "\nAvailable KV cache memory:")); /* from 0.9.1 */
+    run_free(&r);
+    /* from 0.9.1 whole blocks per request: 33,660 / ceil(4,096 / 16) = 131.48 as well here,
+     * but 29,220 / ceil(5,000 / 16) = 93.35 (not 29,220 x 16 / 5,000 = 93.50) */
+    GET("93.35463258785943", "--engine", "vllm", "--layers", "32", "--kv-heads", "8",
+        "--head-dim", "64", "--max-model-len", "5000", "--vllm-version", "0.9.2",
+        "--num-gpu-blocks-override", "29220", "--get", "vllm_max_concurrency");
+    GET("93.504", "--engine", "vllm", "--layers", "32", "--kv-heads", "8",
+        "--head-dim", "64", "--max-model-len", "5000", "--vllm-version", "0.9.0",
+        "--num-gpu-blocks-override", "29220", "--get", "vllm_max_concurrency");
+}
+
+/* The defaults V0 starts from: max_num_seqs 256 on every card (V1 from 0.8: 1,024 on an
+ * H100), one whole max_model_len per step up to 32K (then chunked prefill, 2,048). */
+static void v0_defaults(void **state)
+{
+    (void)state;
+    GET("256", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--vllm-version", "0.8",
+        "--vllm-use-v1", "0", "--get", "vllm_max_num_seqs");
+    GET("1024", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--vllm-version", "0.8",
+        "--get", "vllm_max_num_seqs");
+    GET("16384", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--vllm-version",
+        "0.7", "--max-model-len", "16384", "--get", "vllm_max_num_batched_tokens");
+    GET("2048", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--vllm-version",
+        "0.7", "--max-model-len", "40960", "--get", "vllm_max_num_batched_tokens");
+    GET("false", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.7.3", "--get",
+        "vllm_v1");
+    GET("true", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.8", "--get",
+        "vllm_v1");
+}
+
 /* The library on its own: the lesson's model (28 layers, 4 KV heads, head 128, fp16) under
  * --engine vllm. An alarm turns a hang into a failure. */
 static kv_status vllm_compute(kv_spec *s, kv_result *r)
@@ -388,6 +508,10 @@ static void usage_errors(void **state)
         {"--engine", "vllm", "--disable-hybrid-kv-cache-manager=yes"},
         {"--model", "llama-3.1-8b", "--tp", "3"},
         {"--tp", "0"},
+        {"--engine", "vllm", "--vllm-use-v1", "0"}, /* V0 is gone from 0.11, the default */
+        {"--engine", "vllm", "--vllm-use-v1", "1", "--vllm-version", "0.6"}, /* before V1 */
+        {"--engine", "vllm", "--vllm-use-v1", "yes"},
+        {"--engine", "vllm", "--swap-space", "-1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r;
@@ -401,6 +525,11 @@ static void usage_errors(void **state)
     run_kvcalc((const char *const[]){"--model", "llama-3.1-8b", "--tp", "3", NULL}, &r);
     assert_string_equal(r.err, "kvcalc: --tp: 3 does not split 32 attention "
                                "heads and 8 KV heads (valid: 1 2 4 8 16 32)\n"
+                               "Try 'kvcalc --help' for more information.\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--vllm-use-v1", "0", NULL}, &r);
+    assert_string_equal(r.err, "kvcalc: --vllm-use-v1: the V0 engine was removed in vLLM 0.11; "
+                               "give --vllm-version 0.10 or earlier\n"
                                "Try 'kvcalc --help' for more information.\n");
     run_free(&r);
     run_kvcalc((const char *const[]){"--block-size", "32", NULL}, &r);
@@ -418,6 +547,10 @@ int main(void)
         cmocka_unit_test(layouts_and_dtypes),
         cmocka_unit_test(request_that_does_not_fit),
         cmocka_unit_test(usage_errors),
+        cmocka_unit_test(v0_cpu_blocks_match_the_logs),
+        cmocka_unit_test(v0_lines_in_vllms_words),
+        cmocka_unit_test(blocks_per_token_eras),
+        cmocka_unit_test(v0_defaults),
         cmocka_unit_test(max_model_len_int64_max),
         cmocka_unit_test(counts_beyond_int64_are_refused),
     };

@@ -171,8 +171,17 @@ static int put_texts(const kv_log *lg, kv_log_inputs *in, const char *file, char
     const char *wd = weight_dtype(v->quantization);
     if (wd)
         rc |= put(in, "weight-dtype", wd, LOG_SETTING, file, err, errcap);
-    if (lg->engine == KV_ENGINE_VLLM && v->version[0] && vllm_minor(v->version, buf, sizeof buf) == 0)
+    int have_version = lg->engine == KV_ENGINE_VLLM && v->version[0] &&
+                       vllm_minor(v->version, buf, sizeof buf) == 0;
+    if (have_version)
         rc |= put(in, "vllm-version", buf, LOG_SETTING, file, err, errcap);
+    /* the engine generation the lines show (V0's lines look alike from 0.6.5 to 0.10, and
+     * its sizing rules do not depend on the release: 0.8 stands in when none is stated) */
+    if (lg->engine == KV_ENGINE_VLLM && strcmp(v->era, "V0") == 0) {
+        if (!have_version)
+            rc |= put(in, "vllm-version", "0.8", LOG_SETTING, file, err, errcap);
+        rc |= put(in, "vllm-use-v1", "0", LOG_SETTING, file, err, errcap);
+    }
     int sv;
     if (lg->engine == KV_ENGINE_SGLANG && kv_sglang_version_parse(v->version, &sv) == 0)
         rc |= put(in, "sglang-version", v->version, LOG_SETTING, file, err, errcap);

@@ -35,6 +35,7 @@ static const flag_choice cache_types[] = {
     {"iq4_nl", KV_GGML_IQ4_NL}, {"q5_0", KV_GGML_Q5_0}, {"q5_1", KV_GGML_Q5_1},
     {NULL, 0}};
 static const flag_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
+static const flag_choice v1_modes[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
 static const flag_choice quantizations[] = {
     {"fp8", KV_QUANTIZATION_FP8},     {"int8", KV_QUANTIZATION_INT8},
     {"awq", KV_QUANTIZATION_AWQ},     {"gptq", KV_QUANTIZATION_GPTQ},
@@ -204,6 +205,14 @@ const kv_flag kv_flags[] = {
      .offset = SPEC_AT(vllm.version), .key = "vllm_version", .engine = KV_ENGINE_VLLM,
      .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "0.N",
      .help = "the vLLM release whose rules apply (0.11, 0.10.1) [0.11]"},
+    {.name = "vllm-use-v1", .arg = ARG_CHOICE, .does = DO_SPEC, .offset = SPEC_AT(vllm.use_v1),
+     .key = "vllm_use_v1", .choices = v1_modes, .optional = 1, .engine = KV_ENGINE_VLLM,
+     .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "0|1",
+     .help = "VLLM_USE_V1: 0 the V0 engine (its defaults and lines), 1 V1 [V1 from 0.8]"},
+    {.name = "swap-space", .arg = ARG_NUM, .does = DO_SPEC, .offset = SPEC_AT(vllm.swap_space_gib),
+     .key = "swap_space_gib", .min = 0, .max = 1e6, .engine = KV_ENGINE_VLLM,
+     .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "GIB",
+     .help = "V0's CPU swap space per GPU, GiB (\"# CPU blocks\") [4]"},
     {.name = "disable-hybrid-kv-cache-manager", .arg = ARG_NONE, .does = DO_SPEC,
      .offset = SPEC_AT(vllm.hybrid_manager), .key = "hybrid_kv_cache_manager",
      .switch_value = 0, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
@@ -1145,6 +1154,10 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
         char shown[KV_TYPED_MAX];
         const char *typed = kv_flag_shown(o, fr, shown, sizeof shown);
         kv_fail(err, errcap, "%s: must be a number > 0 and < 1", typed);
+        return;
+    }
+    if (st == KV_ERR_VLLM && kv_vllm_problem(s)) { /* the engine says which flag */
+        kv_fail(err, errcap, "%s", kv_vllm_problem(s));
         return;
     }
     if (st == KV_ERR_VLLM || st == KV_ERR_VLLM_RANGE || st == KV_ERR_ENGINE || st == KV_ERR_TRTLLM) {

@@ -41,6 +41,74 @@ void kv_vllm_defaults(kv_vllm_spec *v)
     v->hybrid_manager = 1;
     v->mamba_align = 0;
     v->mla_align = 0;
+    v->use_v1 = -1;
+    v->swap_space_gib = 4;
+}
+
+/* The engine generations by release: V1 from 0.7 (opt-in, VLLM_USE_V1=1), the default from
+ * 0.8; V0 removed in 0.11. Their rules differ where the table below says so. */
+#define V1_FIRST V(7, 0)
+#define V1_DEFAULT V(8, 0)
+#define V0_REMOVED V(11, 0)
+
+static int uses_v1(const kv_vllm_spec *v)
+{
+    return v->use_v1 >= 0 ? v->use_v1 != 0 : v->version >= V1_DEFAULT;
+}
+
+/* V1 before 0.9.1 printed "# GPU blocks" and counted concurrency as blocks x block size /
+ * max_model_len, as V0 did; from 0.9.1 a request is charged whole blocks (ceil). */
+#define V1_TOKENS_LINE V(9, 1)
+/* The hybrid memory allocator (sliding windows and Mamba layers in their own groups) arrived
+ * with 0.10; before it every layer was sized as full attention. */
+#define HYBRID_ALLOCATOR V(10, 0)
+
+static int counts_blocks_per_token(const kv_vllm_spec *v)
+{
+    return !uses_v1(v) || v->version < V1_TOKENS_LINE;
+}
+
+/* What V0 printed, by release: the blocks line's word (vLLM's platform name), the memory
+ * profiling lines (PR #10511, 0.6.5) and the concurrency line (PR #8831, 0.6.3). */
+static const struct {
+    int from;
+    const char *word;
+    int memory_lines, concurrency_line;
+} v0_lines[] = {
+    {0, "GPU", 0, 0},         {V(6, 3), "GPU", 0, 1},  {V(6, 5), "GPU", 1, 1},
+    {V(7, 0), "CUDA", 1, 1}, /* dispatch_key, 2025-01 */
+    {V(7, 3), "cuda", 1, 1}, /* device_name, 2025-02 */
+};
+
+static void printed_lines(const kv_vllm_spec *v, kv_vllm_result *out)
+{
+    out->device_word = "GPU";
+    out->memory_lines = 0;
+    out->concurrency_line = 1;
+    if (out->v1) {
+        out->lines = v->version < V1_TOKENS_LINE ? KV_VLLM_LINES_BLOCKS : KV_VLLM_LINES_TOKENS;
+        return;
+    }
+    out->lines = KV_VLLM_LINES_V0;
+    for (size_t i = 0; i < sizeof v0_lines / sizeof v0_lines[0]; i++)
+        if (v->version >= v0_lines[i].from) {
+            out->device_word = v0_lines[i].word;
+            out->memory_lines = v0_lines[i].memory_lines;
+            out->concurrency_line = v0_lines[i].concurrency_line;
+        }
+}
+
+const char *kv_vllm_problem(const kv_spec *s)
+{
+    if (s->engine != KV_ENGINE_VLLM)
+        return NULL;
+    const kv_vllm_spec *v = &s->vllm;
+    if (v->use_v1 == 1 && v->version < V1_FIRST)
+        return "--vllm-use-v1: the V1 engine exists from vLLM 0.7 (--vllm-version)";
+    if (v->use_v1 == 0 && v->version >= V0_REMOVED)
+        return "--vllm-use-v1: the V0 engine was removed in vLLM 0.11; give --vllm-version "
+               "0.10 or earlier";
+    return NULL;
 }
 
 /* Least-squares fit on the nine public logs that print the activation peak (M01-M07, D22,
@@ -290,23 +358,34 @@ static double resolve_total(const kv_spec *s, kv_total_source *source)
     return s->gpu_mem_gib;
 }
 
-/* vLLM's default batch budget: 8,192 tokens on cards of 70 GiB or more unless they are
- * A100s, else 2,048 (vLLM's usage-context rule). */
+/* V1's defaults from 0.8 follow the card (vLLM's usage-context rule): cards of 70 GiB or more
+ * that are not A100s get the large batch. */
+static int big_card(const kv_spec *s, double total_gib)
+{
+    int a100 = s->gpu_name && strstr(s->gpu_name, "A100") != NULL;
+    return total_gib >= 70 && !a100;
+}
+
+/* vLLM's default batch budget. V1: 8,192 tokens on big cards, else 2,048. V0: one whole
+ * max_model_len (at least 2,048) per step, unless a context over 32K turned chunked prefill on
+ * (then 2,048). */
+#define V0_CHUNKED_ABOVE 32768
 static int64_t resolve_batched_tokens(const kv_spec *s, double total_gib)
 {
     if (s->vllm.max_num_batched_tokens > 0)
         return s->vllm.max_num_batched_tokens;
-    int a100 = s->gpu_name && strstr(s->gpu_name, "A100") != NULL;
-    return (total_gib >= 70 && !a100) ? 8192 : 2048;
+    if (!uses_v1(&s->vllm))
+        return s->context > V0_CHUNKED_ABOVE ? 2048 : s->context > 2048 ? s->context : 2048;
+    return big_card(s, total_gib) ? 8192 : 2048;
 }
 
-/* vLLM's default max_num_seqs by the same rule: 1,024 or 256. */
+/* vLLM's default max_num_seqs: 1,024 on big cards with V1 from 0.8, else 256. */
 static int64_t resolve_seqs(const kv_spec *s, double total_gib)
 {
     if (s->vllm.max_num_seqs > 0)
         return s->vllm.max_num_seqs;
-    int a100 = s->gpu_name && strstr(s->gpu_name, "A100") != NULL;
-    return (total_gib >= 70 && !a100) ? 1024 : 256;
+    int v1_rule = uses_v1(&s->vllm) && s->vllm.version >= V1_DEFAULT;
+    return v1_rule && big_card(s, total_gib) ? 1024 : 256;
 }
 
 /* One result for a spec whose engine inputs are in range (vllm_check); KV_ERR_VLLM_RANGE
@@ -322,11 +401,13 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     out->max_num_batched_tokens = v->max_num_batched_tokens;
     out->max_num_seqs = resolve_seqs(s, out->total_gib);
     out->elem_bytes = kv_dtype_get(s->dtype)->bytes;
+    out->v1 = uses_v1(v);
+    printed_lines(v, out);
 
     /* buckets of alike layers; without the hybrid manager windows count as full */
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, counts);
-    if (!v->hybrid_manager) {
+    if (!v->hybrid_manager || !out->v1 || v->version < HYBRID_ALLOCATOR) {
         counts[KV_LAYER_FULL] += counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
         counts[KV_LAYER_SLIDING] = counts[KV_LAYER_CHUNKED] = 0;
     }
@@ -407,6 +488,13 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     out->blocks_per_request = (int64_t)blocks;
     double per_request = (double)blocks;
     out->max_concurrency = (double)out->num_gpu_blocks / per_request;
+    out->num_cpu_blocks = 0;
+    if (counts_blocks_per_token(v)) { /* V0 and V1 before 0.9.1: blocks x block size / M */
+        out->max_concurrency = (double)out->num_gpu_blocks * (double)bs / (double)m;
+        if (!out->v1 && to_i64(floor(v->swap_space_gib * KV_GIB / block_bytes),
+                               &out->num_cpu_blocks) < 0)
+            return KV_ERR_VLLM_RANGE;
+    }
     if (v->version >= V(20, 0)) { /* 2026: tokens = concurrency x max_model_len */
         if (to_i64(out->max_concurrency * (double)m, &out->gpu_kv_cache_tokens) < 0)
             return KV_ERR_VLLM_RANGE;
@@ -420,6 +508,9 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     /* will one request of max_model_len fit? if not, the longest that would */
     out->needed_bytes = needed_bytes(bk, nb, v, bs, out->page_bytes, m);
     out->fits = out->num_gpu_blocks > 0 && out->needed_bytes <= out->available_bytes;
+    if (!out->v1) /* V0 refuses when its blocks (split over the stages) hold fewer tokens */
+        out->fits = out->num_gpu_blocks > 0 &&
+                    (double)(out->num_gpu_blocks / s->pp) * (double)bs >= (double)m;
     out->max_model_len_fit = out->fits ? m : longest_fit(bk, nb, v, bs, out, (uint64_t)m);
     out->longest_fit = out->num_gpu_blocks > 0 ? longest_fit(bk, nb, v, bs, out, (uint64_t)INT64_MAX)
                                                : 0;
@@ -453,7 +544,8 @@ static kv_status vllm_check(const kv_spec *s)
     if (!(v->util > 0 && v->util <= 1) || v->block_size < 0 || v->block_size > (1 << 20) ||
         v->max_num_batched_tokens < 0 || v->max_num_batched_tokens > ((int64_t)1 << 40) ||
         v->max_num_seqs < 0 || v->max_num_seqs > ((int64_t)1 << 24) ||
-        !(total > 0) || total > 1e12 || v->num_gpu_blocks_override < 0)
+        !(total > 0) || total > 1e12 || v->num_gpu_blocks_override < 0 ||
+        !(v->swap_space_gib >= 0 && v->swap_space_gib <= 1e6) || kv_vllm_problem(s))
         return KV_ERR_VLLM;
     return KV_OK;
 }

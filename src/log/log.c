@@ -95,6 +95,7 @@ static const log_pattern vllm_rows[] = {
     {"Maximum concurrency for %n tokens per request: %fx",
      T(KV_LOG_CONCURRENCY_LEN, KV_LOG_CONCURRENCY), KV_LINE, NULL},
     {"# GPU blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
+    {"# GPU blocks: %n, # CPU blocks:", T(TO_SKIP), 0, "V0"}, /* V0 before 0.7 */
     {"# cuda blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
     {"# CUDA blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
     {"The model's max seq len (%n) is larger than the maximum number of tokens that can be "

@@ -85,6 +85,8 @@ const kv_key kv_keys[] = {
     V(vllm_blocks_per_request, blocks_per_request, "blocks", KT_INT),
     V(vllm_max_num_batched_tokens, max_num_batched_tokens, "tokens", KT_INT),
     V(vllm_max_num_seqs, max_num_seqs, "sequences", KT_INT),
+    V(vllm_v1, v1, "boolean", KT_BOOL),
+    V(vllm_num_cpu_blocks, num_cpu_blocks, "blocks", KT_INT),
     V(vllm_prefix_shared_blocks, prefix_shared_blocks, "blocks", KT_INT),
     V(vllm_prefix_shared_tokens, prefix_shared_tokens, "tokens", KT_INT),
     V(vllm_prefix_saved_bytes, prefix_saved_bytes, "bytes", KT_NUM),

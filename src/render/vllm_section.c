@@ -63,9 +63,81 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     fprintf(out, "            - non-torch %s GiB%s\n", gib(c, sizeof c, v->non_torch_bytes),
             in->non_torch_gib >= 0 ? "" : " (estimate: worst 0.29 GiB off on 9 public logs)");
     fprintf(out, "            - CUDA graphs %s GiB%s\n", gib(d, sizeof d, v->cuda_graph_bytes),
-            in->cuda_graph_gib >= 0        ? ""
-            : in->version >= 2100 ? " (estimate, not yet measured on public logs)"
-                                      : " (before 0.21 graphs come out of the headroom)");
+            in->cuda_graph_gib >= 0 ? ""
+            : !v->v1               ? " (V0 captures graphs after the budget, in the headroom)"
+            : in->version >= 2100  ? " (estimate, not yet measured on public logs)"
+                                   : " (before 0.21 graphs come out of the headroom)");
+}
+
+/* V0's and early V1's lines: blocks first, then the concurrency, then the refusal. */
+static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    if (v->lines == KV_VLLM_LINES_V0 && v->memory_lines && s->vllm.kv_cache_memory_gib < 0) {
+        fprintf(out, "the current vLLM instance can use total_gpu_memory (%sGiB) x "
+                     "gpu_memory_utilization (%s) = %sGiB\n",
+                fmt_fixed(a, sizeof a, v->total_gib, 2, 0), fmt_fixed(b, sizeof b, s->vllm.util, 2, 0),
+                gib(c, sizeof c, v->requested_bytes));
+        fprintf(out, "model weights take %sGiB; non_torch_memory takes %sGiB; PyTorch activation "
+                     "peak memory takes %sGiB; the rest of the memory reserved for KV Cache is "
+                     "%sGiB.\n",
+                gib(a, sizeof a, v->weights_bytes), gib(b, sizeof b, v->non_torch_bytes),
+                gib(c, sizeof c, v->activation_bytes), gib(d, sizeof d, v->available_bytes));
+    } else {
+        fprintf(out, "  (available KV cache memory: %s GiB; this release does not print it)\n",
+                gib(a, sizeof a, v->available_bytes));
+    }
+    if (v->lines == KV_VLLM_LINES_V0)
+        fprintf(out, "# %s blocks: %lld, # CPU blocks: %lld\n", v->device_word,
+                (long long)v->num_gpu_blocks, (long long)v->num_cpu_blocks);
+    else
+        fprintf(out, "# GPU blocks: %lld\n", (long long)v->num_gpu_blocks);
+    if (v->concurrency_line)
+        fprintf(out, "Maximum concurrency for %lld tokens per request: %sx\n",
+                (long long)s->context, fmt_fixed(a, sizeof a, v->max_concurrency, 2, 0));
+    if (v->fits)
+        return;
+    if (v->lines == KV_VLLM_LINES_V0 && v->num_gpu_blocks <= 0)
+        fputs("ValueError: No available memory for the cache blocks. Try increasing "
+              "`gpu_memory_utilization` when initializing the engine.\n", out);
+    else if (v->lines == KV_VLLM_LINES_V0)
+        fprintf(out, "ValueError: The model's max seq len (%lld) is larger than the maximum number "
+                     "of tokens that can be stored in KV cache (%lld). Try increasing "
+                     "`gpu_memory_utilization` or decreasing `max_model_len` when initializing "
+                     "the engine.\n",
+                (long long)s->context,
+                (long long)(v->num_gpu_blocks / (s->pp > 0 ? s->pp : 1) * v->block_size));
+    else
+        fprintf(out, "ValueError: To serve at least one request with the models's max seq len "
+                     "(%lld), (%s GiB KV cache is needed, which is larger than the available KV "
+                     "cache memory (%s GiB). Try increasing `gpu_memory_utilization` or "
+                     "decreasing `max_model_len` when initializing the engine.\n",
+                (long long)s->context, gib(a, sizeof a, v->needed_bytes),
+                gib(b, sizeof b, v->available_bytes));
+    fputs("  (vLLM would not start with these settings.)\n", out);
+}
+
+/* V1's lines from 0.9.1: the memory, then the refusal or the tokens and concurrency. */
+static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    fprintf(out, "Available KV cache memory: %s GiB\n", gib(a, sizeof a, v->available_bytes));
+    if (!v->fits) {
+        fprintf(out,
+                "ValueError: To serve at least one request with the models's max seq len (%lld), "
+                "(%s GiB KV cache is needed, which is larger than the available KV cache memory "
+                "(%s GiB). Based on the available memory, the estimated maximum model length is "
+                "%lld. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+                "initializing the engine.\n",
+                (long long)s->context, gib(a, sizeof a, v->needed_bytes),
+                gib(b, sizeof b, v->available_bytes), (long long)v->max_model_len_fit);
+        fputs("  (vLLM would not start with these settings.)\n", out);
+        return 0;
+    }
+    fprintf(out, "GPU KV cache size: %s tokens\n", fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
+    fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
+            fmt_int(a, sizeof a, s->context, 1), fmt_fixed(b, sizeof b, v->max_concurrency, 2, 0));
+    return 1;
 }
 
 void report_vllm_text(FILE *out, const kv_report *rep)
@@ -74,8 +146,9 @@ void report_vllm_text(FILE *out, const kv_report *rep)
     const kv_result *r = rep->result;
     const kv_vllm_result *v = &r->vllm;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF];
-    fprintf(out, "vLLM %s (V1 engine) prediction, per GPU (tensor parallel %lld%s%s):\n",
-            r->engine_version, (long long)s->tp, s->pp > 1 ? ", the binding pipeline stage" : "",
+    fprintf(out, "vLLM %s (%s engine) prediction, per GPU (tensor parallel %lld%s%s):\n",
+            r->engine_version, v->v1 ? "V1" : "V0", (long long)s->tp,
+            s->pp > 1 ? ", the binding pipeline stage" : "",
             s->pp > 1 && r->pp_stage < s->pp - 1 ? ", no sampler on it" : "");
     budget_lines(out, s, v);
     fprintf(out, "  blocks  : %s tokens x %s B per layer page x %s layers per group = %s B per "
@@ -87,22 +160,18 @@ void report_vllm_text(FILE *out, const kv_report *rep)
     if (v->padding_layers > 0)
         fprintf(out, "WARNING: Add %lld padding layers, may waste at most %s%% KV cache memory\n",
                 (long long)v->padding_layers, fmt_fixed(a, sizeof a, v->padding_percent, 2, 0));
-    fprintf(out, "Available KV cache memory: %s GiB\n", gib(a, sizeof a, v->available_bytes));
-    if (!v->fits) {
-        fprintf(out,
-                "ValueError: To serve at least one request with the models's max seq len (%lld), "
-                "(%s GiB KV cache is needed, which is larger than the available KV cache memory "
-                "(%s GiB). Based on the available memory, the estimated maximum model length is "
-                "%lld. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
-                "initializing the engine.\n",
-                (long long)s->context, gib(a, sizeof a, v->needed_bytes),
-                gib(b, sizeof b, v->available_bytes), (long long)v->max_model_len_fit);
-        fputs("  (vLLM would not start with these settings.)\n\n", out);
-        return;
+    if (v->lines == KV_VLLM_LINES_TOKENS) {
+        if (!tokens_lines(out, s, v)) {
+            fputc('\n', out);
+            return;
+        }
+    } else {
+        v0_lines(out, s, v);
+        if (!v->fits) {
+            fputc('\n', out);
+            return;
+        }
     }
-    fprintf(out, "GPU KV cache size: %s tokens\n", fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
-    fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
-            fmt_int(a, sizeof a, s->context, 1), fmt_fixed(b, sizeof b, v->max_concurrency, 2, 0));
     fprintf(out, "  (%s blocks; one request of %s tokens takes %s blocks)\n",
             fmt_int(a, sizeof a, v->num_gpu_blocks, 1), fmt_int(b, sizeof b, s->context, 1),
             fmt_int(c, sizeof c, v->blocks_per_request, 1));
