@@ -190,7 +190,8 @@ typedef enum {
 typedef struct {
     double total_gib;            /* GPU memory as torch sees it (cudaMemGetInfo total), GiB;
                                     <= 0: from the spec's GPU (kv_vllm_result.total_source) */
-    double util;                 /* --gpu-memory-utilization, (0, 1] */
+    double util;                 /* --gpu-memory-utilization, (0, 1]; < 0: the release's default
+                                    (kv_vllm_util_default: 0.9, 0.92 from 0.21) */
     double weights_gib;          /* "Model loading took X GiB", per GPU; < 0: estimate */
     double activation_gib;       /* profiled activation peak, per GPU; < 0: estimate */
     double non_torch_gib;        /* NCCL / CUDA non-torch memory, per GPU; < 0: estimate */
@@ -463,6 +464,7 @@ typedef struct {
     double total_gib;            /* the total used, GiB */
     kv_total_source total_source;
     double total_bytes;          /* total_gib x GiB */
+    double util;                 /* --gpu-memory-utilization in force (the release's default) */
     double requested_bytes;      /* util x total */
     double weights_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
     double available_bytes;      /* requested - the four above, or --kv-cache-memory-gib */
@@ -712,7 +714,7 @@ double kv_max_concurrency_at(const kv_spec *s, int64_t context);
 /* The name of an engine ("ideal", "vllm"), or NULL for a value out of range. */
 const char *kv_engine_name(kv_engine e);
 
-/* Fills the vLLM defaults: utilization 0.9, block size auto, T auto, GPU total auto,
+/* Fills the vLLM defaults: utilization auto, block size auto, T auto, GPU total auto,
  * version 0.11, hybrid manager on, Mamba mode "none", every memory term estimated. */
 void kv_vllm_defaults(kv_vllm_spec *v);
 
@@ -721,16 +723,17 @@ void kv_vllm_defaults(kv_vllm_spec *v);
  * Activation peak of the profile run: the dummy sampler run over max_num_seqs rows of the
  * vocabulary dominates it (its f32 logits, probabilities and sort buffers: 9.556 copies of
  * seqs x vocab x 4 B), then the forward pass of max_num_batched_tokens tokens through the
- * MLP (0.157 x tokens x MLP width x 4 B); 0.10.0 and 0.10.1 warmed the sampler up with
- * fewer buffers (2.3 copies, fitted on two logs of 0.10.1.1); with vocab <= 0 (no model)
- * the older flat rule
- * 0.25 + 0.1 per 1,024 batched tokens.
+ * MLP (0.157 x tokens x MLP width x 4 B). Releases whose sampler warm-up holds fewer buffers
+ * (V1 0.10.0-0.10.1 and 0.21+, V0 before 0.7.3) count 2.3 copies. With vocab <= 0 (no model) the
+ * older flat rule: 0.25 + 0.1 per 1,024 batched tokens. v1: 1 for the V1 engine, 0 for V0.
  * Non-torch memory: 0.5 GiB with tensor parallelism (NCCL, custom all-reduce), else 0.13 GiB
  * on cards of 70 GiB or more and 0.06 GiB on smaller ones (the CUDA context's share).
  * CUDA graphs = 0 before 0.21 (outside the budget), 0.5 from 0.21 (inside it). */
 double kv_vllm_activation_estimate_gib(int64_t max_num_batched_tokens, int64_t max_num_seqs,
-                                       int64_t vocab, int64_t mlp_width, int version);
+                                       int64_t vocab, int64_t mlp_width, int version, int v1);
 double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib);
+/* vLLM's default --gpu-memory-utilization for a release: 0.9, 0.92 from 0.21. */
+double kv_vllm_util_default(int version);
 double kv_vllm_cuda_graph_estimate_gib(int version);
 /* Writes a vllm.version as vLLM spells it ("0.11", "0.10.1") into buf. */
 void kv_vllm_version_format(int version, char *buf, size_t cap);

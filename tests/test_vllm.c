@@ -272,6 +272,13 @@ static void v0_cpu_blocks_match_the_logs(void **state)
     /* D32: the same with the latent padded to 640: 4,997,120 B; 859.5 */
     GET("859", "--engine", "vllm", "--model", "deepseek-r1", "--tp", "8", "--vllm-version", "0.7.3",
         "--mla-align-kv-cache", "--get", "vllm_num_cpu_blocks");
+    /* D31: V0 with the aligned latent and 16-token blocks: 61 x 640 x 2 x 16 = 1,249,280 B;
+     * 4 GiB / that = 3,437.9; P01's concurrency: 5,148 x 16 / 2,000 = 41.184 */
+    GET("3437", "--engine", "vllm", "--model", "deepseek-r1", "--tp", "8", "--vllm-version", "0.7.3",
+        "--mla-align-kv-cache", "--block-size", "16", "--get", "vllm_num_cpu_blocks");
+    GET("41.184", "--engine", "vllm", "--model", "deepseek-r1-distill-qwen-1.5b",
+        "--max-model-len", "2000", "--vllm-version", "0.7.3", "--num-gpu-blocks-override", "5148",
+        "--get", "vllm_max_concurrency");
     /* V1 has no swap blocks */
     GET("0", "--engine", "vllm", "--model", "qwen2.5-7b-instruct", "--get", "vllm_num_cpu_blocks");
 }

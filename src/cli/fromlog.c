@@ -144,14 +144,17 @@ static const char *cache_dtype(const kv_log_values *v)
 
 /* The weights' dtype of a logged quantization method (4-bit methods keep some weights in
  * 16 bits: the estimate is then low); NULL: the model's. */
-static const char *weight_dtype(const char *quantization)
+/* vLLM's quantization method as kvcalc's --quantization names it (the Marlin kernels store
+ * the same checkpoint), or NULL for a method kvcalc does not size. */
+static const char *quantization_of(const char *method)
 {
     static const char *const methods[][2] = {
-        {"fp8", "fp8"},         {"awq", "int4"},          {"gptq", "int4"},
-        {"awq_marlin", "int4"}, {"gptq_marlin", "int4"},  {"bitsandbytes", "int4"},
+        {"fp8", "fp8"},          {"awq", "awq"},   {"awq_marlin", "awq"},
+        {"gptq", "gptq"},        {"gptq_marlin", "gptq"}, {"bitsandbytes", "bitsandbytes"},
+        {"mxfp4", "mxfp4"},
     };
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (strcmp(quantization, methods[i][0]) == 0)
+        if (strcmp(method, methods[i][0]) == 0)
             return methods[i][1];
     return NULL;
 }
@@ -168,9 +171,9 @@ static int put_texts(const kv_log *lg, kv_log_inputs *in, const char *file, char
     int rc = 0;
     if (d && kv_dtype_from_name(d, &t) == 0)
         rc |= put(in, "dtype", d, LOG_SETTING, file, err, errcap);
-    const char *wd = weight_dtype(v->quantization);
-    if (wd)
-        rc |= put(in, "weight-dtype", wd, LOG_SETTING, file, err, errcap);
+    const char *q = quantization_of(v->quantization);
+    if (q)
+        rc |= put(in, "quantization", q, LOG_SETTING, file, err, errcap);
     int have_version = lg->engine == KV_ENGINE_VLLM && v->version[0] &&
                        vllm_minor(v->version, buf, sizeof buf) == 0;
     if (have_version)
@@ -651,7 +654,7 @@ void kv_fromlog_compare(const kv_log *lg, int what_if, const kv_spec *sa, const 
     x.what_if = what_if;
     const kv_spec *s = sb ? sb : sa;
     x.f = b ? b->sglang.mem_fraction_static : 0;
-    x.util = s->vllm.util;
+    x.util = b ? b->vllm.util : a ? a->vllm.util : 0.9;
     x.graphs_inside = s->vllm.version >= 2100; /* 0.21: CUDA graphs inside the budget */
     x.requested = v->present[KV_LOG_REQUESTED];
     cmp_table t = rows_of(lg->engine);

@@ -169,8 +169,9 @@ const kv_flag kv_flags[] = {
     /* vLLM */
     {.name = "gpu-memory-utilization", .arg = ARG_NUM, .does = DO_SPEC,
      .offset = SPEC_AT(vllm.util), .key = "gpu_memory_utilization", .min = 0,
-     .min_exclusive = 1, .max = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
-     .section = SECTION_VLLM, .meta = "U", .help = "fraction of the GPU vLLM may use"},
+     .min_exclusive = 1, .max = 1, .optional = 1, .engine = KV_ENGINE_VLLM,
+     .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "U",
+     .help = "fraction of the GPU vLLM may use [0.9; 0.92 from 0.21]"},
     {.name = "block-size", .arg = ARG_INT, .does = DO_SPEC, .offset = SPEC_AT(vllm.block_size),
      .key = "block_size", .min = 1, .max = 1048576, .optional = 1, .engine = KV_ENGINE_VLLM,
      .blames = KV_ERR_VLLM, .section = SECTION_VLLM, .meta = "N",

@@ -27,7 +27,7 @@
 void kv_vllm_defaults(kv_vllm_spec *v)
 {
     v->total_gib = 0;
-    v->util = 0.9;
+    v->util = -1; /* the release's default */
     v->weights_gib = -1;
     v->activation_gib = -1;
     v->non_torch_gib = -1;
@@ -113,18 +113,35 @@ const char *kv_vllm_problem(const kv_spec *s)
 
 /* Least-squares fit on the nine public logs that print the activation peak (M01-M07, D22,
  * D23: H100, L40S and a 16 GB card; 0.6B to 235B; dense and MoE; TP 1 to 8): each within
- * 0.12 GiB but D22 (+0.37 GiB). docs/vllm.md has the table. */
+ * 0.12 GiB but D22 (+0.37 GiB). V0 from 0.7.3 agrees (P01, P05, M09: within 0.08 GiB at 256
+ * sequences). docs/vllm.md has the table. */
 #define SAMPLER_COPIES 9.556 /* f32 seqs x vocab buffers of the dummy sampler run */
-#define SAMPLER_COPIES_0_10_1 2.3 /* 0.10.0-0.10.1: D10 (2.7) and D14 (1.9), logs of 0.10.1.1 */
 #define FORWARD_SHARE 0.157  /* of tokens x MLP width x 4 B */
 
+/* Releases whose sampler warm-up held fewer buffers: V1 0.10.0-0.10.1 (D10 2.7 and D14 1.9
+ * copies, logs of 0.10.1.1), V0 before 0.7.3 (M08 3.7 and P02 1.6 copies) and V1 from 0.21:
+ * Gemma-4 E2B's logs (D26 0.21.0 on an L4, D27 on a T4; 256 sequences x 262,144 vocabulary)
+ * leave 1.44 and 0.82 GiB for activation, non-torch and CUDA graphs together, where 9.556
+ * copies alone would be 2.39 GiB. */
+static const struct {
+    int v1, from, to; /* [from, to) */
+    double copies;
+} light_samplers[] = {
+    {1, V(10, 0), V(10, 2), 2.3},
+    {1, V(21, 0), V(999, 0), 2.3},
+    {0, 0, V(7, 3), 2.3},
+};
+
 double kv_vllm_activation_estimate_gib(int64_t t, int64_t seqs, int64_t vocab, int64_t mlp,
-                                       int version)
+                                       int version, int v1)
 {
     if (vocab <= 0) /* no model: the older rule, from two profiled single-GPU logs */
         return 0.25 + 0.1 * (double)t / 1024.0;
-    double copies = version >= V(10, 0) && version < V(10, 2) ? SAMPLER_COPIES_0_10_1
-                                                               : SAMPLER_COPIES;
+    double copies = SAMPLER_COPIES;
+    for (size_t i = 0; i < sizeof light_samplers / sizeof light_samplers[0]; i++)
+        if ((light_samplers[i].v1 != 0) == (v1 != 0) && version >= light_samplers[i].from &&
+            version < light_samplers[i].to)
+            copies = light_samplers[i].copies;
     double sampler = copies * (double)seqs * (double)vocab * 4.0;
     double forward = FORWARD_SHARE * (double)t * (double)(mlp > 0 ? mlp : 0) * 4.0;
     return (sampler + forward) / KV_GIB;
@@ -132,9 +149,16 @@ double kv_vllm_activation_estimate_gib(int64_t t, int64_t seqs, int64_t vocab, i
 
 double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib)
 {
-    /* NCCL and custom all-reduce buffers with TP (0.21-0.74 GiB in the logs); one GPU: the
-     * logs show 0.13-0.14 GiB on 80 GB cards, 0.03-0.09 GiB on 8-16 GB ones */
+    /* NCCL and custom all-reduce buffers with TP (0.21-0.74 GiB in the logs; M03's 0.55 GiB at
+     * TP 2 was measured after the distributed init, its free memory at startup shows, so
+     * moving the baseline there in 0.11 did not take these buffers out); one GPU: the logs
+     * show 0.13-0.14 GiB on 80 GB cards, 0.03-0.09 GiB on 8-16 GB ones */
     return tp > 1 ? 0.5 : total_gib >= 70 ? 0.13 : 0.06;
+}
+
+double kv_vllm_util_default(int version)
+{
+    return version >= V(21, 0) ? 0.92 : 0.9; /* raised with the CUDA-graph estimate */
 }
 
 /* What vLLM loads beyond the stored mxfp4 experts: its MoE kernels pad the experts' hidden
@@ -450,7 +474,8 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
 
     /* the budget */
     out->total_bytes = gib(v->total_gib);
-    out->requested_bytes = v->util * out->total_bytes;
+    out->util = v->util > 0 ? v->util : kv_vllm_util_default(v->version);
+    out->requested_bytes = out->util * out->total_bytes;
     out->weights_bytes = v->weights_gib >= 0 ? gib(v->weights_gib)
                                               : r->weights_bytes + mxfp4_padding(s);
     out->activation_bytes = gib(v->activation_gib >= 0
@@ -458,7 +483,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
                                     : kv_vllm_activation_estimate_gib(
                                           v->max_num_batched_tokens, sampler_rows(s, out),
                                           s->arch.known ? s->arch.vocab : 0, mlp_width_per_gpu(s),
-                                          v->version));
+                                          v->version, out->v1));
     out->non_torch_bytes = gib(v->non_torch_gib >= 0
                                    ? v->non_torch_gib
                                    : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, v->total_gib));
@@ -541,7 +566,7 @@ static kv_status vllm_check(const kv_spec *s)
             return KV_ERR_VLLM;
     kv_total_source source;
     double total = resolve_total(s, &source);
-    if (!(v->util > 0 && v->util <= 1) || v->block_size < 0 || v->block_size > (1 << 20) ||
+    if (!(v->util < 0 || (v->util > 0 && v->util <= 1)) || v->block_size < 0 || v->block_size > (1 << 20) ||
         v->max_num_batched_tokens < 0 || v->max_num_batched_tokens > ((int64_t)1 << 40) ||
         v->max_num_seqs < 0 || v->max_num_seqs > ((int64_t)1 << 24) ||
         !(total > 0) || total > 1e12 || v->num_gpu_blocks_override < 0 ||

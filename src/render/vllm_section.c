@@ -37,6 +37,14 @@ static const char *total_note(char *buf, size_t cap, const kv_spec *s, const kv_
     return buf;
 }
 
+/* Each estimated term's measured error, as bench/vllm_logs.sh prints it over the public
+ * logs it counts (docs/vllm.md): refreshed with the estimates, stated once here. */
+static const char *const weights_error = "median 0.05 GiB, worst 1.08 GiB off on 14 public logs";
+static const char *const activation_error = "median 0.02 GiB, worst 0.37 GiB off on 10 public "
+                                            "logs; its sampler run of max_num_seqs x vocabulary "
+                                            "dominates";
+static const char *const non_torch_error = "median 0.01 GiB, worst 0.29 GiB off on 10 public logs";
+
 static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
     char note[400];
@@ -47,21 +55,22 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                 fmt_g(a, sizeof a, in->kv_cache_memory_gib));
         return;
     }
-    fprintf(out, "  budget  : %s x %s GiB = %s GiB  (total: %s)\n", fmt_g(a, sizeof a, in->util),
+    fprintf(out, "  budget  : %s x %s GiB = %s GiB  (total: %s)\n", fmt_g(a, sizeof a, v->util),
             fmt_g(b, sizeof b, v->total_gib), gib(c, sizeof c, v->requested_bytes),
             total_note(note, sizeof note, s, v));
     /* each estimated term with its error measured on public logs (bench/vllm_logs.sh) */
-    fprintf(out, "            - weights %s GiB%s\n", gib(a, sizeof a, v->weights_bytes),
-            in->weights_gib >= 0 ? ""
-            : s->checkpoint_weights_bytes > 0
-                ? " (the checkpoint's tensors)"
-                : " (estimate: median 0.05 GiB, worst 1.1 GiB off on 13 public logs)");
-    fprintf(out, "            - activation %s GiB%s\n", gib(b, sizeof b, v->activation_bytes),
-            in->activation_gib >= 0 ? ""
-                                    : " (estimate: worst 0.37 GiB off on 9 public logs; its "
-                                      "sampler run of max_num_seqs x vocabulary dominates)");
-    fprintf(out, "            - non-torch %s GiB%s\n", gib(c, sizeof c, v->non_torch_bytes),
-            in->non_torch_gib >= 0 ? "" : " (estimate: worst 0.29 GiB off on 9 public logs)");
+    fprintf(out, "            - weights %s GiB%s%s%s\n", gib(a, sizeof a, v->weights_bytes),
+            in->weights_gib >= 0                ? ""
+            : s->checkpoint_weights_bytes > 0 ? " (the checkpoint's tensors"
+                                              : " (estimate: ",
+            in->weights_gib >= 0 || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
+            in->weights_gib >= 0 ? "" : ")");
+    fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
+            in->activation_gib >= 0 ? "" : " (estimate: ",
+            in->activation_gib >= 0 ? "" : activation_error, in->activation_gib >= 0 ? "" : ")");
+    fprintf(out, "            - non-torch %s GiB%s%s%s\n", gib(c, sizeof c, v->non_torch_bytes),
+            in->non_torch_gib >= 0 ? "" : " (estimate: ", in->non_torch_gib >= 0 ? "" : non_torch_error,
+            in->non_torch_gib >= 0 ? "" : ")");
     fprintf(out, "            - CUDA graphs %s GiB%s\n", gib(d, sizeof d, v->cuda_graph_bytes),
             in->cuda_graph_gib >= 0 ? ""
             : !v->v1               ? " (V0 captures graphs after the budget, in the headroom)"
@@ -76,7 +85,7 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     if (v->lines == KV_VLLM_LINES_V0 && v->memory_lines && s->vllm.kv_cache_memory_gib < 0) {
         fprintf(out, "the current vLLM instance can use total_gpu_memory (%sGiB) x "
                      "gpu_memory_utilization (%s) = %sGiB\n",
-                fmt_fixed(a, sizeof a, v->total_gib, 2, 0), fmt_fixed(b, sizeof b, s->vllm.util, 2, 0),
+                fmt_fixed(a, sizeof a, v->total_gib, 2, 0), fmt_fixed(b, sizeof b, v->util, 2, 0),
                 gib(c, sizeof c, v->requested_bytes));
         fprintf(out, "model weights take %sGiB; non_torch_memory takes %sGiB; PyTorch activation "
                      "peak memory takes %sGiB; the rest of the memory reserved for KV Cache is "
