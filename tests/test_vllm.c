@@ -375,6 +375,12 @@ static void v0_defaults(void **state)
         "vllm_v1");
     GET("true", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.8", "--get",
         "vllm_v1");
+    /* the utilization default rose to 0.92 with 0.21's CUDA-graph estimate */
+    GET("0.9", "--engine", "vllm", "--model", "qwen3-8b", "--get", "vllm_gpu_memory_utilization");
+    GET("0.92", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.21", "--get",
+        "vllm_gpu_memory_utilization");
+    GET("0.5", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.21",
+        "--gpu-memory-utilization", "0.5", "--get", "vllm_gpu_memory_utilization");
 }
 
 /* The library on its own: the lesson's model (28 layers, 4 KV heads, head 128, fp16) under

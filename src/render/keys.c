@@ -72,6 +72,7 @@ const kv_key kv_keys[] = {
     V(vllm_max_model_len_fit, max_model_len_fit, "tokens", KT_INT),
     V(vllm_needed_bytes, needed_bytes, "bytes", KT_NUM),
     V(vllm_total_bytes, total_bytes, "bytes", KT_NUM),
+    V(vllm_gpu_memory_utilization, util, "fraction", KT_NUM),
     V(vllm_requested_bytes, requested_bytes, "bytes", KT_NUM),
     V(vllm_weights_bytes, weights_bytes, "bytes", KT_NUM),
     V(vllm_activation_bytes, activation_bytes, "bytes", KT_NUM),
