@@ -128,6 +128,8 @@ typedef struct {
     int64_t experts;            /* routed experts per MoE layer; 0 = dense model */
     int64_t moe_intermediate;   /* expert MLP width; 0 = intermediate */
     int64_t shared_experts;     /* always-on experts of width moe_intermediate */
+    int64_t experts_per_token;  /* routed experts a token goes through (num_experts_per_tok);
+                                   0 = not given */
     int64_t shared_intermediate;/* one always-on expert of this width (Llama-4); 0 = none */
     int64_t first_dense;        /* leading dense layers (first_k_dense_replace) */
     int64_t moe_step;           /* layer i is MoE when (i + 1) % moe_step == 0; >= 1 */
@@ -718,19 +720,34 @@ const char *kv_engine_name(kv_engine e);
  * version 0.11, hybrid manager on, Mamba mode "none", every memory term estimated. */
 void kv_vllm_defaults(kv_vllm_spec *v);
 
+/* What the activation estimate reads: the profile run's shape and the model's widths. */
+typedef struct {
+    int64_t batched_tokens; /* max_num_batched_tokens T of the dummy forward pass */
+    int64_t seqs;           /* max_num_seqs: rows of the dummy sampler run (0 off the last
+                               pipeline stage) */
+    int64_t vocab;          /* vocabulary; <= 0: no model (the flat rule) */
+    int64_t mlp_width;      /* MLP width one GPU computes per token (one expert's for MoE) */
+    int64_t moe_row;        /* elements per token of an MoE layer's expert outputs before
+                               they are summed: routed experts per token x hidden; 0 for
+                               dense models */
+    int64_t act_bytes;      /* bytes per activation element (2 for bf16 / fp16) */
+    int version;            /* vllm.version */
+    int v1;                 /* 1: the V1 engine, 0: V0 */
+} kv_vllm_activation_inputs;
+
 /* kvcalc's estimates for the terms vLLM measures at startup, in GiB (docs/vllm.md gives the
  * fit and its measured error on public logs).
  * Activation peak of the profile run: the dummy sampler run over max_num_seqs rows of the
- * vocabulary dominates it (its f32 logits, probabilities and sort buffers: 9.556 copies of
- * seqs x vocab x 4 B), then the forward pass of max_num_batched_tokens tokens through the
- * MLP (0.157 x tokens x MLP width x 4 B). Releases whose sampler warm-up holds fewer buffers
- * (V1 0.10.0-0.10.1 and 0.21+, V0 before 0.7.3) count 2.3 copies. With vocab <= 0 (no model) the
- * older flat rule: 0.25 + 0.1 per 1,024 batched tokens. v1: 1 for the V1 engine, 0 for V0.
+ * vocabulary dominates it (its f32 logits, probabilities and sort buffers: 9.426 copies of
+ * seqs x vocab x 4 B), then the forward pass of T tokens: 0.257 x T x MLP width x 4 B, and
+ * for MoE models the fused kernel's buffer, T x moe_row x act_bytes. Releases whose sampler
+ * warm-up holds fewer buffers (V1 0.10.0-0.10.1 and 0.21+, V0 before 0.7.3) count 2.3
+ * copies. With vocab <= 0 (no model) the older flat rule: 0.25 + 0.1 per 1,024 batched
+ * tokens.
  * Non-torch memory: 0.5 GiB with tensor parallelism (NCCL, custom all-reduce), else 0.13 GiB
  * on cards of 70 GiB or more and 0.06 GiB on smaller ones (the CUDA context's share).
  * CUDA graphs = 0 before 0.21 (outside the budget), 0.5 from 0.21 (inside it). */
-double kv_vllm_activation_estimate_gib(int64_t max_num_batched_tokens, int64_t max_num_seqs,
-                                       int64_t vocab, int64_t mlp_width, int version, int v1);
+double kv_vllm_activation_estimate_gib(const kv_vllm_activation_inputs *in);
 double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib);
 /* vLLM's default --gpu-memory-utilization for a release: 0.9, 0.92 from 0.21. */
 double kv_vllm_util_default(int version);

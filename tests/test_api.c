@@ -96,18 +96,34 @@ static void concurrency_at_and_curve(void **state)
 static void vllm_estimates_and_defaults(void **state)
 {
     (void)state;
-    assert_true(kv_vllm_activation_estimate_gib(2048, 256, 0, 0, 1100, 1) == 0.25 + 0.1 * 2.0);
+    kv_vllm_activation_inputs in = {.batched_tokens = 2048, .seqs = 256, .act_bytes = 2,
+                                    .version = 1100, .v1 = 1};
+    assert_true(kv_vllm_activation_estimate_gib(&in) == 0.25 + 0.1 * 2.0); /* no vocabulary */
     /* Llama-3.1-8B on an H100 (1,024 seqs, vocab 128,256, MLP 14,336, T 8,192):
-     * 9.556 x 1024 x 128256 x 4 + 0.157 x 8192 x 14336 x 4 B = 4.7440 GiB (logged: 4.76) */
-    double act = kv_vllm_activation_estimate_gib(8192, 1024, 128256, 14336, 1100, 1);
-    assert_true(act > 4.7440 && act < 4.7441);
-    /* the light warm-ups: 2.3 copies in V1 0.10.0-0.10.1 and V0 before 0.7.3, not in V0 0.7.3 */
-    double light = (2.3 * 1024 * 128256 * 4.0 + 0.157 * 8192 * 14336 * 4.0) / 1073741824.0;
-    assert_true(kv_vllm_activation_estimate_gib(8192, 1024, 128256, 14336, 1001, 1) == light);
-    assert_true(kv_vllm_activation_estimate_gib(8192, 1024, 128256, 14336, 702, 0) == light);
-    assert_true(kv_vllm_activation_estimate_gib(8192, 1024, 128256, 14336, 703, 0) == act);
-    assert_true(kv_vllm_activation_estimate_gib(8192, 1024, 128256, 14336, 1002, 1) == act);
-    assert_true(kv_vllm_activation_estimate_gib(8192, 1024, 128256, 14336, 2100, 1) == light);
+     * 9.426 x 1024 x 128256 x 4 + 0.257 x 8192 x 14336 x 4 B = 4.7242 GiB (logged: 4.76) */
+    in = (kv_vllm_activation_inputs){.batched_tokens = 8192, .seqs = 1024, .vocab = 128256,
+                                     .mlp_width = 14336, .act_bytes = 2, .version = 1100, .v1 = 1};
+    double act = kv_vllm_activation_estimate_gib(&in);
+    assert_true(act > 4.7241 && act < 4.7242);
+    /* the light warm-ups: 2.3 copies in V1 0.10.0-0.10.1 and 0.21+ and V0 before 0.7.3 */
+    double light = (2.3 * 1024 * 128256 * 4.0 + 0.257 * 8192 * 14336 * 4.0) / 1073741824.0;
+    static const struct {
+        int version, v1, is_light;
+    } eras[] = {{1001, 1, 1}, {1002, 1, 0}, {2100, 1, 1}, {702, 0, 1}, {703, 0, 0}, {1100, 1, 0}};
+    for (size_t i = 0; i < sizeof eras / sizeof eras[0]; i++) {
+        in.version = eras[i].version;
+        in.v1 = eras[i].v1;
+        assert_true(kv_vllm_activation_estimate_gib(&in) == (eras[i].is_light ? light : act));
+    }
+    /* Qwen3-235B-A22B at TP 8 on an L40S (D23: 256 seqs, T 2,048, top-8 of experts 1,536 wide
+     * / 8 = 192, hidden 4,096): the experts' outputs 2,048 x 8 x 4,096 x 2 B =
+     * 0.125 GiB joins 9.426 x 256 x 151,936 x 4 + 0.257 x 2,048 x 192 x 4 B: 1.4912 GiB
+     * (logged 1.4) */
+    in = (kv_vllm_activation_inputs){.batched_tokens = 2048, .seqs = 256, .vocab = 151936,
+                                     .mlp_width = 192, .moe_row = 8 * 4096, .act_bytes = 2,
+                                     .version = 1002, .v1 = 1};
+    double moe = kv_vllm_activation_estimate_gib(&in);
+    assert_true(moe > 1.4911 && moe < 1.4912);
     assert_true(kv_vllm_non_torch_estimate_gib(1, 79.18) == 0.13);
     assert_true(kv_vllm_non_torch_estimate_gib(1, 15.99) == 0.06);
     assert_true(kv_vllm_non_torch_estimate_gib(2, 79.18) == 0.5);

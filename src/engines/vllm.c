@@ -111,18 +111,20 @@ const char *kv_vllm_problem(const kv_spec *s)
     return NULL;
 }
 
-/* Least-squares fit on the nine public logs that print the activation peak (M01-M07, D22,
- * D23: H100, L40S and a 16 GB card; 0.6B to 235B; dense and MoE; TP 1 to 8): each within
- * 0.12 GiB but D22 (+0.37 GiB). V0 from 0.7.3 agrees (P01, P05, M09: within 0.08 GiB at 256
- * sequences). docs/vllm.md has the table. */
-#define SAMPLER_COPIES 9.556 /* f32 seqs x vocab buffers of the dummy sampler run */
-#define FORWARD_SHARE 0.157  /* of tokens x MLP width x 4 B */
+/* Least-squares fit on the eight V1 logs that print the activation peak (M01, M03-M07, D22,
+ * D23: H100, L40S and a 16 GB card; 0.6B to 235B; dense and MoE; TP 1 to 8), the MoE buffer
+ * taken as it is allocated (not fitted): each within 0.12 GiB but D22 (+0.36 GiB). Logs not
+ * fitted: V0 from 0.7.3 at 256 sequences within 0.02 GiB (P01, P05); DeepSeek-R1 at 32,000
+ * batched tokens (D31) -1.8 GiB, where the sampler and forward terms alone are -5.2 GiB.
+ * docs/vllm.md has the table. */
+#define SAMPLER_COPIES 9.426 /* f32 seqs x vocab buffers of the dummy sampler run */
+#define FORWARD_SHARE 0.257  /* of tokens x MLP width x 4 B */
 
 /* Releases whose sampler warm-up held fewer buffers: V1 0.10.0-0.10.1 (D10 2.7 and D14 1.9
  * copies, logs of 0.10.1.1), V0 before 0.7.3 (M08 3.7 and P02 1.6 copies) and V1 from 0.21:
  * Gemma-4 E2B's logs (D26 0.21.0 on an L4, D27 on a T4; 256 sequences x 262,144 vocabulary)
- * leave 1.44 and 0.82 GiB for activation, non-torch and CUDA graphs together, where 9.556
- * copies alone would be 2.39 GiB. */
+ * leave 1.44 and 0.82 GiB for activation, non-torch and CUDA graphs together, where 9.426
+ * copies alone would be 2.36 GiB. */
 static const struct {
     int v1, from, to; /* [from, to) */
     double copies;
@@ -132,19 +134,22 @@ static const struct {
     {0, 0, V(7, 3), 2.3},
 };
 
-double kv_vllm_activation_estimate_gib(int64_t t, int64_t seqs, int64_t vocab, int64_t mlp,
-                                       int version, int v1)
+double kv_vllm_activation_estimate_gib(const kv_vllm_activation_inputs *in)
 {
-    if (vocab <= 0) /* no model: the older rule, from two profiled single-GPU logs */
-        return 0.25 + 0.1 * (double)t / 1024.0;
+    if (in->vocab <= 0) /* no model: the older rule, from two profiled single-GPU logs */
+        return 0.25 + 0.1 * (double)in->batched_tokens / 1024.0;
     double copies = SAMPLER_COPIES;
     for (size_t i = 0; i < sizeof light_samplers / sizeof light_samplers[0]; i++)
-        if ((light_samplers[i].v1 != 0) == (v1 != 0) && version >= light_samplers[i].from &&
-            version < light_samplers[i].to)
+        if ((light_samplers[i].v1 != 0) == (in->v1 != 0) && in->version >= light_samplers[i].from &&
+            in->version < light_samplers[i].to)
             copies = light_samplers[i].copies;
-    double sampler = copies * (double)seqs * (double)vocab * 4.0;
-    double forward = FORWARD_SHARE * (double)t * (double)(mlp > 0 ? mlp : 0) * 4.0;
-    return (sampler + forward) / KV_GIB;
+    double t = (double)in->batched_tokens;
+    double sampler = copies * (double)in->seqs * (double)in->vocab * 4.0;
+    double forward = FORWARD_SHARE * t * (double)(in->mlp_width > 0 ? in->mlp_width : 0) * 4.0;
+    /* an MoE layer holds every token's top-k expert outputs before it sums them: T x top-k
+     * rows of the hidden width (vLLM's fused kernel allocates them for the whole batch) */
+    double moe = t * (double)(in->moe_row > 0 ? in->moe_row : 0) * (double)in->act_bytes;
+    return (sampler + forward + moe) / KV_GIB;
 }
 
 double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib)
@@ -198,6 +203,24 @@ static int64_t mlp_width_per_gpu(const kv_spec *s)
     int64_t w = s->arch.experts > 0 && s->arch.moe_intermediate > 0 ? s->arch.moe_intermediate
                                                                     : s->arch.intermediate;
     return w / s->tp;
+}
+
+/* The activation estimate's inputs for this GPU. */
+static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vllm_result *out)
+{
+    const kv_arch *a = &s->arch;
+    kv_vllm_activation_inputs in = {0};
+    in.batched_tokens = out->max_num_batched_tokens;
+    in.seqs = sampler_rows(s, out);
+    in.vocab = a->known ? a->vocab : 0;
+    in.mlp_width = mlp_width_per_gpu(s);
+    if (a->known && a->experts > 0 && a->experts_per_token > 0)
+        in.moe_row = a->experts_per_token * a->hidden;
+    double b = kv_dtype_get(a->base_dtype)->bytes;
+    in.act_bytes = a->known && b >= 2 ? (int64_t)b : 2;
+    in.version = s->vllm.version;
+    in.v1 = out->v1;
+    return in;
 }
 
 double kv_vllm_cuda_graph_estimate_gib(int version)
@@ -478,12 +501,9 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     out->requested_bytes = out->util * out->total_bytes;
     out->weights_bytes = v->weights_gib >= 0 ? gib(v->weights_gib)
                                               : r->weights_bytes + mxfp4_padding(s);
-    out->activation_bytes = gib(v->activation_gib >= 0
-                                    ? v->activation_gib
-                                    : kv_vllm_activation_estimate_gib(
-                                          v->max_num_batched_tokens, sampler_rows(s, out),
-                                          s->arch.known ? s->arch.vocab : 0, mlp_width_per_gpu(s),
-                                          v->version, out->v1));
+    kv_vllm_activation_inputs act = activation_inputs(s, out);
+    out->activation_bytes = gib(v->activation_gib >= 0 ? v->activation_gib
+                                                       : kv_vllm_activation_estimate_gib(&act));
     out->non_torch_bytes = gib(v->non_torch_gib >= 0
                                    ? v->non_torch_gib
                                    : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, v->total_gib));

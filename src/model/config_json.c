@@ -608,6 +608,7 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
                                             "moe_layer_freq", "expert_layer_period", NULL};
     static const char *const width_keys[] = {"intermediate_size", "ffn_hidden_size", NULL};
     static const char *const vocab_keys[] = {"vocab_size", "padded_vocab_size", NULL};
+    static const char *const top_k_keys[] = {"num_experts_per_tok", "experts_per_token", NULL};
     int bias = 0, tie = fam->tie;
     a->vocab = fam->vocab;
     a->moe_step = 1;
@@ -618,6 +619,7 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
         get_int_alias(c, expert_keys, 0, MAX_COUNT, &a->experts) < 0 ||
         get_int(c, "moe_intermediate_size", 1, MAX_WIDTH, &a->moe_intermediate) < 0 ||
         get_int(c, "n_shared_experts", 0, MAX_COUNT, &a->shared_experts) < 0 ||
+        get_int_alias(c, top_k_keys, 0, MAX_COUNT, &a->experts_per_token) < 0 ||
         get_int(c, "shared_expert_intermediate_size", 0, MAX_WIDTH, &a->shared_intermediate) < 0 ||
         get_int(c, "first_k_dense_replace", 0, MAX_COUNT, &a->first_dense) < 0 ||
         get_int_alias(c, step_keys, 1, MAX_COUNT, &a->moe_step) < 0 ||
