@@ -215,6 +215,7 @@ typedef struct {
     int use_v1;                  /* VLLM_USE_V1: 1 the V1 engine (0.7+), 0 the V0 engine (before
                                     0.11); < 0: the release's default (V1 from 0.8) */
     double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
+    int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
 } kv_vllm_spec;
 
 /* SGLang's startup inputs (docs/sglang.md). Values below 0 (or 0 for counts) are "auto". */

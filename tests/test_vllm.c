@@ -381,6 +381,11 @@ static void v0_defaults(void **state)
         "vllm_gpu_memory_utilization");
     GET("0.5", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.21",
         "--gpu-memory-utilization", "0.5", "--get", "vllm_gpu_memory_utilization");
+    /* 0.21's CUDA-graph estimate (0.5 GiB), none with --enforce-eager */
+    GET("536870912", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.21", "--get",
+        "vllm_cuda_graph_bytes");
+    GET("0", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.21",
+        "--enforce-eager", "--get", "vllm_cuda_graph_bytes");
 }
 
 /* The library on its own: the lesson's model (28 layers, 4 KV heads, head 128, fp16) under

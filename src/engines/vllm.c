@@ -43,6 +43,7 @@ void kv_vllm_defaults(kv_vllm_spec *v)
     v->mla_align = 0;
     v->use_v1 = -1;
     v->swap_space_gib = 4;
+    v->enforce_eager = 0;
 }
 
 /* The engine generations by release: V1 from 0.7 (opt-in, VLLM_USE_V1=1), the default from
@@ -509,7 +510,8 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
                                    : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, v->total_gib));
     out->cuda_graph_bytes = gib(v->cuda_graph_gib >= 0
                                     ? v->cuda_graph_gib
-                                    : kv_vllm_cuda_graph_estimate_gib(v->version));
+                                    : v->enforce_eager ? 0.0
+                                                       : kv_vllm_cuda_graph_estimate_gib(v->version));
     out->available_bytes = v->kv_cache_memory_gib >= 0
                                ? gib(v->kv_cache_memory_gib)
                                : out->requested_bytes - (out->weights_bytes + out->activation_bytes +

@@ -73,6 +73,7 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
             in->non_torch_gib >= 0 ? "" : ")");
     fprintf(out, "            - CUDA graphs %s GiB%s\n", gib(d, sizeof d, v->cuda_graph_bytes),
             in->cuda_graph_gib >= 0 ? ""
+            : in->enforce_eager    ? " (--enforce-eager: no graphs)"
             : !v->v1               ? " (V0 captures graphs after the budget, in the headroom)"
             : in->version >= 2100  ? " (estimate, not yet measured on public logs)"
                                    : " (before 0.21 graphs come out of the headroom)");
