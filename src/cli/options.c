@@ -181,12 +181,13 @@ const kv_flag kv_flags[] = {
      .tokens = 1,
      .max = 1099511627776.0, .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM,
      .section = SECTION_VLLM, .meta = "N",
-     .help = "scheduler token budget [auto: 8192 on >= 70 GiB non-A100 GPUs, else 2048]"},
+     .help = "scheduler token budget [auto: 8192 on >= 70 GiB non-A100 GPUs, else 2048; "
+             "V0: max(context, 2048), 2048 above 32K]"},
     {.name = "max-num-seqs", .arg = ARG_INT, .does = DO_SPEC,
      .offset = SPEC_AT(vllm.max_num_seqs), .key = "max_num_seqs", .min = 1, .max = 16777216,
      .optional = 1, .engine = KV_ENGINE_VLLM, .blames = KV_ERR_VLLM, .section = SECTION_VLLM,
      .meta = "N", .help = "sequences per step; sizes the sampler's profile run [auto: 1024 on "
-                          ">= 70 GiB non-A100 GPUs, else 256]"},
+                          ">= 70 GiB non-A100 GPUs from 0.8 (V1), else 256]"},
     VLLM_GIB("weights-gib", "weights_gib", weights_gib,
              "weights per GPU (\"Model loading took X GiB\") [auto: estimate]"),
     VLLM_GIB("activation-gib", "activation_gib", activation_gib,
