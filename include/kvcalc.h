@@ -216,6 +216,7 @@ typedef struct {
                                     0.11); < 0: the release's default (V1 from 0.8) */
     double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
     int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
+    int language_model_only;     /* 1: --language-model-only, no encoder profile run */
 } kv_vllm_spec;
 
 /* SGLang's startup inputs (docs/sglang.md). Values below 0 (or 0 for counts) are "auto". */
@@ -470,6 +471,8 @@ typedef struct {
     double util;                 /* --gpu-memory-utilization in force (the release's default) */
     double requested_bytes;      /* util x total */
     double weights_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
+    double encoder_bytes;        /* the multimodal encoder's profile peak (in the activation
+                                    estimate when it binds); 0: none */
     double available_bytes;      /* requested - the four above, or --kv-cache-memory-gib */
     double elem_bytes;           /* KV element bytes (the spec's KV dtype) */
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
@@ -734,6 +737,8 @@ typedef struct {
     int64_t act_bytes;      /* bytes per activation element (2 for bf16 / fp16) */
     int version;            /* vllm.version */
     int v1;                 /* 1: the V1 engine, 0: V0 */
+    double encoder_bytes;   /* peak of the multimodal encoder's profile run; 0: none */
+    double encoder_cache_bytes; /* its outputs, held through the language model's run */
 } kv_vllm_activation_inputs;
 
 /* kvcalc's estimates for the terms vLLM measures at startup, in GiB (docs/vllm.md gives the
@@ -749,6 +754,16 @@ typedef struct {
  * on cards of 70 GiB or more and 0.06 GiB on smaller ones (the CUDA context's share).
  * CUDA graphs = 0 before 0.21 (outside the budget), 0.5 from 0.21 (inside it). */
 double kv_vllm_activation_estimate_gib(const kv_vllm_activation_inputs *in);
+/* The multimodal encoder's profile run as vLLM V1 sets it up (docs/vllm.md): the modality
+ * with the most tokens per item at its largest (a Qwen-VL image at the processor's
+ * max_pixels: 16,384 tokens, or a video of as many such frame pairs as max_model_len holds;
+ * a Gemma-3 image: 256 tokens of 4,096 patches), max(T, item) / item items (at most
+ * max_num_seqs x max(1, max_model_len / item)), each patch through the tower's widest block
+ * (2 x width + 2 or 3 x MLP width per GPU, 2 B each); *cache_bytes: the items' tokens at the
+ * text width (x patch mergers). 0 for a model without a vision tower vLLM profiles (Qwen-VL,
+ * Gemma-3), V0, or with --language-model-only. Not measured against a log that prints it. */
+double kv_vllm_encoder_profile(const kv_spec *s, int64_t batched_tokens, int64_t max_num_seqs,
+                               double *cache_bytes);
 double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib);
 /* vLLM's default --gpu-memory-utilization for a release: 0.9, 0.92 from 0.21. */
 double kv_vllm_util_default(int version);

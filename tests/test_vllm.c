@@ -388,6 +388,29 @@ static void v0_defaults(void **state)
         "--enforce-eager", "--get", "vllm_cuda_graph_bytes");
 }
 
+/* The multimodal encoder's profile run, by vLLM's rules and the tower's widths (hand
+ * arithmetic): Qwen3-VL-30B-A3B (tower 1,152 wide, MLP 4,304, fc1/fc2) at max_model_len
+ * 32,768 profiles a video of 2 frame pairs, 32,768 tokens x 4 = 131,072 patches; T 8,192 <
+ * 32,768: 1 item; 131,072 x (2 x 1,152 + 2 x 4,304) x 2 B = 2,860,515,328 B. Gemma-3-27B
+ * (SigLIP, the same widths) at T 8,192: 8,192 / 256 = 32 images of 4,096 patches: the same
+ * bytes. With --max-num-seqs 4 (P04) the encoder binds the activation; vLLM's
+ * --language-model-only and V0 profile none. */
+static void encoder_profile(void **state)
+{
+    (void)state;
+    GET("2860515328", "--engine", "vllm", "--model", "qwen3-vl-30b-a3b-instruct", "--gpu", "h100",
+        "--max-model-len", "32768", "--get", "vllm_encoder_profile_bytes");
+    GET("2860515328", "--engine", "vllm", "--model", "gemma-3-27b-it", "--gpu", "h100",
+        "--max-model-len", "4096", "--get", "vllm_encoder_profile_bytes");
+    GET("2860515328", "--engine", "vllm", "--model", "qwen3-vl-30b-a3b-instruct", "--gpu", "h100",
+        "--max-model-len", "32768", "--max-num-seqs", "4", "--get", "vllm_activation_bytes");
+    GET("0", "--engine", "vllm", "--model", "qwen3-vl-30b-a3b-instruct", "--gpu", "h100",
+        "--language-model-only", "--get", "vllm_encoder_profile_bytes");
+    GET("0", "--engine", "vllm", "--model", "gemma-3-27b-it", "--vllm-version", "0.7.3", "--get",
+        "vllm_encoder_profile_bytes");
+    GET("0", "--engine", "vllm", "--model", "qwen3-8b", "--get", "vllm_encoder_profile_bytes");
+}
+
 /* The library on its own: the lesson's model (28 layers, 4 KV heads, head 128, fp16) under
  * --engine vllm. An alarm turns a hang into a failure. */
 static kv_status vllm_compute(kv_spec *s, kv_result *r)
@@ -569,6 +592,7 @@ int main(void)
         cmocka_unit_test(v0_lines_in_vllms_words),
         cmocka_unit_test(blocks_per_token_eras),
         cmocka_unit_test(v0_defaults),
+        cmocka_unit_test(encoder_profile),
         cmocka_unit_test(max_model_len_int64_max),
         cmocka_unit_test(counts_beyond_int64_are_refused),
     };

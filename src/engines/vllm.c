@@ -44,6 +44,7 @@ void kv_vllm_defaults(kv_vllm_spec *v)
     v->use_v1 = -1;
     v->swap_space_gib = 4;
     v->enforce_eager = 0;
+    v->language_model_only = 0;
 }
 
 /* The engine generations by release: V1 from 0.7 (opt-in, VLLM_USE_V1=1), the default from
@@ -150,7 +151,78 @@ double kv_vllm_activation_estimate_gib(const kv_vllm_activation_inputs *in)
     /* an MoE layer holds every token's top-k expert outputs before it sums them: T x top-k
      * rows of the hidden width (vLLM's fused kernel allocates them for the whole batch) */
     double moe = t * (double)(in->moe_row > 0 ? in->moe_row : 0) * (double)in->act_bytes;
-    return (sampler + forward + moe) / KV_GIB;
+    double lm = sampler + forward + moe + in->encoder_cache_bytes;
+    return (in->encoder_bytes > lm ? in->encoder_bytes : lm) / KV_GIB;
+}
+
+/* ---- the multimodal encoder's profile run (V1) ------------------------------------------ */
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+#define QWEN_VL_ITEM_TOKENS 16384 /* an image at max_pixels: 12,845,056 / 28^2 (Qwen2.5-VL),
+                                     16,777,216 / 32^2 (Qwen3-VL) */
+#define GEMMA3_ITEM_TOKENS 256    /* mm_tokens_per_image */
+
+typedef struct {
+    int64_t tokens;  /* language-model tokens of the item */
+    int64_t patches; /* encoder patches */
+} mm_item;
+
+/* The item vLLM profiles: the modality with the most tokens per item, at its largest. */
+static mm_item profiled_item(const kv_spec *s)
+{
+    const kv_tower *t = &s->arch.vision;
+    mm_item it = {0, 0};
+    switch (t->kind) {
+    case KV_TOWER_SIGLIP:
+        it.tokens = GEMMA3_ITEM_TOKENS;
+        it.patches = t->positions;
+        break;
+    case KV_TOWER_QWEN_VL: {
+        /* a video's frame pairs are as large as the image; as many as max_model_len holds,
+         * up to 16 frames (14 from 0.11) */
+        int64_t pairs = s->context / QWEN_VL_ITEM_TOKENS;
+        int64_t most = s->vllm.version >= V(11, 0) ? 7 : 8;
+        pairs = pairs < 1 ? 1 : pairs > most ? most : pairs;
+        it.tokens = pairs * QWEN_VL_ITEM_TOKENS;
+        it.patches = it.tokens * t->merge * t->merge;
+        break;
+    }
+    default: /* Pixtral, Llama-4 and audio towers: their items are not described here */
+        break;
+    }
+    return it;
+}
+
+double kv_vllm_encoder_profile(const kv_spec *s, int64_t t, int64_t seqs, double *cache_bytes)
+{
+    const kv_tower *tw = &s->arch.vision;
+    *cache_bytes = 0;
+    int v1 = uses_v1(&s->vllm);
+    if (!s->arch.known || !v1 || s->vllm.language_model_only || tw->layers <= 0 ||
+        tw->hidden <= 0 || tw->intermediate <= 0 || s->tp < 1)
+        return 0;
+    mm_item it = profiled_item(s);
+    if (it.tokens <= 0 || it.patches <= 0)
+        return 0;
+    /* items: the encoder budget max(T, item) over the item (rounded up before 0.10), at most
+     * what max_num_seqs requests of max_model_len could carry */
+    int64_t budget = t > it.tokens ? t : it.tokens;
+    int64_t enc = s->vllm.version >= V(10, 0) ? budget / it.tokens : ceil_div(budget, it.tokens);
+    int64_t per_prompt = s->context / it.tokens;
+    double dec = (double)(seqs > 0 ? seqs : 1) * (double)(per_prompt > 1 ? per_prompt : 1);
+    double items = (double)enc < dec ? (double)enc : dec;
+    if (items < 1)
+        items = 1;
+    double block = 2.0 * (double)tw->hidden +
+                   (tw->gated ? 3.0 : 2.0) * (double)(tw->intermediate / s->tp);
+    double width = (double)(tw->out > 0 ? tw->out : s->arch.hidden);
+    *cache_bytes = items * (double)it.tokens * width * (double)(tw->mergers > 1 ? tw->mergers : 1) *
+                   2.0;
+    return items * (double)it.patches * block * 2.0;
 }
 
 double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib)
@@ -221,6 +293,8 @@ static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vl
     in.act_bytes = a->known && b >= 2 ? (int64_t)b : 2;
     in.version = s->vllm.version;
     in.v1 = out->v1;
+    in.encoder_bytes = kv_vllm_encoder_profile(s, in.batched_tokens, out->max_num_seqs,
+                                               &in.encoder_cache_bytes);
     return in;
 }
 
@@ -237,10 +311,6 @@ void kv_vllm_version_format(int version, char *buf, size_t cap)
         snprintf(buf, cap, "0.%d", version / 100);
 }
 
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-    return a / b + (a % b != 0);
-}
 
 #define TWO_63 9223372036854775808.0 /* 2^63: the first double an int64 cannot hold */
 
@@ -503,6 +573,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     out->weights_bytes = v->weights_gib >= 0 ? gib(v->weights_gib)
                                               : r->weights_bytes + mxfp4_padding(s);
     kv_vllm_activation_inputs act = activation_inputs(s, out);
+    out->encoder_bytes = act.encoder_bytes;
     out->activation_bytes = gib(v->activation_gib >= 0 ? v->activation_gib
                                                        : kv_vllm_activation_estimate_gib(&act));
     out->non_torch_bytes = gib(v->non_torch_gib >= 0

@@ -78,6 +78,7 @@ const kv_key kv_keys[] = {
     V(vllm_activation_bytes, activation_bytes, "bytes", KT_NUM),
     V(vllm_non_torch_bytes, non_torch_bytes, "bytes", KT_NUM),
     V(vllm_cuda_graph_bytes, cuda_graph_bytes, "bytes", KT_NUM),
+    V(vllm_encoder_profile_bytes, encoder_bytes, "bytes", KT_NUM),
     V(vllm_kv_elem_bytes, elem_bytes, "bytes", KT_NUM),
     V(vllm_page_bytes, page_bytes, "bytes", KT_NUM),
     V(vllm_layers_per_group, group_size, "layers", KT_INT),

@@ -41,8 +41,7 @@ static const char *total_note(char *buf, size_t cap, const kv_spec *s, const kv_
  * logs it counts (docs/vllm.md): refreshed with the estimates, stated once here. */
 static const char *const weights_error = "median 0.05 GiB, worst 1.08 GiB off on 15 public logs";
 static const char *const activation_error = "median 0.05 GiB, worst 0.36 GiB off on 11 public "
-                                            "logs; its sampler run of max_num_seqs x vocabulary "
-                                            "dominates";
+                                            "logs";
 static const char *const non_torch_error = "median 0.01 GiB, worst 0.29 GiB off on 11 public logs";
 
 static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
@@ -65,9 +64,17 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                                               : " (estimate: ",
             in->weights_gib >= 0 || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
             in->weights_gib >= 0 ? "" : ")");
+    int encoder_binds = v->encoder_bytes > 0 && v->encoder_bytes >= v->activation_bytes;
     fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
             in->activation_gib >= 0 ? "" : " (estimate: ",
-            in->activation_gib >= 0 ? "" : activation_error, in->activation_gib >= 0 ? "" : ")");
+            in->activation_gib >= 0 ? "" : activation_error,
+            in->activation_gib >= 0 ? ""
+            : encoder_binds         ? "; the vision encoder's profile run binds it)"
+                                    : "; its sampler run of max_num_seqs x vocabulary dominates)");
+    if (in->activation_gib < 0 && v->encoder_bytes > 0)
+        fprintf(out, "              (the vision encoder's profile run: %s GiB, by vLLM's profiling "
+                     "rules and the tower's widths; not measured on a log)\n",
+                gib(a, sizeof a, v->encoder_bytes));
     fprintf(out, "            - non-torch %s GiB%s%s%s\n", gib(c, sizeof c, v->non_torch_bytes),
             in->non_torch_gib >= 0 ? "" : " (estimate: ", in->non_torch_gib >= 0 ? "" : non_torch_error,
             in->non_torch_gib >= 0 ? "" : ")");
