@@ -456,6 +456,14 @@ typedef enum {
     KV_TOTAL_DRIVER_EST   /* the preset's driver total minus 0.5 GiB of CUDA context */
 } kv_total_source;
 
+/* Why vLLM would refuse to start, in the words of its generation. */
+typedef enum {
+    KV_VLLM_STARTS,         /* no refusal */
+    KV_VLLM_NO_BLOCKS,      /* V0: "No available memory for the cache blocks" */
+    KV_VLLM_V0_SEQ_LEN,     /* V0: "The model's max seq len (M) is larger than ..." */
+    KV_VLLM_KV_NEEDED       /* V1: "To serve at least one request ... KV cache is needed" */
+} kv_vllm_refusal;
+
 /* The KV lines a vLLM release prints at startup. */
 typedef enum {
     KV_VLLM_LINES_V0,     /* "# GPU blocks: N, # CPU blocks: M" (the word by release) */
@@ -473,6 +481,7 @@ typedef struct {
     double weights_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
     double encoder_bytes;        /* the multimodal encoder's profile peak (in the activation
                                     estimate when it binds); 0: none */
+    int encoder_binds;           /* 1: the encoder's run is the estimated activation peak */
     double available_bytes;      /* requested - the four above, or --kv-cache-memory-gib */
     double elem_bytes;           /* KV element bytes (the spec's KV dtype) */
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
@@ -495,6 +504,7 @@ typedef struct {
     int64_t max_num_batched_tokens;
     int64_t max_num_seqs;        /* as resolved (the default for the GPU when not given) */
     int fits;                    /* one request of max_model_len fits */
+    kv_vllm_refusal refusal;     /* KV_VLLM_STARTS when fits, else which error vLLM raises */
     double needed_bytes;         /* KV one request of max_model_len needs (all layers) */
     int64_t max_model_len_fit;   /* longest max_model_len that fits (when !fits) */
     int64_t longest_fit;         /* longest max_model_len that fits, whatever the context */

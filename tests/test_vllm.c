@@ -409,6 +409,20 @@ static void encoder_profile(void **state)
     GET("0", "--engine", "vllm", "--model", "gemma-3-27b-it", "--vllm-version", "0.7.3", "--get",
         "vllm_encoder_profile_bytes");
     GET("0", "--engine", "vllm", "--model", "qwen3-8b", "--get", "vllm_encoder_profile_bytes");
+    /* the text says which run binds the estimate */
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-vl-30b-a3b-instruct",
+                                     "--gpu", "h100", "--max-model-len", "32768", "--max-num-seqs",
+                                     "4", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "the vision encoder's profile run binds it)"));
+    assert_non_null(strstr(r.out, "(the vision encoder's profile run: 2.66 GiB"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-vl-30b-a3b-instruct",
+                                     "--gpu", "h100", "--max-model-len", "32768", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "its sampler run of max_num_seqs x vocabulary dominates)"));
+    run_free(&r);
 }
 
 /* The library on its own: the lesson's model (28 layers, 4 KV heads, head 128, fp16) under

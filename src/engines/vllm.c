@@ -574,6 +574,8 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
                                               : r->weights_bytes + mxfp4_padding(s);
     kv_vllm_activation_inputs act = activation_inputs(s, out);
     out->encoder_bytes = act.encoder_bytes;
+    out->encoder_binds = v->activation_gib < 0 && act.encoder_bytes > 0 &&
+                         act.encoder_bytes >= out->activation_bytes;
     out->activation_bytes = gib(v->activation_gib >= 0 ? v->activation_gib
                                                        : kv_vllm_activation_estimate_gib(&act));
     out->non_torch_bytes = gib(v->non_torch_gib >= 0
@@ -629,6 +631,10 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     if (!out->v1) /* V0 refuses when its blocks (split over the stages) hold fewer tokens */
         out->fits = out->num_gpu_blocks > 0 &&
                     (double)(out->num_gpu_blocks / s->pp) * (double)bs >= (double)m;
+    out->refusal = out->fits                 ? KV_VLLM_STARTS
+                 : out->v1                   ? KV_VLLM_KV_NEEDED
+                 : out->num_gpu_blocks <= 0 ? KV_VLLM_NO_BLOCKS
+                                             : KV_VLLM_V0_SEQ_LEN;
     out->max_model_len_fit = out->fits ? m : longest_fit(bk, nb, v, bs, out, (uint64_t)m);
     out->longest_fit = out->num_gpu_blocks > 0 ? longest_fit(bk, nb, v, bs, out, (uint64_t)INT64_MAX)
                                                : 0;

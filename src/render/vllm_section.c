@@ -64,12 +64,11 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                                               : " (estimate: ",
             in->weights_gib >= 0 || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
             in->weights_gib >= 0 ? "" : ")");
-    int encoder_binds = v->encoder_bytes > 0 && v->encoder_bytes >= v->activation_bytes;
     fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
             in->activation_gib >= 0 ? "" : " (estimate: ",
             in->activation_gib >= 0 ? "" : activation_error,
             in->activation_gib >= 0 ? ""
-            : encoder_binds         ? "; the vision encoder's profile run binds it)"
+            : v->encoder_binds      ? "; the vision encoder's profile run binds it)"
                                     : "; its sampler run of max_num_seqs x vocabulary dominates)");
     if (in->activation_gib < 0 && v->encoder_bytes > 0)
         fprintf(out, "              (the vision encoder's profile run: %s GiB, by vLLM's profiling "
@@ -114,10 +113,10 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                 (long long)s->context, fmt_fixed(a, sizeof a, v->max_concurrency, 2, 0));
     if (v->fits)
         return;
-    if (v->lines == KV_VLLM_LINES_V0 && v->num_gpu_blocks <= 0)
+    if (v->refusal == KV_VLLM_NO_BLOCKS)
         fputs("ValueError: No available memory for the cache blocks. Try increasing "
               "`gpu_memory_utilization` when initializing the engine.\n", out);
-    else if (v->lines == KV_VLLM_LINES_V0)
+    else if (v->refusal == KV_VLLM_V0_SEQ_LEN)
         fprintf(out, "ValueError: The model's max seq len (%lld) is larger than the maximum number "
                      "of tokens that can be stored in KV cache (%lld). Try increasing "
                      "`gpu_memory_utilization` or decreasing `max_model_len` when initializing "
