@@ -574,10 +574,11 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
                                               : r->weights_bytes + mxfp4_padding(s);
     kv_vllm_activation_inputs act = activation_inputs(s, out);
     out->encoder_bytes = act.encoder_bytes;
-    out->encoder_binds = v->activation_gib < 0 && act.encoder_bytes > 0 &&
-                         act.encoder_bytes >= out->activation_bytes;
     out->activation_bytes = gib(v->activation_gib >= 0 ? v->activation_gib
                                                        : kv_vllm_activation_estimate_gib(&act));
+    /* (the estimate went through GiB and back: equal within rounding counts as binding) */
+    out->encoder_binds = v->activation_gib < 0 && act.encoder_bytes > 0 &&
+                         act.encoder_bytes >= out->activation_bytes * (1.0 - 1e-12);
     out->non_torch_bytes = gib(v->non_torch_gib >= 0
                                    ? v->non_torch_gib
                                    : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, v->total_gib));
