@@ -371,6 +371,14 @@ static void v0_defaults(void **state)
         "0.7", "--max-model-len", "16384", "--get", "vllm_max_num_batched_tokens");
     GET("2048", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--vllm-version",
         "0.7", "--max-model-len", "40960", "--get", "vllm_max_num_batched_tokens");
+    /* ... but never for MLA, multimodal or sliding-window models (V0's chunked-prefill rule):
+     * DeepSeek-R1 at 163,840 takes it whole; Gemma-3 (sliding, multimodal) at least 5,120 */
+    GET("163840", "--engine", "vllm", "--model", "deepseek-r1", "--tp", "8", "--vllm-version",
+        "0.7.3", "--max-model-len", "163840", "--get", "vllm_max_num_batched_tokens");
+    GET("5120", "--engine", "vllm", "--model", "gemma-3-27b-it", "--vllm-version", "0.7.3",
+        "--max-model-len", "4096", "--get", "vllm_max_num_batched_tokens");
+    GET("65536", "--engine", "vllm", "--model", "gemma-3-27b-it", "--vllm-version", "0.7.3",
+        "--max-model-len", "65536", "--get", "vllm_max_num_batched_tokens");
     GET("false", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.7.3", "--get",
         "vllm_v1");
     GET("true", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.8", "--get",

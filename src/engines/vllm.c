@@ -485,15 +485,26 @@ static int big_card(const kv_spec *s, double total_gib)
 }
 
 /* vLLM's default batch budget. V1: 8,192 tokens on big cards, else 2,048. V0: one whole
- * max_model_len (at least 2,048) per step, unless a context over 32K turned chunked prefill on
- * (then 2,048). */
+ * max_model_len (at least 2,048; 5,120 for multimodal models) per step, unless a context over
+ * 32K turned chunked prefill on (then 2,048) - which V0 never did for MLA, multimodal or
+ * sliding-window models (EngineArgs._set_default_args_v0). */
 #define V0_CHUNKED_ABOVE 32768
+static int64_t v0_batched_tokens(const kv_spec *s)
+{
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    int chunkable = !s->layout.mla && !s->arch.vision_tower && counts[KV_LAYER_SLIDING] == 0;
+    if (chunkable && s->context > V0_CHUNKED_ABOVE)
+        return 2048;
+    int64_t least = s->arch.vision_tower ? 5120 : 2048;
+    return s->context > least ? s->context : least;
+}
 static int64_t resolve_batched_tokens(const kv_spec *s, double total_gib)
 {
     if (s->vllm.max_num_batched_tokens > 0)
         return s->vllm.max_num_batched_tokens;
     if (!uses_v1(&s->vllm))
-        return s->context > V0_CHUNKED_ABOVE ? 2048 : s->context > 2048 ? s->context : 2048;
+        return v0_batched_tokens(s);
     return big_card(s, total_gib) ? 8192 : 2048;
 }
 
