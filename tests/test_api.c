@@ -254,6 +254,40 @@ static void config_files(void **state)
     assert_non_null(strstr(err, ": cannot open: "));
 }
 
+/* vLLM's generations and the encoder's profile run, through the header: V0 is refused from
+ * 0.11 and V1 before 0.7 (kv_vllm_problem names the flag, kv_compute says KV_ERR_VLLM); a
+ * Gemma-3 image run at T 8,192 is 32 images x 4,096 patches x (2 x 1,152 + 2 x 4,304) x 2 B,
+ * its outputs 32 x 256 tokens x 5,376 x 2 B. */
+static void vllm_generations_and_encoder(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    kv_model_info info;
+    char err[512];
+    assert_int_equal(kv_model_preset_spec(kv_model_preset_find("gemma-3-27b-it"), &s, &info, err,
+                                          sizeof err), 0);
+    s.engine = KV_ENGINE_VLLM;
+    assert_null(kv_vllm_problem(&s));
+    s.vllm.use_v1 = 0; /* the default release, 0.11, has no V0 */
+    assert_non_null(strstr(kv_vllm_problem(&s), "--vllm-use-v1"));
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_VLLM);
+    s.vllm.version = 800;
+    assert_null(kv_vllm_problem(&s));
+    double cache = -1;
+    assert_true(kv_vllm_encoder_profile(&s, 8192, 1024, &cache) == 0); /* V0: none */
+    assert_true(cache == 0);
+    s.vllm.use_v1 = 1;
+    s.vllm.version = 600; /* V1 did not exist */
+    assert_non_null(kv_vllm_problem(&s));
+    s.vllm.version = 1100;
+    assert_true(kv_vllm_encoder_profile(&s, 8192, 1024, &cache) ==
+                32.0 * 4096 * (2 * 1152 + 2 * 4304) * 2);
+    assert_true(cache == 32.0 * 256 * 5376 * 2);
+    s.vllm.language_model_only = 1;
+    assert_true(kv_vllm_encoder_profile(&s, 8192, 1024, &cache) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +295,7 @@ int main(void)
         cmocka_unit_test(longest_context_fit),
         cmocka_unit_test(concurrency_at_and_curve),
         cmocka_unit_test(vllm_estimates_and_defaults),
+        cmocka_unit_test(vllm_generations_and_encoder),
         cmocka_unit_test(tensor_parallel_sizes),
         cmocka_unit_test(plan_and_levers),
         cmocka_unit_test(presets_and_estimates),
