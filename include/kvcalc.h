@@ -505,6 +505,8 @@ typedef struct {
     int64_t max_num_seqs;        /* as resolved (the default for the GPU when not given) */
     int fits;                    /* one request of max_model_len fits */
     kv_vllm_refusal refusal;     /* KV_VLLM_STARTS when fits, else which error vLLM raises */
+    int64_t v0_max_seq_len;      /* V0: tokens its blocks hold per stage (block size x
+                                    blocks / pp), what its refusal compares with */
     double needed_bytes;         /* KV one request of max_model_len needs (all layers) */
     int64_t max_model_len_fit;   /* longest max_model_len that fits (when !fits) */
     int64_t longest_fit;         /* longest max_model_len that fits, whatever the context */

@@ -640,9 +640,14 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     /* will one request of max_model_len fit? if not, the longest that would */
     out->needed_bytes = needed_bytes(bk, nb, v, bs, out->page_bytes, m);
     out->fits = out->num_gpu_blocks > 0 && out->needed_bytes <= out->available_bytes;
-    if (!out->v1) /* V0 refuses when its blocks (split over the stages) hold fewer tokens */
-        out->fits = out->num_gpu_blocks > 0 &&
-                    (double)(out->num_gpu_blocks / s->pp) * (double)bs >= (double)m;
+    out->v0_max_seq_len = 0;
+    if (!out->v1) { /* V0 refuses when its blocks (split over the stages) hold fewer tokens */
+        uint64_t held;
+        if (mul_count((uint64_t)(out->num_gpu_blocks / s->pp), (uint64_t)bs, &held) < 0)
+            return KV_ERR_VLLM_RANGE;
+        out->v0_max_seq_len = (int64_t)held;
+        out->fits = out->num_gpu_blocks > 0 && out->v0_max_seq_len >= m;
+    }
     out->refusal = out->fits                 ? KV_VLLM_STARTS
                  : out->v1                   ? KV_VLLM_KV_NEEDED
                  : out->num_gpu_blocks <= 0 ? KV_VLLM_NO_BLOCKS

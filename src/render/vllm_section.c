@@ -122,7 +122,7 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                      "`gpu_memory_utilization` or decreasing `max_model_len` when initializing "
                      "the engine.\n",
                 (long long)s->context,
-                (long long)(v->num_gpu_blocks / (s->pp > 0 ? s->pp : 1) * v->block_size));
+                (long long)v->v0_max_seq_len);
     else
         fprintf(out, "ValueError: To serve at least one request with the models's max seq len "
                      "(%lld), (%s GiB KV cache is needed, which is larger than the available KV "
