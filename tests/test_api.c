@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 
 static kv_spec lesson(void)
@@ -135,14 +136,17 @@ static void vllm_estimates_and_defaults(void **state)
     assert_string_equal(ver, "0.11");
     kv_vllm_version_format(1001, ver, sizeof ver);
     assert_string_equal(ver, "0.10.1");
-    kv_vllm_spec v;
-    kv_vllm_defaults(&v);
-    assert_true(v.util < 0); /* the release's: */
+    kv_spec vs;
+    kv_spec_defaults(&vs);
+    assert_int_equal(kv_spec_set_engine(&vs, KV_ENGINE_VLLM), KV_OK);
+    const kv_vllm_spec v = vs.vllm;
+    assert_false(v.util.set); /* the release's: */
     assert_true(kv_vllm_util_default(1100) == 0.9 && kv_vllm_util_default(2100) == 0.92);
-    assert_int_equal(v.block_size, 0);
-    assert_int_equal(v.max_num_batched_tokens, 0); /* auto: from the GPU */
+    assert_false(v.block_size.set);
+    assert_false(v.max_num_batched_tokens.set); /* auto: from the GPU */
     assert_int_equal(v.version, 1100);
-    assert_true(v.total_gib <= 0);                 /* auto: from the spec's GPU */
+    assert_false(v.total_gib.set);              /* auto: from the spec's GPU */
+    assert_int_equal(kv_spec_set_engine(&vs, KV_ENGINE_COUNT), KV_ERR_ENGINE_UNKNOWN);
 }
 
 /* 4 KV heads: TP 1, 2 and 4 split them; 8 replicates them (8 % 4 == 0); 3 does neither. */
@@ -166,7 +170,7 @@ static void plan_and_levers(void **state)
     kv_result r;
     assert_int_equal(kv_compute(&s, &r), KV_OK);
     static kv_plan p;
-    const kv_gpu_choice gpus[] = {{"small", 24, 0}, {"large", 96, 0}};
+    const kv_gpu_choice gpus[] = {{"small", 24, 0, NULL}, {"large", 96, 0, NULL}};
     assert_int_equal(kv_plan_compute(&s, &r, 300, gpus, 2, &p), KV_OK);
     assert_true(p.kv_bytes_needed == 140928614400.0);
     assert_int_equal(p.replicas, 4);
@@ -250,12 +254,14 @@ static void config_files(void **state)
     assert_string_equal(text, cfg);
     free(text);
     remove(path);
-    assert_int_equal(kv_config_load_file(path, &text, &len, err, sizeof err), 2);
+    assert_int_equal(kv_config_load_file(path, &text, &len, err, sizeof err), KV_ERR_FILE);
     assert_non_null(strstr(err, ": cannot open: "));
+    assert_memory_not_equal(err, "kvcalc:", 7); /* the library never speaks for a program */
 }
 
 /* vLLM's generations and the encoder's profile run, through the header: V0 is refused from
- * 0.11 and V1 before 0.7 (kv_vllm_problem names the flag, kv_compute says KV_ERR_VLLM); a
+ * 0.11 and V1 before 0.7 (kv_compute says KV_ERR_ENGINE_INPUT, kv_explain blames
+ * --vllm-use-v1 in vLLM's words); a
  * Gemma-3 image run at T 8,192 is 32 images x 4,096 patches x (2 x 1,152 + 2 x 4,304) x 2 B,
  * its outputs 32 x 256 tokens x 5,376 x 2 B. */
 static void vllm_generations_and_encoder(void **state)
@@ -267,19 +273,26 @@ static void vllm_generations_and_encoder(void **state)
     char err[512];
     assert_int_equal(kv_model_preset_spec(kv_model_preset_find("gemma-3-27b-it"), &s, &info, err,
                                           sizeof err), 0);
-    s.engine = KV_ENGINE_VLLM;
-    assert_null(kv_vllm_problem(&s));
-    s.vllm.use_v1 = 0; /* the default release, 0.11, has no V0 */
-    assert_non_null(strstr(kv_vllm_problem(&s), "--vllm-use-v1"));
-    assert_int_equal(kv_compute(&s, &r), KV_ERR_VLLM);
+    kv_error e;
+    kv_spec_set_engine(&s, KV_ENGINE_VLLM);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    s.vllm.use_v1 = KV_SOME_INT(0); /* the default release, 0.11, has no V0 */
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
+    kv_explain(&s, KV_ERR_ENGINE_INPUT, &e);
+    assert_non_null(e.blamed);
+    assert_string_equal(e.blamed->name, "vllm-use-v1");
+    assert_non_null(strstr(e.msg, "removed in vLLM 0.11"));
     s.vllm.version = 800;
-    assert_null(kv_vllm_problem(&s));
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
     double cache = -1;
     assert_true(kv_vllm_encoder_profile(&s, 8192, 1024, &cache) == 0); /* V0: none */
     assert_true(cache == 0);
-    s.vllm.use_v1 = 1;
+    s.vllm.use_v1 = KV_SOME_INT(1);
     s.vllm.version = 600; /* V1 did not exist */
-    assert_non_null(kv_vllm_problem(&s));
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
+    kv_explain(&s, KV_ERR_ENGINE_INPUT, &e);
+    assert_string_equal(e.blamed->name, "vllm-use-v1");
+    assert_non_null(strstr(e.msg, "exists from vLLM 0.7"));
     s.vllm.version = 1100;
     assert_true(kv_vllm_encoder_profile(&s, 8192, 1024, &cache) ==
                 32.0 * 4096 * (2 * 1152 + 2 * 4304) * 2);

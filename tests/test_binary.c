@@ -97,10 +97,10 @@ static void help_lists_every_flag(void **state)
     assert_int_equal(r.err_len, 0);
     assert_memory_equal(r.out, "Usage: kvcalc", 13);
     char want[64];
-    for (size_t i = 0; i < kv_flags_count; i++) {
+    for (size_t i = 0; i < kv_flag_count(); i++) {
         /* "  --flag" then its placeholder, its help, or a line break */
-        snprintf(want, sizeof want, "%s--%s", kv_flags[i].short_name ? ", " : "  ",
-                 kv_flags[i].name);
+        snprintf(want, sizeof want, "%s--%s", kv_flag_at(i)->short_name ? ", " : "  ",
+                 kv_flag_at(i)->name);
         const char *at = r.out;
         while ((at = strstr(at, want)) != NULL && at[strlen(want)] != ' ' &&
                at[strlen(want)] != '\n')
@@ -271,14 +271,14 @@ static void json_matches_text(void **state)
         assert_true(n > 0);
         assert_int_equal(toks[0].type, JSON_OBJECT);
         /* every documented key is there */
-        for (size_t k = 0; k < kv_keys_count; k++)
-            assert_int_not_equal(json_find(json.out, toks, 0, kv_keys[k].name), 0);
+        for (size_t k = 0; k < kv_field_count(); k++)
+            assert_int_not_equal(json_find(json.out, toks, 0, kv_field_at(k)->name), 0);
         assert_true(num_at(json.out, toks, 0, "schema_version") == KV_SCHEMA_VERSION);
         size_t inputs = json_find(json.out, toks, 0, "inputs");
         assert_int_equal(toks[inputs].type, JSON_OBJECT);
         size_t model_inputs = 0; /* vLLM's inputs appear only with --engine vllm */
-        for (size_t k = 0; k < kv_flags_count; k++)
-            model_inputs += kv_flags[k].does == DO_SPEC && kv_flags[k].engine == KV_ENGINE_COUNT;
+        for (size_t k = 0; k < kv_flag_count(); k++)
+            model_inputs += kv_flag_at(k)->does == DO_SPEC && kv_flag_at(k)->engine == KV_ENGINE_COUNT;
         assert_int_equal(toks[inputs].size, model_inputs);
 
         size_t fits = json_find(json.out, toks, 0, "fits");
@@ -374,18 +374,16 @@ static void output_keys_are_documented(void **state)
     char *doc = read_file(KVCALC_SOURCE_DIR "/docs/output.md", NULL);
     assert_non_null(doc);
     char want[80];
-    for (size_t i = 0; i < kv_keys_count; i++) {
-        snprintf(want, sizeof want, "`%s`", kv_keys[i].name);
+    for (size_t i = 0; i < kv_field_count(); i++) {
+        snprintf(want, sizeof want, "`%s`", kv_field_at(i)->name);
         assert_non_null(strstr(doc, want));
     }
-    for (size_t i = 0; i < kv_log_keys_count; i++) { /* --from-log's */
-        snprintf(want, sizeof want, "`%s`", kv_log_keys[i].name);
+    for (size_t i = 0; i < kv_log_field_count(); i++) { /* --from-log's */
+        snprintf(want, sizeof want, "`%s`", kv_log_field_at(i)->name);
         assert_non_null(strstr(doc, want));
     }
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        if (kv_flags[i].does != DO_SPEC)
-            continue;
-        snprintf(want, sizeof want, "`%s`", kv_flags[i].key);
+    for (size_t i = 0; i < kv_param_count(); i++) {
+        snprintf(want, sizeof want, "`%s`", kv_param_at(i)->key);
         assert_non_null(strstr(doc, want));
     }
     static const char *const nested[] = {"`rows`", "`is_setting`", "`layout`", "`mla`",

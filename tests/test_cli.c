@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#define KVCALC_ENGINES
 #include "build.h"
 #include "keys.h"
 #include "pipeline.h"
@@ -269,10 +270,10 @@ static void token_suffixes(void **state)
         assert_int_equal(spec.prefix_tokens, 1000);
     }
     assert_int_equal(PARSE("--engine", "llama.cpp", "-c", "32K", "-ub", "1k"), 0);
-    assert_int_equal(spec.llamacpp.ctx_size, 32768);
+    assert_int_equal(spec.llamacpp.ctx_size.value, 32768);
     assert_int_equal(spec.llamacpp.ubatch_size, 1000);
     assert_int_equal(PARSE("--engine", "vllm", "--max-num-batched-tokens", "8K"), 0);
-    assert_int_equal(spec.vllm.max_num_batched_tokens, 8192);
+    assert_int_equal(spec.vllm.max_num_batched_tokens.value, 8192);
     EXPECT_ERROR("kvcalc: --context: '1.0005k' is not a whole number of tokens", "--context",
                  "1.0005k");
     EXPECT_ERROR("kvcalc: --context: '1.5K': decimals are not allowed with the binary suffixes "

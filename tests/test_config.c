@@ -564,7 +564,7 @@ static void generic_towers(void **state)
     /* a bad tower value is an error, located like any other */
     const char *bad = "{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4,"
                       " \"vision_config\": {\"hidden_size\": -8}}";
-    assert_int_equal(kv_config_read(bad, strlen(bad), "c.json", &s, &info, err, sizeof err), 2);
+    assert_int_equal(kv_config_read(bad, strlen(bad), "c.json", &s, &info, err, sizeof err), KV_ERR_FORMAT);
     assert_non_null(strstr(err, "hidden_size: expected an integer"));
 }
 
@@ -714,20 +714,10 @@ static void assert_spec_equal(const kv_spec *a, const kv_spec *b)
     EQ(params_estimated);
     EQ(tp);
     EQ(engine);
-    /* vllm */
-    EQ_DBL(vllm.total_gib);
-    EQ_DBL(vllm.util);
-    EQ_DBL(vllm.weights_gib);
-    EQ_DBL(vllm.activation_gib);
-    EQ_DBL(vllm.non_torch_gib);
-    EQ_DBL(vllm.cuda_graph_gib);
-    EQ_DBL(vllm.kv_cache_memory_gib);
-    EQ(vllm.block_size);
-    EQ(vllm.max_num_batched_tokens);
-    EQ(vllm.num_gpu_blocks_override);
-    EQ(vllm.version);
-    EQ(vllm.hybrid_manager);
-    EQ(vllm.mamba_align);
+    /* the engine's inputs (zeroed, then the engine's defaults: no padding left unset) */
+    assert_memory_equal(&a->engine_space, &b->engine_space, sizeof a->engine_space);
+    EQ_PTR(gguf);
+    EQ(weights_source);
     /* labels (borrowed pointers) */
     EQ_PTR(model_name);
     EQ_PTR(model_source);
@@ -746,7 +736,7 @@ static void expect_config_error(const char *text, const char *want)
     char err[512];
     kv_spec_defaults(&s);
     kv_spec before = s;
-    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 2);
+    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), KV_ERR_FORMAT);
     if (strcmp(err, want) != 0)
         fail_msg("for %s\n got: %s\nwant: %s", text, err, want);
     assert_null(strchr(err, '\n'));
@@ -756,64 +746,64 @@ static void expect_config_error(const char *text, const char *want)
 static void malformed_configs(void **state)
 {
     (void)state;
-    expect_config_error("{\"num_hidden_layers\": 32,", "kvcalc: c.json:1:26: expected a string key");
-    expect_config_error("{\"num_hidden_layers\": 32", "kvcalc: c.json:1:25: expected ',' or '}'");
+    expect_config_error("{\"num_hidden_layers\": 32,", "c.json:1:26: expected a string key");
+    expect_config_error("{\"num_hidden_layers\": 32", "c.json:1:25: expected ',' or '}'");
     expect_config_error("{\"num_hidden_layers\": 32,\n \"num_attention_heads\": 8,\n}",
-                        "kvcalc: c.json:3:1: trailing comma");
-    expect_config_error("[1, 2]", "kvcalc: c.json:1:1: expected a JSON object at the top level, "
+                        "c.json:3:1: trailing comma");
+    expect_config_error("[1, 2]", "c.json:1:1: expected a JSON object at the top level, "
                                   "got an array");
-    expect_config_error("{}", "kvcalc: c.json:1:1: num_hidden_layers: missing (also looked for "
+    expect_config_error("{}", "c.json:1:1: num_hidden_layers: missing (also looked for "
                               "num_layers and n_layer)");
     expect_config_error("{\"num_hidden_layers\": \"32\"}",
-                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "c.json:1:23: num_hidden_layers: expected an integer from 1 to "
                         "1000000, got a string");
     expect_config_error("{\"num_hidden_layers\": -4}",
-                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "c.json:1:23: num_hidden_layers: expected an integer from 1 to "
                         "1000000, got -4");
     expect_config_error("{\"num_hidden_layers\": 1e12}",
-                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "c.json:1:23: num_hidden_layers: expected an integer from 1 to "
                         "1000000, got 1e12");
     expect_config_error("{\"num_hidden_layers\": 32.5}",
-                        "kvcalc: c.json:1:23: num_hidden_layers: expected an integer from 1 to "
+                        "c.json:1:23: num_hidden_layers: expected an integer from 1 to "
                         "1000000, got 32.5");
     expect_config_error("{\"num_hidden_layers\": 32}",
-                        "kvcalc: c.json:1:1: num_attention_heads: missing");
+                        "c.json:1:1: num_attention_heads: missing");
     /* Nemotron-H's hybrid_override_pattern: one known character per block */
     expect_config_error("{\"num_hidden_layers\": 3, \"num_attention_heads\": 8, \"hidden_size\": "
                         "1024, \"hybrid_override_pattern\": \"M*\"}",
-                        "kvcalc: c.json:1:100: hybrid_override_pattern: expected a string of 3 "
+                        "c.json:1:100: hybrid_override_pattern: expected a string of 3 "
                         "characters");
     expect_config_error("{\"num_hidden_layers\": 3, \"num_attention_heads\": 8, \"hidden_size\": "
                         "1024, \"hybrid_override_pattern\": \"M*X\"}",
-                        "kvcalc: c.json:1:100: hybrid_override_pattern: unknown block 'X' "
+                        "c.json:1:100: hybrid_override_pattern: unknown block 'X' "
                         "(expected M, *, - or E)");
     expect_config_error("{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": "
                         "1024, \"hybrid_override_pattern\": \"-E\"}",
-                        "kvcalc: c.json:1:100: hybrid_override_pattern: no attention or Mamba block");
+                        "c.json:1:100: hybrid_override_pattern: no attention or Mamba block");
     expect_config_error("{\"num_hidden_layers\": 32, \"num_attention_heads\": 7, "
                         "\"hidden_size\": 4096}",
-                        "kvcalc: c.json:1:68: hidden_size 4096 is not a multiple of "
+                        "c.json:1:68: hidden_size 4096 is not a multiple of "
                         "num_attention_heads 7; give head_dim");
     expect_config_error("{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": "
                         "64, \"torch_dtype\": \"float64\"}",
-                        "kvcalc: c.json:1:83: torch_dtype: unknown dtype 'float64' (expected "
+                        "c.json:1:83: torch_dtype: unknown dtype 'float64' (expected "
                         "bfloat16, float16 or float32)");
     expect_config_error("{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": "
                         "64, \"layer_types\": [\"full_attention\"]}",
-                        "kvcalc: c.json:1:83: layer_types: 1 entries for 2 layers");
+                        "c.json:1:83: layer_types: 1 entries for 2 layers");
     expect_config_error("{\"num_hidden_layers\": 1, \"num_attention_heads\": 8, \"head_dim\": "
                         "64, \"layer_types\": [\"warp_attention\"]}",
-                        "kvcalc: c.json:1:84: layer_types: unknown layer type (expected "
+                        "c.json:1:84: layer_types: unknown layer type (expected "
                         "full_attention, sliding_attention, chunked_attention, "
                         "linear_attention or mamba)");
     expect_config_error("{\"num_hidden_layers\": 1, \"num_attention_heads\": 8, \"head_dim\": 64, "
                         "\"multi_query\": 1}",
-                        "kvcalc: c.json:1:83: multi_query: expected true or false, got a number");
+                        "c.json:1:83: multi_query: expected true or false, got a number");
     expect_config_error("{\"num_hidden_layers\": 1, \"num_attention_heads\": 8, \"head_dim\": 64, "
                         "\"quantization_config\": \"awq\"}",
-                        "kvcalc: c.json:1:91: quantization_config: expected an object, got a "
+                        "c.json:1:91: quantization_config: expected an object, got a "
                         "string");
-    expect_config_error("{\"a\": \"\xff\"}", "kvcalc: c.json:1:8: invalid UTF-8");
+    expect_config_error("{\"a\": \"\xff\"}", "c.json:1:8: invalid UTF-8");
 }
 
 static void hostile_nesting(void **state)
@@ -825,8 +815,8 @@ static void hostile_nesting(void **state)
     kv_model_info info;
     char err[256];
     kv_spec_defaults(&s);
-    assert_int_equal(kv_config_read(text, 2 * deep, "deep.json", &s, &info, err, sizeof err), 2);
-    assert_string_equal(err, "kvcalc: deep.json:1:33: nesting too deep");
+    assert_int_equal(kv_config_read(text, 2 * deep, "deep.json", &s, &info, err, sizeof err), KV_ERR_FORMAT);
+    assert_string_equal(err, "deep.json:1:33: nesting too deep");
     free(text);
 }
 

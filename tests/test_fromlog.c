@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 #include "run.h"
 
@@ -40,9 +41,9 @@ static const kv_log_values *read_log(const char *name)
 static void expect_field(const kv_log_values *v, kv_log_field f, double want)
 {
     if (!v->present[f])
-        fail_msg("field %s not extracted", kv_log_field_name(f));
+        fail_msg("field %s not extracted", kv_log_field_name(KV_ENGINE_VLLM, f));
     if (fabs(v->v[f] - want) > fabs(want) * 1e-12)
-        fail_msg("field %s: got %.17g, want %.17g", kv_log_field_name(f), v->v[f], want);
+        fail_msg("field %s: got %.17g, want %.17g", kv_log_field_name(KV_ENGINE_VLLM, f), v->v[f], want);
 }
 
 /* ---- the reader: what each log states ------------------------------------------------- */
@@ -275,7 +276,7 @@ static void public_vllm_values(void **state)
             fabs(v->v[public_vllm[i].field] - public_vllm[i].value) >
                 fabs(public_vllm[i].value) * 1e-12)
             fail_msg("%s: %s: got %.17g (present %d), want %.17g", public_vllm[i].file,
-                     kv_log_field_name(public_vllm[i].field), v->v[public_vllm[i].field],
+                     kv_log_field_name(KV_ENGINE_VLLM, public_vllm[i].field), v->v[public_vllm[i].field],
                      v->present[public_vllm[i].field], public_vllm[i].value);
     }
     read_log(LOGS "vllm-d28-rocm.log");
@@ -373,13 +374,13 @@ static void fields_are_named_and_documented(void **state)
     assert_non_null(doc);
     for (int f = 0; f < KV_LOG_FIELDS; f++) {
         char want[80];
-        const char *name = kv_log_field_name((kv_log_field)f);
+        const char *name = kv_log_field_name(KV_ENGINE_VLLM, f);
         assert_non_null(name);
         snprintf(want, sizeof want, "`%s`", name);
         if (!strstr(doc, want))
             fail_msg("docs/output.md does not name %s", want);
     }
-    assert_null(kv_log_field_name(KV_LOG_FIELDS));
+    assert_null(kv_log_field_name(KV_ENGINE_VLLM, KV_LOG_FIELDS));
     free(doc);
 }
 
@@ -389,11 +390,13 @@ static void unknown_logs(void **state)
     char err[2048];
     assert_int_equal(kv_log_read_file(LOGS "not-a-log.txt", "not-a-log.txt", &lg, err,
                                       sizeof err),
-                     2);
+                     KV_ERR_FORMAT);
     assert_non_null(strstr(err, "not-a-log.txt"));
     assert_non_null(strstr(err, "Available KV cache memory"));
     assert_null(strchr(err, '\n'));
-    assert_int_equal(kv_log_read_file("/nonexistent/x.log", "x.log", &lg, err, sizeof err), 2);
+    assert_int_equal(kv_log_read_file("/nonexistent/x.log", "x.log", &lg, err, sizeof err),
+                     KV_ERR_FILE);
+    assert_null(strstr(err, "kvcalc")); /* the library never speaks for a program */
     assert_int_equal(lg.engine, KV_ENGINE_COUNT);
 }
 

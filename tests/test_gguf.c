@@ -303,7 +303,7 @@ static void expect_error(const unsigned char *p, size_t len, const char *want)
     char err[512] = "";
     kv_spec_defaults(&s);
     int rc = kv_gguf_read(p, len, "t.gguf", &s, &info, &g, err, sizeof err);
-    if (rc != 2 || !strstr(err, want) || strncmp(err, "kvcalc: t.gguf: byte ", 21) != 0 ||
+    if (rc != KV_ERR_FORMAT || !strstr(err, want) || strncmp(err, "t.gguf: byte ", 13) != 0 ||
         strchr(err, '\n'))
         fail_msg("want '%s', got %d '%s'", want, rc, err);
 }

@@ -248,8 +248,8 @@ static void config_strings_are_decoded(void **state)
     /* an unknown dtype is quoted as written in the file: the message stays one line */
     text = "{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"head_dim\": 64, "
            "\"torch_dtype\": \"x\\ny\"}";
-    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), 2);
-    assert_string_equal(err, "kvcalc: c.json:1:83: torch_dtype: unknown dtype 'x\\ny' (expected "
+    assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err), KV_ERR_FORMAT);
+    assert_string_equal(err, "c.json:1:83: torch_dtype: unknown dtype 'x\\ny' (expected "
                              "bfloat16, float16 or float32)");
 }
 

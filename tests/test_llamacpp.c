@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 #include "run.h"
 
@@ -29,10 +30,10 @@ static void plain(kv_spec *s, int64_t build, int64_t ctx, int64_t parallel)
     s->head_dim = 128;
     s->params_b = 7;
     s->gpu_mem_gib = 80;
-    s->engine = KV_ENGINE_LLAMACPP;
+    kv_spec_set_engine(s, KV_ENGINE_LLAMACPP);
     s->llamacpp.build = build;
-    s->llamacpp.ctx_size = ctx;
-    s->llamacpp.parallel = parallel;
+    s->llamacpp.ctx_size = ctx < 0 ? KV_NONE_INT : KV_SOME_INT(ctx); /* -1: not given */
+    s->llamacpp.parallel = parallel > 0 ? KV_SOME_INT(parallel) : KV_NONE_INT; /* 0: not given */
 }
 
 /* gpt-oss-20b's cache geometry: 24 layers alternating sliding (window 128) and full, 8 KV
@@ -82,16 +83,16 @@ static void sizes_by_type(void **state)
     assert_true(L->main.k_bytes == 256 * MIB && L->main.v_bytes == 256 * MIB);
     assert_int_equal(r.kv_cache_tokens, 4096);
     assert_true(r.kv_cache_bytes == 512 * MIB);
-    s.llamacpp.type_k = KV_GGML_Q8_0;
-    s.llamacpp.type_v = KV_GGML_Q4_0; /* 1,024 / 32 x 18 = 576 B -> 72 MiB */
-    s.llamacpp.flash_attn = KV_FLASH_ON;
+    s.llamacpp.type_k = KV_SOME_INT(KV_GGML_Q8_0);
+    s.llamacpp.type_v = KV_SOME_INT(KV_GGML_Q4_0); /* 1,024 / 32 x 18 = 576 B -> 72 MiB */
+    s.llamacpp.flash_attn = KV_SOME_INT(KV_FLASH_ON);
     L = run(&s, &r);
     assert_true(L->main.k_bytes == 136 * MIB);
     assert_true(L->main.v_bytes == 72 * MIB);
     /* --dtype int8 without -ctk/-ctv: q8_0 for both */
     plain(&s, 6500, 4096, 1);
     s.dtype = KV_DTYPE_INT8;
-    s.llamacpp.flash_attn = KV_FLASH_ON;
+    s.llamacpp.flash_attn = KV_SOME_INT(KV_FLASH_ON);
     L = run(&s, &r);
     assert_int_equal(L->type_k, KV_GGML_Q8_0);
     assert_true(L->main.v_bytes == 136 * MIB);
@@ -110,7 +111,7 @@ static void padding_by_build(void **state)
         kv_spec s;
         kv_result r;
         plain(&s, cases[i].build, 1100, 1);
-        s.llamacpp.flash_attn = cases[i].flash;
+        s.llamacpp.flash_attn = KV_SOME_INT(cases[i].flash);
         assert_int_equal(run(&s, &r)->main.cells, cases[i].cells);
     }
 }
@@ -125,7 +126,7 @@ static void streams_by_build(void **state)
     kv_spec s;
     kv_result r;
     plain(&s, 6500, 1000, 3);
-    s.llamacpp.flash_attn = KV_FLASH_OFF;
+    s.llamacpp.flash_attn = KV_SOME_INT(KV_FLASH_OFF);
     const kv_llamacpp_result *L = run(&s, &r);
     assert_int_equal(L->main.cells, 352);
     assert_int_equal(L->streams, 3);
@@ -181,7 +182,7 @@ static void defaults_by_build(void **state)
     L = run(&s, &r);
     assert_int_equal(L->n_ctx, 32768);
     assert_true(L->autofit && L->ctx_from_model);
-    s.llamacpp.ctx_size = 0; /* -c 0: the model's context, no auto-fit */
+    s.llamacpp.ctx_size = KV_SOME_INT(0); /* -c 0: the model's context, no auto-fit */
     L = run(&s, &r);
     assert_int_equal(L->n_ctx, 32768);
     assert_false(L->autofit);
@@ -227,7 +228,7 @@ static void sliding_window_cache(void **state)
     assert_int_equal(L->main.layers, 24);
     /* four unified slots (L08's rule): a window per slot, b6975+ */
     gpt_oss(&s, 8000, 8192);
-    s.llamacpp.parallel = 4;
+    s.llamacpp.parallel = KV_SOME_INT(4);
     s.llamacpp.kv_unified = 1;
     assert_int_equal(run(&s, &r)->swa.cells, 1024); /* PAD(min(8192, 128 x 4 + 512), 256) */
 }
@@ -288,7 +289,7 @@ static void layers_on_the_gpu(void **state)
     kv_spec s;
     kv_result r;
     plain(&s, 8000, 4096, 1);
-    s.llamacpp.n_gpu_layers = 16;
+    s.llamacpp.n_gpu_layers = KV_SOME_INT(16);
     const kv_llamacpp_result *L = run(&s, &r);
     assert_int_equal(L->gpu_layers, 16);
     assert_true(L->kv_gpu_bytes == 512 * MIB * 15 / 32);
@@ -346,7 +347,7 @@ static void requests_at_once(void **state)
     assert_true(L->autofit_ctx >= 4096 && L->autofit_ctx < 131072);
     assert_true(r.max_concurrency == 4);
     assert_int_equal(L->n_ctx, 131072); /* the figures stay the unfitted ones */
-    s.llamacpp.ctx_size = 131072;
+    s.llamacpp.ctx_size = KV_SOME_INT(131072);
     L = run(&s, &r);
     assert_int_equal(L->autofit_ctx, 0);
     assert_true(r.max_concurrency == 0);
@@ -364,7 +365,7 @@ static void fit_properties(void **state)
             kv_spec s;
             kv_result r, r2;
             plain(&s, build, 8192, 2);
-            s.llamacpp.n_gpu_layers = 99;
+            s.llamacpp.n_gpu_layers = KV_SOME_INT(99);
             s.gpu_mem_gib = gib;
             const kv_llamacpp_result *L = run(&s, &r);
             assert_true(r.max_concurrency >= prev_conc);
@@ -373,20 +374,23 @@ static void fit_properties(void **state)
             prev_fit = L->ctx_size_fit;
             if (L->ctx_size_fit <= 0 || L->ctx_size_fit == INT64_MAX)
                 continue;
-            s.llamacpp.ctx_size = L->ctx_size_fit;
+            s.llamacpp.ctx_size = KV_SOME_INT(L->ctx_size_fit);
             assert_true(run(&s, &r2)->fits_gpu);
-            s.llamacpp.ctx_size = L->ctx_size_fit + 1;
+            s.llamacpp.ctx_size = KV_SOME_INT(L->ctx_size_fit + 1);
             assert_false(run(&s, &r2)->fits_gpu);
         }
     }
 }
 
-/* What llama.cpp refuses is refused, with a sentence naming the flag. */
+/* What llama.cpp refuses is refused, with a sentence that names the flag: the parameter
+ * kv_explain() blames, or (for two flags at once) the sentence itself. */
 static void refusals(void **state)
 {
     (void)state;
     kv_spec s;
     kv_result r;
+    kv_error e;
+    char why[KV_ERROR_MAX + 64];
     static const char *const want[] = {"--tensor-parallel-size", "--dtype", "--cache-type-v",
                                        "--cache-type-k", "--flash-attn", "--cache-type-k/-v"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -394,20 +398,26 @@ static void refusals(void **state)
         switch (i) {
         case 0: s.tp = 2; break;
         case 1: s.dtype = KV_DTYPE_FP8; break;
-        case 2: s.llamacpp.type_v = KV_GGML_Q8_0; s.llamacpp.flash_attn = KV_FLASH_OFF; break;
-        case 3: s.head_dim = 80; s.llamacpp.type_k = KV_GGML_Q4_0; break;
-        case 4: s.llamacpp.build = 6000; s.llamacpp.flash_attn = KV_FLASH_AUTO; break;
-        default: s.llamacpp.build = 1000; s.llamacpp.type_k = KV_GGML_Q8_0; break;
+        case 2: s.llamacpp.type_v = KV_SOME_INT(KV_GGML_Q8_0); s.llamacpp.flash_attn = KV_SOME_INT(KV_FLASH_OFF); break;
+        case 3: s.head_dim = 80; s.llamacpp.type_k = KV_SOME_INT(KV_GGML_Q4_0); break;
+        case 4: s.llamacpp.build = 6000; s.llamacpp.flash_attn = KV_SOME_INT(KV_FLASH_AUTO); break;
+        default: s.llamacpp.build = 1000; s.llamacpp.type_k = KV_SOME_INT(KV_GGML_Q8_0); break;
         }
-        assert_int_equal(kv_compute(&s, &r), KV_ERR_LLAMACPP);
-        const char *why = kv_llamacpp_problem(&s);
-        assert_non_null(why);
+        assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
+        kv_explain(&s, KV_ERR_ENGINE_INPUT, &e);
+        assert_int_equal(e.code, KV_ERR_ENGINE_INPUT);
+        if (e.blamed)
+            snprintf(why, sizeof why, "--%s: %s", e.blamed->name, e.msg);
+        else
+            snprintf(why, sizeof why, "%s", e.msg);
         assert_memory_equal(why, want[i], strlen(want[i]));
+        assert_true(strstr(why, "llama.cpp") || strstr(why, "build") || strstr(why, "exists"));
     }
     plain(&s, 8000, 4096, 1);
-    assert_null(kv_llamacpp_problem(&s));
-    s.engine = KV_ENGINE_VLLM;
-    assert_null(kv_llamacpp_problem(&s)); /* another engine: not llama.cpp's business */
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    s.tp = 2;
+    kv_spec_set_engine(&s, KV_ENGINE_VLLM); /* another engine: not llama.cpp's business */
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
 }
 
 /* The printed lines of each era (section 7), through the binary. */
@@ -475,7 +485,7 @@ static void levers(void **state)
     kv_spec s;
     kv_levers lv;
     plain(&s, 8000, 4096, 1);
-    s.llamacpp.flash_attn = KV_FLASH_OFF; /* the lever turns it on: q8_0 V needs it */
+    s.llamacpp.flash_attn = KV_SOME_INT(KV_FLASH_OFF); /* the lever turns it on: q8_0 V needs it */
     assert_int_equal(kv_levers_compute(&s, 0, 0, &lv), KV_OK);
     assert_string_equal(lv.kv8_name, "q8_0");
     assert_true(lv.rows[KV_LEVER_FP8_KV].applies);
@@ -484,7 +494,7 @@ static void levers(void **state)
     assert_int_equal(kv_levers_compute(&s, 0, 0, &lv), KV_OK);
     assert_false(lv.rows[KV_LEVER_FP8_KV].applies);
     assert_true(lv.rows[KV_LEVER_HALF_CONTEXT].applies);
-    s.engine = KV_ENGINE_VLLM;
+    kv_spec_set_engine(&s, KV_ENGINE_VLLM);
     assert_int_equal(kv_levers_compute(&s, 0, 0, &lv), KV_OK);
     assert_string_equal(lv.kv8_name, "fp8");
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 
 static void preset(const char *name, kv_spec *s)
@@ -25,9 +26,9 @@ static void preset(const char *name, kv_spec *s)
 static void on_h100_vllm(const char *name, kv_spec *s)
 {
     preset(name, s);
-    s->engine = KV_ENGINE_VLLM;
+    kv_spec_set_engine(s, KV_ENGINE_VLLM);
     s->gpu_mem_gib = 79.6475;
-    s->vllm.total_gib = 79.18;
+    s->vllm.total_gib = KV_SOME_NUM(79.18);
 }
 
 /* vLLM's get_pp_indices: 10 layers over 4 stages = 2 each, the remainder of 2 one more each

@@ -217,7 +217,7 @@ static void expect_buf(const unsigned char *p, size_t len, uint64_t size, const 
     char err[512] = "";
     memset(&st, 0, sizeof st);
     int rc = kv_safetensors_read(p, len, size, LABEL, 4, &st, err, sizeof err);
-    if (rc != 2 || !strstr(err, want) || strncmp(err, "kvcalc: " LABEL ": byte ", 27) != 0 ||
+    if (rc != KV_ERR_FORMAT || !strstr(err, want) || strncmp(err, LABEL ": byte ", 19) != 0 ||
         strchr(err, '\n'))
         fail_msg("want '%s', got %d '%s'", want, rc, err);
     assert_int_equal(st.files, 0); /* a refused header adds nothing */
@@ -460,6 +460,8 @@ static void load_folder(const char *rel, kv_spec *s, kv_folder_info *f, int want
     int rc = kv_folder_load(path, s, &info, f, err, cap);
     if (rc != want_rc)
         fail_msg("%s: %d, %s", rel, rc, err);
+    if (rc != KV_OK && strncmp(err, "kvcalc", 6) == 0)
+        fail_msg("%s: the library speaks for the program: %s", rel, err);
 }
 
 static void folders(void **state)
@@ -483,7 +485,7 @@ static void folders(void **state)
     assert_true(s.checkpoint_params == 6400 + 4096 + 4096 + 100);
     assert_true(s.checkpoint_mtp_bytes == 256.0);
     assert_true(s.checkpoint_tower_bytes == 200.0);
-    assert_string_equal(s.weights_source, "safetensors");
+    assert_int_equal(s.weights_source, KV_WEIGHTS_SAFETENSORS);
     assert_int_equal(s.layers, 2);
     assert_int_equal(s.params_estimated, 0);
     assert_true(kv_folder_probe(f.model_file) == 0);
@@ -495,7 +497,7 @@ static void folders(void **state)
     load_folder("globbed", &s, &f, 0, err, sizeof err);
     assert_int_equal(f.st.files, 0);
     assert_true(s.checkpoint_weights_bytes == 0);
-    assert_string_equal(s.weights_source, "estimate");
+    assert_int_equal(s.weights_source, KV_WEIGHTS_NO_FILES);
     /* one model.safetensors (a stray other file is not read) */
     mkdirs("single");
     write_text("single/config.json", config_json);
@@ -516,32 +518,32 @@ static void folders(void **state)
     load_folder("config-only", &s, &f, 0, err, sizeof err);
     assert_int_equal(f.st.files, 0);
     assert_true(s.checkpoint_weights_bytes == 0);
-    assert_string_equal(s.weights_source, "estimate");
+    assert_int_equal(s.weights_source, KV_WEIGHTS_NO_FILES);
     assert_int_equal(s.params_estimated, 1);
     /* errors name the file: a bad shard, a bad index, an empty folder, two .gguf files */
     mkdirs("bad-shard");
     write_text("bad-shard/config.json", config_json);
     write_bytes("bad-shard/model.safetensors", "\x02\0\0\0\0\0\0\0{}x", 11);
-    load_folder("bad-shard", &s, &f, 2, err, sizeof err);
+    load_folder("bad-shard", &s, &f, KV_ERR_FORMAT, err, sizeof err);
     assert_non_null(strstr(err, "/bad-shard/model.safetensors: byte 10: the tensors end"));
     mkdirs("bad-index");
     write_text("bad-index/config.json", config_json);
     write_text("bad-index/model.safetensors.index.json", "{\"weight_map\": {\"a\": \"../x\"}}");
-    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    load_folder("bad-index", &s, &f, KV_ERR_FORMAT, err, sizeof err);
     assert_non_null(strstr(err, "/bad-index/model.safetensors.index.json:1:23: weight_map: a "
                                 "shard must be a file of this folder"));
     write_text("bad-index/model.safetensors.index.json", "{\"weight_map\": 3}");
-    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    load_folder("bad-index", &s, &f, KV_ERR_FORMAT, err, sizeof err);
     assert_non_null(strstr(err, "index.json:1:16: no weight_map object"));
     write_text("bad-index/model.safetensors.index.json", "{\"weight_map\": {\"a\": \"b\"}");
-    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    load_folder("bad-index", &s, &f, KV_ERR_FORMAT, err, sizeof err);
     assert_non_null(strstr(err, "index.json:1:"));
     write_text("bad-index/model.safetensors.index.json",
                "{\"weight_map\": {\"a\": \"missing.safetensors\"}}");
-    load_folder("bad-index", &s, &f, 2, err, sizeof err);
+    load_folder("bad-index", &s, &f, KV_ERR_FILE, err, sizeof err);
     assert_non_null(strstr(err, "/bad-index/missing.safetensors: cannot open"));
     mkdirs("empty");
-    load_folder("empty", &s, &f, 2, err, sizeof err);
+    load_folder("empty", &s, &f, KV_ERR_FORMAT, err, sizeof err);
     assert_non_null(strstr(err, "/empty: no config.json in this folder (for a GGUF model, "
                                 "give the .gguf file itself)"));
 }
@@ -572,12 +574,12 @@ static void load_file(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_bytes("files/short.safetensors", bad[i].bytes, bad[i].n);
         tmp_path(path, sizeof path, "files/short.safetensors");
-        assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 2);
+        assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), KV_ERR_FORMAT);
         if (!strstr(err, bad[i].want))
             fail_msg("want '%s', got '%s'", bad[i].want, err);
     }
     tmp_path(path, sizeof path, "files/missing.safetensors");
-    assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), 2);
+    assert_int_equal(kv_safetensors_load_file(path, 0, &st, err, sizeof err), KV_ERR_FILE);
     assert_non_null(strstr(err, "missing.safetensors: cannot open: "));
     assert_int_equal(st.files, 1); /* the refused files added nothing */
 }
@@ -601,7 +603,7 @@ static void gguf_folder(void **state)
     free(whole);
     /* a folder holding only a .gguf: its name cannot be found without a directory listing
      * (standard C has none), so the message says to give the file */
-    load_folder("gguf-only", &s, &f, 2, err, sizeof err);
+    load_folder("gguf-only", &s, &f, KV_ERR_FORMAT, err, sizeof err);
     assert_non_null(strstr(err, "gguf-only: no config.json in this folder (for a GGUF model, "
                                 "give the .gguf file itself)"));
     /* the file itself reads */
@@ -609,7 +611,7 @@ static void gguf_folder(void **state)
     kv_spec_defaults(&s);
     assert_int_equal(kv_gguf_load_file(path, &s, &info, NULL, err, sizeof err), 0);
     assert_true(s.checkpoint_weights_bytes == 1651680.0);
-    assert_string_equal(s.weights_source, "gguf");
+    assert_int_equal(s.weights_source, KV_WEIGHTS_GGUF);
 }
 
 /* models--org--name/{refs/main, snapshots/REV/} under HF_HUB_CACHE. */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 #include "run.h"
 
@@ -160,10 +161,10 @@ static void library_and_table(void **state)
     kv_result r;
     kv_table t;
     kv_spec_defaults(&s);
-    s.engine = KV_ENGINE_SGLANG;
-    s.sglang.mem_fraction_static = 0.88;
-    s.sglang.avail_before_gib = 78.81;
-    s.sglang.avail_after_gib = 63.72;
+    kv_spec_set_engine(&s, KV_ENGINE_SGLANG);
+    s.sglang.mem_fraction_static = KV_SOME_NUM(0.88);
+    s.sglang.avail_before_gib = KV_SOME_NUM(78.81);
+    s.sglang.avail_after_gib = KV_SOME_NUM(63.72);
     assert_int_equal(kv_compute(&s, &r), KV_OK);
     assert_int_equal(r.kv_cache_tokens, 1016047);
     assert_true(r.max_concurrency == 248);
@@ -174,8 +175,8 @@ static void library_and_table(void **state)
     assert_true(t.rows[0].max_concurrency == 992);
     assert_int_equal(t.rows[t.n_rows - 1].context, 32768);
     assert_true(t.rows[t.n_rows - 1].max_concurrency == 31);
-    s.sglang.mem_fraction_static = 1.5; /* out of range through the library too */
-    assert_int_equal(kv_compute(&s, &r), KV_ERR_SGLANG);
+    s.sglang.mem_fraction_static = KV_SOME_NUM(1.5); /* out of range through the library too */
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
 }
 
 static void usage_errors(void **state)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 #include "run.h"
 
@@ -192,9 +193,9 @@ static void worked_examples_through_the_api(void **state)
     s.kv_heads = 32;
     s.head_dim = 128;
     s.dtype = KV_DTYPE_FP8;
-    s.engine = KV_ENGINE_TRTLLM;
+    kv_spec_set_engine(&s, KV_ENGINE_TRTLLM);
     s.trtllm.tokens_per_block = 64;
-    s.trtllm.free_mem_gib = 70.48;
+    s.trtllm.free_mem_gib = KV_SOME_NUM(70.48);
     assert_int_equal(kv_compute(&s, &r), KV_OK);
     assert_true(r.trtllm.per_token_bytes == 262144.0);
     assert_int_equal(r.trtllm.max_tokens, 259817);
@@ -209,7 +210,7 @@ static void worked_examples_through_the_api(void **state)
     /* T02's geometry: 32 layers, 8 KV heads, head 128, fp8 = 65,536 B per token */
     s.kv_heads = 8;
     s.trtllm.tokens_per_block = 32;
-    s.trtllm.free_mem_gib = 17.835;
+    s.trtllm.free_mem_gib = KV_SOME_NUM(17.835);
     assert_int_equal(kv_compute(&s, &r), KV_OK);
     assert_int_equal(r.trtllm.max_tokens, 262987);
     assert_int_equal(r.trtllm.blocks, 8219);
@@ -218,10 +219,10 @@ static void worked_examples_through_the_api(void **state)
 
     /* the engine's own inputs are checked: a fraction of 1, no tokens per block */
     s.trtllm.fraction = 1;
-    assert_int_equal(kv_compute(&s, &r), KV_ERR_TRTLLM);
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
     s.trtllm.fraction = 0.9;
     s.trtllm.tokens_per_block = 0;
-    assert_int_equal(kv_compute(&s, &r), KV_ERR_TRTLLM);
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
 }
 
 int main(void)

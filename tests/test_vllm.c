@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 #include "run.h"
 
@@ -437,7 +438,8 @@ static void encoder_profile(void **state)
  * --engine vllm. An alarm turns a hang into a failure. */
 static kv_status vllm_compute(kv_spec *s, kv_result *r)
 {
-    s->engine = KV_ENGINE_VLLM;
+    if (s->engine != KV_ENGINE_VLLM) /* (setting it fills vLLM's defaults) */
+        kv_spec_set_engine(s, KV_ENGINE_VLLM);
     alarm(10);
     kv_status st = kv_compute(s, r);
     alarm(0);
@@ -448,8 +450,8 @@ static kv_spec vllm_spec(void)
 {
     kv_spec s;
     kv_spec_defaults(&s);
-    s.engine = KV_ENGINE_VLLM;
-    s.vllm.total_gib = 48; /* the CLI fills it from the GPU; unused with kv_cache_memory_gib */
+    kv_spec_set_engine(&s, KV_ENGINE_VLLM);
+    s.vllm.total_gib = KV_SOME_NUM(48); /* the CLI fills it from the GPU; unused with kv_cache_memory_gib */
     return s;
 }
 
@@ -464,7 +466,7 @@ static void max_model_len_int64_max(void **state)
     static kv_result r;
     kv_spec s = vllm_spec();
     s.context = INT64_MAX;
-    s.vllm.kv_cache_memory_gib = 0.5;
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(0.5);
     assert_int_equal(vllm_compute(&s, &r), KV_OK);
     assert_false(r.vllm.fits);
     assert_int_equal(r.vllm.num_gpu_blocks, 585);
@@ -482,7 +484,7 @@ static void max_model_len_int64_max(void **state)
     s.layout.pattern_len = 1;
     s.layout.pattern[0] = KV_LAYER_CHUNKED;
     s.layout.chunk = INT64_MAX;
-    s.vllm.kv_cache_memory_gib = 0.5;
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(0.5);
     assert_int_equal(vllm_compute(&s, &r), KV_OK);
     assert_int_equal(r.vllm.blocks_per_request, INT64_C(576460752303423488));
     /* page 16 x 2 x 4 x 128 x 2 = 32,768 B: 0.5 GiB / 32,768 = 16,384 blocks; the longest
@@ -504,8 +506,8 @@ static void counts_beyond_int64_are_refused(void **state)
     s.kv_heads = 1;
     s.head_dim = 1;
     s.dtype = KV_DTYPE_FP8;
-    s.vllm.kv_cache_memory_gib = 1e12;
-    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(1e12);
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_RANGE);
 
     /* one sliding layer, window 2^63 - 1, block 1, M = 2^63 - 1: ceil(min(2^63 - 2 + 2,048,
      * M) / 1) + 1 = 2^63 blocks per request */
@@ -515,9 +517,9 @@ static void counts_beyond_int64_are_refused(void **state)
     s.layout.pattern_len = 1;
     s.layout.pattern[0] = KV_LAYER_SLIDING;
     s.layout.window = INT64_MAX;
-    s.vllm.block_size = 1;
-    s.vllm.kv_cache_memory_gib = 1;
-    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+    s.vllm.block_size = KV_SOME_INT(1);
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(1);
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_RANGE);
     /* the same window at M = 2^63 - 2: (2^63 - 2) + 1 = 2^63 - 1 blocks: exact, accepted */
     s.context = INT64_MAX - 1;
     assert_int_equal(vllm_compute(&s, &r), KV_OK);
@@ -528,21 +530,22 @@ static void counts_beyond_int64_are_refused(void **state)
     /* GPU KV cache size, 0.11 era: (blocks // groups) x block size. 2^59 - 1 blocks x 16 =
      * 2^63 - 16 = 9,223,372,036,854,775,792 tokens: exact (a cap would say 9.2e18) ... */
     s = vllm_spec();
-    s.vllm.kv_cache_memory_gib = 1;
-    s.vllm.num_gpu_blocks_override = (INT64_C(1) << 59) - 1;
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(1);
+    s.vllm.num_gpu_blocks_override = KV_SOME_INT((INT64_C(1) << 59) - 1);
     assert_int_equal(vllm_compute(&s, &r), KV_OK);
     assert_int_equal(r.vllm.gpu_kv_cache_tokens, INT64_C(9223372036854775792));
     /* ... 2^59 blocks x 16 = 2^63: refused */
-    s.vllm.num_gpu_blocks_override = INT64_C(1) << 59;
-    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+    s.vllm.num_gpu_blocks_override = KV_SOME_INT(INT64_C(1) << 59);
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_RANGE);
     /* 2026 era: tokens = blocks / per request x M = (2^62 / 256) x 4,096 = 2^66: refused */
     s.vllm.version = 2100;
-    s.vllm.num_gpu_blocks_override = INT64_C(1) << 62;
-    assert_int_equal(vllm_compute(&s, &r), KV_ERR_VLLM_RANGE);
+    s.vllm.num_gpu_blocks_override = KV_SOME_INT(INT64_C(1) << 62);
+    assert_int_equal(vllm_compute(&s, &r), KV_ERR_RANGE);
 
-    assert_string_equal(kv_status_message(KV_ERR_VLLM_RANGE),
-                        "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
-                        "than cap it");
+    kv_error e;
+    kv_explain(&s, KV_ERR_RANGE, &e);
+    assert_string_equal(e.msg, "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses "
+                               "rather than cap it");
     /* the program: exit 2, the message naming --engine vllm, nothing on stdout */
     run_result out;
     run_kvcalc((const char *const[]){"--engine", "vllm", "--layers", "1", "--kv-heads", "1",

@@ -9,6 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A reader's message (which names the file) as the program's error line. */
+static int fail_with(char *err, size_t errcap)
+{
+    char msg[KV_ERR_BUF];
+    snprintf(msg, sizeof msg, "%s", err);
+    return kv_fail(err, errcap, "%s", msg);
+}
+
 /* A GGUF file: by its magic, or by its extension (then the reader says what is wrong). */
 static int is_gguf(const char *path)
 {
@@ -21,9 +29,9 @@ static int gguf_load(const char *path, kv_model *m, kv_model_info *info, char *e
                      size_t errcap)
 {
     kv_safe(m->source, sizeof m->source, path, 0);
-    if (kv_gguf_load_file(path, &m->spec, info, &m->gguf, err, errcap) != 0)
-        return KV_USAGE_ERROR;
-    m->spec.llamacpp.gguf = &m->gguf; /* llama.cpp sizes each layer as the file says */
+    if (kv_gguf_load_file(path, &m->spec, info, &m->gguf, err, errcap) != KV_OK)
+        return fail_with(err, errcap);
+    m->spec.gguf = &m->gguf; /* engines size each layer as the file says */
     m->kind = SOURCE_CHECKPOINT;
     snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
     return 0;
@@ -36,8 +44,8 @@ static int folder_load(const char *dir, const char *shown, kv_model *m, kv_model
 {
     kv_folder_info f;
     kv_safe(m->source, sizeof m->source, shown, 0);
-    if (kv_folder_load(dir, &m->spec, info, &f, err, errcap) != 0)
-        return KV_USAGE_ERROR;
+    if (kv_folder_load(dir, &m->spec, info, &f, err, errcap) != KV_OK)
+        return fail_with(err, errcap);
     /* the geometry is the folder's config.json; the weights, when found, its checkpoint */
     m->kind = SOURCE_CONFIG;
     snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
@@ -100,12 +108,12 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
         const char *label = strcmp(config_path, "-") == 0 ? "<stdin>" : config_path;
         kv_safe(m->source, sizeof m->source, label, 0);
         rc = kv_config_load_file(config_path, &text, &len, err, errcap);
-        if (rc == 0) {
+        if (rc == KV_OK) {
             rc = kv_config_read(text, len, m->source, &m->spec, &info, err, errcap);
             free(text);
         }
-        if (rc != 0)
-            return KV_USAGE_ERROR;
+        if (rc != KV_OK)
+            return fail_with(err, errcap);
         snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : m->source);
         m->kind = SOURCE_CONFIG;
     } else if (!kv_model_preset_find(model_name)) {
@@ -113,8 +121,8 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
             return rc;
     } else {
         const kv_model_preset *p = kv_model_preset_find(model_name);
-        if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != 0)
-            return KV_USAGE_ERROR;
+        if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != KV_OK)
+            return fail_with(err, errcap);
         snprintf(m->name, sizeof m->name, "%s", p->id);
         snprintf(m->source, sizeof m->source, "built-in preset");
         m->kind = SOURCE_PRESET;
@@ -125,59 +133,6 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
     return 0;
 }
 
-/* --quantization METHOD: what each method stores its weights in, and which weights. */
-static const struct {
-    kv_dtype dtype;
-    kv_quant_scope scope;
-    double bytes; /* per quantized weight when not a plain dtype's */
-} quantization_rules[KV_QUANTIZATION_COUNT] = {
-    [KV_QUANTIZATION_FP8] = {KV_DTYPE_FP8, KV_QUANT_LINEAR, 0},
-    [KV_QUANTIZATION_INT8] = {KV_DTYPE_INT8, KV_QUANT_LINEAR, 0},
-    /* 4-bit values plus, per group of 128, an fp16 scale and a 4-bit zero point */
-    [KV_QUANTIZATION_AWQ] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 2.5 / 128},
-    [KV_QUANTIZATION_GPTQ] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 2.5 / 128},
-    /* nf4 plus, per block of 64, an 8-bit scale (double quantization: 4.125 bits) */
-    [KV_QUANTIZATION_BITSANDBYTES] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 1.0 / 64},
-    [KV_QUANTIZATION_MXFP4] = {KV_DTYPE_INT4, KV_QUANT_EXPERTS, 0.53125},
-};
-
-/* The checkpoint is stored as --quantization says: its linear layers (mxfp4: the experts)
- * in the method's type, the rest in the model's dtype - unlike --weight-dtype, which puts
- * every weight in one dtype. A checkpoint's own tensor bytes give way to it. */
-static void apply_quantization(kv_spec *s)
-{
-    if (s->quantization < 0 || s->quantization >= KV_QUANTIZATION_COUNT)
-        return;
-    s->weight_dtype = quantization_rules[s->quantization].dtype;
-    s->arch.quant_scope = quantization_rules[s->quantization].scope;
-    s->arch.quant_bytes = quantization_rules[s->quantization].bytes;
-}
-
-/* Writes one explicit flag over the spec, with what it overrules. */
-static void apply_flag(const kv_flag *f, const kv_value *v, kv_spec *s)
-{
-    memcpy((char *)s + f->offset, v, kv_flag_size(f));
-    if (f->clears & (CLEARS_ESTIMATE | CLEARS_QUANT))
-        s->checkpoint_weights_bytes = 0; /* a GGUF file's own bytes give way to the flag */
-    if (f->clears & (CLEARS_ESTIMATE | CLEARS_QUANT))
-        s->weights_source = NULL; /* the weights are now what the flag says */
-    if (f->clears & CLEARS_ESTIMATE)
-        s->params_estimated = 0;
-    if (f->clears & CLEARS_GEOMETRY)
-        s->llamacpp.gguf = NULL; /* the file's per-layer rows give way to the flags */
-    if (f->clears & CLEARS_GPU) {
-        s->gpu_name = NULL;
-        s->gpu_mem_estimated = 0;
-        s->gpu_engine_gib = 0;
-    }
-    if (f->clears & CLEARS_QUANT) { /* every weight in the dtype given */
-        s->arch.quant_scope = KV_QUANT_ALL;
-        s->arch.quant_bytes = 0;
-    }
-    if (f->clears & CLEARS_STORAGE)
-        apply_quantization(s);
-}
-
 void kv_build_base(const kv_model *model, const kv_gpu *gpu, kv_spec *out)
 {
     /* 1. defaults, 2. the model (its spec starts from the same defaults) */
@@ -186,56 +141,65 @@ void kv_build_base(const kv_model *model, const kv_gpu *gpu, kv_spec *out)
     else
         kv_spec_defaults(out);
     /* 3. the GPU */
-    if (gpu) {
-        out->gpu_mem_gib = kv_gpu_gib(gpu);
-        out->gpu_name = gpu->name;
-        out->gpu_mem_estimated = gpu->estimated;
-        out->gpu_engine_gib = gpu->engine_gib;
+    if (gpu)
+        kv_spec_set_gpu(out, gpu);
+}
+
+/* The engine: the command line's, else the log's, else the model's (the lesson's). Set
+ * before any other input, so that every input lands on the engine's own defaults. */
+static void choose_engine(const kv_options *o, const kv_log_args *log, kv_spec *out)
+{
+    size_t i = kv_param_index(kv_core_param_get(KV_P_ENGINE));
+    if (o->set[i])
+        kv_spec_set_engine(out, o->values[i].engine);
+    else if (log && log->kind[i])
+        kv_spec_set_engine(out, log->values[i].engine);
+    else
+        kv_spec_set_engine(out, out->engine);
+}
+
+/* 4. explicit flags over the spec, its engine chosen. */
+static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
+{
+    char shown[KV_TYPED_MAX];
+    size_t n = kv_param_count();
+    /* 4. explicit flags: an engine's own flags need that engine (its defaults that depend
+     *    on the GPU are resolved by the engine itself, from the spec) */
+    for (size_t i = 0; i < n; i++) {
+        const kv_param *p = kv_param_at(i);
+        if (o->set[i] && p->engine != KV_ENGINE_COUNT && p->engine != out->engine)
+            return kv_fail(err, errcap, "%s: applies only with --engine %s",
+                           kv_flag_shown(o, kv_flag_at(i), shown, sizeof shown),
+                           kv_engine_name(p->engine));
     }
+    for (size_t i = 0; i < n; i++)
+        if (o->set[i] && kv_param_at(i)->type != KV_T_ENGINE)
+            kv_spec_set(out, kv_param_at(i), &o->values[i]);
+    return 0;
 }
 
 int kv_build_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
 {
-    /* 4. explicit flags */
-    const kv_flag *foreign = NULL;
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        if (!o->set[i])
-            continue;
-        apply_flag(&kv_flags[i], &o->values[i], out);
-        if (kv_flags[i].engine != KV_ENGINE_COUNT && !foreign)
-            foreign = &kv_flags[i];
-    }
-    /* 5. engine rules: an engine's own flags need that engine (its defaults that depend on
-     *    the GPU are resolved by the engine itself, from the spec) */
-    char shown[KV_TYPED_MAX];
-    for (size_t i = 0; foreign && i < kv_flags_count; i++)
-        if (o->set[i] && kv_flags[i].engine != KV_ENGINE_COUNT && kv_flags[i].engine != out->engine)
-            return kv_fail(err, errcap, "%s: applies only with --engine %s",
-                           kv_flag_shown(o, &kv_flags[i], shown, sizeof shown),
-                           kv_engine_name(kv_flags[i].engine));
-    /*    llama.cpp caches in f16 whatever the model's dtype, unless --dtype says otherwise */
-    const kv_flag *dtype = kv_flag_find("dtype", 5);
-    if (out->engine == KV_ENGINE_LLAMACPP && !o->set[dtype - kv_flags])
-        out->dtype = KV_DTYPE_FP16;
-    return 0;
+    choose_engine(o, NULL, out);
+    return apply_flags(o, out, err, errcap);
 }
 
 /* The source of one input that was not given as a flag. */
-static kv_source unset_source(const kv_flag *f, const kv_model *model, const kv_gpu *gpu,
+static kv_source unset_source(const kv_param *p, const kv_model *model, const kv_gpu *gpu,
                               const kv_spec *s)
 {
-    char buf[64];
-    if (f->offset == offsetof(kv_spec, params_b) && model) /* the weights */
+    const kv_param *core = kv_core_param_get(0);
+    if (p == kv_core_param_get(KV_P_PARAMS_B) && model) /* the weights */
         return s->params_estimated               ? SOURCE_ESTIMATE
                : s->checkpoint_weights_bytes > 0 ? SOURCE_CHECKPOINT
                                                  : model->kind;
-    if (f->offset == offsetof(kv_spec, dtype) && s->engine == KV_ENGINE_LLAMACPP)
-        return SOURCE_DEFAULT; /* llama.cpp's f16 cache, whatever the model says */
-    if (f->model_sets && model)
+    if (p->engine == KV_ENGINE_COUNT && kv_engine_overrides(s->engine, (kv_core_param)(p - core)))
+        return SOURCE_DEFAULT; /* the engine decides it (llama.cpp's f16 cache) */
+    if (p->model_sets && model)
         return model->kind;
-    if (f->clears & CLEARS_GPU && gpu)
+    if (p->clears & KV_CLEARS_GPU && gpu)
         return SOURCE_PRESET;
-    if (f->optional && f->auto_estimate && strcmp(kv_flag_text(buf, sizeof buf, s, f), "null") == 0)
+    if (p->estimate && kv_param_unset(s, p))
         return SOURCE_ESTIMATE;
     return SOURCE_DEFAULT;
 }
@@ -244,10 +208,9 @@ void kv_build_sources(const kv_options *o, const kv_model *model, const kv_gpu *
                       const kv_spec *s, kv_sources *out)
 {
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < kv_flags_count; i++)
-        if (kv_flags[i].does == DO_SPEC)
-            out->of[i] = o->set[i] ? SOURCE_FLAG
-                                   : (unsigned char)unset_source(&kv_flags[i], model, gpu, s);
+    for (size_t i = 0; i < kv_param_count(); i++)
+        out->of[i] = o->set[i] ? SOURCE_FLAG
+                               : (unsigned char)unset_source(kv_param_at(i), model, gpu, s);
 }
 
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
@@ -257,14 +220,18 @@ int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
 }
 
 int kv_build_spec_log(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
-                      const kv_log_inputs *log, int measured, kv_spec *out, char *err,
+                      const kv_log_args *log, int measured, kv_spec *out, char *err,
                       size_t errcap)
 {
     kv_build_base(model, gpu, out);
+    choose_engine(o, log, out);
     /* 3b. the log's values, as if typed; an explicit flag of the same input wins */
-    for (size_t i = 0; log && i < kv_flags_count; i++)
-        if (log->set[i] && !o->set[i] && (log->set[i] == LOG_SETTING || measured) &&
-            !(gpu && kv_flags[i].clears & CLEARS_GPU)) /* --gpu outranks the log's total */
-            apply_flag(&kv_flags[i], &log->values[i], out);
-    return kv_build_flags(o, out, err, errcap);
+    for (size_t i = 0; log && i < kv_param_count(); i++) {
+        const kv_param *p = kv_param_at(i);
+        if (log->kind[i] && !o->set[i] && p->type != KV_T_ENGINE &&
+            (log->kind[i] == KV_LOG_SETTING || measured) &&
+            !(gpu && p->clears & KV_CLEARS_GPU)) /* --gpu outranks the log's total */
+            kv_spec_set(out, p, &log->values[i]);
+    }
+    return apply_flags(o, out, err, errcap);
 }

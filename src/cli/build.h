@@ -17,7 +17,7 @@ typedef struct {
     kv_spec spec;
     char name[600];   /* the model's name, for reports */
     char source[600]; /* "built-in preset", or the file as typed */
-    kv_gguf_info gguf;/* a GGUF file's per-layer numbers (spec.llamacpp.gguf points here) */
+    kv_gguf_info gguf;/* a GGUF file's per-layer numbers (spec.gguf points here) */
     kv_source kind;   /* SOURCE_PRESET, SOURCE_CONFIG or SOURCE_CHECKPOINT (a GGUF file) */
 } kv_model;
 
@@ -31,24 +31,20 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,
                   char *err, size_t errcap);
 
-/* A startup log's values as spec inputs (--from-log), by kv_flags index, as if typed:
- * LOG_SETTING (how the engine was started: max_model_len, utilization, TP, ...),
- * LOG_MEASURED (what the run measured: weights, activation, ...) or LOG_KV_FIGURE (the
- * measured value the KV cache was sized from: vLLM's KV memory or blocks, SGLang's two
- * avail-mem readings). */
-#define LOG_SETTING 1
-#define LOG_MEASURED 2
-#define LOG_KV_FIGURE 3
+/* A startup log's values as spec inputs (--from-log), parsed by the flags' own reader as
+ * if typed, by flag index: kind[i] is a kv_log_kind (KV_LOG_SETTING: how the engine was
+ * started; KV_LOG_MEASURED: what the run measured; KV_LOG_KV_FIGURE: the measured value
+ * the KV cache was sized from). */
 typedef struct {
-    unsigned char set[KV_MAX_FLAGS];
+    unsigned char kind[KV_MAX_FLAGS];
     kv_value values[KV_MAX_FLAGS];
-} kv_log_inputs;
+} kv_log_args;
 
 /* kv_build_spec() with a log's inputs applied after the model and the GPU and before the
  * explicit flags (which win): every setting, and the measured values (the KV figure
  * included) when `measured` is 1. */
 int kv_build_spec_log(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
-                      const kv_log_inputs *log, int measured, kv_spec *out, char *err,
+                      const kv_log_args *log, int measured, kv_spec *out, char *err,
                       size_t errcap);
 
 /* Where each input of spec s (built from o, model and gpu) came from. */

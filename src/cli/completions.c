@@ -1,6 +1,6 @@
 /*
  * completions.c - writes kvcalc's shell completions for bash, zsh and fish from the flag
- * table (kv_flags in options.c), so every long flag and alias is completed and a new flag
+ * table (cli/flags.c: the library's parameters and the program's flags), so every long flag and alias is completed and a new flag
  * needs no script edit. Run by the build (CMakeLists.txt); not installed.
  *
  * Values completed: dtype flags (every dtype name and spelling, and "auto"), choice flags
@@ -95,8 +95,8 @@ static void collect(void)
         add_gpu_word(g, keep(name, n));
     }
 
-    for (size_t i = 0; i < kv_keys_count; i++)
-        add(&keys, kv_keys[i].name);
+    for (size_t i = 0; i < kv_field_count(); i++)
+        add(&keys, kv_field_at(i)->name);
 }
 
 /* What follows a flag on the command line, and the words for it. */
@@ -126,9 +126,9 @@ static value_kind_t value_of(const kv_flag *f, const word_list **words, word_lis
         *words = &dtypes;
         return VAL_WORDS;
     }
-    if (f->arg == ARG_CHOICE && f->choices) {
+    if ((f->arg == ARG_CHOICE || f->arg == ARG_ENGINE) && f->choices) {
         choices->n = 0;
-        for (const flag_choice *c = f->choices; c->name; c++)
+        for (const kv_choice *c = f->choices; c->name; c++)
             add(choices, c->name);
         *words = choices;
         return VAL_WORDS;
@@ -181,8 +181,8 @@ static void write_bash(FILE *out)
           "    fi\n"
           "    case $flag in\n",
           out);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *f = kv_flag_at(i);
         value_kind_t kind = value_of(f, &words, &choices);
         if (kind == VAL_NONE)
             continue;
@@ -208,8 +208,8 @@ static void write_bash(FILE *out)
           "            [[ -z $cur || $cur == -* ]] || return 0\n"
           "            words='",
           out);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *f = kv_flag_at(i);
         fprintf(out, "%s--%s", i ? " " : "", f->name);
         for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
             fprintf(out, " --%s", f->alias[a]);
@@ -232,8 +232,8 @@ static void write_zsh(FILE *out)
     word_list choices;
     const word_list *words;
     fprintf(out, "#compdef kvcalc\n# zsh completion for %s\n_arguments \\\n", header);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *f = kv_flag_at(i);
         value_kind_t kind = value_of(f, &words, &choices);
         const char *eq = kind == VAL_NONE ? "" : "=";
         const char *rep = (f->does == DO_REQUIRE || f->does == DO_SWEEP) ? "*" : "";
@@ -269,7 +269,7 @@ static void write_zsh(FILE *out)
             } else
                 fputs(": ", out);
         }
-        fprintf(out, "'%s\n", i + 1 < kv_flags_count ? " \\" : "");
+        fprintf(out, "'%s\n", i + 1 < kv_flag_count() ? " \\" : "");
     }
 }
 
@@ -279,8 +279,8 @@ static void write_fish(FILE *out)
     const word_list *words;
     fprintf(out, "# fish completion for %s", header);
     fputs("complete -c kvcalc -f\n", out);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *f = kv_flag_at(i);
         value_kind_t kind = value_of(f, &words, &choices);
         fputs("complete -c kvcalc", out);
         if (f->short_name) /* fish: -s one letter, -o an old-style "-np" */

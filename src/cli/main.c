@@ -81,9 +81,9 @@ static int output(const kv_options *o, const kv_report *rep,
 {
     if (o->get) {
         char buf[FMT_BUF], safe[FMT_BUF];
-        kv_key_value v = kv_key_get(o->get, rep);
-        kv_key_text(buf, sizeof buf, v);
-        puts(v.kind == VAL_STR ? text_safe(safe, sizeof safe, buf) : buf);
+        kv_field_value v = kv_report_value(o->get, rep);
+        kv_value_text(buf, sizeof buf, v);
+        puts(v.kind == KV_VAL_STR ? text_safe(safe, sizeof safe, buf) : buf);
     } else {
         render[o->format](stdout, rep);
     }
@@ -105,7 +105,7 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
         [FORMAT_CSV] = report_fromlog_csv,
     };
     static kv_log lg;
-    static kv_log_inputs in;
+    static kv_log_args in;
     static kv_store given, e2e;
     static kv_comparison cmp;
     kv_spec sa, sb;
@@ -114,8 +114,8 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     int what_if;
     if (kv_fromlog_prepare(o, &lg, &in, &what_if, err, sizeof err) != 0)
         return usage_error(err);
-    const kv_flag *layers = kv_flag_find("layers", 6);
-    if (!has_model && !o->set[layers - kv_flags]) { /* the log's model, when kvcalc knows it */
+    if (!has_model && !kv_options_given(o, kv_core_param_get(KV_P_LAYERS))) {
+        /* the log's model, when kvcalc knows it */
         int rc = kv_fromlog_model(&lg, o->from_log, model, err, sizeof err);
         if (rc != 0)
             return usage_error(err);
@@ -134,7 +134,7 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     if (end_to_end && kv_build_spec_log(o, m, o->gpu, &in, 0, &sb, err, sizeof err) == 0 &&
         kv_pipeline_run(o, &sb, &e2e, &rep_b) == KV_OK)
         b = &e2e.result;
-    kv_fromlog_compare(&lg, what_if, &sa, &given.result, b ? &sb : NULL, b, &cmp);
+    kv_log_compare(&lg, what_if, &sa, &given.result, b ? &sb : NULL, b, &cmp);
     cmp.file = o->from_log;
     rep.comparison = &cmp;
     return output(o, &rep, render);
@@ -150,7 +150,8 @@ static int list_models(void)
         kv_model_info info;
         kv_spec s;
         kv_result r;
-        if (kv_model_preset_spec(m, &s, &info, err, sizeof err) != 0 || kv_compute(&s, &r) != KV_OK) {
+        if (kv_model_preset_spec(m, &s, &info, err, sizeof err) != KV_OK ||
+            kv_compute(&s, &r) != KV_OK) {
             fprintf(stderr, "kvcalc: built-in model %s does not load: %s\n", m->id, err);
             return 1;
         }

@@ -11,6 +11,7 @@ static size_t gpu_choices(kv_gpu_choice *out, size_t cap)
         out[n].name = g->name;
         out[n].gib = kv_gpu_gib(g);
         out[n].engine_gib = g->engine_gib;
+        out[n].device_names = g->smi_names;
     }
     return n;
 }
@@ -59,11 +60,11 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
 
 int kv_requirement_met(const kv_requirement *q, const kv_report *rep, char *got, size_t cap)
 {
-    kv_key_value v = kv_key_get(q->key, rep);
-    kv_key_text(got, cap, v);
+    kv_field_value v = kv_report_value(q->key, rep);
+    kv_value_text(got, cap, v);
     if (v.is_null)
         return 0; /* a value that does not exist meets nothing */
-    double x = v.kind == VAL_INT ? (double)v.i : v.kind == VAL_BOOL ? (double)v.b : v.d;
+    double x = v.kind == KV_VAL_INT ? (double)v.i : v.kind == KV_VAL_BOOL ? (double)v.b : v.d;
     switch (q->op) {
     case REQ_GE:
         return x >= q->value;

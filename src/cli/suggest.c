@@ -117,8 +117,8 @@ const char *kv_hint_flag(const char *typed, int short_typed, char *buf, size_t c
     kv_suggestion lng, shrt;
     kv_suggest_init(&lng, typed);
     kv_suggest_init(&shrt, typed);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *f = kv_flag_at(i);
         kv_suggest_try(&lng, f->name, strlen(f->name));
         for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
             kv_suggest_try(&lng, f->alias[a], strlen(f->alias[a]));
@@ -171,12 +171,12 @@ const char *kv_hint_key(const char *typed, int numeric_only, char *buf, size_t c
 {
     kv_suggestion s;
     kv_suggest_init(&s, typed);
-    for (size_t i = 0; i < kv_keys_count; i++)
-        if (!numeric_only || kv_key_is_numeric(&kv_keys[i]))
-            kv_suggest_try(&s, kv_keys[i].name, strlen(kv_keys[i].name));
-    for (size_t i = 0; i < kv_log_keys_count; i++) /* --from-log's */
-        if (!numeric_only || kv_key_is_numeric(&kv_log_keys[i]))
-            kv_suggest_try(&s, kv_log_keys[i].name, strlen(kv_log_keys[i].name));
+    for (size_t i = 0; i < kv_field_count() + kv_log_field_count(); i++) { /* --from-log's too */
+        const kv_field *k = i < kv_field_count() ? kv_field_at(i)
+                                                 : kv_log_field_at(i - kv_field_count());
+        if (!numeric_only || kv_field_is_numeric(k))
+            kv_suggest_try(&s, k->name, strlen(k->name));
+    }
     return kv_suggest_hint(&s, "", buf, cap);
 }
 
@@ -186,8 +186,8 @@ const char *kv_hint_input(const char *typed, char *buf, size_t cap)
     kv_suggest_init(&s, typed);
     kv_suggest_try(&s, "gpu", 3);
     kv_suggest_try(&s, "model", 5);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *f = kv_flag_at(i);
         if (f->does != DO_SPEC || f->arg == ARG_NONE)
             continue;
         kv_suggest_try(&s, f->name, strlen(f->name));

@@ -172,9 +172,12 @@ static int range_item(grid *g, axis *ax, const char *item)
     if (!(s = new_segment(ax)))
         return grid_fail(g, "kvcalc: --sweep: out of memory%s%s", "", "");
     s->is_range = 1;
+    int opt = ax->flag->param->type == KV_T_OPT_INT || ax->flag->param->type == KV_T_OPT_NUM;
     int rc = ax->flag->arg == ARG_INT
-                 ? kv_range_init_int(&s->range, va.i, vb.i, op, step, item, msg, sizeof msg)
-                 : kv_range_init_num(&s->range, va.d, vb.d, op, step, item, msg, sizeof msg);
+                 ? kv_range_init_int(&s->range, opt ? va.oi.value : va.i, opt ? vb.oi.value : vb.i,
+                                     op, step, item, msg, sizeof msg)
+                 : kv_range_init_num(&s->range, opt ? va.on.value : va.d, opt ? vb.on.value : vb.d,
+                                     op, step, item, msg, sizeof msg);
     if (rc != 0)
         return grid_fail(g, "kvcalc: --sweep: %s%s", msg, "");
     return 0;
@@ -203,7 +206,7 @@ static int axis_key(grid *g, axis *ax, const char *text, size_t len)
         return grid_fail(g, "kvcalc: --sweep: unknown key '%s'%s (expected gpu, model or an input "
                             "such as context, tp, dtype, gpu-mem-gib, block-size)",
                          key, kv_hint_input(key, hint, sizeof hint));
-    snprintf(ax->key, sizeof ax->key, "%s", ax->flag->key);
+    snprintf(ax->key, sizeof ax->key, "%s", ax->flag->param->key);
     return 0;
 }
 
@@ -283,6 +286,17 @@ static void axis_load(axis *ax)
     ax->now_auto = 0;
 }
 
+/* A range's next point as the axis's value, in the member its parameter reads. */
+static int range_next(axis *ax)
+{
+    int64_t i = 0;
+    double d = 0;
+    if (!kv_range_next(&ax->it, &i, &d))
+        return 0;
+    kv_flag_number(ax->flag, &ax->now, i, d);
+    return 1;
+}
+
 /* Moves to the first value of segment k (ranges: their first value). */
 static int axis_enter(axis *ax, size_t k)
 {
@@ -292,7 +306,7 @@ static int axis_enter(axis *ax, size_t k)
         segment *s = &ax->seg[k];
         if (s->is_range) {
             kv_range_begin(&s->range, &ax->it);
-            if (kv_range_next(&ax->it, &ax->now.i, &ax->now.d)) {
+            if (range_next(ax)) {
                 ax->now_auto = 0;
                 return 1;
             }
@@ -314,7 +328,7 @@ static int axis_next(axis *ax)
 {
     segment *s = &ax->seg[ax->at_seg];
     if (s->is_range) {
-        if (kv_range_next(&ax->it, &ax->now.i, &ax->now.d))
+        if (range_next(ax))
             return 1;
     } else if (++ax->at_list < s->n) {
         axis_load(ax);
@@ -338,7 +352,7 @@ static void apply_axes(const grid *g, kv_options *o, const kv_model **model, con
         } else if (ax->kind == AXIS_MODEL) {
             *model = ax->models[i];
         } else {
-            size_t f = (size_t)(ax->flag - kv_flags);
+            size_t f = kv_flag_index(ax->flag);
             o->set[f] = !ax->now_auto;
             o->values[f] = ax->now;
             o->typed[f] = NULL; /* messages then name the flag by its name */
@@ -347,17 +361,6 @@ static void apply_axes(const grid *g, kv_options *o, const kv_model **model, con
 }
 
 /* ---- rows ----------------------------------------------------------------------------- */
-
-/* The result columns, by output key; the engine's only when an engine is in play. */
-static const struct {
-    const char *key;
-    int engine_only;
-} columns[] = {
-    {"kv_bytes_per_token", 0}, {"kv_bytes_per_request", 0}, {"free_kv_bytes", 0},
-    {"max_concurrency", 0},    {"fits", 0},                 {"ideal_max_concurrency", 1},
-    {"num_gpu_blocks", 1},     {"gpu_kv_cache_tokens", 1},  {"vllm_max_concurrency", 1},
-};
-#define N_COLUMNS (sizeof columns / sizeof columns[0])
 
 typedef struct {
     char text[8192];
@@ -422,10 +425,38 @@ static void cell(line *l, kv_format fmt, int first, const char *key, const char 
     put(l, safe);
 }
 
+/* The result columns: the fields that are sweep columns (kv_field.sweep), the spec's and
+ * the result's first, then each engine's that the sweep computes, each part in its rank's
+ * order; a column beside an engine only when an engine other than the lesson's is swept. */
+#define MAX_COLUMNS 32
 typedef struct {
-    const kv_key *keys[N_COLUMNS];
-    int shown[N_COLUMNS];
+    const kv_field *keys[MAX_COLUMNS];
+    size_t n;
 } column_set;
+
+static void add_columns(column_set *cs, int engine, int beside_engine)
+{
+    for (int rank = 1; rank < 64; rank++)
+        for (size_t i = 0; i < kv_field_count() && cs->n < MAX_COLUMNS; i++) {
+            const kv_field *f = kv_field_at(i);
+            int mine = engine < 0 ? f->from != KV_FROM_ENGINE
+                                  : f->from == KV_FROM_ENGINE && (int)f->engine == engine;
+            if (f->sweep == rank && mine && (beside_engine || !(f->flags & KV_FIELD_BESIDE_ENGINE)))
+                cs->keys[cs->n++] = f;
+        }
+}
+
+static void columns_of(column_set *cs, const unsigned char *engines)
+{
+    int other = 0;
+    for (int e = 0; e < KV_ENGINE_COUNT; e++)
+        other |= engines[e] && e != KV_ENGINE_IDEAL;
+    cs->n = 0;
+    add_columns(cs, -1, other);
+    for (int e = 0; e < KV_ENGINE_COUNT; e++)
+        if (engines[e])
+            add_columns(cs, e, 1);
+}
 
 static void header(FILE *out, kv_format fmt, const grid *g, const column_set *cs)
 {
@@ -435,9 +466,8 @@ static void header(FILE *out, kv_format fmt, const grid *g, const column_set *cs
         return;
     for (size_t k = 0; k < g->n; k++)
         cell(&l, fmt, k == 0, "", g->axes[k].key, 0, 0);
-    for (size_t c = 0; c < N_COLUMNS; c++)
-        if (cs->shown[c])
-            cell(&l, fmt, 0, "", columns[c].key, 0, 0);
+    for (size_t c = 0; c < cs->n; c++)
+        cell(&l, fmt, 0, "", cs->keys[c]->name, 0, 0);
     put(&l, fmt == FORMAT_CSV ? ",status\n" : "  status\n");
     fwrite(l.text, 1, l.n, out);
 }
@@ -456,19 +486,15 @@ static void row(FILE *out, kv_format fmt, const grid *g, const kv_spec *s, const
             v = s->gpu_name;
         else if (ax->kind == AXIS_MODEL)
             v = s->model_name;
-        else {
-            v = kv_flag_text(buf, sizeof buf, s, ax->flag);
-            is_str = kv_flag_is_string(ax->flag, v);
-        }
+        else
+            v = kv_param_text(buf, sizeof buf, s, ax->flag->param, &is_str);
         cell(&l, fmt, k == 0, ax->key, v, is_str, 0);
     }
-    for (size_t c = 0; c < N_COLUMNS; c++) {
-        if (!cs->shown[c])
-            continue;
-        kv_key_value v = {VAL_NUM, 0, 0, 0, NULL, 1};
+    for (size_t c = 0; c < cs->n; c++) {
+        kv_field_value v = {KV_VAL_NUM, 0, 0, 0, NULL, 1};
         if (st == KV_OK)
-            v = kv_key_get(cs->keys[c], rep);
-        cell(&l, fmt, 0, columns[c].key, kv_key_text(buf, sizeof buf, v), 0, v.is_null);
+            v = kv_report_value(cs->keys[c], rep);
+        cell(&l, fmt, 0, cs->keys[c]->name, kv_value_text(buf, sizeof buf, v), 0, v.is_null);
     }
     const char *status = st == KV_OK ? "ok" : kv_status_message(st);
     if (fmt == FORMAT_TEXT) {
@@ -487,15 +513,15 @@ static void row(FILE *out, kv_format fmt, const grid *g, const kv_spec *s, const
  * error, as on a single run). The builder refuses nothing but engine rules, which depend on
  * which flags are set and on the engine alone: so every value of an engine axis is tried, and
  * of the other axes the first, with the other axes at their first values. */
-static int check_axes(grid *g, const kv_options *base, const kv_model *model, int *any_engine)
+static int check_axes(grid *g, const kv_options *base, const kv_model *model,
+                      unsigned char *engines)
 {
     static kv_options o;
     kv_spec s;
-    *any_engine = 0;
+    memset(engines, 0, KV_ENGINE_COUNT);
     for (size_t k = 0; k < g->n; k++) {
         axis *ax = &g->axes[k];
-        int every = ax->kind == AXIS_FLAG && ax->flag->offset == offsetof(kv_spec, engine) &&
-                    ax->flag->does == DO_SPEC;
+        int every = ax->kind == AXIS_FLAG && ax->flag->param == kv_core_param_get(KV_P_ENGINE);
         do {
             const kv_model *m = model;
             const kv_gpu *gpu = base->gpu;
@@ -503,7 +529,7 @@ static int check_axes(grid *g, const kv_options *base, const kv_model *model, in
             apply_axes(g, &o, &m, &gpu);
             if (kv_build_spec(&o, m, gpu, &s, g->err, sizeof g->err) != 0)
                 return -1;
-            *any_engine |= s.engine != KV_ENGINE_IDEAL;
+            engines[s.engine] = 1;
         } while (every && axis_next(ax));
         if (!every)
             axis_reset(ax);
@@ -534,9 +560,9 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
         } else
             axis_reset(&g.axes[k]);
     }
-    int any_engine = 0;
+    unsigned char engines[KV_ENGINE_COUNT];
     if (rc == 0)
-        rc = check_axes(&g, base, model, &any_engine);
+        rc = check_axes(&g, base, model, engines);
     if (rc != 0) {
         fprintf(stderr, "%s\n%s\n", g.err, KV_HINT);
         free_grid(&g);
@@ -544,10 +570,7 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
     }
 
     column_set cs;
-    for (size_t c = 0; c < N_COLUMNS; c++) {
-        cs.keys[c] = kv_key_find(columns[c].key);
-        cs.shown[c] = !columns[c].engine_only || any_engine;
-    }
+    columns_of(&cs, engines);
     header(out, base->format, &g, &cs);
     kv_spec s, base_spec;
     kv_report rep;

@@ -16,22 +16,18 @@
  * per_token and per_req are sums over layer groups; with the lesson's plain model there is
  * one group and the formulas above hold to the bit.
  *
- * No I/O and no globals here: the renderers decide nothing and the core prints nothing.
+ * No I/O and no globals here, and no engine: the sizing layer (src/sizing) runs the core
+ * and then the chosen engine.
  */
-#include "kvcalc.h"
-
-#include "engine.h"
 #include "internal.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
-/* The standard rows of the context-vs-concurrency table, in tokens. The lesson filters
- * them by c <= max(context, 8192) * 4, which keeps all six for every valid context, so the
- * filter is not repeated here. */
-static const int64_t std_contexts[KV_STD_CONTEXTS] = {1024, 2048, 4096, 8192, 16384, 32768};
-
-void kv_spec_defaults(kv_spec *s)
+/* The lesson's defaults of every core input (the sizing layer adds the engine). */
+void kv_core_defaults(kv_spec *s)
 {
     s->layers = 28;
     s->kv_heads = 4;
@@ -54,25 +50,22 @@ void kv_spec_defaults(kv_spec *s)
     s->dp = 1;
     s->expert_parallel = 0;
     s->pp_stage = -1;
-    s->engine = KV_ENGINE_IDEAL;
-    kv_vllm_defaults(&s->vllm);
-    kv_sglang_defaults(&s->sglang);
-    kv_trtllm_defaults(&s->trtllm);
-    kv_llamacpp_defaults(&s->llamacpp);
     s->model_name = NULL;
     s->model_source = NULL;
     s->gpu_name = NULL;
+    s->gpu_device_names = NULL;
     s->gpu_mem_estimated = 0;
     s->gpu_engine_gib = 0;
     s->max_context = 0;
     s->checkpoint_weights_bytes = 0;
     s->checkpoint_params = 0;
-    s->weights_source = NULL;
+    s->weights_source = KV_WEIGHTS_GIVEN;
     s->checkpoint_tower_bytes = 0;
     s->checkpoint_mtp_bytes = 0;
+    s->gguf = NULL;
 }
 
-static const char *const status_messages[] = {
+static const char *const status_messages[KV_STATUS_COUNT] = {
     [KV_OK] = "ok",
     [KV_ERR_LAYERS] = "must be an integer >= 1",
     [KV_ERR_KV_HEADS] = "must be an integer >= 1",
@@ -88,28 +81,26 @@ static const char *const status_messages[] = {
     [KV_ERR_PREFIX_TOKENS] = "must be an integer >= 0",
     [KV_ERR_PREFIX_REQUESTS] = "must be an integer >= 1",
     [KV_ERR_MEMORY_RANGE] = "GPU memory minus weights minus overhead is not a finite number",
+    [KV_ERR_LAYOUT] = "the model layout is out of range (pattern, window, chunk or latent size)",
     [KV_ERR_TP] = "must be an integer >= 1 that divides the attention heads and divides or is a "
                   "multiple of the KV heads",
-    [KV_ERR_VLLM] = "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
-                    "memory sizes >= 0 and finite, GPU total > 0)",
-    [KV_ERR_LAYOUT] = "the model layout is out of range (pattern, window, chunk or latent size)",
-    [KV_ERR_ENGINE] = "unknown engine",
+    [KV_ERR_PARALLEL] = "must be an integer >= 1 (pipeline stages: at most one per layer)",
+    [KV_ERR_ENGINE_UNKNOWN] = "unknown engine",
+    [KV_ERR_ENGINE_INPUT] = "the engine refuses an input: out of its range, or against a rule "
+                            "it enforces",
+    [KV_ERR_RANGE] = "a block, token or GPU count exceeds 2^63 - 1; kvcalc refuses rather than "
+                     "cap it",
     [KV_ERR_TARGET] = "the plan needs more than 2^63 - 1 GPUs; kvcalc refuses rather than cap "
                       "the count",
-    [KV_ERR_VLLM_RANGE] = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather "
-                          "than cap it",
-    [KV_ERR_SGLANG] = "an SGLang input is out of range (mem_fraction_static in (0, 1], avail mem "
-                      "in [0, 1e6] GiB, GPU memory at most 1e6 GiB, page size >= 1)",
-    [KV_ERR_TRTLLM] = "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, 1), "
-                      "tokens per block >= 1, free memory >= 0 and finite), or its token "
-                      "count exceeds 2^62; kvcalc refuses rather than cap it",
-    [KV_ERR_LLAMACPP] = "llama.cpp would refuse these settings (see kv_llamacpp_problem())",
-    [KV_ERR_PARALLEL] = "must be an integer >= 1 (pipeline stages: at most one per layer)",
+    [KV_ERR_FILE] = "the file cannot be read",
+    [KV_ERR_FORMAT] = "the file is not in the form expected",
+    [KV_ERR_NOT_FOUND] = "not known",
+    [KV_ERR_NO_MEMORY] = "out of memory",
 };
 
 const char *kv_status_message(kv_status st)
 {
-    if ((size_t)st >= sizeof status_messages / sizeof status_messages[0])
+    if ((unsigned)st >= KV_STATUS_COUNT || !status_messages[st])
         return "unknown error";
     return status_messages[st];
 }
@@ -125,7 +116,7 @@ int kv_tp_valid(const kv_spec *s, int64_t tp)
     return 1;
 }
 
-static kv_status check_layout(const kv_spec *s)
+kv_status kv_core_check_layout(const kv_spec *s)
 {
     const kv_layout *l = &s->layout;
     int64_t counts[KV_LAYER_KINDS];
@@ -143,7 +134,7 @@ static kv_status check_layout(const kv_spec *s)
 
 /* Rejects what the formulas cannot take. The parser checks the same bounds per flag so it
  * can quote the user's text; this is the core's own guard for library callers. */
-static kv_status check_inputs(const kv_spec *s)
+kv_status kv_core_check(const kv_spec *s)
 {
     if (s->layers < 1)
         return KV_ERR_LAYERS;
@@ -174,49 +165,13 @@ static kv_status check_inputs(const kv_spec *s)
     if (s->pp < 1 || (s->pp_stage < 0 && s->pp > s->layers) || s->dp < 1 ||
         s->pp_stage >= s->pp)
         return KV_ERR_PARALLEL;
-    const kv_engine_ops *engine = kv_engine_get(s->engine);
-    if (!engine)
-        return KV_ERR_ENGINE;
-    kv_status st = engine->check(s);
-    return st != KV_OK ? st : check_layout(s);
+    return KV_OK;
 }
 
 /* free // per_request, or 0 when there is no room: concurrency cannot be negative. */
 static double concurrency(double free_bytes, int room, double per_request)
 {
     return room ? kv_floordiv(free_bytes, per_request) : 0.0;
-}
-
-static void add_row(const kv_spec *s, const kv_engine_ops *engine, const kv_result *r,
-                    kv_table *t, int64_t c)
-{
-    kv_row *row = &t->rows[t->n_rows++];
-    row->context = c;
-    row->kv_bytes_per_request = kv_groups_request_bytes(r, c);
-    row->max_concurrency = c == s->context ? r->max_concurrency
-                           : s->pp > 1     ? kv_max_concurrency_at(s, c) /* another stage may bind */
-                                           : engine->concurrency_at(s, r, c, row->kv_bytes_per_request);
-    row->is_setting = (c == s->context);
-}
-
-/* The standard contexts with the user's context merged in ascending order, once (the
- * lesson's sorted(set(...))). */
-void kv_table_compute(const kv_spec *s, const kv_result *r, kv_table *t)
-{
-    const kv_engine_ops *engine = kv_engine_get(s->engine);
-    int placed = 0;
-    t->n_rows = 0;
-    for (size_t i = 0; i < KV_STD_CONTEXTS; i++) {
-        if (!placed && s->context < std_contexts[i]) {
-            add_row(s, engine, r, t, s->context);
-            placed = 1;
-        }
-        if (s->context == std_contexts[i])
-            placed = 1;
-        add_row(s, engine, r, t, std_contexts[i]);
-    }
-    if (!placed)
-        add_row(s, engine, r, t, s->context);
 }
 
 /* What doubling the context does, from the groups: only full layers keep growing. */
@@ -234,7 +189,7 @@ static kv_growth growth_of(const kv_result *r)
 
 /* Bytes of the MoE experts among the weights: the estimate's share (a checkpoint's bytes are
  * split in the proportion the architecture gives); 0 for a dense or unknown model. */
-static double expert_bytes(const kv_spec *s, double weights_group)
+double kv_core_expert_bytes(const kv_spec *s, double weights_group)
 {
     if (!s->arch.known || s->arch.experts <= 0)
         return 0;
@@ -263,7 +218,7 @@ static kv_status size_weights(const kv_spec *s, kv_result *r)
     /* tensor parallelism shards the weights evenly (tp == 1 leaves the lesson's bits alone) */
     r->weights_bytes = s->tp == 1 ? r->weights_bytes_group : r->weights_bytes_group / (double)s->tp;
     if (s->expert_parallel && s->dp > 1) /* experts spread over tp x dp GPUs, not tp */
-        r->weights_bytes -= expert_bytes(s, r->weights_bytes_group) / (double)s->tp *
+        r->weights_bytes -= kv_core_expert_bytes(s, r->weights_bytes_group) / (double)s->tp *
                             (1.0 - 1.0 / (double)s->dp);
     return KV_OK;
 }
@@ -294,7 +249,7 @@ static void embedding_bytes(const kv_spec *s, double *input, double *head)
 /* The spec of stage i: its layers (the layout rotated to its first layer), the weights it
  * holds (its share of the layers' weights, plus the embedding on the first stage and the
  * head on the last) as a checkpoint's bytes, one stage. */
-static void stage_spec(const kv_spec *s, const kv_result *whole, int64_t i, kv_spec *out)
+void kv_core_stage_spec(const kv_spec *s, const kv_result *whole, int64_t i, kv_spec *out)
 {
     int64_t first, n = kv_pp_stage_layers(s->layers, s->pp, i, &first);
     double in, head;
@@ -313,43 +268,9 @@ static void stage_spec(const kv_spec *s, const kv_result *whole, int64_t i, kv_s
     out->pp_stage = i;
 }
 
-/* Every stage's result; the one that holds the fewest requests answers (vLLM takes the
- * smallest block count of its workers), with the whole replica's weights kept. */
-static kv_status compute_stages(const kv_spec *s, kv_result *r)
+kv_status kv_core_compute(const kv_spec *s, kv_result *r)
 {
-    kv_result whole, one;
-    kv_spec st;
-    kv_status rc;
-    kv_spec w = *s;
-    w.pp = 1;
-    w.pp_stage = -1;
-    if ((rc = kv_compute(&w, &whole)) != KV_OK && rc != KV_ERR_VLLM_RANGE)
-        return rc;
-    for (int64_t i = 0; i < s->pp; i++) {
-        stage_spec(s, &whole, i, &st);
-        if ((rc = kv_compute(&st, &one)) != KV_OK)
-            return rc;
-        if (i == 0 || one.max_concurrency < r->max_concurrency) {
-            *r = one;
-            r->pp_stage = i;
-            r->pp_stage_layers = st.layers;
-        }
-    }
-    r->weights_bytes_group = whole.weights_bytes_group;
-    r->params = whole.params;
-    r->deployment_max_concurrency = r->max_concurrency * (double)s->dp;
-    return KV_OK;
-}
-
-kv_status kv_compute(const kv_spec *s, kv_result *r)
-{
-    kv_status st = check_inputs(s);
-    if (st != KV_OK)
-        return st;
-    if (s->pp > 1 && s->pp_stage < 0)
-        return compute_stages(s, r);
-    const kv_engine_ops *engine = kv_engine_get(s->engine);
-
+    kv_status st;
     kv_fill_groups(s, r);
     r->growth = growth_of(r);
     r->kv_heads_per_gpu = kv_heads_per_gpu(s);
@@ -385,28 +306,47 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
                                &r->prefix_clipped);
     r->prefix_extra_concurrency =
         concurrency(r->prefix_saved_bytes, r->room, r->kv_bytes_per_request);
-
-    /* the chosen engine answers */
-    if ((st = engine->compute(s, r)) != KV_OK)
-        return st;
-    r->fits = r->max_concurrency >= 1;
-    r->pp_stage = s->pp_stage > 0 ? s->pp_stage : 0;
-    r->pp_stage_layers = s->layers;
-    r->deployment_max_concurrency = r->max_concurrency * (double)s->dp;
     return KV_OK;
 }
 
-double kv_request_bytes(const kv_spec *s, int64_t context)
+/* --quantization METHOD: what each method stores its weights in, and which weights. */
+static const struct {
+    kv_dtype dtype;
+    kv_quant_scope scope;
+    double bytes; /* per quantized weight when not a plain dtype's */
+} quantization_rules[KV_QUANTIZATION_COUNT] = {
+    [KV_QUANTIZATION_FP8] = {KV_DTYPE_FP8, KV_QUANT_LINEAR, 0},
+    [KV_QUANTIZATION_INT8] = {KV_DTYPE_INT8, KV_QUANT_LINEAR, 0},
+    /* 4-bit values plus, per group of 128, an fp16 scale and a 4-bit zero point */
+    [KV_QUANTIZATION_AWQ] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 2.5 / 128},
+    [KV_QUANTIZATION_GPTQ] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 2.5 / 128},
+    /* nf4 plus, per block of 64, an 8-bit scale (double quantization: 4.125 bits) */
+    [KV_QUANTIZATION_BITSANDBYTES] = {KV_DTYPE_INT4, KV_QUANT_LINEAR, 0.5 + 1.0 / 64},
+    [KV_QUANTIZATION_MXFP4] = {KV_DTYPE_INT4, KV_QUANT_EXPERTS, 0.53125},
+};
+
+/* The checkpoint is stored as --quantization says: its linear layers (mxfp4: the experts)
+ * in the method's type, the rest in the model's dtype - unlike --weight-dtype, which puts
+ * every weight in one dtype. A checkpoint's own tensor bytes give way to it. */
+void kv_quantization_apply(kv_spec *s)
 {
-    kv_result r;
-    kv_fill_groups(s, &r);
-    return kv_groups_request_bytes(&r, context);
+    if (s->quantization < 0 || s->quantization >= KV_QUANTIZATION_COUNT)
+        return;
+    s->weight_dtype = quantization_rules[s->quantization].dtype;
+    s->arch.quant_scope = quantization_rules[s->quantization].scope;
+    s->arch.quant_bytes = quantization_rules[s->quantization].bytes;
 }
 
-double kv_max_concurrency_at(const kv_spec *s, int64_t context)
+kv_status kv_refuse(kv_error *why, kv_status st, const struct kv_param *blamed,
+                    const char *fmt, ...)
 {
-    kv_spec v = *s;
-    kv_result r;
-    v.context = context;
-    return kv_compute(&v, &r) == KV_OK ? r.max_concurrency : 0.0;
+    if (!why)
+        return st;
+    va_list ap;
+    why->code = st;
+    why->blamed = blamed;
+    va_start(ap, fmt);
+    vsnprintf(why->msg, sizeof why->msg, fmt, ap);
+    va_end(ap);
+    return st;
 }

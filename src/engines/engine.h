@@ -1,41 +1,236 @@
 /*
- * engine.h - the one interface every serving engine implements.
+ * engine.h - what a serving engine is to kvcalc: one descriptor.
  *
- * The core computes the lesson's figures (KV per token and per request, weights, free
- * memory, the ideal packing); an engine turns them into its own answer: how many whole
- * requests of a context it holds at once. One file per engine (ideal.c, vllm.c) fills one
- * kv_engine_ops; engines.c lists them by kv_engine. Adding an engine is a new file, a row
- * there, its enum value and result struct in kvcalc.h, and its flags and section in the CLI.
+ * Everything kvcalc knows of an engine is in its descriptor, filled by the engine's own
+ * file (vllm.c, sglang.c, ...): its name and aliases, its parameters (the flags it takes,
+ * with bounds, what they clear and the status that blames them), its defaults, its checks
+ * and refusals in its own words, its computation, the rule that re-lays its measured
+ * per-GPU figures for another layout, its output fields, and how its startup logs read
+ * (line patterns, which logged values become inputs, which rows the comparison shows).
+ * kvcalc_engines.def lists the engines once; engines.c expands it into the table below.
+ * Nothing outside an engine's file names the engine (the text section of the program's
+ * report is the one other place: render/NAME_section.c, found by the same list).
  */
 #ifndef KVCALC_ENGINE_H
 #define KVCALC_ENGINE_H
 
+#ifndef KVCALC_ENGINES
+#define KVCALC_ENGINES /* the library sees every engine's struct */
+#endif
 #include "kvcalc.h"
 
+#include "internal.h"
+
+#include <stddef.h>
+
+/* ---- startup logs: the vocabulary of an engine's line patterns (log.c matches them) ---- */
+
+#define KV_LOG_MAX_CAPS 10
+
+/* Where a conversion's value goes: a field of the engine's kv_log_values.v (below
+ * KV_LOG_MAX_FIELDS) or one of these. */
+enum {
+    KV_TO_SKIP = KV_LOG_MAX_FIELDS, /* read and dropped */
+    KV_TO_VERSION, KV_TO_MODEL, KV_TO_DTYPE, KV_TO_KV_DTYPE, KV_TO_QUANT, KV_TO_TYPE_K,
+    KV_TO_TYPE_V,
+    KV_TO_ERA_V,   /* vLLM's "Initializing a V<n> LLM engine" */
+    KV_TO_FLASH,   /* a flash-attention word: 0, 1, auto, enabled, disabled, on, off, true,
+                      false - into the engine's flash field (kv_engine_log.flash_field) */
+    KV_TO_UNIFIED, /* true / false, 1 / 0 into the engine's unified field */
+    KV_TO_WEIGHTS_ROUNDED /* weights rounded to 0.01 in a summary line: only when the precise
+                             line (the weights field) is not there */
+};
+
+/* What matching a row means besides its values. */
+#define KV_LINE 1u   /* a KV line: evidence of the engine, and of a finished startup */
+#define KV_START 2u  /* printed once per startup: after KV lines, a new startup begins */
+#define KV_MIN 4u    /* ranks print their own figure: keep the smallest (what the engine uses) */
+#define KV_SWA_ON 8u /* the next cache line is the sliding-window cache */
+#define KV_SWA_OFF 16u /* the next cache line is the main cache */
+#define KV_CACHE 32u /* a cache line: goes to the sliding-window fields after KV_SWA_ON */
+
+/* One line pattern. The pattern is the line's own text with conversions: "%n" an integer
+ * (thousands commas allowed), "%f" a decimal, "%b" a decimal and its unit (GiB, GB, MiB,
+ * MB: bytes; the engines' "GB" is GiB), "%s" a word up to the pattern's next character,
+ * "%*" any text up to what follows; a blank matches any run of blanks. */
 typedef struct {
-    const char *name; /* as --engine takes it */
-    /* The engine's own inputs are in range (KV_OK, or the status that names them). */
-    kv_status (*check)(const kv_spec *s);
-    /* Fills the engine's part of r (its lesson figures are already there) and sets
+    const char *pat;
+    short to[KV_LOG_MAX_CAPS];
+    unsigned flags;
+    const char *era; /* the line format this row shows, or NULL */
+} kv_log_pattern;
+
+/* One logged figure that becomes an input, as if typed. */
+typedef struct {
+    int field;              /* of kv_log_values.v */
+    const kv_param *param;
+    kv_log_kind kind;       /* KV_LOG_SETTING, KV_LOG_MEASURED or KV_LOG_KV_FIGURE */
+    int gib;                /* logged in bytes, the parameter takes GiB */
+    int unless;             /* only when field unless - 1 is not logged (0: always) */
+    int times;              /* the value x field times - 1, when that is logged (0: none) */
+} kv_log_input;
+
+/* How a comparison row's difference is explained. */
+typedef enum {
+    KV_TERM_SUBTRACTED, /* a term the engine subtracts from its budget */
+    KV_TERM_GRAPHS,     /* CUDA graphs: subtracted only where the release puts them inside */
+    KV_TERM_TOTAL,      /* the GPU total: enters as total x the budget's fraction */
+    KV_TERM_REQUESTED,  /* total x fraction as logged: enters whole */
+    KV_TERM_BEFORE,     /* memory free before the weights: enters as -(1 - fraction) x it */
+    KV_TERM_AFTER,      /* memory free after the weights: enters whole */
+    KV_TERM_SETTING,    /* a setting or a figure outside the budget */
+    KV_TERM_BUDGET,     /* the KV budget itself, end to end */
+    KV_TERM_KV          /* a KV line, from the log's own KV figure */
+} kv_term_kind;
+
+#define KV_LOGGED_KV_TOTAL (-1) /* a row's field: the logged KV memory (kv_engine_log.kv_total) */
+
+/* One row of the comparison with a log. */
+typedef struct {
+    const char *quantity;
+    int field;       /* of kv_log_values.v, or KV_LOGGED_KV_TOTAL */
+    int end_to_end;  /* 1: kvcalc's figure is the end-to-end run's, 0: given the KV figure */
+    size_t offset;   /* in kv_result (the engine's result through its union member) */
+    int is_int;      /* int64_t member, else double */
+    double scale;    /* kvcalc's member x scale = the logged unit */
+    const char *unit;
+    kv_term_kind term;
+} kv_cmp_row;
+
+#define KV_CMP_D(m) offsetof(kv_result, m), 0
+#define KV_CMP_I(m) offsetof(kv_result, m), 1
+
+/* A flag of the command line that contradicts a figure the log states changes the budget
+ * the log's KV figure came from (a what-if). */
+typedef struct {
+    const kv_param *param;
+    int field;
+    double scale;    /* the parameter's value x scale = the logged unit */
+} kv_log_what_if;
+
+/* The figures kvcalc reports of any log. */
+typedef struct {
+    double kv_total;      /* the KV memory the log states, bytes; NaN: none */
+    double kv_tokens;     /* its token capacity; NaN */
+    double weights;       /* bytes; NaN */
+    double gpu_total;     /* bytes; NaN */
+    char version[32];     /* the engine's release as kvcalc shows it; "" */
+    char era[32];         /* the line formats seen; "" */
+    double rel_round;     /* half the last printed digit of the KV figure, over the figure */
+    double unit_round;    /* half the last printed digit of a logged size, in bytes */
+    int from_settings;    /* 1: the log states no KV budget; the cache follows from settings */
+} kv_log_summary;
+
+/* How an engine's startup logs read, and how they are compared. */
+typedef struct {
+    const kv_log_pattern *patterns;
+    size_t n_patterns;
+    const char *const *field_names; /* of kv_log_values.v */
+    int n_fields;
+    int flash_field, unified_field; /* fields KV_TO_FLASH / KV_TO_UNIFIED write (-1: none) */
+    int weights_field;              /* the precise weights KV_TO_WEIGHTS_ROUNDED gives way to
+                                       (-1: none; a table sets every field of this kind, as 0
+                                       is a field) */
+    const int (*swa_pairs)[2];      /* KV_CACHE lines after KV_SWA_ON: {field, its SWA field};
+                                       the line's other fields are dropped */
+    size_t n_swa_pairs;
+    const int *settings;            /* fields of settings the comparison lists apart */
+    size_t n_settings;
+    const kv_log_input *inputs;
+    size_t n_inputs;
+    /* inputs that come from texts and combinations of figures (version, era, dtypes) */
+    void (*texts)(const kv_log_values *v, kv_log_inputs *in);
+    const kv_cmp_row *rows;
+    size_t n_rows;
+    const kv_log_what_if *what_if;
+    size_t n_what_if;
+    int gpu_total_field;            /* the GPU total torch saw (-1: not logged) */
+    int needs_gpu_total;            /* the end-to-end run needs a GPU total */
+    int e2e_available;              /* the end-to-end KV figure: 1 available_kv_bytes, 0 the
+                                       allocated kv_cache_bytes */
+    /* the figures of the header and the rounding of the KV figure, given run a */
+    void (*summary)(const kv_log_values *v, const kv_result *a, kv_log_summary *out);
+    /* the fraction of the budget a logged total enters with (vLLM's utilization, SGLang's
+     * mem_fraction_static), from the end-to-end result; and whether CUDA graphs are inside
+     * the budget */
+    double (*fraction)(const kv_result *b);
+    int (*graphs_inside)(const kv_spec *s);
+} kv_engine_log;
+
+/* ---- the descriptor ---------------------------------------------------------------------- */
+
+typedef kv_status (*kv_compute_fn)(const kv_spec *s, kv_result *r);
+
+typedef struct kv_engine_desc {
+    kv_engine id;
+    const char *name;                /* as --engine takes it */
+    const char *title;               /* as the engine spells itself ("vLLM") */
+    const char *const *aliases;      /* other names --engine takes, NULL-terminated, or NULL */
+    const char *doc;                 /* its page: "docs/vllm.md", or NULL */
+    /* Fills the engine's inputs (s->engine_space) with its defaults; may also set the core
+     * inputs listed in `overrides` (bits of kv_core_param), which the engine always decides
+     * unless given (llama.cpp's f16 cache). */
+    void (*defaults)(kv_spec *s);
+    uint64_t overrides;
+    /* The engine's own inputs and rules: KV_OK, or the status to blame; *why (may be NULL)
+     * gets the engine's own words and the parameter to blame. */
+    kv_status (*check)(const kv_spec *s, kv_error *why);
+    /* The engine's words for KV_ERR_RANGE from its compute (a count past 64 bits), or NULL
+     * for the library's. */
+    const char *range_words;
+    /* Fills the engine's result (its lesson figures are already in r) and sets
      * r->max_concurrency: whole requests of s->context held at once. */
     kv_status (*compute)(const kv_spec *s, kv_result *r);
     /* Whole requests of `context` tokens (whose KV is request_bytes), from the result of
      * kv_compute(s) - the table's rows. Equals compute()'s answer when context == s->context. */
     double (*concurrency_at)(const kv_spec *s, const kv_result *r, int64_t context,
                              double request_bytes);
+    /* Carries the figures measured at from's layout (per-GPU readings of a log) into `to`,
+     * laid out for another tp / pp / dp or GPU (its other members already set); `compute`
+     * is kv_compute(), for the engine's estimates at either layout. NULL: the engine takes
+     * no measured figure. */
+    void (*relayout)(const kv_spec *from, kv_spec *to, kv_compute_fn compute);
     /* The lever "an 8-bit KV cache": its name and how to set it on a copy of the spec
-     * (NULL: the spec's dtype becomes fp8). llama.cpp has no fp8 cache; it has q8_0. */
+     * (NULL: the spec's dtype becomes fp8). */
     const char *kv8_name;
     void (*kv8)(kv_spec *s);
-} kv_engine_ops;
+    const kv_param *params;
+    size_t n_params;
+    const kv_field *fields;
+    size_t n_fields;
+    const kv_engine_log *log;        /* NULL: kvcalc reads no log of this engine */
+} kv_engine_desc;
 
-extern const kv_engine_ops kv_engine_ideal_ops;
-extern const kv_engine_ops kv_engine_vllm_ops;
-extern const kv_engine_ops kv_engine_sglang_ops;
-extern const kv_engine_ops kv_engine_trtllm_ops;
-extern const kv_engine_ops kv_engine_llamacpp_ops;
+#define KV_ENGINE(ID, id, name) extern const kv_engine_desc kv_engine_##id;
+#include "kvcalc_engines.def"
+#undef KV_ENGINE
 
-/* The engine of e, or NULL when e is out of range. */
-const kv_engine_ops *kv_engine_get(kv_engine e);
+/* The descriptor of e, or NULL when e is out of range. */
+const kv_engine_desc *kv_engine_get(kv_engine e);
+
+/* ---- tables an engine writes: typed rows, checked by the compiler (internal.h) ---- */
+
+/* An engine parameter row: .type = KV_T_<TYPE>, the member of S it writes. */
+#define KV_EPARAM(E, S, TYPE, m)                                                            \
+    .type = KV_T_##TYPE, .engine = E, KV_PARAM_AT(S, m, KV_CTYPE_##TYPE)
+
+/* A field row of an engine's result struct S. */
+#define KV_EFIELD(E, S, name, m, T, unit, ftype, sweep)                                     \
+    {#name, unit, KV_FROM_ENGINE, E, ftype, KV_MEMBER(S, m, T), sweep, 0}
+
+/* ---- helpers of the engines' log tables (log_common.c) ---- */
+
+/* The names of kv_log_field, shared by the engines whose lines use them. */
+extern const char *const kv_log_field_names[KV_LOG_FIELDS];
+/* Sets p's input from a log to text (replacing an earlier one of p). */
+void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text);
+/* The summary's figures every engine fills alike: the tokens, the weights and the GPU total
+ * from those fields (NaN where not logged; -1: no such field), the version and the era as
+ * logged, the KV total NaN. */
+void kv_log_summary_common(const kv_log_values *v, int tokens, int weights, int gpu_total,
+                           kv_log_summary *out);
+
+/* The engine's own inputs and result of s / r (their engine must be e's). */
+#define KV_ENGINE_SPEC(s) ((void *)(s)->engine_space.bytes)
 
 #endif

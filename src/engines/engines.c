@@ -1,23 +1,74 @@
 /*
- * engines.c - the table of engines, indexed by kv_engine.
+ * engines.c - the table of engine descriptors, expanded from kvcalc_engines.def, and the
+ * engines' names (spelled there, and only there).
  */
 #include "engine.h"
 
-static const kv_engine_ops *const engines[KV_ENGINE_COUNT] = {
-    [KV_ENGINE_IDEAL] = &kv_engine_ideal_ops,
-    [KV_ENGINE_VLLM] = &kv_engine_vllm_ops,
-    [KV_ENGINE_SGLANG] = &kv_engine_sglang_ops,
-    [KV_ENGINE_TRTLLM] = &kv_engine_trtllm_ops,
-    [KV_ENGINE_LLAMACPP] = &kv_engine_llamacpp_ops,
+#include <string.h>
+
+static const kv_engine_desc *const engines[KV_ENGINE_COUNT] = {
+#define KV_ENGINE(ID, id, name) [KV_ENGINE_##ID] = &kv_engine_##id,
+#include "kvcalc_engines.def"
+#undef KV_ENGINE
 };
 
-const kv_engine_ops *kv_engine_get(kv_engine e)
+static const char *const names[KV_ENGINE_COUNT] = {
+#define KV_ENGINE(ID, id, name) [KV_ENGINE_##ID] = name,
+#include "kvcalc_engines.def"
+#undef KV_ENGINE
+};
+
+_Static_assert(KV_ENGINE_COUNT <= KV_MAX_ENGINES, "raise KV_MAX_ENGINES (an ABI change)");
+
+const kv_engine_desc *kv_engine_get(kv_engine e)
 {
     return (unsigned)e < KV_ENGINE_COUNT ? engines[e] : NULL;
 }
 
 const char *kv_engine_name(kv_engine e)
 {
-    const kv_engine_ops *ops = kv_engine_get(e);
-    return ops ? ops->name : NULL;
+    return (unsigned)e < KV_ENGINE_COUNT ? names[e] : NULL;
+}
+
+const char *kv_engine_title(kv_engine e)
+{
+    const kv_engine_desc *d = kv_engine_get(e);
+    return d ? d->title : NULL;
+}
+
+const char *kv_engine_doc(kv_engine e)
+{
+    const kv_engine_desc *d = kv_engine_get(e);
+    return d ? d->doc : NULL;
+}
+
+const char *kv_engine_alias(kv_engine e, size_t i)
+{
+    const kv_engine_desc *d = kv_engine_get(e);
+    if (!d || !d->aliases)
+        return NULL;
+    for (size_t k = 0; k < i; k++)
+        if (!d->aliases[k])
+            return NULL;
+    return d->aliases[i];
+}
+
+int kv_engine_find(const char *name, kv_engine *out)
+{
+    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        int hit = strcmp(names[e], name) == 0;
+        for (size_t a = 0; !hit && kv_engine_alias((kv_engine)e, a); a++)
+            hit = strcmp(kv_engine_alias((kv_engine)e, a), name) == 0;
+        if (hit) {
+            *out = (kv_engine)e;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int kv_engine_overrides(kv_engine e, kv_core_param p)
+{
+    const kv_engine_desc *d = kv_engine_get(e);
+    return d && (unsigned)p < 64 && (d->overrides >> p & 1u);
 }

@@ -6,13 +6,18 @@
  * byte.
  */
 #include "engine.h"
-#include "internal.h"
 
 #include <math.h>
 
-static kv_status ideal_check(const kv_spec *s)
+static void ideal_defaults(kv_spec *s)
+{
+    (void)s; /* the lesson's arithmetic has no inputs of its own */
+}
+
+static kv_status ideal_check(const kv_spec *s, kv_error *why)
 {
     (void)s;
+    (void)why;
     return KV_OK;
 }
 
@@ -76,8 +81,16 @@ static kv_status ideal_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_bytes = r->room ? r->free_kv_bytes : 0;
     r->kv_cache_tokens = 0;
     r->longest_context_fit = longest_fit(r);
+    r->longest_context_any = r->longest_context_fit == INT64_MAX;
     return KV_OK;
 }
 
-const kv_engine_ops kv_engine_ideal_ops = {"ideal", ideal_check, ideal_compute, ideal_at,
-                                          "fp8", NULL};
+const kv_engine_desc kv_engine_ideal = {
+    .id = KV_ENGINE_IDEAL,
+    .title = "the lesson",
+    .defaults = ideal_defaults,
+    .check = ideal_check,
+    .compute = ideal_compute,
+    .concurrency_at = ideal_at,
+    .kv8_name = "fp8",
+};

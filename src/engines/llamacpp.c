@@ -11,8 +11,8 @@
  * does not fit the GPU. Pure: no I/O, no globals.
  */
 #include "engine.h"
-#include "internal.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,18 +65,16 @@ static const char *const encoders[] = {"bert", "nomic-bert", "nomic-bert-moe", "
                                        "jina-bert-v3", "neo-bert", "modern-bert", "eurobert",
                                        "gemma-embedding", "dream", "llada", "llada-moe"};
 
-void kv_llamacpp_defaults(kv_llamacpp_spec *l)
+/* The newest build's rules, every optional flag "not given" (zeroed); and llama.cpp caches
+ * in f16 whatever the model's dtype (common/arg.cpp: cache_type_k = GGML_TYPE_F16), unless
+ * --dtype says otherwise (the spec's dtype is one of the inputs this engine overrides). */
+static void llamacpp_defaults(kv_spec *s)
 {
-    memset(l, 0, sizeof *l);
+    kv_llamacpp_spec *l = &s->llamacpp;
     l->build = KV_LLAMACPP_NEWEST_BUILD;
-    l->ctx_size = -1;
-    l->parallel = 0;
-    l->flash_attn = -1;
-    l->type_k = l->type_v = -1;
     l->batch_size = DEFAULT_BATCH;
     l->ubatch_size = DEFAULT_UBATCH;
-    l->n_gpu_layers = -1;
-    l->gguf = NULL;
+    s->dtype = KV_DTYPE_FP16;
 }
 
 const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t)
@@ -105,28 +103,29 @@ typedef struct {
     int64_t n_swa;           /* window (or chunk) of the sliding layers */
 } settings;
 
-static int cache_type(int given, kv_dtype d)
+static int cache_type(kv_opt_int given, kv_dtype d)
 {
-    return given >= 0 ? given : (unsigned)d < KV_DTYPE_COUNT ? type_of_dtype[d] : -1;
+    return given.set ? (int)given.value : (unsigned)d < KV_DTYPE_COUNT ? type_of_dtype[d] : -1;
 }
 
 static void resolve(const kv_spec *s, settings *st)
 {
     const kv_llamacpp_spec *l = &s->llamacpp;
     st->build = l->build > KV_LLAMACPP_NEWEST_BUILD ? KV_LLAMACPP_NEWEST_BUILD : l->build;
-    st->auto_slots = l->parallel <= 0 && st->build >= B_AUTO_SLOTS;
-    st->n_seq = l->parallel > 0 ? l->parallel : st->auto_slots ? AUTO_SLOTS : 1;
+    st->auto_slots = !l->parallel.set && st->build >= B_AUTO_SLOTS;
+    st->n_seq = l->parallel.set ? l->parallel.value : st->auto_slots ? AUTO_SLOTS : 1;
     /* one stream for all: asked for, the server's auto slots, or every build before 6071 */
     st->unified = l->kv_unified || st->auto_slots || st->build < B_STREAMS || st->n_seq == 1;
-    int fa = l->flash_attn >= 0 ? l->flash_attn : st->build >= B_FA_AUTO ? KV_FLASH_AUTO
-                                                                         : KV_FLASH_OFF;
+    int fa = l->flash_attn.set ? (int)l->flash_attn.value
+             : st->build >= B_FA_AUTO ? KV_FLASH_AUTO
+                                      : KV_FLASH_OFF;
     st->flash = fa == KV_FLASH_ON || fa == KV_FLASH_AUTO; /* the cache exists before auto
                                                              is decided per device */
     st->type_k = cache_type(l->type_k, s->dtype);
     st->type_v = cache_type(l->type_v, s->dtype);
     st->n_batch = l->batch_size;
     st->n_ubatch = l->ubatch_size < l->batch_size ? l->ubatch_size : l->batch_size;
-    st->ctx_train = l->gguf ? l->gguf->context_length : s->max_context;
+    st->ctx_train = s->gguf ? s->gguf->context_length : s->max_context;
     st->n_swa = s->layout.window > 0 ? s->layout.window : s->layout.chunk;
     st->v_less = s->layout.mla && st->build >= B_MLA_NO_V;
 }
@@ -196,12 +195,12 @@ static layer_row spec_layer(const kv_spec *s, int64_t l, int64_t build)
 
 static int64_t n_layers(const kv_spec *s)
 {
-    return s->llamacpp.gguf ? s->llamacpp.gguf->block_count : s->layers;
+    return s->gguf ? s->gguf->block_count : s->layers;
 }
 
 static layer_row layer_at(const kv_spec *s, int64_t l, int64_t build)
 {
-    return s->llamacpp.gguf ? gguf_layer(s->llamacpp.gguf, l, build) : spec_layer(s, l, build);
+    return s->gguf ? gguf_layer(s->gguf, l, build) : spec_layer(s, l, build);
 }
 
 /* Bytes of one cell of every layer of each cache, all of them and the GPU's. */
@@ -222,7 +221,7 @@ static double row_bytes(int type, int64_t elems)
 /* The state of one recurrent layer, per sequence, in f32 elements: R and S. */
 static void state_row(const kv_spec *s, double *r, double *sz)
 {
-    const kv_gguf_info *g = s->llamacpp.gguf;
+    const kv_gguf_info *g = s->gguf;
     if (g && (g->state_r_row > 0 || g->state_s_row > 0)) {
         *r = (double)g->state_r_row;
         *sz = (double)g->state_s_row;
@@ -236,9 +235,9 @@ static void rows_of(const kv_spec *s, const settings *st, rows *w)
 {
     memset(w, 0, sizeof *w);
     w->n_layer = n_layers(s);
-    int64_t ngl = s->llamacpp.n_gpu_layers >= 0 ? s->llamacpp.n_gpu_layers
-                  : st->build >= B_FA_AUTO      ? w->n_layer + 1
-                                                : 0;
+    int64_t ngl = s->llamacpp.n_gpu_layers.set ? s->llamacpp.n_gpu_layers.value
+                  : st->build >= B_FA_AUTO     ? w->n_layer + 1
+                                               : 0;
     w->gpu_layers = ngl > w->n_layer + 1 ? w->n_layer + 1 : ngl;
     int64_t first_gpu = w->n_layer + 1 - w->gpu_layers; /* the output layer counts as one */
     /* without flash attention V is stored transposed: every row as wide as the widest */
@@ -319,10 +318,12 @@ static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_ful
 /* The n_ctx asked for: -c, or the build's default; 0 means the model's context_length. */
 static int64_t n_ctx_asked(const kv_spec *s, const settings *st, int *from_model, int *autofit)
 {
-    int64_t c = s->llamacpp.ctx_size;
-    *autofit = c < 0 && st->build >= B_AUTOFIT;
-    if (c < 0)
-        c = st->build >= B_AUTOFIT ? 0 : st->build >= B_CTX_4096 ? 4096 : 512;
+    const kv_opt_int given = s->llamacpp.ctx_size;
+    *autofit = !given.set && st->build >= B_AUTOFIT;
+    int64_t c = given.set               ? given.value
+                : st->build >= B_AUTOFIT ? 0
+                : st->build >= B_CTX_4096 ? 4096
+                                          : 512;
     *from_model = c == 0;
     if (c > 0)
         return c;
@@ -337,7 +338,7 @@ static int64_t n_ctx_asked(const kv_spec *s, const settings *st, int *from_model
  * flash attention one layer's f32 attention scores over the cache. */
 static double compute_estimate(const kv_spec *s, const settings *st, int64_t kv_cells)
 {
-    const kv_gguf_info *g = s->llamacpp.gguf;
+    const kv_gguf_info *g = s->gguf;
     double vocab = (double)(g ? g->vocab : s->arch.vocab);
     double hidden = (double)(g ? g->embedding_length : s->arch.hidden);
     double heads = (double)(g ? g->head_count : s->arch.heads);
@@ -374,17 +375,21 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     u->needed = u->weights_gpu + u->kv_gpu + u->compute + r->overhead_bytes;
 }
 
-/* The largest -c whose whole fits the GPU: what is needed only grows with n_ctx. */
+/* The largest -c whose whole fits the GPU: what is needed only grows with n_ctx. *any: every
+ * -c fits (nothing that grows with it is on the GPU). */
 static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings *st,
-                            const rows *w, int has_swa)
+                            const rows *w, int has_swa, int *any)
 {
     cells c;
     gpu_use u;
     int64_t lo = 1, hi = CTX_LIMIT;
+    *any = 0;
     cells_at(st, hi, has_swa, s->llamacpp.swa_full, &c);
     gpu_use_at(s, r, st, w, &c, &u);
-    if (u.needed <= r->gpu_mem_bytes)
-        return INT64_MAX;
+    if (u.needed <= r->gpu_mem_bytes) {
+        *any = 1;
+        return INT64_MAX; /* (the JSON's spelling of "any"; readers test *any) */
+    }
     cells_at(st, lo, has_swa, s->llamacpp.swa_full, &c);
     gpu_use_at(s, r, st, w, &c, &u);
     if (u.needed > r->gpu_mem_bytes)
@@ -403,53 +408,66 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
 
 /* ---- the engine ---- */
 
-/* The first rule of llama.cpp's that s breaks, as a sentence naming the flag; NULL: none. */
-const char *kv_llamacpp_problem(const kv_spec *s)
+enum {
+    LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
+    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_PARAMS
+};
+static const kv_param params[LC_PARAMS];
+
+/* The first rule of llama.cpp's that s breaks, in its words, blaming the flag. */
+static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
 {
-    if (s->engine != KV_ENGINE_LLAMACPP)
-        return NULL;
     const kv_llamacpp_spec *l = &s->llamacpp;
     settings st;
+    const kv_status no = KV_ERR_ENGINE_INPUT;
     if (s->tp != 1)
-        return "--tensor-parallel-size: llama.cpp splits a model by layers over devices "
-               "(--n-gpu-layers), not by heads: use 1";
+        return kv_refuse(why, no, &kv_core_params[KV_P_TP],
+                         "llama.cpp splits a model by layers over devices (--n-gpu-layers), not "
+                         "by heads: use 1");
     if (s->pp != 1)
-        return "--pipeline-parallel-size: llama.cpp places layers with --n-gpu-layers (and "
-               "--tensor-split), not by pipeline stages: use 1";
-    if (l->build < 1 || l->batch_size < 1 || l->ubatch_size < 1 || l->parallel < 0 ||
-        l->flash_attn > KV_FLASH_AUTO || l->type_k >= KV_GGML_CACHE_TYPES ||
-        l->type_v >= KV_GGML_CACHE_TYPES || l->ctx_size > CTX_LIMIT || l->parallel > 1000000)
-        return "--engine llama.cpp: an input is out of range (build >= 1, batch sizes >= 1, "
-               "--parallel <= 1000000, --ctx-size <= 2^40)";
+        return kv_refuse(why, no, &kv_core_params[KV_P_PP],
+                         "llama.cpp places layers with --n-gpu-layers (and --tensor-split), not "
+                         "by pipeline stages: use 1");
+    if (l->build < 1 || l->batch_size < 1 || l->ubatch_size < 1 ||
+        (l->parallel.set && (l->parallel.value < 1 || l->parallel.value > 1000000)) ||
+        (l->flash_attn.set && (l->flash_attn.value < 0 || l->flash_attn.value > KV_FLASH_AUTO)) ||
+        (l->type_k.set && (l->type_k.value < 0 || l->type_k.value >= KV_GGML_CACHE_TYPES)) ||
+        (l->type_v.set && (l->type_v.value < 0 || l->type_v.value >= KV_GGML_CACHE_TYPES)) ||
+        (l->ctx_size.set && (l->ctx_size.value < 0 || l->ctx_size.value > CTX_LIMIT)) ||
+        (l->n_gpu_layers.set && l->n_gpu_layers.value < 0))
+        return kv_refuse(why, no, &kv_core_params[KV_P_ENGINE],
+                         "an input is out of range (build >= 1, batch sizes >= 1, --parallel "
+                         "<= 1000000, --ctx-size <= 2^40)");
     resolve(s, &st);
     if (st.type_k < 0 || st.type_v < 0)
-        return "--dtype: llama.cpp has no fp8 KV cache (--cache-type-k / --cache-type-v: f32, "
-               "f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)";
+        return kv_refuse(why, no, &kv_core_params[KV_P_DTYPE],
+                         "llama.cpp has no fp8 KV cache (--cache-type-k / --cache-type-v: f32, "
+                         "f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)");
     if (st.build < B_QUANT_CACHE && (is_quantized(st.type_k) || is_quantized(st.type_v)))
-        return "--cache-type-k/-v: quantized cache types exist from build 1619 "
-               "(--llamacpp-build)";
-    if (l->flash_attn == KV_FLASH_AUTO && st.build < B_FA_AUTO)
-        return "--flash-attn: 'auto' exists from build 6325; earlier builds take on or off";
+        return kv_refuse(why, no, NULL,
+                         "--cache-type-k/-v: quantized cache types exist from build 1619 "
+                         "(--llamacpp-build)");
+    if (l->flash_attn.set && l->flash_attn.value == KV_FLASH_AUTO && st.build < B_FA_AUTO)
+        return kv_refuse(why, no, &params[LC_P_FLASH],
+                         "'auto' exists from build 6325; earlier builds take on or off");
     if (is_quantized(st.type_v) && !st.flash && !st.v_less)
-        return "--cache-type-v: a quantized V cache needs flash attention (--flash-attn on); "
-               "llama.cpp refuses it otherwise";
+        return kv_refuse(why, no, &params[LC_P_TYPE_V],
+                         "a quantized V cache needs flash attention (--flash-attn on); "
+                         "llama.cpp refuses it otherwise");
     for (int64_t i = 0; i < n_layers(s); i++) {
         layer_row row = layer_at(s, i, st.build);
         if (row.cache != CACHE_MAIN && row.cache != CACHE_SWA)
             continue;
         if (row.head_k % cache_types[st.type_k].block != 0)
-            return "--cache-type-k: the model's K head size is not a multiple of the type's "
-                   "block of 32 elements; llama.cpp refuses it";
+            return kv_refuse(why, no, &params[LC_P_TYPE_K],
+                             "the model's K head size is not a multiple of the type's block of "
+                             "32 elements; llama.cpp refuses it");
         if (!st.v_less && row.head_v % cache_types[st.type_v].block != 0)
-            return "--cache-type-v: the model's V head size is not a multiple of the type's "
-                   "block of 32 elements; llama.cpp refuses it";
+            return kv_refuse(why, no, &params[LC_P_TYPE_V],
+                             "the model's V head size is not a multiple of the type's block of "
+                             "32 elements; llama.cpp refuses it");
     }
-    return NULL;
-}
-
-static kv_status llamacpp_check(const kv_spec *s)
-{
-    return kv_llamacpp_problem(s) ? KV_ERR_LLAMACPP : KV_OK;
+    return KV_OK;
 }
 
 /* Requests of `context` tokens held at once: every slot whose room holds one, and in one
@@ -528,8 +546,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->compute_bytes = u.compute;
     L->gpu_needed_bytes = u.needed;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
-    L->ctx_size_fit = ctx_size_fit(s, r, &st, &w, has_swa);
-    if (L->autofit && !L->fits_gpu && L->ctx_size_fit >= AUTOFIT_MIN &&
+    L->ctx_size_fit = ctx_size_fit(s, r, &st, &w, has_swa, &L->ctx_size_fit_any);
+    if (L->autofit && !L->fits_gpu && !L->ctx_size_fit_any && L->ctx_size_fit >= AUTOFIT_MIN &&
         L->ctx_size_fit < L->n_ctx_asked) {
         cells fit;
         cells_at(&st, L->ctx_size_fit, has_swa, s->llamacpp.swa_full, &fit);
@@ -544,8 +562,9 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_bytes = L->main.k_bytes + L->main.v_bytes + L->swa.k_bytes + L->swa.v_bytes;
     r->kv_cache_tokens = L->n_ctx;
     /* the longest request: one slot's room at the largest -c that fits */
-    if (L->ctx_size_fit == INT64_MAX) {
+    if (L->ctx_size_fit_any) {
         r->longest_context_fit = st.ctx_train > 0 ? st.ctx_train : INT64_MAX;
+        r->longest_context_any = st.ctx_train <= 0;
     } else if (L->ctx_size_fit > 0) {
         cells_at(&st, L->ctx_size_fit, has_swa, s->llamacpp.swa_full, &c);
         r->longest_context_fit = c.slot_ctx;
@@ -556,11 +575,259 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
 /* The 8-bit KV lever: q8_0 for K and V; a quantized V cache needs flash attention. */
 static void llamacpp_kv8(kv_spec *s)
 {
-    s->llamacpp.type_k = s->llamacpp.type_v = KV_GGML_Q8_0;
-    if (s->llamacpp.flash_attn == KV_FLASH_OFF ||
-        (s->llamacpp.flash_attn < 0 && s->llamacpp.build < B_FA_AUTO))
-        s->llamacpp.flash_attn = KV_FLASH_ON;
+    kv_llamacpp_spec *l = &s->llamacpp;
+    l->type_k = l->type_v = KV_SOME_INT(KV_GGML_Q8_0);
+    if ((l->flash_attn.set && l->flash_attn.value == KV_FLASH_OFF) ||
+        (!l->flash_attn.set && l->build < B_FA_AUTO))
+        l->flash_attn = KV_SOME_INT(KV_FLASH_ON);
 }
 
-const kv_engine_ops kv_engine_llamacpp_ops = {"llama.cpp", llamacpp_check, llamacpp_compute,
-                                               llamacpp_at, "q8_0", llamacpp_kv8};
+/* ---- the descriptor: llama.cpp's own flags (short ones too), fields and log tables ---- */
+
+#define E KV_ENGINE_LLAMACPP
+#define P(TYPE, m) KV_EPARAM(E, kv_llamacpp_spec, TYPE, m)
+
+static const kv_choice flash_modes[] = {
+    {"off", KV_FLASH_OFF}, {"on", KV_FLASH_ON}, {"auto", KV_FLASH_AUTO}, {NULL, 0}};
+/* llama.cpp's -ctk / -ctv names, in kv_ggml_cache_type order */
+static const kv_choice type_names[] = {
+    {"f32", KV_GGML_F32},   {"f16", KV_GGML_F16},       {"bf16", KV_GGML_BF16},
+    {"q8_0", KV_GGML_Q8_0}, {"q4_0", KV_GGML_Q4_0},     {"q4_1", KV_GGML_Q4_1},
+    {"iq4_nl", KV_GGML_IQ4_NL}, {"q5_0", KV_GGML_Q5_0}, {"q5_1", KV_GGML_Q5_1},
+    {NULL, 0}};
+
+static const kv_param params[LC_PARAMS] = {
+    [LC_P_BUILD] = {.name = "llamacpp-build", P(INT, build), .key = "llamacpp_build", .min = 1,
+                    .max = 1000000, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                    .help = "the llama.cpp build whose rules apply (newer: the newest) [10573]"},
+    [LC_P_CTX] = {.name = "ctx-size", .short_name = "c", P(OPT_INT, ctx_size), .key = "ctx_size",
+                  .min = 0, .max = 1099511627776.0, .tokens = 1, .blames = KV_ERR_ENGINE_INPUT,
+                  .meta = "N",
+                  .help = "n_ctx: cells of the cache, all slots; 0 = the model's context_length "
+                          "[auto: the build's default]"},
+    [LC_P_PARALLEL] = {.name = "parallel", .short_name = "np", P(OPT_INT, parallel),
+                       .key = "parallel", .min = 1, .max = 1000000, .blames = KV_ERR_ENGINE_INPUT,
+                       .meta = "N",
+                       .help = "slots (sequences) [auto: llama-server's, 4 unified from b6925, "
+                               "else 1]"},
+    [LC_P_UNIFIED] = {.name = "kv-unified", .short_name = "kvu", P(SWITCH, kv_unified),
+                      .key = "kv_unified", .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                      .help = "one cache stream shared by every slot"},
+    [LC_P_SWA_FULL] = {.name = "swa-full", P(SWITCH, swa_full), .key = "swa_full",
+                       .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                       .help = "sliding-window layers keep a full-size cache"},
+    [LC_P_FLASH] = {.name = "flash-attn", .short_name = "fa", P(OPT_CHOICE, flash_attn),
+                    .key = "flash_attn", .choices = flash_modes, .blames = KV_ERR_ENGINE_INPUT,
+                    .meta = "MODE", .help = "on, off or auto [auto: auto from b6325, else off]"},
+    [LC_P_TYPE_K] = {.name = "cache-type-k", .short_name = "ctk", P(OPT_CHOICE, type_k),
+                     .key = "cache_type_k", .choices = type_names, .blames = KV_ERR_ENGINE_INPUT,
+                     .meta = "TYPE",
+                     .help = "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1 [f16]"},
+    [LC_P_TYPE_V] = {.name = "cache-type-v", .short_name = "ctv", P(OPT_CHOICE, type_v),
+                     .key = "cache_type_v", .choices = type_names, .blames = KV_ERR_ENGINE_INPUT,
+                     .meta = "TYPE",
+                     .help = "V cache type (quantized needs flash attention) [f16]"},
+    [LC_P_BATCH] = {.name = "batch-size", .short_name = "b", P(INT, batch_size),
+                    .key = "batch_size", .min = 1, .max = 1000000000, .tokens = 1,
+                    .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                    .help = "logical batch: the micro-batch is at most this"},
+    [LC_P_UBATCH] = {.name = "ubatch-size", .short_name = "ub", P(INT, ubatch_size),
+                     .key = "ubatch_size", .min = 1, .max = 1000000000, .tokens = 1,
+                     .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                     .help = "micro-batch: sizes the sliding-window cache and compute buffer"},
+    [LC_P_NGL] = {.name = "n-gpu-layers", .short_name = "ngl", P(OPT_INT, n_gpu_layers),
+                  .key = "n_gpu_layers", .min = 0, .max = 1000000, .blames = KV_ERR_ENGINE_INPUT,
+                  .meta = "N",
+                  .help = "layers on the GPU (+1 = the output layer) [auto: all from b6325, else "
+                          "0]"},
+};
+
+#define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_llamacpp_result, name, m, T, unit, ftype, sweep)
+#define FI(name, m, unit) F(name, m, int64_t, unit, KV_F_INT, 0)
+#define FN(name, m, unit) F(name, m, double, unit, KV_F_NUM, 0)
+#define FB(name, m) F(name, m, int, "boolean", KV_F_BOOL, 0)
+static const kv_field fields[] = {
+    FI(llamacpp_build, build, "build"),
+    F(llamacpp_n_ctx, n_ctx, int64_t, "tokens", KV_F_INT, 1),
+    FB(llamacpp_n_ctx_from_model, ctx_from_model),
+    FB(llamacpp_autofit, autofit),
+    F(llamacpp_n_seq_max, n_seq, int64_t, "sequences", KV_F_INT, 2),
+    FB(llamacpp_kv_unified, unified),
+    FB(llamacpp_flash_attn, flash),
+    FI(llamacpp_n_ubatch, n_ubatch, "tokens"),
+    FI(llamacpp_streams, streams, "streams"),
+    FI(llamacpp_cells, main.cells, "cells"),
+    FI(llamacpp_slot_ctx, slot_ctx, "tokens"),
+    FI(llamacpp_layers, main.layers, "layers"),
+    FN(llamacpp_k_bytes, main.k_bytes, "bytes"),
+    FN(llamacpp_v_bytes, main.v_bytes, "bytes"),
+    FI(llamacpp_swa_layers, swa.layers, "layers"),
+    FI(llamacpp_swa_cells, swa.cells, "cells"),
+    FN(llamacpp_swa_k_bytes, swa.k_bytes, "bytes"),
+    FN(llamacpp_swa_v_bytes, swa.v_bytes, "bytes"),
+    FI(llamacpp_state_layers, state_layers, "layers"),
+    FN(llamacpp_state_r_bytes, state_r_bytes, "bytes"),
+    FN(llamacpp_state_s_bytes, state_s_bytes, "bytes"),
+    FI(llamacpp_gpu_layers, gpu_layers, "layers"),
+    FN(llamacpp_kv_gpu_bytes, kv_gpu_bytes, "bytes"),
+    FN(llamacpp_kv_host_bytes, kv_host_bytes, "bytes"),
+    FN(llamacpp_weights_gpu_bytes, weights_gpu_bytes, "bytes"),
+    FN(llamacpp_compute_bytes_estimate, compute_bytes, "bytes"),
+    FN(llamacpp_gpu_needed_bytes, gpu_needed_bytes, "bytes"),
+    F(llamacpp_fits_gpu, fits_gpu, int, "boolean", KV_F_BOOL, 3),
+    FI(llamacpp_ctx_size_fit, ctx_size_fit, "tokens"),
+    F(llamacpp_autofit_ctx, autofit_ctx, int64_t, "tokens", KV_F_INT_OR_NULL, 0),
+};
+
+#define T(...) {__VA_ARGS__}
+
+/* llama.cpp's lines by build (src/llama-context.cpp, src/llama-kv-cache.cpp,
+ * tools/server/server.cpp; docs/llamacpp.md section 7). */
+static const kv_log_pattern patterns[] = {
+    {"build: %n (%s)", T(KV_LOG_BUILD, KV_TO_SKIP), KV_START, NULL},
+    {"build = %n (%s)", T(KV_LOG_BUILD, KV_TO_SKIP), KV_START, NULL},
+    {"loaded meta data with %n key-value pairs and %n tensors from %s (version",
+     T(KV_TO_SKIP, KV_TO_SKIP, KV_TO_MODEL), KV_START, NULL},
+    {"file size = %b", T(KV_LOG_WEIGHTS), 0, NULL},
+    {"n_ctx = %n", T(KV_LOG_N_CTX), 0, NULL},
+    /* the cache's cells, stated when slots split it (no size line may follow in a short log) */
+    {"n_ctx is not divisible by n_seq_max - rounding down to %n", T(KV_LOG_N_CTX), KV_LINE,
+     NULL},
+    {"n_seq_max = %n", T(KV_LOG_N_SEQ), 0, NULL},
+    {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, KV_LOG_N_CTX_SLOT), 0, NULL},
+    {"using n_parallel = %n and kv_unified = %s", T(KV_LOG_N_SEQ, KV_TO_UNIFIED), 0, NULL},
+    {"n_ubatch = %n", T(KV_LOG_N_UBATCH), 0, NULL},
+    {"flash_attn = %s", T(KV_TO_FLASH), 0, NULL},
+    {"kv_unified = %s", T(KV_TO_UNIFIED), 0, NULL},
+    {"creating non-SWA KV cache", T(0), KV_SWA_OFF, NULL},
+    {"creating SWA KV cache", T(0), KV_SWA_ON, NULL},
+    {"size = %b ( %n cells, %n layers, %n/%n seqs), K (%s): %b, V (%s): %b",
+     T(KV_LOG_KV_BYTES, KV_LOG_CELLS, KV_LOG_LAYERS, KV_LOG_N_SEQ, KV_LOG_STREAMS, KV_TO_TYPE_K,
+       KV_LOG_K_BYTES, KV_TO_TYPE_V, KV_LOG_V_BYTES),
+     KV_LINE | KV_CACHE, "llama_kv_cache"},
+    {"KV self size = %b, K (%s): %b, V (%s): %b",
+     T(KV_LOG_KV_BYTES, KV_TO_TYPE_K, KV_LOG_K_BYTES, KV_TO_TYPE_V, KV_LOG_V_BYTES), KV_LINE,
+     "KV self size"},
+    {"kv self size = %b", T(KV_LOG_KV_BYTES), KV_LINE, "kv self size (pre-GGUF)"},
+};
+
+/* A cache line after "creating SWA KV cache" is the sliding-window cache's: its cells,
+ * layers, K and V go to these; its total, types and sequences are the main cache's. */
+static const int swa_pairs[][2] = {
+    {KV_LOG_CELLS, KV_LOG_SWA_CELLS},
+    {KV_LOG_LAYERS, KV_LOG_SWA_LAYERS},
+    {KV_LOG_K_BYTES, KV_LOG_SWA_K_BYTES},
+    {KV_LOG_V_BYTES, KV_LOG_SWA_V_BYTES},
+};
+
+#define CORE(id) (&kv_core_params[id])
+#define MINE(id) (&params[id])
+#define SET(f, p) {f, p, KV_LOG_SETTING, 0, 0, 0}
+
+/* The settings the comparison lists apart (in its "Logged:" line). */
+static const int log_settings[] = {KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_FLASH_ATTN, KV_LOG_KV_UNIFIED};
+
+static const kv_log_input inputs[] = {
+    SET(KV_LOG_BUILD, MINE(LC_P_BUILD)),
+    SET(KV_LOG_N_CTX, MINE(LC_P_CTX)), /* n_ctx is already padded: padding it again changes
+                                          nothing */
+    /* without an n_ctx line, the cache line's cells x streams is n_ctx (llama-cli) */
+    {KV_LOG_CELLS, MINE(LC_P_CTX), KV_LOG_SETTING, 0, KV_LOG_N_CTX + 1, KV_LOG_STREAMS + 1},
+    SET(KV_LOG_N_SEQ, MINE(LC_P_PARALLEL)),
+    SET(KV_LOG_N_UBATCH, MINE(LC_P_UBATCH)),
+};
+
+static void texts(const kv_log_values *v, kv_log_inputs *in)
+{
+    static const char *const flash[] = {"off", "on", "auto"};
+    if (v->type_k[0])
+        kv_log_input_put(in, MINE(LC_P_TYPE_K), KV_LOG_SETTING, v->type_k);
+    if (v->type_v[0])
+        kv_log_input_put(in, MINE(LC_P_TYPE_V), KV_LOG_SETTING, v->type_v);
+    if (v->present[KV_LOG_FLASH_ATTN] && v->v[KV_LOG_FLASH_ATTN] >= 0 &&
+        v->v[KV_LOG_FLASH_ATTN] <= 2)
+        kv_log_input_put(in, MINE(LC_P_FLASH), KV_LOG_SETTING,
+                         flash[(int)v->v[KV_LOG_FLASH_ATTN]]);
+    if (v->present[KV_LOG_KV_UNIFIED] && v->v[KV_LOG_KV_UNIFIED] == 1)
+        kv_log_input_put(in, MINE(LC_P_UNIFIED), KV_LOG_SETTING, "");
+}
+
+static const kv_cmp_row cmp_rows[] = {
+    {"n_ctx", KV_LOG_N_CTX, 0, KV_CMP_I(llamacpp.n_ctx), 1, "tokens", KV_TERM_SETTING},
+    {"n_seq_max", KV_LOG_N_SEQ, 0, KV_CMP_I(llamacpp.n_seq), 1, "sequences", KV_TERM_SETTING},
+    {"n_ctx_slot", KV_LOG_N_CTX_SLOT, 0, KV_CMP_I(llamacpp.slot_ctx), 1, "tokens", KV_TERM_KV},
+    {"cells", KV_LOG_CELLS, 0, KV_CMP_I(llamacpp.main.cells), 1, "cells", KV_TERM_KV},
+    {"layers", KV_LOG_LAYERS, 0, KV_CMP_I(llamacpp.main.layers), 1, "layers", KV_TERM_KV},
+    {"K", KV_LOG_K_BYTES, 0, KV_CMP_D(llamacpp.main.k_bytes), 1, "bytes", KV_TERM_KV},
+    {"V", KV_LOG_V_BYTES, 0, KV_CMP_D(llamacpp.main.v_bytes), 1, "bytes", KV_TERM_KV},
+    {"SWA cells", KV_LOG_SWA_CELLS, 0, KV_CMP_I(llamacpp.swa.cells), 1, "cells", KV_TERM_KV},
+    {"SWA layers", KV_LOG_SWA_LAYERS, 0, KV_CMP_I(llamacpp.swa.layers), 1, "layers", KV_TERM_KV},
+    {"SWA K", KV_LOG_SWA_K_BYTES, 0, KV_CMP_D(llamacpp.swa.k_bytes), 1, "bytes", KV_TERM_KV},
+    {"SWA V", KV_LOG_SWA_V_BYTES, 0, KV_CMP_D(llamacpp.swa.v_bytes), 1, "bytes", KV_TERM_KV},
+    {"KV cache (all)", KV_LOGGED_KV_TOTAL, 1, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV},
+};
+
+/* The caches as logged (main + sliding window); the build as "bN" when no version is
+ * stated; no KV budget: the cache follows from the settings. */
+static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *out)
+{
+    const double *x = v->v;
+    const unsigned char *p = v->present;
+    (void)a;
+    kv_log_summary_common(v, KV_LOG_N_CTX, KV_LOG_WEIGHTS, -1, out);
+    double main = p[KV_LOG_KV_BYTES]                       ? x[KV_LOG_KV_BYTES]
+                  : p[KV_LOG_K_BYTES] && p[KV_LOG_V_BYTES] ? x[KV_LOG_K_BYTES] + x[KV_LOG_V_BYTES]
+                                                           : NAN;
+    double swa = p[KV_LOG_SWA_K_BYTES] && p[KV_LOG_SWA_V_BYTES]
+                     ? x[KV_LOG_SWA_K_BYTES] + x[KV_LOG_SWA_V_BYTES]
+                     : 0;
+    out->kv_total = main + swa;
+    if (!v->version[0] && p[KV_LOG_BUILD])
+        snprintf(out->version, sizeof out->version, "b%.0f", x[KV_LOG_BUILD]);
+    out->unit_round = 0.005 * KV_MIB;
+    out->from_settings = 1;
+}
+
+static const kv_engine_log llamacpp_log = {
+    .patterns = patterns,
+    .n_patterns = sizeof patterns / sizeof patterns[0],
+    .field_names = kv_log_field_names,
+    .n_fields = KV_LOG_FIELDS,
+    .flash_field = KV_LOG_FLASH_ATTN,
+    .weights_field = KV_LOG_WEIGHTS,
+    .unified_field = KV_LOG_KV_UNIFIED,
+    .swa_pairs = swa_pairs,
+    .n_swa_pairs = sizeof swa_pairs / sizeof swa_pairs[0],
+    .settings = log_settings,
+    .n_settings = sizeof log_settings / sizeof log_settings[0],
+    .inputs = inputs,
+    .n_inputs = sizeof inputs / sizeof inputs[0],
+    .texts = texts,
+    .rows = cmp_rows,
+    .n_rows = sizeof cmp_rows / sizeof cmp_rows[0],
+    .gpu_total_field = -1,
+    .needs_gpu_total = 0,
+    .e2e_available = 0,
+    .summary = summary,
+};
+
+static const char *const aliases[] = {"llamacpp", NULL};
+
+const kv_engine_desc kv_engine_llamacpp = {
+    .id = E,
+    .title = "llama.cpp",
+    .aliases = aliases,
+    .doc = "docs/llamacpp.md",
+    .defaults = llamacpp_defaults,
+    .overrides = 1u << KV_P_DTYPE,
+    .check = llamacpp_check,
+    .compute = llamacpp_compute,
+    .concurrency_at = llamacpp_at,
+    .kv8_name = "q8_0",
+    .kv8 = llamacpp_kv8,
+    .params = params,
+    .n_params = LC_PARAMS,
+    .fields = fields,
+    .n_fields = sizeof fields / sizeof fields[0],
+    .log = &llamacpp_log,
+};

@@ -9,10 +9,7 @@
  * pages of that one pool. Without a log kvcalc estimates P and A from the GPU and the
  * weights, and the result says so. Pure: no I/O, no globals.
  */
-#include "kvcalc.h"
-
 #include "engine.h"
-#include "internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,15 +27,11 @@
 #define CUDA_CONTEXT_GIB 1.0 /* driver total minus free before load, TP1 (estimate) */
 #define NCCL_GIB 0.5         /* more of it with TP: communication buffers (estimate) */
 
-void kv_sglang_defaults(kv_sglang_spec *g)
+/* Every optional input "not given": the version's rule, or kvcalc's estimate. */
+static void sglang_defaults(kv_spec *s)
 {
-    g->mem_fraction_static = -1;
-    g->avail_before_gib = -1;
-    g->avail_after_gib = -1;
+    kv_sglang_spec *g = &s->sglang;
     g->page_size = 1;
-    g->max_total_tokens = 0;
-    g->chunked_prefill_size = 0;
-    g->cuda_graph_max_bs = 0;
     g->version = SGLANG_DEFAULT_VERSION;
 }
 
@@ -213,26 +206,28 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     int vision = s->arch.vision_tower;
     memset(out, 0, sizeof *out);
     out->gpu_mem_mib = s->gpu_mem_gib * 1024.0;
-    if (g->mem_fraction_static > 0) {
-        out->mem_fraction_static = g->mem_fraction_static;
+    if (g->mem_fraction_static.set) {
+        out->mem_fraction_static = g->mem_fraction_static.value;
         if (vision && vision_factor_on_user_value(g->version))
             out->mem_fraction_static *= vision_factor(g->version);
     } else {
         out->fraction_default = 1;
         out->mem_fraction_static = kv_sglang_default_fraction(
-            g->version, out->gpu_mem_mib, s->tp, vision, g->chunked_prefill_size,
-            g->cuda_graph_max_bs);
+            g->version, out->gpu_mem_mib, s->tp, vision,
+            g->chunked_prefill_size.set ? g->chunked_prefill_size.value : 0,
+            g->cuda_graph_max_bs.set ? g->cuda_graph_max_bs.value : 0);
     }
 
     /* P and A: from the log, else estimated (the GPU minus the CUDA context, minus the
      * weights on this rank); one of them given gives the other through the weights */
     double weights_gib = r->weights_bytes / KV_GIB;
-    double p = g->avail_before_gib, a = g->avail_after_gib;
-    out->estimated = p < 0 || a < 0;
-    if (p < 0)
-        p = a >= 0 ? a + weights_gib
-                   : s->gpu_mem_gib - CUDA_CONTEXT_GIB - (s->tp > 1 ? NCCL_GIB : 0);
-    if (a < 0)
+    int given_p = g->avail_before_gib.set, given_a = g->avail_after_gib.set;
+    double p = g->avail_before_gib.value, a = g->avail_after_gib.value;
+    out->estimated = !given_p || !given_a;
+    if (!given_p)
+        p = given_a ? a + weights_gib
+                    : s->gpu_mem_gib - CUDA_CONTEXT_GIB - (s->tp > 1 ? NCCL_GIB : 0);
+    if (!given_a)
         a = p - weights_gib;
     out->avail_before_gib = p;
     out->avail_after_gib = a;
@@ -254,8 +249,8 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     int64_t n = 0;
     if (out->cell_bytes > 0 && rest > 0)
         n = (int64_t)floor(rest * 1073741824.0 / out->cell_bytes);
-    if (g->max_total_tokens > 0 && n > g->max_total_tokens)
-        n = g->max_total_tokens;
+    if (g->max_total_tokens.set && n > g->max_total_tokens.value)
+        n = g->max_total_tokens.value;
     n = n / g->page_size * g->page_size;
     out->max_total_num_tokens = n > 0 ? n : 0;
     out->pad_rows = g->version >= V(0, 4, 4) ? g->page_size : 1;
@@ -268,17 +263,27 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
 
 /* ---- the engine interface --------------------------------------------------------------- */
 
-static kv_status sglang_check(const kv_spec *s)
+static int bad_gib(kv_opt_num x)
+{
+    return x.set && (!isfinite(x.value) || x.value < 0 || x.value > 1e6);
+}
+
+static kv_status sglang_check(const kv_spec *s, kv_error *why)
 {
     const kv_sglang_spec *g = &s->sglang;
-    const double gibs[] = {g->avail_before_gib, g->avail_after_gib};
-    for (size_t i = 0; i < sizeof gibs / sizeof gibs[0]; i++)
-        if (!isfinite(gibs[i]) || gibs[i] > 1e6)
-            return KV_ERR_SGLANG;
-    if (!isfinite(g->mem_fraction_static) || g->mem_fraction_static > 1 || g->page_size < 1 ||
-        g->page_size > (1 << 20) || g->max_total_tokens < 0 || g->chunked_prefill_size < 0 ||
-        g->cuda_graph_max_bs < 0 || !(s->gpu_mem_gib > 0) || s->gpu_mem_gib > 1e6)
-        return KV_ERR_SGLANG;
+    if (!(s->gpu_mem_gib <= 1e6)) /* the flags are bounded; only the GPU's size can be out */
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_GPU_MEM_GIB],
+                         "%.17g GiB is more than --engine sglang sizes (at most 1e6 GiB)",
+                         s->gpu_mem_gib);
+    const kv_opt_num f = g->mem_fraction_static;
+    if (bad_gib(g->avail_before_gib) || bad_gib(g->avail_after_gib) ||
+        (f.set && !(f.value > 0 && f.value <= 1)) || g->page_size < 1 ||
+        g->page_size > (1 << 20) || (g->max_total_tokens.set && g->max_total_tokens.value < 1) ||
+        (g->chunked_prefill_size.set && g->chunked_prefill_size.value < 1) ||
+        (g->cuda_graph_max_bs.set && g->cuda_graph_max_bs.value < 1) || !(s->gpu_mem_gib > 0))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
+                         "an SGLang input is out of range (mem_fraction_static in (0, 1], avail "
+                         "mem in [0, 1e6] GiB, GPU memory at most 1e6 GiB, page size >= 1)");
     return KV_OK;
 }
 
@@ -300,6 +305,7 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_bytes = g->k_bytes + g->v_bytes;
     r->kv_cache_tokens = g->max_total_num_tokens;
     r->longest_context_fit = g->max_total_num_tokens;
+    r->estimated = g->estimated;
     return KV_OK;
 }
 
@@ -311,5 +317,254 @@ static double sglang_at(const kv_spec *s, const kv_result *r, int64_t context,
     return whole_requests(&r->sglang, context);
 }
 
-const kv_engine_ops kv_engine_sglang_ops = {"sglang", sglang_check, sglang_compute, sglang_at,
-                                          "fp8", NULL};
+/* ---- re-laying a log's readings for another layout -------------------------------------- */
+
+/* P and A were read at from's layout and GPU. At another, P moves as kvcalc's estimate of it
+ * does (the GPU, the CUDA context, NCCL with TP), the weights the readings imply (P - A)
+ * scale as kvcalc's estimate of the weights per GPU does (re-sharded, re-quantized), and A
+ * is what is left; one reading alone moves as its estimate does. */
+static void sglang_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute)
+{
+    const kv_sglang_spec *f = &from->sglang;
+    kv_sglang_spec *t = &to->sglang;
+    if (!f->avail_before_gib.set && !f->avail_after_gib.set)
+        return;
+    kv_spec a = *from, b = *to;
+    kv_result ea, eb;
+    a.sglang.avail_before_gib = a.sglang.avail_after_gib = KV_NONE_NUM;
+    b.sglang.avail_before_gib = b.sglang.avail_after_gib = KV_NONE_NUM;
+    if (compute(&a, &ea) != KV_OK || compute(&b, &eb) != KV_OK)
+        return;
+    if (f->avail_before_gib.set)
+        t->avail_before_gib.value =
+            f->avail_before_gib.value + eb.sglang.avail_before_gib - ea.sglang.avail_before_gib;
+    if (f->avail_before_gib.set && f->avail_after_gib.set) {
+        /* the weights the readings imply, re-sharded or re-quantized as kvcalc's estimate is */
+        double weights = f->avail_before_gib.value - f->avail_after_gib.value;
+        if (ea.weights_bytes > 0)
+            weights *= eb.weights_bytes / ea.weights_bytes;
+        t->avail_after_gib.value = t->avail_before_gib.value - weights;
+    } else if (f->avail_after_gib.set) {
+        t->avail_after_gib.value =
+            f->avail_after_gib.value + eb.sglang.avail_after_gib - ea.sglang.avail_after_gib;
+    }
+    if (t->avail_before_gib.set && t->avail_before_gib.value < 0)
+        t->avail_before_gib.value = 0;
+    if (t->avail_after_gib.set && t->avail_after_gib.value < 0)
+        t->avail_after_gib.value = 0;
+}
+
+/* ---- the descriptor: SGLang's flags, fields and log tables ------------------------------ */
+
+#define E KV_ENGINE_SGLANG
+#define P(TYPE, m) KV_EPARAM(E, kv_sglang_spec, TYPE, m)
+
+enum {
+    SG_P_FRACTION, SG_P_BEFORE, SG_P_AFTER, SG_P_PAGE, SG_P_MAX_TOTAL, SG_P_CHUNKED,
+    SG_P_GRAPH_BS, SG_P_VERSION, SG_PARAMS
+};
+
+static const kv_param params[SG_PARAMS] = {
+    [SG_P_FRACTION] = {.name = "mem-fraction-static", P(OPT_NUM, mem_fraction_static),
+                       .key = "mem_fraction_static", .min = 0, .min_exclusive = 1, .max = 1,
+                       .blames = KV_ERR_ENGINE_INPUT, .meta = "F",
+                       .help = "SGLang's static fraction [auto: the version's rule for the GPU "
+                               "and TP]"},
+    [SG_P_BEFORE] = {.name = "avail-mem-before-load-gib", P(OPT_NUM, avail_before_gib),
+                     .key = "avail_mem_before_load_gib", .min = 0, .max = 1e6, .estimate = 1,
+                     .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                     .help = "\"Load weight begin. avail mem=P GB\" [auto: estimate]"},
+    [SG_P_AFTER] = {.name = "avail-mem-after-load-gib", P(OPT_NUM, avail_after_gib),
+                    .key = "avail_mem_after_load_gib", .min = 0, .max = 1e6, .estimate = 1,
+                    .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                    .help = "\"Load weight end. ... avail mem=A GB\" [auto: estimate]"},
+    [SG_P_PAGE] = {.name = "page-size", P(INT, page_size), .key = "page_size", .min = 1,
+                   .max = 1048576, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                   .help = "tokens per page [1]"},
+    [SG_P_MAX_TOTAL] = {.name = "max-total-tokens", P(OPT_INT, max_total_tokens),
+                        .key = "max_total_tokens", .min = 1, .tokens = 1,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                        .help = "cap on the token pool (SGLang's flag)"},
+    [SG_P_CHUNKED] = {.name = "chunked-prefill-size", P(OPT_INT, chunked_prefill_size),
+                      .key = "chunked_prefill_size", .min = 1, .max = 1099511627776.0,
+                      .tokens = 1, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                      .help = "enters the default fraction from 0.5.3rc2 [auto: by the GPU]"},
+    [SG_P_GRAPH_BS] = {.name = "cuda-graph-max-bs", P(OPT_INT, cuda_graph_max_bs),
+                       .key = "cuda_graph_max_bs", .min = 1, .max = 1048576,
+                       .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                       .help = "enters the default fraction from 0.5.3rc2 [auto: by the GPU and "
+                               "TP]"},
+    [SG_P_VERSION] = {.name = "sglang-version", P(VERSION, version), .key = "sglang_version",
+                      .blames = KV_ERR_ENGINE_INPUT, .meta = "X.Y.Z",
+                      .help = "the SGLang release whose rules apply [0.5.6]",
+                      .parse = kv_sglang_version_parse, .format = kv_sglang_version_format,
+                      .accepts = "an SGLang version such as 0.4.6, 0.4.3.post4 or 0.5.3rc2"},
+};
+
+#define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_sglang_result, name, m, T, unit, ftype, sweep)
+static const kv_field fields[] = {
+    F(sglang_mem_fraction_static, mem_fraction_static, double, "fraction", KV_F_NUM, 2),
+    F(sglang_avail_mem_before_load_gib, avail_before_gib, double, "GiB", KV_F_NUM, 0),
+    F(sglang_avail_mem_after_load_gib, avail_after_gib, double, "GiB", KV_F_NUM, 0),
+    F(sglang_estimated, estimated, int, "boolean", KV_F_BOOL, 0),
+    F(sglang_cell_bytes, cell_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_attention_layers, attn_layers, int64_t, "layers", KV_F_INT, 0),
+    F(sglang_page_size, page_size, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_max_total_num_tokens, max_total_num_tokens, int64_t, "tokens", KV_F_INT, 1),
+    F(sglang_k_bytes, k_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_v_bytes, v_bytes, double, "bytes", KV_F_NUM, 0),
+};
+
+#define T(...) {__VA_ARGS__}
+
+/* SGLang's lines (python/sglang/srt/model_executor/model_runner.py, mem_cache/memory_pool.py,
+ * server_args.py; docs/sglang.md). */
+static const kv_log_pattern patterns[] = {
+    {"server_args=ServerArgs(", T(0), KV_START, NULL},
+    {"model_path='%s'", T(KV_TO_MODEL), 0, NULL},
+    {"mem_fraction_static=%f", T(KV_LOG_MEM_FRACTION), 0, NULL},
+    {"tp_size=%n", T(KV_LOG_TP), 0, NULL},
+    {"pp_size=%n", T(KV_LOG_PP), 0, NULL},
+    {"dtype='%s'", T(KV_TO_DTYPE), 0, NULL},
+    {"kv_cache_dtype='%s'", T(KV_TO_KV_DTYPE), 0, NULL},
+    {"quantization='%s'", T(KV_TO_QUANT), 0, NULL},
+    {"page_size=%n", T(KV_LOG_PAGE_SIZE), 0, NULL},
+    {"max_total_tokens=%n", T(KV_LOG_MAX_TOTAL_TOKENS), 0, NULL},
+    {"chunked_prefill_size=%n", T(KV_LOG_CHUNKED_PREFILL), 0, NULL},
+    {"Load weight begin. avail mem=%b", T(KV_LOG_AVAIL_BEFORE), KV_MIN, NULL},
+    {"Load weight end.%*dtype=torch.%s,", T(KV_TO_DTYPE), 0, NULL},
+    {"Load weight end.%*avail mem=%b", T(KV_LOG_AVAIL_AFTER), KV_MIN, NULL},
+    {"Load weight end.%*mem usage=%b", T(KV_LOG_WEIGHTS), 0, NULL},
+    {"Using KV cache dtype: torch.%s", T(KV_TO_KV_DTYPE), 0, NULL},
+    {"KV Cache is allocated.%*#tokens: %n,", T(KV_LOG_KV_TOKENS), KV_LINE, "#tokens"},
+    {"KV Cache is allocated.%*K size: %b, V size: %b", T(KV_LOG_K_BYTES, KV_LOG_V_BYTES),
+     KV_LINE, NULL}, /* without "#tokens" (no era set): 0.4.1.post6 to 0.4.3.post2 */
+    {"KV Cache is allocated.%*KV size: %b", T(KV_LOG_KV_BYTES), KV_LINE, "MLA"},
+    {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
+    {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
+    {"context_len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
+};
+
+#define CORE(id) (&kv_core_params[id])
+#define MINE(id) (&params[id])
+#define SET(f, p) {f, p, KV_LOG_SETTING, 0, 0, 0}
+#define KV_FIGURE_GIB(f, p) {f, p, KV_LOG_KV_FIGURE, 1, 0, 0}
+
+/* The settings the comparison lists apart (in its "Logged:" line). */
+static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_MEM_FRACTION,
+                                KV_LOG_PAGE_SIZE, KV_LOG_MAX_TOTAL_TOKENS, KV_LOG_CHUNKED_PREFILL};
+
+static const kv_log_input inputs[] = {
+    SET(KV_LOG_MAX_MODEL_LEN, CORE(KV_P_CONTEXT)),
+    SET(KV_LOG_TP, CORE(KV_P_TP)),
+    SET(KV_LOG_MEM_FRACTION, MINE(SG_P_FRACTION)),
+    SET(KV_LOG_PAGE_SIZE, MINE(SG_P_PAGE)),
+    SET(KV_LOG_MAX_TOTAL_TOKENS, MINE(SG_P_MAX_TOTAL)),
+    SET(KV_LOG_CHUNKED_PREFILL, MINE(SG_P_CHUNKED)),
+    KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE, MINE(SG_P_BEFORE)),
+    KV_FIGURE_GIB(KV_LOG_AVAIL_AFTER, MINE(SG_P_AFTER)),
+};
+
+/* The release, as logged or as the lines date it; P from A and the weights when the log
+ * has no "Load weight begin" (P = A + mem usage, what the weights took). */
+static void texts(const kv_log_values *v, kv_log_inputs *in)
+{
+    int version;
+    if (kv_sglang_version_parse(v->version, &version) == 0)
+        kv_log_input_put(in, MINE(SG_P_VERSION), KV_LOG_SETTING, v->version);
+    else if (!v->era[0] && v->present[KV_LOG_K_BYTES])
+        /* "KV Cache is allocated. K size:" without "#tokens" dates the log to 0.4.1.post6 -
+         * 0.4.3.post2 (docs/sglang.md), whose sizing rules are one; the version is not
+         * stated, so engine_version stays null */
+        kv_log_input_put(in, MINE(SG_P_VERSION), KV_LOG_SETTING, "0.4.3.post2");
+    if (!v->present[KV_LOG_AVAIL_BEFORE] && v->present[KV_LOG_AVAIL_AFTER] &&
+        v->present[KV_LOG_WEIGHTS]) {
+        char text[64];
+        snprintf(text, sizeof text, "%.17g",
+                 (v->v[KV_LOG_AVAIL_AFTER] + v->v[KV_LOG_WEIGHTS]) / KV_GIB);
+        kv_log_input_put(in, MINE(SG_P_BEFORE), KV_LOG_KV_FIGURE, text);
+    }
+}
+
+static const kv_cmp_row rows[] = {
+    {"avail mem before load (P)", KV_LOG_AVAIL_BEFORE, 1, KV_CMP_D(sglang.avail_before_gib),
+     KV_GIB, "bytes", KV_TERM_BEFORE},
+    {"avail mem after load (A)", KV_LOG_AVAIL_AFTER, 1, KV_CMP_D(sglang.avail_after_gib), KV_GIB,
+     "bytes", KV_TERM_AFTER},
+    {"weights (mem usage)", KV_LOG_WEIGHTS, 1, KV_CMP_D(weights_bytes), 1, "bytes",
+     KV_TERM_SETTING},
+    {"KV pool (K + V)", KV_LOGGED_KV_TOTAL, 1, KV_CMP_D(kv_cache_bytes), 1, "bytes",
+     KV_TERM_BUDGET},
+    {"max_total_num_tokens", KV_LOG_KV_TOKENS, 0, KV_CMP_I(kv_cache_tokens), 1, "tokens",
+     KV_TERM_KV},
+    {"K size", KV_LOG_K_BYTES, 0, KV_CMP_D(sglang.k_bytes), 1, "bytes", KV_TERM_KV},
+    {"V size", KV_LOG_V_BYTES, 0, KV_CMP_D(sglang.v_bytes), 1, "bytes", KV_TERM_KV},
+    {"KV size (MLA)", KV_LOG_KV_BYTES, 0, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV},
+};
+
+static const kv_log_what_if what_if[] = {{MINE(SG_P_FRACTION), KV_LOG_MEM_FRACTION, 1}};
+
+/* The pool as logged (K + V, or the MLA total); A and P are printed to 0.01 GB and the pool
+ * is A - (1 - f) x P, so its rounding is 0.005 GiB x (2 - f) over the pool. */
+static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *out)
+{
+    const double *x = v->v;
+    const unsigned char *p = v->present;
+    kv_log_summary_common(v, KV_LOG_KV_TOKENS, KV_LOG_WEIGHTS, -1, out);
+    if (p[KV_LOG_KV_BYTES])
+        out->kv_total = x[KV_LOG_KV_BYTES];
+    else if (p[KV_LOG_K_BYTES] && p[KV_LOG_V_BYTES])
+        out->kv_total = x[KV_LOG_K_BYTES] + x[KV_LOG_V_BYTES];
+    if (!v->era[0] && p[KV_LOG_K_BYTES])
+        snprintf(out->era, sizeof out->era, "K size: 0.4.1.post6-0.4.3.post2");
+    out->unit_round = 0.005 * KV_GIB;
+    if (a && a->available_kv_bytes > 0)
+        out->rel_round = 0.005 * KV_GIB * (2 - a->sglang.mem_fraction_static) /
+                         a->available_kv_bytes;
+}
+
+static double fraction(const kv_result *b)
+{
+    return b->sglang.mem_fraction_static;
+}
+
+static const kv_engine_log sglang_log = {
+    .patterns = patterns,
+    .n_patterns = sizeof patterns / sizeof patterns[0],
+    .field_names = kv_log_field_names,
+    .n_fields = KV_LOG_FIELDS,
+    .flash_field = -1,
+    .weights_field = KV_LOG_WEIGHTS,
+    .unified_field = -1,
+    .settings = settings,
+    .n_settings = sizeof settings / sizeof settings[0],
+    .inputs = inputs,
+    .n_inputs = sizeof inputs / sizeof inputs[0],
+    .texts = texts,
+    .rows = rows,
+    .n_rows = sizeof rows / sizeof rows[0],
+    .what_if = what_if,
+    .n_what_if = sizeof what_if / sizeof what_if[0],
+    .gpu_total_field = -1,
+    .needs_gpu_total = 1,
+    .e2e_available = 0,
+    .summary = summary,
+    .fraction = fraction,
+};
+
+const kv_engine_desc kv_engine_sglang = {
+    .id = E,
+    .title = "SGLang",
+    .doc = "docs/sglang.md",
+    .defaults = sglang_defaults,
+    .check = sglang_check,
+    .compute = sglang_compute,
+    .concurrency_at = sglang_at,
+    .relayout = sglang_relayout,
+    .kv8_name = "fp8",
+    .params = params,
+    .n_params = SG_PARAMS,
+    .fields = fields,
+    .n_fields = sizeof fields / sizeof fields[0],
+    .log = &sglang_log,
+};

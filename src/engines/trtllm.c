@@ -9,7 +9,6 @@
  * weights minus overhead), an estimate, and the report says so.
  */
 #include "engine.h"
-#include "internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,26 +18,32 @@
 #define TRTLLM_TOKEN_LIMIT 4611686018427387904.0 /* 2^62 */
 #define TRTLLM_MAX_BLOCK 1048576
 
-void kv_trtllm_defaults(kv_trtllm_spec *t)
+/* The max_tokens cap and the free memory are "not given" (zeroed). */
+static void trtllm_defaults(kv_spec *s)
 {
+    kv_trtllm_spec *t = &s->trtllm;
     t->fraction = 0.9;       /* KvCacheConfig.free_gpu_memory_fraction */
     t->tokens_per_block = 32; /* LLM API and trtllm-serve */
-    t->max_tokens = 0;
-    t->free_mem_gib = -1;
 }
 
-static kv_status trtllm_check(const kv_spec *s)
+enum { TR_P_FRACTION, TR_P_BLOCK, TR_P_MAX_TOKENS, TR_P_FREE, TR_PARAMS };
+static const kv_param params[TR_PARAMS];
+
+static kv_status trtllm_check(const kv_spec *s, kv_error *why)
 {
     const kv_trtllm_spec *t = &s->trtllm;
     /* TensorRT-LLM asserts the fraction is below 1: the rest is left to other allocations */
     if (!(t->fraction > 0 && t->fraction < 1))
-        return KV_ERR_TRTLLM;
-    if (t->tokens_per_block < 1 || t->tokens_per_block > TRTLLM_MAX_BLOCK)
-        return KV_ERR_TRTLLM;
-    if (t->max_tokens < 0 || (double)t->max_tokens >= TRTLLM_TOKEN_LIMIT)
-        return KV_ERR_TRTLLM;
-    if (!isfinite(t->free_mem_gib) || t->free_mem_gib > 1e12)
-        return KV_ERR_TRTLLM;
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[TR_P_FRACTION],
+                         "must be a number > 0 and < 1");
+    if (t->tokens_per_block < 1 || t->tokens_per_block > TRTLLM_MAX_BLOCK ||
+        (t->max_tokens.set &&
+         (t->max_tokens.value < 1 || (double)t->max_tokens.value >= TRTLLM_TOKEN_LIMIT)) ||
+        (t->free_mem_gib.set && (!isfinite(t->free_mem_gib.value) || t->free_mem_gib.value < 0 ||
+                                 t->free_mem_gib.value > 1e12)))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
+                         "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, "
+                         "1), tokens per block >= 1, free memory >= 0 and finite)");
     return KV_OK;
 }
 
@@ -64,7 +69,7 @@ static kv_status token_budget(double primary, double per_token, int64_t *out)
         return KV_OK;
     double tokens = floor(primary / per_token);
     if (!(tokens < TRTLLM_TOKEN_LIMIT))
-        return KV_ERR_TRTLLM;
+        return KV_ERR_RANGE;
     *out = (int64_t)tokens;
     return KV_OK;
 }
@@ -73,17 +78,17 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
 {
     const kv_trtllm_spec *in = &s->trtllm;
     kv_trtllm_result *t = &r->trtllm;
-    t->free_estimated = in->free_mem_gib < 0;
-    t->free_bytes = t->free_estimated ? r->free_kv_bytes : in->free_mem_gib * KV_GIB;
+    t->free_estimated = !in->free_mem_gib.set;
+    t->free_bytes = t->free_estimated ? r->free_kv_bytes : in->free_mem_gib.value * KV_GIB;
     t->primary_bytes = t->free_bytes * in->fraction;
     /* every attention layer of this rank keeps each token (one pool, one window) */
     t->per_token_bytes = r->kv_bytes_first_token;
     kv_status st = token_budget(t->primary_bytes, t->per_token_bytes, &t->max_tokens);
     if (st != KV_OK)
         return st;
-    t->capped = in->max_tokens > 0 && in->max_tokens < t->max_tokens;
+    t->capped = in->max_tokens.set && in->max_tokens.value < t->max_tokens;
     if (t->capped)
-        t->max_tokens = in->max_tokens;
+        t->max_tokens = in->max_tokens.value;
     t->tokens_per_block = in->tokens_per_block;
     t->blocks = blocks_for(t->max_tokens, in->tokens_per_block);
     t->tokens = t->blocks * in->tokens_per_block; /* < 2^62 + 2^20: no overflow */
@@ -97,8 +102,76 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_bytes = t->allocated_bytes;
     r->kv_cache_tokens = t->tokens;
     r->longest_context_fit = t->tokens;
+    r->estimated = t->free_estimated;
     return KV_OK;
 }
 
-const kv_engine_ops kv_engine_trtllm_ops = {"trtllm", trtllm_check, trtllm_compute, trtllm_at,
-                                          "fp8", NULL};
+/* The logged free memory was read at from's layout and GPU: at another it moves as
+ * kvcalc's estimate of it does (GPU - weights per GPU - overhead), the reading's difference
+ * from that estimate kept. Held fixed, every TP size would get the same pool. */
+static void trtllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute)
+{
+    if (!from->trtllm.free_mem_gib.set)
+        return;
+    kv_spec a = *from, b = *to;
+    kv_result ea, eb;
+    a.trtllm.free_mem_gib = b.trtllm.free_mem_gib = KV_NONE_NUM;
+    if (compute(&a, &ea) != KV_OK || compute(&b, &eb) != KV_OK)
+        return;
+    double f = from->trtllm.free_mem_gib.value + (eb.trtllm.free_bytes - ea.trtllm.free_bytes) / KV_GIB;
+    to->trtllm.free_mem_gib = KV_SOME_NUM(f > 0 ? f : 0);
+}
+
+/* ---- the descriptor: TensorRT-LLM's settings (docs/trtllm.md) and fields ---- */
+
+#define E KV_ENGINE_TRTLLM
+#define P(TYPE, m) KV_EPARAM(E, kv_trtllm_spec, TYPE, m)
+
+static const kv_param params[TR_PARAMS] = {
+    [TR_P_FRACTION] = {.name = "free-gpu-memory-fraction", P(NUM, fraction),
+                       .key = "free_gpu_memory_fraction", .min = 0, .min_exclusive = 1, .max = 1,
+                       .blames = KV_ERR_ENGINE_INPUT, .meta = "F",
+                       .help = "share of the free memory for KV, below 1"},
+    [TR_P_BLOCK] = {.name = "tokens-per-block", P(INT, tokens_per_block), .key = "tokens_per_block",
+                    .min = 1, .max = 1048576, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                    .help = "tokens per KV block"},
+    [TR_P_MAX_TOKENS] = {.name = "max-tokens", P(OPT_INT, max_tokens), .key = "max_tokens",
+                         .min = 1, .tokens = 1, .max = 4e18, .blames = KV_ERR_ENGINE_INPUT,
+                         .meta = "N", .help = "cap the KV cache at N tokens (KvCacheConfig.max_tokens)"},
+    [TR_P_FREE] = {.name = "free-mem-gib", P(OPT_NUM, free_mem_gib), .key = "free_mem_gib",
+                   .min = 0, .max = 1e12, .estimate = 1, .blames = KV_ERR_ENGINE_INPUT,
+                   .meta = "GIB",
+                   .help = "the log's \"available: F GiB\" [auto: GPU - weights - overhead, an "
+                           "estimate]"},
+};
+
+#define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_trtllm_result, name, m, T, unit, ftype, sweep)
+static const kv_field fields[] = {
+    F(trtllm_free_bytes, free_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_free_estimated, free_estimated, int, "boolean", KV_F_BOOL, 0),
+    F(trtllm_per_token_bytes, per_token_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_max_tokens, max_tokens, int64_t, "tokens", KV_F_INT, 2),
+    F(trtllm_max_tokens_capped, capped, int, "boolean", KV_F_BOOL, 0),
+    F(trtllm_tokens_per_block, tokens_per_block, int64_t, "tokens", KV_F_INT, 0),
+    F(trtllm_blocks, blocks, int64_t, "blocks", KV_F_INT, 1),
+    F(trtllm_blocks_per_request, blocks_per_request, int64_t, "blocks", KV_F_INT, 0),
+};
+
+const kv_engine_desc kv_engine_trtllm = {
+    .id = E,
+    .title = "TensorRT-LLM",
+    .doc = "docs/trtllm.md",
+    .defaults = trtllm_defaults,
+    .check = trtllm_check,
+    .range_words = "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, 1), "
+                   "tokens per block >= 1, free memory >= 0 and finite), or its token count "
+                   "exceeds 2^62; kvcalc refuses rather than cap it",
+    .compute = trtllm_compute,
+    .concurrency_at = trtllm_at,
+    .relayout = trtllm_relayout,
+    .kv8_name = "fp8",
+    .params = params,
+    .n_params = TR_PARAMS,
+    .fields = fields,
+    .n_fields = sizeof fields / sizeof fields[0],
+};

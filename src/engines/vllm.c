@@ -10,10 +10,7 @@
  * "GPU KV cache size" line by the formula of the version's era. Everything is per GPU.
  * Pure: no I/O, no globals.
  */
-#include "kvcalc.h"
-
-#include "engine.h"
-#include "internal.h"
+#include "vllm.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,24 +21,15 @@
 #define VLLM_MLA_BLOCK 64 /* FlashMLA forces a multiple of 64 on Hopper */
 #define VLLM_MAMBA_ALIGN 16
 
-void kv_vllm_defaults(kv_vllm_spec *v)
+/* Every optional input is "not given" (zeroed by kv_spec_set_engine()): the release's
+ * default or kvcalc's estimate. */
+void kv_vllm_defaults(kv_spec *s)
 {
-    v->total_gib = 0;
-    v->util = -1; /* the release's default */
-    v->weights_gib = -1;
-    v->activation_gib = -1;
-    v->non_torch_gib = -1;
-    v->cuda_graph_gib = -1;
-    v->kv_cache_memory_gib = -1;
-    v->block_size = 0;
-    v->max_num_batched_tokens = 0;
-    v->num_gpu_blocks_override = 0;
-    v->max_num_seqs = 0;
-    v->version = 1100;
+    kv_vllm_spec *v = &s->vllm;
+    v->version = VLLM_DEFAULT_VERSION;
     v->hybrid_manager = 1;
     v->mamba_align = 0;
     v->mla_align = 0;
-    v->use_v1 = -1;
     v->swap_space_gib = 4;
     v->enforce_eager = 0;
     v->language_model_only = 0;
@@ -55,7 +43,7 @@ void kv_vllm_defaults(kv_vllm_spec *v)
 
 static int uses_v1(const kv_vllm_spec *v)
 {
-    return v->use_v1 >= 0 ? v->use_v1 != 0 : v->version >= V1_DEFAULT;
+    return v->use_v1.set ? v->use_v1.value != 0 : v->version >= V1_DEFAULT;
 }
 
 /* V1 before 0.9.1 printed "# GPU blocks" and counted concurrency as blocks x block size /
@@ -98,19 +86,6 @@ static void printed_lines(const kv_vllm_spec *v, kv_vllm_result *out)
             out->memory_lines = v0_lines[i].memory_lines;
             out->concurrency_line = v0_lines[i].concurrency_line;
         }
-}
-
-const char *kv_vllm_problem(const kv_spec *s)
-{
-    if (s->engine != KV_ENGINE_VLLM)
-        return NULL;
-    const kv_vllm_spec *v = &s->vllm;
-    if (v->use_v1 == 1 && v->version < V1_FIRST)
-        return "--vllm-use-v1: the V1 engine exists from vLLM 0.7 (--vllm-version)";
-    if (v->use_v1 == 0 && v->version >= V0_REMOVED)
-        return "--vllm-use-v1: the V0 engine was removed in vLLM 0.11; give --vllm-version "
-               "0.10 or earlier";
-    return NULL;
 }
 
 /* Least-squares fit on the eight V1 logs that print the activation peak (M01, M03-M07, D22,
@@ -201,7 +176,7 @@ double kv_vllm_encoder_profile(const kv_spec *s, int64_t t, int64_t seqs, double
 {
     const kv_tower *tw = &s->arch.vision;
     *cache_bytes = 0;
-    int v1 = uses_v1(&s->vllm);
+    int v1 = s->engine == KV_ENGINE_VLLM && uses_v1(&s->vllm);
     if (!s->arch.known || !v1 || s->vllm.language_model_only || tw->layers <= 0 ||
         tw->hidden <= 0 || tw->intermediate <= 0 || s->tp < 1)
         return 0;
@@ -303,6 +278,41 @@ double kv_vllm_cuda_graph_estimate_gib(int version)
     return version >= V(21, 0) ? 0.5 : 0.0;
 }
 
+/* Up to 3 digits at *t (0..999); advances *t; -1 when there are none or too many. */
+static long version_part(const char **t)
+{
+    long v = 0;
+    int digits = 0;
+    for (; **t >= '0' && **t <= '9' && digits < 4; (*t)++, digits++)
+        v = v * 10 + (**t - '0');
+    return digits == 0 || v >= 1000 ? -1 : v;
+}
+
+/* "0.11" -> 1100, "v0.10.1.1" -> 1001, "0.11.0rc2" -> 1100: MINOR x 100 + PATCH (at most
+ * 99). Only 0.x releases exist in kvcalc's rules. */
+int kv_vllm_version_parse(const char *t, int *version)
+{
+    if (*t == 'v')
+        t++;
+    if (t[0] != '0' || t[1] != '.')
+        return -1;
+    t += 2;
+    long minor = version_part(&t), patch = 0;
+    if (minor < 0)
+        return -1;
+    if (*t == '.' && t[1] >= '0' && t[1] <= '9') {
+        t++;
+        if ((patch = version_part(&t)) < 0)
+            return -1;
+    }
+    if (*t != '\0' && *t != '.' && *t != 'r' && *t != '-' && *t != '+')
+        return -1;
+    if (patch > 99) /* no vLLM release has one; refused rather than capped */
+        return -1;
+    *version = (int)(minor * 100 + patch);
+    return 0;
+}
+
 void kv_vllm_version_format(int version, char *buf, size_t cap)
 {
     if (version % 100)
@@ -350,6 +360,19 @@ static int64_t min64(int64_t a, int64_t b)
     return a < b ? a : b;
 }
 
+/* The inputs in force: the spec's, with vLLM's defaults for what was not given. */
+typedef struct {
+    int64_t m;           /* max_model_len: the spec's context */
+    int64_t t;           /* max_num_batched_tokens */
+    int64_t seqs;        /* max_num_seqs */
+    double total_gib;
+    kv_total_source total_source;
+    double util;
+    int v1;
+    int version;
+    int mamba_align;
+} settings;
+
 /* One bucket of alike layers (all full, all sliding(W), ...) on this GPU. */
 typedef struct {
     kv_layer_kind kind;
@@ -369,9 +392,9 @@ static int64_t min_sum(int64_t a, int64_t b, int64_t m)
 
 /* Blocks one request of max_model_len m (0 <= m <= 2^63 - 1) needs in one group of this
  * bucket: at most 2^63 (a sliding window's +1 at block size 1), so unsigned. */
-static uint64_t bucket_blocks(const bucket *b, const kv_vllm_spec *v, int64_t bs, int64_t m)
+static uint64_t bucket_blocks(const bucket *b, const settings *v, int64_t bs, int64_t m)
 {
-    int64_t t = v->max_num_batched_tokens;
+    int64_t t = v->t;
     switch (b->kind) {
     case KV_LAYER_FULL:
         return (uint64_t)ceil_div(m, bs);
@@ -387,7 +410,7 @@ static uint64_t bucket_blocks(const bucket *b, const kv_vllm_spec *v, int64_t bs
 }
 
 /* Bytes every layer needs for one request of length m (vLLM's start-up check). */
-static double needed_bytes(const bucket *bk, size_t n, const kv_vllm_spec *v, int64_t bs,
+static double needed_bytes(const bucket *bk, size_t n, const settings *v, int64_t bs,
                            double page, int64_t m)
 {
     double total = 0;
@@ -425,7 +448,7 @@ static void make_groups(bucket *bk, size_t n, int version, kv_vllm_result *out)
 
 /* The longest max_model_len up to hi whose request fits the available memory (unsigned:
  * hi - lo + 1 reaches 2^63 when hi = 2^63 - 1). */
-static int64_t longest_fit(const bucket *bk, size_t nb, const kv_vllm_spec *v, int64_t bs,
+static int64_t longest_fit(const bucket *bk, size_t nb, const settings *v, int64_t bs,
                            const kv_vllm_result *out, uint64_t hi)
 {
     uint64_t lo = 0;
@@ -460,9 +483,9 @@ static double gib(double x)
  * driver total minus 0.5 GiB of CUDA context (an estimate); else the GPU memory given. */
 static double resolve_total(const kv_spec *s, kv_total_source *source)
 {
-    if (s->vllm.total_gib > 0) {
+    if (s->vllm.total_gib.set) {
         *source = KV_TOTAL_GIVEN;
-        return s->vllm.total_gib;
+        return s->vllm.total_gib.value;
     }
     if (s->gpu_name && s->gpu_engine_gib > 0) {
         *source = KV_TOTAL_ENGINE;
@@ -476,12 +499,23 @@ static double resolve_total(const kv_spec *s, kv_total_source *source)
     return s->gpu_mem_gib;
 }
 
-/* V1's defaults from 0.8 follow the card (vLLM's usage-context rule): cards of 70 GiB or more
- * that are not A100s get the large batch. */
+/* Whether a name holds "a100", ignoring case. */
+static int names_a100(const char *names)
+{
+    for (const char *p = names; p && *p; p++)
+        if ((p[0] == 'A' || p[0] == 'a') && p[1] == '1' && p[2] == '0' && p[3] == '0')
+            return 1;
+    return 0;
+}
+
+/* V1's defaults from 0.8 follow the card, by vLLM's usage-context rule (EngineArgs.
+ * get_batch_defaults, vllm/engine/arg_utils.py): cards of 70 GiB or more whose device name
+ * does not contain "a100" get the large batch. The device names are the preset's as
+ * drivers print them (torch's name is one of them). */
 static int big_card(const kv_spec *s, double total_gib)
 {
-    int a100 = s->gpu_name && strstr(s->gpu_name, "A100") != NULL;
-    return total_gib >= 70 && !a100;
+    const char *names = s->gpu_device_names ? s->gpu_device_names : s->gpu_name;
+    return total_gib >= 70 && !names_a100(names);
 }
 
 /* vLLM's default batch budget. V1: 8,192 tokens on big cards, else 2,048. V0: one whole
@@ -499,10 +533,11 @@ static int64_t v0_batched_tokens(const kv_spec *s)
     int64_t least = s->arch.vision_tower ? 5120 : 2048;
     return s->context > least ? s->context : least;
 }
+
 static int64_t resolve_batched_tokens(const kv_spec *s, double total_gib)
 {
-    if (s->vllm.max_num_batched_tokens > 0)
-        return s->vllm.max_num_batched_tokens;
+    if (s->vllm.max_num_batched_tokens.set)
+        return s->vllm.max_num_batched_tokens.value;
     if (!uses_v1(&s->vllm))
         return v0_batched_tokens(s);
     return big_card(s, total_gib) ? 8192 : 2048;
@@ -511,36 +546,43 @@ static int64_t resolve_batched_tokens(const kv_spec *s, double total_gib)
 /* vLLM's default max_num_seqs: 1,024 on big cards with V1 from 0.8, else 256. */
 static int64_t resolve_seqs(const kv_spec *s, double total_gib)
 {
-    if (s->vllm.max_num_seqs > 0)
-        return s->vllm.max_num_seqs;
+    if (s->vllm.max_num_seqs.set)
+        return s->vllm.max_num_seqs.value;
     int v1_rule = uses_v1(&s->vllm) && s->vllm.version >= V1_DEFAULT;
     return v1_rule && big_card(s, total_gib) ? 1024 : 256;
 }
 
-/* One result for a spec whose engine inputs are in range (vllm_check); KV_ERR_VLLM_RANGE
- * when a block or token count would exceed 2^63 - 1. */
-static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
-{
-    kv_vllm_spec resolved = s->vllm;
-    const kv_vllm_spec *v = &resolved;
-    const int64_t m = s->context; /* --max-model-len */
-    out->total_gib = resolve_total(s, &out->total_source);
-    resolved.total_gib = out->total_gib;
-    resolved.max_num_batched_tokens = resolve_batched_tokens(s, out->total_gib);
-    out->max_num_batched_tokens = v->max_num_batched_tokens;
-    out->max_num_seqs = resolve_seqs(s, out->total_gib);
-    out->elem_bytes = kv_dtype_get(s->dtype)->bytes;
-    out->v1 = uses_v1(v);
-    printed_lines(v, out);
+/* ---- one result, step by step ------------------------------------------------------------ */
 
-    /* buckets of alike layers; without the hybrid manager windows count as full */
-    int64_t counts[KV_LAYER_KINDS];
+static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    st->m = s->context;
+    st->total_gib = resolve_total(s, &st->total_source);
+    st->t = resolve_batched_tokens(s, st->total_gib);
+    st->seqs = resolve_seqs(s, st->total_gib);
+    st->util = v->util.set ? v->util.value : kv_vllm_util_default(v->version);
+    st->v1 = uses_v1(v);
+    st->version = v->version;
+    st->mamba_align = v->mamba_align;
+    out->total_gib = st->total_gib;
+    out->total_source = st->total_source;
+    out->max_num_batched_tokens = st->t;
+    out->max_num_seqs = st->seqs;
+    out->elem_bytes = kv_dtype_get(s->dtype)->bytes;
+    out->v1 = st->v1;
+    printed_lines(v, out);
+}
+
+/* Buckets of alike layers; without the hybrid manager windows count as full. */
+static size_t make_buckets(const kv_spec *s, const settings *st, bucket bk[KV_LAYER_KINDS],
+                           int64_t counts[KV_LAYER_KINDS])
+{
     kv_layer_counts(&s->layout, s->layers, counts);
-    if (!v->hybrid_manager || !out->v1 || v->version < HYBRID_ALLOCATOR) {
+    if (!s->vllm.hybrid_manager || !st->v1 || st->version < HYBRID_ALLOCATOR) {
         counts[KV_LAYER_FULL] += counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
         counts[KV_LAYER_SLIDING] = counts[KV_LAYER_CHUNKED] = 0;
     }
-    bucket bk[KV_LAYER_KINDS];
     size_t nb = 0;
     for (int k = 0; k < KV_LAYER_KINDS; k++) {
         if (counts[k] == 0)
@@ -552,99 +594,121 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
                                              : 0;
         nb++;
     }
+    return nb;
+}
 
+/* The block size and the page: 16 tokens (64 for MLA) unless given; an attention block
+ * grows until its page holds a Mamba state. */
+static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t *counts,
+                            kv_vllm_result *out)
+{
     /* bytes of one token in one attention layer on this GPU (MLA: one latent, no x2) */
     double attn_tok = s->layout.mla
                           ? mla_entry_bytes(s, out->elem_bytes)
                           : 2.0 * (double)r->kv_heads_per_gpu * (double)s->head_dim * out->elem_bytes;
-    int64_t bs = v->block_size > 0 ? v->block_size
-               : s->layout.mla    ? VLLM_MLA_BLOCK
-                                  : VLLM_DEFAULT_BLOCK;
+    int64_t bs = s->vllm.block_size.set ? s->vllm.block_size.value
+               : s->layout.mla          ? VLLM_MLA_BLOCK
+                                        : VLLM_DEFAULT_BLOCK;
     if (counts[KV_LAYER_STATE] > 0 && s->layout.state_elems > 0 && attn_tok > 0) {
-        /* the attention block grows until its page holds a Mamba state; the state keeps the
-         * model's dtype when the KV cache is fp8 (Qwen3-Next at TP 2 with fp8 KV: vLLM
-         * chose 1,072 tokens, not the 544 a halved state would give) */
+        /* the state keeps the model's dtype when the KV cache is fp8 (Qwen3-Next at TP 2
+         * with fp8 KV: vLLM chose 1,072 tokens, not the 544 a halved state would give) */
         double state_page = (double)(s->layout.state_elems / s->tp) *
                             kv_dtype_get(s->arch.known ? s->arch.base_dtype : s->dtype)->bytes;
         double attn_bs = (double)VLLM_MAMBA_ALIGN *
                          ceil(state_page / ((double)VLLM_MAMBA_ALIGN * attn_tok));
         if (attn_bs >= TWO_63)
-            return KV_ERR_VLLM_RANGE;
+            return KV_ERR_RANGE;
         if ((int64_t)attn_bs > bs)
             bs = (int64_t)attn_bs;
     }
     out->block_size = bs;
     out->page_bytes = (double)bs * attn_tok;
-    make_groups(bk, nb, v->version, out);
+    return KV_OK;
+}
 
-    /* the budget */
-    out->total_bytes = gib(v->total_gib);
-    out->util = v->util > 0 ? v->util : kv_vllm_util_default(v->version);
+/* The budget: utilization x total minus weights, activation peak, non-torch memory and
+ * (from 0.21) CUDA graphs; or the KV memory given. */
+static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_vllm_result *out)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    out->total_bytes = gib(st->total_gib);
+    out->util = st->util;
     out->requested_bytes = out->util * out->total_bytes;
-    out->weights_bytes = v->weights_gib >= 0 ? gib(v->weights_gib)
-                                              : r->weights_bytes + mxfp4_padding(s);
+    out->weights_bytes = v->weights_gib.set ? gib(v->weights_gib.value)
+                                            : r->weights_bytes + mxfp4_padding(s);
     kv_vllm_activation_inputs act = activation_inputs(s, out);
     out->encoder_bytes = act.encoder_bytes;
-    out->activation_bytes = gib(v->activation_gib >= 0 ? v->activation_gib
-                                                       : kv_vllm_activation_estimate_gib(&act));
+    out->activation_bytes = gib(v->activation_gib.set ? v->activation_gib.value
+                                                      : kv_vllm_activation_estimate_gib(&act));
     /* (the estimate went through GiB and back: equal within rounding counts as binding) */
-    out->encoder_binds = v->activation_gib < 0 && act.encoder_bytes > 0 &&
+    out->encoder_binds = !v->activation_gib.set && act.encoder_bytes > 0 &&
                          act.encoder_bytes >= out->activation_bytes * (1.0 - 1e-12);
-    out->non_torch_bytes = gib(v->non_torch_gib >= 0
-                                   ? v->non_torch_gib
-                                   : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, v->total_gib));
-    out->cuda_graph_bytes = gib(v->cuda_graph_gib >= 0
-                                    ? v->cuda_graph_gib
-                                    : v->enforce_eager ? 0.0
-                                                       : kv_vllm_cuda_graph_estimate_gib(v->version));
-    out->available_bytes = v->kv_cache_memory_gib >= 0
-                               ? gib(v->kv_cache_memory_gib)
+    out->non_torch_bytes = gib(v->non_torch_gib.set
+                                   ? v->non_torch_gib.value
+                                   : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, st->total_gib));
+    out->cuda_graph_bytes = gib(v->cuda_graph_gib.set ? v->cuda_graph_gib.value
+                                : v->enforce_eager    ? 0.0
+                                                      : kv_vllm_cuda_graph_estimate_gib(st->version));
+    out->available_bytes = v->kv_cache_memory_gib.set
+                               ? gib(v->kv_cache_memory_gib.value)
                                : out->requested_bytes - (out->weights_bytes + out->activation_bytes +
                                                          out->non_torch_bytes) -
                                      out->cuda_graph_bytes;
+}
 
-    /* blocks */
+/* The pool's blocks, a request's blocks, the concurrency and the "GPU KV cache size". */
+static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, size_t nb,
+                        kv_vllm_result *out)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    int64_t bs = out->block_size;
     double block_bytes = out->page_bytes * (double)out->group_size;
     if (to_i64(floor(out->available_bytes / block_bytes), &out->num_gpu_blocks) < 0)
-        return KV_ERR_VLLM_RANGE;
-    if (v->num_gpu_blocks_override > 0)
-        out->num_gpu_blocks = v->num_gpu_blocks_override;
+        return KV_ERR_RANGE;
+    if (v->num_gpu_blocks_override.set)
+        out->num_gpu_blocks = v->num_gpu_blocks_override.value;
     /* whole blocks, counted exactly: beyond 2^63 - 1 the answer is refused, not capped */
-    uint64_t blocks = 0;
+    uint64_t n = 0;
     for (size_t i = 0; i < nb; i++) {
         uint64_t term;
-        if (mul_count((uint64_t)bk[i].groups, bucket_blocks(&bk[i], v, bs, m), &term) < 0 ||
-            add_count(blocks, term, &blocks) < 0)
-            return KV_ERR_VLLM_RANGE;
+        if (mul_count((uint64_t)bk[i].groups, bucket_blocks(&bk[i], st, bs, st->m), &term) < 0 ||
+            add_count(n, term, &n) < 0)
+            return KV_ERR_RANGE;
     }
-    out->blocks_per_request = (int64_t)blocks;
-    double per_request = (double)blocks;
-    out->max_concurrency = (double)out->num_gpu_blocks / per_request;
+    out->blocks_per_request = (int64_t)n;
+    out->max_concurrency = (double)out->num_gpu_blocks / (double)n;
     out->num_cpu_blocks = 0;
     if (counts_blocks_per_token(v)) { /* V0 and V1 before 0.9.1: blocks x block size / M */
-        out->max_concurrency = (double)out->num_gpu_blocks * (double)bs / (double)m;
+        out->max_concurrency = (double)out->num_gpu_blocks * (double)bs / (double)st->m;
         if (!out->v1 && to_i64(floor(v->swap_space_gib * KV_GIB / block_bytes),
                                &out->num_cpu_blocks) < 0)
-            return KV_ERR_VLLM_RANGE;
+            return KV_ERR_RANGE;
     }
-    if (v->version >= V(20, 0)) { /* 2026: tokens = concurrency x max_model_len */
-        if (to_i64(out->max_concurrency * (double)m, &out->gpu_kv_cache_tokens) < 0)
-            return KV_ERR_VLLM_RANGE;
+    if (st->version >= V(20, 0)) { /* 2026: tokens = concurrency x max_model_len */
+        if (to_i64(out->max_concurrency * (double)st->m, &out->gpu_kv_cache_tokens) < 0)
+            return KV_ERR_RANGE;
     } else { /* the pool divided evenly among the groups */
         uint64_t tokens;
         if (mul_count((uint64_t)(out->num_gpu_blocks / out->num_groups), (uint64_t)bs, &tokens) < 0)
-            return KV_ERR_VLLM_RANGE;
+            return KV_ERR_RANGE;
         out->gpu_kv_cache_tokens = (int64_t)tokens;
     }
+    return KV_OK;
+}
 
-    /* will one request of max_model_len fit? if not, the longest that would */
-    out->needed_bytes = needed_bytes(bk, nb, v, bs, out->page_bytes, m);
+/* Will one request of max_model_len fit? If not, which error vLLM raises, and the longest
+ * that would. */
+static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, size_t nb,
+                     kv_vllm_result *out)
+{
+    int64_t bs = out->block_size, m = st->m;
+    out->needed_bytes = needed_bytes(bk, nb, st, bs, out->page_bytes, m);
     out->fits = out->num_gpu_blocks > 0 && out->needed_bytes <= out->available_bytes;
     out->v0_max_seq_len = 0;
     if (!out->v1) { /* V0 refuses when its blocks (split over the stages) hold fewer tokens */
         uint64_t held;
         if (mul_count((uint64_t)(out->num_gpu_blocks / s->pp), (uint64_t)bs, &held) < 0)
-            return KV_ERR_VLLM_RANGE;
+            return KV_ERR_RANGE;
         out->v0_max_seq_len = (int64_t)held;
         out->fits = out->num_gpu_blocks > 0 && out->v0_max_seq_len >= m;
     }
@@ -652,12 +716,16 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
                  : out->v1                   ? KV_VLLM_KV_NEEDED
                  : out->num_gpu_blocks <= 0 ? KV_VLLM_NO_BLOCKS
                                              : KV_VLLM_V0_SEQ_LEN;
-    out->max_model_len_fit = out->fits ? m : longest_fit(bk, nb, v, bs, out, (uint64_t)m);
-    out->longest_fit = out->num_gpu_blocks > 0 ? longest_fit(bk, nb, v, bs, out, (uint64_t)INT64_MAX)
+    out->max_model_len_fit = out->fits ? m : longest_fit(bk, nb, st, bs, out, (uint64_t)m);
+    out->longest_fit = out->num_gpu_blocks > 0 ? longest_fit(bk, nb, st, bs, out, (uint64_t)INT64_MAX)
                                                : 0;
+    return KV_OK;
+}
 
-    /* prefix caching shares whole blocks only, and only in full-attention groups */
-    int64_t full_groups = 0;
+/* Prefix caching shares whole blocks only, and only in full-attention groups. */
+static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result *out)
+{
+    int64_t full_groups = 0, bs = out->block_size;
     for (size_t i = 0; i < nb; i++)
         if (bk[i].kind == KV_LAYER_FULL)
             full_groups = bk[i].groups;
@@ -665,29 +733,69 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     out->prefix_shared_tokens = out->prefix_shared_blocks * bs;
     double saved_blocks =
         (double)(s->prefix_requests - 1) * (double)out->prefix_shared_blocks * (double)full_groups;
-    out->prefix_saved_bytes = saved_blocks * block_bytes;
-    out->prefix_extra_concurrency = floor(saved_blocks / per_request);
+    out->prefix_saved_bytes = saved_blocks * out->page_bytes * (double)out->group_size;
+    out->prefix_extra_concurrency = floor(saved_blocks / (double)out->blocks_per_request);
+}
+
+/* One result for a spec whose engine inputs are in range (vllm_check); KV_ERR_RANGE when a
+ * block or token count would exceed 2^63 - 1. */
+static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
+{
+    settings st;
+    bucket bk[KV_LAYER_KINDS];
+    int64_t counts[KV_LAYER_KINDS];
+    kv_status rc;
+    resolve_inputs(s, &st, out);
+    size_t nb = make_buckets(s, &st, bk, counts);
+    if ((rc = block_size(s, r, counts, out)) != KV_OK)
+        return rc;
+    make_groups(bk, nb, st.version, out);
+    budget(s, r, &st, out);
+    if ((rc = blocks(s, &st, bk, nb, out)) != KV_OK || (rc = fit(s, &st, bk, nb, out)) != KV_OK)
+        return rc;
+    prefix(s, bk, nb, out);
     return KV_OK;
 }
 
 /* ---- the engine interface --------------------------------------------------------------- */
 
-static kv_status vllm_check(const kv_spec *s)
+/* Whether a given memory figure is out of what kvcalc sizes. */
+static int bad_gib(kv_opt_num x)
+{
+    return x.set && (!isfinite(x.value) || x.value < 0 || x.value > 1e12);
+}
+
+kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
 {
     const kv_vllm_spec *v = &s->vllm;
-    const double gibs[] = {v->weights_gib, v->activation_gib, v->non_torch_gib,
-                           v->cuda_graph_gib, v->kv_cache_memory_gib, v->total_gib};
+    const kv_param *engine = &kv_core_params[KV_P_ENGINE];
+    /* the engine generations a release has (vllm/envs.py VLLM_USE_V1) */
+    if (v->use_v1.set && v->use_v1.value == 1 && v->version < V1_FIRST)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_USE_V1],
+                         "the V1 engine exists from vLLM 0.7 (--vllm-version)");
+    if (v->use_v1.set && v->use_v1.value == 0 && v->version >= V0_REMOVED)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_USE_V1],
+                         "the V0 engine was removed in vLLM 0.11; give --vllm-version 0.10 or "
+                         "earlier");
+    const kv_opt_num gibs[] = {v->weights_gib, v->activation_gib, v->non_torch_gib,
+                               v->cuda_graph_gib, v->kv_cache_memory_gib, v->total_gib};
+    int bad = 0;
     for (size_t i = 0; i < sizeof gibs / sizeof gibs[0]; i++)
-        if (!isfinite(gibs[i]) || gibs[i] > 1e12)
-            return KV_ERR_VLLM;
+        bad |= bad_gib(gibs[i]);
     kv_total_source source;
     double total = resolve_total(s, &source);
-    if (!(v->util < 0 || (v->util > 0 && v->util <= 1)) || v->block_size < 0 || v->block_size > (1 << 20) ||
-        v->max_num_batched_tokens < 0 || v->max_num_batched_tokens > ((int64_t)1 << 40) ||
-        v->max_num_seqs < 0 || v->max_num_seqs > ((int64_t)1 << 24) ||
-        !(total > 0) || total > 1e12 || v->num_gpu_blocks_override < 0 ||
-        !(v->swap_space_gib >= 0 && v->swap_space_gib <= 1e6) || kv_vllm_problem(s))
-        return KV_ERR_VLLM;
+    if (bad || (v->util.set && !(v->util.value > 0 && v->util.value <= 1)) ||
+        (v->block_size.set && (v->block_size.value < 1 || v->block_size.value > (1 << 20))) ||
+        (v->max_num_batched_tokens.set && (v->max_num_batched_tokens.value < 1 ||
+                                           v->max_num_batched_tokens.value > ((int64_t)1 << 40))) ||
+        (v->max_num_seqs.set && (v->max_num_seqs.value < 1 ||
+                                 v->max_num_seqs.value > ((int64_t)1 << 24))) ||
+        !(total > 0) || total > 1e12 ||
+        (v->num_gpu_blocks_override.set && v->num_gpu_blocks_override.value < 1) ||
+        !(v->swap_space_gib >= 0 && v->swap_space_gib <= 1e6))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
+                         "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
+                         "memory sizes >= 0 and finite, GPU total > 0)");
     return KV_OK;
 }
 
@@ -698,7 +806,7 @@ static double whole_requests(const kv_vllm_result *v)
     return v->fits ? floor(v->max_concurrency) : 0.0;
 }
 
-static kv_status vllm_compute(const kv_spec *s, kv_result *r)
+kv_status kv_vllm_compute(const kv_spec *s, kv_result *r)
 {
     const kv_vllm_result *v = &r->vllm;
     kv_status st = vllm_compute_into(s, r, &r->vllm);
@@ -708,11 +816,13 @@ static kv_status vllm_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_bytes = (double)v->num_gpu_blocks * v->page_bytes * (double)v->group_size;
     r->kv_cache_tokens = v->gpu_kv_cache_tokens;
     r->longest_context_fit = v->longest_fit;
+    r->estimated = !s->vllm.kv_cache_memory_gib.set && !s->vllm.num_gpu_blocks_override.set &&
+                   (!s->vllm.weights_gib.set || !s->vllm.activation_gib.set ||
+                    !s->vllm.non_torch_gib.set);
     return st;
 }
 
-static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context,
-                      double request_bytes)
+double kv_vllm_at(const kv_spec *s, const kv_result *r, int64_t context, double request_bytes)
 {
     (void)request_bytes; /* vLLM counts blocks, not bytes */
     kv_spec v = *s;
@@ -721,5 +831,58 @@ static double vllm_at(const kv_spec *s, const kv_result *r, int64_t context,
     return vllm_compute_into(&v, r, &out) == KV_OK ? whole_requests(&out) : 0.0;
 }
 
-const kv_engine_ops kv_engine_vllm_ops = {"vllm", vllm_check, vllm_compute, vllm_at,
-                                          "fp8", NULL};
+/* ---- re-laying measured figures for another layout -------------------------------------- */
+
+/* A log's readings were taken at from's layout, GPU and settings. At another: the weights
+ * are the same checkpoint re-sharded or re-quantized - the reading scaled as kvcalc's
+ * estimate of them scales; every other measured term, and a measured KV memory or block
+ * count, is carried as its difference from kvcalc's own estimate at from's layout, added to
+ * the estimate at to's. Held fixed instead, a TP1 reading would give every layout one pool. */
+void kv_vllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute)
+{
+    kv_vllm_spec *t = &to->vllm;
+    const kv_vllm_spec *f = &from->vllm;
+    if (!f->weights_gib.set && !f->activation_gib.set && !f->non_torch_gib.set &&
+        !f->cuda_graph_gib.set && !f->kv_cache_memory_gib.set && !f->num_gpu_blocks_override.set)
+        return;
+    /* kvcalc's estimates at both layouts, with every measured term left out */
+    kv_result est_from, est_to;
+    kv_spec a = *from, b = *to;
+    kv_vllm_spec *ea = &a.vllm, *eb = &b.vllm;
+    ea->weights_gib = eb->weights_gib = KV_NONE_NUM;
+    ea->activation_gib = eb->activation_gib = KV_NONE_NUM;
+    ea->non_torch_gib = eb->non_torch_gib = KV_NONE_NUM;
+    ea->cuda_graph_gib = eb->cuda_graph_gib = KV_NONE_NUM;
+    ea->kv_cache_memory_gib = eb->kv_cache_memory_gib = KV_NONE_NUM;
+    ea->num_gpu_blocks_override = eb->num_gpu_blocks_override = KV_NONE_INT;
+    if (compute(&a, &est_from) != KV_OK || compute(&b, &est_to) != KV_OK)
+        return; /* the other layout is refused anyway */
+    const kv_vllm_result *x = &est_from.vllm, *y = &est_to.vllm;
+    if (f->weights_gib.set && x->weights_bytes > 0)
+        t->weights_gib.value = f->weights_gib.value * y->weights_bytes / x->weights_bytes;
+    if (f->activation_gib.set)
+        t->activation_gib.value =
+            f->activation_gib.value + (y->activation_bytes - x->activation_bytes) / KV_GIB;
+    if (f->non_torch_gib.set)
+        t->non_torch_gib.value =
+            f->non_torch_gib.value + (y->non_torch_bytes - x->non_torch_bytes) / KV_GIB;
+    if (f->cuda_graph_gib.set)
+        t->cuda_graph_gib.value =
+            f->cuda_graph_gib.value + (y->cuda_graph_bytes - x->cuda_graph_bytes) / KV_GIB;
+    double moved = y->available_bytes - x->available_bytes; /* the estimated budget's change */
+    if (f->kv_cache_memory_gib.set) {
+        double v = f->kv_cache_memory_gib.value + moved / KV_GIB;
+        t->kv_cache_memory_gib.value = v > 0 ? v : 0;
+    }
+    if (f->num_gpu_blocks_override.set && !f->kv_cache_memory_gib.set) {
+        /* the measured pool in bytes (blocks x from's block), moved with the budget, in to's
+         * blocks */
+        double bytes = (double)f->num_gpu_blocks_override.value * x->page_bytes *
+                           (double)x->group_size + moved;
+        double block = y->page_bytes * (double)y->group_size;
+        double n = bytes > 0 && block > 0 ? floor(bytes / block) : 0;
+        t->num_gpu_blocks_override = n >= 1 && n < TWO_63 ? KV_SOME_INT((int64_t)n) : KV_NONE_INT;
+        if (!t->num_gpu_blocks_override.set) /* nothing left: an empty pool */
+            t->kv_cache_memory_gib = KV_SOME_NUM(0);
+    }
+}

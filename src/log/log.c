@@ -1,16 +1,13 @@
 /*
- * log.c - reading a vLLM, SGLang or llama.cpp startup log: a bounded line reader and one
- * table of line patterns per engine.
+ * log.c - reading a startup log: a bounded line reader that matches every engine's line
+ * patterns (each engine's descriptor holds its own, engine.h says how they read) into one
+ * candidate per engine, and picks the engine whose KV lines came last.
  *
- * A pattern is the line's own text with conversions: "%n" an integer (thousands commas
- * allowed), "%f" a decimal, "%b" a decimal and its unit (GiB, GB, MiB, MB: bytes; the
- * engines' "GB" is GiB), "%s" a word up to the pattern's next character, "%*" any text up
- * to what follows. A blank in a pattern matches any run of blanks, none included (engines
- * pad their columns). The pattern may start anywhere in the line, but never inside a word,
- * and everything in it must match: a number cut short or a unit missing is no match. That
- * is the strictness a log needs: prefixes, ranks and colours vary; the engine's words do not.
+ * A pattern may start anywhere in the line, but never inside a word, and everything in it
+ * must match: a number cut short or a unit missing is no match. That is the strictness a
+ * log needs: prefixes, ranks and colours vary; the engine's words do not.
  */
-#include "kvcalc.h"
+#include "engine.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -18,174 +15,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CAPS 10
+#define MAX_CAPS KV_LOG_MAX_CAPS
 
-/* Where a conversion's value goes: a field (< KV_LOG_FIELDS) or one of these. */
-enum {
-    TO_SKIP = KV_LOG_FIELDS, /* read and dropped */
-    TO_VERSION, TO_MODEL, TO_DTYPE, TO_KV_DTYPE, TO_QUANT, TO_TYPE_K, TO_TYPE_V,
-    TO_ERA_V,   /* vLLM's "Initializing a V<n> LLM engine" */
-    TO_FLASH,   /* llama.cpp flash_attn: 0, 1, auto, enabled, disabled */
-    TO_UNIFIED, /* llama.cpp kv_unified: true / false */
-    TO_WEIGHTS_ROUNDED /* vLLM's weights rounded to 0.01 in a summary line: only when "Model
-                          loading took" (four decimals) is not there */
-};
-
-/* What matching a row means besides its values. */
-#define KV_LINE 1u   /* a KV line: evidence of the engine, and of a finished startup */
-#define START 2u     /* printed once per startup: after KV lines, a new startup begins */
-#define MIN 4u       /* ranks print their own figure: keep the smallest (what the engine uses) */
-#define SWA_ON 8u    /* llama.cpp: the next cache line is the sliding-window cache */
-#define SWA_OFF 16u  /* llama.cpp: the next cache line is the main cache */
-#define CACHE 32u    /* llama.cpp cache line: goes to the sliding-window fields after SWA_ON */
-
-typedef struct {
-    const char *pat;
-    short to[MAX_CAPS];
-    unsigned flags;
-    const char *era; /* the line format this row shows, or NULL */
-} log_pattern;
-
-#define T(...) {__VA_ARGS__}
-
-static const log_pattern vllm_rows[] = {
-    {"vLLM API server version %s", T(TO_VERSION), START, NULL},
-    {"Initializing a V%n LLM engine (v%s)", T(TO_ERA_V, TO_VERSION), START, NULL},
-    {"non-default args: {", T(0), START, NULL},
-    {"'model': '%s'", T(TO_MODEL), 0, NULL},
-    {"model='%s'", T(TO_MODEL), 0, NULL},
-    {"'model_tag': '%s'", T(TO_MODEL), 0, NULL},
-    {"model_tag='%s'", T(TO_MODEL), 0, NULL},
-    {"'max_model_len': %n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
-    {"max_seq_len=%n,", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
-    {"max_model_len=%n,", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
-    {"'gpu_memory_utilization': %f", T(KV_LOG_UTIL), 0, NULL},
-    {"gpu_memory_utilization=%f", T(KV_LOG_UTIL), 0, NULL},
-    {"'tensor_parallel_size': %n", T(KV_LOG_TP), 0, NULL},
-    {"tensor_parallel_size=%n", T(KV_LOG_TP), 0, NULL},
-    {"'pipeline_parallel_size': %n", T(KV_LOG_PP), 0, NULL},
-    {"pipeline_parallel_size=%n", T(KV_LOG_PP), 0, NULL},
-    {"'max_num_batched_tokens': %n", T(KV_LOG_BATCHED_TOKENS), 0, NULL},
-    {"'block_size': %n", T(KV_LOG_BLOCK_SIZE), 0, NULL},
-    {"'dtype': '%s'", T(TO_DTYPE), 0, NULL},
-    {"dtype=torch.%s,", T(TO_DTYPE), 0, NULL},
-    {"'kv_cache_dtype': '%s'", T(TO_KV_DTYPE), 0, NULL},
-    {"kv_cache_dtype=%s,", T(TO_KV_DTYPE), 0, NULL},
-    {"'quantization': '%s'", T(TO_QUANT), 0, NULL},
-    {"quantization=%s,", T(TO_QUANT), 0, NULL},
-    {"Model loading took %b", T(KV_LOG_WEIGHTS), 0, NULL},
-    {"Loading model weights took %b", T(KV_LOG_WEIGHTS), 0, NULL},
-    {"total_gpu_memory (%b) x gpu_memory_utilization (%f) = %b",
-     T(KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED), 0, "V0"},
-    {"model weights take %b; non_torch_memory takes %b; PyTorch activation peak memory takes "
-     "%b; the rest of the memory reserved for KV Cache is %b",
-     T(TO_WEIGHTS_ROUNDED, KV_LOG_NON_TORCH, KV_LOG_ACTIVATION, KV_LOG_AVAILABLE_KV), KV_LINE | MIN,
-     "V0"},
-    {"Free memory on device (%f/%b) on startup. Desired GPU memory utilization is (%f, %b). "
-     "Actual usage is %b for weight, %b for peak activation, %b for non-torch memory, and %b "
-     "for CUDAGraph memory",
-     T(TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED, TO_WEIGHTS_ROUNDED, KV_LOG_ACTIVATION,
-       KV_LOG_NON_TORCH, KV_LOG_CUDA_GRAPH),
-     0, "V1"},
-    /* the same figures as a summary of a log gives them ("Free memory on device: F/T GiB") */
-    {"Free memory on device: %f/%b", T(TO_SKIP, KV_LOG_GPU_TOTAL), 0, NULL},
-    {"Model loading took: %b", T(KV_LOG_WEIGHTS), 0, NULL},
-    {"Available KV cache memory: %b", T(KV_LOG_AVAILABLE_KV), KV_LINE | MIN, "V1"},
-    {"GPU KV cache size: %n tokens", T(KV_LOG_KV_TOKENS), KV_LINE, "V1"},
-    {"Maximum concurrency for %n tokens per request: %fx",
-     T(KV_LOG_CONCURRENCY_LEN, KV_LOG_CONCURRENCY), KV_LINE, NULL},
-    {"# GPU blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
-    {"# GPU blocks: %n, # CPU blocks:", T(TO_SKIP), 0, "V0"}, /* V0 before 0.7 */
-    {"# cuda blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
-    {"# CUDA blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
-    {"The model's max seq len (%n) is larger than the maximum number of tokens that can be "
-     "stored in KV cache (%n)",
-     T(KV_LOG_MAX_MODEL_LEN, KV_LOG_KV_TOKENS), KV_LINE, NULL},
-    {"num_gpu_blocks is: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
-};
-
-static const log_pattern sglang_rows[] = {
-    {"server_args=ServerArgs(", T(0), START, NULL},
-    {"model_path='%s'", T(TO_MODEL), 0, NULL},
-    {"mem_fraction_static=%f", T(KV_LOG_MEM_FRACTION), 0, NULL},
-    {"tp_size=%n", T(KV_LOG_TP), 0, NULL},
-    {"pp_size=%n", T(KV_LOG_PP), 0, NULL},
-    {"dtype='%s'", T(TO_DTYPE), 0, NULL},
-    {"kv_cache_dtype='%s'", T(TO_KV_DTYPE), 0, NULL},
-    {"quantization='%s'", T(TO_QUANT), 0, NULL},
-    {"page_size=%n", T(KV_LOG_PAGE_SIZE), 0, NULL},
-    {"max_total_tokens=%n", T(KV_LOG_MAX_TOTAL_TOKENS), 0, NULL},
-    {"chunked_prefill_size=%n", T(KV_LOG_CHUNKED_PREFILL), 0, NULL},
-    {"Load weight begin. avail mem=%b", T(KV_LOG_AVAIL_BEFORE), MIN, NULL},
-    {"Load weight end.%*dtype=torch.%s,", T(TO_DTYPE), 0, NULL},
-    {"Load weight end.%*avail mem=%b", T(KV_LOG_AVAIL_AFTER), MIN, NULL},
-    {"Load weight end.%*mem usage=%b", T(KV_LOG_WEIGHTS), 0, NULL},
-    {"Using KV cache dtype: torch.%s", T(TO_KV_DTYPE), 0, NULL},
-    {"KV Cache is allocated.%*#tokens: %n,", T(KV_LOG_KV_TOKENS), KV_LINE, "#tokens"},
-    {"KV Cache is allocated.%*K size: %b, V size: %b", T(KV_LOG_K_BYTES, KV_LOG_V_BYTES),
-     KV_LINE, NULL}, /* without "#tokens" (no era set): 0.4.1.post6 to 0.4.3.post2 */
-    {"KV Cache is allocated.%*KV size: %b", T(KV_LOG_KV_BYTES), KV_LINE, "MLA"},
-    {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
-    {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
-    {"context_len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
-};
-
-static const log_pattern llamacpp_rows[] = {
-    {"build: %n (%s)", T(KV_LOG_BUILD, TO_SKIP), START, NULL},
-    {"build = %n (%s)", T(KV_LOG_BUILD, TO_SKIP), START, NULL},
-    {"loaded meta data with %n key-value pairs and %n tensors from %s (version",
-     T(TO_SKIP, TO_SKIP, TO_MODEL), START, NULL},
-    {"file size = %b", T(KV_LOG_WEIGHTS), 0, NULL},
-    {"n_ctx = %n", T(KV_LOG_N_CTX), 0, NULL},
-    /* the cache's cells, stated when slots split it (no size line may follow in a short log) */
-    {"n_ctx is not divisible by n_seq_max - rounding down to %n", T(KV_LOG_N_CTX), KV_LINE,
-     NULL},
-    {"n_seq_max = %n", T(KV_LOG_N_SEQ), 0, NULL},
-    {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, KV_LOG_N_CTX_SLOT), 0, NULL},
-    {"using n_parallel = %n and kv_unified = %s", T(KV_LOG_N_SEQ, TO_UNIFIED), 0, NULL},
-    {"n_ubatch = %n", T(KV_LOG_N_UBATCH), 0, NULL},
-    {"flash_attn = %s", T(TO_FLASH), 0, NULL},
-    {"kv_unified = %s", T(TO_UNIFIED), 0, NULL},
-    {"creating non-SWA KV cache", T(0), SWA_OFF, NULL},
-    {"creating SWA KV cache", T(0), SWA_ON, NULL},
-    {"size = %b ( %n cells, %n layers, %n/%n seqs), K (%s): %b, V (%s): %b",
-     T(KV_LOG_KV_BYTES, KV_LOG_CELLS, KV_LOG_LAYERS, KV_LOG_N_SEQ, KV_LOG_STREAMS, TO_TYPE_K,
-       KV_LOG_K_BYTES,
-       TO_TYPE_V, KV_LOG_V_BYTES),
-     KV_LINE | CACHE, "llama_kv_cache"},
-    {"KV self size = %b, K (%s): %b, V (%s): %b",
-     T(KV_LOG_KV_BYTES, TO_TYPE_K, KV_LOG_K_BYTES, TO_TYPE_V, KV_LOG_V_BYTES), KV_LINE,
-     "KV self size"},
-    {"kv self size = %b", T(KV_LOG_KV_BYTES), KV_LINE, "kv self size (pre-GGUF)"},
-};
-
-typedef struct {
-    const log_pattern *rows;
-    size_t n;
-} engine_table;
-
-/* In kv_log.cand order. */
-static const engine_table tables[KV_LOG_ENGINES] = {
-    {vllm_rows, sizeof vllm_rows / sizeof vllm_rows[0]},
-    {sglang_rows, sizeof sglang_rows / sizeof sglang_rows[0]},
-    {llamacpp_rows, sizeof llamacpp_rows / sizeof llamacpp_rows[0]},
-};
-static const kv_engine cand_engine[KV_LOG_ENGINES] = {KV_ENGINE_VLLM, KV_ENGINE_SGLANG,
-                                                      KV_ENGINE_LLAMACPP};
-
-static const char *const field_names[KV_LOG_FIELDS] = {
-    "tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "gpu_total",
-    "gpu_memory_utilization", "requested", "max_num_batched_tokens", "block_size", "weights", "activation",
-    "non_torch", "cuda_graph", "available_kv", "kv_tokens", "blocks", "max_concurrency",
-    "concurrency_tokens", "mem_fraction_static", "avail_mem_before_load", "avail_mem_after_load",
-    "mem_pool_end", "page_size", "max_total_tokens", "chunked_prefill_size", "k_size", "v_size",
-    "kv_size", "build", "n_ctx", "n_seq_max", "n_ctx_slot", "n_ubatch", "flash_attn", "kv_unified", "cells",
-    "layers", "streams", "swa_cells", "swa_layers", "swa_k_size", "swa_v_size",
-};
-
-const char *kv_log_field_name(kv_log_field f)
+static const kv_engine_log *log_of(int e)
 {
-    return (unsigned)f < KV_LOG_FIELDS ? field_names[f] : NULL;
+    const kv_engine_desc *d = kv_engine_get((kv_engine)e);
+    return d ? d->log : NULL;
+}
+
+const char *kv_log_field_name(kv_engine e, int f)
+{
+    const kv_engine_log *l = log_of(e);
+    return l && f >= 0 && f < l->n_fields ? l->field_names[f] : NULL;
+}
+
+int kv_log_fields(kv_engine e)
+{
+    const kv_engine_log *l = log_of(e);
+    return l ? l->n_fields : 0;
 }
 
 /* ---- matching ------------------------------------------------------------------------- */
@@ -401,42 +248,39 @@ static void copy_text(char *dst, size_t cap, const capture *c)
 
 static void set_field(kv_log_values *v, int f, double x, unsigned flags)
 {
-    if (flags & MIN && v->present[f] && v->v[f] <= x)
+    if (f < 0 || f >= KV_LOG_MAX_FIELDS)
+        return;
+    if (flags & KV_MIN && v->present[f] && v->v[f] <= x)
         return;
     v->v[f] = x;
     v->present[f] = 1;
 }
 
-/* llama.cpp flash_attn: "0"/"1" (old), "auto", "enabled", "disabled", "on", "off". */
+/* A flash-attention (or yes/no) word: "0"/"1", "auto", "enabled", "disabled", "on", "off",
+ * "true", "false": 0 off, 1 on, 2 auto. */
+enum { FLASH_OFF, FLASH_ON, FLASH_AUTO };
 static int flash_mode(const char *t, int *out)
 {
     static const struct {
         const char *name;
         int mode;
-    } modes[] = {{"0", KV_FLASH_OFF}, {"1", KV_FLASH_ON},         {"auto", KV_FLASH_AUTO},
-                 {"on", KV_FLASH_ON}, {"off", KV_FLASH_OFF},      {"enabled", KV_FLASH_ON},
-                 {"disabled", KV_FLASH_OFF}, {"true", KV_FLASH_ON}, {"false", KV_FLASH_OFF}};
+    } modes[] = {{"0", FLASH_OFF}, {"1", FLASH_ON},         {"auto", FLASH_AUTO},
+                 {"on", FLASH_ON}, {"off", FLASH_OFF},      {"enabled", FLASH_ON},
+                 {"disabled", FLASH_OFF}, {"true", FLASH_ON}, {"false", FLASH_OFF}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(t, modes[i].name) == 0)
             return *out = modes[i].mode, 0;
     return -1;
 }
 
-/* The sliding-window counterpart of a llama.cpp cache field. */
-static int swa_field(int f)
+/* The sliding-window counterpart of a cache field; KV_TO_SKIP for the fields that are the
+ * main cache's (the total, the types, the sequences). */
+static int swa_field(const kv_engine_log *l, int f)
 {
-    switch (f) {
-    case KV_LOG_CELLS:
-        return KV_LOG_SWA_CELLS;
-    case KV_LOG_LAYERS:
-        return KV_LOG_SWA_LAYERS;
-    case KV_LOG_K_BYTES:
-        return KV_LOG_SWA_K_BYTES;
-    case KV_LOG_V_BYTES:
-        return KV_LOG_SWA_V_BYTES;
-    default:
-        return TO_SKIP; /* the total, the types and the sequences are the main cache's */
-    }
+    for (size_t i = 0; i < l->n_swa_pairs; i++)
+        if (l->swa_pairs[i][0] == f)
+            return l->swa_pairs[i][1];
+    return KV_TO_SKIP;
 }
 
 /* The text members a conversion may fill, by TO_ value. */
@@ -445,8 +289,9 @@ static const struct {
     size_t offset, cap;
 } text_members[] = {
 #define TM(t, m) {t, offsetof(kv_log_values, m), sizeof(((kv_log_values *)0)->m)}
-    TM(TO_VERSION, version), TM(TO_MODEL, model),   TM(TO_DTYPE, dtype),  TM(TO_KV_DTYPE, kv_dtype),
-    TM(TO_QUANT, quantization), TM(TO_TYPE_K, type_k), TM(TO_TYPE_V, type_v),
+    TM(KV_TO_VERSION, version), TM(KV_TO_MODEL, model), TM(KV_TO_DTYPE, dtype),
+    TM(KV_TO_KV_DTYPE, kv_dtype), TM(KV_TO_QUANT, quantization), TM(KV_TO_TYPE_K, type_k),
+    TM(KV_TO_TYPE_V, type_v),
 #undef TM
 };
 
@@ -464,17 +309,21 @@ static void put_text(kv_log_values *v, int to, const char *text)
     }
 }
 
-static void store(kv_log_values *v, const log_pattern *row, const capture *caps, int n)
+static void store(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern *row,
+                  const capture *caps, int n)
 {
     char text[256];
-    int swa = (row->flags & CACHE) && v->swa_next;
+    int swa = (row->flags & KV_CACHE) && v->swa_next;
     for (int i = 0; i < n; i++) {
         int to = row->to[i];
         if (swa)
-            to = to == TO_TYPE_K || to == TO_TYPE_V ? TO_SKIP : swa_field(to);
-        if (to == TO_WEIGHTS_ROUNDED && !v->present[KV_LOG_WEIGHTS])
-            to = KV_LOG_WEIGHTS;
-        if (to < KV_LOG_FIELDS) {
+            to = to == KV_TO_TYPE_K || to == KV_TO_TYPE_V ? KV_TO_SKIP : swa_field(l, to);
+        if (to == KV_TO_WEIGHTS_ROUNDED)
+            to = l->weights_field >= 0 && !v->present[l->weights_field] ? l->weights_field
+                                                                        : KV_TO_SKIP;
+        if (to == KV_TO_SKIP)
+            continue;
+        if (to < KV_LOG_MAX_FIELDS) {
             set_field(v, to, caps[i].num, row->flags);
             continue;
         }
@@ -483,35 +332,35 @@ static void store(kv_log_values *v, const log_pattern *row, const capture *caps,
         else
             snprintf(text, sizeof text, "%.0f", caps[i].num);
         int mode;
-        if (to == TO_FLASH && flash_mode(text, &mode) == 0)
-            set_field(v, KV_LOG_FLASH_ATTN, mode, 0);
-        else if (to == TO_UNIFIED && flash_mode(text, &mode) == 0) /* true/false, 1/0 */
-            set_field(v, KV_LOG_KV_UNIFIED, mode != KV_FLASH_OFF, 0);
-        else if (to == TO_ERA_V)
+        if (to == KV_TO_FLASH && flash_mode(text, &mode) == 0)
+            set_field(v, l->flash_field, mode, 0);
+        else if (to == KV_TO_UNIFIED && flash_mode(text, &mode) == 0) /* true/false, 1/0 */
+            set_field(v, l->unified_field, mode != FLASH_OFF, 0);
+        else if (to == KV_TO_ERA_V)
             snprintf(v->era, sizeof v->era, "V%d", (int)(caps[i].num < 10 ? caps[i].num : 9));
         else
             put_text(v, to, text);
     }
-    if (row->flags & CACHE)
+    if (row->flags & KV_CACHE)
         v->swa_next = 0;
 }
 
-static void apply_row(kv_log_values *v, const log_pattern *row, const capture *caps, int n,
-                      long line_no)
+static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern *row,
+                      const capture *caps, int n, long line_no)
 {
-    if (row->flags & START && v->kv_lines > 0) { /* a new startup: forget the last one */
+    if (row->flags & KV_START && v->kv_lines > 0) { /* a new startup: forget the last one */
         int startups = v->startups;
         memset(v, 0, sizeof *v);
         v->startups = startups + 1;
     }
     if (v->startups == 0)
         v->startups = 1;
-    store(v, row, caps, n);
+    store(l, v, row, caps, n);
     if (row->era)
         snprintf(v->era, sizeof v->era, "%s", row->era);
-    if (row->flags & SWA_ON)
+    if (row->flags & KV_SWA_ON)
         v->swa_next = 1;
-    if (row->flags & SWA_OFF)
+    if (row->flags & KV_SWA_OFF)
         v->swa_next = 0;
     if (row->flags & KV_LINE) {
         v->kv_lines++;
@@ -613,22 +462,24 @@ void kv_log_feed(kv_log *lg, const char *line, size_t len)
     char *s = kv_log_clean(buf, &len);
     pair_filter f;
     pair_fill(&f, s);
-    for (size_t e = 0; e < KV_LOG_ENGINES; e++)
-        for (size_t i = 0; i < tables[e].n; i++) {
-            int n = match_line(tables[e].rows[i].pat, s, &f, caps);
+    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        const kv_engine_log *l = log_of(e);
+        for (size_t i = 0; l && i < l->n_patterns; i++) {
+            int n = match_line(l->patterns[i].pat, s, &f, caps);
             if (n >= 0)
-                apply_row(&lg->cand[e], &tables[e].rows[i], caps, n, lg->lines);
+                apply_row(l, &lg->cand[e], &l->patterns[i], caps, n, lg->lines);
         }
+    }
 }
 
 int kv_log_finish(kv_log *lg)
 {
     long best = 0;
     lg->engine = KV_ENGINE_COUNT;
-    for (size_t e = 0; e < KV_LOG_ENGINES; e++)
+    for (int e = 0; e < KV_ENGINE_COUNT; e++)
         if (lg->cand[e].last_kv_line > best) {
             best = lg->cand[e].last_kv_line;
-            lg->engine = cand_engine[e];
+            lg->engine = (kv_engine)e;
             lg->values = lg->cand[e];
         }
     return lg->engine == KV_ENGINE_COUNT ? -1 : 0;
@@ -669,15 +520,53 @@ static int read_lines(FILE *f, kv_log *lg, char *line, char *chunk, size_t chunk
     return 0;
 }
 
-int kv_log_read_file(const char *path, const char *label, kv_log *lg, char *err,
-                     size_t errcap)
+/* The words of a KV line: its pattern up to the first conversion, trailing blanks and
+ * colons off ("Available KV cache memory"). */
+static size_t kv_words(const char *pat)
+{
+    size_t n = strcspn(pat, "%");
+    while (n > 0 && (pat[n - 1] == ' ' || pat[n - 1] == ':' || pat[n - 1] == '='))
+        n--;
+    return n;
+}
+
+/* "vLLM's "A" / "B", SGLang's "C"": the KV lines of every engine whose logs are read (the
+ * first of each wording). */
+static void kv_lines_looked_for(char *buf, size_t cap)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int e = 0; e < KV_ENGINE_COUNT && at < cap; e++) {
+        const kv_engine_log *l = log_of(e);
+        int shown = 0;
+        for (size_t i = 0; l && i < l->n_patterns && at < cap; i++) {
+            const char *p = l->patterns[i].pat;
+            size_t n = kv_words(p), dup = 0;
+            if (!(l->patterns[i].flags & KV_LINE) || n < 10 || !memchr(p, ' ', n) || strchr(p, '*'))
+                continue;
+            for (size_t k = 0; k < i && !dup; k++)
+                dup = (l->patterns[k].flags & KV_LINE) && kv_words(l->patterns[k].pat) == n &&
+                      strncmp(l->patterns[k].pat, p, n) == 0;
+            if (dup || shown == 3)
+                continue;
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s%s\"%.*s\"",
+                                   shown ? " / " : at ? ", " : "",
+                                   shown ? "" : kv_engine_title((kv_engine)e), shown ? "" : "'s ",
+                                   (int)n, p);
+            shown++;
+        }
+    }
+}
+
+kv_status kv_log_read_file(const char *path, const char *label, kv_log *lg, char *err,
+                           size_t errcap)
 {
     int from_stdin = strcmp(path, "-") == 0;
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     kv_log_init(lg);
     if (!f) {
-        snprintf(err, errcap, "kvcalc: --from-log %s: cannot open: %s", label, strerror(errno));
-        return 2;
+        snprintf(err, errcap, "%s: cannot open: %s", label, strerror(errno));
+        return KV_ERR_FILE;
     }
     enum { CHUNK = 1 << 16 };
     char *line = malloc(KV_LOG_LINE_MAX + 1 + CHUNK);
@@ -687,17 +576,15 @@ int kv_log_read_file(const char *path, const char *label, kv_log *lg, char *err,
     if (!from_stdin)
         fclose(f);
     if (rc != 0) {
-        snprintf(err, errcap, "kvcalc: --from-log %s: cannot read: %s", label, strerror(saved));
-        return 2;
+        snprintf(err, errcap, "%s: cannot read: %s", label, strerror(saved));
+        return saved == ENOMEM ? KV_ERR_NO_MEMORY : KV_ERR_FILE;
     }
     if (kv_log_finish(lg) != 0) {
-        snprintf(err, errcap,
-                 "kvcalc: --from-log %s: not a startup log kvcalc recognises (looked for vLLM's "
-                 "\"Available KV cache memory\" / \"GPU KV cache size\" / \"# GPU blocks\", "
-                 "SGLang's \"KV Cache is allocated\" / \"max_total_num_tokens=\", llama.cpp's "
-                 "\"llama_kv_cache: size =\" / \"KV self size\")",
-                 label);
-        return 2;
+        char lines[1024];
+        kv_lines_looked_for(lines, sizeof lines);
+        snprintf(err, errcap, "%s: not a startup log kvcalc recognises (looked for %s)", label,
+                 lines);
+        return KV_ERR_FORMAT;
     }
-    return 0;
+    return KV_OK;
 }

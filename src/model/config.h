@@ -15,7 +15,7 @@
  * '?' - a name can hold any byte but '/' and NUL, and must not drive the terminal. */
 const char *config_path_shown(char *buf, size_t cap, const char *path);
 
-/* Opens path for reading; its name as shown into name. NULL (with "kvcalc: NAME: cannot
+/* Opens path for reading; its name as shown into name. NULL (with "NAME: cannot
  * open: why" in err) when it cannot be opened. */
 FILE *config_open(const char *path, char *name, size_t namecap, char *err, size_t errcap);
 

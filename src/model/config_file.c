@@ -28,19 +28,19 @@ FILE *config_open(const char *path, char *name, size_t namecap, char *err, size_
     config_path_shown(name, namecap, path);
     FILE *f = fopen(path, "rb");
     if (!f)
-        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
+        snprintf(err, errcap, "%s: cannot open: %s", name, strerror(errno));
     return f;
 }
 
-int kv_config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap)
+kv_status kv_config_load_file(const char *path, char **text, size_t *len, char *err, size_t errcap)
 {
     int from_stdin = strcmp(path, "-") == 0;
     char safe[1024];
     const char *name = from_stdin ? "<stdin>" : config_path_shown(safe, sizeof safe, path);
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
-        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", name, strerror(errno));
-        return 2;
+        snprintf(err, errcap, "%s: cannot open: %s", name, strerror(errno));
+        return KV_ERR_FILE;
     }
     size_t cap = 64 * 1024, n = 0;
     char *buf = malloc(cap + 1);
@@ -48,9 +48,9 @@ int kv_config_load_file(const char *path, char **text, size_t *len, char *err, s
     while (buf) {
         if (n == cap) {
             if (cap >= KV_CONFIG_MAX_BYTES) {
-                snprintf(err, errcap, "kvcalc: %s: file too large (over %u MiB)", name,
+                snprintf(err, errcap, "%s: file too large (over %u MiB)", name,
                          KV_CONFIG_MAX_BYTES >> 20);
-                rc = 2;
+                rc = KV_ERR_FORMAT;
                 break;
             }
             cap *= 2;
@@ -67,8 +67,8 @@ int kv_config_load_file(const char *path, char **text, size_t *len, char *err, s
         n += got;
         if (got < want) {
             if (ferror(f)) {
-                snprintf(err, errcap, "kvcalc: %s: read error", name);
-                rc = 2;
+                snprintf(err, errcap, "%s: read error", name);
+                rc = KV_ERR_FILE;
             }
             break;
         }
@@ -76,8 +76,8 @@ int kv_config_load_file(const char *path, char **text, size_t *len, char *err, s
     if (!from_stdin)
         fclose(f);
     if (!buf) {
-        snprintf(err, errcap, "kvcalc: %s: out of memory", name);
-        return 2;
+        snprintf(err, errcap, "%s: out of memory", name);
+        return KV_ERR_NO_MEMORY;
     }
     if (rc != 0) {
         free(buf);

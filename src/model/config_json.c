@@ -119,7 +119,7 @@ static int cfg_fail(cfg *c, size_t tok, const char *fmt, ...)
     size_t line, col;
     json_locate(c->text, c->len, c->toks[tok].start - (c->toks[tok].type == JSON_STRING),
                 &line, &col);
-    int n = snprintf(c->err, c->errcap, "kvcalc: %s:%zu:%zu: ", c->file, line, col);
+    int n = snprintf(c->err, c->errcap, "%s:%zu:%zu: ", c->file, line, col);
     va_list ap;
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < c->errcap)
@@ -792,7 +792,7 @@ static int read_tower(cfg *c, const char *key, kv_tower *t)
 
 /* ---- entry point --------------------------------------------------------------------- */
 
-int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, kv_model_info *info,
+kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, kv_model_info *info,
                 char *err, size_t errcap)
 {
     json_error jerr;
@@ -801,16 +801,16 @@ int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, k
         cap = CONFIG_MAX_VALUES;
     json_tok *toks = malloc(cap * sizeof *toks);
     if (!toks) {
-        snprintf(err, errcap, "kvcalc: %s: out of memory", file);
-        return 2;
+        snprintf(err, errcap, "%s: out of memory", file);
+        return KV_ERR_NO_MEMORY;
     }
     err[0] = '\0';
     memset(info, 0, sizeof *info);
     long n = json_parse(text, len, toks, cap, CONFIG_MAX_DEPTH, &jerr);
     if (n < 0) {
-        snprintf(err, errcap, "kvcalc: %s:%zu:%zu: %s", file, jerr.line, jerr.col, jerr.msg);
+        snprintf(err, errcap, "%s:%zu:%zu: %s", file, jerr.line, jerr.col, jerr.msg);
         free(toks);
-        return 2;
+        return KV_ERR_FORMAT;
     }
     cfg c = {text, len, file, toks, 0, 0, err, errcap};
     int rc = -1;
@@ -851,5 +851,5 @@ int kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, k
     rc = 0;
 done:
     free(toks);
-    return rc == 0 ? 0 : 2;
+    return rc == 0 ? KV_OK : KV_ERR_FORMAT;
 }

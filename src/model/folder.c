@@ -67,8 +67,8 @@ static int slurp(const char *path, const char *shown, size_t max, char **text, s
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errcap, "kvcalc: %s: cannot open: %s", shown, strerror(errno));
-        return 2;
+        snprintf(err, errcap, "%s: cannot open: %s", shown, strerror(errno));
+        return KV_ERR_FILE;
     }
     size_t cap = 1u << 16, n = 0;
     char *buf = NULL;
@@ -76,23 +76,23 @@ static int slurp(const char *path, const char *shown, size_t max, char **text, s
     for (;;) {
         char *bigger = realloc(buf, cap);
         if (!bigger) {
-            snprintf(err, errcap, "kvcalc: %s: out of memory", shown);
-            rc = 2;
+            snprintf(err, errcap, "%s: out of memory", shown);
+            rc = KV_ERR_NO_MEMORY;
             break;
         }
         buf = bigger;
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) {
             if (ferror(f)) {
-                snprintf(err, errcap, "kvcalc: %s: read error", shown);
-                rc = 2;
+                snprintf(err, errcap, "%s: read error", shown);
+                rc = KV_ERR_FILE;
             }
             break;
         }
         if (cap >= max) {
-            snprintf(err, errcap, "kvcalc: %s: file too large (over %zu MiB)", shown,
+            snprintf(err, errcap, "%s: file too large (over %zu MiB)", shown,
                      max >> 20);
-            rc = 2;
+            rc = KV_ERR_FORMAT;
             break;
         }
         cap = cap * 2 > max ? max : cap * 2;
@@ -107,14 +107,14 @@ static int slurp(const char *path, const char *shown, size_t max, char **text, s
     return 0;
 }
 
-/* "kvcalc: FILE:LINE:COL: what" at byte `at` of a JSON text (config.json's style). */
+/* "FILE:LINE:COL: what" at byte `at` of a JSON text (config.json's style). */
 static int json_fail(const char *shown, const char *text, size_t len, size_t at,
                      const char *what, const char *detail, char *err, size_t errcap)
 {
     size_t line, col;
     json_locate(text, len, at, &line, &col);
-    snprintf(err, errcap, "kvcalc: %s:%zu:%zu: %s%s", shown, line, col, what, detail);
-    return 2;
+    snprintf(err, errcap, "%s:%zu:%zu: %s%s", shown, line, col, what, detail);
+    return KV_ERR_FORMAT;
 }
 
 static int by_string(const void *a, const void *b)
@@ -135,7 +135,7 @@ static long shard_names(const char *text, size_t len, const json_tok *t, size_t 
     char **v = calloc(t[wm].size + 1, sizeof *v);
     size_t n = 0, i = wm + 1;
     if (!v) {
-        snprintf(err, errcap, "kvcalc: %s: out of memory", shown);
+        snprintf(err, errcap, "%s: out of memory", shown);
         return -1;
     }
     for (size_t k = 0; k < t[wm].size; k++, i = t[i + 1].next) {
@@ -174,7 +174,7 @@ static long index_tokens(const char *text, size_t len, const char *shown, json_t
     json_error je = {0, 0, NULL};
     long used = json_parse_grow(text, len, toks, 4096, len / 2 + 2, INDEX_MAX_DEPTH, &je);
     if (used < 0)
-        snprintf(err, errcap, "kvcalc: %s:%zu:%zu: %s", shown, je.line, je.col, je.msg);
+        snprintf(err, errcap, "%s:%zu:%zu: %s", shown, je.line, je.col, je.msg);
     return used;
 }
 
@@ -197,10 +197,10 @@ static int read_index(const char *dir, const char *path, int64_t layers,
         else
             n = shard_names(text, len, t, wm, shown, &names, err, errcap);
     }
-    rc = n < 0 ? 2 : 0;
+    rc = n < 0 ? KV_ERR_FORMAT : KV_OK;
     for (long i = 0; i < n && rc == 0; i++) {
         if (join(shard, sizeof shard, dir, names[i]) < 0)
-            rc = 2, snprintf(err, errcap, "kvcalc: %s: shard path too long", shown);
+            rc = KV_ERR_FORMAT, snprintf(err, errcap, "%s: shard path too long", shown);
         else
             rc = kv_safetensors_load_file(shard, layers, st, err, errcap);
     }
@@ -214,8 +214,8 @@ static int read_index(const char *dir, const char *path, int64_t layers,
 /* The weights: from the index (its shards), model.safetensors or Mistral's
  * consolidated.safetensors - the names the hub's libraries write. Other file names would
  * need a directory listing, which standard C does not have: the estimate is used then. */
-static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *err,
-                          size_t errcap)
+static kv_status folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *err,
+                                size_t errcap)
 {
     char path[4096];
     int rc;
@@ -228,7 +228,7 @@ static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *
     else
         rc = 0;
     if (rc)
-        return 2;
+        return (kv_status)rc;
     /* the weights a server loads: MTP / draft heads only serve speculative decoding, so they
      * are left out (as the estimate leaves them out) and reported apart */
     double bytes = 0, params = 0;
@@ -237,7 +237,7 @@ static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *
         params += p == KV_PART_MTP ? 0 : (double)f->st.params[p];
     }
     if (bytes <= 0) { /* no safetensors (or only empty ones): the estimate, and say so */
-        s->weights_source = "estimate";
+        s->weights_source = KV_WEIGHTS_NO_FILES;
         return 0;
     }
     s->checkpoint_tower_bytes =
@@ -247,7 +247,7 @@ static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *
     s->checkpoint_params = params;
     s->params_b = params / 1e9;
     s->params_estimated = 0;
-    s->weights_source = "safetensors";
+    s->weights_source = KV_WEIGHTS_SAFETENSORS;
     return 0;
 }
 
@@ -255,21 +255,21 @@ static int folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, char *
  * which standard C does not have: the message says to name the file. */
 static int folder_gguf(const char *shown, kv_folder_info *f, char *err, size_t errcap)
 {
-    snprintf(err, errcap, "kvcalc: %s: no config.json in this folder (for a GGUF model, give "
+    snprintf(err, errcap, "%s: no config.json in this folder (for a GGUF model, give "
              "the .gguf file itself)", shown);
     f->gguf = 0;
-    return 2;
+    return KV_ERR_FORMAT;
 }
 
-int kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_info *f,
+kv_status kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_info *f,
                    char *err, size_t errcap)
 {
     char shown[1024];
     config_path_shown(shown, sizeof shown, dir);
     memset(f, 0, sizeof *f);
     if (join(f->model_file, sizeof f->model_file, dir, "config.json") < 0) {
-        snprintf(err, errcap, "kvcalc: %s: path too long", shown);
-        return 2;
+        snprintf(err, errcap, "%s: path too long", shown);
+        return KV_ERR_FORMAT;
     }
     if (!file_exists(f->model_file))
         return folder_gguf(shown, f, err, errcap);
@@ -281,7 +281,7 @@ int kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_folder_i
         rc = kv_config_read(text, len, label, s, info, err, errcap);
         free(text);
     }
-    return rc ? 2 : folder_weights(dir, s, f, err, errcap);
+    return rc ? (kv_status)rc : folder_weights(dir, s, f, err, errcap);
 }
 
 /* ---- the Hugging Face hub cache ---- */

@@ -66,7 +66,7 @@ int gguf_fail(gguf_cur *c, size_t at, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (c->errcap)
-        snprintf(c->err, c->errcap, "kvcalc: %s: byte %zu: %s", c->label, at, msg);
+        snprintf(c->err, c->errcap, "%s: byte %zu: %s", c->label, at, msg);
     return -1;
 }
 
@@ -275,6 +275,35 @@ static int tensor_bytes(gguf_cur *c, size_t at, const int64_t ne[4], uint32_t t,
     return 0;
 }
 
+/* Whether name[0..n) is `word` followed by '.' (or the end). */
+static int group_is(const char *name, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    return n >= w && memcmp(name, word, w) == 0 && (n == w || name[w] == '.');
+}
+
+/* Adds a tensor's bytes to its group, as llama.cpp and Ollama group a GGUF's tensors: the
+ * block of "blk.N.", or the named tensors outside the blocks (token_embd, output,
+ * output_norm); others (rope_freqs, ...) are in weight_bytes only. */
+static void group_bytes(kv_gguf_info *g, const char *name, size_t n, double bytes)
+{
+    if (n > 4 && memcmp(name, "blk.", 4) == 0) {
+        uint64_t b = 0;
+        size_t i = 4;
+        for (; i < n && name[i] >= '0' && name[i] <= '9' && b < KV_GGUF_MAX_LAYERS; i++)
+            b = b * 10 + (uint64_t)(name[i] - '0');
+        if (i > 4 && i < n && name[i] == '.' && b < KV_GGUF_MAX_LAYERS)
+            g->block_bytes[b] += bytes;
+        return;
+    }
+    if (group_is(name, n, "token_embd"))
+        g->token_embd_bytes += bytes;
+    else if (group_is(name, n, "output_norm"))
+        g->output_norm_bytes += bytes;
+    else if (group_is(name, n, "output"))
+        g->output_bytes += bytes;
+}
+
 /* One tensor info: name, shape, type, offset (which must follow the tensors before it). */
 static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info *g)
 {
@@ -317,6 +346,7 @@ static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info
     *next += padded;
     g->weight_bytes += (double)bytes;
     g->params += (double)elems;
+    group_bytes(g, name, nlen, (double)bytes);
     return 0;
 }
 
@@ -384,12 +414,12 @@ int gguf_read_cur(gguf_cur *c, kv_spec *s, kv_model_info *info, kv_gguf_info *g)
     memset(g, 0, sizeof *g);
     memset(info, 0, sizeof *info);
     if (parse(c, &tmp, info, g) < 0)
-        return 2;
+        return KV_ERR_FORMAT;
     *s = tmp;
     return 0;
 }
 
-int kv_gguf_read(const unsigned char *data, size_t len, const char *label, kv_spec *s,
+kv_status kv_gguf_read(const unsigned char *data, size_t len, const char *label, kv_spec *s,
                  kv_model_info *info, kv_gguf_info *g, char *err, size_t errcap)
 {
     kv_gguf_info own; /* when the caller does not want it */

@@ -46,7 +46,7 @@ typedef struct {
 
 extern const char *const gguf_key_suffix[GK_COUNT]; /* "block_count", ... */
 
-/* "kvcalc: LABEL: byte AT: ..." into c->err; returns -1. */
+/* "LABEL: byte AT: ..." into c->err; returns -1. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif

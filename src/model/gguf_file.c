@@ -33,7 +33,7 @@ static int check_extent(FILE *f, const char *name, const kv_gguf_info *g, char *
     if (size < 0 || g->data_bytes == 0)
         return 0;
     if (g->data_offset > (uint64_t)size || g->data_bytes > (uint64_t)size - g->data_offset) {
-        snprintf(err, errcap, "kvcalc: %s: byte %llu: the tensor data (%llu bytes) runs past "
+        snprintf(err, errcap, "%s: byte %llu: the tensor data (%llu bytes) runs past "
                  "the end of the file (%ld bytes): incomplete or corrupted",
                  name, (unsigned long long)g->data_offset,
                  (unsigned long long)g->data_bytes, size);
@@ -42,35 +42,35 @@ static int check_extent(FILE *f, const char *name, const kv_gguf_info *g, char *
     return 0;
 }
 
-int kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf_info *g,
+kv_status kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf_info *g,
                       char *err, size_t errcap)
 {
     char name[1024];
     FILE *f = config_open(path, name, sizeof name, err, errcap);
     if (!f)
-        return 2;
+        return KV_ERR_FILE;
     size_t cap = FIRST_CHUNK, have = 0;
     unsigned char *buf = NULL;
-    int rc = 2, eof = 0;
+    int rc = KV_ERR_FORMAT, eof = 0;
     kv_gguf_info own;
     if (!g)
         g = &own;
     for (;;) {
         unsigned char *bigger = realloc(buf, cap);
         if (!bigger) {
-            snprintf(err, errcap, "kvcalc: %s: out of memory", name);
+            snprintf(err, errcap, "%s: out of memory", name);
             break;
         }
         buf = bigger;
         if (fill(f, buf, &have, cap, &eof) < 0) {
-            snprintf(err, errcap, "kvcalc: %s: read error", name);
+            snprintf(err, errcap, "%s: read error", name);
             break;
         }
         gguf_cur c = {buf, have, 0, name, err, errcap, 0};
         rc = gguf_read_cur(&c, s, info, g);
         if (rc == 0 || !c.short_read || eof || cap >= KV_GGUF_MAX_HEADER) {
             if (rc == 0 && check_extent(f, name, g, err, errcap) < 0)
-                rc = 2;
+                rc = KV_ERR_FORMAT;
             break;
         }
         cap = cap * 2 > KV_GGUF_MAX_HEADER ? KV_GGUF_MAX_HEADER : cap * 2;

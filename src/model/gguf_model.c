@@ -363,7 +363,7 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
         s->checkpoint_weights_bytes = g->weight_bytes;
         s->checkpoint_params = g->params;
         s->params_b = g->params / 1e9;
-        s->weights_source = "gguf";
+        s->weights_source = KV_WEIGHTS_GGUF;
     }
     snprintf(info->model_type, sizeof info->model_type, "%s", arch);
     info->max_context = g->context_length;

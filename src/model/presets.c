@@ -230,7 +230,7 @@ const kv_model_preset *kv_model_preset_find(const char *name)
     return NULL;
 }
 
-int kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info, char *err,
+kv_status kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info, char *err,
                          size_t errcap)
 {
     kv_spec_defaults(s);

@@ -7,7 +7,7 @@
  * file, each shape's product against 2^64, each tensor's byte count against its
  * data_offsets, and the offsets together must tile the data section exactly (as the
  * safetensors library requires: no overlap, no hole, nothing after the last tensor). A
- * refused header is one line "kvcalc: LABEL: byte OFFSET: what", the offset counted from
+ * refused header is one line "LABEL: byte OFFSET: what", the offset counted from
  * the start of the file.
  */
 #include "config.h"
@@ -51,7 +51,7 @@ typedef struct {
     size_t errcap;
 } st_ctx;
 
-/* "kvcalc: LABEL: byte AT: ..." (AT counted from the start of the file); returns 2. */
+/* "LABEL: byte AT: ..." (AT counted from the start of the file); returns 2. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
@@ -64,8 +64,8 @@ static int st_fail(const char *label, char *err, size_t errcap, uint64_t at, con
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (errcap)
-        snprintf(err, errcap, "kvcalc: %s: byte %llu: %s", label, (unsigned long long)at, msg);
-    return 2;
+        snprintf(err, errcap, "%s: byte %llu: %s", label, (unsigned long long)at, msg);
+    return KV_ERR_FORMAT;
 }
 
 /* A failure at a token of the JSON header (which starts at byte 8 of the file). */
@@ -309,7 +309,7 @@ static int st_tensor(const st_ctx *c, size_t key, uint64_t data_len, int64_t mai
     uint64_t elements = 0;
     if (st_dtype(c, td, name, &bits, &dname) || st_shape(c, ts, name, &elements) ||
         st_offsets(c, to, name, sp))
-        return 2;
+        return KV_ERR_FORMAT;
     if (elements > UINT64_MAX / bits)
         return TOK_FAIL(c, ts, "tensor '%s': %llu elements of %s overflow 64 bits", name,
                         (unsigned long long)elements, dname);
@@ -394,7 +394,7 @@ static long st_tokenize(const char *text, size_t n, json_tok **toks, const char 
     if (used > 0)
         return used;
     if (strcmp(je.msg, "out of memory") == 0)
-        snprintf(err, errcap, "kvcalc: %s: out of memory", label);
+        snprintf(err, errcap, "%s: out of memory", label);
     else
         st_fail(label, err, errcap, 8u + offset_of(text, n, je.line, je.col),
                 "the JSON header: %s", je.msg);
@@ -416,7 +416,7 @@ static int st_walk(const st_ctx *c, uint64_t data_len, int64_t main_layers, st_s
     return st_tiling(c, sp, n, data_len);
 }
 
-int kv_safetensors_read(const unsigned char *data, size_t len, uint64_t file_size,
+kv_status kv_safetensors_read(const unsigned char *data, size_t len, uint64_t file_size,
                         const char *label, int64_t main_layers, kv_safetensors_info *out,
                         char *err, size_t errcap)
 {
@@ -444,7 +444,7 @@ int kv_safetensors_read(const unsigned char *data, size_t len, uint64_t file_siz
     long used = st_tokenize((const char *)data + 8, (size_t)n, &toks, label, err, errcap);
     if (used < 0) {
         free(toks);
-        return 2;
+        return KV_ERR_FORMAT;
     }
     st_ctx c = {(const char *)data + 8, (size_t)n, toks, label, err, errcap};
     st_span *sp = malloc((toks[0].size + 1) * sizeof *sp);
@@ -452,10 +452,11 @@ int kv_safetensors_read(const unsigned char *data, size_t len, uint64_t file_siz
     memset(&one, 0, sizeof one);
     int rc = sp ? st_walk(&c, file_size - 8 - n, main_layers, sp, &one)
                 : st_fail(label, err, errcap, 0, "out of memory");
+    kv_status st = rc == 0 ? KV_OK : sp ? KV_ERR_FORMAT : KV_ERR_NO_MEMORY;
     free(sp);
     free(toks);
-    if (rc)
-        return 2;
+    if (st != KV_OK)
+        return st;
     one.files = 1;
     one.header_bytes = n;
     kv_safetensors_add(out, &one);
@@ -476,19 +477,19 @@ void kv_safetensors_add(kv_safetensors_info *total, const kv_safetensors_info *o
     total->header_bytes += one->header_bytes;
 }
 
-int kv_safetensors_load_file(const char *path, int64_t main_layers, kv_safetensors_info *out,
+kv_status kv_safetensors_load_file(const char *path, int64_t main_layers, kv_safetensors_info *out,
                              char *err, size_t errcap)
 {
     char name[1024];
     FILE *f = config_open(path, name, sizeof name, err, errcap);
     if (!f)
-        return 2;
+        return KV_ERR_FILE;
     unsigned char head[8];
     size_t got = fread(head, 1, 8, f);
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    int rc = 2;
+    int rc = KV_ERR_FORMAT;
     if (size < 0) {
-        snprintf(err, errcap, "kvcalc: %s: cannot tell the file's size (not a file?)", name);
+        snprintf(err, errcap, "%s: cannot tell the file's size (not a file?)", name);
     } else if (got < 8) {
         rc = kv_safetensors_read(head, got, (uint64_t)size, name, main_layers, out, err,
                                  errcap);
@@ -500,12 +501,12 @@ int kv_safetensors_load_file(const char *path, int64_t main_layers, kv_safetenso
         size_t want = n <= KV_SAFETENSORS_MAX_HEADER && n <= (uint64_t)size - 8 ? (size_t)n : 0;
         unsigned char *buf = malloc(8 + want);
         if (!buf) {
-            snprintf(err, errcap, "kvcalc: %s: out of memory", name);
+            snprintf(err, errcap, "%s: out of memory", name);
         } else {
             memcpy(buf, head, 8);
             size_t have = fseek(f, 8, SEEK_SET) == 0 ? fread(buf + 8, 1, want, f) : 0;
             if (have < want)
-                snprintf(err, errcap, "kvcalc: %s: read error", name);
+                snprintf(err, errcap, "%s: read error", name);
             else
                 rc = kv_safetensors_read(buf, 8 + want, (uint64_t)size, name, main_layers,
                                          out, err, errcap);

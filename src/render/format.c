@@ -8,6 +8,8 @@
  */
 #include "format.h"
 
+#include "report.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -120,4 +122,92 @@ char *fmt_json_number(char *buf, size_t cap, double v)
     }
     snprintf(buf, cap, "%.17g", v);
     return buf;
+}
+
+const char *text_safe_cut(char *buf, size_t cap, const char *text, size_t limit)
+{
+    size_t n = 0, i = 0;
+    if (cap < 4) {
+        if (cap)
+            buf[0] = '\0';
+        return buf;
+    }
+    for (; text[i] && (limit == 0 || i < limit) && n + 4 < cap; i++) {
+        unsigned char c = (unsigned char)text[i];
+        unsigned char next = (unsigned char)text[i + 1];
+        if (c == 0xc2 && next >= 0x80 && next <= 0x9f) { /* a C1 control, UTF-8 encoded */
+            buf[n++] = '?';
+            i++;
+            continue;
+        }
+        buf[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    if (text[i]) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+const char *text_safe(char *buf, size_t cap, const char *text)
+{
+    return text_safe_cut(buf, cap, text, 0);
+}
+
+/* The name of value v in a list of choices, or NULL (a value not given). */
+static const char *choice_of(const kv_choice *c, int value)
+{
+    for (; c && c->name; c++)
+        if (c->value == value)
+            return c->name;
+    return NULL;
+}
+
+static char *put(char *buf, size_t cap, const char *text)
+{
+    snprintf(buf, cap, "%s", text);
+    return buf;
+}
+
+char *kv_param_text(char *buf, size_t cap, const kv_spec *s, const kv_param *p, int *is_string)
+{
+    kv_value v;
+    const char *name;
+    *is_string = 0;
+    if (kv_spec_get(s, p, &v) != 0)
+        return put(buf, cap, "null");
+    switch (p->type) {
+    case KV_T_INT:
+        return fmt_int(buf, cap, v.i, 0);
+    case KV_T_OPT_INT:
+        return v.oi.set ? fmt_int(buf, cap, v.oi.value, 0) : put(buf, cap, "null");
+    case KV_T_NUM:
+        return fmt_json_number(buf, cap, v.d);
+    case KV_T_OPT_NUM:
+        return v.on.set ? fmt_json_number(buf, cap, v.on.value) : put(buf, cap, "null");
+    case KV_T_DTYPE:
+        *is_string = 1;
+        return put(buf, cap, kv_dtype_get(v.t)->name);
+    case KV_T_CHOICE:
+    case KV_T_OPT_CHOICE:
+        name = p->type == KV_T_CHOICE || v.oi.set
+                   ? choice_of(p->choices, p->type == KV_T_CHOICE ? v.e : (int)v.oi.value)
+                   : NULL;
+        *is_string = name != NULL;
+        return put(buf, cap, name ? name : "null"); /* not given: the engine's default */
+    case KV_T_SWITCH:
+        return put(buf, cap, v.e ? "true" : "false");
+    case KV_T_ENGINE:
+        *is_string = 1;
+        return put(buf, cap, kv_engine_name(v.engine));
+    case KV_T_VERSION:
+        *is_string = 1;
+        if (p->format)
+            p->format(v.e, buf, cap);
+        else
+            fmt_int(buf, cap, v.e, 0);
+        return buf;
+    }
+    return put(buf, cap, "null");
 }

@@ -25,4 +25,8 @@ char *fmt_int(char *buf, size_t cap, int64_t v, int group);
  * below 1e21 print without a fraction or exponent, as JSON integers. */
 char *fmt_json_number(char *buf, size_t cap, double v);
 
+/* User text made safe for one terminal line: control bytes (C0, DEL, and UTF-8-encoded C1)
+ * become '?'; longer than `limit` bytes is cut with "..." (limit 0: never). */
+const char *text_safe_cut(char *buf, size_t cap, const char *text, size_t limit);
+
 #endif

@@ -11,9 +11,6 @@
 #include <stddef.h>
 #include <string.h>
 
-static const char *const engine_titles[KV_ENGINE_COUNT] = {
-    [KV_ENGINE_VLLM] = "vLLM", [KV_ENGINE_SGLANG] = "SGLang", [KV_ENGINE_LLAMACPP] = "llama.cpp"};
-
 /* A value in its unit for the table: GiB (MiB below 1 GiB) for bytes, grouped integers,
  * two decimals otherwise; "-" when not stated or not computed. */
 static const char *cell(char *buf, size_t cap, double x, const char *unit, int sign)
@@ -52,24 +49,15 @@ static const struct {
 };
 
 /* "Logged: ..." - every setting the log states that is not a row of the table. */
-static void logged_settings(FILE *out, const kv_log_values *v)
+static void logged_settings(FILE *out, const kv_comparison *c)
 {
-    static const kv_log_field settings[] = {
-        KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
-        KV_LOG_BLOCK_SIZE, KV_LOG_MEM_FRACTION, KV_LOG_PAGE_SIZE, KV_LOG_MAX_TOTAL_TOKENS,
-        KV_LOG_CHUNKED_PREFILL, KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_FLASH_ATTN,
-        KV_LOG_KV_UNIFIED};
+    const kv_log_values *v = c->values;
     char num[FMT_BUF], safe[300];
     int n = 0;
-    static const char *const flash[] = {"off", "on", "auto"}; /* llama.cpp's words */
-    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
-        if (!v->present[settings[i]])
-            continue;
-        double x = v->v[settings[i]];
-        int word = settings[i] == KV_LOG_FLASH_ATTN && x >= 0 && x <= 2;
-        fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", kv_log_field_name(settings[i]),
-                word ? flash[(int)x] : fmt_json_number(num, sizeof num, x));
-    }
+    for (size_t i = 0; i < c->n_settings; i++)
+        fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", c->settings[i].name,
+                c->settings[i].word ? c->settings[i].word
+                                    : fmt_json_number(num, sizeof num, c->settings[i].value));
     for (size_t i = 3; i < sizeof texts / sizeof texts[0]; i++) { /* after version, era, model */
         const char *t = (const char *)v + texts[i].offset;
         if (t[0])
@@ -85,7 +73,7 @@ void report_fromlog_text(FILE *out, const kv_report *rep)
     const kv_comparison *c = rep->comparison;
     char a[FMT_BUF], b[FMT_BUF], d[FMT_BUF], safe[600];
     fprintf(out, "kvcalc --from-log %s: %s", text_safe(safe, sizeof safe, c->file),
-            engine_titles[c->engine]);
+            kv_engine_title(c->engine));
     if (c->engine_version[0])
         fprintf(out, " %s", text_safe(safe, sizeof safe, c->engine_version));
     if (c->era[0])
@@ -95,7 +83,7 @@ void report_fromlog_text(FILE *out, const kv_report *rep)
     fprintf(out, "\nkvcalc's model: %s\n",
             rep->spec->model_name ? text_safe(safe, sizeof safe, rep->spec->model_name)
                                   : "the lesson's illustrative model");
-    logged_settings(out, c->values);
+    logged_settings(out, c);
     if (c->startups > 1)
         fprintf(out, "%lld startups in the file: the last one is compared.\n",
                 (long long)c->startups);
@@ -145,13 +133,13 @@ void report_fromlog_json(FILE *out, const kv_report *rep)
     else
         fputs("null", out);
     fputs(",\n", out);
-    for (size_t i = 0; i < kv_log_keys_count; i++) {
-        kv_key_value v = kv_key_get(&kv_log_keys[i], rep);
-        fprintf(out, "  \"%s\": ", kv_log_keys[i].name);
-        if (v.kind == VAL_STR && !v.is_null)
+    for (size_t i = 0; i < kv_log_field_count(); i++) {
+        kv_field_value v = kv_report_value(kv_log_field_at(i), rep);
+        fprintf(out, "  \"%s\": ", kv_log_field_at(i)->name);
+        if (v.kind == KV_VAL_STR && !v.is_null)
             json_string(out, v.s);
         else
-            fputs(kv_key_text(buf, sizeof buf, v), out);
+            fputs(kv_value_text(buf, sizeof buf, v), out);
         fputs(",\n", out);
     }
     /* "logged": every figure and text the log states, null where it does not say */
@@ -165,8 +153,8 @@ void report_fromlog_json(FILE *out, const kv_report *rep)
         else
             fputs("null", out);
     }
-    for (int f = 0; f < KV_LOG_FIELDS; f++) {
-        fprintf(out, ",\n    \"%s\": ", kv_log_field_name((kv_log_field)f));
+    for (int f = 0; f < kv_log_fields(c->engine); f++) {
+        fprintf(out, ",\n    \"%s\": ", kv_log_field_name(c->engine, f));
         json_number_or_null(out, lv->present[f] ? lv->v[f] : NAN);
     }
     fputs("\n  },\n", out);

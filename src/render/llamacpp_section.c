@@ -7,6 +7,7 @@
  * and shape six times (docs/llamacpp.md, section 7). kvcalc's own lines around them are
  * indented and say where each setting came from and what is an estimate.
  */
+#define KVCALC_ENGINES /* this engine's own figures */
 #include "report.h"
 
 #include "format.h"
@@ -106,10 +107,10 @@ static void ctx_origin(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
     fmt_int(a, sizeof a, L->n_ctx_asked, 1);
     if (!L->ctx_from_model)
         fprintf(out, "  n_ctx    : %s asked (%s)\n", a,
-                s->llamacpp.ctx_size >= 0 ? "--ctx-size" : "this build's default -c");
-    else if (s->max_context > 0 || s->llamacpp.gguf)
+                s->llamacpp.ctx_size.set ? "--ctx-size" : "this build's default -c");
+    else if (s->max_context > 0 || s->gguf)
         fprintf(out, "  n_ctx    : %s, the model's context_length (%s)\n", a,
-                s->llamacpp.ctx_size == 0 ? "--ctx-size 0" : "this build's default -c 0");
+                s->llamacpp.ctx_size.set ? "--ctx-size 0" : "this build's default -c 0");
     else
         fprintf(out, "  n_ctx    : %s: the model's context_length is unknown, so --context "
                      "stands in for it (give --ctx-size N)\n", a);
@@ -126,9 +127,11 @@ static void context_lines(FILE *out, const kv_spec *s, const kv_llamacpp_result 
     fprintf(out, "  slots    : %lld%s, %lld stream%s; flash attention %s; micro-batch %lld\n",
             (long long)L->n_seq,
             L->auto_slots ? " (llama-server's automatic slots, unified)"
-            : s->llamacpp.parallel > 0 ? " (--parallel)" : "",
+            : s->llamacpp.parallel.set ? " (--parallel)" : "",
             (long long)L->streams, L->streams == 1 ? " shared by every slot" : "s, one per slot",
-            L->flash ? (s->llamacpp.flash_attn == KV_FLASH_ON ? "on" : "auto (counts as on)")
+            L->flash ? (s->llamacpp.flash_attn.set && s->llamacpp.flash_attn.value == KV_FLASH_ON
+                         ? "on"
+                         : "auto (counts as on)")
                      : "off",
             (long long)L->n_ubatch);
     if (L->rounded && L->build >= P_ROUNDING)
@@ -182,7 +185,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                 L->autofit_ctx ? "this build would lower n_ctx to fit: about the largest "
                                  "--ctx-size below (an estimate)"
                                : "even n_ctx 4096 does not fit: llama.cpp would fail to allocate");
-    if (L->ctx_size_fit == INT64_MAX)
+    if (L->ctx_size_fit_any)
         fputs("  longest --ctx-size that fits: any (nothing that grows with it is on the GPU)\n",
               out);
     else if (L->ctx_size_fit == 0)

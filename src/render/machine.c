@@ -8,7 +8,6 @@
 
 #include "format.h"
 #include "keys.h"
-#include "options.h"
 
 #include <string.h>
 
@@ -30,18 +29,18 @@ void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-const char *text_safe(char *buf, size_t cap, const char *text)
-{
-    return kv_safe(buf, cap, text, 0);
-}
+const char *const kv_source_names[SOURCE_COUNT] = {
+    [SOURCE_DEFAULT] = "default", [SOURCE_FLAG] = "flag",         [SOURCE_PRESET] = "preset",
+    [SOURCE_CONFIG] = "config",   [SOURCE_CHECKPOINT] = "checkpoint", [SOURCE_ESTIMATE] = "estimate",
+};
 
-static void json_value(FILE *out, kv_key_value v)
+static void json_value(FILE *out, kv_field_value v)
 {
     char buf[FMT_BUF];
-    if (v.kind == VAL_STR && !v.is_null)
+    if (v.kind == KV_VAL_STR && !v.is_null)
         json_string(out, v.s);
     else
-        fputs(kv_key_text(buf, sizeof buf, v), out);
+        fputs(kv_value_text(buf, sizeof buf, v), out);
 }
 
 static const char *const kind_keys[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
@@ -77,21 +76,28 @@ static void report_json_layout(FILE *out, const kv_spec *s, const kv_result *r)
     fputs("\n    ]\n  },\n", out);
 }
 
+/* Whether parameter p is an input of the spec's engine (or of every engine). */
+static int applies(const kv_param *p, const kv_spec *s)
+{
+    return p->engine == KV_ENGINE_COUNT || p->engine == s->engine;
+}
+
 /* "inputs": every spec input the engine uses, as the spec holds it. */
 static void report_json_inputs(FILE *out, const kv_spec *s)
 {
     char buf[FMT_BUF];
-    int first = 1;
+    int first = 1, is_string;
     fputs("  \"inputs\": {", out);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
-        if (f->does != DO_SPEC || (f->engine != KV_ENGINE_COUNT && f->engine != s->engine))
+    for (size_t i = 0; i < kv_param_count(); i++) {
+        const kv_param *p = kv_param_at(i);
+        if (!applies(p, s))
             continue;
-        fprintf(out, "%s\n    \"%s\": ", first ? "" : ",", f->key);
+        fprintf(out, "%s\n    \"%s\": ", first ? "" : ",", p->key);
         first = 0;
-        if (f->clears & CLEARS_ESTIMATE && s->params_estimated)
+        kv_param_text(buf, sizeof buf, s, p, &is_string);
+        if (p->clears & KV_CLEARS_ESTIMATE && s->params_estimated)
             fputs("null", out); /* not used: the config's estimate is (see "params") */
-        else if (kv_flag_is_string(f, kv_flag_text(buf, sizeof buf, s, f)))
+        else if (is_string)
             json_string(out, buf);
         else
             fputs(buf, out);
@@ -110,11 +116,11 @@ static void report_json_sources(FILE *out, const kv_report *rep)
         return;
     }
     fputs("  \"sources\": {", out);
-    for (size_t i = 0; i < kv_flags_count; i++) {
-        const kv_flag *f = &kv_flags[i];
-        if (f->does != DO_SPEC || (f->engine != KV_ENGINE_COUNT && f->engine != s->engine))
+    for (size_t i = 0; i < kv_param_count(); i++) {
+        const kv_param *p = kv_param_at(i);
+        if (!applies(p, s))
             continue;
-        fprintf(out, "%s\n    \"%s\": \"%s\"", first ? "" : ",", f->key,
+        fprintf(out, "%s\n    \"%s\": \"%s\"", first ? "" : ",", p->key,
                 kv_source_names[rep->sources->of[i]]);
         first = 0;
     }
@@ -125,9 +131,9 @@ void report_json(FILE *out, const kv_report *rep)
 {
     const kv_result *r = rep->result;
     fputs("{\n", out);
-    for (size_t i = 0; i < kv_keys_count; i++) {
-        fprintf(out, "  \"%s\": ", kv_keys[i].name);
-        json_value(out, kv_key_get(&kv_keys[i], rep));
+    for (size_t i = 0; i < kv_field_count(); i++) {
+        fprintf(out, "  \"%s\": ", kv_field_at(i)->name);
+        json_value(out, kv_report_value(kv_field_at(i), rep));
         fputs(",\n", out);
     }
     report_json_inputs(out, rep->spec);

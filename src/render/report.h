@@ -12,41 +12,26 @@
 
 #include <stdio.h>
 
-struct kv_sources; /* where each input came from (cli/options.h) */
+/* Where an input's value came from: JSON "sources", and the text's notes on the lesson's
+ * defaults applied to a real model. */
+typedef enum {
+    SOURCE_DEFAULT,    /* the lesson's default, or the engine's default rule */
+    SOURCE_FLAG,       /* given on the command line (or a sweep axis) */
+    SOURCE_PRESET,     /* a built-in model or GPU */
+    SOURCE_CONFIG,     /* a config.json file */
+    SOURCE_CHECKPOINT, /* a checkpoint's own header (GGUF, safetensors) */
+    SOURCE_ESTIMATE,   /* kvcalc's estimate (the parameter count, an engine's terms) */
+    SOURCE_COUNT
+} kv_source;
 
-/* One row of the --from-log comparison: a quantity the log states, kvcalc's figure for it,
- * and the budget term that explains the difference. NaN: not stated / not computed. */
-#define KV_CMP_MAX_LINES 24
-typedef struct {
-    const char *quantity; /* "activation peak" */
-    const char *unit;     /* "bytes", "tokens", "blocks", "requests", "fraction", "cells" */
-    double logged, kvcalc, difference; /* difference = kvcalc - logged */
-    char term[200];       /* which term explains it, in words */
-} kv_cmp_line;
+extern const char *const kv_source_names[SOURCE_COUNT];
 
-/* kvcalc against a startup log (--from-log), computed by cli/fromlog.c. */
-typedef struct kv_comparison {
-    const char *file;         /* the log as typed ("-": standard input) */
-    const kv_log_values *values; /* everything the log states (borrowed) */
-    kv_engine engine;
-    char engine_version[32];  /* as logged; "" = not stated */
-    char era[32];             /* the line formats seen; "" */
-    char model[256];          /* as logged; "" */
-    int64_t startups;         /* startups in the file (the last is compared) */
-    int what_if;              /* 1: the GPU or fraction was given: the log's KV figure is
-                                 not used (its measured terms are) */
-    int64_t log_lines;        /* lines read */
-    int64_t log_lines_skipped;/* lines longer than the reader's buffer, and a cut last line */
-    double logged_available_kv_bytes; /* NaN: not stated */
-    double logged_kv_cache_tokens;
-    double logged_weights_bytes;
-    double logged_gpu_mem_bytes;
-    double kv_cache_tokens;      /* kvcalc's, given the log's KV figure */
-    double available_kv_bytes;   /* kvcalc's, end to end; NaN without a GPU total */
-    double kv_budget_error_pct;  /* (available - logged) / logged x 100 */
-    size_t n_lines;
-    kv_cmp_line lines[KV_CMP_MAX_LINES];
-} kv_comparison;
+#define KV_MAX_SOURCES 192
+
+/* The source of each spec input, by parameter index (kv_param_index()). */
+typedef struct kv_sources {
+    unsigned char of[KV_MAX_SOURCES];
+} kv_sources;
 
 typedef struct {
     const kv_spec *spec;
@@ -56,7 +41,7 @@ typedef struct {
     const kv_levers *levers; /* --levers, or NULL */
     const kv_curve *curve;   /* --plot, or NULL */
     const kv_layouts *layouts; /* --gpus, or NULL */
-    const struct kv_sources *sources; /* each input's source, or NULL (a sweep's rows) */
+    const kv_sources *sources; /* each input's source, or NULL (a sweep's rows) */
     const kv_comparison *comparison;  /* --from-log, or NULL */
 } kv_report;
 
@@ -73,11 +58,11 @@ void report_fromlog_csv(FILE *out, const kv_report *rep);
 /* An SVG of rep->curve and the memory split (--plot). */
 void report_svg(FILE *out, const kv_report *rep);
 
-/* Sections of the text report. */
-void report_vllm_text(FILE *out, const kv_report *rep);
-void report_sglang_text(FILE *out, const kv_report *rep);
-void report_trtllm_text(FILE *out, const kv_report *rep);
-void report_llamacpp_text(FILE *out, const kv_report *rep);
+/* Each engine's section of the text report (render/NAME_section.c; the lesson's engine has
+ * none to add: text.c). */
+#define KV_ENGINE(ID, id, name) void report_##id##_text(FILE *out, const kv_report *rep);
+#include "kvcalc_engines.def"
+#undef KV_ENGINE
 void report_plan_text(FILE *out, const kv_report *rep);
 void report_levers_text(FILE *out, const kv_report *rep);
 void report_layouts_text(FILE *out, const kv_report *rep);
@@ -98,5 +83,8 @@ void report_model_list_footer(FILE *out);
 const char *text_safe(char *buf, size_t cap, const char *text);
 /* A JSON string literal, quotes and escapes included. */
 void json_string(FILE *out, const char *s);
+/* A spec input's current value in s as JSON text: a number, a name, true/false, "null";
+ * *is_string: a name (to be quoted). */
+char *kv_param_text(char *buf, size_t cap, const kv_spec *s, const kv_param *p, int *is_string);
 
 #endif

@@ -6,6 +6,7 @@
  * them show the budget and the cell that produced them. Without the two "avail mem"
  * readings of a log, kvcalc estimates them, and every such figure is labelled.
  */
+#define KVCALC_ENGINES /* this engine's own figures */
 #include "report.h"
 
 #include "format.h"
@@ -23,8 +24,8 @@ static const char *gb(char *buf, size_t cap, double bytes)
 static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-    const char *p_note = s->sglang.avail_before_gib >= 0 ? "" : " (estimate: GPU minus CUDA context)";
-    const char *a_note = s->sglang.avail_after_gib >= 0 ? "" : " (estimate: minus the weights)";
+    const char *p_note = s->sglang.avail_before_gib.set ? "" : " (estimate: GPU minus CUDA context)";
+    const char *a_note = s->sglang.avail_after_gib.set ? "" : " (estimate: minus the weights)";
     fprintf(out, "Load weight begin. avail mem=%s GB%s\n",
             fmt_fixed(a, sizeof a, g->avail_before_gib, 2, 0), p_note);
     fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",

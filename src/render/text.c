@@ -1,5 +1,5 @@
 /*
- * report_text.c - the lesson's table. The layout (spacing, rules, wording) is the contract
+ * text.c - the lesson's table. The layout (spacing, rules, wording) is the contract
  * with the lesson's golden outputs, so every format here mirrors a Python f-string of the
  * lesson's calculator: ":g" -> fmt_g, ":,.1f" -> fmt_fixed(.., 1, 1), ":," -> fmt_int.
  *
@@ -11,7 +11,6 @@
 #include "report.h"
 
 #include "format.h"
-#include "options.h"
 
 #include <string.h>
 
@@ -91,14 +90,12 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
     return buf;
 }
 
-/* "Model      : 36 layers, 8 KV heads, head_dim 128, KV dtype fp16 (2 B)" */
-/* 1 when the input of that flag kept the lesson's default in a report of a real model
- * (the lesson's own model says nothing: its numbers are the lesson's on purpose). */
-static int lesson_default(const kv_report *rep, const char *flag)
+/* 1 when that input kept the lesson's default in a report of a real model (the lesson's
+ * own model says nothing: its numbers are the lesson's on purpose). */
+static int lesson_default(const kv_report *rep, kv_core_param p)
 {
-    const kv_flag *f = kv_flag_find(flag, strlen(flag));
-    return rep->sources && rep->spec->model_name && f &&
-           rep->sources->of[f - kv_flags] == SOURCE_DEFAULT;
+    return rep->sources && rep->spec->model_name &&
+           rep->sources->of[kv_param_index(kv_core_param_get(p))] == SOURCE_DEFAULT;
 }
 
 /* Says which of the lesson's illustrative numbers a real model is being sized with. */
@@ -106,13 +103,13 @@ static void lesson_default_notes(FILE *out, const kv_report *rep)
 {
     char a[FMT_BUF];
     const kv_spec *s = rep->spec;
-    if (lesson_default(rep, "gpu-mem-gib"))
+    if (lesson_default(rep, KV_P_GPU_MEM_GIB))
         fprintf(out, "  (%s GiB is the lesson's illustrative GPU: give --gpu NAME or "
                      "--gpu-mem-gib)\n", fmt_g(a, sizeof a, s->gpu_mem_gib));
-    if (lesson_default(rep, "overhead-gib"))
+    if (lesson_default(rep, KV_P_OVERHEAD_GIB))
         fprintf(out, "  (the %s GiB reserve is the lesson's default: --overhead-gib sets it)\n",
                 fmt_g(a, sizeof a, s->overhead_gib));
-    if (lesson_default(rep, "context"))
+    if (lesson_default(rep, KV_P_CONTEXT))
         fprintf(out, "  (%s tokens per request is the lesson's default: --context sets it)\n",
                 fmt_int(a, sizeof a, s->context, 1));
 }
@@ -182,13 +179,18 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
     }
 }
 
-/* The sections beyond the lesson's, each only when asked for. */
-/* One text section per engine (NULL: the lesson's table is the whole story). */
+/* The lesson's engine adds no section: its table is the whole story. */
+void report_ideal_text(FILE *out, const kv_report *rep)
+{
+    (void)out;
+    (void)rep;
+}
+
+/* One text section per engine, by the list of engines (render/NAME_section.c). */
 static void (*const engine_sections[KV_ENGINE_COUNT])(FILE *, const kv_report *) = {
-    [KV_ENGINE_VLLM] = report_vllm_text,
-    [KV_ENGINE_SGLANG] = report_sglang_text,
-    [KV_ENGINE_TRTLLM] = report_trtllm_text,
-    [KV_ENGINE_LLAMACPP] = report_llamacpp_text,
+#define KV_ENGINE(ID, id, name) [KV_ENGINE_##ID] = report_##id##_text,
+#include "kvcalc_engines.def"
+#undef KV_ENGINE
 };
 
 /* The sections beyond the lesson's, each only when asked for. */
@@ -200,8 +202,7 @@ static void report_extra_sections(FILE *out, const kv_report *rep)
         report_levers_text(out, rep);
     if (rep->layouts)
         report_layouts_text(out, rep);
-    if (engine_sections[rep->spec->engine])
-        engine_sections[rep->spec->engine](out, rep);
+    engine_sections[rep->spec->engine](out, rep);
 }
 
 /* What doubling the context does, in words: the lesson's line only where it is true. */
@@ -241,8 +242,8 @@ void report_text(FILE *out, const kv_report *rep)
                 (long long)(s->dp * s->tp * s->pp),
                 fmt_fixed(c, sizeof c, r->deployment_max_concurrency, 0, 1));
     int stored = s->checkpoint_weights_bytes > 0; /* a checkpoint's own tensor bytes */
-    int st = s->weights_source && strcmp(s->weights_source, "safetensors") == 0;
-    int no_st = s->weights_source && strcmp(s->weights_source, "estimate") == 0;
+    int st = s->weights_source == KV_WEIGHTS_SAFETENSORS;
+    int no_st = s->weights_source == KV_WEIGHTS_NO_FILES;
     const char *note = s->params_estimated
                            ? (no_st ? "  (parameters estimated from the config: no safetensors "
                                       "files found)"
@@ -267,7 +268,7 @@ void report_text(FILE *out, const kv_report *rep)
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
               out);
-        if (rep->plan || rep->levers || rep->layouts || engine_sections[s->engine]) {
+        if (rep->plan || rep->levers || rep->layouts || s->engine != KV_ENGINE_IDEAL) {
             fputc('\n', out);
             report_extra_sections(out, rep);
         }
@@ -310,7 +311,7 @@ void report_text(FILE *out, const kv_report *rep)
 
     fprintf(out, "Prefix caching: %s requests sharing a %s-token prompt\n",
             fmt_int(a, sizeof a, s->prefix_requests, 0), fmt_int(b, sizeof b, s->prefix_tokens, 1));
-    if (lesson_default(rep, "prefix-tokens") && lesson_default(rep, "prefix-requests"))
+    if (lesson_default(rep, KV_P_PREFIX_TOKENS) && lesson_default(rep, KV_P_PREFIX_REQUESTS))
         fputs("  (the lesson's example, not your workload: set --prefix-tokens and "
               "--prefix-requests)\n", out);
     fprintf(out, "  store the shared prefix ONCE instead of %s times  ->  save %s GiB  "

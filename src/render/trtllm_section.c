@@ -6,6 +6,7 @@
  * the lines before them show the free memory, the fraction and the per-token size that
  * produced them, and say when the free memory is kvcalc's estimate rather than the log's.
  */
+#define KVCALC_ENGINES /* this engine's own figures */
 #include "report.h"
 
 #include "format.h"
@@ -24,7 +25,7 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_trtllm_result *t)
                 gib(a, sizeof a, t->free_bytes));
     else
         fprintf(out, "  free    : --free-mem-gib %s (the log's \"available\")\n",
-                fmt_g(a, sizeof a, s->trtllm.free_mem_gib));
+                fmt_g(a, sizeof a, s->trtllm.free_mem_gib.value));
     fprintf(out, "  budget  : %s GiB x fraction %s = %s GiB; %s B per token -> %s tokens%s\n",
             gib(a, sizeof a, t->free_bytes), fmt_g(b, sizeof b, s->trtllm.fraction),
             gib(c, sizeof c, t->primary_bytes),
@@ -41,7 +42,7 @@ void report_trtllm_text(FILE *out, const kv_report *rep)
     budget_lines(out, s, t);
     if (t->capped)
         fprintf(out, "Maximum kv-cache token overridden by configuration as '%lld'.\n",
-                (long long)s->trtllm.max_tokens);
+                (long long)s->trtllm.max_tokens.value);
     fprintf(out, "Number of blocks in KV cache primary pool: %lld\n", (long long)t->blocks);
     fprintf(out, "Number of tokens per block: %lld.\n", (long long)t->tokens_per_block);
     fprintf(out, "[MemUsageChange] Allocated %s GiB for max tokens in paged KV cache (%lld).\n",

@@ -1,11 +1,12 @@
 /*
- * report_vllm.c - the --engine vllm section of the text report.
+ * vllm_section.c - the --engine vllm section of the text report.
  *
  * The three startup lines are printed in vLLM's own words and formats ("%.2f GiB",
  * thousands separators, "%.2fx") so that a user can put them beside a real log; the lines
  * around them show the budget and the block arithmetic that produced them, with every
  * estimated term labelled as such.
  */
+#define KVCALC_ENGINES /* this engine's own figures */
 #include "report.h"
 
 #include "format.h"
@@ -49,9 +50,9 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     char note[400];
     const kv_vllm_spec *in = &s->vllm;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-    if (in->kv_cache_memory_gib >= 0) {
+    if (in->kv_cache_memory_gib.set) {
         fprintf(out, "  budget  : --kv-cache-memory-gib %s (memory profiling skipped)\n",
-                fmt_g(a, sizeof a, in->kv_cache_memory_gib));
+                fmt_g(a, sizeof a, in->kv_cache_memory_gib.value));
         return;
     }
     fprintf(out, "  budget  : %s x %s GiB = %s GiB  (total: %s)\n", fmt_g(a, sizeof a, v->util),
@@ -59,26 +60,26 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
             total_note(note, sizeof note, s, v));
     /* each estimated term with its error measured on public logs (bench/vllm_logs.sh) */
     fprintf(out, "            - weights %s GiB%s%s%s\n", gib(a, sizeof a, v->weights_bytes),
-            in->weights_gib >= 0                ? ""
+            in->weights_gib.set                ? ""
             : s->checkpoint_weights_bytes > 0 ? " (the checkpoint's tensors"
                                               : " (estimate: ",
-            in->weights_gib >= 0 || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
-            in->weights_gib >= 0 ? "" : ")");
+            in->weights_gib.set || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
+            in->weights_gib.set ? "" : ")");
     fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
-            in->activation_gib >= 0 ? "" : " (estimate: ",
-            in->activation_gib >= 0 ? "" : activation_error,
-            in->activation_gib >= 0 ? ""
+            in->activation_gib.set ? "" : " (estimate: ",
+            in->activation_gib.set ? "" : activation_error,
+            in->activation_gib.set ? ""
             : v->encoder_binds      ? "; the vision encoder's profile run binds it)"
                                     : "; its sampler run of max_num_seqs x vocabulary dominates)");
-    if (in->activation_gib < 0 && v->encoder_bytes > 0)
+    if (!in->activation_gib.set && v->encoder_bytes > 0)
         fprintf(out, "              (the vision encoder's profile run: %s GiB, by vLLM's profiling "
                      "rules and the tower's widths; not measured on a log)\n",
                 gib(a, sizeof a, v->encoder_bytes));
     fprintf(out, "            - non-torch %s GiB%s%s%s\n", gib(c, sizeof c, v->non_torch_bytes),
-            in->non_torch_gib >= 0 ? "" : " (estimate: ", in->non_torch_gib >= 0 ? "" : non_torch_error,
-            in->non_torch_gib >= 0 ? "" : ")");
+            in->non_torch_gib.set ? "" : " (estimate: ", in->non_torch_gib.set ? "" : non_torch_error,
+            in->non_torch_gib.set ? "" : ")");
     fprintf(out, "            - CUDA graphs %s GiB%s\n", gib(d, sizeof d, v->cuda_graph_bytes),
-            in->cuda_graph_gib >= 0 ? ""
+            in->cuda_graph_gib.set ? ""
             : in->enforce_eager    ? " (--enforce-eager: no graphs)"
             : !v->v1               ? " (V0 captures graphs after the budget, in the headroom)"
             : in->version >= 2100  ? " (estimate, not yet measured on public logs)"
@@ -89,7 +90,7 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-    if (v->lines == KV_VLLM_LINES_V0 && v->memory_lines && s->vllm.kv_cache_memory_gib < 0) {
+    if (v->lines == KV_VLLM_LINES_V0 && v->memory_lines && !s->vllm.kv_cache_memory_gib.set) {
         fprintf(out, "the current vLLM instance can use total_gpu_memory (%sGiB) x "
                      "gpu_memory_utilization (%s) = %sGiB\n",
                 fmt_fixed(a, sizeof a, v->total_gib, 2, 0), fmt_fixed(b, sizeof b, v->util, 2, 0),

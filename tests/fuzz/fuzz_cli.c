@@ -66,9 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     report_text(sink, &rep);
     report_json(sink, &rep);
     report_csv(sink, &rep);
-    for (size_t k = 0; k < kv_keys_count; k++) {
+    for (size_t k = 0; k < kv_field_count(); k++) {
         char text[1024];
-        kv_key_text(text, sizeof text, kv_key_get(&kv_keys[k], &rep));
+        kv_value_text(text, sizeof text, kv_report_value(kv_field_at(k), &rep));
         fputs(text, sink);
     }
     return 0;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define KVCALC_ENGINES
 #include "kvcalc.h"
 #include "fuzz_render.h"
 
@@ -28,12 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kv_spec l = s;
     fuzz_render_model(&s, &info);
     unsigned pick = size ? data[size - 1] : 0;
-    l.engine = KV_ENGINE_LLAMACPP;
-    l.llamacpp.gguf = &g;
+    kv_spec_set_engine(&l, KV_ENGINE_LLAMACPP);
+    l.gguf = &g;
     l.llamacpp.build = builds[pick % 10];
-    l.llamacpp.flash_attn = (pick / 10) % 2 ? KV_FLASH_ON : KV_FLASH_OFF;
-    l.llamacpp.parallel = (pick / 20) % 4;
-    l.llamacpp.ctx_size = (pick / 80) % 2 ? 0 : 4096;
+    l.llamacpp.flash_attn = KV_SOME_INT((pick / 10) % 2 ? KV_FLASH_ON : KV_FLASH_OFF);
+    l.llamacpp.parallel = (pick / 20) % 4 ? KV_SOME_INT((pick / 20) % 4) : KV_NONE_INT;
+    l.llamacpp.ctx_size = KV_SOME_INT((pick / 80) % 2 ? 0 : 4096);
     fuzz_render_model(&l, &info);
     return 0;
 }

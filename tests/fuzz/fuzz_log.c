@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FILE *sink;
     static kv_log lg;
-    static kv_log_inputs in;
+    static kv_log_args in;
     static kv_options o;
     static kv_model model;
     static kv_store a, b;
@@ -54,15 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int e2e = kv_fromlog_end_to_end(&lg, &o) &&
               kv_build_spec_log(&o, &model, NULL, &in, 0, &sb, err, sizeof err) == 0 &&
               kv_pipeline_run(&o, &sb, &b, &rep_b) == KV_OK;
-    kv_fromlog_compare(&lg, 0, &sa, &a.result, e2e ? &sb : NULL, e2e ? &b.result : NULL, &cmp);
+    kv_log_compare(&lg, 0, &sa, &a.result, e2e ? &sb : NULL, e2e ? &b.result : NULL, &cmp);
     cmp.file = "fuzz.log";
     rep.comparison = &cmp;
     report_fromlog_text(sink, &rep);
     report_fromlog_json(sink, &rep);
     report_fromlog_csv(sink, &rep);
-    for (size_t k = 0; k < kv_log_keys_count; k++) {
+    for (size_t k = 0; k < kv_log_field_count(); k++) {
         char text[1024];
-        kv_key_text(text, sizeof text, kv_key_get(&kv_log_keys[k], &rep));
+        kv_value_text(text, sizeof text, kv_report_value(kv_log_field_at(k), &rep));
         fputs(text, sink);
     }
     return 0;

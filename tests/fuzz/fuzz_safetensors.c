@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     s.checkpoint_weights_bytes = bytes;
     s.checkpoint_params = params;
-    s.weights_source = "safetensors";
+    s.weights_source = KV_WEIGHTS_SAFETENSORS;
     fuzz_render_model(&s, &info);
     return 0;
 }

@@ -46,6 +46,7 @@ else # lib, lib64 or lib/<multiarch>: where kvcalc.pc is
 fi
 pc=$libdir/pkgconfig/kvcalc.pc
 for f in "$bindir/kvcalc" "$includedir/kvcalc.h" "$includedir/kvcalc_json.h" \
+         "$includedir/kvcalc_engines.h" "$includedir/kvcalc_engines.def" \
          "$includedir/kvcalc_version.h" "$mandir/man1/kvcalc.1" "$docdir/LICENSE" \
          "$docdir/formula.md" "$datadir/bash-completion/completions/kvcalc" \
          "$datadir/zsh/site-functions/_kvcalc" "$datadir/fish/vendor_completions.d/kvcalc.fish"; do

@@ -7,12 +7,11 @@
  * ceil(300 / 75) = 4 replicas". kv_plan_compute() does exactly that for the spec's GPU, then
  * repeats it for a list of GPUs and tensor-parallel sizes, reusing kv_compute() for every
  * variant so that each number is the same arithmetic as the main table - and the same
- * engine: with vLLM chosen, every "holds N" is what vLLM would hold. Pure.
+ * engine: with vLLM chosen, every "holds N" is what vLLM would hold. Every variant is
+ * re-laid by kv_relayout(), so figures an engine's log measured at the spec's own layout
+ * are carried by that engine's rule instead of held fixed. Pure.
  */
-#include "kvcalc.h"
-
 #include "engine.h"
-#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,14 +67,17 @@ kv_status kv_plan_compute(const kv_spec *s, const kv_result *r, int64_t target,
     for (size_t g = 0; g < n; g++) {
         for (size_t t = 0; t < sizeof tp_sizes / sizeof tp_sizes[0]; t++) {
             kv_result vr;
+            v = *s;
             v.gpu_mem_gib = gpus[g].gib;
             v.gpu_name = gpus[g].name;
+            v.gpu_device_names = gpus[g].device_names;
+            v.gpu_mem_estimated = 0;
             v.gpu_engine_gib = gpus[g].engine_gib;
             v.tp = tp_sizes[t];
-            /* a measured per-GPU weight size scales with the TP size it was measured at */
-            if (s->vllm.weights_gib >= 0)
-                v.vllm.weights_gib = s->vllm.weights_gib * (double)s->tp / (double)v.tp;
-            if (!kv_tp_valid(&v, v.tp) || kv_compute(&v, &vr) != KV_OK || vr.max_concurrency < 1)
+            if (!kv_tp_valid(&v, v.tp))
+                continue;
+            kv_relayout(s, &v); /* the engine's measured figures, for this GPU and TP */
+            if (kv_compute(&v, &vr) != KV_OK || vr.max_concurrency < 1)
                 continue;
             if (out->n_options < KV_MAX_PLAN) {
                 kv_plan_option *o = &out->options[out->n_options++];
@@ -108,7 +110,7 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
     kv_status st = kv_compute(s, &base);
     if (st != KV_OK)
         return st;
-    const kv_engine_ops *engine = kv_engine_get(s->engine);
+    const kv_engine_desc *engine = kv_engine_get(s->engine);
     out->offload_gib = offload_gib;
     out->target = target;
     out->kv8_name = engine->kv8_name;
@@ -138,16 +140,10 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
         memset(l, 0, sizeof *l);
         l->kind = (kv_lever_kind)k;
         l->context = v.context;
+        kv_relayout(s, &v); /* a measured figure moves as the engine's estimate of it does */
         if (kv_compute(&v, &r) != KV_OK)
             continue; /* the engine refuses this lever (the base spec it accepts) */
         l->applies = 1;
-        if (v.vllm.weights_gib >= 0 && r.weights_bytes != base.weights_bytes &&
-            base.weights_bytes > 0) {
-            /* a measured weight size shrinks as the estimate does */
-            v.vllm.weights_gib *= r.weights_bytes / base.weights_bytes;
-            if ((st = kv_compute(&v, &r)) != KV_OK)
-                return st;
-        }
         l->kv_bytes_per_request = r.kv_bytes_per_request;
         l->free_kv_bytes = r.free_kv_bytes;
         l->max_concurrency = r.max_concurrency;
@@ -194,10 +190,10 @@ kv_status kv_layouts_compute(const kv_spec *s, int64_t gpus, int64_t target, kv_
             v.tp = tp;
             v.pp = pp;
             v.pp_stage = -1;
-            if (s->vllm.weights_gib >= 0) /* a measured per-GPU size scales with the split */
-                v.vllm.weights_gib = s->vllm.weights_gib * (double)(s->tp * s->pp) /
-                                     (double)(tp * pp);
-            if (!kv_tp_valid(&v, tp) || kv_compute(&v, &r) != KV_OK || r.max_concurrency < 1)
+            if (!kv_tp_valid(&v, tp))
+                continue;
+            kv_relayout(s, &v); /* the engine's measured figures, for this split */
+            if (kv_compute(&v, &r) != KV_OK || r.max_concurrency < 1)
                 continue;
             int64_t dp = gpus / (tp * pp);
             if (target > 0) { /* as few replicas as the target needs, if they are at hand */

@@ -1,0 +1,405 @@
+/*
+ * kvcalc_engines.h - each serving engine's own inputs and results: NOT a stable API.
+ *
+ * These structs follow the engines (a vLLM release that adds a memory term adds a member),
+ * so they may change in any release. A program that wants them defines KVCALC_ENGINES
+ * before it includes kvcalc.h, which then includes this file and gives kv_spec and
+ * kv_result their engine members (s.vllm.util, r.llamacpp.main.cells); a program that does
+ * not reaches the same values through the schema (kv_param, kv_field) by name. Either way
+ * kv_spec and kv_result have one size: each engine's struct must fit the fixed space kept
+ * for it (checked below).
+ *
+ * An engine's section here: its inputs (kv_NAME_spec), its result (kv_NAME_result) and the
+ * functions of its rules that other programs and the tests call. Inputs marked "optional"
+ * are kv_opt_num / kv_opt_int: not set means the engine's default or kvcalc's estimate,
+ * and the result says which.
+ */
+#ifndef KVCALC_ENGINES_H
+#define KVCALC_ENGINES_H
+
+#ifndef KVCALC_H
+#error "define KVCALC_ENGINES and include kvcalc.h, which includes this header"
+#endif
+
+/* ---- the lesson's engine (ideal) ---- */
+
+/* The lesson's arithmetic takes no inputs and keeps no figures of its own. */
+typedef struct {
+    int reserved;
+} kv_ideal_spec;
+typedef struct {
+    int reserved;
+} kv_ideal_result;
+
+/* ---- vLLM ---- */
+
+/* vLLM's startup inputs (docs/vllm.md). */
+typedef struct {
+    kv_opt_num total_gib;        /* GPU memory as torch sees it (cudaMemGetInfo total), GiB;
+                                    not set: from the spec's GPU (kv_vllm_result.total_source) */
+    kv_opt_num util;             /* --gpu-memory-utilization, (0, 1]; not set: the release's
+                                    default (kv_vllm_util_default: 0.9, 0.92 from 0.21) */
+    kv_opt_num weights_gib;      /* "Model loading took X GiB", per GPU; not set: estimate */
+    kv_opt_num activation_gib;   /* profiled activation peak, per GPU; not set: estimate */
+    kv_opt_num non_torch_gib;    /* NCCL / CUDA non-torch memory, per GPU; not set: estimate */
+    kv_opt_num cuda_graph_gib;   /* CUDA-graph memory in the budget, per GPU; not set: estimate */
+    kv_opt_num kv_cache_memory_gib; /* the "Available KV cache memory" (skips the budget) */
+    kv_opt_int block_size;       /* tokens per block; not set: 16, or 64 for MLA (FlashMLA) */
+    kv_opt_int max_num_batched_tokens; /* T: enters sliding/chunked demand and the activation;
+                                    not set: vLLM's default for the GPU (8,192 on >= 70 GiB
+                                    cards that are not A100s, else 2,048) */
+    kv_opt_int num_gpu_blocks_override; /* replaces the computed block count */
+    kv_opt_int max_num_seqs;     /* sizes the profile run's sampler; not set: vLLM's default for
+                                    the GPU (1,024 on >= 70 GiB cards that are not A100s, else 256) */
+    int version;                 /* vLLM 0.MINOR.PATCH as MINOR x 100 + PATCH (0.11 = 1100,
+                                    0.10.1.1 = 1001): decides the era's formulas */
+    int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
+    int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
+    int mla_align;               /* 1: V0's VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1 (0.7.x): each MLA
+                                    latent padded to a multiple of 256 bytes (576 -> 640) */
+    kv_opt_int use_v1;           /* VLLM_USE_V1: 1 the V1 engine (0.7+), 0 the V0 engine (before
+                                    0.11); not set: the release's default (V1 from 0.8) */
+    double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
+    int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
+    int language_model_only;     /* 1: --language-model-only, no encoder profile run */
+} kv_vllm_spec;
+
+/* Where vLLM's GPU total came from. */
+typedef enum {
+    KV_TOTAL_GIVEN,       /* vllm.total_gib was set */
+    KV_TOTAL_GPU_MEMORY,  /* no GPU preset: the GPU memory given (gpu_mem_gib) */
+    KV_TOTAL_ENGINE,      /* the GPU preset's engine-reported total (gpu_engine_gib) */
+    KV_TOTAL_DRIVER_EST   /* the preset's driver total minus 0.5 GiB of CUDA context */
+} kv_total_source;
+
+/* Why vLLM would refuse to start, in the words of its generation. */
+typedef enum {
+    KV_VLLM_STARTS,         /* no refusal */
+    KV_VLLM_NO_BLOCKS,      /* V0: "No available memory for the cache blocks" */
+    KV_VLLM_V0_SEQ_LEN,     /* V0: "The model's max seq len (M) is larger than ..." */
+    KV_VLLM_KV_NEEDED       /* V1: "To serve at least one request ... KV cache is needed" */
+} kv_vllm_refusal;
+
+/* The KV lines a vLLM release prints at startup. */
+typedef enum {
+    KV_VLLM_LINES_V0,     /* "# GPU blocks: N, # CPU blocks: M" (the word by release) */
+    KV_VLLM_LINES_BLOCKS, /* V1 before 0.9.1: "# GPU blocks: N" */
+    KV_VLLM_LINES_TOKENS  /* V1 from 0.9.1: "Available KV cache memory", "GPU KV cache size" */
+} kv_vllm_lines;
+
+/* What vLLM would allocate and print, per GPU. */
+typedef struct {
+    double total_gib;            /* the total used, GiB */
+    kv_total_source total_source;
+    double total_bytes;          /* total_gib x GiB */
+    double util;                 /* --gpu-memory-utilization in force (the release's default) */
+    double requested_bytes;      /* util x total */
+    double weights_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
+    double encoder_bytes;        /* the multimodal encoder's profile peak (in the activation
+                                    estimate when it binds); 0: none */
+    int encoder_binds;           /* 1: the encoder's run is the estimated activation peak */
+    double available_bytes;      /* requested - the four above, or --kv-cache-memory-gib */
+    double elem_bytes;           /* KV element bytes (the spec's KV dtype) */
+    int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
+    double page_bytes;           /* one block of one layer */
+    int64_t group_size;          /* layers per KV-cache group (tensors sharing the pool) */
+    int64_t num_groups;          /* KV-cache groups */
+    int64_t padding_layers;      /* layers added to fill the groups of one kind */
+    double padding_percent;      /* of that kind's layers ("may waste at most P%") */
+    const char *padding_kind;    /* which kind was padded, or NULL */
+    int v1;                      /* 1: the V1 engine's rules and lines, 0: V0's */
+    kv_vllm_lines lines;         /* which startup lines the release prints */
+    const char *device_word;     /* V0's "# %s blocks" word: "GPU", "CUDA" or "cuda" */
+    int memory_lines;            /* V0 0.6.5+: "the current vLLM instance can use ..." */
+    int concurrency_line;        /* "Maximum concurrency ..." (V0 0.6.3+, every V1) */
+    int64_t num_gpu_blocks;      /* floor(available / (page x group_size)) */
+    int64_t num_cpu_blocks;      /* V0's swap space in blocks ("# CPU blocks"); 0 with V1 */
+    int64_t blocks_per_request;  /* blocks one max_model_len request needs, all groups */
+    double max_concurrency;      /* num_gpu_blocks / blocks_per_request */
+    int64_t gpu_kv_cache_tokens; /* the "GPU KV cache size" line, per the version's formula */
+    int64_t max_num_batched_tokens;
+    int64_t max_num_seqs;        /* as resolved (the default for the GPU when not given) */
+    int fits;                    /* one request of max_model_len fits */
+    kv_vllm_refusal refusal;     /* KV_VLLM_STARTS when fits, else which error vLLM raises */
+    int64_t v0_max_seq_len;      /* V0: tokens its blocks hold per stage (block size x
+                                    blocks / pp), what its refusal compares with */
+    double needed_bytes;         /* KV one request of max_model_len needs (all layers) */
+    int64_t max_model_len_fit;   /* longest max_model_len that fits (when !fits) */
+    int64_t longest_fit;         /* longest max_model_len that fits, whatever the context */
+    int64_t prefix_shared_blocks;   /* whole blocks of the shared prefix, per full group */
+    int64_t prefix_shared_tokens;   /* those blocks in tokens */
+    double prefix_saved_bytes;      /* (requests - 1) x shared blocks x page x group_size */
+    double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
+} kv_vllm_result;
+
+/* What the activation estimate reads: the profile run's shape and the model's widths. */
+typedef struct {
+    int64_t batched_tokens; /* max_num_batched_tokens T of the dummy forward pass */
+    int64_t seqs;           /* max_num_seqs: rows of the dummy sampler run (0 off the last
+                               pipeline stage) */
+    int64_t vocab;          /* vocabulary; <= 0: no model (the flat rule) */
+    int64_t mlp_width;      /* MLP width one GPU computes per token (one expert's for MoE) */
+    int64_t moe_row;        /* elements per token of an MoE layer's expert outputs before
+                               they are summed: routed experts per token x hidden; 0 for
+                               dense models */
+    int64_t act_bytes;      /* bytes per activation element (2 for bf16 / fp16) */
+    int version;            /* vllm.version */
+    int v1;                 /* 1: the V1 engine, 0: V0 */
+    double encoder_bytes;   /* peak of the multimodal encoder's profile run; 0: none */
+    double encoder_cache_bytes; /* its outputs, held through the language model's run */
+} kv_vllm_activation_inputs;
+
+/* kvcalc's estimates for the terms vLLM measures at startup, in GiB (docs/vllm.md gives the
+ * fit and its measured error on public logs).
+ * Activation peak of the profile run: the dummy sampler run over max_num_seqs rows of the
+ * vocabulary dominates it (its f32 logits, probabilities and sort buffers: 9.426 copies of
+ * seqs x vocab x 4 B), then the forward pass of T tokens: 0.257 x T x MLP width x 4 B, and
+ * for MoE models the fused kernel's buffer, T x moe_row x act_bytes. Releases whose sampler
+ * warm-up holds fewer buffers (V1 0.10.0-0.10.1 and 0.21+, V0 before 0.7.3) count 2.3
+ * copies. With vocab <= 0 (no model) the older flat rule: 0.25 + 0.1 per 1,024 batched
+ * tokens.
+ * Non-torch memory: 0.5 GiB with tensor parallelism (NCCL, custom all-reduce), else 0.13 GiB
+ * on cards of 70 GiB or more and 0.06 GiB on smaller ones (the CUDA context's share).
+ * CUDA graphs = 0 before 0.21 (outside the budget), 0.5 from 0.21 (inside it). */
+KVCALC_API double kv_vllm_activation_estimate_gib(const kv_vllm_activation_inputs *in);
+/* The multimodal encoder's profile run as vLLM V1 sets it up (docs/vllm.md): the modality
+ * with the most tokens per item at its largest (a Qwen-VL image at the processor's
+ * max_pixels: 16,384 tokens, or a video of as many such frame pairs as max_model_len holds;
+ * a Gemma-3 image: 256 tokens of 4,096 patches), max(T, item) / item items (at most
+ * max_num_seqs x max(1, max_model_len / item)), each patch through the tower's widest block
+ * (2 x width + 2 or 3 x MLP width per GPU, 2 B each); *cache_bytes: the items' tokens at the
+ * text width (x patch mergers). 0 for a model without a vision tower vLLM profiles (Qwen-VL,
+ * Gemma-3), V0, or with --language-model-only. Not measured against a log that prints it.
+ * s must have the vLLM engine. */
+KVCALC_API double kv_vllm_encoder_profile(const kv_spec *s, int64_t batched_tokens,
+                                          int64_t max_num_seqs, double *cache_bytes);
+KVCALC_API double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib);
+/* vLLM's default --gpu-memory-utilization for a release: 0.9, 0.92 from 0.21. */
+KVCALC_API double kv_vllm_util_default(int version);
+KVCALC_API double kv_vllm_cuda_graph_estimate_gib(int version);
+/* Reads a vLLM release ("0.11", "v0.10.1.1", "0.11.0rc2") as MINOR x 100 + PATCH; 0, or -1
+ * when text is not one. */
+KVCALC_API int kv_vllm_version_parse(const char *text, int *version);
+/* Writes a vllm.version as vLLM spells it ("0.11", "0.10.1") into buf. */
+KVCALC_API void kv_vllm_version_format(int version, char *buf, size_t cap);
+
+/* ---- SGLang ---- */
+
+/* SGLang's startup inputs (docs/sglang.md). */
+typedef struct {
+    kv_opt_num mem_fraction_static; /* --mem-fraction-static, (0, 1]; not set: the version's rule */
+    kv_opt_num avail_before_gib; /* P: "Load weight begin. avail mem=P GB"; not set: estimate */
+    kv_opt_num avail_after_gib;  /* A: "Load weight end. ... avail mem=A GB"; not set: estimate */
+    int64_t page_size;           /* tokens per page, >= 1 */
+    kv_opt_int max_total_tokens; /* --max-total-tokens cap */
+    kv_opt_int chunked_prefill_size; /* enters the default f (v0.5.3rc2+); not set: by the GPU */
+    kv_opt_int cuda_graph_max_bs;/* enters the default f (v0.5.3rc2+); not set: by the GPU */
+    int version;                 /* kv_sglang_version_parse() of e.g. "0.4.3.post4" */
+} kv_sglang_spec;
+
+/* What SGLang would allocate and print, per GPU. */
+typedef struct {
+    double mem_fraction_static;  /* f in force (the flag, or the version's default) */
+    int fraction_default;        /* 1: f came from the version's rule */
+    double gpu_mem_mib;          /* the GPU total the default rule saw, MiB */
+    double avail_before_gib;     /* P used */
+    double avail_after_gib;      /* A used */
+    int estimated;               /* 1: P or A was estimated (no log given) */
+    double rest_bytes;           /* A - P x (1 - f), in bytes: the pool's budget */
+    double cell_bytes;           /* KV bytes of one token, all attention layers, one rank */
+    int64_t attn_layers;         /* layers in the cell */
+    int64_t page_size;
+    int64_t max_total_num_tokens;/* N after the cap and page flooring; 0: refuses */
+    int64_t pad_rows;            /* rows every layer holds beyond N */
+    double k_bytes, v_bytes;     /* the K and V buffers (MLA: the latent in k, v = 0) */
+} kv_sglang_result;
+
+/* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
+ * releases (rc < final < post); returns 0, or -1 when text is not such a version. */
+KVCALC_API int kv_sglang_version_parse(const char *text, int *out);
+/* Writes SGLang's spelling of a parsed version into buf. */
+KVCALC_API void kv_sglang_version_format(int version, char *buf, size_t cap);
+/* SGLang's default mem_fraction_static for a version, the GPU total in MiB (<= 0: unknown),
+ * tp, a vision tower, and chunked prefill / CUDA-graph batch (0: by the GPU). */
+KVCALC_API double kv_sglang_default_fraction(int version, double gpu_mem_mib, int64_t tp,
+                                             int vision, int64_t chunked_prefill,
+                                             int64_t cuda_graph_bs);
+
+/* ---- TensorRT-LLM ---- */
+
+/* TensorRT-LLM's KV-cache inputs (docs/trtllm.md). */
+typedef struct {
+    double fraction;          /* free_gpu_memory_fraction, (0, 1); default 0.9 */
+    int64_t tokens_per_block; /* >= 1; default 32 */
+    kv_opt_int max_tokens;    /* KvCacheConfig.max_tokens cap */
+    kv_opt_num free_mem_gib;  /* the logged "available: F GiB"; not set: estimated as the
+                                 spec's free memory (GPU - weights - overhead) */
+} kv_trtllm_spec;
+
+/* What TensorRT-LLM would allocate and print, per GPU (rank). */
+typedef struct {
+    double free_bytes;        /* the free memory the fraction applies to */
+    int free_estimated;       /* 1: no --free-mem-gib; free_bytes is kvcalc's estimate */
+    double primary_bytes;     /* free_bytes x fraction */
+    double per_token_bytes;   /* K and V of one token in every attention layer of this rank */
+    int64_t max_tokens;       /* floor(primary / per token), or the --max-tokens cap */
+    int capped;               /* 1: --max-tokens was smaller and won */
+    int64_t tokens_per_block;
+    int64_t blocks;           /* ceil(max_tokens / tokens_per_block): "primary pool: B" */
+    int64_t tokens;           /* blocks x tokens_per_block: the "(N)" of the Allocated line */
+    double allocated_bytes;   /* tokens x per token: the "Allocated X GiB" */
+    int64_t blocks_per_request; /* ceil(context / tokens_per_block) */
+    double max_concurrency;   /* floor(blocks / blocks_per_request) */
+} kv_trtllm_result;
+
+/* ---- llama.cpp ---- */
+
+/* llama.cpp's KV-cache element types (-ctk / -ctv), in ggml's names and block sizes. */
+typedef enum {
+    KV_GGML_F32, KV_GGML_F16, KV_GGML_BF16, KV_GGML_Q8_0, KV_GGML_Q4_0, KV_GGML_Q4_1,
+    KV_GGML_IQ4_NL, KV_GGML_Q5_0, KV_GGML_Q5_1, KV_GGML_CACHE_TYPES
+} kv_ggml_cache_type;
+
+typedef struct {
+    const char *name;    /* "q8_0", as llama.cpp prints it */
+    int64_t block;       /* elements per block: 1, or 32 for the quantized types */
+    int64_t block_bytes; /* bytes per block: row bytes = elements / block x block_bytes */
+} kv_ggml_cache_type_info;
+
+/* The row of the cache type table for t (t < KV_GGML_CACHE_TYPES), or NULL. */
+KVCALC_API const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t);
+
+/* --flash-attn: off, on, or auto (from build 6325; counts as on for the cache's sizes). */
+typedef enum { KV_FLASH_OFF, KV_FLASH_ON, KV_FLASH_AUTO } kv_flash_attn;
+
+#define KV_LLAMACPP_NEWEST_BUILD 10573 /* the newest build whose rules kvcalc describes */
+
+/* llama.cpp's inputs, by its own flag names (docs/llamacpp.md). kvcalc models llama-server.
+ * The model's per-layer rows come from the spec's GGUF header (kv_spec.gguf) when it has
+ * one. */
+typedef struct {
+    int64_t build;          /* --llamacpp-build: whose rules apply (a newer one: the newest) */
+    kv_opt_int ctx_size;    /* -c; 0 the model's context_length; not set: the build's default */
+    kv_opt_int parallel;    /* -np; not set: llama-server's slots for the build */
+    int kv_unified;         /* --kv-unified: one cache stream shared by every slot */
+    int swa_full;           /* --swa-full: sliding layers keep a full-size cache */
+    kv_opt_int flash_attn;  /* a kv_flash_attn; not set: the build's default */
+    kv_opt_int type_k, type_v; /* kv_ggml_cache_type; not set: from the spec's dtype (f16
+                               unless --dtype says otherwise) */
+    int64_t batch_size;     /* -b, >= 1 [2048] */
+    int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
+    kv_opt_int n_gpu_layers;/* -ngl; not set: the build's default (all from b6325, else 0) */
+} kv_llamacpp_spec;
+
+/* One cache llama.cpp allocates (the main one, or the sliding-window one). */
+typedef struct {
+    int64_t layers;      /* layers in it */
+    int64_t cells;       /* cells per stream */
+    double k_bytes, v_bytes; /* all layers, all streams */
+} kv_llamacpp_cache;
+
+/* What llama.cpp would allocate and print (one process; layers split over devices). */
+typedef struct {
+    int64_t build;           /* the rules applied (the newest for a larger --llamacpp-build) */
+    int64_t n_ctx_asked;     /* n_ctx before padding: -c, the build's default or the
+                                model's context_length */
+    int ctx_from_model;      /* 1: n_ctx is the model's context_length (-c 0, or the
+                                default from b7407) */
+    int autofit;             /* 1: this build would fit n_ctx to free memory (no -c, from
+                                b7407): kvcalc's figure is the unfitted one */
+    int64_t n_seq;           /* n_seq_max: slots */
+    int auto_slots;          /* 1: llama-server's automatic 4 unified slots (no -np) */
+    int unified;             /* 1: one stream shared by every slot */
+    int flash;               /* flash attention counted as on (on, or auto from b6325) */
+    int type_k, type_v;      /* kv_ggml_cache_type in force */
+    int v_less;              /* 1: an MLA cache without V (from b7832) */
+    int64_t n_ubatch;        /* min(-ub, -b) */
+    int64_t pad;             /* cell padding of the build */
+    int64_t streams;
+    int64_t n_ctx;           /* cells x streams of the main cache: "n_ctx = N" */
+    int rounded;             /* 1: "n_ctx is not divisible by n_seq_max - rounding down to" */
+    int64_t slot_ctx;        /* tokens one slot (one request) may hold */
+    kv_llamacpp_cache main;  /* non-sliding attention layers */
+    kv_llamacpp_cache swa;   /* sliding / chunked layers (layers 0 before b5429: they are
+                                in the main cache) */
+    int64_t state_layers;    /* recurrent layers */
+    int64_t state_rows;      /* max(1, n_seq) */
+    double state_r_bytes, state_s_bytes; /* their f32 state (R: conv, S: SSM; r holds all
+                                of it when the split is unknown) */
+    int64_t n_layer;         /* blocks (for -ngl) */
+    int64_t gpu_layers;      /* of n_layer + 1 (the output layer), on the GPU */
+    double kv_gpu_bytes;     /* KV and state of the GPU layers */
+    double kv_host_bytes;    /* the rest, in host memory */
+    double weights_gpu_bytes;/* the weights' share of the GPU layers */
+    double compute_bytes;    /* the GPU compute buffer: an estimate (docs/llamacpp.md) */
+    double gpu_needed_bytes; /* weights + KV + state + compute on the GPU + overhead */
+    int fits_gpu;            /* gpu_needed_bytes <= GPU memory */
+    int64_t ctx_size_fit;    /* the largest -c that fits the GPU with the other flags as
+                                given; 0: none; meaningless when ctx_size_fit_any */
+    int ctx_size_fit_any;    /* 1: any -c fits (nothing that grows with it is on the GPU) */
+    int64_t autofit_ctx;     /* when auto-fit applies and the unfitted cache does not fit:
+                                the -c it would lower to (ctx_size_fit, at least 4096), an
+                                estimate; requests at once are counted at it. 0: not used */
+    int64_t autofit_n_ctx;   /* cells x streams at autofit_ctx */
+    int64_t autofit_slot_ctx;/* one slot's room at autofit_ctx */
+} kv_llamacpp_result;
+
+/* ---- startup log fields of vLLM, SGLang and llama.cpp (kv_log_values.v[]) ---- */
+
+/* Every figure their startup logs may state. Memory is in bytes (the engines' "GB" is GiB). */
+typedef enum {
+    KV_LOG_TP,              /* tensor_parallel_size / tp_size */
+    KV_LOG_PP,              /* pipeline_parallel_size */
+    KV_LOG_MAX_MODEL_LEN,   /* vLLM max_model_len / max_seq_len; SGLang context_len */
+    KV_LOG_GPU_TOTAL,       /* vLLM: the GPU total torch sees */
+    KV_LOG_UTIL,            /* vLLM gpu_memory_utilization */
+    KV_LOG_REQUESTED,       /* vLLM: the budget's base as logged (total x utilization) */
+    KV_LOG_BATCHED_TOKENS,  /* vLLM max_num_batched_tokens */
+    KV_LOG_BLOCK_SIZE,      /* vLLM block_size */
+    KV_LOG_WEIGHTS,         /* vLLM "Model loading took"; SGLang "mem usage"; llama.cpp file size */
+    KV_LOG_ACTIVATION,      /* vLLM activation peak */
+    KV_LOG_NON_TORCH,       /* vLLM non-torch memory */
+    KV_LOG_CUDA_GRAPH,      /* vLLM CUDA-graph memory */
+    KV_LOG_AVAILABLE_KV,    /* vLLM "Available KV cache memory" (the smallest of the ranks) */
+    KV_LOG_KV_TOKENS,       /* vLLM "GPU KV cache size"; SGLang max_total_num_tokens / #tokens */
+    KV_LOG_BLOCKS,          /* vLLM "# GPU blocks" / "# cuda blocks" / num_gpu_blocks */
+    KV_LOG_CONCURRENCY,     /* vLLM "Maximum concurrency ...: X x" */
+    KV_LOG_CONCURRENCY_LEN, /* ... "for N tokens per request" */
+    KV_LOG_MEM_FRACTION,    /* SGLang mem_fraction_static */
+    KV_LOG_AVAIL_BEFORE,    /* SGLang "Load weight begin. avail mem" */
+    KV_LOG_AVAIL_AFTER,     /* SGLang "Load weight end. ... avail mem" */
+    KV_LOG_POOL_END,        /* SGLang "Memory pool end. avail mem" */
+    KV_LOG_PAGE_SIZE,       /* SGLang page_size */
+    KV_LOG_MAX_TOTAL_TOKENS,/* SGLang --max-total-tokens (ServerArgs) */
+    KV_LOG_CHUNKED_PREFILL, /* SGLang chunked_prefill_size */
+    KV_LOG_K_BYTES,         /* SGLang K size; llama.cpp main cache K */
+    KV_LOG_V_BYTES,         /* SGLang V size; llama.cpp main cache V */
+    KV_LOG_KV_BYTES,        /* SGLang MLA "KV size"; llama.cpp main cache "size =" */
+    KV_LOG_BUILD,           /* llama.cpp build number */
+    KV_LOG_N_CTX,           /* llama.cpp n_ctx */
+    KV_LOG_N_SEQ,           /* llama.cpp n_seq_max / n_slots / n_parallel */
+    KV_LOG_N_CTX_SLOT,      /* llama.cpp n_ctx_slot: one slot's room */
+    KV_LOG_N_UBATCH,        /* llama.cpp n_ubatch */
+    KV_LOG_FLASH_ATTN,      /* llama.cpp flash_attn: a kv_flash_attn */
+    KV_LOG_KV_UNIFIED,      /* llama.cpp kv_unified: 0 or 1 */
+    KV_LOG_CELLS,           /* llama.cpp main cache cells */
+    KV_LOG_LAYERS,          /* llama.cpp main cache layers */
+    KV_LOG_STREAMS,         /* llama.cpp main cache streams ("4/1 seqs": sequences/streams) */
+    KV_LOG_SWA_CELLS,       /* llama.cpp sliding-window cache cells */
+    KV_LOG_SWA_LAYERS,      /* ... its layers */
+    KV_LOG_SWA_K_BYTES,     /* ... its K */
+    KV_LOG_SWA_V_BYTES,     /* ... its V */
+    KV_LOG_FIELDS
+} kv_log_field;
+
+/* ---- every engine's structs fit the space kvcalc.h keeps for them ---- */
+
+#define KV_ENGINE(ID, id, name)                                                           \
+    _Static_assert(sizeof(kv_##id##_spec) <= KV_ENGINE_SPEC_SPACE,                         \
+                   "the inputs of " name " outgrow KV_ENGINE_SPEC_SPACE");                 \
+    _Static_assert(sizeof(kv_##id##_result) <= KV_ENGINE_RESULT_SPACE,                     \
+                   "the result of " name " outgrows KV_ENGINE_RESULT_SPACE");
+#include "kvcalc_engines.def"
+#undef KV_ENGINE
+
+#endif /* KVCALC_ENGINES_H */

@@ -1,0 +1,219 @@
+/*
+ * flags.c - the one table of flags: the library's parameters (every spec input), then the
+ * program's own flags, in the order --help lists them within each section.
+ *
+ * A parameter's flag is its row as the library states it (names, bounds, choices, help);
+ * this file only adds what a command line needs (the argument's syntax, the --help
+ * section). The table is built once, on first use: a static initializer cannot read
+ * another file's rows.
+ */
+#include "options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const kv_choice formats[] = {
+    {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
+
+#define ANY KV_ENGINE_COUNT
+#define ACTION(fl, sh, what, sec, h)                                                         \
+    {.name = fl, .short_name = sh, .arg = ARG_NONE, .does = DO_ACTION, .switch_value = what,  \
+     .engine = ANY, .section = sec, .help = h}
+#define TEXT_OPT(fl, what, sec, mt, h)                                                       \
+    {.name = fl, .arg = ARG_TEXT, .does = what, .engine = ANY, .section = sec, .meta = mt,    \
+     .help = h}
+
+/* The program's own flags. */
+static const kv_flag program[] = {
+    TEXT_OPT("config", DO_MODEL_FILE, SECTION_MODEL, "FILE",
+             "read the model from a Hugging Face config.json (- = stdin)"),
+    TEXT_OPT("model", DO_MODEL_NAME, SECTION_MODEL, "NAME",
+             "a built-in model: Hugging Face id or short alias (--list-models)"),
+    TEXT_OPT("gpu", DO_GPU, SECTION_GPU, "NAME",
+             "a built-in GPU: its memory as the driver reports it (--list-gpus)"),
+
+    /* planning */
+    {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,
+     .section = SECTION_PLAN, .meta = "N",
+     .help = "plan for N requests in flight: memory, replicas, which GPU"},
+    {.name = "gpus", .arg = ARG_INT, .does = DO_GPUS, .min = 1, .max = 1048576, .engine = ANY,
+     .section = SECTION_PLAN, .meta = "N",
+     .help = "I have N GPUs: every TP x PP x DP layout and the best (with a target, the fewest "
+             "GPUs that hold it)"},
+    {.name = "levers", .arg = ARG_NONE, .does = DO_LEVERS, .engine = ANY,
+     .section = SECTION_PLAN,
+     .help = "what half the context, fp8 KV, int8/int4 weights and offload buy"},
+    {.name = "offload-gib", .arg = ARG_NUM, .does = DO_OFFLOAD, .min = 0, .max = 1e12,
+     .engine = ANY, .section = SECTION_PLAN, .meta = "GIB",
+     .help = "with --levers: a CPU-memory KV tier of GIB (capacity only)"},
+    TEXT_OPT("require", DO_REQUIRE, SECTION_PLAN, "EXPR",
+             "exit 1 unless EXPR holds, e.g. 'max_concurrency>=64' (repeatable)"),
+    TEXT_OPT("sweep", DO_SWEEP, SECTION_PLAN, "KEY=VALUES",
+             "one row per point of a grid: V1,V2 or A..B*F or A..B+S (repeatable)"),
+    TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
+             "also write an SVG chart of context vs concurrency and memory"),
+    TEXT_OPT("from-log", DO_FROM_LOG, SECTION_PLAN, "FILE",
+             "compare with an engine's startup log (- = stdin); docs/from-log.md"),
+
+    /* output and information */
+    {.name = "format", .arg = ARG_CHOICE, .does = DO_FORMAT, .choices = formats, .engine = ANY,
+     .section = SECTION_OUTPUT, .meta = "FMT",
+     .help = "output format: text (the lesson's table), json or csv [text]"},
+    TEXT_OPT("get", DO_GET, SECTION_OUTPUT, "KEY", "print only this top-level value, on one line"),
+    ACTION("list-models", NULL, ACTION_LIST_MODELS, SECTION_OUTPUT,
+           "list the built-in models and exit"),
+    ACTION("list-gpus", NULL, ACTION_LIST_GPUS, SECTION_OUTPUT, "list the built-in GPUs and exit"),
+    ACTION("help", "h", ACTION_HELP, SECTION_OUTPUT, "show this help and exit"),
+    ACTION("version", NULL, ACTION_VERSION, SECTION_OUTPUT, "print the version and exit"),
+};
+#define N_PROGRAM (sizeof program / sizeof program[0])
+
+static kv_flag table[KV_MAX_FLAGS];
+static size_t n_table;
+static size_t n_params;
+static kv_choice engine_choices[KV_MAX_ENGINES * 4 + 1]; /* every engine's names */
+static char engine_help[512];
+
+/* The argument a parameter's type takes. */
+static arg_kind arg_of(kv_type t)
+{
+    switch (t) {
+    case KV_T_INT:
+    case KV_T_OPT_INT:
+        return ARG_INT;
+    case KV_T_NUM:
+    case KV_T_OPT_NUM:
+        return ARG_NUM;
+    case KV_T_DTYPE:
+        return ARG_DTYPE;
+    case KV_T_CHOICE:
+    case KV_T_OPT_CHOICE:
+        return ARG_CHOICE;
+    case KV_T_SWITCH:
+        return ARG_NONE;
+    case KV_T_ENGINE:
+        return ARG_ENGINE;
+    case KV_T_VERSION:
+        return ARG_VERSION;
+    }
+    return ARG_TEXT;
+}
+
+/* The --help section of a spec input: its group, or its engine's. */
+static int section_of(const kv_param *p)
+{
+    static const char *const groups[] = {"model", "gpu", "workload", "engines"};
+    if (p->engine != KV_ENGINE_COUNT)
+        return SECTION_ENGINE_FIRST + (int)p->engine;
+    for (int i = 0; i < (int)(sizeof groups / sizeof groups[0]); i++)
+        if (p->section && strcmp(p->section, groups[i]) == 0)
+            return i;
+    return SECTION_MODEL;
+}
+
+/* --engine's choices (every name and alias) and its help, which names the engines. */
+static void engine_names(void)
+{
+    size_t n = 0, at = 0;
+    at = (size_t)snprintf(engine_help, sizeof engine_help, "%s: ",
+                          kv_core_param_get(KV_P_ENGINE)->help);
+    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        engine_choices[n].name = kv_engine_name((kv_engine)e);
+        engine_choices[n++].value = e;
+        for (size_t a = 0; kv_engine_alias((kv_engine)e, a); a++) {
+            engine_choices[n].name = kv_engine_alias((kv_engine)e, a);
+            engine_choices[n++].value = e;
+        }
+        if (at < sizeof engine_help)
+            at += (size_t)snprintf(engine_help + at, sizeof engine_help - at, "%s%s",
+                                   e == 0                    ? ""
+                                   : e + 1 == KV_ENGINE_COUNT ? " or "
+                                                             : ", ",
+                                   kv_engine_name((kv_engine)e));
+    }
+    engine_choices[n].name = NULL;
+}
+
+static void init(void)
+{
+    if (n_table)
+        return;
+    engine_names();
+    n_params = kv_param_count();
+    for (size_t i = 0; i < n_params && n_table < KV_MAX_FLAGS; i++) {
+        const kv_param *p = kv_param_at(i);
+        kv_flag *f = &table[n_table++];
+        memset(f, 0, sizeof *f);
+        f->name = p->name;
+        for (size_t a = 0; a < KV_MAX_ALIASES && p->aliases[a]; a++)
+            f->alias[a] = p->aliases[a];
+        f->short_name = p->short_name;
+        f->arg = arg_of(p->type);
+        f->does = DO_SPEC;
+        f->param = p;
+        f->min = p->min;
+        f->max = p->max;
+        f->min_exclusive = p->min_exclusive;
+        f->tokens = p->tokens;
+        f->choices = p->type == KV_T_ENGINE ? engine_choices : p->choices;
+        f->switch_value = p->switch_value;
+        f->engine = p->engine;
+        f->section = section_of(p);
+        f->meta = p->meta;
+        f->help = p->type == KV_T_ENGINE ? engine_help : p->help;
+    }
+    for (size_t i = 0; i < N_PROGRAM && n_table < KV_MAX_FLAGS; i++)
+        table[n_table++] = program[i];
+}
+
+size_t kv_flag_count(void)
+{
+    init();
+    return n_table;
+}
+
+const kv_flag *kv_flag_at(size_t i)
+{
+    init();
+    return i < n_table ? &table[i] : NULL;
+}
+
+size_t kv_flag_index(const kv_flag *f)
+{
+    return (size_t)(f - table);
+}
+
+const kv_flag *kv_flag_of(const kv_param *p)
+{
+    init();
+    return &table[kv_param_index(p)];
+}
+
+static int name_is(const char *name, const char *flag, size_t len)
+{
+    return name && strlen(name) == len && memcmp(name, flag, len) == 0;
+}
+
+const kv_flag *kv_flag_find(const char *name, size_t len)
+{
+    init();
+    for (size_t i = 0; i < n_table; i++) {
+        if (name_is(table[i].name, name, len))
+            return &table[i];
+        for (size_t a = 0; a < KV_MAX_ALIASES && table[i].alias[a]; a++)
+            if (name_is(table[i].alias[a], name, len))
+                return &table[i];
+    }
+    return NULL;
+}
+
+const kv_flag *kv_flag_find_short(const char *name, size_t len)
+{
+    init();
+    for (size_t i = 0; i < n_table; i++)
+        if (name_is(table[i].short_name, name, len))
+            return &table[i];
+    return NULL;
+}
+
+_Static_assert(KV_MAX_FLAGS <= KV_MAX_SOURCES, "a source for every flag");

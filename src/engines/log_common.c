@@ -1,0 +1,51 @@
+/*
+ * log_common.c - what the engines' log tables share: the names of the figures vLLM, SGLang
+ * and llama.cpp lines state, and two helpers of the tables' hooks.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const kv_log_field_names[KV_LOG_FIELDS] = {
+    "tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "gpu_total",
+    "gpu_memory_utilization", "requested", "max_num_batched_tokens", "block_size", "weights",
+    "activation", "non_torch", "cuda_graph", "available_kv", "kv_tokens", "blocks",
+    "max_concurrency", "concurrency_tokens", "mem_fraction_static", "avail_mem_before_load",
+    "avail_mem_after_load", "mem_pool_end", "page_size", "max_total_tokens",
+    "chunked_prefill_size", "k_size", "v_size", "kv_size", "build", "n_ctx", "n_seq_max",
+    "n_ctx_slot", "n_ubatch", "flash_attn", "kv_unified", "cells", "layers", "streams",
+    "swa_cells", "swa_layers", "swa_k_size", "swa_v_size",
+};
+
+void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)
+{
+    size_t i = 0;
+    while (i < in->n && in->item[i].param != p)
+        i++;
+    if (i == KV_LOG_MAX_INPUTS)
+        return; /* more than every engine's inputs together: a table's mistake */
+    if (i == in->n)
+        in->n++;
+    in->item[i].param = p;
+    in->item[i].kind = kind;
+    snprintf(in->item[i].text, sizeof in->item[i].text, "%s", text);
+}
+
+static double logged(const kv_log_values *v, int f)
+{
+    return f >= 0 && v->present[f] ? v->v[f] : NAN;
+}
+
+void kv_log_summary_common(const kv_log_values *v, int tokens, int weights, int gpu_total,
+                           kv_log_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kv_total = NAN;
+    out->kv_tokens = logged(v, tokens);
+    out->weights = logged(v, weights);
+    out->gpu_total = logged(v, gpu_total);
+    snprintf(out->version, sizeof out->version, "%s", v->version);
+    snprintf(out->era, sizeof out->era, "%s", v->era);
+}

@@ -1,0 +1,28 @@
+/*
+ * vllm.h - the vLLM engine's parts shared by its two files: the rules (vllm.c) and the
+ * descriptor with its parameters, fields and log tables (vllm_desc.c).
+ */
+#ifndef KVCALC_VLLM_H
+#define KVCALC_VLLM_H
+
+#include "engine.h"
+
+#define VLLM_DEFAULT_VERSION 1100 /* 0.11: the release whose rules apply unless asked */
+
+/* vLLM's parameters, by identity (their order in kv_vllm_params). */
+enum {
+    VLLM_P_UTIL, VLLM_P_BLOCK_SIZE, VLLM_P_BATCHED_TOKENS, VLLM_P_MAX_NUM_SEQS,
+    VLLM_P_WEIGHTS, VLLM_P_ACTIVATION, VLLM_P_NON_TORCH, VLLM_P_CUDA_GRAPH,
+    VLLM_P_KV_CACHE_MEMORY, VLLM_P_BLOCKS_OVERRIDE, VLLM_P_VERSION, VLLM_P_USE_V1,
+    VLLM_P_SWAP_SPACE, VLLM_P_ENFORCE_EAGER, VLLM_P_LANGUAGE_MODEL_ONLY, VLLM_P_HYBRID,
+    VLLM_P_MLA_ALIGN, VLLM_P_MAMBA_MODE, VLLM_PARAMS
+};
+extern const kv_param kv_vllm_params[VLLM_PARAMS];
+
+void kv_vllm_defaults(kv_spec *s);
+kv_status kv_vllm_check(const kv_spec *s, kv_error *why);
+kv_status kv_vllm_compute(const kv_spec *s, kv_result *r);
+double kv_vllm_at(const kv_spec *s, const kv_result *r, int64_t context, double request_bytes);
+void kv_vllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute);
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * vllm_desc.c - vLLM as kvcalc knows it: its parameters (vLLM's own flag names), its
+ * output fields, how its startup logs read and compare, and the descriptor that holds them
+ * all. The rules themselves are in vllm.c.
+ */
+#include "vllm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define E KV_ENGINE_VLLM
+#define P(TYPE, m) KV_EPARAM(E, kv_vllm_spec, TYPE, m)
+#define GIB_IN(fl, k, m, h)                                                                 \
+    {.name = fl, P(OPT_NUM, m), .key = k, .min = 0, .max = 1e12, .estimate = 1,             \
+     .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB", .help = h}
+
+static const kv_choice v1_modes[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
+static const kv_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
+
+const kv_param kv_vllm_params[VLLM_PARAMS] = {
+    [VLLM_P_UTIL] = {.name = "gpu-memory-utilization", P(OPT_NUM, util),
+                     .key = "gpu_memory_utilization", .min = 0, .min_exclusive = 1, .max = 1,
+                     .blames = KV_ERR_ENGINE_INPUT, .meta = "U",
+                     .help = "fraction of the GPU vLLM may use [0.9; 0.92 from 0.21]"},
+    [VLLM_P_BLOCK_SIZE] = {.name = "block-size", P(OPT_INT, block_size), .key = "block_size",
+                           .min = 1, .max = 1048576, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                           .help = "tokens per KV block [auto: 16, 64 for MLA]"},
+    [VLLM_P_BATCHED_TOKENS] = {.name = "max-num-batched-tokens", P(OPT_INT, max_num_batched_tokens),
+                               .key = "max_num_batched_tokens", .min = 1, .tokens = 1,
+                               .max = 1099511627776.0, .blames = KV_ERR_ENGINE_INPUT,
+                               .meta = "N",
+                               .help = "scheduler token budget [auto: 8192 on >= 70 GiB non-A100 "
+                                       "GPUs, else 2048; V0: max(context, 2048), 2048 above 32K]"},
+    [VLLM_P_MAX_NUM_SEQS] = {.name = "max-num-seqs", P(OPT_INT, max_num_seqs),
+                             .key = "max_num_seqs", .min = 1, .max = 16777216,
+                             .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                             .help = "sequences per step; sizes the sampler's profile run [auto: "
+                                     "1024 on >= 70 GiB non-A100 GPUs from 0.8 (V1), else 256]"},
+    [VLLM_P_WEIGHTS] = GIB_IN("weights-gib", "weights_gib", weights_gib,
+                              "weights per GPU (\"Model loading took X GiB\") [auto: estimate]"),
+    [VLLM_P_ACTIVATION] = GIB_IN("activation-gib", "activation_gib", activation_gib,
+                                 "activation peak per GPU [auto: estimate from the vocabulary, "
+                                 "max-num-seqs and the batch]"),
+    [VLLM_P_NON_TORCH] = GIB_IN("non-torch-gib", "non_torch_gib", non_torch_gib,
+                                "non-torch memory per GPU [auto: 0.13 (0.06 under 70 GiB), 0.5 "
+                                "with TP]"),
+    [VLLM_P_CUDA_GRAPH] = GIB_IN("cuda-graph-gib", "cuda_graph_gib", cuda_graph_gib,
+                                 "CUDA graphs inside the budget [auto: 0 before 0.21, 0.5 from "
+                                 "0.21]"),
+    [VLLM_P_KV_CACHE_MEMORY] = GIB_IN("kv-cache-memory-gib", "kv_cache_memory_gib",
+                                      kv_cache_memory_gib,
+                                      "use this \"Available KV cache memory\" per GPU (from a "
+                                      "log)"),
+    [VLLM_P_BLOCKS_OVERRIDE] = {.name = "num-gpu-blocks-override",
+                                P(OPT_INT, num_gpu_blocks_override),
+                                .key = "num_gpu_blocks_override", .min = 1,
+                                .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                                .help = "use this block count (as vLLM's flag does)"},
+    [VLLM_P_VERSION] = {.name = "vllm-version", P(VERSION, version), .key = "vllm_version",
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "0.N",
+                        .help = "the vLLM release whose rules apply (0.11, 0.10.1) [0.11]",
+                        .parse = kv_vllm_version_parse, .format = kv_vllm_version_format,
+                        .accepts = "a vLLM version such as 0.11 or 0.10.1.1"},
+    [VLLM_P_USE_V1] = {.name = "vllm-use-v1", P(OPT_CHOICE, use_v1), .key = "vllm_use_v1",
+                       .choices = v1_modes, .blames = KV_ERR_ENGINE_INPUT, .meta = "0|1",
+                       .help = "VLLM_USE_V1: 0 the V0 engine (its defaults and lines), 1 V1 "
+                               "[V1 from 0.8]"},
+    [VLLM_P_SWAP_SPACE] = {.name = "swap-space", P(NUM, swap_space_gib), .key = "swap_space_gib",
+                           .min = 0, .max = 1e6, .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                           .help = "V0's CPU swap space per GPU, GiB (\"# CPU blocks\") [4]"},
+    [VLLM_P_ENFORCE_EAGER] = {.name = "enforce-eager", P(SWITCH, enforce_eager),
+                              .key = "enforce_eager", .switch_value = 1,
+                              .blames = KV_ERR_ENGINE_INPUT,
+                              .help = "no CUDA graphs (from 0.21 none in the budget)"},
+    [VLLM_P_LANGUAGE_MODEL_ONLY] = {.name = "language-model-only", P(SWITCH, language_model_only),
+                                    .key = "language_model_only", .switch_value = 1,
+                                    .blames = KV_ERR_ENGINE_INPUT,
+                                    .help = "no multimodal encoder profile run (the towers stay "
+                                            "loaded)"},
+    [VLLM_P_HYBRID] = {.name = "disable-hybrid-kv-cache-manager", P(SWITCH, hybrid_manager),
+                       .key = "hybrid_kv_cache_manager", .switch_value = 0,
+                       .blames = KV_ERR_ENGINE_INPUT,
+                       .help = "treat sliding and chunked layers as full attention"},
+    [VLLM_P_MLA_ALIGN] = {.name = "mla-align-kv-cache", P(SWITCH, mla_align),
+                          .key = "mla_align_kv_cache", .switch_value = 1,
+                          .blames = KV_ERR_ENGINE_INPUT,
+                          .help = "V0's VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1: MLA latents padded "
+                                  "to 256 bytes"},
+    [VLLM_P_MAMBA_MODE] = {.name = "mamba-cache-mode", P(CHOICE, mamba_align),
+                           .key = "mamba_cache_mode", .choices = mamba_modes,
+                           .blames = KV_ERR_ENGINE_INPUT, .meta = "MODE",
+                           .help = "none (1 block per request) or align (2)"},
+};
+
+#define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_vllm_result, name, m, T, unit, ftype, sweep)
+#define FI(name, m, unit) F(name, m, int64_t, unit, KV_F_INT, 0)
+#define FN(name, m, unit) F(name, m, double, unit, KV_F_NUM, 0)
+#define FB(name, m) F(name, m, int, "boolean", KV_F_BOOL, 0)
+
+static const kv_field fields[] = {
+    F(num_gpu_blocks, num_gpu_blocks, int64_t, "blocks", KV_F_INT, 1),
+    FI(block_size, block_size, "tokens"),
+    F(gpu_kv_cache_tokens, gpu_kv_cache_tokens, int64_t, "tokens", KV_F_INT, 2),
+    F(vllm_max_concurrency, max_concurrency, double, "requests", KV_F_NUM, 3),
+    FB(vllm_fits, fits),
+    FI(vllm_max_model_len_fit, max_model_len_fit, "tokens"),
+    FN(vllm_needed_bytes, needed_bytes, "bytes"),
+    FN(vllm_total_bytes, total_bytes, "bytes"),
+    FN(vllm_gpu_memory_utilization, util, "fraction"),
+    FN(vllm_requested_bytes, requested_bytes, "bytes"),
+    FN(vllm_weights_bytes, weights_bytes, "bytes"),
+    FN(vllm_activation_bytes, activation_bytes, "bytes"),
+    FN(vllm_non_torch_bytes, non_torch_bytes, "bytes"),
+    FN(vllm_cuda_graph_bytes, cuda_graph_bytes, "bytes"),
+    FN(vllm_encoder_profile_bytes, encoder_bytes, "bytes"),
+    FN(vllm_kv_elem_bytes, elem_bytes, "bytes"),
+    FN(vllm_page_bytes, page_bytes, "bytes"),
+    FI(vllm_layers_per_group, group_size, "layers"),
+    FI(vllm_kv_cache_groups, num_groups, "groups"),
+    FI(vllm_padding_layers, padding_layers, "layers"),
+    FI(vllm_blocks_per_request, blocks_per_request, "blocks"),
+    FI(vllm_max_num_batched_tokens, max_num_batched_tokens, "tokens"),
+    FI(vllm_max_num_seqs, max_num_seqs, "sequences"),
+    FB(vllm_v1, v1),
+    FI(vllm_num_cpu_blocks, num_cpu_blocks, "blocks"),
+    FI(vllm_prefix_shared_blocks, prefix_shared_blocks, "blocks"),
+    FI(vllm_prefix_shared_tokens, prefix_shared_tokens, "tokens"),
+    FN(vllm_prefix_saved_bytes, prefix_saved_bytes, "bytes"),
+    FN(vllm_prefix_extra_concurrency, prefix_extra_concurrency, "requests"),
+};
+
+/* ---- startup logs ------------------------------------------------------------------------ */
+
+#define T(...) {__VA_ARGS__}
+
+/* vLLM's lines, by release (docs/from-log.md; the engine's printf formats, read in vLLM's
+ * sources: vllm/v1/core/kv_cache_utils.py, vllm/worker/worker.py, vllm/engine/arg_utils.py). */
+static const kv_log_pattern patterns[] = {
+    {"vLLM API server version %s", T(KV_TO_VERSION), KV_START, NULL},
+    {"Initializing a V%n LLM engine (v%s)", T(KV_TO_ERA_V, KV_TO_VERSION), KV_START, NULL},
+    {"non-default args: {", T(0), KV_START, NULL},
+    {"'model': '%s'", T(KV_TO_MODEL), 0, NULL},
+    {"model='%s'", T(KV_TO_MODEL), 0, NULL},
+    {"'model_tag': '%s'", T(KV_TO_MODEL), 0, NULL},
+    {"model_tag='%s'", T(KV_TO_MODEL), 0, NULL},
+    {"'max_model_len': %n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
+    {"max_seq_len=%n,", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
+    {"max_model_len=%n,", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
+    {"'gpu_memory_utilization': %f", T(KV_LOG_UTIL), 0, NULL},
+    {"gpu_memory_utilization=%f", T(KV_LOG_UTIL), 0, NULL},
+    {"'tensor_parallel_size': %n", T(KV_LOG_TP), 0, NULL},
+    {"tensor_parallel_size=%n", T(KV_LOG_TP), 0, NULL},
+    {"'pipeline_parallel_size': %n", T(KV_LOG_PP), 0, NULL},
+    {"pipeline_parallel_size=%n", T(KV_LOG_PP), 0, NULL},
+    {"'max_num_batched_tokens': %n", T(KV_LOG_BATCHED_TOKENS), 0, NULL},
+    {"'block_size': %n", T(KV_LOG_BLOCK_SIZE), 0, NULL},
+    {"'dtype': '%s'", T(KV_TO_DTYPE), 0, NULL},
+    {"dtype=torch.%s,", T(KV_TO_DTYPE), 0, NULL},
+    {"'kv_cache_dtype': '%s'", T(KV_TO_KV_DTYPE), 0, NULL},
+    {"kv_cache_dtype=%s,", T(KV_TO_KV_DTYPE), 0, NULL},
+    {"'quantization': '%s'", T(KV_TO_QUANT), 0, NULL},
+    {"quantization=%s,", T(KV_TO_QUANT), 0, NULL},
+    {"Model loading took %b", T(KV_LOG_WEIGHTS), 0, NULL},
+    {"Loading model weights took %b", T(KV_LOG_WEIGHTS), 0, NULL},
+    {"total_gpu_memory (%b) x gpu_memory_utilization (%f) = %b",
+     T(KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED), 0, "V0"},
+    {"model weights take %b; non_torch_memory takes %b; PyTorch activation peak memory takes "
+     "%b; the rest of the memory reserved for KV Cache is %b",
+     T(KV_TO_WEIGHTS_ROUNDED, KV_LOG_NON_TORCH, KV_LOG_ACTIVATION, KV_LOG_AVAILABLE_KV),
+     KV_LINE | KV_MIN, "V0"},
+    {"Free memory on device (%f/%b) on startup. Desired GPU memory utilization is (%f, %b). "
+     "Actual usage is %b for weight, %b for peak activation, %b for non-torch memory, and %b "
+     "for CUDAGraph memory",
+     T(KV_TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED, KV_TO_WEIGHTS_ROUNDED,
+       KV_LOG_ACTIVATION, KV_LOG_NON_TORCH, KV_LOG_CUDA_GRAPH),
+     0, "V1"},
+    /* the same figures as a summary of a log gives them ("Free memory on device: F/T GiB") */
+    {"Free memory on device: %f/%b", T(KV_TO_SKIP, KV_LOG_GPU_TOTAL), 0, NULL},
+    {"Model loading took: %b", T(KV_LOG_WEIGHTS), 0, NULL},
+    {"Available KV cache memory: %b", T(KV_LOG_AVAILABLE_KV), KV_LINE | KV_MIN, "V1"},
+    {"GPU KV cache size: %n tokens", T(KV_LOG_KV_TOKENS), KV_LINE, "V1"},
+    {"Maximum concurrency for %n tokens per request: %fx",
+     T(KV_LOG_CONCURRENCY_LEN, KV_LOG_CONCURRENCY), KV_LINE, NULL},
+    {"# GPU blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
+    {"# GPU blocks: %n, # CPU blocks:", T(KV_TO_SKIP), 0, "V0"}, /* V0 before 0.7 */
+    {"# cuda blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
+    {"# CUDA blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, "V0"},
+    {"The model's max seq len (%n) is larger than the maximum number of tokens that can be "
+     "stored in KV cache (%n)",
+     T(KV_LOG_MAX_MODEL_LEN, KV_LOG_KV_TOKENS), KV_LINE, NULL},
+    {"num_gpu_blocks is: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
+};
+
+#define CORE(id) (&kv_core_params[id])
+#define MINE(id) (&kv_vllm_params[id])
+#define SET(f, p) {f, p, KV_LOG_SETTING, 0, 0, 0}
+#define MEASURED_GIB(f, p) {f, p, KV_LOG_MEASURED, 1, 0, 0}
+
+/* The settings the comparison lists apart (in its "Logged:" line). */
+static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
+                                KV_LOG_BLOCK_SIZE};
+
+static const kv_log_input inputs[] = {
+    /* the concurrency line names max_model_len when no argument line does */
+    {KV_LOG_CONCURRENCY_LEN, CORE(KV_P_CONTEXT), KV_LOG_SETTING, 0, KV_LOG_MAX_MODEL_LEN + 1, 0},
+    SET(KV_LOG_MAX_MODEL_LEN, CORE(KV_P_CONTEXT)),
+    SET(KV_LOG_TP, CORE(KV_P_TP)),
+    SET(KV_LOG_UTIL, MINE(VLLM_P_UTIL)),
+    SET(KV_LOG_BATCHED_TOKENS, MINE(VLLM_P_BATCHED_TOKENS)),
+    SET(KV_LOG_BLOCK_SIZE, MINE(VLLM_P_BLOCK_SIZE)),
+    /* torch's total: vLLM's budget base */
+    {KV_LOG_GPU_TOTAL, CORE(KV_P_GPU_MEM_GIB), KV_LOG_SETTING, 1, 0, 0},
+    MEASURED_GIB(KV_LOG_WEIGHTS, MINE(VLLM_P_WEIGHTS)),
+    MEASURED_GIB(KV_LOG_ACTIVATION, MINE(VLLM_P_ACTIVATION)),
+    MEASURED_GIB(KV_LOG_NON_TORCH, MINE(VLLM_P_NON_TORCH)),
+    MEASURED_GIB(KV_LOG_CUDA_GRAPH, MINE(VLLM_P_CUDA_GRAPH)),
+    {KV_LOG_AVAILABLE_KV, MINE(VLLM_P_KV_CACHE_MEMORY), KV_LOG_KV_FIGURE, 1, 0, 0},
+    /* early V1 and V0 logs state blocks, not memory: the block count is the KV figure */
+    {KV_LOG_BLOCKS, MINE(VLLM_P_BLOCKS_OVERRIDE), KV_LOG_KV_FIGURE, 0, KV_LOG_AVAILABLE_KV + 1, 0},
+};
+
+/* "0.10.1.1" -> "0.10.1", "v0.9.1.dev705+g01220ce89" -> "0.9.1": what --vllm-version takes
+ * (the patch matters: 0.10.0-0.10.1 profile a lighter sampler). */
+static int vllm_minor(const char *version, char *buf, size_t cap)
+{
+    int minor, patch = 0;
+    if (version[0] == 'v')
+        version++;
+    int n = sscanf(version, "0.%d.%d", &minor, &patch);
+    if (n < 1 || minor < 0 || minor > 99 || patch < 0 || patch > 99)
+        return -1;
+    if (n == 2 && patch > 0)
+        snprintf(buf, cap, "0.%d.%d", minor, patch);
+    else
+        snprintf(buf, cap, "0.%d", minor);
+    return 0;
+}
+
+static void texts(const kv_log_values *v, kv_log_inputs *in)
+{
+    char buf[40];
+    int have_version = v->version[0] && vllm_minor(v->version, buf, sizeof buf) == 0;
+    if (have_version)
+        kv_log_input_put(in, MINE(VLLM_P_VERSION), KV_LOG_SETTING, buf);
+    /* the engine generation the lines show (V0's lines look alike from 0.6.5 to 0.10, and
+     * its sizing rules do not depend on the release: 0.8 stands in when none is stated) */
+    if (strcmp(v->era, "V0") == 0) {
+        if (!have_version)
+            kv_log_input_put(in, MINE(VLLM_P_VERSION), KV_LOG_SETTING, "0.8");
+        kv_log_input_put(in, MINE(VLLM_P_USE_V1), KV_LOG_SETTING, "0");
+    }
+}
+
+static const kv_cmp_row rows[] = {
+    {"GPU total", KV_LOG_GPU_TOTAL, 1, KV_CMP_D(vllm.total_bytes), 1, "bytes", KV_TERM_TOTAL},
+    {"total x utilization", KV_LOG_REQUESTED, 1, KV_CMP_D(vllm.requested_bytes), 1, "bytes",
+     KV_TERM_REQUESTED},
+    {"weights", KV_LOG_WEIGHTS, 1, KV_CMP_D(vllm.weights_bytes), 1, "bytes", KV_TERM_SUBTRACTED},
+    {"activation peak", KV_LOG_ACTIVATION, 1, KV_CMP_D(vllm.activation_bytes), 1, "bytes",
+     KV_TERM_SUBTRACTED},
+    {"non-torch memory", KV_LOG_NON_TORCH, 1, KV_CMP_D(vllm.non_torch_bytes), 1, "bytes",
+     KV_TERM_SUBTRACTED},
+    {"CUDA graphs", KV_LOG_CUDA_GRAPH, 1, KV_CMP_D(vllm.cuda_graph_bytes), 1, "bytes",
+     KV_TERM_GRAPHS},
+    {"available KV cache memory", KV_LOG_AVAILABLE_KV, 1, KV_CMP_D(available_kv_bytes), 1,
+     "bytes", KV_TERM_BUDGET},
+    {"GPU blocks", KV_LOG_BLOCKS, 0, KV_CMP_I(vllm.num_gpu_blocks), 1, "blocks", KV_TERM_KV},
+    {"GPU KV cache size", KV_LOG_KV_TOKENS, 0, KV_CMP_I(vllm.gpu_kv_cache_tokens), 1, "tokens",
+     KV_TERM_KV},
+    {"maximum concurrency", KV_LOG_CONCURRENCY, 0, KV_CMP_D(vllm.max_concurrency), 1,
+     "requests", KV_TERM_KV},
+};
+
+static const kv_log_what_if what_if[] = {
+    {CORE(KV_P_GPU_MEM_GIB), KV_LOG_GPU_TOTAL, KV_GIB},
+    {MINE(VLLM_P_UTIL), KV_LOG_UTIL, 1},
+};
+
+static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *out)
+{
+    (void)a;
+    kv_log_summary_common(v, KV_LOG_KV_TOKENS, KV_LOG_WEIGHTS, KV_LOG_GPU_TOTAL, out);
+    out->kv_total = v->present[KV_LOG_AVAILABLE_KV] ? v->v[KV_LOG_AVAILABLE_KV] : NAN;
+    out->unit_round = 0.005 * KV_GIB;
+    if (v->present[KV_LOG_AVAILABLE_KV] && v->v[KV_LOG_AVAILABLE_KV] > 0)
+        out->rel_round = 0.005 * KV_GIB / v->v[KV_LOG_AVAILABLE_KV];
+}
+
+static double fraction(const kv_result *b)
+{
+    return b->vllm.util;
+}
+
+static int graphs_inside(const kv_spec *s)
+{
+    return s->vllm.version >= 2100; /* 0.21: CUDA graphs inside the budget */
+}
+
+static const kv_engine_log vllm_log = {
+    .patterns = patterns,
+    .n_patterns = sizeof patterns / sizeof patterns[0],
+    .field_names = kv_log_field_names,
+    .n_fields = KV_LOG_FIELDS,
+    .flash_field = -1,
+    .weights_field = KV_LOG_WEIGHTS,
+    .unified_field = -1,
+    .settings = settings,
+    .n_settings = sizeof settings / sizeof settings[0],
+    .inputs = inputs,
+    .n_inputs = sizeof inputs / sizeof inputs[0],
+    .texts = texts,
+    .rows = rows,
+    .n_rows = sizeof rows / sizeof rows[0],
+    .what_if = what_if,
+    .n_what_if = sizeof what_if / sizeof what_if[0],
+    .gpu_total_field = KV_LOG_GPU_TOTAL,
+    .needs_gpu_total = 1,
+    .e2e_available = 1,
+    .summary = summary,
+    .fraction = fraction,
+    .graphs_inside = graphs_inside,
+};
+
+const kv_engine_desc kv_engine_vllm = {
+    .id = E,
+    .title = "vLLM",
+    .doc = "docs/vllm.md",
+    .defaults = kv_vllm_defaults,
+    .check = kv_vllm_check,
+    .range_words = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather than "
+                   "cap it",
+    .compute = kv_vllm_compute,
+    .concurrency_at = kv_vllm_at,
+    .relayout = kv_vllm_relayout,
+    .kv8_name = "fp8",
+    .params = kv_vllm_params,
+    .n_params = VLLM_PARAMS,
+    .fields = fields,
+    .n_fields = sizeof fields / sizeof fields[0],
+    .log = &vllm_log,
+};

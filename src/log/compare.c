@@ -1,0 +1,350 @@
+/*
+ * compare.c - a finished log's values as spec inputs, and kvcalc's runs compared with the
+ * log. Which logged figure becomes which input, and which rows the comparison shows, are
+ * each engine's tables (its descriptor's log part); this file walks them.
+ *
+ * Two runs answer a log: "given the log's KV figure" (every reading of the run, the KV
+ * memory included: it reproduces the KV lines) and "end to end" (the settings only: kvcalc
+ * estimates the measured terms). Each row shows the logged figure, kvcalc's and the budget
+ * term that explains their difference.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const kv_engine_log *log_of(kv_engine e)
+{
+    const kv_engine_desc *d = kv_engine_get(e);
+    return d ? d->log : NULL;
+}
+
+/* ---- the log's values as inputs ---------------------------------------------------------- */
+
+/* The engine's name for the cache dtype, as the dtype reader takes it; NULL: the model's. */
+static const char *cache_dtype(const kv_log_values *v)
+{
+    if (v->kv_dtype[0] && strcmp(v->kv_dtype, "auto") != 0)
+        return v->kv_dtype;
+    return v->dtype[0] && strcmp(v->dtype, "auto") != 0 ? v->dtype : NULL;
+}
+
+/* A logged quantization method as kvcalc's parameter names it (the Marlin kernels store the
+ * same checkpoint), or NULL for a method kvcalc does not size. */
+static const char *quantization_of(const char *method)
+{
+    static const char *const methods[][2] = {
+        {"fp8", "fp8"},          {"awq", "awq"},   {"awq_marlin", "awq"},
+        {"gptq", "gptq"},        {"gptq_marlin", "gptq"}, {"bitsandbytes", "bitsandbytes"},
+        {"mxfp4", "mxfp4"},
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strcmp(method, methods[i][0]) == 0)
+            return methods[i][1];
+    return NULL;
+}
+
+/* One row's value: the figure, times another when the row says so. A run that failed logs
+ * negative memory ("Available KV cache memory: -1.44 GiB", vLLM then refuses to start) or
+ * no blocks: the inputs take no such value; memory enters as 0 (the comparison still shows
+ * the logged figure), a count of 0 not at all. */
+static void put_row(const kv_log_values *v, const kv_log_input *row, kv_log_inputs *in)
+{
+    char text[64];
+    double x = v->v[row->field];
+    if (row->times && v->present[row->times - 1])
+        x *= v->v[row->times - 1];
+    if (row->kind != KV_LOG_SETTING && x <= 0 && !row->gib)
+        return;
+    if (row->kind != KV_LOG_SETTING && x < 0)
+        x = 0;
+    snprintf(text, sizeof text, "%.17g", row->gib ? x / KV_GIB : x);
+    kv_log_input_put(in, row->param, row->kind, text);
+}
+
+void kv_log_inputs_of(const kv_log *lg, kv_log_inputs *in)
+{
+    const kv_log_values *v = &lg->values;
+    const kv_engine_log *l = log_of(lg->engine);
+    kv_dtype t;
+    memset(in, 0, sizeof *in);
+    if (!l)
+        return;
+    kv_log_input_put(in, &kv_core_params[KV_P_ENGINE], KV_LOG_SETTING,
+                     kv_engine_name(lg->engine));
+    for (size_t i = 0; i < l->n_inputs; i++) {
+        const kv_log_input *row = &l->inputs[i];
+        if (v->present[row->field] && !(row->unless && v->present[row->unless - 1]))
+            put_row(v, row, in);
+    }
+    const char *d = cache_dtype(v);
+    if (d && kv_dtype_from_name(d, &t) == 0)
+        kv_log_input_put(in, &kv_core_params[KV_P_DTYPE], KV_LOG_SETTING, d);
+    const char *q = quantization_of(v->quantization);
+    if (q)
+        kv_log_input_put(in, &kv_core_params[KV_P_QUANTIZATION], KV_LOG_SETTING, q);
+    if (l->texts)
+        l->texts(v, in);
+}
+
+const char *kv_log_model(const kv_log *lg)
+{
+    return lg->values.model;
+}
+
+int kv_log_needs_gpu_total(kv_engine e)
+{
+    const kv_engine_log *l = log_of(e);
+    return l && l->needs_gpu_total;
+}
+
+/* ---- the comparison ---------------------------------------------------------------------- */
+
+/* x GiB to two decimals, "-0.00" shown as "+0.00". */
+static double gib2(double bytes)
+{
+    double g = bytes / KV_GIB;
+    return fabs(g) < 0.005 ? 0 : g;
+}
+
+/* "5.58 GiB" for bytes, the number for the rest. */
+static const char *shown(char *buf, size_t cap, double x, const char *unit)
+{
+    if (strcmp(unit, "bytes") == 0)
+        snprintf(buf, cap, "%.2f GiB", x / KV_GIB);
+    else
+        snprintf(buf, cap, "%.2f", x);
+    return buf;
+}
+
+/* What explains the differences: the rounding of the logged KV figure, and the budget
+ * terms summed so far. */
+typedef struct {
+    kv_log_summary sum; /* the rounding, and whether the cache follows from settings */
+    double f;           /* the budget's fraction in the end-to-end run */
+    int graphs_inside;  /* CUDA graphs are inside the budget */
+    int requested;      /* total x fraction is logged (it, not the total, is the term) */
+    int what_if;        /* the KV figure was dropped */
+    double terms;       /* sum of the budget terms' contributions so far, bytes */
+    int n_terms;
+} explaining;
+
+/* A KV line's difference: within the rounding of the logged KV figure, or by how much. */
+static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, char *buf,
+                       size_t cap)
+{
+    const kv_log_summary *s = &x->sum;
+    double shown_round = strcmp(l->unit, "bytes") == 0 ? s->unit_round * figures
+                         : strcmp(l->unit, "requests") == 0 ? 0.005
+                                                           : 0;
+    double tol = fabs(l->kvcalc) * s->rel_round + shown_round + fabs(l->logged) * 1e-12;
+    if (x->what_if && !s->from_settings)
+        snprintf(buf, cap, "what if: from the new budget with the logged terms");
+    else if (s->from_settings && fabs(l->difference) <= tol)
+        snprintf(buf, cap, "from the logged settings: equal");
+    else if (s->from_settings)
+        snprintf(buf, cap, "from the logged settings: %+.3g%%",
+                 l->logged ? l->difference / l->logged * 100 : 0);
+    else if (fabs(l->difference) <= tol)
+        snprintf(buf, cap, "from the logged KV figure: equal within its rounding (+-%.2g%%)",
+                 s->rel_round * 100);
+    else if (s->kv_total > 0 && l->kvcalc > 0) /* counts scale with the memory they fill */
+        snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%); the "
+                 "logged line implies %.2f GiB: another rank's figure, or a setting not given",
+                 l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100,
+                 s->kv_total * l->logged / l->kvcalc / KV_GIB);
+    else
+        snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%)",
+                 l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100);
+}
+
+/* The term column: which part of the budget explains the difference, as GiB of KV budget
+ * (what the logged figure leaves minus what kvcalc's leaves). */
+static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, char *buf,
+                    size_t cap)
+{
+    char a[40], b[40];
+    double d = l->difference; /* kvcalc - logged */
+    double budget;
+    if (isnan(l->kvcalc)) {
+        snprintf(buf, cap, "%s", row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
+                                                 : "not computed");
+        return;
+    }
+    switch (row->term) {
+    case KV_TERM_SUBTRACTED:
+        budget = d;
+        break;
+    case KV_TERM_GRAPHS:
+        if (!x->graphs_inside) {
+            snprintf(buf, cap, "outside the budget before vLLM 0.21: no effect");
+            return;
+        }
+        budget = d;
+        break;
+    case KV_TERM_TOTAL:
+        if (x->requested) { /* counted once: as the logged product, on the next row */
+            snprintf(buf, cap, "enters as total x utilization (next row)");
+            return;
+        }
+        budget = -d * x->f;
+        break;
+    case KV_TERM_REQUESTED:
+        budget = -d;
+        break;
+    case KV_TERM_BEFORE: /* the pool is A - (1 - f) x P: a larger P leaves less */
+        budget = d * (1 - x->f);
+        break;
+    case KV_TERM_AFTER:
+        budget = -d;
+        break;
+    case KV_TERM_BUDGET:
+        if (x->n_terms == 0)
+            snprintf(buf, cap, "end to end: no budget term logged; all of it is kvcalc's "
+                               "estimates");
+        else
+            snprintf(buf, cap, "end to end: the terms above give %+.2f GiB, the rest %+.2f GiB "
+                               "(terms not logged, rounding)",
+                     gib2(x->terms), gib2(-d - x->terms));
+        return;
+    case KV_TERM_KV:
+        /* a total summed from the log's figures carries the rounding of each (K, V, and
+         * the sliding-window cache's) */
+        explain_kv(l, row->field == KV_LOGGED_KV_TOTAL ? 4 : 1, x, buf, cap);
+        return;
+    case KV_TERM_SETTING:
+    default:
+        snprintf(buf, cap, "%s", fabs(d) < 1e-9 ? "as logged" : "outside the KV budget");
+        return;
+    }
+    x->terms += budget;
+    x->n_terms++;
+    snprintf(buf, cap, "%s logged %s, %s %s: %+.2f GiB of the KV budget", row->quantity,
+             shown(a, sizeof a, l->logged, l->unit), row->end_to_end ? "estimated" : "kvcalc",
+             shown(b, sizeof b, l->kvcalc, l->unit), gib2(budget));
+}
+
+static double member(const kv_result *r, const kv_cmp_row *row)
+{
+    const char *at = (const char *)r + row->offset;
+    if (row->is_int) {
+        int64_t i;
+        memcpy(&i, at, sizeof i);
+        return (double)i;
+    }
+    double d;
+    memcpy(&d, at, sizeof d);
+    return d * row->scale;
+}
+
+void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_result *a,
+                    const kv_spec *sb, const kv_result *b, kv_comparison *out)
+{
+    const kv_log_values *v = &lg->values;
+    const kv_engine_log *l = log_of(lg->engine);
+    explaining x;
+    memset(out, 0, sizeof *out);
+    memset(&x, 0, sizeof x);
+    out->engine = lg->engine;
+    out->values = v;
+    out->what_if = what_if;
+    out->startups = v->startups;
+    out->log_lines = lg->lines;
+    out->log_lines_skipped = lg->overlong + lg->unterminated;
+    snprintf(out->model, sizeof out->model, "%s", v->model);
+    out->logged_available_kv_bytes = out->logged_kv_cache_tokens = NAN;
+    out->logged_weights_bytes = out->logged_gpu_mem_bytes = NAN;
+    out->kv_cache_tokens = out->available_kv_bytes = out->kv_budget_error_pct = NAN;
+    if (!l)
+        return;
+    l->summary(v, a, &x.sum);
+    snprintf(out->engine_version, sizeof out->engine_version, "%s", x.sum.version);
+    snprintf(out->era, sizeof out->era, "%s", x.sum.era);
+    out->logged_available_kv_bytes = x.sum.kv_total;
+    out->logged_kv_cache_tokens = x.sum.kv_tokens;
+    out->logged_weights_bytes = x.sum.weights;
+    out->logged_gpu_mem_bytes = x.sum.gpu_total;
+    out->kv_cache_tokens = a && a->kv_cache_tokens > 0 ? (double)a->kv_cache_tokens : NAN;
+    /* the quantity the log states as its KV memory, end to end */
+    out->available_kv_bytes = !b                ? NAN
+                              : l->e2e_available ? b->available_kv_bytes
+                                                 : b->kv_cache_bytes;
+    out->kv_budget_error_pct =
+        (out->available_kv_bytes - out->logged_available_kv_bytes) /
+        out->logged_available_kv_bytes * 100; /* NaN when either is */
+
+    for (size_t i = 0; i < l->n_settings && out->n_settings < 24; i++) {
+        static const char *const flash[] = {"off", "on", "auto"}; /* a flash-attention word */
+        int f = l->settings[i];
+        if (!v->present[f])
+            continue;
+        out->settings[out->n_settings].name = l->field_names[f];
+        out->settings[out->n_settings].value = v->v[f];
+        out->settings[out->n_settings].word =
+            f == l->flash_field && v->v[f] >= 0 && v->v[f] <= 2 ? flash[(int)v->v[f]] : NULL;
+        out->n_settings++;
+    }
+    x.what_if = what_if;
+    const kv_spec *s = sb ? sb : sa;
+    x.f = b && l->fraction ? l->fraction(b) : 0;
+    x.graphs_inside = l->graphs_inside && s && l->graphs_inside(s);
+    for (size_t i = 0; i < l->n_rows; i++) /* the product is logged: it is the term */
+        x.requested |= l->rows[i].term == KV_TERM_REQUESTED && v->present[l->rows[i].field];
+    for (size_t i = 0; i < l->n_rows && out->n_lines < KV_CMP_MAX_LINES; i++) {
+        const kv_cmp_row *row = &l->rows[i];
+        double logged = row->field == KV_LOGGED_KV_TOTAL ? out->logged_available_kv_bytes
+                        : v->present[row->field]         ? v->v[row->field]
+                                                         : NAN;
+        if (isnan(logged))
+            continue; /* the log does not state it */
+        const kv_result *r = row->end_to_end ? b : a;
+        kv_cmp_line *line = &out->lines[out->n_lines++];
+        line->quantity = row->quantity;
+        line->unit = row->unit;
+        line->logged = logged;
+        line->kvcalc = r ? member(r, row) : NAN;
+        line->difference = line->kvcalc - line->logged;
+        explain(row, line, &x, line->term, sizeof line->term);
+    }
+}
+
+/* ---- what a command line changes against the log ---------------------------------------- */
+
+static double number_of(const kv_param *p, const kv_value *v)
+{
+    switch (p->type) {
+    case KV_T_NUM:
+        return v->d;
+    case KV_T_OPT_NUM:
+        return v->on.set ? v->on.value : NAN;
+    case KV_T_INT:
+        return (double)v->i;
+    case KV_T_OPT_INT:
+        return v->oi.set ? (double)v->oi.value : NAN;
+    default:
+        return NAN;
+    }
+}
+
+int kv_log_contradicts(const kv_log *lg, const kv_param *p, const kv_value *v)
+{
+    const kv_engine_log *l = log_of(lg->engine);
+    const kv_log_values *lv = &lg->values;
+    for (size_t i = 0; l && i < l->n_what_if; i++) {
+        const kv_log_what_if *w = &l->what_if[i];
+        if (w->param != p || !lv->present[w->field])
+            continue;
+        double x = number_of(p, v) * w->scale, logged = lv->v[w->field];
+        return !isnan(x) && fabs(x - logged) > 1e-3 * fabs(logged);
+    }
+    return 0;
+}
+
+double kv_log_gpu_total(const kv_log *lg)
+{
+    const kv_engine_log *l = log_of(lg->engine);
+    if (!l || l->gpu_total_field < 0 || !lg->values.present[l->gpu_total_field])
+        return NAN;
+    return lg->values.v[l->gpu_total_field];
+}

@@ -1,0 +1,45 @@
+/*
+ * spec.c - a spec's engine and GPU, and a spec re-laid for another layout.
+ */
+#include "engine.h"
+
+#include <string.h>
+
+void kv_spec_defaults(kv_spec *s)
+{
+    kv_core_defaults(s);
+    s->engine = KV_ENGINE_IDEAL; /* the lesson's arithmetic until an engine is chosen */
+    memset(&s->engine_space, 0, sizeof s->engine_space);
+}
+
+kv_status kv_spec_set_engine(kv_spec *s, kv_engine e)
+{
+    const kv_engine_desc *d = kv_engine_get(e);
+    if (!d)
+        return KV_ERR_ENGINE_UNKNOWN;
+    s->engine = e;
+    memset(&s->engine_space, 0, sizeof s->engine_space);
+    d->defaults(s);
+    return KV_OK;
+}
+
+void kv_spec_set_gpu(kv_spec *s, const kv_gpu *g)
+{
+    s->gpu_mem_gib = kv_gpu_gib(g);
+    s->gpu_name = g->name;
+    s->gpu_device_names = g->smi_names;
+    s->gpu_mem_estimated = g->estimated;
+    s->gpu_engine_gib = g->engine_gib;
+}
+
+void kv_relayout(const kv_spec *from, kv_spec *to)
+{
+    const kv_engine_desc *d = kv_engine_get(from->engine);
+    if (d && d->relayout && to->engine == from->engine)
+        d->relayout(from, to, kv_compute);
+}
+
+const char *kv_version(void)
+{
+    return KVCALC_VERSION;
+}
