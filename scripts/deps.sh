@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh - install what kvcalc needs to build and test, when it is missing: a C compiler,
-# cmake, cmocka and pkg-config (the install test builds a program with it). Debian/Ubuntu
+# cmake, cmocka, pkg-config (the install test builds a program with it) and libabigail's
+# abidiff (the ABI check). Debian/Ubuntu
 # (apt-get); elsewhere it only says what is missing.
 set -eu
 
@@ -14,6 +15,8 @@ for d in /usr/include /usr/local/include /opt/homebrew/include; do
   [ -f "$d/cmocka.h" ] && cmocka_found=1
 done
 [ "$cmocka_found" = 1 ] || missing="$missing libcmocka-dev"
+# the ABI check (scripts/abi.sh) compares libkvcalc.so with the last release's, by libabigail
+command -v abidiff >/dev/null 2>&1 || missing="$missing abigail-tools"
 
 # optional: rsvg-convert lets the tests render --plot's SVG (they skip that step without it)
 optional=""

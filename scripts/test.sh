@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh - the whole test suite, from a fresh checkout: installs missing tools, builds and
-# runs every test (unit, end-to-end, golden), then does it all again under AddressSanitizer
-# and UndefinedBehaviorSanitizer. Exits non-zero on any failure.
+# runs every test (unit, end-to-end, golden), checks the shared library's ABI against the
+# last release of its SONAME (scripts/abi.sh), then does it all again under
+# AddressSanitizer and UndefinedBehaviorSanitizer. Exits non-zero on any failure.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,9 @@ cmake -S . -B build -DBUILD_TESTING=ON -DKVCALC_SANITIZE=OFF -DKVCALC_WERROR=ON 
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null # optimized: GCC warns about more
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== the ABI of build/libkvcalc.so against the last release of its SONAME (abi/)"
+sh scripts/abi.sh build
 
 echo "== build and test under ASan + UBSan (build-sanitize/)"
 cmake -S . -B build-sanitize -DBUILD_TESTING=ON -DKVCALC_SANITIZE=ON -DKVCALC_WERROR=ON \

@@ -250,40 +250,40 @@ static void run_with(const golden_case *c, const char *extra1, const char *extra
     assert_int_equal(r->status, 0);
 }
 
-static double num_at(const char *text, const json_tok *toks, size_t obj, const char *key)
+static double num_at(const char *text, const kv_json_tok *toks, size_t obj, const char *key)
 {
-    size_t v = json_find(text, toks, obj, key);
+    size_t v = kv_json_find(text, toks, obj, key);
     assert_int_not_equal(v, 0);
-    assert_int_equal(toks[v].type, JSON_NUMBER);
-    return json_number(text, &toks[v]);
+    assert_int_equal(toks[v].type, KV_JSON_NUMBER);
+    return kv_json_number(text, &toks[v]);
 }
 
 static void json_matches_text(void **state)
 {
     (void)state;
-    static json_tok toks[512];
-    json_error jerr;
+    static kv_json_tok toks[512];
+    kv_json_error jerr;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result text, json;
         run_with(&cases[i], "--format", "text", &text);
         run_with(&cases[i], "--format", "json", &json);
-        long n = json_parse(json.out, json.out_len, toks, 512, 16, &jerr);
+        long n = kv_json_parse(json.out, json.out_len, toks, 512, 16, &jerr);
         assert_true(n > 0);
-        assert_int_equal(toks[0].type, JSON_OBJECT);
+        assert_int_equal(toks[0].type, KV_JSON_OBJECT);
         /* every documented key is there */
         for (size_t k = 0; k < kv_field_count(); k++)
-            assert_int_not_equal(json_find(json.out, toks, 0, kv_field_at(k)->name), 0);
+            assert_int_not_equal(kv_json_find(json.out, toks, 0, kv_field_at(k)->name), 0);
         assert_true(num_at(json.out, toks, 0, "schema_version") == KV_SCHEMA_VERSION);
-        size_t inputs = json_find(json.out, toks, 0, "inputs");
-        assert_int_equal(toks[inputs].type, JSON_OBJECT);
+        size_t inputs = kv_json_find(json.out, toks, 0, "inputs");
+        assert_int_equal(toks[inputs].type, KV_JSON_OBJECT);
         size_t model_inputs = 0; /* vLLM's inputs appear only with --engine vllm */
         for (size_t k = 0; k < kv_flag_count(); k++)
             model_inputs += kv_flag_at(k)->does == DO_SPEC && kv_flag_at(k)->engine == KV_ENGINE_COUNT;
         assert_int_equal(toks[inputs].size, model_inputs);
 
-        size_t fits = json_find(json.out, toks, 0, "fits");
+        size_t fits = kv_json_find(json.out, toks, 0, "fits");
         int no_room = strstr(text.out, "no room for KV cache") != NULL;
-        assert_int_equal(toks[fits].type, no_room ? JSON_FALSE : JSON_TRUE);
+        assert_int_equal(toks[fits].type, no_room ? KV_JSON_FALSE : KV_JSON_TRUE);
         /* the weights line: same GiB to 2 decimals */
         char gib[64];
         snprintf(gib, sizeof gib, "->  %.2f GiB",
@@ -303,8 +303,8 @@ static void json_matches_text(void **state)
                      num_at(json.out, toks, 0, "free_kv_bytes") / 1073741824.0);
             assert_non_null(strstr(text.out, gib));
             /* the table: one text line per JSON row, same context, MiB and concurrency */
-            size_t rows = json_find(json.out, toks, 0, "rows");
-            assert_int_equal(toks[rows].type, JSON_ARRAY);
+            size_t rows = kv_json_find(json.out, toks, 0, "rows");
+            assert_int_equal(toks[rows].type, KV_JSON_ARRAY);
             const char *line = strstr(text.out, "max concurrent\n");
             assert_non_null(line);
             line = strchr(line, '\n') + 1;
@@ -316,10 +316,10 @@ static void json_matches_text(void **state)
                 double want_mib = num_at(json.out, toks, row, "kv_bytes_per_request") / 1048576.0;
                 assert_true(fabs(mib - want_mib) <= 0.05 + want_mib * 1e-15);
                 assert_true(conc == num_at(json.out, toks, row, "max_concurrency"));
-                size_t set = json_find(json.out, toks, row, "is_setting");
+                size_t set = kv_json_find(json.out, toks, row, "is_setting");
                 int marked = strstr(line, "<- your setting") != NULL &&
                              strstr(line, "<- your setting") < strchr(line, '\n');
-                assert_int_equal(marked, toks[set].type == JSON_TRUE);
+                assert_int_equal(marked, toks[set].type == KV_JSON_TRUE);
                 line = strchr(line, '\n') + 1;
             }
             assert_memory_equal(line, "  Double the context", 20); /* no extra text rows */
@@ -332,14 +332,14 @@ static void json_matches_text(void **state)
 static void csv_matches_json(void **state)
 {
     (void)state;
-    static json_tok toks[512];
-    json_error jerr;
+    static kv_json_tok toks[512];
+    kv_json_error jerr;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result csv, json;
         run_with(&cases[i], "--format", "csv", &csv);
         run_with(&cases[i], "--format", "json", &json);
-        assert_true(json_parse(json.out, json.out_len, toks, 512, 16, &jerr) > 0);
-        size_t rows = json_find(json.out, toks, 0, "rows");
+        assert_true(kv_json_parse(json.out, json.out_len, toks, 512, 16, &jerr) > 0);
+        size_t rows = kv_json_find(json.out, toks, 0, "rows");
         const char *line = csv.out;
         assert_memory_equal(line, "context,kv_bytes_per_request,max_concurrency,is_setting\n",
                             56);
@@ -357,8 +357,8 @@ static void csv_matches_json(void **state)
             assert_true(c == num_at(json.out, toks, row, "context"));
             assert_true(bytes == num_at(json.out, toks, row, "kv_bytes_per_request"));
             assert_true(conc == num_at(json.out, toks, row, "max_concurrency"));
-            size_t set = json_find(json.out, toks, row, "is_setting");
-            const char *want = toks[set].type == JSON_TRUE ? ",true\n" : ",false\n";
+            size_t set = kv_json_find(json.out, toks, row, "is_setting");
+            const char *want = toks[set].type == KV_JSON_TRUE ? ",true\n" : ",false\n";
             assert_memory_equal(end, want, strlen(want));
             line = strchr(line, '\n') + 1;
         }

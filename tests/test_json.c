@@ -15,12 +15,12 @@
 #include "kvcalc_json.h"
 #include "run.h"
 
-static json_tok toks[256];
-static json_error jerr;
+static kv_json_tok toks[256];
+static kv_json_error jerr;
 
 static long parse(const char *text)
 {
-    return json_parse(text, strlen(text), toks, 256, JSON_DEFAULT_MAX_DEPTH, &jerr);
+    return kv_json_parse(text, strlen(text), toks, 256, KV_JSON_DEFAULT_MAX_DEPTH, &jerr);
 }
 
 static void accepts_a_config(void **state)
@@ -32,23 +32,23 @@ static void accepts_a_config(void **state)
     long n = parse(text);
     /* object, 4 keys, 28, 4, inner object with 2 keys, null, array with 4 values, string */
     assert_int_equal(n, 1 + 4 + 1 + 1 + 1 + 2 + 1 + 1 + 4 + 1);
-    assert_int_equal(toks[0].type, JSON_OBJECT);
+    assert_int_equal(toks[0].type, KV_JSON_OBJECT);
     assert_int_equal(toks[0].size, 4);
-    size_t layers = json_find(text, toks, 0, "num_hidden_layers");
-    assert_int_equal(toks[layers].type, JSON_NUMBER);
-    assert_true(json_number(text, &toks[layers]) == 28.0);
-    size_t rope = json_find(text, toks, 0, "rope");
-    assert_int_equal(toks[rope].type, JSON_OBJECT);
-    size_t f = json_find(text, toks, rope, "f");
-    assert_int_equal(toks[f].type, JSON_ARRAY);
+    size_t layers = kv_json_find(text, toks, 0, "num_hidden_layers");
+    assert_int_equal(toks[layers].type, KV_JSON_NUMBER);
+    assert_true(kv_json_number(text, &toks[layers]) == 28.0);
+    size_t rope = kv_json_find(text, toks, 0, "rope");
+    assert_int_equal(toks[rope].type, KV_JSON_OBJECT);
+    size_t f = kv_json_find(text, toks, rope, "f");
+    assert_int_equal(toks[f].type, KV_JSON_ARRAY);
     assert_int_equal(toks[f].size, 4);
-    assert_true(json_number(text, &toks[f + 1]) == 1500.0);
-    assert_true(json_number(text, &toks[f + 2]) == -0.25);
-    assert_int_equal(toks[f + 3].type, JSON_TRUE);
-    assert_int_equal(json_find(text, toks, 0, "missing"), 0);
+    assert_true(kv_json_number(text, &toks[f + 1]) == 1500.0);
+    assert_true(kv_json_number(text, &toks[f + 2]) == -0.25);
+    assert_int_equal(toks[f + 3].type, KV_JSON_TRUE);
+    assert_int_equal(kv_json_find(text, toks, 0, "missing"), 0);
     /* a key after a nested value is still found: next skips whole subtrees */
-    size_t name = json_find(text, toks, 0, "name");
-    assert_int_equal(toks[name].type, JSON_STRING);
+    size_t name = kv_json_find(text, toks, 0, "name");
+    assert_int_equal(toks[name].type, KV_JSON_STRING);
 }
 
 static void duplicate_keys_last_wins(void **state)
@@ -56,7 +56,7 @@ static void duplicate_keys_last_wins(void **state)
     (void)state;
     const char *text = "{\"a\": 1, \"b\": [1, 2], \"a\": 2}";
     assert_true(parse(text) > 0);
-    assert_true(json_number(text, &toks[json_find(text, toks, 0, "a")]) == 2.0);
+    assert_true(kv_json_number(text, &toks[kv_json_find(text, toks, 0, "a")]) == 2.0);
 }
 
 static void escaped_keys_compare_decoded(void **state)
@@ -64,9 +64,9 @@ static void escaped_keys_compare_decoded(void **state)
     (void)state;
     const char *text = "{\"a\\\"b\": 1, \"t\\tab\": 2}";
     assert_true(parse(text) > 0);
-    assert_int_not_equal(json_find(text, toks, 0, "a\"b"), 0);
-    assert_int_not_equal(json_find(text, toks, 0, "t\tab"), 0);
-    assert_int_equal(json_find(text, toks, 0, "ab"), 0);
+    assert_int_not_equal(kv_json_find(text, toks, 0, "a\"b"), 0);
+    assert_int_not_equal(kv_json_find(text, toks, 0, "t\tab"), 0);
+    assert_int_equal(kv_json_find(text, toks, 0, "ab"), 0);
 }
 
 static void scalars_at_top_level(void **state)
@@ -126,19 +126,19 @@ static void bounds_depth_and_tokens(void **state)
     /* 100,000 nested arrays: refused at the depth limit, no stack overflow */
     size_t deep = 100000;
     char *text = nested_arrays(deep);
-    assert_int_equal(json_parse(text, 2 * deep, toks, 256, 64, &jerr), -1);
+    assert_int_equal(kv_json_parse(text, 2 * deep, toks, 256, 64, &jerr), -1);
     assert_string_equal(jerr.msg, "nesting too deep");
     assert_int_equal(jerr.col, 65);
     free(text);
     /* exactly at the limit is fine */
-    assert_int_equal(json_parse("[[[]]]", 6, toks, 256, 3, &jerr), 3);
-    assert_int_equal(json_parse("[[[[]]]]", 8, toks, 256, 3, &jerr), -1);
+    assert_int_equal(kv_json_parse("[[[]]]", 6, toks, 256, 3, &jerr), 3);
+    assert_int_equal(kv_json_parse("[[[[]]]]", 8, toks, 256, 3, &jerr), -1);
     /* too many values for the caller's array */
-    assert_int_equal(json_parse("[1,2,3]", 7, toks, 3, 64, &jerr), -1);
+    assert_int_equal(kv_json_parse("[1,2,3]", 7, toks, 3, 64, &jerr), -1);
     assert_string_equal(jerr.msg, "too many values");
     /* the length bounds the read: a NUL-free buffer without terminator is fine */
     char raw[4] = {'[', '1', ']', 'x'};
-    assert_int_equal(json_parse(raw, 3, toks, 256, 64, &jerr), 2);
+    assert_int_equal(kv_json_parse(raw, 3, toks, 256, 64, &jerr), 2);
 }
 
 static void absurd_numbers(void **state)
@@ -148,16 +148,16 @@ static void absurd_numbers(void **state)
     memset(text, '1', 500);
     text[500] = '\0';
     assert_int_equal(parse(text), 1);
-    assert_true(json_number(text, &toks[0]) != json_number(text, &toks[0])); /* NaN */
+    assert_true(kv_json_number(text, &toks[0]) != kv_json_number(text, &toks[0])); /* NaN */
     assert_int_equal(parse("1e999"), 1); /* valid JSON; its value is not finite */
-    assert_true(json_number("1e999", &toks[0]) > 1e308);
+    assert_true(kv_json_number("1e999", &toks[0]) > 1e308);
 }
 
 /* The string value of the only key of a one-key object. */
-static const json_tok *string_value(const char *text)
+static const kv_json_tok *string_value(const char *text)
 {
     assert_true(parse(text) > 0);
-    assert_int_equal(toks[2].type, JSON_STRING);
+    assert_int_equal(toks[2].type, KV_JSON_STRING);
     return &toks[2];
 }
 
@@ -167,22 +167,22 @@ static void decodes_every_escape(void **state)
     char out[64];
     /* \" \\ \/ \b \f \n \r \t: 22 5C 2F 08 0C 0A 0D 09 */
     const char *text = "{\"k\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\"}";
-    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out), 8);
+    assert_int_equal(kv_json_string_decode(text, string_value(text), out, sizeof out), 8);
     assert_memory_equal(out, "\x22\x5c\x2f\x08\x0c\x0a\x0d\x09", 9); /* and the NUL */
     /* \u0041 = 'A'; \u001b = ESC, kept (the display layer replaces control bytes);
      * \u00e9 = U+00E9 = 110 00011, 10 101001 = C3 A9;
      * \u20ac = U+20AC = 1110 0010, 10 000010, 10 101100 = E2 82 AC;
      * \ud83d\ude00 = 0x10000 + (0x3D << 10) + 0x200 = U+1F600 = F0 9F 98 80 */
     text = "{\"k\": \"\\u0041\\u001b\\u00e9\\u20AC\\ud83d\\ude00!\"}";
-    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out),
+    assert_int_equal(kv_json_string_decode(text, string_value(text), out, sizeof out),
                      1 + 1 + 2 + 3 + 4 + 1);
     assert_memory_equal(out, "A\x1b\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80!", 13);
     /* raw UTF-8 passes through; an empty string is empty */
     text = "{\"k\": \"caf\xc3\xa9\"}";
-    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out), 5);
+    assert_int_equal(kv_json_string_decode(text, string_value(text), out, sizeof out), 5);
     assert_string_equal(out, "caf\xc3\xa9");
     text = "{\"k\": \"\"}";
-    assert_int_equal(json_string_decode(text, string_value(text), out, sizeof out), 0);
+    assert_int_equal(kv_json_string_decode(text, string_value(text), out, sizeof out), 0);
     assert_string_equal(out, "");
 }
 
@@ -192,7 +192,7 @@ static void decode_truncates_safely(void **state)
 {
     (void)state;
     const char *text = "{\"k\": \"abc\\u00e9\"}";
-    const json_tok *t = string_value(text);
+    const kv_json_tok *t = string_value(text);
     char out[8];
     static const struct {
         size_t cap;
@@ -200,13 +200,13 @@ static void decode_truncates_safely(void **state)
     } cases[] = {{6, "abc\xc3\xa9"}, {5, "abc"}, {4, "abc"}, {3, "ab"}, {1, ""}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memset(out, 'X', sizeof out);
-        assert_int_equal(json_string_decode(text, t, out, cases[i].cap), 5);
+        assert_int_equal(kv_json_string_decode(text, t, out, cases[i].cap), 5);
         assert_string_equal(out, cases[i].want);
         for (size_t j = cases[i].cap; j < sizeof out; j++)
             assert_int_equal(out[j], 'X');
     }
     memset(out, 'X', sizeof out);
-    assert_int_equal(json_string_decode(text, t, out, 0), 5); /* cap 0: writes nothing */
+    assert_int_equal(kv_json_string_decode(text, t, out, 0), 5); /* cap 0: writes nothing */
     assert_int_equal(out[0], 'X');
 }
 
@@ -216,12 +216,12 @@ static void compares_decoded_unicode(void **state)
     (void)state;
     const char *text = "{\"\\u006dodel\": \"ll\\u0061ma\", \"\\u00e9\": 1}";
     assert_true(parse(text) > 0);
-    size_t v = json_find(text, toks, 0, "model");
+    size_t v = kv_json_find(text, toks, 0, "model");
     assert_int_not_equal(v, 0);
-    assert_true(json_string_eq(text, &toks[v], "llama"));
-    assert_false(json_string_eq(text, &toks[v], "llam"));
-    assert_false(json_string_eq(text, &toks[v], "llamas"));
-    assert_int_not_equal(json_find(text, toks, 0, "\xc3\xa9"), 0);
+    assert_true(kv_json_string_eq(text, &toks[v], "llama"));
+    assert_false(kv_json_string_eq(text, &toks[v], "llam"));
+    assert_false(kv_json_string_eq(text, &toks[v], "llamas"));
+    assert_int_not_equal(kv_json_find(text, toks, 0, "\xc3\xa9"), 0);
 }
 
 /* A config's strings read back decoded: the name keeps its newline and ESC (for the display

@@ -20,20 +20,20 @@
 
 #define RUN(r, ...) run_kvcalc((const char *const[]){__VA_ARGS__, NULL}, r)
 
-static json_tok toks[4096];
+static kv_json_tok toks[4096];
 
 static double num_at(const char *text, size_t obj, const char *key)
 {
-    size_t v = json_find(text, toks, obj, key);
-    if (v == 0 || toks[v].type != JSON_NUMBER)
+    size_t v = kv_json_find(text, toks, obj, key);
+    if (v == 0 || toks[v].type != KV_JSON_NUMBER)
         fail_msg("no number at %s", key);
-    return json_number(text, &toks[v]);
+    return kv_json_number(text, &toks[v]);
 }
 
 static long parse_json(const char *text)
 {
-    json_error err;
-    long n = json_parse(text, strlen(text), toks, 4096, 16, &err);
+    kv_json_error err;
+    long n = kv_json_parse(text, strlen(text), toks, 4096, 16, &err);
     if (n < 0)
         fail_msg("bad JSON %zu:%zu %s", err.line, err.col, err.msg);
     return n;
@@ -66,11 +66,11 @@ static void the_lessons_decision(void **state)
     assert_true(num_at(r.out, 0, "total_bytes_needed") == 157076098048.0);
     assert_true(num_at(r.out, 0, "replicas") == 4);
     assert_true(num_at(r.out, 0, "target_concurrency") == 300);
-    assert_int_equal(toks[json_find(r.out, toks, 0, "fits_one_gpu")].type, JSON_FALSE);
-    assert_true(json_string_eq(r.out, &toks[json_find(r.out, toks, 0, "smallest_gpu")], "B200"));
+    assert_int_equal(toks[kv_json_find(r.out, toks, 0, "fits_one_gpu")].type, KV_JSON_FALSE);
+    assert_true(kv_json_string_eq(r.out, &toks[kv_json_find(r.out, toks, 0, "smallest_gpu")], "B200"));
     /* the options: sorted by GPUs, then memory; GPUs = replicas x TP */
-    size_t opts = json_find(r.out, toks, 0, "plan_options");
-    assert_int_equal(toks[opts].type, JSON_ARRAY);
+    size_t opts = kv_json_find(r.out, toks, 0, "plan_options");
+    assert_int_equal(toks[opts].type, KV_JSON_ARRAY);
     assert_true(toks[opts].size > 10);
     double last_gpus = 0, last_gib = 0;
     size_t o = opts + 1;
@@ -98,7 +98,7 @@ static void levers(void **state)
     RUN(&r, "--context", "8192", "--target-concurrency", "300", "--levers", "--offload-gib", "64",
         "--format", "json");
     parse_json(r.out);
-    size_t l = json_find(r.out, toks, 0, "levers");
+    size_t l = kv_json_find(r.out, toks, 0, "levers");
     assert_int_equal(toks[l].size, 6);
     /* as given 75 (4 replicas); half the context 150 (2); fp8 KV 150 (2); int8 weights:
      * (51,539,607,552 - 7e9 - 2^31) / 469,762,048 = 90.2 -> 90 (4); int4: (... - 3.5e9 ...)
@@ -211,9 +211,9 @@ static void sweeps(void **state)
         "json");
     assert_int_equal(count_lines(r.out), 8);
     for (const char *line = r.out; *line; line = strchr(line, '\n') + 1) {
-        json_error err;
+        kv_json_error err;
         size_t len = (size_t)(strchr(line, '\n') - line);
-        assert_true(json_parse(line, len, toks, 4096, 4, &err) > 0);
+        assert_true(kv_json_parse(line, len, toks, 4096, 4, &err) > 0);
     }
     /* 2 x 28 x 4 x 128 x 1 = 28,672 B per token at fp8 */
     assert_non_null(strstr(r.out, "{\"context\": 3000, \"dtype\": \"fp8\", \"kv_bytes_per_token\": "

@@ -108,7 +108,7 @@ typedef struct {
     const char *text;
     size_t len;
     const char *file;
-    json_tok *toks;
+    kv_json_tok *toks;
     size_t root, model; /* the top object, and the language-model object in it */
     char *err;
     size_t errcap;
@@ -117,7 +117,7 @@ typedef struct {
 static int cfg_fail(cfg *c, size_t tok, const char *fmt, ...)
 {
     size_t line, col;
-    json_locate(c->text, c->len, c->toks[tok].start - (c->toks[tok].type == JSON_STRING),
+    kv_json_locate(c->text, c->len, c->toks[tok].start - (c->toks[tok].type == KV_JSON_STRING),
                 &line, &col);
     int n = snprintf(c->err, c->errcap, "%s:%zu:%zu: ", c->file, line, col);
     va_list ap;
@@ -132,13 +132,13 @@ static int cfg_fail(cfg *c, size_t tok, const char *fmt, ...)
  * null (JSON null means "not set" in these files). */
 static size_t find(cfg *c, const char *key)
 {
-    size_t v = json_find(c->text, c->toks, c->model, key);
+    size_t v = kv_json_find(c->text, c->toks, c->model, key);
     if (v == 0 && c->model != c->root)
-        v = json_find(c->text, c->toks, c->root, key);
-    return (v && c->toks[v].type != JSON_NULL) ? v : 0;
+        v = kv_json_find(c->text, c->toks, c->root, key);
+    return (v && c->toks[v].type != KV_JSON_NULL) ? v : 0;
 }
 
-static const char *type_name(json_type t)
+static const char *type_name(kv_json_type t)
 {
     static const char *const names[] = {"an object", "an array", "a string", "a number",
                                         "true",      "false",    "null"};
@@ -148,8 +148,8 @@ static const char *type_name(json_type t)
 /* What a value looks like, for messages: the number as written, or its type. */
 static const char *shown(cfg *c, size_t v, char *buf, size_t cap)
 {
-    const json_tok *t = &c->toks[v];
-    if (t->type != JSON_NUMBER)
+    const kv_json_tok *t = &c->toks[v];
+    if (t->type != KV_JSON_NUMBER)
         return type_name(t->type);
     size_t n = t->end - t->start;
     snprintf(buf, cap, "%.*s%s", (int)(n > 40 ? 40 : n), c->text + t->start, n > 40 ? "..." : "");
@@ -160,7 +160,7 @@ static const char *shown(cfg *c, size_t v, char *buf, size_t cap)
 static int int_value(cfg *c, size_t v, const char *key, int64_t lo, int64_t hi, int64_t *out)
 {
     char buf[64];
-    double d = c->toks[v].type == JSON_NUMBER ? json_number(c->text, &c->toks[v]) : NAN;
+    double d = c->toks[v].type == KV_JSON_NUMBER ? kv_json_number(c->text, &c->toks[v]) : NAN;
     if (!(d == floor(d)) || d < (double)lo || d > (double)hi)
         return cfg_fail(c, v, "%s: expected an integer from %lld to %lld, got %s", key,
                         (long long)lo, (long long)hi, shown(c, v, buf, sizeof buf));
@@ -182,10 +182,10 @@ static int get_bool(cfg *c, const char *key, int *out)
     size_t v = find(c, key);
     if (!v)
         return 0;
-    json_type t = c->toks[v].type;
-    if (t != JSON_TRUE && t != JSON_FALSE)
+    kv_json_type t = c->toks[v].type;
+    if (t != KV_JSON_TRUE && t != KV_JSON_FALSE)
         return cfg_fail(c, v, "%s: expected true or false, got %s", key, type_name(t));
-    *out = (t == JSON_TRUE);
+    *out = (t == KV_JSON_TRUE);
     return 1;
 }
 
@@ -196,10 +196,10 @@ static int get_string(cfg *c, const char *key, char *buf, size_t cap)
     size_t v = find(c, key);
     if (!v)
         return 0;
-    const json_tok *t = &c->toks[v];
-    if (t->type != JSON_STRING)
+    const kv_json_tok *t = &c->toks[v];
+    if (t->type != KV_JSON_STRING)
         return cfg_fail(c, v, "%s: expected a string, got %s", key, type_name(t->type));
-    json_string_decode(c->text, t, buf, cap);
+    kv_json_string_decode(c->text, t, buf, cap);
     return 1;
 }
 
@@ -252,35 +252,35 @@ static int read_dtypes(cfg *c, kv_spec *s)
     s->arch.quant_scope = KV_QUANT_ALL;
     s->arch.quant_bytes = 0;
 
-    size_t q = json_find(c->text, c->toks, c->root, "quantization_config");
+    size_t q = kv_json_find(c->text, c->toks, c->root, "quantization_config");
     if (!q && c->model != c->root)
-        q = json_find(c->text, c->toks, c->model, "quantization_config");
-    if (!q || c->toks[q].type == JSON_NULL)
+        q = kv_json_find(c->text, c->toks, c->model, "quantization_config");
+    if (!q || c->toks[q].type == KV_JSON_NULL)
         return 0;
-    if (c->toks[q].type != JSON_OBJECT)
+    if (c->toks[q].type != KV_JSON_OBJECT)
         return cfg_fail(c, q, "quantization_config: expected an object, got %s",
                         type_name(c->toks[q].type));
-    size_t m = json_find(c->text, c->toks, q, "quant_method");
-    size_t b = json_find(c->text, c->toks, q, "bits");
+    size_t m = kv_json_find(c->text, c->toks, q, "quant_method");
+    size_t b = kv_json_find(c->text, c->toks, q, "bits");
     kv_dtype w = KV_DTYPE_COUNT;
     kv_quant_scope scope = KV_QUANT_LINEAR; /* unknown methods with "bits": linear layers */
     double bytes = 0;
-    if (m && c->toks[m].type == JSON_STRING)
+    if (m && c->toks[m].type == KV_JSON_STRING)
         for (size_t i = 0; i < sizeof quant_methods / sizeof quant_methods[0]; i++)
-            if (json_string_eq(c->text, &c->toks[m], quant_methods[i].method)) {
+            if (kv_json_string_eq(c->text, &c->toks[m], quant_methods[i].method)) {
                 w = quant_methods[i].dtype;
                 scope = quant_methods[i].scope;
                 bytes = quant_methods[i].bytes;
             }
     /* compressed-tensors files (Kimi-K2.5) give the width per group, not as "bits":
      * config_groups.<first group>.weights.num_bits */
-    size_t groups = json_find(c->text, c->toks, q, "config_groups");
-    if (w == KV_DTYPE_COUNT && (!b || c->toks[b].type == JSON_NULL) && groups &&
-        c->toks[groups].type == JSON_OBJECT && c->toks[groups].size > 0) {
-        size_t wt = json_find(c->text, c->toks, groups + 2, "weights");
-        b = wt ? json_find(c->text, c->toks, wt, "num_bits") : 0;
+    size_t groups = kv_json_find(c->text, c->toks, q, "config_groups");
+    if (w == KV_DTYPE_COUNT && (!b || c->toks[b].type == KV_JSON_NULL) && groups &&
+        c->toks[groups].type == KV_JSON_OBJECT && c->toks[groups].size > 0) {
+        size_t wt = kv_json_find(c->text, c->toks, groups + 2, "weights");
+        b = wt ? kv_json_find(c->text, c->toks, wt, "num_bits") : 0;
     }
-    if (w == KV_DTYPE_COUNT && b && c->toks[b].type != JSON_NULL) {
+    if (w == KV_DTYPE_COUNT && b && c->toks[b].type != KV_JSON_NULL) {
         int64_t bits;
         if (int_value(c, b, "quantization_config.bits", 1, 64, &bits) < 0)
             return -1;
@@ -378,8 +378,8 @@ static void fill_pattern(kv_layout *l, size_t period, size_t special, kv_layer_k
 /* layer_types: one entry per layer, the most direct truth when present. */
 static int read_layer_types(cfg *c, size_t v, kv_spec *s)
 {
-    const json_tok *arr = &c->toks[v];
-    if (arr->type != JSON_ARRAY)
+    const kv_json_tok *arr = &c->toks[v];
+    if (arr->type != KV_JSON_ARRAY)
         return cfg_fail(c, v, "layer_types: expected an array of strings, got %s",
                         type_name(arr->type));
     if (arr->size == 0 || arr->size > KV_MAX_PATTERN)
@@ -392,8 +392,8 @@ static int read_layer_types(cfg *c, size_t v, kv_spec *s)
     for (size_t i = 0; i < arr->size; i++, e = c->toks[e].next) {
         size_t k, n = sizeof layer_type_names / sizeof layer_type_names[0];
         for (k = 0; k < n; k++)
-            if (c->toks[e].type == JSON_STRING &&
-                json_string_eq(c->text, &c->toks[e], layer_type_names[k].name))
+            if (c->toks[e].type == KV_JSON_STRING &&
+                kv_json_string_eq(c->text, &c->toks[e], layer_type_names[k].name))
                 break;
         if (k == n)
             return cfg_fail(c, e, "layer_types: unknown layer type (expected full_attention, "
@@ -408,8 +408,8 @@ static int read_layer_types(cfg *c, size_t v, kv_spec *s)
 /* Llama-4's no_rope_layers: 1 = RoPE layer with chunked attention, 0 = global NoPE layer. */
 static int read_no_rope_layers(cfg *c, size_t v, kv_spec *s)
 {
-    const json_tok *arr = &c->toks[v];
-    if (arr->type != JSON_ARRAY || (int64_t)arr->size != s->layers || arr->size > KV_MAX_PATTERN)
+    const kv_json_tok *arr = &c->toks[v];
+    if (arr->type != KV_JSON_ARRAY || (int64_t)arr->size != s->layers || arr->size > KV_MAX_PATTERN)
         return cfg_fail(c, v, "no_rope_layers: expected an array of %lld 0/1 entries",
                         (long long)s->layers);
     size_t e = v + 1;
@@ -429,9 +429,9 @@ static int read_no_rope_layers(cfg *c, size_t v, kv_spec *s)
  * with nemotron_h's FFN blocks): Nemotron-3-Nano's 52 blocks are 23 M + 6 * + 23 E, 29 layers. */
 static int read_hybrid_pattern(cfg *c, size_t v, kv_spec *s)
 {
-    const json_tok *t = &c->toks[v];
+    const kv_json_tok *t = &c->toks[v];
     size_t n = t->end - t->start, kept = 0;
-    if (t->type != JSON_STRING || (int64_t)n != s->layers)
+    if (t->type != KV_JSON_STRING || (int64_t)n != s->layers)
         return cfg_fail(c, v, "hybrid_override_pattern: expected a string of %lld characters",
                         (long long)s->layers);
     for (size_t i = 0; i < n; i++) {
@@ -679,8 +679,8 @@ static int obj_int(cfg *c, size_t obj, const char *const *keys, int64_t lo, int6
                    int64_t *out)
 {
     for (; *keys; keys++) {
-        size_t v = json_find(c->text, c->toks, obj, *keys);
-        if (v && c->toks[v].type != JSON_NULL)
+        size_t v = kv_json_find(c->text, c->toks, obj, *keys);
+        if (v && c->toks[v].type != KV_JSON_NULL)
             return int_value(c, v, *keys, lo, hi, out) == 0 ? 1 : -1;
     }
     return 0;
@@ -691,10 +691,10 @@ static int obj_int(cfg *c, size_t obj, const char *const *keys, int64_t lo, int6
 /* A tower's family row (its defaults) from its model_type; -1 for an unknown type. */
 static int tower_family(cfg *c, size_t obj)
 {
-    size_t v = json_find(c->text, c->toks, obj, "model_type");
+    size_t v = kv_json_find(c->text, c->toks, obj, "model_type");
     for (size_t i = 0; v && i < sizeof tower_families / sizeof tower_families[0]; i++)
-        if (c->toks[v].type == JSON_STRING &&
-            json_string_eq(c->text, &c->toks[v], tower_families[i].type))
+        if (c->toks[v].type == KV_JSON_STRING &&
+            kv_json_string_eq(c->text, &c->toks[v], tower_families[i].type))
             return (int)i;
     return -1;
 }
@@ -761,15 +761,15 @@ static int tower_merge(cfg *c, size_t obj, kv_tower *t)
         rc = obj_int(c, c->root, keys, 1, MAX_COUNT, &t->merge);
     if (rc < 0)
         return -1;
-    size_t deep = json_find(c->text, c->toks, obj, "deepstack_visual_indexes");
-    if (deep && c->toks[deep].type == JSON_ARRAY)
+    size_t deep = kv_json_find(c->text, c->toks, obj, "deepstack_visual_indexes");
+    if (deep && c->toks[deep].type == KV_JSON_ARRAY)
         t->mergers = 1 + (int64_t)c->toks[deep].size;
     int bias = t->proj_bias; /* Mistral-3 / Llama-4 say whether the projector has biases */
-    size_t b = json_find(c->text, c->toks, c->root, "multimodal_projector_bias");
+    size_t b = kv_json_find(c->text, c->toks, c->root, "multimodal_projector_bias");
     if (!b)
-        b = json_find(c->text, c->toks, obj, "multi_modal_projector_bias");
-    if (b && (c->toks[b].type == JSON_TRUE || c->toks[b].type == JSON_FALSE))
-        bias = c->toks[b].type == JSON_TRUE;
+        b = kv_json_find(c->text, c->toks, obj, "multi_modal_projector_bias");
+    if (b && (c->toks[b].type == KV_JSON_TRUE || c->toks[b].type == KV_JSON_FALSE))
+        bias = c->toks[b].type == KV_JSON_TRUE;
     t->proj_bias = bias;
     return 0;
 }
@@ -778,8 +778,8 @@ static int tower_merge(cfg *c, size_t obj, kv_tower *t)
 static int read_tower(cfg *c, const char *key, kv_tower *t)
 {
     memset(t, 0, sizeof *t);
-    size_t obj = json_find(c->text, c->toks, c->root, key);
-    if (!obj || c->toks[obj].type != JSON_OBJECT)
+    size_t obj = kv_json_find(c->text, c->toks, c->root, key);
+    if (!obj || c->toks[obj].type != KV_JSON_OBJECT)
         return 0;
     int fam = tower_family(c, obj);
     tower_defaults(fam, t);
@@ -795,18 +795,18 @@ static int read_tower(cfg *c, const char *key, kv_tower *t)
 kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec *s, kv_model_info *info,
                 char *err, size_t errcap)
 {
-    json_error jerr;
+    kv_json_error jerr;
     size_t cap = len / 2 + 4;
     if (cap > CONFIG_MAX_VALUES)
         cap = CONFIG_MAX_VALUES;
-    json_tok *toks = malloc(cap * sizeof *toks);
+    kv_json_tok *toks = malloc(cap * sizeof *toks);
     if (!toks) {
         snprintf(err, errcap, "%s: out of memory", file);
         return KV_ERR_NO_MEMORY;
     }
     err[0] = '\0';
     memset(info, 0, sizeof *info);
-    long n = json_parse(text, len, toks, cap, CONFIG_MAX_DEPTH, &jerr);
+    long n = kv_json_parse(text, len, toks, cap, CONFIG_MAX_DEPTH, &jerr);
     if (n < 0) {
         snprintf(err, errcap, "%s:%zu:%zu: %s", file, jerr.line, jerr.col, jerr.msg);
         free(toks);
@@ -814,7 +814,7 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
     }
     cfg c = {text, len, file, toks, 0, 0, err, errcap};
     int rc = -1;
-    if (toks[0].type != JSON_OBJECT) {
+    if (toks[0].type != KV_JSON_OBJECT) {
         cfg_fail(&c, 0, "expected a JSON object at the top level, got %s",
                  type_name(toks[0].type));
         goto done;
@@ -822,8 +822,8 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
     /* multimodal models keep the language model in a nested object */
     static const char *const nested[] = {"text_config", "llm_config", "language_config"};
     for (size_t i = 0; i < sizeof nested / sizeof nested[0] && c.model == 0; i++) {
-        size_t v = json_find(text, toks, 0, nested[i]);
-        if (v && toks[v].type == JSON_OBJECT)
+        size_t v = kv_json_find(text, toks, 0, nested[i]);
+        if (v && toks[v].type == KV_JSON_OBJECT)
             c.model = v;
     }
     static const char *const context_keys[] = {"max_position_embeddings", "seq_length", NULL};
@@ -844,8 +844,8 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
         goto done;
     full_when_window_covers(&out.layout, info->max_context);
     /* a vision or audio tower: SGLang leaves more headroom for such models */
-    out.arch.vision_tower = json_find(text, toks, 0, "vision_config") != 0 ||
-                            json_find(text, toks, 0, "audio_config") != 0;
+    out.arch.vision_tower = kv_json_find(text, toks, 0, "vision_config") != 0 ||
+                            kv_json_find(text, toks, 0, "audio_config") != 0;
     out.params_estimated = out.arch.known;
     *s = out;
     rc = 0;

@@ -112,7 +112,7 @@ static int json_fail(const char *shown, const char *text, size_t len, size_t at,
                      const char *what, const char *detail, char *err, size_t errcap)
 {
     size_t line, col;
-    json_locate(text, len, at, &line, &col);
+    kv_json_locate(text, len, at, &line, &col);
     snprintf(err, errcap, "%s:%zu:%zu: %s%s", shown, line, col, what, detail);
     return KV_ERR_FORMAT;
 }
@@ -129,7 +129,7 @@ static int plain_file_name(const char *s, size_t n)
 }
 
 /* The distinct shard names of weight_map (object token wm), sorted, malloc'ed. */
-static long shard_names(const char *text, size_t len, const json_tok *t, size_t wm,
+static long shard_names(const char *text, size_t len, const kv_json_tok *t, size_t wm,
                         const char *shown, char ***out, char *err, size_t errcap)
 {
     char **v = calloc(t[wm].size + 1, sizeof *v);
@@ -139,16 +139,16 @@ static long shard_names(const char *text, size_t len, const json_tok *t, size_t 
         return -1;
     }
     for (size_t k = 0; k < t[wm].size; k++, i = t[i + 1].next) {
-        const json_tok *val = &t[i + 1];
-        size_t need = json_string_decode(text, val, NULL, 0) + 1;
-        char *s = val->type == JSON_STRING ? malloc(need) : NULL;
+        const kv_json_tok *val = &t[i + 1];
+        size_t need = kv_json_string_decode(text, val, NULL, 0) + 1;
+        char *s = val->type == KV_JSON_STRING ? malloc(need) : NULL;
         if (s)
-            json_string_decode(text, val, s, need);
+            kv_json_string_decode(text, val, s, need);
         if (!s || !plain_file_name(s, need - 1)) {
             free(s);
             free_names(v, (long)n);
             json_fail(shown, text, len, val->start, "weight_map: ",
-                      val->type != JSON_STRING ? "a shard must be a file name (a string)"
+                      val->type != KV_JSON_STRING ? "a shard must be a file name (a string)"
                                                : "a shard must be a file of this folder",
                       err, errcap);
             return -1;
@@ -168,11 +168,11 @@ static long shard_names(const char *text, size_t len, const json_tok *t, size_t 
 }
 
 /* Tokenizes an index file; the token array grows as the file needs. */
-static long index_tokens(const char *text, size_t len, const char *shown, json_tok **toks,
+static long index_tokens(const char *text, size_t len, const char *shown, kv_json_tok **toks,
                          char *err, size_t errcap)
 {
-    json_error je = {0, 0, NULL};
-    long used = json_parse_grow(text, len, toks, 4096, len / 2 + 2, INDEX_MAX_DEPTH, &je);
+    kv_json_error je = {0, 0, NULL};
+    long used = kv_json_parse_grow(text, len, toks, 4096, len / 2 + 2, INDEX_MAX_DEPTH, &je);
     if (used < 0)
         snprintf(err, errcap, "%s:%zu:%zu: %s", shown, je.line, je.col, je.msg);
     return used;
@@ -186,12 +186,12 @@ static int read_index(const char *dir, const char *path, int64_t layers,
     config_path_shown(shown, sizeof shown, path);
     char *text = NULL, **names = NULL;
     size_t len = 0;
-    json_tok *t = NULL;
+    kv_json_tok *t = NULL;
     long n = -1;
     int rc = slurp(path, shown, INDEX_MAX_BYTES, &text, &len, err, errcap);
     if (rc == 0 && index_tokens(text, len, shown, &t, err, errcap) > 0) {
-        size_t wm = t[0].type == JSON_OBJECT ? json_find(text, t, 0, "weight_map") : 0;
-        if (!wm || t[wm].type != JSON_OBJECT)
+        size_t wm = t[0].type == KV_JSON_OBJECT ? kv_json_find(text, t, 0, "weight_map") : 0;
+        if (!wm || t[wm].type != KV_JSON_OBJECT)
             json_fail(shown, text, len, wm ? t[wm].start : 0,
                       "no weight_map object (the tensor -> shard table)", "", err, errcap);
         else

@@ -14,12 +14,12 @@
 typedef struct {
     const char *s;
     size_t len, pos;
-    json_tok *toks;
+    kv_json_tok *toks;
     size_t cap, n, max_depth;
-    json_error *err;
+    kv_json_error *err;
 } parser;
 
-void json_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *col)
+void kv_json_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *col)
 {
     size_t l = 1, c = 1;
     for (size_t i = 0; i < offset && i < len; i++) {
@@ -36,7 +36,7 @@ void json_locate(const char *text, size_t len, size_t offset, size_t *line, size
 
 static int fail_at(parser *p, size_t pos, const char *msg)
 {
-    json_locate(p->s, p->len, pos, &p->err->line, &p->err->col);
+    kv_json_locate(p->s, p->len, pos, &p->err->line, &p->err->col);
     p->err->msg = msg;
     return -1;
 }
@@ -61,11 +61,11 @@ static int peek(parser *p)
     return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1;
 }
 
-static long new_tok(parser *p, json_type type)
+static long new_tok(parser *p, kv_json_type type)
 {
     if (p->n >= p->cap)
         return fail(p, "too many values");
-    json_tok *t = &p->toks[p->n];
+    kv_json_tok *t = &p->toks[p->n];
     t->type = type;
     t->start = p->pos;
     t->end = p->pos;
@@ -133,7 +133,7 @@ static int utf8_seq(parser *p)
 static long parse_string(parser *p)
 {
     p->pos++; /* opening quote */
-    long t = new_tok(p, JSON_STRING);
+    long t = new_tok(p, KV_JSON_STRING);
     if (t < 0)
         return -1;
     for (;;) {
@@ -191,7 +191,7 @@ static size_t digits(parser *p)
 
 static long parse_number(parser *p)
 {
-    long t = new_tok(p, JSON_NUMBER);
+    long t = new_tok(p, KV_JSON_NUMBER);
     if (t < 0)
         return -1;
     if (peek(p) == '-')
@@ -219,7 +219,7 @@ static long parse_number(parser *p)
     return t;
 }
 
-static long parse_literal(parser *p, const char *word, json_type type)
+static long parse_literal(parser *p, const char *word, kv_json_type type)
 {
     size_t n = strlen(word);
     if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n) != 0)
@@ -235,9 +235,9 @@ static long parse_literal(parser *p, const char *word, json_type type)
 static long parse_value(parser *p, size_t depth);
 
 /* Objects and arrays share one loop: members separated by ',', closed by close. */
-static long parse_container(parser *p, size_t depth, json_type type)
+static long parse_container(parser *p, size_t depth, kv_json_type type)
 {
-    const int is_obj = (type == JSON_OBJECT);
+    const int is_obj = (type == KV_JSON_OBJECT);
     const char close = is_obj ? '}' : ']';
     if (depth >= p->max_depth)
         return fail(p, "nesting too deep");
@@ -294,20 +294,20 @@ static long parse_value(parser *p, size_t depth)
     int c = peek(p);
     switch (c) {
     case '{':
-        return parse_container(p, depth, JSON_OBJECT);
+        return parse_container(p, depth, KV_JSON_OBJECT);
     case '[':
-        return parse_container(p, depth, JSON_ARRAY);
+        return parse_container(p, depth, KV_JSON_ARRAY);
     case '"':
         t = parse_string(p);
         break;
     case 't':
-        t = parse_literal(p, "true", JSON_TRUE);
+        t = parse_literal(p, "true", KV_JSON_TRUE);
         break;
     case 'f':
-        t = parse_literal(p, "false", JSON_FALSE);
+        t = parse_literal(p, "false", KV_JSON_FALSE);
         break;
     case 'n':
-        t = parse_literal(p, "null", JSON_NULL);
+        t = parse_literal(p, "null", KV_JSON_NULL);
         break;
     case -1:
         return fail(p, "unexpected end of input");
@@ -322,25 +322,25 @@ static long parse_value(parser *p, size_t depth)
     return t;
 }
 
-long json_parse_grow(const char *text, size_t len, json_tok **toks, size_t first, size_t most,
-                     size_t max_depth, json_error *err)
+long kv_json_parse_grow(const char *text, size_t len, kv_json_tok **toks, size_t first, size_t most,
+                     size_t max_depth, kv_json_error *err)
 {
     for (size_t cap = first < most ? first : most;; cap = cap * 2 < most ? cap * 2 : most) {
-        json_tok *t = realloc(*toks, cap * sizeof *t);
+        kv_json_tok *t = realloc(*toks, cap * sizeof *t);
         if (!t) {
             err->line = err->col = 0;
             err->msg = "out of memory";
             return -1;
         }
         *toks = t;
-        long used = json_parse(text, len, t, cap, max_depth, err);
+        long used = kv_json_parse(text, len, t, cap, max_depth, err);
         if (used > 0 || strcmp(err->msg, "too many values") != 0 || cap == most)
             return used;
     }
 }
 
-long json_parse(const char *text, size_t len, json_tok *toks, size_t max_toks,
-                size_t max_depth, json_error *err)
+long kv_json_parse(const char *text, size_t len, kv_json_tok *toks, size_t max_toks,
+                size_t max_depth, kv_json_error *err)
 {
     parser p = {text, len, 0, toks, max_toks, 0, max_depth, err};
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
@@ -370,7 +370,7 @@ static long hex_at(const char *text, size_t *i, size_t end)
 }
 
 /* One character of a string token's contents at text[*i] (*i < end) as 1 to 4 UTF-8 bytes in
- * u8; advances *i past it. Tokens from json_parse() are valid; anything else still decodes
+ * u8; advances *i past it. Tokens from kv_json_parse() are valid; anything else still decodes
  * without reading past end (a broken \u escape becomes U+FFFD). */
 static size_t decode_char(const char *text, size_t *i, size_t end, unsigned char u8[4])
 {
@@ -420,11 +420,11 @@ static size_t decode_char(const char *text, size_t *i, size_t end, unsigned char
     return 4;
 }
 
-size_t json_string_decode(const char *text, const json_tok *t, char *out, size_t cap)
+size_t kv_json_string_decode(const char *text, const kv_json_tok *t, char *out, size_t cap)
 {
     size_t len = 0, w = 0;
     int cut = (cap == 0);
-    if (t->type == JSON_STRING) {
+    if (t->type == KV_JSON_STRING) {
         for (size_t i = t->start; i < t->end;) {
             unsigned char u8[4];
             size_t n = decode_char(text, &i, t->end, u8);
@@ -442,7 +442,7 @@ size_t json_string_decode(const char *text, const json_tok *t, char *out, size_t
     return len;
 }
 
-int json_string_eq(const char *text, const json_tok *t, const char *s)
+int kv_json_string_eq(const char *text, const kv_json_tok *t, const char *s)
 {
     size_t j = 0;
     for (size_t i = t->start; i < t->end;) {
@@ -455,22 +455,22 @@ int json_string_eq(const char *text, const json_tok *t, const char *s)
     return s[j] == '\0';
 }
 
-size_t json_find(const char *text, const json_tok *toks, size_t obj, const char *key)
+size_t kv_json_find(const char *text, const kv_json_tok *toks, size_t obj, const char *key)
 {
     size_t found = 0;
-    if (toks[obj].type != JSON_OBJECT)
+    if (toks[obj].type != KV_JSON_OBJECT)
         return 0;
     size_t k = obj + 1;
     for (size_t m = 0; m < toks[obj].size; m++) {
         size_t v = k + 1;
-        if (json_string_eq(text, &toks[k], key))
+        if (kv_json_string_eq(text, &toks[k], key))
             found = v;
         k = toks[v].next;
     }
     return found;
 }
 
-double json_number(const char *text, const json_tok *t)
+double kv_json_number(const char *text, const kv_json_tok *t)
 {
     char buf[400];
     size_t n = t->end - t->start;

@@ -45,7 +45,7 @@ typedef struct {
 typedef struct {
     const char *text; /* the JSON header */
     size_t len;
-    const json_tok *toks;
+    const kv_json_tok *toks;
     const char *label;
     char *err;
     size_t errcap;
@@ -72,7 +72,7 @@ static int st_fail(const char *label, char *err, size_t errcap, uint64_t at, con
 #define TOK_FAIL(c, tok, ...) \
     st_fail((c)->label, (c)->err, (c)->errcap, 8u + (uint64_t)(c)->toks[tok].start, __VA_ARGS__)
 
-/* The byte offset of a (line, column) the tokenizer reported: the inverse of json_locate,
+/* The byte offset of a (line, column) the tokenizer reported: the inverse of kv_json_locate,
  * so that JSON errors are located in bytes like every other error of this reader. */
 static size_t offset_of(const char *text, size_t len, size_t line, size_t col)
 {
@@ -112,7 +112,7 @@ static char *printable(char *buf)
 /* A tensor name as a message shows it: cut to cap - 1 bytes (at a character), printable. */
 static const char *shown_name(const st_ctx *c, size_t key, char *buf, size_t cap)
 {
-    json_string_decode(c->text, &c->toks[key], buf, cap);
+    kv_json_string_decode(c->text, &c->toks[key], buf, cap);
     return printable(buf);
 }
 
@@ -120,8 +120,8 @@ static const char *shown_name(const st_ctx *c, size_t key, char *buf, size_t cap
  * the tokenizer, so a number token is digits, an optional '-', fraction and exponent). */
 static int st_uint(const st_ctx *c, size_t t, uint64_t *out)
 {
-    const json_tok *k = &c->toks[t];
-    if (k->type != JSON_NUMBER)
+    const kv_json_tok *k = &c->toks[t];
+    if (k->type != KV_JSON_NUMBER)
         return -1;
     uint64_t v = 0;
     for (size_t i = k->start; i < k->end; i++) {
@@ -139,9 +139,9 @@ static int st_dtype(const st_ctx *c, size_t t, const char *name, unsigned *bits,
                     const char **dname)
 {
     char d[16];
-    if (c->toks[t].type != JSON_STRING)
+    if (c->toks[t].type != KV_JSON_STRING)
         return TOK_FAIL(c, t, "tensor '%s': dtype must be a string", name);
-    size_t n = json_string_decode(c->text, &c->toks[t], d, sizeof d);
+    size_t n = kv_json_string_decode(c->text, &c->toks[t], d, sizeof d);
     for (size_t i = 0; n < sizeof d && i < ST_DTYPES; i++)
         if (strcmp(d, st_dtypes[i].name) == 0) {
             *bits = st_dtypes[i].bits;
@@ -155,7 +155,7 @@ static int st_dtype(const st_ctx *c, size_t t, const char *name, unsigned *bits,
 /* The product of the shape's dimensions (token t), refused if it passes 2^64. */
 static int st_shape(const st_ctx *c, size_t t, const char *name, uint64_t *elements)
 {
-    if (c->toks[t].type != JSON_ARRAY)
+    if (c->toks[t].type != KV_JSON_ARRAY)
         return TOK_FAIL(c, t, "tensor '%s': shape must be an array", name);
     uint64_t n = 1;
     size_t i = t + 1;
@@ -175,8 +175,8 @@ static int st_shape(const st_ctx *c, size_t t, const char *name, uint64_t *eleme
 /* data_offsets (token t): [begin, end], begin <= end, relative to the data section. */
 static int st_offsets(const st_ctx *c, size_t t, const char *name, st_span *sp)
 {
-    const json_tok *k = &c->toks[t];
-    if (k->type != JSON_ARRAY || k->size != 2 || st_uint(c, t + 1, &sp->begin) < 0 ||
+    const kv_json_tok *k = &c->toks[t];
+    if (k->type != KV_JSON_ARRAY || k->size != 2 || st_uint(c, t + 1, &sp->begin) < 0 ||
         st_uint(c, c->toks[t + 1].next, &sp->end) < 0)
         return TOK_FAIL(c, t, "tensor '%s': data_offsets must be [begin, end], two "
                         "integers", name);
@@ -295,12 +295,12 @@ static int st_tensor(const st_ctx *c, size_t key, uint64_t data_len, int64_t mai
     char name[84], full[512];
     size_t obj = key + 1;
     shown_name(c, key, name, sizeof name);
-    if (c->toks[obj].type != JSON_OBJECT)
+    if (c->toks[obj].type != KV_JSON_OBJECT)
         return TOK_FAIL(c, obj, "tensor '%s' must be an object with dtype, shape and "
                         "data_offsets", name);
-    size_t td = json_find(c->text, c->toks, obj, "dtype");
-    size_t ts = json_find(c->text, c->toks, obj, "shape");
-    size_t to = json_find(c->text, c->toks, obj, "data_offsets");
+    size_t td = kv_json_find(c->text, c->toks, obj, "dtype");
+    size_t ts = kv_json_find(c->text, c->toks, obj, "shape");
+    size_t to = kv_json_find(c->text, c->toks, obj, "data_offsets");
     if (!td || !ts || !to)
         return TOK_FAIL(c, obj, "tensor '%s' has no %s", name,
                         !td ? "dtype" : !ts ? "shape" : "data_offsets");
@@ -328,7 +328,7 @@ static int st_tensor(const st_ctx *c, size_t key, uint64_t data_len, int64_t mai
                         "(%llu bytes): the file is incomplete or corrupted", name,
                         (unsigned long long)sp->end, (unsigned long long)data_len);
     sp->key = key;
-    json_string_decode(c->text, &c->toks[key], full, sizeof full);
+    kv_json_string_decode(c->text, &c->toks[key], full, sizeof full);
     count_tensor(st, full, dname, elements, bytes, main_layers);
     return 0;
 }
@@ -336,11 +336,11 @@ static int st_tensor(const st_ctx *c, size_t key, uint64_t data_len, int64_t mai
 /* __metadata__: an object of strings (the safetensors format says so). */
 static int st_metadata(const st_ctx *c, size_t obj)
 {
-    if (c->toks[obj].type != JSON_OBJECT)
+    if (c->toks[obj].type != KV_JSON_OBJECT)
         return TOK_FAIL(c, obj, "__metadata__ must be an object of strings");
     size_t i = obj + 1;
     for (size_t k = 0; k < c->toks[obj].size; k++, i = c->toks[i + 1].next)
-        if (c->toks[i + 1].type != JSON_STRING) {
+        if (c->toks[i + 1].type != KV_JSON_STRING) {
             char name[84];
             return TOK_FAIL(c, i + 1, "__metadata__ value of '%s' must be a string",
                             shown_name(c, i, name, sizeof name));
@@ -385,12 +385,12 @@ static int st_tiling(const st_ctx *c, st_span *sp, size_t n, uint64_t data_len)
 
 /* Tokenizes the header, with a token array that grows (a header of n bytes holds at most
  * n / 2 + 1 values; real ones a tenth of that). Returns the count or -1 (message in err). */
-static long st_tokenize(const char *text, size_t n, json_tok **toks, const char *label,
+static long st_tokenize(const char *text, size_t n, kv_json_tok **toks, const char *label,
                         char *err, size_t errcap)
 {
-    json_error je = {0, 0, NULL};
+    kv_json_error je = {0, 0, NULL};
     size_t most = n / 2 + 2 < ST_MAX_TOKENS ? n / 2 + 2 : ST_MAX_TOKENS;
-    long used = json_parse_grow(text, n, toks, ST_FIRST_TOKENS, most, ST_MAX_DEPTH, &je);
+    long used = kv_json_parse_grow(text, n, toks, ST_FIRST_TOKENS, most, ST_MAX_DEPTH, &je);
     if (used > 0)
         return used;
     if (strcmp(je.msg, "out of memory") == 0)
@@ -407,7 +407,7 @@ static int st_walk(const st_ctx *c, uint64_t data_len, int64_t main_layers, st_s
 {
     size_t n = 0, i = 1;
     for (size_t k = 0; k < c->toks[0].size; k++, i = c->toks[i + 1].next) {
-        int rc = json_string_eq(c->text, &c->toks[i], "__metadata__")
+        int rc = kv_json_string_eq(c->text, &c->toks[i], "__metadata__")
                      ? st_metadata(c, i + 1)
                      : st_tensor(c, i, data_len, main_layers, &sp[n++], st);
         if (rc)
@@ -440,7 +440,7 @@ kv_status kv_safetensors_read(const unsigned char *data, size_t len, uint64_t fi
     if (n < 2 || data[8] != '{')
         return st_fail(label, err, errcap, 8, "the header must be a JSON object: not a "
                        "safetensors file");
-    json_tok *toks = NULL;
+    kv_json_tok *toks = NULL;
     long used = st_tokenize((const char *)data + 8, (size_t)n, &toks, label, err, errcap);
     if (used < 0) {
         free(toks);
