@@ -256,6 +256,41 @@ static void sweep_ranges_are_exact(void **state)
 }
 
 /* A sweep whose output can no longer be written stops at once with exit 3. */
+/* Every engine's sweep has its own columns, and none of them is empty on any row: a column
+ * is a property of a field of the engine swept (an SGLang sweep once printed vLLM's three,
+ * always empty). */
+static void sweep_columns_follow_the_engine(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *engine, *column;
+    } cases[] = {{"vllm", "num_gpu_blocks"},
+                 {"sglang", "sglang_max_total_num_tokens"},
+                 {"trtllm", "trtllm_blocks"},
+                 {"llama.cpp", "llamacpp_n_ctx"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        RUN(&r, "--engine", cases[i].engine, "--model", "qwen3-8b", "--sweep", "context=1k,8k",
+            "--format", "csv");
+        assert_int_equal(r.status, 0);
+        const char *nl = strchr(r.out, '\n');
+        assert_non_null(nl);
+        char header[1024];
+        snprintf(header, sizeof header, "%.*s", (int)(nl - r.out), r.out);
+        if (!strstr(header, cases[i].column))
+            fail_msg("--engine %s: no %s column in '%s'", cases[i].engine, cases[i].column, header);
+        /* another engine's columns are not there */
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            if (k != i && strstr(header, cases[k].column))
+                fail_msg("--engine %s prints %s", cases[i].engine, cases[k].column);
+        /* no empty cell: no ",," and no line that starts or ends a cell empty */
+        if (strstr(r.out, ",,") || strstr(r.out, ",\n") || strstr(r.out, "\n,"))
+            fail_msg("--engine %s: an empty column:\n%s", cases[i].engine, r.out);
+        assert_int_equal(count_lines(r.out), 3);
+        run_free(&r);
+    }
+}
+
 static void sweep_stops_when_output_fails(void **state)
 {
     (void)state;
@@ -419,6 +454,7 @@ int main(void)
         cmocka_unit_test(sweep_stops_when_output_fails),
         cmocka_unit_test(hostile_text_is_made_safe),
         cmocka_unit_test(messages_and_numbers),
+        cmocka_unit_test(sweep_columns_follow_the_engine),
         cmocka_unit_test(per_gpu_figures_and_true_words),
         cmocka_unit_test(plans_are_exact_or_refused),
     };
