@@ -216,15 +216,10 @@ static const char *const growth_lines[] = {
                          "request stops\n  growing with the context.\n\n"),
 };
 
-void report_text(FILE *out, const kv_report *rep)
+/* "Tensor par.", "Pipeline", "Data par.": how the figures below are laid over GPUs. */
+static void parallel_lines(FILE *out, const kv_spec *s, const kv_result *r)
 {
-    const kv_spec *s = rep->spec;
-    const kv_result *r = rep->result;
-    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-    const kv_dtype_info *w = kv_dtype_get(s->weight_dtype);
-
-    banner(out, s);
-    model_line(out, s, r);
+    char c[FMT_BUF];
     if (s->tp > 1)
         fprintf(out, "Tensor par.: %lld GPUs per replica; figures below are per GPU (%lld of %lld "
                      "KV heads%s, 1/%lld of the weights)\n",
@@ -241,42 +236,60 @@ void report_text(FILE *out, const kv_report *rep)
                 (long long)s->dp, (long long)(s->tp * s->pp), s->tp * s->pp == 1 ? "" : "s",
                 (long long)(s->dp * s->tp * s->pp),
                 fmt_fixed(c, sizeof c, r->deployment_max_concurrency, 0, 1));
-    int stored = s->checkpoint_weights_bytes > 0; /* a checkpoint's own tensor bytes */
-    int st = s->weights_source == KV_WEIGHTS_SAFETENSORS;
-    int no_st = s->weights_source == KV_WEIGHTS_NO_FILES;
-    const char *note = s->params_estimated
-                           ? (no_st ? "  (parameters estimated from the config: no safetensors "
-                                      "files found)"
-                                    : "  (parameters estimated from the config)")
-                       : stored ? (st ? "  (tensor sizes from the safetensors headers)"
-                                      : "  (tensor sizes from the GGUF header)")
-                       : no_st  ? "  (no safetensors files found)"
-                                : "";
+}
+
+/* Where the weights came from, as the Weights line says it: by the weights' source, and
+ * whether the parameter count is the config's estimate. */
+static const struct {
+    const char *dtype;     /* in place of the weight dtype's name (NULL: the dtype's) */
+    const char *note;      /* after the GiB */
+    const char *estimated; /* the note when the parameters are estimated (NULL: note) */
+} weight_notes[] = {
+    [KV_WEIGHTS_GIVEN] = {NULL, "", "  (parameters estimated from the config)"},
+    [KV_WEIGHTS_GGUF] = {"the file's types", "  (tensor sizes from the GGUF header)", NULL},
+    [KV_WEIGHTS_SAFETENSORS] = {"the files' types", "  (tensor sizes from the safetensors headers)",
+                                NULL},
+    [KV_WEIGHTS_NO_FILES] = {NULL, "  (no safetensors files found)",
+                             "  (parameters estimated from the config: no safetensors files "
+                             "found)"},
+};
+
+static void weights_line(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    /* a checkpoint's own tensor bytes, when they are what the weights are */
+    int stored = s->checkpoint_weights_bytes > 0;
+    int src = (unsigned)s->weights_source < sizeof weight_notes / sizeof weight_notes[0]
+                  ? s->weights_source
+                  : KV_WEIGHTS_GIVEN;
+    if (!stored && (src == KV_WEIGHTS_GGUF || src == KV_WEIGHTS_SAFETENSORS))
+        src = KV_WEIGHTS_GIVEN;
+    const char *note = s->params_estimated && weight_notes[src].estimated
+                           ? weight_notes[src].estimated
+                           : weight_notes[src].note;
+    const char *dtype = stored && weight_notes[src].dtype ? weight_notes[src].dtype
+                                                          : kv_dtype_get(s->weight_dtype)->name;
     fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s\n",
-            fmt_g(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b),
-            stored ? (st ? "the files' types" : "the file's types") : w->name,
+            fmt_g(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b), dtype,
             fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0), note);
     if (stored && (s->checkpoint_tower_bytes > 0 || s->checkpoint_mtp_bytes > 0))
         checkpoint_parts_line(out, s);
+}
+
+static void gpu_line(FILE *out, const kv_spec *s)
+{
+    char a[FMT_BUF], b[FMT_BUF];
     fprintf(out, "GPU memory : %s GiB%s%s%s%s   (reserve %s GiB for activations/overhead)\n",
             fmt_g(a, sizeof a, s->gpu_mem_gib), s->gpu_name ? " (" : "",
             s->gpu_name ? s->gpu_name : "",
             s->gpu_name && s->gpu_mem_estimated ? ", estimate: the marketed capacity" : "",
             s->gpu_name ? ")" : "", fmt_g(b, sizeof b, s->overhead_gib));
-    lesson_default_notes(out, rep);
-    if (!r->room) {
-        fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
-              "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
-              out);
-        if (rep->plan || rep->levers || rep->layouts || s->engine != KV_ENGINE_IDEAL) {
-            fputc('\n', out);
-            report_extra_sections(out, rep);
-        }
-        return;
-    }
-    fprintf(out, "Free for KV: %s GiB\n\n", fmt_fixed(a, sizeof a, r->free_kv_bytes / KV_GIB, 2, 0));
+}
 
-    per_token_lines(out, s, r);
+/* "KV per request @ N tokens" and, beyond the model's context, a note. */
+static void request_lines(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     fprintf(out, "KV per request @ %s tokens:  %s MiB", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->kv_bytes_per_request / KV_MIB, 1, 1));
     if (s->tp > 1)
@@ -288,7 +301,12 @@ void report_text(FILE *out, const kv_report *rep)
         fprintf(out, "(beyond the model's max_position_embeddings of %s tokens)\n",
                 fmt_int(a, sizeof a, s->max_context, 1));
     fputc('\n', out);
+}
 
+/* The answer: requests at once, by the chosen engine (the lesson's beside it). */
+static void answer_lines(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     fprintf(out, "Max concurrent requests @ %s context:  ~%s", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->max_concurrency, 0, 0));
     if (s->engine != KV_ENGINE_IDEAL)
@@ -297,7 +315,11 @@ void report_text(FILE *out, const kv_report *rep)
     fputc('\n', out);
     fputs("(This, not tokens/sec, is usually what caps how many users you serve at once.)\n\n",
           out);
+}
 
+static void table_lines(FILE *out, const kv_report *rep)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     fputs("Context length vs concurrency (same GPU):\n", out);
     fprintf(out, "  %8s  %11s  %14s\n", "context", "KV/req", "max concurrent");
     for (size_t i = 0; i < rep->table->n_rows; i++) {
@@ -307,8 +329,14 @@ void report_text(FILE *out, const kv_report *rep)
                 fmt_fixed(c, sizeof c, row->max_concurrency, 0, 0),
                 row->is_setting ? "  <- your setting" : "");
     }
-    fputs(growth_lines[r->growth], out);
+    fputs(growth_lines[rep->result->growth], out);
+}
 
+static void prefix_lines(FILE *out, const kv_report *rep)
+{
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     fprintf(out, "Prefix caching: %s requests sharing a %s-token prompt\n",
             fmt_int(a, sizeof a, s->prefix_requests, 0), fmt_int(b, sizeof b, s->prefix_tokens, 1));
     if (lesson_default(rep, KV_P_PREFIX_TOKENS) && lesson_default(rep, KV_P_PREFIX_REQUESTS))
@@ -326,5 +354,35 @@ void report_text(FILE *out, const kv_report *rep)
               : "  This is why a shared system prompt / few-shot preamble is nearly free to "
                 "reuse.\n\n",
           out);
+}
+
+void report_text(FILE *out, const kv_report *rep)
+{
+    const kv_spec *s = rep->spec;
+    const kv_result *r = rep->result;
+    char a[FMT_BUF];
+
+    banner(out, s);
+    model_line(out, s, r);
+    parallel_lines(out, s, r);
+    weights_line(out, s, r);
+    gpu_line(out, s);
+    lesson_default_notes(out, rep);
+    if (!r->room) {
+        fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
+              "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
+              out);
+        if (rep->plan || rep->levers || rep->layouts || s->engine != KV_ENGINE_IDEAL) {
+            fputc('\n', out);
+            report_extra_sections(out, rep);
+        }
+        return;
+    }
+    fprintf(out, "Free for KV: %s GiB\n\n", fmt_fixed(a, sizeof a, r->free_kv_bytes / KV_GIB, 2, 0));
+    per_token_lines(out, s, r);
+    request_lines(out, s, r);
+    answer_lines(out, s, r);
+    table_lines(out, rep);
+    prefix_lines(out, rep);
     report_extra_sections(out, rep);
 }
