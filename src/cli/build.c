@@ -162,19 +162,22 @@ static void choose_engine(const kv_options *o, const kv_log_args *log, kv_spec *
 static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
 {
     char shown[KV_TYPED_MAX];
-    size_t n = kv_param_count();
-    /* 4. explicit flags: an engine's own flags need that engine (its defaults that depend
-     *    on the GPU are resolved by the engine itself, from the spec) */
+    /* 4. explicit flags (the spec inputs are the table's first rows): an engine's own flags
+     *    need that engine (its defaults that depend on the GPU are resolved by the engine
+     *    itself, from the spec) */
+    size_t n;
+    const kv_flag *flags = kv_flag_table(&n);
     for (size_t i = 0; i < n; i++) {
-        const kv_param *p = kv_param_at(i);
-        if (o->set[i] && p->engine != KV_ENGINE_COUNT && p->engine != out->engine)
+        if (!o->set[i])
+            continue;
+        const kv_param *p = flags[i].param;
+        if (p->engine != KV_ENGINE_COUNT && p->engine != out->engine)
             return kv_fail(err, errcap, "%s: applies only with --engine %s",
-                           kv_flag_shown(o, kv_flag_at(i), shown, sizeof shown),
+                           kv_flag_shown(o, &flags[i], shown, sizeof shown),
                            kv_engine_name(p->engine));
+        if (p->type != KV_T_ENGINE)
+            kv_spec_set(out, p, &o->values[i]);
     }
-    for (size_t i = 0; i < n; i++)
-        if (o->set[i] && kv_param_at(i)->type != KV_T_ENGINE)
-            kv_spec_set(out, kv_param_at(i), &o->values[i]);
     return 0;
 }
 
@@ -208,7 +211,7 @@ void kv_build_sources(const kv_options *o, const kv_model *model, const kv_gpu *
                       const kv_spec *s, kv_sources *out)
 {
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < kv_param_count(); i++)
+    for (size_t i = 0, n = kv_param_count(); i < n; i++)
         out->of[i] = o->set[i] ? SOURCE_FLAG
                                : (unsigned char)unset_source(kv_param_at(i), model, gpu, s);
 }
@@ -226,7 +229,7 @@ int kv_build_spec_log(const kv_options *o, const kv_model *model, const kv_gpu *
     kv_build_base(model, gpu, out);
     choose_engine(o, log, out);
     /* 3b. the log's values, as if typed; an explicit flag of the same input wins */
-    for (size_t i = 0; log && i < kv_param_count(); i++) {
+    for (size_t i = 0, n = kv_param_count(); log && i < n; i++) {
         const kv_param *p = kv_param_at(i);
         if (log->kind[i] && !o->set[i] && p->type != KV_T_ENGINE &&
             (log->kind[i] == KV_LOG_SETTING || measured) &&

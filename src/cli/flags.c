@@ -178,6 +178,13 @@ const kv_flag *kv_flag_at(size_t i)
     return i < n_table ? &table[i] : NULL;
 }
 
+const kv_flag *kv_flag_table(size_t *n_inputs)
+{
+    init();
+    *n_inputs = n_params;
+    return table;
+}
+
 size_t kv_flag_index(const kv_flag *f)
 {
     return (size_t)(f - table);

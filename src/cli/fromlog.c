@@ -67,7 +67,7 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
 int kv_fromlog_what_if(const kv_options *o, const kv_log *lg, kv_log_args *in)
 {
     int changed = 0;
-    for (size_t i = 0; i < kv_param_count(); i++)
+    for (size_t i = 0, n = kv_param_count(); i < n; i++)
         if (o->set[i] && kv_log_contradicts(lg, kv_param_at(i), &o->values[i]))
             changed = 1;
     double total = kv_log_gpu_total(lg);

@@ -94,6 +94,9 @@ typedef struct {
  * program's own. i < kv_flag_count(). */
 size_t kv_flag_count(void);
 const kv_flag *kv_flag_at(size_t i);
+/* The table itself, for loops over every point of a sweep: *n_inputs its first rows are
+ * the spec inputs. */
+const kv_flag *kv_flag_table(size_t *n_inputs);
 /* The index of a flag in that order. */
 size_t kv_flag_index(const kv_flag *f);
 /* The flag of a parameter. */

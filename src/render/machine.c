@@ -88,7 +88,7 @@ static void report_json_inputs(FILE *out, const kv_spec *s)
     char buf[FMT_BUF];
     int first = 1, is_string;
     fputs("  \"inputs\": {", out);
-    for (size_t i = 0; i < kv_param_count(); i++) {
+    for (size_t i = 0, n = kv_param_count(); i < n; i++) {
         const kv_param *p = kv_param_at(i);
         if (!applies(p, s))
             continue;
@@ -116,7 +116,7 @@ static void report_json_sources(FILE *out, const kv_report *rep)
         return;
     }
     fputs("  \"sources\": {", out);
-    for (size_t i = 0; i < kv_param_count(); i++) {
+    for (size_t i = 0, n = kv_param_count(); i < n; i++) {
         const kv_param *p = kv_param_at(i);
         if (!applies(p, s))
             continue;
