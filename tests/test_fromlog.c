@@ -667,6 +667,39 @@ static void stdin_and_errors(void **state)
     run_free(&r);
 }
 
+/* A model store names its files by digest, without an extension (Ollama's blobs/sha256-...):
+ * the file the log names is read when it is a GGUF by its magic. The log is L01's, with the
+ * loader's line naming a copy of L01.gguf so stored. */
+static void model_file_named_by_digest(void **state)
+{
+    (void)state;
+    const char *blob = KVCALC_BINARY_DIR "/engines/gguf/sha256-0123abcd";
+    const char *logp = KVCALC_BINARY_DIR "/engines/gguf/digest.log";
+    size_t len, loglen;
+    char *g = read_file(GGUF "L01.gguf", &len), *l = read_file(LOGS "llamacpp-l01.log", &loglen);
+    assert_non_null(g);
+    assert_non_null(l);
+    FILE *f = fopen(blob, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(g, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(logp, "wb");
+    assert_non_null(f);
+    fprintf(f, "llama_model_loader: loaded meta data with 5 key-value pairs and 3 tensors from %s "
+               "(version GGUF V3 (latest))\n%s", blob, l);
+    assert_int_equal(fclose(f), 0);
+    free(g);
+    free(l);
+    EXPECT_STDOUT("gguf\n", "--from-log", logp, "--get", "weights_source"); /* its header's */
+    /* the same name without the file: kvcalc says it cannot resolve it */
+    remove(blob);
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", logp, NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "sha256-0123abcd', which kvcalc cannot resolve"));
+    run_free(&r);
+}
+
 /* A KV line that the logged figure does not reproduce says what figure it implies: D23's
  * token line was printed from a rank with 10.68 GiB (vllm-logs-public.md: 238,208 tokens x
  * 48,128 B is 10.68 GiB), not the 10.65 GiB Worker_TP3 printed. */
@@ -698,6 +731,7 @@ int main(void)
         cmocka_unit_test(json_and_require),
         cmocka_unit_test(flags_override_the_log),
         cmocka_unit_test(stdin_and_errors),
+        cmocka_unit_test(model_file_named_by_digest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -143,6 +143,8 @@ static void gptoss_l09(void **state)
     assert_true(s.checkpoint_weights_bytes == 1651680.0);
     assert_true(s.checkpoint_params == 1592640.0);
     assert_int_equal(g.n_tensors, 4);
+    assert_int_equal(s.arch.experts, 32); /* gpt-oss.expert_count: an MoE model says so */
+    assert_int_equal(s.arch.known, 0);    /* ... and no estimate comes of it */
     assert_int_equal(kv_compute(&s, &r), KV_OK);
     assert_true(r.weights_bytes == 1651680.0);
     assert_true(r.params == 1592640.0);

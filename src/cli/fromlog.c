@@ -34,11 +34,11 @@ int kv_fromlog_inputs(const kv_log *lg, const char *file, kv_log_args *in, char 
     return 0;
 }
 
-/* A GGUF file the log names, when it is there. */
+/* A GGUF file the log names, when it is there: by its magic, as model stores name their
+ * files by digest ("blobs/sha256-..."), without an extension. */
 static int gguf_named(const char *path)
 {
-    size_t n = strlen(path);
-    return n > 5 && strcmp(path + n - 5, ".gguf") == 0 && kv_gguf_probe(path);
+    return path[0] && kv_gguf_probe(path);
 }
 
 int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err, size_t errcap)

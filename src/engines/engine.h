@@ -48,10 +48,13 @@ enum {
 #define KV_SWA_ON 8u /* the next cache line is the sliding-window cache */
 #define KV_SWA_OFF 16u /* the next cache line is the main cache */
 #define KV_CACHE 32u /* a cache line: goes to the sliding-window fields after KV_SWA_ON */
+#define KV_CONST 64u /* a line without conversions: its presence writes to[1] into field
+                        to[0] (a switch on a command line, a word that names a setting) */
+#define KV_SUM 128u  /* devices print their shares: add them (a new startup starts over) */
 
 /* One line pattern. The pattern is the line's own text with conversions: "%n" an integer
  * (thousands commas allowed), "%f" a decimal, "%b" a decimal and its unit (GiB, GB, MiB,
- * MB: bytes; the engines' "GB" is GiB), "%s" a word up to the pattern's next character,
+ * MB, KiB, B: bytes; the engines' "GB" is GiB), "%s" a word up to the pattern's next character,
  * "%*" any text up to what follows; a blank matches any run of blanks. */
 typedef struct {
     const char *pat;

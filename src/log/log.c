@@ -98,13 +98,15 @@ static const char *read_decimal(const char *s, double *out)
     return p;
 }
 
-/* A decimal and its unit, in bytes ("79.15GiB", "27.13 GB", "512.00 MiB"). */
+/* A decimal and its unit, in bytes ("79.15GiB", "27.13 GB", "512.00 MiB", "0 B": Go's
+ * HumanBytes2 prints B and KiB below a MiB). */
 static const char *read_bytes(const char *s, double *out)
 {
     static const struct {
         const char *unit;
         double scale;
-    } units[] = {{"GiB", KV_GIB}, {"GB", KV_GIB}, {"MiB", KV_MIB}, {"MB", KV_MIB}};
+    } units[] = {{"GiB", KV_GIB}, {"GB", KV_GIB}, {"MiB", KV_MIB}, {"MB", KV_MIB},
+                 {"KiB", 1024.0}, {"B", 1.0}};
     double v;
     const char *p = read_decimal(s, &v);
     if (!p)
@@ -252,6 +254,8 @@ static void set_field(kv_log_values *v, int f, double x, unsigned flags)
         return;
     if (flags & KV_MIN && v->present[f] && v->v[f] <= x)
         return;
+    if (flags & KV_SUM && v->present[f])
+        x += v->v[f];
     v->v[f] = x;
     v->present[f] = 1;
 }
@@ -314,6 +318,8 @@ static void store(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern
 {
     char text[256];
     int swa = (row->flags & KV_CACHE) && v->swa_next;
+    if (row->flags & KV_CONST && n == 0)
+        set_field(v, row->to[0], row->to[1], 0);
     for (int i = 0; i < n; i++) {
         int to = row->to[i];
         if (swa)
@@ -472,16 +478,22 @@ void kv_log_feed(kv_log *lg, const char *line, size_t len)
     }
 }
 
+/* The engine whose KV lines came last; on the same last line (an engine that embeds
+ * another prints the other's lines too: Ollama's runner is llama.cpp), the one whose
+ * patterns matched more KV lines, which explains more of the log. */
 int kv_log_finish(kv_log *lg)
 {
-    long best = 0;
+    long best = 0, most = 0;
     lg->engine = KV_ENGINE_COUNT;
-    for (int e = 0; e < KV_ENGINE_COUNT; e++)
-        if (lg->cand[e].last_kv_line > best) {
-            best = lg->cand[e].last_kv_line;
+    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        const kv_log_values *c = &lg->cand[e];
+        if (c->last_kv_line > best || (c->last_kv_line == best && best > 0 && c->kv_lines > most)) {
+            best = c->last_kv_line;
+            most = c->kv_lines;
             lg->engine = (kv_engine)e;
-            lg->values = lg->cand[e];
+            lg->values = *c;
         }
+    }
     return lg->engine == KV_ENGINE_COUNT ? -1 : 0;
 }
 

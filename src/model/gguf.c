@@ -55,7 +55,7 @@ const char *const gguf_key_suffix[GK_COUNT] = {
     "rope.dimension_count", "attention.sliding_window", "attention.sliding_window_pattern",
     "attention.shared_kv_layers", "full_attention_interval", "attention.recurrent_layers",
     "nextn_predict_layers", "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size",
-    "ssm.group_count", "feed_forward_length",
+    "ssm.group_count", "feed_forward_length", "expert_count",
 };
 
 int gguf_fail(gguf_cur *c, size_t at, const char *fmt, ...)

@@ -358,6 +358,11 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
         s->arch.qk_rope_dim = g->rope_dims;
     }
     s->arch.known = 0;
+    /* an MoE model says so (an engine's formulas differ for one: Ollama's graph); not an
+     * estimate: arch.known stays 0 */
+    s->arch.experts = 0;
+    if (get_int(&x, GK_EXPERTS, 0, MAX_DIM, &s->arch.experts) < 0)
+        return -1;
     s->params_estimated = 0;
     if (g->n_tensors > 0) {
         s->checkpoint_weights_bytes = g->weight_bytes;
