@@ -122,6 +122,9 @@ typedef struct {
     double rel_round;     /* half the last printed digit of the KV figure, over the figure */
     double unit_round;    /* half the last printed digit of a logged size, in bytes */
     int from_settings;    /* 1: the log states no KV budget; the cache follows from settings */
+    /* half the last printed digit of a logged size x (bytes), when the engine prints each
+     * size in its own unit (Go's "%.1f GiB" / "%.1f MiB"); NULL: unit_round for all */
+    double (*rounding)(double x);
 } kv_log_summary;
 
 /* How an engine's startup logs read, and how they are compared. */

@@ -135,9 +135,10 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
                        size_t cap)
 {
     const kv_log_summary *s = &x->sum;
-    double shown_round = strcmp(l->unit, "bytes") == 0 ? s->unit_round * figures
-                         : strcmp(l->unit, "requests") == 0 ? 0.005
-                                                           : 0;
+    double shown_round = strcmp(l->unit, "requests") == 0 ? 0.005
+                         : strcmp(l->unit, "bytes") != 0   ? 0
+                         : s->rounding                     ? s->rounding(l->logged)
+                                                           : s->unit_round * figures;
     double tol = fabs(l->kvcalc) * s->rel_round + shown_round + fabs(l->logged) * 1e-12;
     if (x->what_if && !s->from_settings)
         snprintf(buf, cap, "what if: from the new budget with the logged terms");
