@@ -112,6 +112,20 @@ static void vllm_two_startups_and_a_cut_file(void **state)
     expect_field(v, KV_LOG_KV_TOKENS, 464848);
     expect_field(v, KV_LOG_BLOCKS, 29053);
 
+    /* a second startup that does not state the release keeps the one stated before it */
+    const char *two = KVCALC_BINARY_DIR "/engines/gguf/two-startups.log";
+    FILE *f = fopen(two, "w");
+    assert_non_null(f);
+    fputs("INFO 08-20 10:00:00 [api_server.py:1805] vLLM API server version 0.10.1.1\n"
+          "INFO 08-20 10:00:09 [gpu_worker.py:276] Available KV cache memory: 5.01 GiB\n"
+          "INFO 08-20 11:00:00 [utils.py:326] non-default args: {'model': 'Qwen2'}\n"
+          "INFO 08-20 11:00:09 [gpu_worker.py:276] Available KV cache memory: 6.02 GiB\n", f);
+    assert_int_equal(fclose(f), 0);
+    v = read_log(two);
+    assert_int_equal(v->startups, 2);
+    expect_field(v, KV_LOG_AVAILABLE_KV, 6.02 * GIB);
+    assert_string_equal(v->version, "0.10.1.1");
+
     /* the last line ("... per request: 3.5", cut) is dropped, never read as 3.5x */
     v = read_log(LOGS "vllm-d20-cut.log");
     assert_int_equal(lg.unterminated, 1);

@@ -356,7 +356,11 @@ static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pat
 {
     if (row->flags & KV_START && v->kv_lines > 0) { /* a new startup: forget the last one */
         int startups = v->startups;
+        char version[sizeof v->version]; /* but the release: a server that loads another
+                                            model states it once, at its own start */
+        memcpy(version, v->version, sizeof version);
         memset(v, 0, sizeof *v);
+        memcpy(v->version, version, sizeof version);
         v->startups = startups + 1;
     }
     if (v->startups == 0)
