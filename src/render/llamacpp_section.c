@@ -122,7 +122,6 @@ static void ctx_origin(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
 
 static void context_lines(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
 {
-    const char *p = context_prefix(L->build);
     ctx_origin(out, s, L);
     fprintf(out, "  slots    : %lld%s, %lld stream%s; flash attention %s; micro-batch %lld\n",
             (long long)L->n_seq,
@@ -134,11 +133,6 @@ static void context_lines(FILE *out, const kv_spec *s, const kv_llamacpp_result 
                          : "auto (counts as on)")
                      : "off",
             (long long)L->n_ubatch);
-    if (L->rounded && L->build >= P_ROUNDING)
-        fprintf(out, "%s: n_ctx is not divisible by n_seq_max - rounding down to %lld\n", p,
-                (long long)L->n_ctx);
-    fprintf(out, "%s: n_seq_max     = %lld\n", p, (long long)L->n_seq);
-    fprintf(out, "%s: n_ctx         = %lld\n", p, (long long)L->n_ctx);
 }
 
 static void cache_lines(FILE *out, const kv_llamacpp_result *L)
@@ -159,6 +153,17 @@ static void cache_lines(FILE *out, const kv_llamacpp_result *L)
         state_line(out, L);
     if (L->v_less)
         fputs("  (an MLA cache: from build 7832 it keeps the latent in K and no V)\n", out);
+}
+
+void report_llamacpp_lines(FILE *out, const kv_llamacpp_result *L)
+{
+    const char *p = context_prefix(L->build);
+    if (L->rounded && L->build >= P_ROUNDING)
+        fprintf(out, "%s: n_ctx is not divisible by n_seq_max - rounding down to %lld\n", p,
+                (long long)L->n_ctx);
+    fprintf(out, "%s: n_seq_max     = %lld\n", p, (long long)L->n_seq);
+    fprintf(out, "%s: n_ctx         = %lld\n", p, (long long)L->n_ctx);
+    cache_lines(out, L);
 }
 
 static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
@@ -209,7 +214,7 @@ void report_llamacpp_text(FILE *out, const kv_report *rep)
         fprintf(out, "  (build %lld is newer than the rules kvcalc knows: build %lld's apply)\n",
                 (long long)s->llamacpp.build, (long long)L->build);
     context_lines(out, s, L);
-    cache_lines(out, L);
+    report_llamacpp_lines(out, L);
     memory_lines(out, s, r);
     fprintf(out, "  %s request%s of %s tokens at once (%lld slot%s of up to %s tokens%s%s)\n\n",
             fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), r->max_concurrency == 1 ? "" : "s",

@@ -63,6 +63,11 @@ void report_svg(FILE *out, const kv_report *rep);
 #define KV_ENGINE(ID, id, name) void report_##id##_text(FILE *out, const kv_report *rep);
 #include "kvcalc_engines.def"
 #undef KV_ENGINE
+#ifdef KVCALC_ENGINES
+/* llama.cpp's own lines of a result (n_ctx, its rounding, the cache lines) in the build's
+ * words: for the sections of engines that run llama.cpp (Ollama's llama-server). */
+void report_llamacpp_lines(FILE *out, const kv_llamacpp_result *L);
+#endif
 void report_plan_text(FILE *out, const kv_report *rep);
 void report_levers_text(FILE *out, const kv_report *rep);
 void report_layouts_text(FILE *out, const kv_report *rep);
