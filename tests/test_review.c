@@ -45,7 +45,7 @@ static void the_engine_drives_the_answer(void **state)
     EXPECT_STDOUT("true\n", REFUSED, "--get", "ideal_fits");
     RUN(&r, REFUSED, "--require", "max_concurrency>=2");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "Max concurrent requests @ 224,694 context:  ~0  (by vllm's "
+    assert_non_null(strstr(r.out, "Max concurrent requests @ 224,694 context:  ~0  (by vLLM's "
                                   "rules; the lesson's ideal packing: ~2)\n"));
     assert_non_null(strstr(r.out, "ValueError: To serve at least one request"));
     assert_string_equal(r.err, "kvcalc: requirement failed: max_concurrency>=2 (got 0)\n");

@@ -95,7 +95,16 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
 static int lesson_default(const kv_report *rep, kv_core_param p)
 {
     return rep->sources && rep->spec->model_name &&
-           rep->sources->of[kv_param_index(kv_core_param_get(p))] == SOURCE_DEFAULT;
+           rep->sources->of[kv_param_index(kv_core_param_get(p))] == SOURCE_DEFAULT &&
+           !kv_engine_overrides(rep->spec->engine, p);
+}
+
+/* 1 when the chosen engine set that input in its defaults (not the lesson). */
+static int engine_default(const kv_report *rep, kv_core_param p)
+{
+    return rep->sources &&
+           rep->sources->of[kv_param_index(kv_core_param_get(p))] == SOURCE_DEFAULT &&
+           kv_engine_overrides(rep->spec->engine, p);
 }
 
 /* Says which of the lesson's illustrative numbers a real model is being sized with. */
@@ -109,6 +118,10 @@ static void lesson_default_notes(FILE *out, const kv_report *rep)
     if (lesson_default(rep, KV_P_OVERHEAD_GIB))
         fprintf(out, "  (the %s GiB reserve is the lesson's default: --overhead-gib sets it)\n",
                 fmt_g(a, sizeof a, s->overhead_gib));
+    else if (engine_default(rep, KV_P_OVERHEAD_GIB))
+        fprintf(out, "  (the %s GiB reserve is %s's default: it keeps its own, counted in its "
+                     "section below; --overhead-gib sets one)\n",
+                fmt_g(a, sizeof a, s->overhead_gib), kv_engine_title(s->engine));
     if (lesson_default(rep, KV_P_CONTEXT))
         fprintf(out, "  (%s tokens per request is the lesson's default: --context sets it)\n",
                 fmt_int(a, sizeof a, s->context, 1));
@@ -311,7 +324,7 @@ static void answer_lines(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_fixed(b, sizeof b, r->max_concurrency, 0, 0));
     if (s->engine != KV_ENGINE_IDEAL)
         fprintf(out, "  (by %s's rules; the lesson's ideal packing: ~%s)",
-                kv_engine_name(s->engine), fmt_fixed(c, sizeof c, r->ideal_max_concurrency, 0, 0));
+                kv_engine_title(s->engine), fmt_fixed(c, sizeof c, r->ideal_max_concurrency, 0, 0));
     fputc('\n', out);
     fputs("(This, not tokens/sec, is usually what caps how many users you serve at once.)\n\n",
           out);
