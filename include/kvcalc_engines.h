@@ -344,6 +344,158 @@ typedef struct {
     int64_t autofit_slot_ctx;/* one slot's room at autofit_ctx */
 } kv_llamacpp_result;
 
+
+/* ---- Ollama ---- */
+
+/* The backend library Ollama found, as its logs name it ("library=cuda"): it decides the
+ * memory Ollama keeps free on each device and whether flash attention is possible. */
+typedef enum {
+    KV_OLLAMA_CUDA, KV_OLLAMA_ROCM, KV_OLLAMA_METAL, KV_OLLAMA_CPU, KV_OLLAMA_ONEAPI,
+    KV_OLLAMA_VULKAN, KV_OLLAMA_LIBRARIES
+} kv_ollama_library;
+
+/* OLLAMA_KV_CACHE_TYPE. Ollama's estimate counts f16 2 B, q8_0 1 B and q4_0 0.5 B per
+ * element, and takes a quantized type only with flash attention (0.30+: llama-server
+ * takes any of them as llama.cpp does). */
+typedef enum { KV_OLLAMA_F16, KV_OLLAMA_Q8_0, KV_OLLAMA_Q4_0, KV_OLLAMA_CACHE_TYPES } kv_ollama_cache_type;
+
+/* Which of Ollama's code paths sizes the model, by release. */
+typedef enum {
+    KV_OLLAMA_ESTIMATOR,   /* 0.1.48 - 0.12.10: llm/memory.go's estimate, logged "offload" */
+    KV_OLLAMA_LAYOUT,      /* 0.12.11 - 0.24.0: the same sizes laid out per device, logged
+                              "model weights", "kv cache", "compute graph", "total memory" */
+    KV_OLLAMA_LLAMA_SERVER /* 0.30.0 on: llama.cpp's llama-server sizes everything */
+} kv_ollama_era;
+
+#define KV_OLLAMA_NEWEST 3300 /* 0.33: the newest release whose rules kvcalc describes */
+
+/* Ollama's inputs, by its own names (docs/ollama.md): the options of a request or
+ * Modelfile (num_ctx, num_gpu, num_batch) and the server's environment (OLLAMA_*). One
+ * GPU, or the CPU. The model's rows come from the spec's GGUF header (kv_spec.gguf); without
+ * one from the spec's numbers, an estimate the result says is one. */
+typedef struct {
+    int version;                /* 0.MINOR.PATCH as MINOR x 100 + PATCH (0.9.6 = 906) */
+    kv_opt_int num_ctx;         /* tokens per request; not set: the release's default */
+    kv_opt_int num_parallel;    /* OLLAMA_NUM_PARALLEL; not set (or 0): the release's */
+    kv_opt_int flash_attention; /* OLLAMA_FLASH_ATTENTION 0 / 1; not set: the release's
+                                   (and the model's) default */
+    kv_opt_int kv_cache_type;   /* OLLAMA_KV_CACHE_TYPE, a kv_ollama_cache_type; not set:
+                                   from the spec's dtype (f16) */
+    kv_opt_int num_gpu;         /* layers on the GPU; not set: as many as fit (-1) */
+    kv_opt_int num_batch;       /* >= 1; not set: 512 (0.30+: chosen by the context) */
+    kv_opt_int library;         /* a kv_ollama_library; not set: from the GPU (ROCm for
+                                   AMD's, else CUDA) */
+    kv_opt_num available_gib;   /* the device's free memory (the log's memory.available);
+                                   not set: GPU memory - overhead, an estimate */
+    double gpu_overhead_bytes;  /* OLLAMA_GPU_OVERHEAD: kept free on each GPU, bytes [0] */
+} kv_ollama_spec;
+
+/* What Ollama would plan and log, and what `ollama ps` would show. Sizes in bytes. */
+typedef struct {
+    int version;                /* the rules applied */
+    kv_ollama_era era;
+    int64_t num_ctx;            /* per request, after the release's default, its floors and
+                                   the cut to the model's context_length */
+    int ctx_default;            /* 1: num_ctx is the release's default */
+    int ctx_clamped;            /* 1: cut to the model's context_length */
+    int64_t num_parallel;       /* in force */
+    int parallel_auto;          /* 1: the release's choice (no OLLAMA_NUM_PARALLEL) */
+    int parallel_forced;        /* 1: the architecture serves one request at a time */
+    int64_t kv_size;            /* num_ctx x parallel: the runner's --ctx-size / KvSize */
+    int64_t estimate_ctx;       /* the context the estimate sizes: kv_size, or 2048 where a
+                                   release floors it */
+    int64_t batch;              /* the graph formulas' batch; 0.30+: llama-server's -b/-ub */
+    int library;                /* a kv_ollama_library in force */
+    int library_default;        /* 1: from the GPU, not given */
+    int flash;                  /* flash attention counted in the estimate */
+    int flash_auto;             /* 1: left to the runner ("Auto", 0.13.4+) */
+    int flash_refused;          /* 1: asked for, but the library or model refuses it */
+    int cache_type;             /* kv_ollama_cache_type the estimate counts */
+    int cache_type_refused;     /* 1: a quantized type asked for, not in force */
+    double bytes_per_element;   /* 2, 1 or 0.5 */
+    double minimum_bytes;       /* the library's MinimumMemory */
+    double available_bytes;     /* the device's free memory used */
+    int available_estimated;
+    double kv_bytes;            /* memory.required.kv / "kv cache": the estimate's sum */
+    double kv_layer0_bytes;     /* kv[0], in the layer buffer */
+    double buffer_bytes;        /* one layer's worth kept free: blk.0 + its KV */
+    double graph_full_bytes, graph_partial_bytes; /* memory.graph.full / .partial */
+    int graph_formula;          /* 1: the architecture's formula, 0: Ollama's fallback
+                                   (GQA x KV / 6) */
+    double weights_repeating_bytes;    /* the blocks' tensors */
+    double weights_nonrepeating_bytes; /* output_norm + output (or token_embd when tied) */
+    double weights_total_bytes;        /* memory.weights.total as the release logs it */
+    double weights_repeating_logged_bytes; /* memory.weights.repeating as logged (with the KV
+                                          and less the output before 0.6.1, less the output
+                                          before 0.6.3) */
+    int weights_estimated;      /* 1: no GGUF: the spec's weights spread over the blocks */
+    int64_t layers_model;       /* block_count + 1 (the output layer) */
+    int64_t layers_offload;     /* layers placed on the GPU (the output counts as one) */
+    int fully_loaded;           /* every layer and the output on the GPU */
+    double allocation_bytes;    /* memory.required.allocations: the device's share */
+    double gpu_weights_bytes, gpu_kv_bytes, gpu_graph_bytes; /* per device (0.12.11+) */
+    double cpu_weights_bytes, cpu_kv_bytes;
+    double required_full_bytes; /* memory.required.full / "total memory": `ollama ps` SIZE */
+    double required_partial_bytes; /* memory.required.partial: on the GPU (ps's VRAM) */
+    int64_t gpu_percent;        /* `ollama ps` PROCESSOR: 100 GPU, 0 CPU, else the GPU's % */
+    int64_t ps_context;         /* `ollama ps` CONTEXT (0.10.0+; 0: no such column) */
+    int measured_by_runner;     /* 1: Ollama's own engine runs the model and measures its
+                                   allocations (0.11.11+): kvcalc's figures are the estimate */
+    int projector_left_out;     /* 1: vision tensors Ollama counts apart, which kvcalc does not */
+    int cross_attention_left_out; /* 1: mllama's cross-attention layers counted as others */
+    int estimated;              /* 1: any of the gaps above, or the free memory estimated */
+    int64_t longest_num_ctx;    /* the longest num_ctx that keeps every layer on the GPU at
+                                   this parallel; 0: none */
+    /* 0.30+: what llama-server (llama.cpp's rules, the build the release pins) allocates */
+    int64_t llamacpp_build;
+    int server_flash;           /* the --flash-attn Ollama passes: a kv_flash_attn */
+    kv_llamacpp_result server;
+} kv_ollama_result;
+
+/* Reads an Ollama release ("0.9.6", "v0.12.3", "0.5.4-0-g2ddc32d-dirty", "0.33.0-rc2") as
+ * MINOR x 100 + PATCH; 0, or -1 when text is not one. */
+KVCALC_API int kv_ollama_version_parse(const char *text, int *version);
+/* Writes an ollama.version as "0.9.6" into buf. */
+KVCALC_API void kv_ollama_version_format(int version, char *buf, size_t cap);
+/* Go's format.HumanBytes2 (1024-based, "%.1f GiB", "0 B"): the sizes of Ollama's log. */
+KVCALC_API void kv_ollama_human_bytes2(double bytes, char *buf, size_t cap);
+/* Go's format.HumanBytes (1000-based, "6.2 GB", "13 GB"): `ollama ps` SIZE. */
+KVCALC_API void kv_ollama_human_bytes(double bytes, char *buf, size_t cap);
+
+/* The figures of Ollama's startup log (kv_log_values.v[] of the Ollama engine). */
+typedef enum {
+    KV_OLLAMA_LOG_KV_SIZE,        /* the runner's --ctx-size / KvSize: num_ctx x parallel */
+    KV_OLLAMA_LOG_PARALLEL,       /* --parallel / Parallel */
+    KV_OLLAMA_LOG_BATCH,          /* --batch-size / BatchSize */
+    KV_OLLAMA_LOG_NUM_GPU,        /* --n-gpu-layers */
+    KV_OLLAMA_LOG_REQUESTED,      /* layers.requested (-1: as many as fit) */
+    KV_OLLAMA_LOG_FLASH,          /* OLLAMA_FLASH_ATTENTION, --flash-attn, FlashAttention */
+    KV_OLLAMA_LOG_ENV_CTX,        /* OLLAMA_CONTEXT_LENGTH */
+    KV_OLLAMA_LOG_ENV_PARALLEL,   /* OLLAMA_NUM_PARALLEL */
+    KV_OLLAMA_LOG_LIBRARY,        /* a kv_ollama_library */
+    KV_OLLAMA_LOG_GPU_TOTAL,      /* "inference compute" total */
+    KV_OLLAMA_LOG_AVAILABLE,      /* memory.available (the first device); "gpu memory" free */
+    KV_OLLAMA_LOG_GPU_OVERHEAD,   /* memory.gpu_overhead */
+    KV_OLLAMA_LOG_LAYERS_MODEL,   /* layers.model */
+    KV_OLLAMA_LOG_LAYERS_OFFLOAD, /* layers.offload */
+    KV_OLLAMA_LOG_FULL,           /* memory.required.full */
+    KV_OLLAMA_LOG_PARTIAL,        /* memory.required.partial */
+    KV_OLLAMA_LOG_KV,             /* memory.required.kv */
+    KV_OLLAMA_LOG_ALLOCATION,     /* memory.required.allocations (the first device) */
+    KV_OLLAMA_LOG_WEIGHTS_TOTAL,  /* memory.weights.total */
+    KV_OLLAMA_LOG_WEIGHTS_REPEATING, /* memory.weights.repeating */
+    KV_OLLAMA_LOG_WEIGHTS_NONREPEATING, /* memory.weights.nonrepeating */
+    KV_OLLAMA_LOG_GRAPH_FULL,     /* memory.graph.full */
+    KV_OLLAMA_LOG_GRAPH_PARTIAL,  /* memory.graph.partial */
+    KV_OLLAMA_LOG_PROJECTOR,      /* projector.weights */
+    KV_OLLAMA_LOG_RUNNER_KV,      /* the llama.cpp runner's KV: "KV self size", "size =" */
+    KV_OLLAMA_LOG_DEVICE_KV,      /* "kv cache" lines, summed over the devices */
+    KV_OLLAMA_LOG_DEVICE_WEIGHTS, /* "model weights" lines, summed */
+    KV_OLLAMA_LOG_DEVICE_GRAPH,   /* "compute graph" lines, summed */
+    KV_OLLAMA_LOG_TOTAL_MEMORY,   /* "total memory" */
+    KV_OLLAMA_LOG_FIELDS
+} kv_ollama_log_field;
+
 /* ---- startup log fields of vLLM, SGLang and llama.cpp (kv_log_values.v[]) ---- */
 
 /* Every figure their startup logs may state. Memory is in bytes (the engines' "GB" is GiB). */

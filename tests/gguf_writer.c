@@ -2,9 +2,11 @@
  * gguf_writer.c - see gguf_writer.h. Sizes by hand from gguf.md §6 (not the library's
  * table, so that the reader is checked against an independent one).
  */
+#define _POSIX_C_SOURCE 200809L /* fseeko */
 #include "gguf_writer.h"
 
 #include <stdio.h>
+#include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +199,22 @@ int gw_write_file(const gguf_writer *w, const char *path)
     unsigned char *p = gw_finish(w, 3, 1, &len);
     FILE *f = fopen(path, "wb");
     int ok = f && fwrite(p, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(p);
+    return ok ? 0 : -1;
+}
+
+int gw_write_file_sparse(const gguf_writer *w, const char *path)
+{
+    size_t len;
+    unsigned char *p = gw_finish(w, 3, 0, &len);
+    size_t data = (len + w->alignment - 1) / w->alignment * w->alignment;
+    uint64_t end = data + w->next_offset;
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(p, 1, len, f) == len;
+    /* POSIX: a seek past the end leaves a hole that reads as zeros */
+    ok = ok && (end <= len || (fseeko(f, (off_t)(end - 1), SEEK_SET) == 0 && fputc(0, f) == 0));
     if (f && fclose(f) != 0)
         ok = 0;
     free(p);

@@ -49,5 +49,8 @@ void gw_tensor(gguf_writer *w, const char *name, size_t n_dims, const int64_t *n
 unsigned char *gw_finish(const gguf_writer *w, uint32_t version, int with_data, size_t *len);
 /* Writes the file (with data) to path; 0 or -1. */
 int gw_write_file(const gguf_writer *w, const char *path);
+/* The same file with its data section as a hole (the header, then one zero byte at the
+ * end): a model of gigabytes costs a few megabytes of disk. 0 or -1. */
+int gw_write_file_sparse(const gguf_writer *w, const char *path);
 
 #endif

@@ -217,7 +217,7 @@ static void flag_errors(void **state)
     EXPECT_ERROR("kvcalc: unexpected argument '--'", "--");
     EXPECT_ERROR("kvcalc: unexpected argument '-'", "-");
     EXPECT_ERROR("kvcalc: --help: unknown section '1' (expected one of: model gpu workload "
-                 "engines vllm sglang trtllm llama.cpp planning output)", "--help=1");
+                 "engines vllm sglang trtllm llama.cpp ollama planning output)", "--help=1");
     EXPECT_ERROR("kvcalc: --version: takes no value, got '1'", "--version=1");
     /* errors stop at the first problem, in order */
     EXPECT_ERROR("kvcalc: --layers: expected an integer >= 1, got '0'", "--layers", "0",

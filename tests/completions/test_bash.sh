@@ -67,7 +67,7 @@ complete_at 1 kvcalc --dtype=fp8_e4
 expect_only "kvcalc --dtype=fp8_e4 (one word)" --dtype=fp8_e4m3 --dtype=fp8_e4m3fn
 
 complete_at 2 kvcalc --engine ""
-expect_only "kvcalc --engine" ideal vllm sglang trtllm llama.cpp llamacpp
+expect_only "kvcalc --engine" ideal vllm sglang trtllm llama.cpp llamacpp ollama
 complete_at 2 kvcalc --mamba-cache-mode ""
 expect_only "kvcalc --mamba-cache-mode" none align
 complete_at 2 kvcalc --model qwen3-8
@@ -85,7 +85,7 @@ complete_at 1 kvcalc -
 expect "kvcalc - (aliases, short)" -h --help --tp --tensor-parallel-size --kv-cache-dtype \
   --version --list-models --list-gpus --levers --disable-hybrid-kv-cache-manager
 complete_at 4 kvcalc --levers --context 4096 --l
-expect_only "kvcalc ... --l (past values)" --layers --language-model-only --llamacpp-build --levers --list-models --list-gpus
+expect_only "kvcalc ... --l (past values)" --layers --language-model-only --llamacpp-build --library --levers --list-models --list-gpus
 
 complete_at 2 kvcalc --layers ""
 expect_only "kvcalc --layers (a number to type)"

@@ -3,7 +3,9 @@
  * the core and the text and JSON renderers. Any crash, leak, overflow or undefined
  * behaviour (ASan + UBSan) is a bug; a refused header is the expected outcome for most
  * inputs. A header that reads is then sized by llama.cpp's rules too, with its per-layer
- * rows, at a build and flash-attention setting picked by the last byte (every era's path).
+ * rows, at a build and flash-attention setting picked by the last byte (every era's path),
+ * and by Ollama's estimate at a release, library and free memory the byte picks (its
+ * uint64 arithmetic must refuse, never wrap).
  * Seeds: tests/fuzz/gguf_seeds/ (the ground-truth rows' headers and small ones).
  */
 #include <stddef.h>
@@ -36,5 +38,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     l.llamacpp.parallel = (pick / 20) % 4 ? KV_SOME_INT((pick / 20) % 4) : KV_NONE_INT;
     l.llamacpp.ctx_size = KV_SOME_INT((pick / 80) % 2 ? 0 : 4096);
     fuzz_render_model(&l, &info);
+    static const int releases[] = {148, 310, 500, 606, 700, 906, 1105, 1111, 2400, 3215};
+    kv_spec o = s;
+    kv_spec_set_engine(&o, KV_ENGINE_OLLAMA);
+    o.gguf = &g;
+    o.ollama.version = releases[pick % 10];
+    o.ollama.library = KV_SOME_INT((pick / 10) % KV_OLLAMA_LIBRARIES);
+    o.ollama.available_gib = KV_SOME_NUM((double)((pick / 3) % 97));
+    o.ollama.flash_attention = KV_SOME_INT((pick / 7) % 2);
+    o.ollama.num_ctx = KV_SOME_INT((pick / 5) % 2 ? 2048 : 131072);
+    fuzz_render_model(&o, &info);
     return 0;
 }

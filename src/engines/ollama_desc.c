@@ -1,0 +1,375 @@
+/*
+ * ollama_desc.c - Ollama as kvcalc knows it: its parameters (the names of Ollama's options
+ * and environment), its output fields, how its server logs read and compare, and the
+ * descriptor that holds them all. The rules themselves are in ollama.c.
+ */
+#include "ollama.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define E KV_ENGINE_OLLAMA
+#define P(TYPE, m) KV_EPARAM(E, kv_ollama_spec, TYPE, m)
+
+static const kv_choice libraries[] = {
+    {"cuda", KV_OLLAMA_CUDA},     {"rocm", KV_OLLAMA_ROCM},     {"metal", KV_OLLAMA_METAL},
+    {"cpu", KV_OLLAMA_CPU},       {"oneapi", KV_OLLAMA_ONEAPI}, {"vulkan", KV_OLLAMA_VULKAN},
+    {NULL, 0}};
+static const kv_choice cache_types[] = {
+    {"f16", KV_OLLAMA_F16}, {"q8_0", KV_OLLAMA_Q8_0}, {"q4_0", KV_OLLAMA_Q4_0}, {NULL, 0}};
+/* Go's strconv.ParseBool, which OLLAMA_FLASH_ATTENTION reads (any other text is "true" to
+ * Ollama: kvcalc refuses it rather than guess) */
+static const kv_choice bools[] = {
+    {"1", 1},     {"t", 1},     {"T", 1},     {"TRUE", 1}, {"true", 1}, {"True", 1},
+    {"0", 0},     {"f", 0},     {"F", 0},     {"FALSE", 0}, {"false", 0}, {"False", 0},
+    {NULL, 0}};
+
+const kv_param kv_ollama_params[OL_PARAMS] = {
+    [OL_P_VERSION] = {.name = "ollama-version", P(VERSION, version), .key = "ollama_version",
+                      .blames = KV_ERR_ENGINE_INPUT, .meta = "V",
+                      .help = "the Ollama release whose rules apply [0.33]",
+                      .parse = kv_ollama_version_parse, .format = kv_ollama_version_format,
+                      .accepts = "an Ollama version such as 0.9.6"},
+    [OL_P_NUM_CTX] = {.name = "num-ctx", P(OPT_INT, num_ctx), .key = "num_ctx", .min = 1,
+                      .max = 1073741824.0, .tokens = 1, .blames = KV_ERR_ENGINE_INPUT,
+                      .meta = "N",
+                      .help = "num_ctx: tokens per request, a longer prompt is cut [auto: the "
+                              "release's: 2048, 4096 from 0.6.7, by VRAM from 0.15.5]"},
+    [OL_P_PARALLEL] = {.name = "num-parallel", P(OPT_INT, num_parallel), .key = "num_parallel",
+                       .min = 0, .max = 1024, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                       .help = "OLLAMA_NUM_PARALLEL: requests at once; 0 = the release's [auto: "
+                               "4 from 0.2.0, 2 from 0.6.7 (1 if the GPU is short), 1 from 0.10.0]"},
+    [OL_P_FLASH] = {.name = "flash-attention", P(OPT_CHOICE, flash_attention),
+                    .key = "flash_attention", .choices = bools, .blames = KV_ERR_ENGINE_INPUT,
+                    .meta = "BOOL",
+                    .help = "OLLAMA_FLASH_ATTENTION: 1 or 0 [auto: off; the model's own default "
+                            "from 0.11.8; left to the runner from 0.13.4]"},
+    [OL_P_CACHE_TYPE] = {.name = "kv-cache-type", P(OPT_CHOICE, kv_cache_type),
+                         .key = "kv_cache_type", .choices = cache_types,
+                         .blames = KV_ERR_ENGINE_INPUT, .meta = "TYPE",
+                         .help = "OLLAMA_KV_CACHE_TYPE: f16, q8_0 or q4_0 (quantized only with "
+                                 "flash attention) [f16]"},
+    [OL_P_NUM_GPU] = {.name = "num-gpu", P(OPT_INT, num_gpu), .key = "num_gpu", .min = 0,
+                      .max = 1000000, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                      .help = "num_gpu: layers on the GPU (+1 = the output layer) [auto: as "
+                              "many as fit]"},
+    [OL_P_BATCH] = {.name = "num-batch", P(OPT_INT, num_batch), .key = "num_batch", .min = 1,
+                    .max = 1073741824.0, .tokens = 1, .blames = KV_ERR_ENGINE_INPUT,
+                    .meta = "N",
+                    .help = "num_batch: sizes the compute graph [auto: 512; 0.30+: by the "
+                            "context]"},
+    [OL_P_LIBRARY] = {.name = "library", P(OPT_CHOICE, library), .key = "library",
+                      .choices = libraries, .blames = KV_ERR_ENGINE_INPUT, .meta = "LIB",
+                      .help = "the backend Ollama found: cuda, rocm, metal, cpu, oneapi, vulkan "
+                              "[auto: rocm for an AMD --gpu, else cuda]"},
+    [OL_P_AVAILABLE] = {.name = "available-gib", P(OPT_NUM, available_gib),
+                        .key = "available_gib", .min = 0, .max = 1e6, .estimate = 1,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                        .help = "the device's free memory (the log's memory.available) [auto: "
+                                "GPU memory - overhead, an estimate]"},
+    [OL_P_OVERHEAD] = {.name = "gpu-overhead", P(NUM, gpu_overhead_bytes), .key = "gpu_overhead",
+                       .min = 0, .max = 1e15, .blames = KV_ERR_ENGINE_INPUT, .meta = "BYTES",
+                       .help = "OLLAMA_GPU_OVERHEAD: bytes kept free on each GPU [0]"},
+};
+
+#define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_ollama_result, name, m, T, unit, ftype, sweep)
+#define FI(name, m, unit) F(name, m, int64_t, unit, KV_F_INT, 0)
+#define FN(name, m) F(name, m, double, "bytes", KV_F_NUM, 0)
+#define FB(name, m) F(name, m, int, "boolean", KV_F_BOOL, 0)
+static const kv_field fields[] = {
+    F(ollama_num_ctx, num_ctx, int64_t, "tokens", KV_F_INT, 1),
+    FB(ollama_num_ctx_default, ctx_default),
+    FB(ollama_num_ctx_clamped, ctx_clamped),
+    F(ollama_num_parallel, num_parallel, int64_t, "requests", KV_F_INT, 2),
+    FI(ollama_kv_size, kv_size, "tokens"),
+    FI(ollama_batch, batch, "tokens"),
+    FB(ollama_flash_attention, flash),
+    F(ollama_kv_bytes_per_element, bytes_per_element, double, "bytes", KV_F_NUM, 0),
+    FN(ollama_minimum_bytes, minimum_bytes),
+    FN(ollama_available_bytes, available_bytes),
+    FB(ollama_available_estimated, available_estimated),
+    FN(ollama_kv_bytes, kv_bytes),
+    FN(ollama_graph_full_bytes, graph_full_bytes),
+    FN(ollama_graph_partial_bytes, graph_partial_bytes),
+    FB(ollama_graph_formula, graph_formula),
+    FN(ollama_weights_repeating_bytes, weights_repeating_bytes),
+    FN(ollama_weights_nonrepeating_bytes, weights_nonrepeating_bytes),
+    FB(ollama_weights_estimated, weights_estimated),
+    FI(ollama_layers_model, layers_model, "layers"),
+    F(ollama_layers_offload, layers_offload, int64_t, "layers", KV_F_INT, 3),
+    FB(ollama_fully_loaded, fully_loaded),
+    F(ollama_required_full_bytes, required_full_bytes, double, "bytes", KV_F_NUM, 4),
+    FN(ollama_required_partial_bytes, required_partial_bytes),
+    FI(ollama_gpu_percent, gpu_percent, "percent"),
+    FI(ollama_longest_num_ctx, longest_num_ctx, "tokens"),
+    FB(ollama_measured_by_runner, measured_by_runner),
+    FB(ollama_estimated, estimated),
+    F(ollama_llamacpp_build, llamacpp_build, int64_t, "build", KV_F_INT_OR_NULL, 0),
+};
+
+/* ---- the server's log (docs/ollama.md: the lines by release) ---- */
+
+#define T(...) {__VA_ARGS__}
+#define LIB(text, lib) {text, T(KV_OLLAMA_LOG_LIBRARY, lib), KV_CONST, NULL}
+
+static const char *const field_names[KV_OLLAMA_LOG_FIELDS] = {
+    [KV_OLLAMA_LOG_KV_SIZE] = "ctx_size",
+    [KV_OLLAMA_LOG_PARALLEL] = "parallel",
+    [KV_OLLAMA_LOG_BATCH] = "batch_size",
+    [KV_OLLAMA_LOG_NUM_GPU] = "n_gpu_layers",
+    [KV_OLLAMA_LOG_REQUESTED] = "layers_requested",
+    [KV_OLLAMA_LOG_FLASH] = "flash_attention",
+    [KV_OLLAMA_LOG_ENV_CTX] = "OLLAMA_CONTEXT_LENGTH",
+    [KV_OLLAMA_LOG_ENV_PARALLEL] = "OLLAMA_NUM_PARALLEL",
+    [KV_OLLAMA_LOG_LIBRARY] = "library",
+    [KV_OLLAMA_LOG_GPU_TOTAL] = "gpu_total",
+    [KV_OLLAMA_LOG_AVAILABLE] = "memory_available",
+    [KV_OLLAMA_LOG_GPU_OVERHEAD] = "gpu_overhead",
+    [KV_OLLAMA_LOG_LAYERS_MODEL] = "layers_model",
+    [KV_OLLAMA_LOG_LAYERS_OFFLOAD] = "layers_offload",
+    [KV_OLLAMA_LOG_FULL] = "required_full",
+    [KV_OLLAMA_LOG_PARTIAL] = "required_partial",
+    [KV_OLLAMA_LOG_KV] = "required_kv",
+    [KV_OLLAMA_LOG_ALLOCATION] = "required_allocations",
+    [KV_OLLAMA_LOG_WEIGHTS_TOTAL] = "weights_total",
+    [KV_OLLAMA_LOG_WEIGHTS_REPEATING] = "weights_repeating",
+    [KV_OLLAMA_LOG_WEIGHTS_NONREPEATING] = "weights_nonrepeating",
+    [KV_OLLAMA_LOG_GRAPH_FULL] = "graph_full",
+    [KV_OLLAMA_LOG_GRAPH_PARTIAL] = "graph_partial",
+    [KV_OLLAMA_LOG_PROJECTOR] = "projector_weights",
+    [KV_OLLAMA_LOG_RUNNER_KV] = "runner_kv",
+    [KV_OLLAMA_LOG_DEVICE_KV] = "kv_cache",
+    [KV_OLLAMA_LOG_DEVICE_WEIGHTS] = "model_weights",
+    [KV_OLLAMA_LOG_DEVICE_GRAPH] = "compute_graph",
+    [KV_OLLAMA_LOG_TOTAL_MEMORY] = "total_memory",
+};
+
+/* The server's lines (server/routes.go, llm/memory.go, llm/server.go, ml/device.go), the
+ * runner's command line or load request, and the runner's own llama.cpp KV lines (an
+ * Ollama log holds llama.cpp's: these make the tie go to Ollama, which matched more). */
+static const kv_log_pattern patterns[] = {
+    {"Listening on %* (version %s)", T(KV_TO_VERSION), 0, NULL},
+    {"OLLAMA_CONTEXT_LENGTH:%n ", T(KV_OLLAMA_LOG_ENV_CTX), 0, NULL},
+    {"OLLAMA_NUM_PARALLEL:%n ", T(KV_OLLAMA_LOG_ENV_PARALLEL), 0, NULL},
+    {"OLLAMA_FLASH_ATTENTION:%s ", T(KV_TO_FLASH), 0, NULL},
+    {"OLLAMA_KV_CACHE_TYPE:%s ", T(KV_TO_TYPE_K), 0, NULL},
+    {"OLLAMA_GPU_OVERHEAD:%n ", T(KV_OLLAMA_LOG_GPU_OVERHEAD), 0, NULL},
+    {"msg=\"inference compute\"%* total=\"%b\"", T(KV_OLLAMA_LOG_GPU_TOTAL), 0, NULL},
+    /* a model's load: the estimate (0.1.45 - 0.12.10), the layout (0.12.11 - 0.24) */
+    {"msg=\"offload to", T(0), KV_START, "offload to"},
+    {"msg=offload library=", T(0), KV_START, "offload library="},
+    {"msg=\"loading model\"", T(0), KV_START, "memory layout"},
+    LIB("offload to cuda\"", KV_OLLAMA_CUDA), LIB("offload to rocm\"", KV_OLLAMA_ROCM),
+    LIB("offload to metal\"", KV_OLLAMA_METAL), LIB("offload to cpu\"", KV_OLLAMA_CPU),
+    LIB("offload to oneapi\"", KV_OLLAMA_ONEAPI), LIB("library=cuda", KV_OLLAMA_CUDA),
+    LIB("library=CUDA", KV_OLLAMA_CUDA), LIB("library=rocm", KV_OLLAMA_ROCM),
+    LIB("library=ROCm", KV_OLLAMA_ROCM), LIB("library=metal", KV_OLLAMA_METAL),
+    LIB("library=Metal", KV_OLLAMA_METAL), LIB("library=cpu", KV_OLLAMA_CPU),
+    LIB("library=oneapi", KV_OLLAMA_ONEAPI), LIB("library=Vulkan", KV_OLLAMA_VULKAN),
+    {"layers.requested=%f", T(KV_OLLAMA_LOG_REQUESTED), 0, NULL},
+    {"layers.model=%n", T(KV_OLLAMA_LOG_LAYERS_MODEL), 0, NULL},
+    {"layers.offload=%n", T(KV_OLLAMA_LOG_LAYERS_OFFLOAD), 0, NULL},
+    {"memory.available=\"[%b", T(KV_OLLAMA_LOG_AVAILABLE), 0, NULL},
+    {"memory.gpu_overhead=\"%b\"", T(KV_OLLAMA_LOG_GPU_OVERHEAD), 0, NULL},
+    {"memory.required.full=\"%b\"", T(KV_OLLAMA_LOG_FULL), 0, NULL},
+    {"memory.required.partial=\"%b\"", T(KV_OLLAMA_LOG_PARTIAL), 0, NULL},
+    {"memory.required.kv=\"%b\"", T(KV_OLLAMA_LOG_KV), KV_LINE, NULL},
+    {"memory.required.allocations=\"[%b", T(KV_OLLAMA_LOG_ALLOCATION), 0, NULL},
+    {"memory.weights.total=\"%b\"", T(KV_OLLAMA_LOG_WEIGHTS_TOTAL), 0, NULL},
+    {"memory.weights.repeating=\"%b\"", T(KV_OLLAMA_LOG_WEIGHTS_REPEATING), 0, NULL},
+    {"memory.weights.nonrepeating=\"%b\"", T(KV_OLLAMA_LOG_WEIGHTS_NONREPEATING), 0, NULL},
+    {"memory.graph.full=\"%b\"", T(KV_OLLAMA_LOG_GRAPH_FULL), 0, NULL},
+    {"memory.graph.partial=\"%b\"", T(KV_OLLAMA_LOG_GRAPH_PARTIAL), 0, NULL},
+    {"projector.weights=\"%b\"", T(KV_OLLAMA_LOG_PROJECTOR), 0, NULL},
+    {"msg=\"gpu memory\"%* free=\"%b\"", T(KV_OLLAMA_LOG_AVAILABLE), 0, NULL},
+    {"msg=\"model weights\" device=%s size=\"%b\"", T(KV_TO_SKIP, KV_OLLAMA_LOG_DEVICE_WEIGHTS),
+     KV_SUM, NULL},
+    {"msg=\"kv cache\" device=%s size=\"%b\"", T(KV_TO_SKIP, KV_OLLAMA_LOG_DEVICE_KV),
+     KV_SUM | KV_LINE, NULL},
+    {"msg=\"compute graph\" device=%s size=\"%b\"", T(KV_TO_SKIP, KV_OLLAMA_LOG_DEVICE_GRAPH),
+     KV_SUM, NULL},
+    {"msg=\"total memory\" size=\"%b\"", T(KV_OLLAMA_LOG_TOTAL_MEMORY), 0, NULL},
+    /* the runner: its command line (to 0.11.4), its load request (0.11.5 on) */
+    {"--model %s ", T(KV_TO_MODEL), 0, NULL},
+    {"--ctx-size %n", T(KV_OLLAMA_LOG_KV_SIZE), 0, NULL},
+    {"--batch-size %n", T(KV_OLLAMA_LOG_BATCH), 0, NULL},
+    {"--n-gpu-layers %n", T(KV_OLLAMA_LOG_NUM_GPU), 0, NULL},
+    {"--parallel %n", T(KV_OLLAMA_LOG_PARALLEL), 0, NULL},
+    {"--kv-cache-type %s ", T(KV_TO_TYPE_K), 0, NULL},
+    {"--flash-attn ", T(KV_OLLAMA_LOG_FLASH, 1), KV_CONST, NULL},
+    {"KvSize:%n", T(KV_OLLAMA_LOG_KV_SIZE), 0, NULL},
+    {"Parallel:%n", T(KV_OLLAMA_LOG_PARALLEL), 0, NULL},
+    {"BatchSize:%n", T(KV_OLLAMA_LOG_BATCH), 0, NULL},
+    {"FlashAttention:%s ", T(KV_TO_FLASH), 0, NULL},
+    {"FlashAttention:Enabled", T(KV_OLLAMA_LOG_FLASH, 1), KV_CONST, NULL},
+    {"FlashAttention:Disabled", T(KV_OLLAMA_LOG_FLASH, 0), KV_CONST, NULL},
+    {"FlashAttention:Auto", T(KV_OLLAMA_LOG_FLASH, 2), KV_CONST, NULL},
+    {"KvCacheType:%s ", T(KV_TO_TYPE_K), 0, NULL},
+    /* the runner's llama.cpp: what it allocated. A llama.cpp program's build line starts a
+     * run of its own (Ollama's runner prints none): in a llama.cpp log, Ollama's candidate
+     * counts one run's KV lines, as llama.cpp's does, and the tie goes to llama.cpp */
+    {"build: %n (", T(KV_TO_SKIP), KV_START, NULL},
+    {"build = %n (", T(KV_TO_SKIP), KV_START, NULL},
+    {"KV self size = %b", T(KV_OLLAMA_LOG_RUNNER_KV), KV_LINE, NULL},
+    {"llama_kv_cache_unified: size = %b", T(KV_OLLAMA_LOG_RUNNER_KV), KV_LINE, NULL},
+    {"llama_kv_cache: size = %b", T(KV_OLLAMA_LOG_RUNNER_KV), KV_LINE, NULL},
+};
+
+#define MINE(id) (&kv_ollama_params[id])
+#define SET(f, p) {f, p, KV_LOG_SETTING, 0, 0, 0}
+
+/* The settings the comparison lists apart (its "Logged:" line). */
+static const int log_settings[] = {
+    KV_OLLAMA_LOG_ENV_CTX, KV_OLLAMA_LOG_ENV_PARALLEL, KV_OLLAMA_LOG_FLASH,
+    KV_OLLAMA_LOG_BATCH, KV_OLLAMA_LOG_REQUESTED, KV_OLLAMA_LOG_NUM_GPU,
+    KV_OLLAMA_LOG_GPU_OVERHEAD};
+
+static const kv_log_input inputs[] = {
+    SET(KV_OLLAMA_LOG_PARALLEL, MINE(OL_P_PARALLEL)),
+    /* OLLAMA_NUM_PARALLEL when the runner's count is not logged (0: the release's auto) */
+    {KV_OLLAMA_LOG_ENV_PARALLEL, MINE(OL_P_PARALLEL), KV_LOG_SETTING, 0,
+     KV_OLLAMA_LOG_PARALLEL + 1, 0},
+    SET(KV_OLLAMA_LOG_BATCH, MINE(OL_P_BATCH)),
+    SET(KV_OLLAMA_LOG_GPU_OVERHEAD, MINE(OL_P_OVERHEAD)),
+    /* the device: its total (the GPU's memory) and what Ollama saw free */
+    {KV_OLLAMA_LOG_GPU_TOTAL, &kv_core_params[KV_P_GPU_MEM_GIB], KV_LOG_SETTING, 1, 0, 0},
+    {KV_OLLAMA_LOG_AVAILABLE, MINE(OL_P_AVAILABLE), KV_LOG_MEASURED, 1, 0, 0},
+};
+
+/* The release a log's lines imply when it states none: the newest that prints them. */
+static const char *release_of(const kv_log_values *v)
+{
+    if (strcmp(v->era, "offload to") == 0)
+        return v->present[KV_OLLAMA_LOG_GPU_OVERHEAD] ? "0.5.11" : "0.3.9";
+    if (strcmp(v->era, "offload library=") == 0)
+        return "0.12.10";
+    return strcmp(v->era, "memory layout") == 0 ? "0.24.0" : NULL;
+}
+
+static void texts(const kv_log_values *v, kv_log_inputs *in)
+{
+    static const char *const libs[KV_OLLAMA_LIBRARIES] = {"cuda", "rocm", "metal",
+                                                          "cpu",  "oneapi", "vulkan"};
+    const double *x = v->v;
+    const unsigned char *p = v->present;
+    char buf[48];
+    int ver;
+    if (v->version[0] && kv_ollama_version_parse(v->version, &ver) == 0)
+        kv_log_input_put(in, MINE(OL_P_VERSION), KV_LOG_SETTING, v->version);
+    else if (release_of(v))
+        kv_log_input_put(in, MINE(OL_P_VERSION), KV_LOG_SETTING, release_of(v));
+    /* num_ctx: the runner's context over its sequences; else OLLAMA_CONTEXT_LENGTH */
+    if (p[KV_OLLAMA_LOG_KV_SIZE] && x[KV_OLLAMA_LOG_KV_SIZE] >= 1) {
+        double par = p[KV_OLLAMA_LOG_PARALLEL] && x[KV_OLLAMA_LOG_PARALLEL] >= 1
+                         ? x[KV_OLLAMA_LOG_PARALLEL]
+                         : 1;
+        snprintf(buf, sizeof buf, "%.0f", floor(x[KV_OLLAMA_LOG_KV_SIZE] / par));
+        kv_log_input_put(in, MINE(OL_P_NUM_CTX), KV_LOG_SETTING, buf);
+    } else if (p[KV_OLLAMA_LOG_ENV_CTX] && x[KV_OLLAMA_LOG_ENV_CTX] >= 1) {
+        snprintf(buf, sizeof buf, "%.0f", x[KV_OLLAMA_LOG_ENV_CTX]);
+        kv_log_input_put(in, MINE(OL_P_NUM_CTX), KV_LOG_SETTING, buf);
+    }
+    /* num_gpu as asked (the runner's --n-gpu-layers is the estimate's answer) */
+    if (p[KV_OLLAMA_LOG_REQUESTED] && x[KV_OLLAMA_LOG_REQUESTED] >= 0) {
+        snprintf(buf, sizeof buf, "%.0f", x[KV_OLLAMA_LOG_REQUESTED]);
+        kv_log_input_put(in, MINE(OL_P_NUM_GPU), KV_LOG_SETTING, buf);
+    }
+    if (p[KV_OLLAMA_LOG_LIBRARY] && x[KV_OLLAMA_LOG_LIBRARY] >= 0 &&
+        x[KV_OLLAMA_LOG_LIBRARY] < KV_OLLAMA_LIBRARIES)
+        kv_log_input_put(in, MINE(OL_P_LIBRARY), KV_LOG_SETTING,
+                         libs[(int)x[KV_OLLAMA_LOG_LIBRARY]]);
+    /* flash attention asked for (2: left to the runner, i.e. not set) */
+    if (p[KV_OLLAMA_LOG_FLASH] && (x[KV_OLLAMA_LOG_FLASH] == 0 || x[KV_OLLAMA_LOG_FLASH] == 1))
+        kv_log_input_put(in, MINE(OL_P_FLASH), KV_LOG_SETTING,
+                         x[KV_OLLAMA_LOG_FLASH] == 1 ? "1" : "0");
+    for (const kv_choice *c = cache_types; c->name; c++)
+        if (strcmp(v->type_k, c->name) == 0)
+            kv_log_input_put(in, MINE(OL_P_CACHE_TYPE), KV_LOG_SETTING, c->name);
+}
+
+#define ROW(q, f, m, unit) {q, f, 0, KV_CMP_D(ollama.m), 1, unit, KV_TERM_KV}
+#define ROWI(q, f, m, unit) {q, f, 0, KV_CMP_I(ollama.m), 1, unit, KV_TERM_KV}
+static const kv_cmp_row cmp_rows[] = {
+    ROW("memory.required.kv", KV_OLLAMA_LOG_KV, kv_bytes, "bytes"),
+    ROW("kv cache", KV_OLLAMA_LOG_DEVICE_KV, kv_bytes, "bytes"),
+    ROW("runner's KV (llama.cpp)", KV_OLLAMA_LOG_RUNNER_KV, kv_bytes, "bytes"),
+    ROWI("layers.model", KV_OLLAMA_LOG_LAYERS_MODEL, layers_model, "layers"),
+    ROWI("layers.offload", KV_OLLAMA_LOG_LAYERS_OFFLOAD, layers_offload, "layers"),
+    ROW("memory.required.full", KV_OLLAMA_LOG_FULL, required_full_bytes, "bytes"),
+    ROW("memory.required.partial", KV_OLLAMA_LOG_PARTIAL, required_partial_bytes, "bytes"),
+    ROW("memory.required.allocations", KV_OLLAMA_LOG_ALLOCATION, allocation_bytes, "bytes"),
+    ROW("memory.weights.total", KV_OLLAMA_LOG_WEIGHTS_TOTAL, weights_total_bytes, "bytes"),
+    ROW("memory.weights.repeating", KV_OLLAMA_LOG_WEIGHTS_REPEATING,
+        weights_repeating_logged_bytes, "bytes"),
+    ROW("memory.weights.nonrepeating", KV_OLLAMA_LOG_WEIGHTS_NONREPEATING,
+        weights_nonrepeating_bytes, "bytes"),
+    ROW("memory.graph.full", KV_OLLAMA_LOG_GRAPH_FULL, graph_full_bytes, "bytes"),
+    ROW("memory.graph.partial", KV_OLLAMA_LOG_GRAPH_PARTIAL, graph_partial_bytes, "bytes"),
+    ROW("compute graph", KV_OLLAMA_LOG_DEVICE_GRAPH, gpu_graph_bytes, "bytes"),
+    ROW("total memory", KV_OLLAMA_LOG_TOTAL_MEMORY, required_full_bytes, "bytes"),
+};
+
+/* The log's KV figure (the estimate's, else the devices', else the runner's), the release
+ * as stated or as its lines imply; no budget: the cache follows from the settings, and a
+ * size is equal when it prints alike ("%.1f" of its unit). */
+static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *out)
+{
+    const double *x = v->v;
+    const unsigned char *p = v->present;
+    (void)a;
+    kv_log_summary_common(v, KV_OLLAMA_LOG_KV_SIZE, KV_OLLAMA_LOG_WEIGHTS_TOTAL,
+                          KV_OLLAMA_LOG_GPU_TOTAL, out);
+    out->kv_total = p[KV_OLLAMA_LOG_KV]          ? x[KV_OLLAMA_LOG_KV]
+                    : p[KV_OLLAMA_LOG_DEVICE_KV] ? x[KV_OLLAMA_LOG_DEVICE_KV]
+                    : p[KV_OLLAMA_LOG_RUNNER_KV] ? x[KV_OLLAMA_LOG_RUNNER_KV]
+                                                 : NAN;
+    int ver;
+    if (!(v->version[0] && kv_ollama_version_parse(v->version, &ver) == 0) && release_of(v))
+        snprintf(out->version, sizeof out->version, "%s (assumed)", release_of(v));
+    out->unit_round = 0.05 * KV_MIB;
+    out->rounding = kv_ollama_rounding;
+    out->from_settings = 1;
+}
+
+static const kv_engine_log ollama_log = {
+    .patterns = patterns,
+    .n_patterns = sizeof patterns / sizeof patterns[0],
+    .field_names = field_names,
+    .n_fields = KV_OLLAMA_LOG_FIELDS,
+    .flash_field = KV_OLLAMA_LOG_FLASH,
+    .unified_field = -1,
+    .weights_field = -1,
+    .settings = log_settings,
+    .n_settings = sizeof log_settings / sizeof log_settings[0],
+    .inputs = inputs,
+    .n_inputs = sizeof inputs / sizeof inputs[0],
+    .texts = texts,
+    .rows = cmp_rows,
+    .n_rows = sizeof cmp_rows / sizeof cmp_rows[0],
+    .gpu_total_field = KV_OLLAMA_LOG_GPU_TOTAL,
+    .needs_gpu_total = 0,
+    .e2e_available = 0,
+    .summary = summary,
+};
+
+const kv_engine_desc kv_engine_ollama = {
+    .id = E,
+    .title = "Ollama",
+    .doc = "docs/ollama.md",
+    .defaults = kv_ollama_defaults,
+    .overrides = 1u << KV_P_DTYPE | 1u << KV_P_OVERHEAD_GIB,
+    .check = kv_ollama_check,
+    .range_words = "an Ollama input is out of range, or a size of its estimate passes 2^64 "
+                   "bytes (Go's uint64 would wrap); kvcalc refuses rather than print that",
+    .compute = kv_ollama_compute,
+    .concurrency_at = kv_ollama_at,
+    .relayout = kv_ollama_relayout,
+    .kv8_name = "q8_0",
+    .kv8 = kv_ollama_kv8,
+    .params = kv_ollama_params,
+    .n_params = OL_PARAMS,
+    .fields = fields,
+    .n_fields = sizeof fields / sizeof fields[0],
+    .log = &ollama_log,
+};
