@@ -898,7 +898,7 @@ KVCALC_API kv_status kv_config_load_file(const char *path, char **text, size_t *
 
 /* What a GGUF header says beyond the spec (what an engine sizing llama.cpp needs). */
 typedef struct kv_gguf_info {
-    uint32_t version;            /* 2 or 3 */
+    uint32_t version;            /* 2 or 3; 0: described by a log's lines (kv_log_model_spec) */
     char architecture[64];       /* general.architecture ("llama", "gemma2", "gpt-oss") */
     int arch_known;              /* 0: an architecture kvcalc has no rule for (generic keys) */
     int64_t n_tensors, n_kv;     /* counts of the header */
@@ -1226,6 +1226,14 @@ KVCALC_API int kv_log_contradicts(const kv_log *lg, const struct kv_param *p, co
 KVCALC_API double kv_log_gpu_total(const kv_log *lg);
 /* The model the log names, as it names it ("" when none). */
 KVCALC_API const char *kv_log_model(const kv_log *lg);
+/* The model as the log's own lines describe it, for an engine whose logs print them (an
+ * Ollama runner's llama_model_loader lines and file size): *s starts from kv_spec_defaults()
+ * and gets the geometry and weights, *g the per-layer rows (g->version 0: described by a
+ * log, not read from a file; point s->gguf at g), name (cap bytes) a name for reports.
+ * KV_OK; KV_ERR_NOT_FOUND when the engine's logs do not describe a model; KV_ERR_FORMAT with
+ * one sentence in err (what is missing) when this log's lines do not say enough. */
+KVCALC_API kv_status kv_log_model_spec(const kv_log *lg, kv_spec *s, kv_gguf_info *g,
+                                       char *name, size_t cap, char *err, size_t errcap);
 
 /* ---- helpers: exact arithmetic and estimates (exposed for tests and renderers) ---------- */
 

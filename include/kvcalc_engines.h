@@ -443,6 +443,9 @@ typedef struct {
                                    allocations (0.11.11+): kvcalc's figures are the estimate */
     int projector_left_out;     /* 1: vision tensors Ollama counts apart, which kvcalc does not */
     int cross_attention_left_out; /* 1: mllama's cross-attention layers counted as others */
+    int model_from_log;         /* 1: the model is as a log's lines describe it (no file):
+                                   its blocks' bytes are the file's less the embeddings and
+                                   output, spread evenly (kv_log_model_spec) */
     int estimated;              /* 1: any of the gaps above, or the free memory estimated */
     int64_t longest_num_ctx;    /* the longest num_ctx that keeps every layer on the GPU at
                                    this parallel; 0: none */
@@ -493,6 +496,22 @@ typedef enum {
     KV_OLLAMA_LOG_DEVICE_WEIGHTS, /* "model weights" lines, summed */
     KV_OLLAMA_LOG_DEVICE_GRAPH,   /* "compute graph" lines, summed */
     KV_OLLAMA_LOG_TOTAL_MEMORY,   /* "total memory" */
+    /* the runner's llama_model_loader / print_info lines: the model they describe */
+    KV_OLLAMA_LOG_ARCH,           /* general.architecture, as its row in ollama_desc.c */
+    KV_OLLAMA_LOG_BLOCKS,         /* <arch>.block_count */
+    KV_OLLAMA_LOG_CONTEXT_LENGTH, /* <arch>.context_length */
+    KV_OLLAMA_LOG_EMBEDDING,      /* <arch>.embedding_length */
+    KV_OLLAMA_LOG_HEADS,          /* <arch>.attention.head_count */
+    KV_OLLAMA_LOG_HEADS_KV,       /* <arch>.attention.head_count_kv */
+    KV_OLLAMA_LOG_KEY_LENGTH,     /* <arch>.attention.key_length */
+    KV_OLLAMA_LOG_VALUE_LENGTH,   /* <arch>.attention.value_length */
+    KV_OLLAMA_LOG_WINDOW,         /* <arch>.attention.sliding_window */
+    KV_OLLAMA_LOG_VOCAB,          /* tokenizer.ggml.tokens arr[str,N] */
+    KV_OLLAMA_LOG_FILE_TYPE,      /* general.file_type */
+    KV_OLLAMA_LOG_FILE_SIZE,      /* "file size = X GiB" / "model size = X GiB" */
+    KV_OLLAMA_LOG_TENSORS,        /* "... key-value pairs and N tensors" */
+    KV_OLLAMA_LOG_F32_TENSORS,    /* "- type f32: N tensors" */
+    KV_OLLAMA_LOG_MODEL_BUFFERS,  /* load_tensors' "X [model] buffer size = N MiB", summed */
     KV_OLLAMA_LOG_FIELDS
 } kv_ollama_log_field;
 

@@ -53,14 +53,29 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
         return kv_model_load(NULL, name, m, err, errcap);
     if (base[0] && kv_model_preset_find(base)) /* a local copy named after the model */
         return kv_model_load(NULL, base, m, err, errcap);
+    /* the model as the log's own lines describe it (a runner's loader dump) */
+    char why[300], also[400] = "";
+    kv_status described =
+        kv_log_model_spec(lg, &m->spec, &m->gguf, m->name, sizeof m->name, why, sizeof why);
+    if (described == KV_OK) {
+        m->spec.gguf = &m->gguf;
+        snprintf(m->source, sizeof m->source, "the log's model lines");
+        m->kind = SOURCE_CHECKPOINT;
+        m->spec.model_name = m->name;
+        m->spec.model_source = m->source;
+        return 0;
+    }
+    if (described == KV_ERR_FORMAT) /* the engine's lines would describe it, not this log's */
+        snprintf(also, sizeof also, " (nor do its lines describe it: %s)", why);
     if (name[0])
         kv_fail(err, errcap,
-                "--from-log %s: the log names model '%s', which kvcalc cannot resolve: give "
+                "--from-log %s: the log names model '%s', which kvcalc cannot resolve%s: give "
                 "--model or --config",
-                kv_safe(fshown, sizeof fshown, file, 200), kv_safe(shown, sizeof shown, name, 200));
+                kv_safe(fshown, sizeof fshown, file, 200), kv_safe(shown, sizeof shown, name, 200),
+                also);
     else
-        kv_fail(err, errcap, "--from-log %s: the log names no model: give --model or --config",
-                kv_safe(fshown, sizeof fshown, file, 200));
+        kv_fail(err, errcap, "--from-log %s: the log names no model%s: give --model or --config",
+                kv_safe(fshown, sizeof fshown, file, 200), also);
     return 1;
 }
 

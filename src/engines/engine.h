@@ -161,6 +161,10 @@ typedef struct {
      * the budget */
     double (*fraction)(const kv_result *b);
     int (*graphs_inside)(const kv_spec *s);
+    /* the model as the log's lines describe it (kv_log_model_spec()), or NULL: the engine's
+     * logs do not */
+    kv_status (*model)(const kv_log_values *v, kv_spec *s, kv_gguf_info *g, char *name,
+                       size_t cap, char *err, size_t errcap);
 } kv_engine_log;
 
 /* ---- the descriptor ---------------------------------------------------------------------- */

@@ -1234,6 +1234,7 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
     o->available_bytes = (double)st.free;
     o->available_estimated = st.free_estimated;
     o->weights_estimated = !m.g;
+    o->model_from_log = m.g && m.g->version == 0;
     o->measured_by_runner = st.v >= R_RECURRENT && st.era != KV_OLLAMA_LLAMA_SERVER &&
                             runs_own_engine(&m, st.v);
     o->cross_attention_left_out = arch_is(&m, "mllama") && st.era != KV_OLLAMA_LLAMA_SERVER;
@@ -1266,7 +1267,8 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
                                 (o->buffer_bytes - o->kv_layer0_bytes);
         o->estimated = approx;
     }
-    o->estimated = o->estimated || o->weights_estimated || o->projector_left_out ||
+    o->estimated = o->estimated || o->weights_estimated || o->model_from_log ||
+                   o->projector_left_out ||
                    o->cross_attention_left_out || o->available_estimated ||
                    o->measured_by_runner || (st.era == KV_OLLAMA_LLAMA_SERVER);
     r->max_concurrency = kv_ollama_at(s, r, s->context, 0);

@@ -104,6 +104,7 @@ static const kv_field fields[] = {
     FI(ollama_gpu_percent, gpu_percent, "percent"),
     FI(ollama_longest_num_ctx, longest_num_ctx, "tokens"),
     FB(ollama_measured_by_runner, measured_by_runner),
+    FB(ollama_model_from_log, model_from_log),
     FB(ollama_estimated, estimated),
     F(ollama_llamacpp_build, llamacpp_build, int64_t, "build", KV_F_INT_OR_NULL, 0),
 };
@@ -143,7 +144,35 @@ static const char *const field_names[KV_OLLAMA_LOG_FIELDS] = {
     [KV_OLLAMA_LOG_DEVICE_WEIGHTS] = "model_weights",
     [KV_OLLAMA_LOG_DEVICE_GRAPH] = "compute_graph",
     [KV_OLLAMA_LOG_TOTAL_MEMORY] = "total_memory",
+    [KV_OLLAMA_LOG_ARCH] = "architecture",
+    [KV_OLLAMA_LOG_BLOCKS] = "block_count",
+    [KV_OLLAMA_LOG_CONTEXT_LENGTH] = "context_length",
+    [KV_OLLAMA_LOG_EMBEDDING] = "embedding_length",
+    [KV_OLLAMA_LOG_HEADS] = "head_count",
+    [KV_OLLAMA_LOG_HEADS_KV] = "head_count_kv",
+    [KV_OLLAMA_LOG_KEY_LENGTH] = "key_length",
+    [KV_OLLAMA_LOG_VALUE_LENGTH] = "value_length",
+    [KV_OLLAMA_LOG_WINDOW] = "sliding_window",
+    [KV_OLLAMA_LOG_VOCAB] = "vocab",
+    [KV_OLLAMA_LOG_FILE_TYPE] = "file_type",
+    [KV_OLLAMA_LOG_FILE_SIZE] = "file_size",
+    [KV_OLLAMA_LOG_TENSORS] = "tensors",
+    [KV_OLLAMA_LOG_F32_TENSORS] = "f32_tensors",
+    [KV_OLLAMA_LOG_MODEL_BUFFERS] = "model_buffers",
 };
+
+/* The architectures a runner's loader line may name (general.architecture), by their row
+ * number: the ones Ollama's rules name and the common others. A name that is the start of
+ * another comes first (llama before llama4): the later row wins. */
+static const char *const archs[] = {
+    "llama",   "llama4",  "mllama",    "gemma",      "gemma2",   "gemma3",     "gemma3n",
+    "gemma4",  "command-r", "qwen2",   "qwen2moe",   "qwen25vl", "qwen3",      "qwen3moe",
+    "qwen3vl", "qwen3vlmoe", "qwen3next", "qwen35",  "qwen35moe", "phi2",      "phi3",
+    "stablelm", "deepseek2", "chatglm", "gptoss",    "gpt-oss",  "mistral3",   "starcoder2",
+    "granite", "granitemoe", "olmo2",   "olmo3",     "bert",     "nomic-bert", "lfm2",
+    "nemotron_h", "glm4", "glm4moe",
+};
+#define ARCH(i, name) {"general.architecture str = " name, T(KV_OLLAMA_LOG_ARCH, i), KV_CONST, NULL}
 
 /* The server's lines (server/routes.go, llm/memory.go, llm/server.go, ml/device.go), the
  * runner's command line or load request, and the runner's own llama.cpp KV lines (an
@@ -206,6 +235,44 @@ static const kv_log_pattern patterns[] = {
     {"FlashAttention:Disabled", T(KV_OLLAMA_LOG_FLASH, 0), KV_CONST, NULL},
     {"FlashAttention:Auto", T(KV_OLLAMA_LOG_FLASH, 2), KV_CONST, NULL},
     {"KvCacheType:%s ", T(KV_TO_TYPE_K), 0, NULL},
+    /* the runner's loader lines: the model, when its file is not on this machine */
+    ARCH(0, "llama"), ARCH(1, "llama4"), ARCH(2, "mllama"), ARCH(3, "gemma"), ARCH(4, "gemma2"),
+    ARCH(5, "gemma3"), ARCH(6, "gemma3n"), ARCH(7, "gemma4"), ARCH(8, "command-r"),
+    ARCH(9, "qwen2"), ARCH(10, "qwen2moe"), ARCH(11, "qwen25vl"), ARCH(12, "qwen3"),
+    ARCH(13, "qwen3moe"), ARCH(14, "qwen3vl"), ARCH(15, "qwen3vlmoe"), ARCH(16, "qwen3next"),
+    ARCH(17, "qwen35"), ARCH(18, "qwen35moe"), ARCH(19, "phi2"), ARCH(20, "phi3"),
+    ARCH(21, "stablelm"), ARCH(22, "deepseek2"), ARCH(23, "chatglm"), ARCH(24, "gptoss"),
+    ARCH(25, "gpt-oss"), ARCH(26, "mistral3"), ARCH(27, "starcoder2"), ARCH(28, "granite"),
+    ARCH(29, "granitemoe"), ARCH(30, "olmo2"), ARCH(31, "olmo3"), ARCH(32, "bert"),
+    ARCH(33, "nomic-bert"), ARCH(34, "lfm2"), ARCH(35, "nemotron_h"), ARCH(36, "glm4"),
+    ARCH(37, "glm4moe"),
+    {"- kv %n: %s.block_count u32 = %n", T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_BLOCKS), 0, NULL},
+    {"- kv %n: %s.context_length u32 = %n",
+     T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_CONTEXT_LENGTH), 0, NULL},
+    {"- kv %n: %s.embedding_length u32 = %n", T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_EMBEDDING),
+     0, NULL},
+    {"- kv %n: %s.attention.head_count u32 = %n", T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_HEADS),
+     0, NULL},
+    {"- kv %n: %s.attention.head_count_kv u32 = %n",
+     T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_HEADS_KV), 0, NULL},
+    {"- kv %n: %s.attention.key_length u32 = %n",
+     T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_KEY_LENGTH), 0, NULL},
+    {"- kv %n: %s.attention.value_length u32 = %n",
+     T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_VALUE_LENGTH), 0, NULL},
+    {"- kv %n: %s.attention.sliding_window u32 = %n",
+     T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_WINDOW), 0, NULL},
+    {"- kv %n: tokenizer.ggml.tokens arr[str,%n]", T(KV_TO_SKIP, KV_OLLAMA_LOG_VOCAB), 0, NULL},
+    {"- kv %n: general.file_type u32 = %n", T(KV_TO_SKIP, KV_OLLAMA_LOG_FILE_TYPE), 0, NULL},
+    {"loaded meta data with %n key-value pairs and %n tensors from",
+     T(KV_TO_SKIP, KV_OLLAMA_LOG_TENSORS), 0, NULL},
+    {"- type f32: %n tensors", T(KV_OLLAMA_LOG_F32_TENSORS), 0, NULL},
+    {"file size = %b", T(KV_OLLAMA_LOG_FILE_SIZE), 0, NULL},
+    {"model size = %b", T(KV_OLLAMA_LOG_FILE_SIZE), 0, NULL},
+    {"load_tensors: %s model buffer size = %b", T(KV_TO_SKIP, KV_OLLAMA_LOG_MODEL_BUFFERS), KV_SUM,
+     NULL},
+    {"load_tensors: %s buffer size = %b", T(KV_TO_SKIP, KV_OLLAMA_LOG_MODEL_BUFFERS), KV_SUM, NULL},
+    {"llm_load_tensors: %s buffer size = %b", T(KV_TO_SKIP, KV_OLLAMA_LOG_MODEL_BUFFERS), KV_SUM,
+     NULL},
     /* the runner's llama.cpp: what it allocated. A llama.cpp program's build line starts a
      * run of its own (Ollama's runner prints none): in a llama.cpp log, Ollama's candidate
      * counts one run's KV lines, as llama.cpp's does, and the tie goes to llama.cpp */
@@ -332,6 +399,175 @@ static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *
     out->from_settings = 1;
 }
 
+/* ---- the model as the runner's loader lines describe it ---- */
+
+/* llama.cpp's llama_ftype (general.file_type) -> bytes per element of token_embd (when an
+ * output head exists) and of the output head (or the tied token_embd), as its quantizer
+ * types them (src/llama-quant.cpp llama_tensor_get_type: the output Q6_K unless the file is
+ * 8-bit or wider). */
+static const struct {
+    int ftype;
+    const char *name;
+    double embd, out;
+} file_types[] = {
+    {0, "F32", 4, 4},           {1, "F16", 2, 2},
+    {2, "Q4_0", 18.0 / 32, 210.0 / 256}, {3, "Q4_1", 20.0 / 32, 210.0 / 256},
+    {7, "Q8_0", 34.0 / 32, 34.0 / 32},   {8, "Q5_0", 22.0 / 32, 210.0 / 256},
+    {9, "Q5_1", 24.0 / 32, 210.0 / 256}, {14, "Q4_K_S", 144.0 / 256, 210.0 / 256},
+    {15, "Q4_K_M", 144.0 / 256, 210.0 / 256}, {16, "Q5_K_S", 176.0 / 256, 210.0 / 256},
+    {17, "Q5_K_M", 176.0 / 256, 210.0 / 256}, {18, "Q6_K", 210.0 / 256, 210.0 / 256},
+    {32, "BF16", 2, 2},
+};
+
+static kv_status missing(char *err, size_t cap, const char *what)
+{
+    snprintf(err, cap, "no %s line", what);
+    return KV_ERR_FORMAT;
+}
+
+/* Whether the output head is token_embd (tied): by the tensor count, a llama-style block's
+ * matrices being its only non-f32 tensors (1 or 2 more: token_embd and output); else by
+ * the estimate's own logged weights, whichever of the two it is nearer. -1: unknown. */
+static int tied_of(const kv_log_values *v, int64_t blocks, double file, double embd, double out)
+{
+    const double *x = v->v;
+    const unsigned char *p = v->present;
+    if (p[KV_OLLAMA_LOG_TENSORS] && p[KV_OLLAMA_LOG_F32_TENSORS]) {
+        int64_t other = (int64_t)(x[KV_OLLAMA_LOG_TENSORS] - x[KV_OLLAMA_LOG_F32_TENSORS]);
+        if (other > 2 && (other - 2) % blocks == 0)
+            return 0;
+        if (other > 1 && (other - 1) % blocks == 0)
+            return 1;
+    }
+    /* weights.total is blocks + output from 0.6.3 (the layout's "model weights" lines sum
+     * the same), the blocks and the KV before 0.6.1, the blocks alone in between */
+    int ver = 0;
+    if (!(v->version[0] && kv_ollama_version_parse(v->version, &ver) == 0))
+        ver = strcmp(v->era, "offload to") == 0 ? 511 : 1210;
+    double logged = p[KV_OLLAMA_LOG_WEIGHTS_TOTAL]   ? x[KV_OLLAMA_LOG_WEIGHTS_TOTAL]
+                    : p[KV_OLLAMA_LOG_DEVICE_WEIGHTS] ? x[KV_OLLAMA_LOG_DEVICE_WEIGHTS]
+                                                      : NAN;
+    if (isnan(logged))
+        return -1;
+    double kv = p[KV_OLLAMA_LOG_KV] ? x[KV_OLLAMA_LOG_KV] : 0;
+    double add = ver >= OLLAMA_V(6, 3) || !p[KV_OLLAMA_LOG_WEIGHTS_TOTAL] ? out
+                 : ver < OLLAMA_V(6, 1)                                 ? kv
+                                                                        : 0;
+    double untied = file - out - embd + add, tied = file - out + add;
+    return fabs(tied - logged) < fabs(untied - logged);
+}
+
+static kv_status model_of_log(const kv_log_values *v, kv_spec *s, kv_gguf_info *g, char *name,
+                              size_t cap, char *err, size_t errcap)
+{
+    const double *x = v->v;
+    const unsigned char *p = v->present;
+    if (!p[KV_OLLAMA_LOG_BLOCKS])
+        return missing(err, errcap, "block_count");
+    if (!p[KV_OLLAMA_LOG_EMBEDDING])
+        return missing(err, errcap, "embedding_length");
+    if (!p[KV_OLLAMA_LOG_HEADS])
+        return missing(err, errcap, "attention.head_count");
+    if (!p[KV_OLLAMA_LOG_VOCAB])
+        return missing(err, errcap, "tokenizer.ggml.tokens");
+    if (!p[KV_OLLAMA_LOG_FILE_SIZE])
+        return missing(err, errcap, "file size");
+    if (!p[KV_OLLAMA_LOG_FILE_TYPE])
+        return missing(err, errcap, "general.file_type");
+    int64_t blocks = (int64_t)x[KV_OLLAMA_LOG_BLOCKS], embd = (int64_t)x[KV_OLLAMA_LOG_EMBEDDING];
+    int64_t heads = (int64_t)x[KV_OLLAMA_LOG_HEADS], vocab = (int64_t)x[KV_OLLAMA_LOG_VOCAB];
+    int64_t kv_heads = p[KV_OLLAMA_LOG_HEADS_KV] ? (int64_t)x[KV_OLLAMA_LOG_HEADS_KV] : heads;
+    if (blocks < 1 || blocks > KV_GGUF_MAX_LAYERS || embd < 1 || heads < 1 || kv_heads < 1 ||
+        vocab < 1 || embd > 1000000 || heads > 100000 || kv_heads > heads || vocab > 10000000) {
+        snprintf(err, errcap, "its block_count, embedding_length, head counts or vocabulary are "
+                              "out of range");
+        return KV_ERR_FORMAT;
+    }
+    int64_t k = p[KV_OLLAMA_LOG_KEY_LENGTH] ? (int64_t)x[KV_OLLAMA_LOG_KEY_LENGTH] : embd / heads;
+    int64_t vl = p[KV_OLLAMA_LOG_VALUE_LENGTH] ? (int64_t)x[KV_OLLAMA_LOG_VALUE_LENGTH] : embd / heads;
+    if (k < 1 || vl < 1 || k > 100000 || vl > 100000) {
+        snprintf(err, errcap, "its key or value length is out of range");
+        return KV_ERR_FORMAT;
+    }
+    int ft = (int)x[KV_OLLAMA_LOG_FILE_TYPE];
+    size_t t = 0;
+    while (t < sizeof file_types / sizeof file_types[0] && file_types[t].ftype != ft)
+        t++;
+    if (t == sizeof file_types / sizeof file_types[0]) {
+        snprintf(err, errcap, "its general.file_type %d is one whose embedding and output "
+                              "types kvcalc does not know", ft);
+        return KV_ERR_FORMAT;
+    }
+    /* the tensors' bytes: the file size (two decimals of its unit), or the buffers' sum
+     * (two decimals of a MiB) when it agrees with that - a buffer that holds a copy of
+     * another's tensors (Metal's tied embedding) does not */
+    double file = x[KV_OLLAMA_LOG_FILE_SIZE];
+    double unit = file >= KV_GIB ? KV_GIB : KV_MIB;
+    if (p[KV_OLLAMA_LOG_MODEL_BUFFERS] && fabs(x[KV_OLLAMA_LOG_MODEL_BUFFERS] - file) <= 0.005 * unit)
+        file = x[KV_OLLAMA_LOG_MODEL_BUFFERS];
+    double embd_bytes = (double)vocab * (double)embd * file_types[t].embd;
+    double out = (double)vocab * (double)embd * file_types[t].out, norm = (double)embd * 4;
+    int tied = tied_of(v, blocks, file, embd_bytes, out + norm);
+    double rest = file - out - norm - (tied == 1 ? 0 : embd_bytes);
+    if (!(rest > 0)) {
+        snprintf(err, errcap, "its file size is less than its embeddings and output");
+        return KV_ERR_FORMAT;
+    }
+
+    memset(g, 0, sizeof *g); /* version 0: described by a log */
+    int arch = p[KV_OLLAMA_LOG_ARCH] ? (int)x[KV_OLLAMA_LOG_ARCH] : -1;
+    snprintf(g->architecture, sizeof g->architecture, "%s",
+             arch >= 0 && (size_t)arch < sizeof archs / sizeof archs[0] ? archs[arch] : "");
+    g->block_count = g->layer_count = g->kv_layers = blocks;
+    g->context_length = p[KV_OLLAMA_LOG_CONTEXT_LENGTH] ? (int64_t)x[KV_OLLAMA_LOG_CONTEXT_LENGTH] : 0;
+    g->embedding_length = embd;
+    g->head_count = heads;
+    g->key_length = g->key_length_swa = g->rope_dims = k;
+    g->value_length = g->value_length_swa = vl;
+    g->kv_heads_min = g->kv_heads_max = kv_heads;
+    g->kv_heads_sum = kv_heads * blocks;
+    g->vocab = vocab;
+    g->n_tensors = p[KV_OLLAMA_LOG_TENSORS] ? (int64_t)x[KV_OLLAMA_LOG_TENSORS] : 0;
+    g->weight_bytes = file;
+    g->token_embd_bytes = tied == 1 ? out : embd_bytes; /* tied: typed as the output head */
+    g->output_bytes = tied == 1 ? 0 : out;
+    g->output_norm_bytes = norm;
+    /* the sliding layers by the period the GGUF reader gives these architectures */
+    int64_t window = p[KV_OLLAMA_LOG_WINDOW] ? (int64_t)x[KV_OLLAMA_LOG_WINDOW] : 0;
+    int period = !strcmp(g->architecture, "gemma3") ? 6
+                 : !strcmp(g->architecture, "gemma2") || !strcmp(g->architecture, "gptoss") ||
+                           !strcmp(g->architecture, "gpt-oss")
+                     ? 2
+                     : 0;
+    kv_spec_defaults(s);
+    for (int64_t l = 0; l < blocks; l++) {
+        g->block_bytes[l] = floor(rest / (double)blocks);
+        g->layer_kv_heads[l] = kv_heads;
+        int slides = window > 0 && period > 0 && l % period < period - 1;
+        g->layer_kind[l] = slides ? KV_LAYER_SLIDING : KV_LAYER_FULL;
+        g->swa_layers += slides;
+        s->layout.pattern[l] = g->layer_kind[l];
+    }
+    if (g->swa_layers) {
+        g->n_swa = window;
+        g->swa_period = period;
+        s->layout.pattern_len = (size_t)blocks;
+        s->layout.window = window;
+    }
+    g->arch_known = arch >= 0;
+    s->layers = blocks;
+    s->kv_heads = kv_heads;
+    s->head_dim = (k + vl + 1) / 2;
+    s->checkpoint_weights_bytes = file;
+    s->weights_source = KV_WEIGHTS_GGUF;
+    s->max_context = g->context_length;
+    const char *base = strrchr(v->model, '/');
+    base = base ? base + 1 : v->model;
+    snprintf(name, cap, "%s %s, %lld blocks, as the log describes it%s%s%s", g->architecture,
+             file_types[t].name, (long long)blocks, base[0] ? " (" : "", base, base[0] ? ")" : "");
+    return KV_OK;
+}
+
 static const kv_engine_log ollama_log = {
     .patterns = patterns,
     .n_patterns = sizeof patterns / sizeof patterns[0],
@@ -351,6 +587,7 @@ static const kv_engine_log ollama_log = {
     .needs_gpu_total = 0,
     .e2e_available = 0,
     .summary = summary,
+    .model = model_of_log,
 };
 
 const kv_engine_desc kv_engine_ollama = {

@@ -93,6 +93,20 @@ const char *kv_log_model(const kv_log *lg)
     return lg->values.model;
 }
 
+kv_status kv_log_model_spec(const kv_log *lg, kv_spec *s, kv_gguf_info *g, char *name,
+                            size_t cap, char *err, size_t errcap)
+{
+    const kv_engine_log *l = log_of(lg->engine);
+    if (cap)
+        name[0] = '\0';
+    if (!l || !l->model) {
+        const char *e = kv_engine_name(lg->engine);
+        snprintf(err, errcap, "a %s log does not describe its model", e ? e : "startup");
+        return KV_ERR_NOT_FOUND;
+    }
+    return l->model(&lg->values, s, g, name, cap, err, errcap);
+}
+
 int kv_log_needs_gpu_total(kv_engine e)
 {
     const kv_engine_log *l = log_of(e);

@@ -216,6 +216,10 @@ static void gaps(FILE *out, const kv_ollama_result *o)
         fputs("  ESTIMATE : no GGUF, so no tensor sizes: the weights are the model's, spread "
               "evenly over its blocks, and the graph Ollama's fallback (give the GGUF with "
               "--model)\n", out);
+    if (o->model_from_log)
+        fputs("  ESTIMATE : the model is as the log's lines describe it (the loader's keys, the "
+              "file size, the tensor counts): the blocks' bytes are the file's less the "
+              "embeddings and output, spread evenly\n", out);
     if (o->measured_by_runner)
         fputs("  ESTIMATE : this release runs the architecture on Ollama's own engine, which "
               "measures what it allocates: the figures above are the llama engine's "

@@ -2,7 +2,8 @@
  * fuzz_log.c - libFuzzer target: arbitrary bytes as a startup log, through the line reader
  * (every line, overlong and NUL-holding ones included), the engine's inputs, the spec
  * builder, both runs of the pipeline, the comparison and its three renderers - the same
- * path as `kvcalc --from-log`, with a built-in model instead of the one the log names.
+ * path as `kvcalc --from-log`, with the model the log's lines describe (an Ollama runner's
+ * loader lines) or else a built-in model instead of the one the log names.
  * Seeds: tests/logs/ (the public logs' lines with prefixes, colours and ranks).
  */
 #include <stddef.h>
@@ -24,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static kv_log lg;
     static kv_log_args in;
     static kv_options o;
-    static kv_model model;
+    static kv_model model, described;
+    const kv_model *use = &model;
     static kv_store a, b;
     static kv_comparison cmp;
     static char err[KV_ERR_BUF];
@@ -48,11 +50,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.from_log = "fuzz.log";
     if (!model.name[0] && kv_model_load(NULL, "qwen3-0.6b", &model, err, sizeof err) != 0)
         return 0;
-    if (kv_build_spec_log(&o, &model, NULL, &in, 1, &sa, err, sizeof err) != 0 ||
+    if (kv_log_model_spec(&lg, &described.spec, &described.gguf, described.name,
+                          sizeof described.name, err, sizeof err) == KV_OK) {
+        described.spec.gguf = &described.gguf;
+        described.spec.model_name = described.name;
+        use = &described;
+    }
+    if (kv_build_spec_log(&o, use, NULL, &in, 1, &sa, err, sizeof err) != 0 ||
         kv_pipeline_run(&o, &sa, &a, &rep) != KV_OK)
         return 0;
     int e2e = kv_fromlog_end_to_end(&lg, &o) &&
-              kv_build_spec_log(&o, &model, NULL, &in, 0, &sb, err, sizeof err) == 0 &&
+              kv_build_spec_log(&o, use, NULL, &in, 0, &sb, err, sizeof err) == 0 &&
               kv_pipeline_run(&o, &sb, &b, &rep_b) == KV_OK;
     kv_log_compare(&lg, 0, &sa, &a.result, e2e ? &sb : NULL, e2e ? &b.result : NULL, &cmp);
     cmp.file = "fuzz.log";
