@@ -367,6 +367,7 @@ typedef enum {
     KV_OLLAMA_LLAMA_SERVER /* 0.30.0 on: llama.cpp's llama-server sizes everything */
 } kv_ollama_era;
 
+#define KV_OLLAMA_MAX_GPUS 8
 #define KV_OLLAMA_NEWEST 3300 /* 0.33: the newest release whose rules kvcalc describes */
 
 /* Ollama's inputs, by its own names (docs/ollama.md): the options of a request or
@@ -388,6 +389,9 @@ typedef struct {
     kv_opt_num available_gib;   /* the device's free memory (the log's memory.available);
                                    not set: GPU memory - overhead, an estimate */
     double gpu_overhead_bytes;  /* OLLAMA_GPU_OVERHEAD: kept free on each GPU, bytes [0] */
+    int64_t gpus;               /* GPUs of the library, alike (each with available_gib), that
+                                   the estimate spreads the layers over: 1 to
+                                   KV_OLLAMA_MAX_GPUS, more than 1 only to 0.12.10 [1] */
 } kv_ollama_spec;
 
 /* What Ollama would plan and log, and what `ollama ps` would show. Sizes in bytes. */
@@ -432,7 +436,10 @@ typedef struct {
     int64_t layers_model;       /* block_count + 1 (the output layer) */
     int64_t layers_offload;     /* layers placed on the GPU (the output counts as one) */
     int fully_loaded;           /* every layer and the output on the GPU */
-    double allocation_bytes;    /* memory.required.allocations: the device's share */
+    double allocation_bytes;    /* memory.required.allocations: the first device's share */
+    int64_t gpus;               /* the GPUs the estimate spread the layers over */
+    double gpu_allocations[KV_OLLAMA_MAX_GPUS]; /* memory.required.allocations, each */
+    int64_t gpu_layer_counts[KV_OLLAMA_MAX_GPUS]; /* layers.split: the layers of each */
     double gpu_weights_bytes, gpu_kv_bytes, gpu_graph_bytes; /* per device (0.12.11+) */
     double cpu_weights_bytes, cpu_kv_bytes;
     double required_full_bytes; /* memory.required.full / "total memory": `ollama ps` SIZE */
@@ -478,6 +485,7 @@ typedef enum {
     KV_OLLAMA_LOG_LIBRARY,        /* a kv_ollama_library */
     KV_OLLAMA_LOG_GPU_TOTAL,      /* "inference compute" total */
     KV_OLLAMA_LOG_AVAILABLE,      /* memory.available (the first device); "gpu memory" free */
+    KV_OLLAMA_LOG_GPUS,           /* the devices of memory.available, counted */
     KV_OLLAMA_LOG_GPU_OVERHEAD,   /* memory.gpu_overhead */
     KV_OLLAMA_LOG_LAYERS_MODEL,   /* layers.model */
     KV_OLLAMA_LOG_LAYERS_OFFLOAD, /* layers.offload */

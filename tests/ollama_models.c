@@ -19,7 +19,7 @@
 const char *const ollama_model_ids[] = {"llama3-8b-q4_0",     "llama3.1-8b-q4_0",
                                         "llama3.1-8b-q4_k_m", "llama3.2-3b-q4_k_m",
                                         "llama2-7b-q4_0",     "smollm2-1.7b-q8_0",
-                                        "granite-code-8b-q4_0", NULL};
+                                        "granite-code-8b-q4_0", "llama3-70b-q4_k_m", NULL};
 
 enum { FT_Q4_0, FT_Q8_0, FT_Q4_K_M };
 
@@ -53,6 +53,12 @@ static const model_def models[] = {
     /* ollama-o06/o07/o08.log: Granite 8b Code Instruct 128k, file type 2, tied, biases */
     {"granite-code-8b-q4_0", "Granite 8b Code Instruct 128k", 36, 128000, 4096, 14336, 32, 8,
      49152, 1, 0, 1, FT_Q4_0},
+    /* ollama-o18.log names no model: 81 layers, a 2.5 GiB cache at 8192 tokens (80 x 8192
+     * x 256 x 8 x 2 B) and an 822.0 MiB Q6_K output layer (128256 x 8192) are Llama 3's
+     * 70B (meta-llama__Llama-3.1-70B-Instruct.json: 80 layers, 8192, 28672, 64 / 8 heads);
+     * its weights (repeating 39.9 GiB) are Q4_K_M's */
+    {"llama3-70b-q4_k_m", "Llama 3 70B", 80, 131072, 8192, 28672, 64, 8, 128256, 0, 1, 0,
+     FT_Q4_K_M},
 };
 
 static const model_def *find(const char *id)

@@ -149,6 +149,7 @@ static const log_case logs[] = {
                                                        source wraps a key across lines */
     {"ollama-o13.log", "llama3-8b-q4_0", 11},       /* 0.1.48, CPU, overflowing 5.0 GiB */
     {"ollama-o23.log", "llama2-7b-q4_0", 12},       /* 0.7.0, Metal, MHA */
+    {"ollama-o18.log", "llama3-70b-q4_k_m", 11},    /* ~0.5.x, three RTX 4090-class GPUs */
 };
 
 /* The logged and kvcalc's figure of one row of the text table ("6.50 GiB", "560.00 MiB",
@@ -173,15 +174,16 @@ static int row_values(const char *out, const char *quantity, double *logged, dou
 
 /* Each log twice: with its model's GGUF, and with the model as the log's own lines describe
  * it (the runner's loader keys, file size and tensor counts: the blob is not here) - O13's
- * excerpt holds no loader lines, so only the first. */
+ * and O18's excerpts hold no loader lines, so only the first. */
 static void reproduce(int from_lines)
 {
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
         char log[512], model[512];
         snprintf(log, sizeof log, "%s%s", LOGS, logs[i].log);
         snprintf(model, sizeof model, "%s%s.gguf", MODELS, logs[i].model);
-        if (from_lines && strcmp(logs[i].log, "ollama-o13.log") == 0)
-            continue;
+        if (from_lines && (strcmp(logs[i].log, "ollama-o13.log") == 0 ||
+                           strcmp(logs[i].log, "ollama-o18.log") == 0))
+            continue; /* excerpts without the loader's lines */
         run_result r;
         if (from_lines)
             run_kvcalc((const char *const[]){"--from-log", log, NULL}, &r);
@@ -352,6 +354,11 @@ static void log_values(void **state)
     assert_true(v->v[KV_OLLAMA_LOG_DEVICE_KV] == 450 * MIB);
     assert_true(v->v[KV_OLLAMA_LOG_FLASH] == 1); /* FlashAttention:true */
 
+    /* three GPUs: the list's length */
+    assert_int_equal(kv_log_read_file(LOGS "ollama-o18.log", "o18", &lg, err, sizeof err), KV_OK);
+    assert_true(v->v[KV_OLLAMA_LOG_GPUS] == 3 && v->v[KV_OLLAMA_LOG_AVAILABLE] == 23.5 * GIB);
+    assert_true(v->v[KV_OLLAMA_LOG_ALLOCATION] == 16.6 * GIB); /* the first */
+
     /* a llama.cpp log stays llama.cpp's, one run or two */
     assert_int_equal(kv_log_read_file(LOGS "llamacpp-l01-l02.log", "l", &lg, err, sizeof err), KV_OK);
     assert_int_equal(lg.engine, KV_ENGINE_LLAMACPP);
@@ -432,6 +439,55 @@ static void estimate_closed_form(void **state)
     compute(&s, &r);
     assert_true(o->weights_total_bytes == 32 * (W_BLOCK + K_8192 / 1));
     assert_true(o->weights_repeating_logged_bytes == 32 * (W_BLOCK + K_8192) - W_OUTPUT);
+}
+
+/* Several GPUs (0.9.6): each admitted, the layers round robin (gpusWithSpace[i % j]), the
+ * partial graph on each. Two GPUs of 4 GiB: a GPU holds k + 1 layers while (k + 1) x layer <
+ * 4 GiB - minimum - buffer - graph = 2,949,111,808 B: 18; 16 each, the output on GPU 0
+ * (layerCount 32 % 2). */
+static void several_gpus_by_hand(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    spec_of("llama3-8b-q4_0", 906, &s);
+    s.ollama.num_ctx = KV_SOME_INT(8192);
+    s.ollama.num_parallel = KV_SOME_INT(1);
+    s.ollama.gpus = 2;
+    s.ollama.available_gib = KV_SOME_NUM(4);
+    compute(&s, &r);
+    const kv_ollama_result *o = &r.ollama;
+    double ls = W_BLOCK + K_8192, gp = o->graph_partial_bytes;
+    assert_true(o->graph_full_bytes == gp); /* "multigpu should always use the partial" */
+    assert_int_equal(o->gpu_layer_counts[0], 17);
+    assert_int_equal(o->gpu_layer_counts[1], 16);
+    assert_true(o->gpu_allocations[0] == MINIMUM + ls + 16 * ls + W_OUTPUT + gp);
+    assert_true(o->gpu_allocations[1] == MINIMUM + ls + 16 * ls + gp);
+    assert_true(o->required_full_bytes == o->gpu_allocations[0] + o->gpu_allocations[1]);
+
+    /* ollama-o18.log's offload line, key for key, from its three GPUs */
+    run_result rr;
+    run_kvcalc((const char *const[]){"--engine", "ollama", "--model", MODELS "llama3-70b-q4_k_m.gguf",
+                                     "--ollama-version", "0.5.11", "--ollama-gpus", "3",
+                                     "--available-gib", "23.5", "--num-ctx", "2048",
+                                     "--num-parallel", "4", NULL},
+               &rr);
+    assert_int_equal(rr.status, 0);
+    char *log = read_file(LOGS "ollama-o18.log", NULL);
+    assert_non_null(log);
+    char *line = strstr(log, "msg=\"offload to cuda\"");
+    assert_non_null(line);
+    *strchr(line, '\n') = '\0';
+    char want[2048];
+    snprintf(want, sizeof want, "\n%s\n", line);
+    if (!strstr(rr.out, want))
+        fail_msg("the log's line\n%s\nis not in\n%s", line, rr.out);
+    free(log);
+    run_free(&rr);
+
+    /* from 0.12.11 kvcalc models one GPU */
+    s.ollama.version = 1211;
+    assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
 }
 
 static void layout_by_hand(void **state)
@@ -799,6 +855,7 @@ int main(void)
         cmocka_unit_test(real_logs_describe_their_models),
         cmocka_unit_test(log_values),
         cmocka_unit_test(estimate_closed_form),
+        cmocka_unit_test(several_gpus_by_hand),
         cmocka_unit_test(layout_by_hand),
         cmocka_unit_test(defaults_by_release),
         cmocka_unit_test(flash_attention_and_cache_type),

@@ -48,8 +48,9 @@ enum {
 #define KV_SWA_ON 8u /* the next cache line is the sliding-window cache */
 #define KV_SWA_OFF 16u /* the next cache line is the main cache */
 #define KV_CACHE 32u /* a cache line: goes to the sliding-window fields after KV_SWA_ON */
-#define KV_CONST 64u /* a line without conversions: its presence writes to[1] into field
-                        to[0] (a switch on a command line, a word that names a setting) */
+#define KV_CONST 64u /* the line's presence also writes a constant: to[n + 1] into field
+                        to[n], n its conversions (a switch on a command line, a word that
+                        names a setting, a list's length) */
 #define KV_SUM 128u  /* devices print their shares: add them (a new startup starts over) */
 
 /* One line pattern. The pattern is the line's own text with conversions: "%n" an integer

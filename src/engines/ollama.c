@@ -370,6 +370,7 @@ typedef struct {
     int batch_given;
     int free_estimated;
     int64_t num_gpu;  /* -1: as many as fit */
+    int64_t gpus;     /* alike, each with `free` */
 } settings;
 
 /* Flash attention on the library (discover/types.go:172-183; ml/device.go:480-493 from
@@ -545,6 +546,7 @@ static void resolve(const kv_spec *s, const kv_result *r, const model *m, settin
     if (st->parallel_forced)
         st->parallel = 1;
     st->num_gpu = o->num_gpu.set ? o->num_gpu.value : -1;
+    st->gpus = st->lib == KV_OLLAMA_CPU ? 1 : o->gpus;
     flash_and_type(s, m, st);
     st->minimum = minimum_mib[st->lib] * MIB;
     st->overhead = st->v >= R_OVERHEAD ? (uint64_t)o->gpu_overhead_bytes : 0;
@@ -573,6 +575,8 @@ typedef struct {
     uint64_t alloc, overflow, total, vram;
     int64_t layers;         /* estimate.Layers: 0 on the CPU or when nothing fits */
     uint64_t gpu_weights, gpu_kv, gpu_graph, cpu_weights, cpu_kv; /* per device (0.12.11+) */
+    uint64_t allocs[KV_OLLAMA_MAX_GPUS]; /* gpuAllocations, each GPU */
+    int64_t counts[KV_OLLAMA_MAX_GPUS];  /* layerCounts */
     calc c;
 } estimate;
 
@@ -772,25 +776,35 @@ static void sizes_at(const kv_spec *s, const kv_result *r, const model *m, const
         e->graph_full = e->graph_partial;
     if (st->lib == KV_OLLAMA_METAL)
         e->graph_partial = e->graph_full;
+    else if (st->gpus > 1 && st->era == KV_OLLAMA_ESTIMATOR)
+        e->graph_full = e->graph_partial; /* "multigpu should always use the partial graph" */
     e->output = output_bytes(s, m, r);
     for (int64_t i = 0; i < m->blocks; i++)
         e->blocks_sum = add(c, e->blocks_sum, block_bytes(s, m, r, i));
 }
 
-/* EstimateGPULayers (llm/memory.go:74-361@v0.9.6) on one device. */
+/* EstimateGPULayers (llm/memory.go:74-361@v0.9.6) on st->gpus alike devices: each is
+ * admitted when it holds the overhead, the larger graph, the minimum and two layers' worth;
+ * a layer goes to gpusWithSpace[i % j] (i the layer, j the devices left), and a device it
+ * does not fit is dropped for good. */
 static void place_estimator(const kv_spec *s, const kv_result *r, const model *m,
                             const settings *st, estimate *e)
 {
     calc *c = &e->c;
     const int v = st->v;
+    const int64_t n = st->gpus;
     uint64_t graph = max2(e->graph_full, e->graph_partial);
     /* the buffer: one layer's worth kept free (the largest group in 0.7.0) */
     uint64_t layer = v == R_REVERSE ? largest_group(s, m, r) : block_bytes(s, m, r, 0);
     e->buffer = add(c, layer, e->kv0);
     uint64_t need = add(c, add(c, add(c, add(c, st->overhead, graph), st->minimum), e->buffer),
                         e->buffer);
-    int space = st->free >= need; /* the device is admitted (llm/memory.go:194-220) */
-    e->alloc = space ? add(c, st->minimum, e->buffer) : 0;
+    int ws[KV_OLLAMA_MAX_GPUS], nws = 0; /* gpusWithSpace */
+    for (int64_t g = 0; g < n; g++)
+        if (st->free >= need) {
+            ws[nws++] = (int)g;
+            e->allocs[g] = add(c, st->minimum, e->buffer);
+        }
     /* the layers: last to first from 0.7.0, first to last before */
     uint64_t ls = 0;
     for (int64_t k = 0; k < m->blocks; k++) {
@@ -803,14 +817,21 @@ static void place_estimator(const kv_spec *s, const kv_result *r, const model *m
                 e->overflow = add(c, e->overflow, ls);
             continue;
         }
-        if (space && st->free > add(c, add(c, add(c, st->overhead, e->alloc), graph), ls)) {
-            e->alloc = add(c, e->alloc, ls);
-            e->count++;
-        } else {
-            space = 0; /* a device that fails once is dropped */
-            if (v >= R_REVERSE)
-                e->overflow = add(c, e->overflow, ls);
+        int placed = 0;
+        for (int j = nws; j > 0 && !placed; j--) {
+            int at = (int)(i % j), g = ws[at];
+            if (st->free > add(c, add(c, add(c, st->overhead, e->allocs[g]), graph), ls)) {
+                e->allocs[g] = add(c, e->allocs[g], ls);
+                e->counts[g]++;
+                e->count++;
+                placed = 1;
+            } else { /* dropped */
+                memmove(&ws[at], &ws[at + 1], (size_t)(nws - at - 1) * sizeof ws[0]);
+                nws--;
+            }
         }
+        if (!placed && v >= R_REVERSE)
+            e->overflow = add(c, e->overflow, ls);
     }
     e->fully = e->count >= m->blocks;
     if (v < R_REVERSE && !e->fully) /* the last layer's size, once per layer left */
@@ -818,18 +839,26 @@ static void place_estimator(const kv_spec *s, const kv_result *r, const model *m
     /* the output layer: before 0.7.0 not even counted when num_gpu stops short of it */
     int tried = st->num_gpu < 0 || e->count < st->num_gpu;
     if (e->output > 0 && (tried || v >= R_REVERSE)) {
-        if (tried && space &&
-            st->free > add(c, add(c, add(c, st->overhead, e->alloc), graph), e->output)) {
-            e->alloc = add(c, e->alloc, e->output);
-            e->count++;
+        for (int j = nws; tried && j > 0; j--) {
+            int g = ws[e->count % j];
+            if (st->free > add(c, add(c, add(c, st->overhead, e->allocs[g]), graph), e->output)) {
+                e->allocs[g] = add(c, e->allocs[g], e->output);
+                e->counts[g]++;
+                e->count++;
+                break;
+            }
         }
         if (e->count < m->blocks + 1) {
             e->fully = 0;
             e->overflow = add(c, e->overflow, e->output);
         }
     }
-    if (e->count > 0)
-        e->alloc = add(c, e->alloc, e->fully ? e->graph_full : e->graph_partial);
+    e->alloc = 0;
+    for (int64_t g = 0; g < n; g++) {
+        if (e->counts[g] > 0)
+            e->allocs[g] = add(c, e->allocs[g], e->fully ? e->graph_full : e->graph_partial);
+        e->alloc = add(c, e->alloc, e->allocs[g]);
+    }
     e->vram = e->alloc;
     e->total = add(c, e->alloc, e->overflow);
     /* the CPU's estimate, or one that placed nothing, holds no GPU layers (347-353) */
@@ -948,6 +977,7 @@ static void plan_at(const kv_spec *s, const kv_result *r, const model *m, const 
 void kv_ollama_defaults(kv_spec *s)
 {
     s->ollama.version = KV_OLLAMA_NEWEST;
+    s->ollama.gpus = 1;
     /* the lesson's reserve is not Ollama's: it keeps its own minimum (457 MiB on CUDA),
      * which the estimate counts; its free memory is the GPU's unless --available-gib */
     s->overhead_gib = 0;
@@ -991,6 +1021,14 @@ kv_status kv_ollama_check(const kv_spec *s, kv_error *why)
     if (o->num_ctx.set && o->num_ctx.value * par > CTX_LIMIT)
         return kv_refuse(why, no, P(OL_P_NUM_CTX),
                          "num_ctx x parallel exceeds 2^30 tokens, more than Ollama's runner takes");
+    if (o->gpus < 1 || o->gpus > KV_OLLAMA_MAX_GPUS)
+        return kv_refuse(why, no, P(OL_P_GPUS), "must be 1 to %d", KV_OLLAMA_MAX_GPUS);
+    if (o->gpus > 1 && o->version >= R_LAYOUT)
+        return kv_refuse(why, no, P(OL_P_GPUS),
+                         "kvcalc spreads layers over several GPUs as Ollama's estimator does, "
+                         "to 0.12.10; from 0.12.11 (the layout, llama-server) it models one");
+    if (o->gpus > 1 && (o->library.set ? o->library.value == KV_OLLAMA_CPU : 0))
+        return kv_refuse(why, no, P(OL_P_GPUS), "the CPU is one device");
     if (o->kv_cache_type.set && o->kv_cache_type.value != KV_OLLAMA_F16 && o->version < R_KV_TYPE)
         return kv_refuse(why, no, P(OL_P_CACHE_TYPE),
                          "OLLAMA_KV_CACHE_TYPE exists from Ollama 0.5.0 (--ollama-version)");
@@ -1186,7 +1224,12 @@ static void fill_estimate(const model *m, const settings *st, const estimate *e,
     o->layers_model = m->blocks + 1;
     o->layers_offload = e->layers;
     o->fully_loaded = e->fully && e->layers > 0;
-    o->allocation_bytes = (double)e->alloc;
+    o->allocation_bytes = st->era == KV_OLLAMA_ESTIMATOR ? (double)e->allocs[0] : (double)e->alloc;
+    o->gpus = st->gpus;
+    for (int64_t g = 0; g < st->gpus && g < KV_OLLAMA_MAX_GPUS; g++) {
+        o->gpu_allocations[g] = (double)e->allocs[g];
+        o->gpu_layer_counts[g] = e->counts[g];
+    }
     o->gpu_weights_bytes = (double)e->gpu_weights;
     o->gpu_kv_bytes = (double)e->gpu_kv;
     o->gpu_graph_bytes = (double)e->gpu_graph;

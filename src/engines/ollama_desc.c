@@ -71,6 +71,10 @@ const kv_param kv_ollama_params[OL_PARAMS] = {
     [OL_P_OVERHEAD] = {.name = "gpu-overhead", P(NUM, gpu_overhead_bytes), .key = "gpu_overhead",
                        .min = 0, .max = 1e15, .blames = KV_ERR_ENGINE_INPUT, .meta = "BYTES",
                        .help = "OLLAMA_GPU_OVERHEAD: bytes kept free on each GPU [0]"},
+    [OL_P_GPUS] = {.name = "ollama-gpus", P(INT, gpus), .key = "ollama_gpus", .min = 1,
+                   .max = KV_OLLAMA_MAX_GPUS, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                   .help = "GPUs of the library Ollama spreads the layers over, alike (to "
+                           "0.12.10) [1]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_ollama_result, name, m, T, unit, ftype, sweep)
@@ -113,6 +117,8 @@ static const kv_field fields[] = {
 
 #define T(...) {__VA_ARGS__}
 #define LIB(text, lib) {text, T(KV_OLLAMA_LOG_LIBRARY, lib), KV_CONST, NULL}
+#define S KV_TO_SKIP
+#define GPUS(n, list, ...) {"memory.available=\"[" list "]", T(__VA_ARGS__, KV_OLLAMA_LOG_GPUS, n), KV_CONST, NULL}
 
 static const char *const field_names[KV_OLLAMA_LOG_FIELDS] = {
     [KV_OLLAMA_LOG_KV_SIZE] = "ctx_size",
@@ -126,6 +132,7 @@ static const char *const field_names[KV_OLLAMA_LOG_FIELDS] = {
     [KV_OLLAMA_LOG_LIBRARY] = "library",
     [KV_OLLAMA_LOG_GPU_TOTAL] = "gpu_total",
     [KV_OLLAMA_LOG_AVAILABLE] = "memory_available",
+    [KV_OLLAMA_LOG_GPUS] = "gpus",
     [KV_OLLAMA_LOG_GPU_OVERHEAD] = "gpu_overhead",
     [KV_OLLAMA_LOG_LAYERS_MODEL] = "layers_model",
     [KV_OLLAMA_LOG_LAYERS_OFFLOAD] = "layers_offload",
@@ -200,6 +207,12 @@ static const kv_log_pattern patterns[] = {
     {"layers.model=%n", T(KV_OLLAMA_LOG_LAYERS_MODEL), 0, NULL},
     {"layers.offload=%n", T(KV_OLLAMA_LOG_LAYERS_OFFLOAD), 0, NULL},
     {"memory.available=\"[%b", T(KV_OLLAMA_LOG_AVAILABLE), 0, NULL},
+    /* the devices the estimate spread over: a list of 2 to 8 (each row needs that many) */
+    GPUS(1, "%b", S), GPUS(2, "%b %b", S, S), GPUS(3, "%b %b %b", S, S, S),
+    GPUS(4, "%b %b %b %b", S, S, S, S), GPUS(5, "%b %b %b %b %b", S, S, S, S, S),
+    GPUS(6, "%b %b %b %b %b %b", S, S, S, S, S, S),
+    GPUS(7, "%b %b %b %b %b %b %b", S, S, S, S, S, S, S),
+    GPUS(8, "%b %b %b %b %b %b %b %b", S, S, S, S, S, S, S, S),
     {"memory.gpu_overhead=\"%b\"", T(KV_OLLAMA_LOG_GPU_OVERHEAD), 0, NULL},
     {"memory.required.full=\"%b\"", T(KV_OLLAMA_LOG_FULL), 0, NULL},
     {"memory.required.partial=\"%b\"", T(KV_OLLAMA_LOG_PARTIAL), 0, NULL},
@@ -299,6 +312,7 @@ static const kv_log_input inputs[] = {
      KV_OLLAMA_LOG_PARALLEL + 1, 0},
     SET(KV_OLLAMA_LOG_BATCH, MINE(OL_P_BATCH)),
     SET(KV_OLLAMA_LOG_GPU_OVERHEAD, MINE(OL_P_OVERHEAD)),
+    SET(KV_OLLAMA_LOG_GPUS, MINE(OL_P_GPUS)),
     /* the device: its total (the GPU's memory) and what Ollama saw free */
     {KV_OLLAMA_LOG_GPU_TOTAL, &kv_core_params[KV_P_GPU_MEM_GIB], KV_LOG_SETTING, 1, 0, 0},
     {KV_OLLAMA_LOG_AVAILABLE, MINE(OL_P_AVAILABLE), KV_LOG_MEASURED, 1, 0, 0},

@@ -318,8 +318,8 @@ static void store(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern
 {
     char text[256];
     int swa = (row->flags & KV_CACHE) && v->swa_next;
-    if (row->flags & KV_CONST && n == 0)
-        set_field(v, row->to[0], row->to[1], 0);
+    if (row->flags & KV_CONST && n + 1 < MAX_CAPS)
+        set_field(v, row->to[n], row->to[n + 1], 0);
     for (int i = 0; i < n; i++) {
         int to = row->to[i];
         if (swa)

@@ -97,14 +97,33 @@ static void settings_lines(FILE *out, const kv_spec *s, const kv_ollama_result *
 static void offload_line(FILE *out, const kv_spec *s, const kv_ollama_result *o)
 {
     int v = s->ollama.version;
-    char a[64], b[64], c[64], d[64], e[64], f[64], g[64], h[64], i[64], j[64], k[64];
+    char b[64], c[64], d[64], e[64], g[64], h[64], i[64], j[64], k[64];
     const char *lib = library_name(o->library, v);
-    char split[32];
+    /* layers.split: "" for one GPU, "11,11" for several (a string before 0.11.5); a []int
+     * after ("[37]", "[]", quoted when it holds a blank: "[20 13]") */
+    char split[200] = "", avail[400] = "", allocs[400] = "", one[64];
+    size_t n = (size_t)(o->gpus > 0 ? o->gpus : 1);
+    for (size_t g = 0; g < n; g++) {
+        size_t at = strlen(split);
+        if (v >= V(11, 5))
+            snprintf(split + at, sizeof split - at, "%s%lld", g ? " " : "",
+                     (long long)(n > 1 ? o->gpu_layer_counts[g] : o->layers_offload));
+        else if (n > 1)
+            snprintf(split + at, sizeof split - at, "%s%lld", g ? "," : "",
+                     (long long)o->gpu_layer_counts[g]);
+        at = strlen(avail);
+        snprintf(avail + at, sizeof avail - at, "%s%s", g ? " " : "",
+                 hb2(one, sizeof one, o->available_bytes));
+        at = strlen(allocs);
+        snprintf(allocs + at, sizeof allocs - at, "%s%s", g ? " " : "",
+                 hb2(one, sizeof one, n > 1 ? o->gpu_allocations[g] : o->allocation_bytes));
+    }
+    char shown_split[220];
     if (v >= V(11, 5))
-        snprintf(split, sizeof split, o->layers_offload > 0 ? "[%lld]" : "[]",
-                 (long long)o->layers_offload);
+        snprintf(shown_split, sizeof shown_split, n > 1 ? "\"[%s]\"" : "[%s]",
+                 o->layers_offload > 0 || n > 1 ? split : "");
     else
-        snprintf(split, sizeof split, "\"\"");
+        snprintf(shown_split, sizeof shown_split, n > 1 ? "%s" : "\"\"", split);
     if (v >= V(5, 12))
         fprintf(out, "msg=offload library=%s", lib);
     else
@@ -112,8 +131,7 @@ static void offload_line(FILE *out, const kv_spec *s, const kv_ollama_result *o)
     fprintf(out, " layers.requested=%lld layers.model=%lld layers.offload=%lld layers.split=%s "
                  "memory.available=\"[%s]\"",
             s->ollama.num_gpu.set ? (long long)s->ollama.num_gpu.value : -1LL,
-            (long long)o->layers_model, (long long)o->layers_offload, split,
-            hb2(a, sizeof a, o->available_bytes));
+            (long long)o->layers_model, (long long)o->layers_offload, shown_split, avail);
     if (v >= V(3, 10))
         fprintf(out, " memory.gpu_overhead=\"%s\"", hb2(b, sizeof b, s->ollama.gpu_overhead_bytes));
     fprintf(out, " memory.required.full=\"%s\" memory.required.partial=\"%s\" "
@@ -122,7 +140,7 @@ static void offload_line(FILE *out, const kv_spec *s, const kv_ollama_result *o)
                  "memory.weights.nonrepeating=\"%s\" memory.graph.full=\"%s\" "
                  "memory.graph.partial=\"%s\"\n",
             hb2(c, sizeof c, o->required_full_bytes), hb2(d, sizeof d, o->required_partial_bytes),
-            hb2(e, sizeof e, o->kv_bytes), hb2(f, sizeof f, o->allocation_bytes),
+            hb2(e, sizeof e, o->kv_bytes), allocs,
             hb2(g, sizeof g, o->weights_total_bytes),
             hb2(h, sizeof h, o->weights_repeating_logged_bytes),
             hb2(i, sizeof i, o->weights_nonrepeating_bytes), hb2(j, sizeof j, o->graph_full_bytes),
