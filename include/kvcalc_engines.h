@@ -389,6 +389,12 @@ typedef struct {
     kv_opt_num available_gib;   /* the device's free memory (the log's memory.available);
                                    not set: GPU memory - overhead, an estimate */
     double gpu_overhead_bytes;  /* OLLAMA_GPU_OVERHEAD: kept free on each GPU, bytes [0] */
+    kv_opt_num projector_weights_gib; /* a vision projector's weights (the log's
+                                   projector.weights); not set: none */
+    kv_opt_num projector_graph_gib;   /* its graph (projector.graph): with it, from 0.7.1 the
+                                   projector is the model file's own (Ollama's engine), placed
+                                   with the output layer; without, a --mmproj file kept on
+                                   the first GPU */
     int64_t gpus;               /* GPUs of the library, alike (each with available_gib), that
                                    the estimate spreads the layers over: 1 to
                                    KV_OLLAMA_MAX_GPUS, more than 1 only to 0.12.10 [1] */
@@ -448,7 +454,9 @@ typedef struct {
     int64_t ps_context;         /* `ollama ps` CONTEXT (0.10.0+; 0: no such column) */
     int measured_by_runner;     /* 1: Ollama's own engine runs the model and measures its
                                    allocations (0.11.11+): kvcalc's figures are the estimate */
-    int projector_left_out;     /* 1: vision tensors Ollama counts apart, which kvcalc does not */
+    int projector_left_out;     /* 1: vision tensors Ollama counts apart, and no projector
+                                   figures given */
+    double projector_weights_bytes, projector_graph_bytes; /* counted */
     int cross_attention_left_out; /* 1: mllama's cross-attention layers counted as others */
     int model_from_log;         /* 1: the model is as a log's lines describe it (no file):
                                    its blocks' bytes are the file's less the embeddings and
@@ -499,6 +507,7 @@ typedef enum {
     KV_OLLAMA_LOG_GRAPH_FULL,     /* memory.graph.full */
     KV_OLLAMA_LOG_GRAPH_PARTIAL,  /* memory.graph.partial */
     KV_OLLAMA_LOG_PROJECTOR,      /* projector.weights */
+    KV_OLLAMA_LOG_PROJECTOR_GRAPH,/* projector.graph */
     KV_OLLAMA_LOG_RUNNER_KV,      /* the llama.cpp runner's KV: "KV self size", "size =" */
     KV_OLLAMA_LOG_DEVICE_KV,      /* "kv cache" lines, summed over the devices */
     KV_OLLAMA_LOG_DEVICE_WEIGHTS, /* "model weights" lines, summed */

@@ -490,6 +490,63 @@ static void several_gpus_by_hand(void **state)
     assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
 }
 
+/* A vision projector (0.9.6): the model file's own (a graph given) goes with the output
+ * layer, a --mmproj file's weights on the first GPU; before 0.7.1 its weights and graph on
+ * the first GPU, and at least 2048 tokens counted. */
+static void projector_by_hand(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    const kv_ollama_result *o = &r.ollama;
+    double full = (W_BLOCK + K_8192) + 32 * (W_BLOCK + K_8192) + W_OUTPUT + GRAPH_FULL_8192 +
+                  MINIMUM; /* estimate_closed_form's, on a GPU */
+    static const int versions[] = {906, 504};
+    for (size_t i = 0; i < 2; i++) {
+        spec_of("llama3-8b-q4_0", versions[i], &s);
+        s.ollama.num_ctx = KV_SOME_INT(4096);
+        s.ollama.num_parallel = KV_SOME_INT(2);
+        s.ollama.available_gib = KV_SOME_NUM(23.3);
+        s.ollama.projector_weights_gib = KV_SOME_NUM(1);
+        s.ollama.projector_graph_gib = KV_SOME_NUM(0.5);
+        compute(&s, &r);
+        assert_true(o->required_full_bytes == full + 1.5 * GIB);
+        assert_true(o->required_partial_bytes == o->required_full_bytes);
+        s.ollama.projector_graph_gib = KV_NONE_NUM; /* a file: its weights (and graph: 0) */
+        compute(&s, &r);
+        assert_true(o->required_full_bytes == full + 1 * GIB);
+    }
+    /* before 0.7.1 the projector raises the estimate's context to 2048 */
+    s.ollama.num_ctx = KV_SOME_INT(512);
+    s.ollama.num_parallel = KV_SOME_INT(1);
+    compute(&s, &r);
+    assert_int_equal(o->estimate_ctx, 2048);
+    s.ollama.projector_weights_gib = KV_NONE_NUM;
+    compute(&s, &r);
+    assert_int_equal(o->estimate_ctx, 512);
+    /* the group in the offload line: first before 0.5.12, last after */
+    const char *m = MODELS "llama3-8b-q4_0.gguf";
+    static const struct {
+        const char *version, *want;
+    } lines[] = {
+        {"0.5.4", "\nmsg=\"offload to cuda\" projector.weights=\"1.8 GiB\" projector.graph=\"2.8 "
+                  "GiB\" layers.requested=-1 "},
+        {"0.9.6", "memory.graph.partial=\"677.5 MiB\" projector.weights=\"1.8 GiB\" "
+                  "projector.graph=\"2.8 GiB\"\n"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        run_result rr;
+        run_kvcalc((const char *const[]){"--engine", "ollama", "--model", m, "--ollama-version",
+                                         lines[i].version, "--projector-weights-gib", "1.8",
+                                         "--projector-graph-gib", "2.8", NULL},
+                   &rr);
+        assert_int_equal(rr.status, 0);
+        if (!strstr(rr.out, lines[i].want))
+            fail_msg("%s:\n%s", lines[i].version, rr.out);
+        run_free(&rr);
+    }
+}
+
 static void layout_by_hand(void **state)
 {
     (void)state;
@@ -856,6 +913,7 @@ int main(void)
         cmocka_unit_test(log_values),
         cmocka_unit_test(estimate_closed_form),
         cmocka_unit_test(several_gpus_by_hand),
+        cmocka_unit_test(projector_by_hand),
         cmocka_unit_test(layout_by_hand),
         cmocka_unit_test(defaults_by_release),
         cmocka_unit_test(flash_attention_and_cache_type),

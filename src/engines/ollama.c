@@ -371,6 +371,7 @@ typedef struct {
     int free_estimated;
     int64_t num_gpu;  /* -1: as many as fit */
     int64_t gpus;     /* alike, each with `free` */
+    uint64_t proj_w, proj_g; /* a projector's weights and graph */
 } settings;
 
 /* Flash attention on the library (discover/types.go:172-183; ml/device.go:480-493 from
@@ -538,7 +539,7 @@ static void resolve(const kv_spec *s, const kv_result *r, const model *m, settin
         s->gpu_mem_gib * KV_GIB - o->gpu_overhead_bytes >= 20 * KV_GIB)
         st->num_ctx = 8192;
     /* vision models: at least 2048 per sequence (GetRunner, from 0.11.5) */
-    if (st->v >= R_PER_SEQ && has_vision(m) && st->num_ctx < 2048)
+    if (st->v >= R_PER_SEQ && (has_vision(m) || o->projector_weights_gib.set) && st->num_ctx < 2048)
         st->num_ctx = 2048;
     st->parallel_auto = !o->num_parallel.set || o->num_parallel.value == 0;
     st->parallel = st->parallel_auto ? default_parallel(st->v) : o->num_parallel.value;
@@ -547,6 +548,8 @@ static void resolve(const kv_spec *s, const kv_result *r, const model *m, settin
         st->parallel = 1;
     st->num_gpu = o->num_gpu.set ? o->num_gpu.value : -1;
     st->gpus = st->lib == KV_OLLAMA_CPU ? 1 : o->gpus;
+    st->proj_w = o->projector_weights_gib.set ? (uint64_t)(o->projector_weights_gib.value * KV_GIB) : 0;
+    st->proj_g = o->projector_graph_gib.set ? (uint64_t)(o->projector_graph_gib.value * KV_GIB) : 0;
     flash_and_type(s, m, st);
     st->minimum = minimum_mib[st->lib] * MIB;
     st->overhead = st->v >= R_OVERHEAD ? (uint64_t)o->gpu_overhead_bytes : 0;
@@ -741,8 +744,10 @@ static void sizes_at(const kv_spec *s, const kv_result *r, const model *m, const
     e->clamped = clamp && v >= R_ARRAY_HEADS && m->ctx_train > 0 && num_ctx > m->ctx_train;
     e->num_ctx = e->clamped ? m->ctx_train : num_ctx;
     uint64_t total = mul(c, (uint64_t)e->num_ctx, (uint64_t)parallel);
-    if (v >= R_FLOOR && v < R_PER_SEQ && total < 2048)
-        total = 2048; /* d7555774: opts.NumCtx = max(opts.NumCtx, 2048) */
+    /* d7555774: opts.NumCtx = max(opts.NumCtx, 2048) for every model from 0.7.1; before,
+     * "multimodal models require at least 2048 context" (a projector) */
+    if (((v >= R_FLOOR && v < R_PER_SEQ) || (v < R_FLOOR && st->proj_w > 0)) && total < 2048)
+        total = 2048;
     e->ctx = total;
     /* batch = min(NumCtx, NumBatch): the total before 0.11.5, one sequence's after; an
      * embedding model's whole context from 0.13.3 */
@@ -799,12 +804,22 @@ static void place_estimator(const kv_spec *s, const kv_result *r, const model *m
     e->buffer = add(c, layer, e->kv0);
     uint64_t need = add(c, add(c, add(c, add(c, st->overhead, graph), st->minimum), e->buffer),
                         e->buffer);
+    /* a projector: before 0.7.1 its file's weights and graph on the first GPU admitted; from
+     * 0.7.1 a --mmproj file's weights there (gpuZeroOverhead), the model file's own with the
+     * output layer (memoryLastLayer) */
+    int own = v >= R_FLOOR && st->proj_g > 0;
+    uint64_t gzo = v < R_FLOOR ? add(c, st->proj_w, st->proj_g) : own ? 0 : st->proj_w;
+    uint64_t last = add(c, e->output, own ? add(c, st->proj_w, st->proj_g) : 0);
     int ws[KV_OLLAMA_MAX_GPUS], nws = 0; /* gpusWithSpace */
     for (int64_t g = 0; g < n; g++)
-        if (st->free >= need) {
+        if (st->free >= add(c, need, nws == 0 ? gzo : 0)) {
             ws[nws++] = (int)g;
             e->allocs[g] = add(c, st->minimum, e->buffer);
         }
+    if (nws > 0)
+        e->allocs[ws[0]] = add(c, e->allocs[ws[0]], gzo);
+    else if (v >= R_FLOOR)
+        e->overflow = add(c, e->overflow, gzo);
     /* the layers: last to first from 0.7.0, first to last before */
     uint64_t ls = 0;
     for (int64_t k = 0; k < m->blocks; k++) {
@@ -838,11 +853,11 @@ static void place_estimator(const kv_spec *s, const kv_result *r, const model *m
         e->overflow = add(c, e->overflow, mul(c, (uint64_t)(m->blocks - e->count), ls));
     /* the output layer: before 0.7.0 not even counted when num_gpu stops short of it */
     int tried = st->num_gpu < 0 || e->count < st->num_gpu;
-    if (e->output > 0 && (tried || v >= R_REVERSE)) {
+    if (last > 0 && (tried || v >= R_REVERSE)) {
         for (int j = nws; tried && j > 0; j--) {
             int g = ws[e->count % j];
-            if (st->free > add(c, add(c, add(c, st->overhead, e->allocs[g]), graph), e->output)) {
-                e->allocs[g] = add(c, e->allocs[g], e->output);
+            if (st->free > add(c, add(c, add(c, st->overhead, e->allocs[g]), graph), last)) {
+                e->allocs[g] = add(c, e->allocs[g], last);
                 e->counts[g]++;
                 e->count++;
                 break;
@@ -850,7 +865,7 @@ static void place_estimator(const kv_spec *s, const kv_result *r, const model *m
         }
         if (e->count < m->blocks + 1) {
             e->fully = 0;
-            e->overflow = add(c, e->overflow, e->output);
+            e->overflow = add(c, e->overflow, last);
         }
     }
     e->alloc = 0;
@@ -1027,6 +1042,11 @@ kv_status kv_ollama_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, no, P(OL_P_GPUS),
                          "kvcalc spreads layers over several GPUs as Ollama's estimator does, "
                          "to 0.12.10; from 0.12.11 (the layout, llama-server) it models one");
+    if ((o->projector_weights_gib.set || o->projector_graph_gib.set) && o->version >= R_LAYOUT)
+        return kv_refuse(why, no, P(o->projector_weights_gib.set ? OL_P_PROJECTOR : OL_P_PROJECTOR_GRAPH),
+                         "a projector's sizes enter the estimate to 0.12.10; from 0.12.11 the "
+                         "layout counts a --mmproj file only on a second GPU, and Ollama's own "
+                         "engine and llama-server measure theirs");
     if (o->gpus > 1 && (o->library.set ? o->library.value == KV_OLLAMA_CPU : 0))
         return kv_refuse(why, no, P(OL_P_GPUS), "the CPU is one device");
     if (o->kv_cache_type.set && o->kv_cache_type.value != KV_OLLAMA_F16 && o->version < R_KV_TYPE)
@@ -1298,7 +1318,9 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
         double other = m.g ? m.g->weight_bytes - (double)e.blocks_sum - m.g->token_embd_bytes -
                                  m.g->output_bytes - m.g->output_norm_bytes
                            : 0;
-        o->projector_left_out = has_vision(&m) && other > 16 * KV_MIB;
+        o->projector_left_out = has_vision(&m) && other > 16 * KV_MIB && st.proj_w == 0;
+        o->projector_weights_bytes = (double)st.proj_w;
+        o->projector_graph_bytes = (double)st.proj_g;
         int approx = e.approx;
         settings fixed = st;
         fixed.parallel = parallel;

@@ -13,7 +13,8 @@
 /* Ollama's parameters (ollama_desc.c), for the checks to blame. */
 enum {
     OL_P_VERSION, OL_P_NUM_CTX, OL_P_PARALLEL, OL_P_FLASH, OL_P_CACHE_TYPE, OL_P_NUM_GPU,
-    OL_P_BATCH, OL_P_LIBRARY, OL_P_AVAILABLE, OL_P_OVERHEAD, OL_P_GPUS, OL_PARAMS
+    OL_P_BATCH, OL_P_LIBRARY, OL_P_AVAILABLE, OL_P_OVERHEAD, OL_P_GPUS, OL_P_PROJECTOR,
+    OL_P_PROJECTOR_GRAPH, OL_PARAMS
 };
 extern const kv_param kv_ollama_params[OL_PARAMS];
 

@@ -75,6 +75,16 @@ const kv_param kv_ollama_params[OL_PARAMS] = {
                    .max = KV_OLLAMA_MAX_GPUS, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                    .help = "GPUs of the library Ollama spreads the layers over, alike (to "
                            "0.12.10) [1]"},
+    [OL_P_PROJECTOR] = {.name = "projector-weights-gib", P(OPT_NUM, projector_weights_gib),
+                        .key = "projector_weights_gib", .min = 0, .max = 1e6,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                        .help = "a vision projector's weights (the log's projector.weights) "
+                                "[none]"},
+    [OL_P_PROJECTOR_GRAPH] = {.name = "projector-graph-gib", P(OPT_NUM, projector_graph_gib),
+                              .key = "projector_graph_gib", .min = 0, .max = 1e6,
+                              .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                              .help = "its graph (projector.graph): the model file's own "
+                                      "projector from 0.7.1 [none: a --mmproj file]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_ollama_result, name, m, T, unit, ftype, sweep)
@@ -146,6 +156,7 @@ static const char *const field_names[KV_OLLAMA_LOG_FIELDS] = {
     [KV_OLLAMA_LOG_GRAPH_FULL] = "graph_full",
     [KV_OLLAMA_LOG_GRAPH_PARTIAL] = "graph_partial",
     [KV_OLLAMA_LOG_PROJECTOR] = "projector_weights",
+    [KV_OLLAMA_LOG_PROJECTOR_GRAPH] = "projector_graph",
     [KV_OLLAMA_LOG_RUNNER_KV] = "runner_kv",
     [KV_OLLAMA_LOG_DEVICE_KV] = "kv_cache",
     [KV_OLLAMA_LOG_DEVICE_WEIGHTS] = "model_weights",
@@ -224,6 +235,7 @@ static const kv_log_pattern patterns[] = {
     {"memory.graph.full=\"%b\"", T(KV_OLLAMA_LOG_GRAPH_FULL), 0, NULL},
     {"memory.graph.partial=\"%b\"", T(KV_OLLAMA_LOG_GRAPH_PARTIAL), 0, NULL},
     {"projector.weights=\"%b\"", T(KV_OLLAMA_LOG_PROJECTOR), 0, NULL},
+    {"projector.graph=\"%b\"", T(KV_OLLAMA_LOG_PROJECTOR_GRAPH), 0, NULL},
     {"msg=\"gpu memory\"%* free=\"%b\"", T(KV_OLLAMA_LOG_AVAILABLE), 0, NULL},
     {"msg=\"model weights\" device=%s size=\"%b\"", T(KV_TO_SKIP, KV_OLLAMA_LOG_DEVICE_WEIGHTS),
      KV_SUM, NULL},
@@ -316,6 +328,9 @@ static const kv_log_input inputs[] = {
     /* the device: its total (the GPU's memory) and what Ollama saw free */
     {KV_OLLAMA_LOG_GPU_TOTAL, &kv_core_params[KV_P_GPU_MEM_GIB], KV_LOG_SETTING, 1, 0, 0},
     {KV_OLLAMA_LOG_AVAILABLE, MINE(OL_P_AVAILABLE), KV_LOG_MEASURED, 1, 0, 0},
+    /* a projector's sizes, as the estimate counted them */
+    {KV_OLLAMA_LOG_PROJECTOR, MINE(OL_P_PROJECTOR), KV_LOG_MEASURED, 1, 0, 0},
+    {KV_OLLAMA_LOG_PROJECTOR_GRAPH, MINE(OL_P_PROJECTOR_GRAPH), KV_LOG_MEASURED, 1, 0, 0},
 };
 
 /* The release a log's lines imply when it states none: the newest that prints them. */

@@ -124,10 +124,15 @@ static void offload_line(FILE *out, const kv_spec *s, const kv_ollama_result *o)
                  o->layers_offload > 0 || n > 1 ? split : "");
     else
         snprintf(shown_split, sizeof shown_split, n > 1 ? "%s" : "\"\"", split);
+    char proj[200] = "";
+    if (o->projector_weights_bytes > 0) /* the projector group: first before 0.5.12, last after */
+        snprintf(proj, sizeof proj, " projector.weights=\"%s\" projector.graph=\"%s\"",
+                 hb2(b, sizeof b, o->projector_weights_bytes),
+                 hb2(c, sizeof c, o->projector_graph_bytes));
     if (v >= V(5, 12))
         fprintf(out, "msg=offload library=%s", lib);
     else
-        fprintf(out, "msg=\"offload to %s\"", lib);
+        fprintf(out, "msg=\"offload to %s\"%s", lib, proj);
     fprintf(out, " layers.requested=%lld layers.model=%lld layers.offload=%lld layers.split=%s "
                  "memory.available=\"[%s]\"",
             s->ollama.num_gpu.set ? (long long)s->ollama.num_gpu.value : -1LL,
@@ -138,13 +143,13 @@ static void offload_line(FILE *out, const kv_spec *s, const kv_ollama_result *o)
                  "memory.required.kv=\"%s\" memory.required.allocations=\"[%s]\" "
                  "memory.weights.total=\"%s\" memory.weights.repeating=\"%s\" "
                  "memory.weights.nonrepeating=\"%s\" memory.graph.full=\"%s\" "
-                 "memory.graph.partial=\"%s\"\n",
+                 "memory.graph.partial=\"%s\"%s\n",
             hb2(c, sizeof c, o->required_full_bytes), hb2(d, sizeof d, o->required_partial_bytes),
             hb2(e, sizeof e, o->kv_bytes), allocs,
             hb2(g, sizeof g, o->weights_total_bytes),
             hb2(h, sizeof h, o->weights_repeating_logged_bytes),
             hb2(i, sizeof i, o->weights_nonrepeating_bytes), hb2(j, sizeof j, o->graph_full_bytes),
-            hb2(k, sizeof k, o->graph_partial_bytes));
+            hb2(k, sizeof k, o->graph_partial_bytes), v >= V(5, 12) ? proj : "");
 }
 
 /* BackendMemory.Log (ml/device.go:235-274): each kind by device, GPUs first, then the sum. */
