@@ -236,9 +236,10 @@ static void ps_line(FILE *out, const kv_ollama_result *o)
 static void gaps(FILE *out, const kv_ollama_result *o)
 {
     if (o->weights_estimated)
-        fputs("  ESTIMATE : no GGUF, so no tensor sizes: the weights are the model's, spread "
-              "evenly over its blocks, and the graph Ollama's fallback (give the GGUF with "
-              "--model)\n", out);
+        fputs("  ESTIMATE : no GGUF, so no tensor sizes and no architecture: the weights are the "
+              "model's, spread evenly over its blocks, the graph Ollama's fallback, and every "
+              "layer keeps the whole context (Ollama's rules for gemma3's and gpt-oss's "
+              "windows go by the GGUF's architecture; give the GGUF with --model)\n", out);
     if (o->model_from_log)
         fputs("  ESTIMATE : the model is as the log's lines describe it (the loader's keys, the "
               "file size, the tensor counts): the blocks' bytes are the file's less the "
