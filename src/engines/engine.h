@@ -241,6 +241,10 @@ void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, co
 void kv_log_summary_common(const kv_log_values *v, int tokens, int weights, int gpu_total,
                            kv_log_summary *out);
 
+/* A table member and its count from the array itself, so that they cannot differ:
+ * KV_TABLE(rows, cmp_rows) is `.rows = cmp_rows, .n_rows = <its length>`. */
+#define KV_TABLE(member, array) .member = array, .n_##member = sizeof array / sizeof array[0]
+
 /* The engine's own inputs and result of s / r (their engine must be e's). */
 #define KV_ENGINE_SPEC(s) ((void *)(s)->engine_space.bytes)
 

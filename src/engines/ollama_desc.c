@@ -598,20 +598,16 @@ static kv_status model_of_log(const kv_log_values *v, kv_spec *s, kv_gguf_info *
 }
 
 static const kv_engine_log ollama_log = {
-    .patterns = patterns,
-    .n_patterns = sizeof patterns / sizeof patterns[0],
+    KV_TABLE(patterns, patterns),
     .field_names = field_names,
     .n_fields = KV_OLLAMA_LOG_FIELDS,
     .flash_field = KV_OLLAMA_LOG_FLASH,
     .unified_field = -1,
     .weights_field = -1,
-    .settings = log_settings,
-    .n_settings = sizeof log_settings / sizeof log_settings[0],
-    .inputs = inputs,
-    .n_inputs = sizeof inputs / sizeof inputs[0],
+    KV_TABLE(settings, log_settings),
+    KV_TABLE(inputs, inputs),
     .texts = texts,
-    .rows = cmp_rows,
-    .n_rows = sizeof cmp_rows / sizeof cmp_rows[0],
+    KV_TABLE(rows, cmp_rows),
     .gpu_total_field = KV_OLLAMA_LOG_GPU_TOTAL,
     .needs_gpu_total = 0,
     .e2e_available = 0,
@@ -635,7 +631,6 @@ const kv_engine_desc kv_engine_ollama = {
     .kv8 = kv_ollama_kv8,
     .params = kv_ollama_params,
     .n_params = OL_PARAMS,
-    .fields = fields,
-    .n_fields = sizeof fields / sizeof fields[0],
+    KV_TABLE(fields, fields),
     .log = &ollama_log,
 };

@@ -172,6 +172,5 @@ const kv_engine_desc kv_engine_trtllm = {
     .kv8_name = "fp8",
     .params = params,
     .n_params = TR_PARAMS,
-    .fields = fields,
-    .n_fields = sizeof fields / sizeof fields[0],
+    KV_TABLE(fields, fields),
 };
