@@ -51,7 +51,7 @@
 #define KV_GIB 1073741824.0 /* 2^30 bytes */
 #define KV_MIB 1048576.0    /* 2^20 bytes */
 
-/* The library's version ("3.0.0"), which may differ from the header's KVCALC_VERSION when
+/* The library's version ("4.0.0"), which may differ from the header's KVCALC_VERSION when
  * a program runs against a newer shared library of the same SONAME. */
 KVCALC_API const char *kv_version(void);
 
@@ -86,6 +86,9 @@ typedef enum {
     KV_ERR_FORMAT,          /* a file's content is malformed or not what was expected */
     KV_ERR_NOT_FOUND,       /* a model, GPU or other name that is not known */
     KV_ERR_NO_MEMORY,       /* an allocation failed */
+    KV_ERR_WEIGHTS_UNKNOWN, /* the model's config names a part the parameter estimate cannot
+                               count (arch.unknown) and no weights were given: refused
+                               rather than sized with a default */
     KV_STATUS_COUNT
 } kv_status;
 
@@ -156,6 +159,16 @@ typedef struct {
     int64_t chunk;         /* tokens a chunked layer keeps */
     int64_t state_elems;   /* elements of state one KV_LAYER_STATE layer keeps per request;
                               < 0: the config does not say (counted as 0, and reported) */
+    /* kvcalc 4: the layer kinds of 2025-26 models (zero: none of them). */
+    int64_t state_conv_elems; /* of state_elems: the convolution state (llama.cpp's R, the
+                                 engines' conv_state); the rest is the SSM / recurrent state
+                                 (S, temporal_state). 0 with state_elems > 0: not split */
+    int state_ssm_f32;     /* 1: the config asks for a float32 SSM state (mamba_ssm_cache_dtype
+                              / mamba_ssm_dtype "float32"); 0: the model's dtype */
+    int64_t index_dim;     /* DeepSeek sparse attention: the indexer's key elements per token
+                              and attention layer (index_head_dim); 0: no indexer */
+    int64_t kv_shared_layers; /* trailing layers that reuse an earlier layer's cache and keep
+                                 none of their own (num_kv_shared_layers: Gemma-3n) */
 } kv_layout;
 
 /* How a vision / audio tower hands its output to the language model (the projector). */
@@ -189,6 +202,28 @@ typedef struct {
     int proj_bias;              /* the projector's linear layers carry biases */
 } kv_tower;
 
+/* The mixer of a model's state layers, for the parameter estimate. */
+typedef enum {
+    KV_MIXER_NONE,       /* no state layers, or none the estimate counts */
+    KV_MIXER_MAMBA2,     /* Mamba-2: in_proj, conv1d, A_log / D / dt_bias, gated norm, out_proj */
+    KV_MIXER_MAMBA1,     /* Mamba-1 (Jamba): in_proj, conv1d, x_proj, dt_proj, A_log / D */
+    KV_MIXER_GDN,        /* gated delta net (Qwen3-Next, Qwen3.5): in_proj_qkvz / _ba, conv1d,
+                            A_log / dt_bias, norm, out_proj */
+    KV_MIXER_SHORT_CONV  /* LFM2's short convolution: in_proj (3 x hidden), conv, out_proj */
+} kv_mixer_kind;
+
+/* A state layer's mixer by its config numbers (those its kind uses; the rest 0). */
+typedef struct {
+    int kind;                  /* kv_mixer_kind */
+    int64_t heads, head_dim;   /* Mamba-2: mamba_num_heads x mamba_head_dim = inner */
+    int64_t inner;             /* channels (Mamba-1: expand x hidden; Mamba-2 heads x head_dim) */
+    int64_t d_state, groups;   /* SSM state size N and groups G */
+    int64_t conv_kernel;       /* convolution width */
+    int conv_bias, proj_bias;  /* conv1d and in / out projections carry biases */
+    int64_t dt_rank;           /* Mamba-1: the dt projection's rank */
+    int64_t key_heads, key_dim, value_heads, value_dim; /* gated delta net */
+} kv_mixer;
+
 /* Architecture numbers for the parameter estimate (weights when params_b is not given). */
 typedef struct {
     int known;                  /* 0: no estimate; params_b is used */
@@ -217,6 +252,28 @@ typedef struct {
     int vision_tower;           /* 1: the config has a vision or audio tower (SGLang shrinks
                                    its default mem_fraction_static for such models) */
     kv_tower vision, audio;     /* the towers, for the estimate (all zero: none) */
+    /* kvcalc 4: the mixers and small parts of 2025-26 models, counted exactly. */
+    kv_mixer mixer;             /* the state layers' mixer (kind KV_MIXER_NONE: no state layers) */
+    int attn_gate;              /* q_proj also makes a per-head output gate: twice as wide
+                                   (Qwen3-Next, Qwen3.5 attn_output_gate) */
+    int qk_norm;                /* q_norm and k_norm, head_dim weights each, per attention layer
+                                   (Qwen3, Qwen3.5, Gemma-3, OLMo-2) */
+    int attn_sinks;             /* one learned sink logit per head per attention layer (gpt-oss) */
+    int mlp_plain;              /* MLPs and experts are up and down only, no gate (relu2:
+                                   Nemotron-H) */
+    int64_t blocks_attention, blocks_mixer, blocks_moe, blocks_mlp; /* Nemotron-H: blocks of
+                                   hybrid_override_pattern by kind, each with one norm (all 0:
+                                   the layers are transformer blocks) */
+    int router_bias;            /* the MoE router has a per-expert score bias
+                                   (e_score_correction_bias: DeepSeek-V3, GLM, Nemotron-H) */
+    int64_t index_heads;        /* DeepSeek sparse attention: the indexer's heads (index_n_heads) */
+    int mtp_own_embeddings;     /* each MTP layer stores its own embedding and output head
+                                   (DeepSeek-style num_nextn_predict_layers) */
+    int64_t mtp_layers;         /* MTP / next-n layers the checkpoint holds (num_nextn_predict_
+                                   layers, mtp_num_hidden_layers); engines load them only for
+                                   speculative decoding */
+    char unknown[64];           /* "" or the config field the estimate cannot count (an unknown
+                                   mixer or quant_method): the weights must then be given */
 } kv_arch;
 
 /* How a checkpoint not described by its config is stored (vLLM's and SGLang's
@@ -249,6 +306,9 @@ typedef struct {
     double other;      /* norms, routers, biases */
     double vision;     /* vision tower: encoder, patch / position embeddings, projector */
     double audio;      /* audio tower, counted the same way (its conv front end is not) */
+    double mixers;     /* the state layers' mixers (Mamba, gated delta net, short conv) */
+    double mtp;        /* MTP / next-n layers: in the checkpoint, not in the total (engines
+                          load them only for speculative decoding) */
 } kv_param_parts;
 
 /* ---- engines ---------------------------------------------------------------------------- */

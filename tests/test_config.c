@@ -344,6 +344,13 @@ static void check_case(const char *dir, const config_case *c)
         assert_int_equal(s.layout.chunk, c->chunk);
     assert_int_equal(s.dtype, c->dtype);
     assert_int_equal(s.weight_dtype, c->weight_dtype);
+    if (s.arch.unknown[0]) { /* weights it cannot count: refused until they are given */
+        kv_value v = {.d = 7};
+        assert_false(s.params_estimated);
+        assert_int_equal(kv_compute(&s, &r), KV_ERR_WEIGHTS_UNKNOWN);
+        assert_int_equal(kv_spec_set(&s, kv_core_param_get(KV_P_PARAMS_B), &v), KV_OK);
+        assert_int_equal(s.arch.unknown[0], 0);
+    }
     assert_int_equal(kv_compute(&s, &r), KV_OK);
     assert_true(r.kv_bytes_per_token == c->per_token);
     assert_true(request_bytes(&s, 1000) == c->at_1k);
@@ -651,6 +658,10 @@ static void window_covering_the_context(void **state)
         kv_layer_counts(&s.layout, s.layers, counts);
         assert_int_equal(counts[KV_LAYER_FULL], cases[i].full);
         assert_int_equal(counts[KV_LAYER_SLIDING], cases[i].sliding);
+        /* these configs give no vocabulary: the weights are refused until given */
+        assert_int_equal(kv_compute(&s, &r), KV_ERR_WEIGHTS_UNKNOWN);
+        s.params_b = 1;
+        s.arch.unknown[0] = '\0';
         assert_int_equal(kv_compute(&s, &r), KV_OK);
         assert_true(r.kv_bytes_per_token == (cases[i].full ? 4096.0 : 0.0));
     }
@@ -795,7 +806,7 @@ static void malformed_configs(void **state)
                         "64, \"layer_types\": [\"warp_attention\"]}",
                         "c.json:1:84: layer_types: unknown layer type (expected "
                         "full_attention, sliding_attention, chunked_attention, "
-                        "linear_attention or mamba)");
+                        "linear_attention, mamba or conv)");
     expect_config_error("{\"num_hidden_layers\": 1, \"num_attention_heads\": 8, \"head_dim\": 64, "
                         "\"multi_query\": 1}",
                         "c.json:1:83: multi_query: expected true or false, got a number");

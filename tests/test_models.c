@@ -111,9 +111,17 @@ static void model_names(void **state)
     /* KV B/token counts every attention layer: gemma-3-27b-it's 62 layers (10 full + 52
      * sliding) x 2 x 16 KV heads x 128 x 2 B = 507,904 B, not the 81,920 B of the full ones */
     assert_non_null(strstr(r.out, "      507,904  62 layers: 10 full + 52 sliding(1024)"));
-    /* Nemotron-H: no parameter estimate, so "-" rather than the 7B default; KV B/token is its
-     * 6 attention layers: 2 x 6 x 2 x 128 x 2 = 6,144 */
-    assert_non_null(strstr(r.out, "nemotron-3-nano-30b-a3b                    -        6,144  "
+    /* Nemotron-H, block by block (hidden 2,688, no biases but conv1d's):
+     *   M: in_proj 2,688 x (2 x 4,096 + 2 x 8 x 128 + 64) = 27,697,152; conv1d 6,144 x 4 +
+     *      6,144 = 30,720; A_log / D / dt_bias 192; norm 4,096; out_proj 4,096 x 2,688 =
+     *      11,010,048 => 38,742,208, x 23
+     *   *: q / o 2 x 2,688 x 4,096 + k / v 2 x 2,688 x 256 = 23,396,352, x 6
+     *   E: 128 relu2 experts 2 x 2,688 x 1,856 = 1,276,968,960; shared 2 x 2,688 x 3,712 =
+     *      19,955,712; router 2,688 x 128 (no stored score bias) => 1,297,465,344, x 23
+     *   embeddings 2 x 131,072 x 2,688 = 704,643,072; 52 block norms + the final one 2,688 x 53
+     * => 31,577,937,344, the checkpoint's own count (data/models/SOURCES.md) to the parameter
+     * (31.58B; KV B/token is its 6 attention layers: 2 x 6 x 2 x 128 x 2) */
+    assert_non_null(strstr(r.out, "nemotron-3-nano-30b-a3b               31.58B        6,144  "
                                   "29 layers: 6 full + 23 state"));
     run_free(&r);
 }
@@ -465,7 +473,16 @@ static void text_shows_the_layout(void **state)
     RUN(&r, "--model", "llama-2-7b-hf", "--context", "8192");
     assert_non_null(strstr(r.out, "(beyond the model's max_position_embeddings of 4,096 tokens)"));
     run_free(&r);
+    /* an unknown mixer: its weights are refused until given, its state is counted as 0 */
     RUN(&r, "--config", KVCALC_SOURCE_DIR "/tests/fixtures/variants/hybrid-unknown-state.json");
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "hybrid-unknown-state.json: the weights cannot be counted "
+                                  "from its config (its state layers' mixer is not one it "
+                                  "counts): give --params-b (billions of parameters)\n"));
+    run_free(&r);
+    RUN(&r, "--config", KVCALC_SOURCE_DIR "/tests/fixtures/variants/hybrid-unknown-state.json",
+        "--params-b", "1");
     assert_non_null(strstr(r.out, "  + 6 state layers: state size not in the config, counted as 0"));
     run_free(&r);
 }

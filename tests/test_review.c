@@ -318,7 +318,8 @@ static void hostile_text_is_made_safe(void **state)
     assert_true(fd >= 0);
     const char *cfg = "{\"_name_or_path\": \"evil\\n\\u001b[31m, \\\"quoted\\\"\", "
                       "\"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
-                      "\"num_key_value_heads\": 2, \"hidden_size\": 256}";
+                      "\"num_key_value_heads\": 2, \"hidden_size\": 256, "
+                      "\"intermediate_size\": 512, \"vocab_size\": 1000}";
     FILE *f = fdopen(fd, "w");
     fputs(cfg, f);
     fclose(f);

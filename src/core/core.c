@@ -96,6 +96,8 @@ static const char *const status_messages[KV_STATUS_COUNT] = {
     [KV_ERR_FORMAT] = "the file is not in the form expected",
     [KV_ERR_NOT_FOUND] = "not known",
     [KV_ERR_NO_MEMORY] = "out of memory",
+    [KV_ERR_WEIGHTS_UNKNOWN] = "the weights cannot be counted from the model's config: give "
+                               "--params-b",
 };
 
 const char *kv_status_message(kv_status st)
@@ -146,6 +148,11 @@ kv_status kv_core_check(const kv_spec *s)
         return KV_ERR_DTYPE;
     if (!(s->params_b >= 0) || !isfinite(s->params_b))
         return KV_ERR_PARAMS_B;
+    /* a config whose weights the estimate cannot count is never sized with params_b's
+     * default: the caller gives params_b (kv_spec_set() clears arch.unknown) or a
+     * checkpoint's own bytes */
+    if (s->arch.unknown[0] && !s->params_estimated && !(s->checkpoint_weights_bytes > 0))
+        return KV_ERR_WEIGHTS_UNKNOWN;
     if ((unsigned)s->weight_dtype >= KV_DTYPE_COUNT)
         return KV_ERR_WEIGHT_DTYPE;
     if (!(s->gpu_mem_gib > 0) || !isfinite(s->gpu_mem_gib))
@@ -195,7 +202,7 @@ double kv_core_expert_bytes(const kv_spec *s, double weights_group)
         return 0;
     kv_param_parts p;
     kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
-    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other;
+    double all = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
     return all > 0 ? weights_group * p.experts / all : 0;
 }
 

@@ -6,8 +6,12 @@
  * experts and the router, and the norms. It lands within 2% of the published totals
  * (Llama-3.1-8B 8.03B, Qwen2.5-7B 7.62B, Mixtral-8x7B 46.7B, DeepSeek-V3 671B, gpt-oss-120b
  * 117B; see tests). Doubles are enough: this is an estimate, not the lesson's exact path.
- * State layers (Mamba / linear attention) add their MLP and norms; their mixer weights are
- * not counted. Vision and audio towers (vision_config / audio_config) are counted from their
+ * State layers count their mixer (Mamba-1 / -2, gated delta net, short convolution: the
+ * tensors of the transformers modeling files, listed in mixer_params) beside their MLP and
+ * norms; Nemotron-H's blocks (hybrid_override_pattern) are counted one kind per block. The
+ * small parts are counted too: q/k norms, attention sinks, Qwen3.5's output gate, DeepSeek
+ * sparse attention's indexer. MTP layers are a part of their own, outside the total: engines
+ * load them only for speculative decoding. Vision and audio towers (vision_config / audio_config) are counted from their
  * own numbers: encoder blocks, patch and position embeddings, and the projector into the
  * text model, built the way each family builds it (kv_tower_kind).
  */
@@ -23,6 +27,70 @@ static double attention_params(const kv_arch *a, int64_t kv_heads, int64_t head_
     if (a->o_bias)
         p += h;
     return p;
+}
+
+/* What attention layers add besides their projections: q/k norms (head_dim each), one sink
+ * logit per head (gpt-oss: self_attn.sinks), and an output gate that doubles q_proj (Qwen3.5
+ * attn_output_gate: q_proj is hidden x heads x head_dim x 2). */
+static double attention_extras(const kv_arch *a, int64_t head_dim)
+{
+    double d = (double)head_dim, n = (double)a->heads;
+    return (a->qk_norm ? 2 * d : 0) + (a->attn_sinks ? n : 0) +
+           (a->attn_gate ? (double)a->hidden * n * d : 0);
+}
+
+/* DeepSeek sparse attention's indexer (DeepSeek-V3.2 / GLM-5 `indexer`): wq_b from the q
+ * latent to index heads x index dim, wk from hidden to one index key, its LayerNorm (weight
+ * and bias), and weights_proj from hidden to one weight per index head. */
+static double indexer_params(const kv_arch *a, const kv_layout *l)
+{
+    if (l->index_dim <= 0 || a->index_heads <= 0)
+        return 0;
+    double h = (double)a->hidden, d = (double)l->index_dim, n = (double)a->index_heads;
+    double q_in = a->q_lora_rank > 0 ? (double)a->q_lora_rank : h;
+    return q_in * n * d + h * d + 2 * d + h * n;
+}
+
+/* One state layer's mixer, by the tensors of the transformers modeling files:
+ * Mamba-2 (NemotronH / Bamba / GraniteMoeHybrid Mamba2Mixer): in_proj hidden x (2 inner +
+ *   2 G N + H), conv1d conv_dim x kernel (+ conv_dim bias), A_log / D / dt_bias H each, the
+ *   gated RMSNorm inner, out_proj inner x hidden;
+ * Mamba-1 (Jamba): in_proj hidden x 2 inner, conv1d inner x kernel (+ bias), x_proj inner x
+ *   (dt_rank + 2 N), dt_proj dt_rank x inner + inner, A_log inner x N, D inner, out_proj;
+ * gated delta net (Qwen3-Next / Qwen3.5 linear_attn): in_proj_qkvz hidden x (2 Hk Dk +
+ *   2 Hv Dv), in_proj_ba hidden x 2 Hv, conv1d conv_dim x kernel, A_log / dt_bias Hv, norm
+ *   Dv, out_proj Hv Dv x hidden;
+ * short convolution (LFM2 ShortConv): in_proj hidden x 3 hidden, conv hidden x L_cache,
+ *   out_proj hidden x hidden. */
+static double mixer_params(const kv_arch *a)
+{
+    const kv_mixer *m = &a->mixer;
+    double h = (double)a->hidden, k = (double)m->conv_kernel;
+    double inner = (double)m->inner, n = (double)m->d_state, g = (double)m->groups;
+    double pb = m->proj_bias ? 1 : 0;
+    switch (m->kind) {
+    case KV_MIXER_MAMBA2: {
+        double heads = (double)m->heads, conv = inner + 2 * g * n;
+        double in = h * (2 * inner + 2 * g * n + heads) + pb * (2 * inner + 2 * g * n + heads);
+        return in + conv * k + (m->conv_bias ? conv : 0) + 3 * heads + inner +
+               inner * h + pb * h;
+    }
+    case KV_MIXER_MAMBA1: {
+        double r = (double)m->dt_rank;
+        return h * 2 * inner + pb * 2 * inner + inner * k + (m->conv_bias ? inner : 0) +
+               inner * (r + 2 * n) + r * inner + inner + inner * n + inner + inner * h + pb * h;
+    }
+    case KV_MIXER_GDN: {
+        double kd = (double)(m->key_heads * m->key_dim), vd = (double)(m->value_heads * m->value_dim);
+        double hv = (double)m->value_heads;
+        return h * (2 * kd + 2 * vd) + h * 2 * hv + (2 * kd + vd) * k + 2 * hv +
+               (double)m->value_dim + vd * h;
+    }
+    case KV_MIXER_SHORT_CONV:
+        return h * 3 * h + pb * 3 * h + h * k + (m->conv_bias ? h : 0) + h * h + pb * h;
+    default:
+        return 0;
+    }
 }
 
 static double mla_params(const kv_arch *a)
@@ -111,33 +179,54 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
                              int64_t kv_heads, int64_t head_dim, kv_param_parts *out)
 {
     out->embeddings = out->attention = out->dense_mlp = out->experts = out->other = 0;
-    out->vision = out->audio = 0;
+    out->vision = out->audio = out->mixers = out->mtp = 0;
     if (!a->known)
         return;
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(layout, layers, counts);
-    int64_t attn_layers = layers - counts[KV_LAYER_STATE];
     double h = (double)a->hidden;
+    /* Nemotron-H counts blocks, each one kind with one norm; others count layers of
+     * attention or a mixer, each with an MLP (or MoE) and two norms */
+    int blocks = a->blocks_attention + a->blocks_mixer + a->blocks_moe + a->blocks_mlp > 0;
+    int64_t attn_layers = blocks ? a->blocks_attention : layers - counts[KV_LAYER_STATE];
+    int64_t mixer_layers = blocks ? a->blocks_mixer : counts[KV_LAYER_STATE];
+    int64_t all = blocks ? attn_layers + mixer_layers + a->blocks_moe + a->blocks_mlp : layers;
+    double mats = a->mlp_plain ? 2 : 3; /* up + down, or gate + up + down */
 
     out->embeddings = (double)a->vocab * h * (a->tie_embeddings ? 1 : 2);
-    out->other = h + (double)layers * 2 * h; /* final norm + two norms per layer */
-    out->attention = (double)attn_layers *
-                     (layout->mla ? mla_params(a) : attention_params(a, kv_heads, head_dim));
+    out->other = h + (double)all * (blocks ? 1 : 2) * h; /* final norm + per-layer norms */
+    double attention = layout->mla ? mla_params(a) + indexer_params(a, layout)
+                                   : attention_params(a, kv_heads, head_dim);
+    attention += attention_extras(a, layout->mla ? 0 : head_dim);
+    out->attention = (double)attn_layers * attention;
+    out->mixers = (double)mixer_layers * mixer_params(a);
 
-    int64_t moe = moe_layer_count(a, layers);
+    int64_t moe = blocks ? a->blocks_moe : moe_layer_count(a, layers);
     double width = (double)(a->moe_intermediate > 0 ? a->moe_intermediate : a->intermediate);
     double e = (double)a->experts;
-    double experts = e * 3 * h * width + (double)a->shared_experts * 3 * h * width +
-                     3 * h * (double)a->shared_intermediate;
-    double router = h * e + (a->expert_bias ? e * (2 * width + h) + e : 0);
+    double experts = e * mats * h * width + (double)a->shared_experts * mats * h * width +
+                     mats * h * (double)a->shared_intermediate;
+    /* the router; gpt-oss's experts carry biases, DeepSeek-style routers a score bias */
+    double router = h * e + (a->expert_bias ? e * (2 * width + h) + e : 0) +
+                    (a->router_bias ? e : 0);
     double dense_width = (double)(a->experts > 0 && a->dense_intermediate > 0
                                       ? a->dense_intermediate
                                       : a->intermediate);
     out->experts = (double)moe * experts;
     out->other += (double)moe * router;
-    out->dense_mlp = (double)(layers - moe) * 3 * h * dense_width;
+    out->dense_mlp = (double)((blocks ? a->blocks_mlp : layers - moe)) * mats * h * dense_width;
     out->vision = tower_params(&a->vision, h);
     out->audio = tower_params(&a->audio, h);
+    if (a->mtp_layers > 0) {
+        /* one full decoder layer (attention and the model's MoE or MLP, two norms) per MTP
+         * layer, its fc / eh_proj 2 hidden -> hidden and its norms (the embedding and
+         * hidden norms, a final norm); DeepSeek-style next-n layers also store their own
+         * embedding and output head (model.layers.N.embed_tokens, shared_head.head) */
+        double ffn = a->experts > 0 ? experts + router : mats * h * (double)a->intermediate;
+        double layer = attention + ffn + 2 * h + 2 * h * h + 3 * h;
+        out->mtp = (double)a->mtp_layers *
+                   (layer + (a->mtp_own_embeddings ? 2 * (double)a->vocab * h : 0));
+    }
 }
 
 double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t layers,
@@ -146,7 +235,8 @@ double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t lay
     kv_param_parts p;
     kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
     /* towers last: a model without one adds exact zeros, so its count is unchanged */
-    return p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision + p.audio;
+    return p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision + p.audio +
+           p.mixers;
 }
 
 double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64_t layers,
@@ -157,10 +247,11 @@ double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64
     double q = a->quant_bytes > 0 ? a->quant_bytes : kv_dtype_get(weight_dtype)->bytes;
     double base = kv_dtype_get(a->base_dtype)->bytes;
     double towers = p.vision + p.audio;
-    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + towers;
+    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + towers +
+                 p.mixers;
     switch (a->quant_scope) {
     case KV_QUANT_LINEAR: /* quantizers skip the towers (modules_to_not_convert) */
-        return (p.attention + p.dense_mlp + p.experts) * q +
+        return (p.attention + p.dense_mlp + p.experts + p.mixers) * q +
                (p.embeddings + p.other + towers) * base;
     case KV_QUANT_EXPERTS:
         return p.experts * q + (all - p.experts) * base;

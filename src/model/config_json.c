@@ -99,7 +99,34 @@ static const struct {
     {"full_attention", KV_LAYER_FULL},     {"attention", KV_LAYER_FULL},
     {"sliding_attention", KV_LAYER_SLIDING}, {"chunked_attention", KV_LAYER_CHUNKED},
     {"linear_attention", KV_LAYER_STATE},  {"mamba", KV_LAYER_STATE},
-    {"mamba2", KV_LAYER_STATE},
+    {"mamba2", KV_LAYER_STATE},            {"conv", KV_LAYER_STATE}, /* LFM2 short conv */
+};
+
+/* Parts of layers by family (transformers modeling files, checked against the checkpoints'
+ * own counts in data/models/CHECKPOINTS.tsv): q_norm / k_norm of head_dim each (Qwen3 and
+ * later Qwens, Gemma-3), one sink logit per head (gpt-oss), an output gate in q_proj
+ * (Qwen3-Next; Qwen3.5 says attn_output_gate), and MTP layers that store their own
+ * embedding and output head (DeepSeek-V3's model.layers.61.embed_tokens and
+ * shared_head.head, GLM-4.5's; GLM-5's and MiMo's share the model's). */
+static const struct {
+    const char *model_type;
+    int qk_norm, sinks, gate, mtp_embeddings;
+} family_traits[] = {
+    /* model_type          qk_norm sinks gate mtp_emb */
+    {"qwen3", 1, 0, 0, 0},
+    {"qwen3_moe", 1, 0, 0, 0},
+    {"qwen3_next", 1, 0, 1, 0},
+    {"qwen3_5_text", 1, 0, 0, 0},
+    {"qwen3_5_moe_text", 1, 0, 0, 0},
+    {"qwen3_vl_text", 1, 0, 0, 0},
+    {"qwen3_vl_moe_text", 1, 0, 0, 0},
+    {"gemma3_text", 1, 0, 0, 0},
+    {"gemma3", 1, 0, 0, 0},
+    {"gpt_oss", 0, 1, 0, 0},
+    {"deepseek_v3", 0, 0, 0, 1},
+    {"deepseek_v32", 0, 0, 0, 1},
+    {"glm4_moe", 0, 0, 0, 1},
+    {"glm4_shared_moe", 0, 0, 0, 1}, /* a GLM-4.5 derivative's spelling */
 };
 
 /* ---- lookups with checks ---------------------------------------------------------------- */
@@ -286,6 +313,12 @@ static int read_dtypes(cfg *c, kv_spec *s)
             return -1;
         w = bits <= 4 ? KV_DTYPE_INT4 : bits <= 8 ? KV_DTYPE_INT8 : act;
     }
+    if (w == KV_DTYPE_COUNT && m && c->toks[m].type == KV_JSON_STRING) {
+        /* a method kvcalc does not know, without "bits": its size is not guessed */
+        size_t len = c->toks[m].end - c->toks[m].start;
+        snprintf(s->arch.unknown, sizeof s->arch.unknown, "quantization_config.quant_method "
+                 "'%.*s' is unknown", (int)(len > 16 ? 16 : len), c->text + c->toks[m].start);
+    }
     if (w != KV_DTYPE_COUNT && w != act) {
         s->weight_dtype = w;
         s->arch.quant_scope = scope;
@@ -358,7 +391,8 @@ static int read_mla(cfg *c, kv_spec *s, kv_arch *a)
     if (get_int(c, "qk_rope_head_dim", 0, MAX_COUNT, &rope) < 0 ||
         get_int(c, "q_lora_rank", 0, MAX_COUNT, &a->q_lora_rank) < 0 ||
         get_int(c, "qk_nope_head_dim", 0, MAX_COUNT, &a->qk_nope_dim) < 0 ||
-        get_int(c, "v_head_dim", 0, MAX_COUNT, &a->v_head_dim) < 0)
+        get_int(c, "v_head_dim", 0, MAX_COUNT, &a->v_head_dim) < 0 ||
+        get_int(c, "index_head_dim", 0, MAX_COUNT, &s->layout.index_dim) < 0)
         return -1;
     s->layout.mla = 1;
     s->layout.mla_latent = rank + rope; /* one latent vector: compressed KV + rope key */
@@ -397,8 +431,8 @@ static int read_layer_types(cfg *c, size_t v, kv_spec *s)
                 break;
         if (k == n)
             return cfg_fail(c, e, "layer_types: unknown layer type (expected full_attention, "
-                                  "sliding_attention, chunked_attention, linear_attention or "
-                                  "mamba)");
+                                  "sliding_attention, chunked_attention, linear_attention, "
+                                  "mamba or conv)");
         s->layout.pattern[i] = (unsigned char)layer_type_names[k].kind;
     }
     s->layout.pattern_len = arr->size;
@@ -436,6 +470,11 @@ static int read_hybrid_pattern(cfg *c, size_t v, kv_spec *s)
                         (long long)s->layers);
     for (size_t i = 0; i < n; i++) {
         char ch = c->text[t->start + i];
+        /* every block is counted for the weights (params.c), one kind per block */
+        s->arch.blocks_mixer += ch == 'M';
+        s->arch.blocks_attention += ch == '*';
+        s->arch.blocks_mlp += ch == '-';
+        s->arch.blocks_moe += ch == 'E';
         if (ch == 'M' || ch == '*') {
             if (kept == KV_MAX_PATTERN)
                 return cfg_fail(c, v, "hybrid_override_pattern: more than %d layers",
@@ -476,6 +515,8 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
     int64_t window = fam->window, chunk = fam->chunk, period = 0, offset = 0, pattern = 0;
     int use_sliding = -1;
     int window_given;
+    if (get_int(c, "num_kv_shared_layers", 0, s->layers - 1, &l->kv_shared_layers) < 0)
+        return -1;
     if ((window_given = get_int(c, "sliding_window", 1, MAX_TOKENS, &window)) < 0 ||
         get_int(c, "attention_chunk_size", 1, MAX_TOKENS, &chunk) < 0 ||
         get_bool(c, "use_sliding_window", &use_sliding) < 0)
@@ -545,7 +586,7 @@ static void full_when_window_covers(kv_layout *l, int64_t max_context)
 /* Per-request state of one Mamba / linear-attention layer, in elements, when the config
  * gives the sizes: gated delta net (Qwen3-Next), Mamba-2, or Mamba-1 (Jamba). -1 when it
  * does not. */
-static int read_state(cfg *c, const kv_arch *a, kv_layout *l)
+static int read_state(cfg *c, kv_arch *a, kv_layout *l)
 {
     int any_state = 0;
     for (size_t i = 0; i < l->pattern_len; i++)
@@ -553,18 +594,42 @@ static int read_state(cfg *c, const kv_arch *a, kv_layout *l)
     l->state_elems = -1;
     if (!any_state)
         return 0;
+    char ssm[16] = "";
+    if (get_string(c, "mamba_ssm_cache_dtype", ssm, sizeof ssm) < 0 ||
+        (!ssm[0] && get_string(c, "mamba_ssm_dtype", ssm, sizeof ssm) < 0))
+        return -1;
+    l->state_ssm_f32 = strcmp(ssm, "float32") == 0;
+    kv_mixer *m = &a->mixer;
     int64_t nk = 0, nv = 0, dk = 0, dv = 0, kernel = 4, heads = 0, hd = 0, n = 0, groups = 1,
-            expand = 2;
-    double elems = -1;
+            expand = 2, lcache = 0;
+    int conv_bias = 0, proj_bias = 0, use_bias = 0;
+    if (get_bool(c, "use_conv_bias", &conv_bias) < 0 ||
+        get_bool(c, "mamba_conv_bias", &conv_bias) < 0 ||
+        get_bool(c, "conv_bias", &conv_bias) < 0 || get_bool(c, "use_bias", &use_bias) < 0 ||
+        get_bool(c, "mamba_proj_bias", &proj_bias) < 0)
+        return -1;
+    m->conv_bias = conv_bias;
+    m->proj_bias = proj_bias || use_bias;
+    double elems = -1, conv = 0;
     if (get_int(c, "linear_num_value_heads", 1, MAX_COUNT, &nv) == 1) {
         if (get_int(c, "linear_num_key_heads", 1, MAX_COUNT, &nk) < 0 ||
             get_int(c, "linear_key_head_dim", 1, MAX_COUNT, &dk) < 0 ||
             get_int(c, "linear_value_head_dim", 1, MAX_COUNT, &dv) < 0 ||
             get_int(c, "linear_conv_kernel_dim", 1, MAX_COUNT, &kernel) < 0)
             return -1;
-        if (nk && dk && dv) /* conv state over q, k, v + the recurrent state */
-            elems = (double)(2 * nk * dk + nv * dv) * (double)(kernel - 1) +
-                    (double)nv * (double)dk * (double)dv;
+        if (nk && dk && dv) { /* conv state over q, k, v + the recurrent state */
+            conv = (double)(2 * nk * dk + nv * dv) * (double)(kernel - 1);
+            elems = conv + (double)nv * (double)dk * (double)dv;
+            *m = (kv_mixer){.kind = KV_MIXER_GDN, .conv_kernel = kernel, .key_heads = nk,
+                            .key_dim = dk, .value_heads = nv, .value_dim = dv};
+        }
+    } else if (get_int(c, "conv_L_cache", 1, MAX_COUNT, &lcache) == 1) { /* LFM2 */
+        if (a->hidden) {
+            conv = elems = (double)a->hidden * (double)(lcache - 1);
+            m->kind = KV_MIXER_SHORT_CONV;
+            m->conv_kernel = lcache;
+            m->proj_bias = 0;
+        }
     } else if (get_int(c, "mamba_n_heads", 1, MAX_COUNT, &heads) == 1 ||
                get_int(c, "mamba_num_heads", 1, MAX_COUNT, &heads) == 1) { /* Nemotron-H */
         static const char *const state_keys[] = {"ssm_state_size", "mamba_d_state",
@@ -580,16 +645,31 @@ static int read_state(cfg *c, const kv_arch *a, kv_layout *l)
             return -1;
         if (hd && n) {
             double inner = (double)heads * (double)hd;
-            elems = (inner + 2.0 * (double)groups * (double)n) * (double)(kernel - 1) +
-                    inner * (double)n;
+            conv = (inner + 2.0 * (double)groups * (double)n) * (double)(kernel - 1);
+            elems = conv + inner * (double)n;
+            m->kind = KV_MIXER_MAMBA2;
+            m->heads = heads;
+            m->head_dim = hd;
+            m->inner = heads * hd;
+            m->d_state = n;
+            m->groups = groups;
+            m->conv_kernel = kernel;
         }
     } else if (get_int(c, "mamba_d_state", 1, MAX_COUNT, &n) == 1) {
+        int64_t rank = 0;
         if (get_int(c, "mamba_d_conv", 1, MAX_COUNT, &kernel) < 0 ||
-            get_int(c, "mamba_expand", 1, MAX_COUNT, &expand) < 0)
+            get_int(c, "mamba_expand", 1, MAX_COUNT, &expand) < 0 ||
+            get_int(c, "mamba_dt_rank", 1, MAX_COUNT, &rank) < 0)
             return -1;
         if (a->hidden) {
             double inner = (double)expand * (double)a->hidden;
-            elems = inner * (double)(kernel - 1) + inner * (double)n;
+            conv = inner * (double)(kernel - 1);
+            elems = conv + inner * (double)n;
+            /* Jamba: mamba_dt_rank, else "auto" = ceil(hidden / 16) */
+            *m = (kv_mixer){.kind = KV_MIXER_MAMBA1, .inner = expand * a->hidden, .d_state = n,
+                            .conv_kernel = kernel, .conv_bias = m->conv_bias,
+                            .proj_bias = m->proj_bias,
+                            .dt_rank = rank ? rank : (a->hidden + 15) / 16};
         }
     }
     if (c->err[0])
@@ -597,6 +677,54 @@ static int read_state(cfg *c, const kv_arch *a, kv_layout *l)
     if (elems > 4e18)
         return cfg_fail(c, c->model, "state size of %.3g elements per layer is absurd", elems);
     l->state_elems = elems < 0 ? -1 : (int64_t)elems;
+    l->state_conv_elems = elems < 0 ? 0 : (int64_t)conv;
+    if (m->kind == KV_MIXER_NONE) /* the weights of an unknown mixer are not guessed */
+        snprintf(a->unknown, sizeof a->unknown, "its state layers' mixer is not one it counts");
+    return 0;
+}
+
+/* The parts of 2025-26 models: attention traits, plain MLPs, Nemotron-H's shared expert,
+ * router biases, MTP layers and the sparse-attention indexer. */
+static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
+{
+    char type[64] = "", act[16] = "", topk[16] = "";
+    int gate = 0, qk = 0, dedicated = 0;
+    int64_t shared_width = 0, nextn = 0, mtp = 0;
+    if (get_string(c, "model_type", type, sizeof type) < 0 ||
+        get_string(c, "mlp_hidden_act", act, sizeof act) < 0 ||
+        get_string(c, "topk_method", topk, sizeof topk) < 0 ||
+        get_bool(c, "attn_output_gate", &gate) < 0 || get_bool(c, "use_qk_norm", &qk) < 0 ||
+        get_int(c, "moe_shared_expert_intermediate_size", 0, MAX_WIDTH, &shared_width) < 0 ||
+        get_int(c, "num_nextn_predict_layers", 0, MAX_COUNT, &nextn) < 0 ||
+        get_int(c, "mtp_num_hidden_layers", 0, MAX_COUNT, &mtp) < 0 ||
+        get_bool(c, "mtp_use_dedicated_embeddings", &dedicated) < 0 ||
+        get_int(c, "index_n_heads", 0, MAX_COUNT, &a->index_heads) < 0)
+        return -1;
+    (void)fam;
+    int own = dedicated;
+    for (size_t i = 0; i < sizeof family_traits / sizeof family_traits[0]; i++)
+        if (strcmp(type, family_traits[i].model_type) == 0) {
+            a->qk_norm = family_traits[i].qk_norm;
+            a->attn_sinks = family_traits[i].sinks;
+            gate |= family_traits[i].gate;
+            own |= family_traits[i].mtp_embeddings;
+        }
+    a->qk_norm |= qk;
+    a->attn_gate = gate;
+    a->mlp_plain = strcmp(act, "relu2") == 0; /* Nemotron-H: up and down projections */
+    if (shared_width > 0) { /* Nemotron-H: shared experts of their own width */
+        a->shared_intermediate = (a->shared_experts > 0 ? a->shared_experts : 1) * shared_width;
+        a->shared_experts = 0;
+    }
+    a->router_bias = a->experts > 0 && strcmp(topk, "noaux_tc") == 0; /* a stored e_score_correction_bias */
+    a->mtp_layers = nextn > 0 ? nextn : mtp;
+    a->mtp_own_embeddings = own;
+    if (!a->known && !a->unknown[0]) /* the field whose absence leaves it uncounted */
+        snprintf(a->unknown, sizeof a->unknown, "%s",
+                 a->hidden <= 0 ? "no hidden_size" : a->vocab <= 0 ? "no vocab_size"
+                                                                   : "no intermediate_size");
+    if (a->unknown[0])
+        a->known = 0; /* what the estimate cannot count is not guessed */
     return 0;
 }
 
@@ -636,12 +764,7 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
                (a->intermediate > 0 ||
                 (a->experts > 0 && a->moe_intermediate > 0 && a->first_dense == 0 &&
                  a->moe_step == 1));
-    /* Nemotron-H places its MLP / MoE blocks apart from the mixers (hybrid_override_pattern)
-     * and its MLPs are not gated: the per-layer estimate of params.c does not fit, so the
-     * parameters are left unknown (give --params-b) rather than guessed. */
-    if (find(c, "hybrid_override_pattern"))
-        a->known = 0;
-    return 0;
+    return read_arch_parts(c, fam, a);
 }
 
 /* ---- vision and audio towers ------------------------------------------------------------- */

@@ -101,8 +101,10 @@ static void apply_clears(kv_spec *s, unsigned clears)
         s->checkpoint_weights_bytes = 0; /* a checkpoint's own bytes give way to the input */
         s->weights_source = KV_WEIGHTS_GIVEN; /* the weights are now what the input says */
     }
-    if (clears & KV_CLEARS_ESTIMATE)
+    if (clears & KV_CLEARS_ESTIMATE) {
         s->params_estimated = 0;
+        s->arch.unknown[0] = '\0'; /* the weights are given: nothing is left uncounted */
+    }
     if (clears & KV_CLEARS_GEOMETRY)
         s->gguf = NULL; /* the file's per-layer rows give way to the input */
     if (clears & KV_CLEARS_GPU) {

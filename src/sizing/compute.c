@@ -94,6 +94,15 @@ static void explain_tp(const kv_spec *s, kv_error *err)
                   (long long)s->tp, (long long)s->kv_heads, valid, (long long)s->kv_heads);
 }
 
+/* text for a message: bytes outside printable ASCII become '?' (names come from files) */
+static void printable(char *buf, size_t cap, const char *text)
+{
+    size_t n = 0;
+    for (; text[n] && n + 1 < cap; n++)
+        buf[n] = text[n] >= 0x20 && text[n] < 0x7f ? text[n] : '?';
+    buf[n] = '\0';
+}
+
 void kv_explain(const kv_spec *s, kv_status st, kv_error *err)
 {
     const kv_engine_desc *engine = kv_engine_get(s->engine);
@@ -102,6 +111,14 @@ void kv_explain(const kv_spec *s, kv_status st, kv_error *err)
     err->msg[0] = '\0';
     if (st == KV_ERR_TP) {
         explain_tp(s, err);
+        return;
+    }
+    if (st == KV_ERR_WEIGHTS_UNKNOWN) { /* the model as a whole: its name, what is missing */
+        char name[128], part[sizeof s->arch.unknown];
+        printable(name, sizeof name, s->model_name ? s->model_name : "the model");
+        printable(part, sizeof part, s->arch.unknown);
+        kv_refuse(err, st, NULL, "%s: the weights cannot be counted from its config (%s): "
+                  "give --params-b (billions of parameters)", name, part);
         return;
     }
     if (!engine) {
