@@ -1320,6 +1320,12 @@ KVCALC_API double kv_estimate_weight_bytes(const kv_arch *arch, const kv_layout 
                                            int64_t layers, int64_t kv_heads, int64_t head_dim,
                                            kv_dtype weight_dtype);
 
+/* The state one KV_LAYER_STATE layer of spec s keeps per request on one of `tp` ranks, in
+ * elements: the convolution part and the SSM / recurrent part. Mamba-2's groups are
+ * replicated up to tp when tp does not divide them (vLLM / SGLang MambaStateShapeCalculator);
+ * other states split evenly. Both 0 when the config does not give the state. */
+KVCALC_API void kv_state_per_rank(const kv_spec *s, int64_t tp, double *conv, double *ssm);
+
 /* Layers of each kind among the first `layers` layers of a layout. */
 KVCALC_API void kv_layer_counts(const kv_layout *layout, int64_t layers,
                                 int64_t counts[KV_LAYER_KINDS]);

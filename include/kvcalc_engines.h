@@ -195,6 +195,12 @@ typedef struct {
     kv_opt_int chunked_prefill_size; /* enters the default f (v0.5.3rc2+); not set: by the GPU */
     kv_opt_int cuda_graph_max_bs;/* enters the default f (v0.5.3rc2+); not set: by the GPU */
     int version;                 /* kv_sglang_version_parse() of e.g. "0.4.3.post4" */
+    /* models with state layers (Mamba, gated delta net): the state pool */
+    kv_opt_num mamba_full_memory_ratio; /* --mamba-full-memory-ratio r; not set: 0.9 */
+    kv_opt_int max_mamba_cache_size;    /* --max-mamba-cache-size: state slots */
+    kv_opt_int max_running_requests;    /* --max-running-requests */
+    int disable_radix_cache;            /* --disable-radix-cache */
+    kv_opt_int mamba_ssm_dtype;         /* --mamba-ssm-dtype, its bytes (4, 2); not set: 4 */
 } kv_sglang_spec;
 
 /* What SGLang would allocate and print, per GPU. */
@@ -205,13 +211,22 @@ typedef struct {
     double avail_before_gib;     /* P used */
     double avail_after_gib;      /* A used */
     int estimated;               /* 1: P or A was estimated (no log given) */
-    double rest_bytes;           /* A - P x (1 - f), in bytes: the pool's budget */
+    double rest_bytes;           /* A - P x (1 - f), in bytes, less the state pool: the token
+                                    pool's budget */
+    double budget_bytes;         /* A - P x (1 - f), in bytes, before the state pool */
     double cell_bytes;           /* KV bytes of one token, all attention layers, one rank */
     int64_t attn_layers;         /* layers in the cell */
     int64_t page_size;
     int64_t max_total_num_tokens;/* N after the cap and page flooring; 0: refuses */
     int64_t pad_rows;            /* rows every layer holds beyond N */
     double k_bytes, v_bytes;     /* the K and V buffers (MLA: the latent in k, v = 0) */
+    /* the state pool (0 without state layers): "Mamba Cache is allocated." */
+    double mamba_per_req_bytes;  /* one request's state, every state layer of one rank */
+    int64_t max_mamba_cache_size;/* state slots */
+    int mamba_auto;              /* 1: the slots are the budget's share r / (1 + r) */
+    double mamba_bytes;          /* slots x per request: out of the token pool's budget */
+    double conv_state_bytes, ssm_state_bytes; /* the two buffers, (slots + 1) x per request */
+    int64_t max_running_requests;/* what the state pool lets run at once (0: no cap) */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
@@ -577,6 +592,9 @@ typedef enum {
     KV_LOG_SWA_LAYERS,      /* ... its layers */
     KV_LOG_SWA_K_BYTES,     /* ... its K */
     KV_LOG_SWA_V_BYTES,     /* ... its V */
+    KV_LOG_MAMBA_SLOTS,     /* SGLang "Mamba Cache is allocated. max_mamba_cache_size" */
+    KV_LOG_CONV_STATE,      /* ... conv_state size */
+    KV_LOG_SSM_STATE,       /* ... ssm_state size */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -183,10 +183,11 @@ static const config_case reference[] = {
      * (MoE, no cache): 29 layers. full 2 x 6 x 2 x 128 x 2 = 6,144 B/token. Mamba-2 state
      * (mamba_num_heads 64, mamba_head_dim 64, n_groups 8, ssm_state_size 128, conv_kernel 4):
      * inner 64 x 64 = 4,096; conv (4,096 + 2 x 8 x 128) x 3 = 18,432 + ssm 4,096 x 128 =
-     * 524,288 -> 542,720 elements = 1,085,440 B; x 23 = 24,965,120 B per request.
-     * @1,000:   6,144,000 + 24,965,120 = 31,109,120
-     * @100,000: 614,400,000 + 24,965,120 = 639,365,120 */
-    {"nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json", 29, 2, 128, 0, {6, 0, 0, 23}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 6144, 31109120, 639365120},
+     * 524,288 -> 542,720 elements; mamba_ssm_cache_dtype float32: 18,432 x 2 + 524,288 x 4 =
+     * 2,134,016 B; x 23 = 49,082,368 B per request.
+     * @1,000:   6,144,000 + 49,082,368 = 55,226,368
+     * @100,000: 614,400,000 + 49,082,368 = 663,482,368 */
+    {"nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json", 29, 2, 128, 0, {6, 0, 0, 23}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 6144, 55226368, 663482368},
     /* Qwen3-Next-80B-A3B: full_attention_interval 4 -> 12 full + 36 gated-delta-net layers
      * (same sizes as the qwen3-next.json variant below): 1,097,728 B each, x 36 = 39,518,208 B.
      * full 2 x 12 x 2 x 256 x 2 = 24,576 B/token.
@@ -204,11 +205,12 @@ static const config_case reference[] = {
     {"LGAI-EXAONE__EXAONE-4.0-32B.json", 64, 8, 128, 0, {16, 48, 0, 0}, 4096, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 65536, 262144000, 7358906368.0},
     /* Qwen3.5-35B-A3B (text_config): full_attention_interval 4 -> 10 full + 30 gated-delta-net
      * layers, conv (2 x 16 x 128 + 32 x 128) x 3 = 24,576 + recurrent 32 x 128 x 128 =
-     * 524,288 -> 548,864 elements = 1,097,728 B; x 30 = 32,931,840 B.
+     * 524,288 -> 548,864 elements; mamba_ssm_dtype float32: 24,576 x 2 + 524,288 x 4 =
+     * 2,146,304 B; x 30 = 64,389,120 B.
      * full 2 x 10 x 2 x 256 x 2 = 20,480 B/token.
-     * @1,000:   20,480,000 + 32,931,840 = 53,411,840
-     * @100,000: 2,048,000,000 + 32,931,840 = 2,080,931,840 */
-    {"Qwen__Qwen3.5-35B-A3B.json", 40, 2, 256, 0, {10, 0, 0, 30}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 53411840, 2080931840.0},
+     * @1,000:   20,480,000 + 64,389,120 = 84,869,120
+     * @100,000: 2,048,000,000 + 64,389,120 = 2,112,389,120 */
+    {"Qwen__Qwen3.5-35B-A3B.json", 40, 2, 256, 0, {10, 0, 0, 30}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 84869120, 2112389120.0},
     /* Gemma-3-1B: sliding_window_pattern 6 -> layers 5, 11, 17, 23 full (4), 22 sliding (512);
      * 1 KV head, head_dim 256. full 2 x 4 x 1 x 256 x 2 = 4,096 B/token; sliding
      * 2 x 22 x 1 x 256 x 2 = 22,528 B/token up to 512 tokens.

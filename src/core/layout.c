@@ -10,6 +10,8 @@
  */
 #include "internal.h"
 
+#include <math.h>
+
 void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_LAYER_KINDS])
 {
     for (int k = 0; k < KV_LAYER_KINDS; k++)
@@ -89,10 +91,17 @@ void kv_fill_groups(const kv_spec *s, kv_result *r)
             if (s->layout.state_elems < 0) {
                 r->state_unknown = 1;
             } else {
-                /* a state's heads and channels are split across the TP ranks */
+                /* a state's heads and channels are split across the TP ranks; a config that
+                 * asks for a float32 SSM state (mamba_ssm_cache_dtype) keeps it so */
                 int64_t per_gpu = s->layout.state_elems / (s->tp > 0 ? s->tp : 1);
                 const uint64_t f[2] = {(uint64_t)counts[k], (uint64_t)per_gpu};
-                g->bytes_fixed = kv_exact_product(f, 2) * elem;
+                if (s->layout.state_ssm_f32 && s->layout.state_conv_elems > 0) {
+                    double conv, ssm;
+                    kv_state_per_rank(s, s->tp, &conv, &ssm);
+                    g->bytes_fixed = (double)counts[k] * (conv * elem + ssm * 4.0);
+                } else {
+                    g->bytes_fixed = kv_exact_product(f, 2) * elem;
+                }
             }
         } else {
             g->bytes_per_token = attention_bytes_per_token(s, counts[k], elem);
@@ -143,4 +152,25 @@ double kv_groups_prefix_bytes(const kv_result *r, int64_t sharers, int64_t prefi
         first = 0;
     }
     return total;
+}
+
+void kv_state_per_rank(const kv_spec *s, int64_t tp, double *conv, double *ssm)
+{
+    const kv_layout *l = &s->layout;
+    const kv_mixer *m = &s->arch.mixer;
+    *conv = *ssm = 0;
+    if (l->state_elems <= 0)
+        return;
+    double t = (double)(tp > 0 ? tp : 1);
+    double c = (double)l->state_conv_elems, all = (double)l->state_elems;
+    if (m->kind == KV_MIXER_MAMBA2 && m->groups > 0 && tp > 1 && m->groups % tp != 0) {
+        /* n_groups + extra_groups_for_head_shards(): groups replicated to tp shards */
+        double g = (double)(m->groups + (tp - m->groups % tp));
+        double k = (double)(m->conv_kernel - 1);
+        *conv = floor(((double)m->inner + 2 * g * (double)m->d_state) / t) * k;
+        *ssm = floor((all - c) / t);
+        return;
+    }
+    *conv = floor(c / t);
+    *ssm = floor((all - c) / t);
 }

@@ -200,6 +200,53 @@ static int64_t attention_layers(const kv_spec *s)
     return counts[KV_LAYER_FULL] + counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
 }
 
+/* The state pool of a model with state layers ("mambaish"), and what it takes out of the
+ * budget (sgl-project/sglang python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py
+ * @ 226149ac457bd1a1b5d450f55c01f72f604320d6, profile_max_num_token / handle_max_mamba_cache;
+ * configs/mamba_utils.py @ 288330db619a3e4e479a15a50e6be8d5e03c7255,
+ * Mamba2CacheParams.mamba_cache_per_req):
+ *   per request = every state layer's conv state in bf16 (CONV_DTYPE) + its SSM state in
+ *                 --mamba-ssm-dtype (float32 by default), one rank's share;
+ *   slots       = --max-mamba-cache-size; else, with the radix cache, the budget's share
+ *                 r / (1 + r) (r = --mamba-full-memory-ratio, 0.9) over per request; else
+ *                 --max-running-requests, else 512;
+ *   the budget loses slots x per request; the pool's buffers hold slots + 1 states (the
+ *   logs: 360 slots of Qwen3.8-27B print conv 0.99 GB = 361 x 2,949,120 B);
+ *   running requests: at most slots / 3 with the radix cache
+ *   (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO), slots without it. */
+static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
+                       kv_sglang_result *out)
+{
+    const kv_sglang_spec *g = &s->sglang;
+    double conv, ssm;
+    kv_state_per_rank(s, s->tp, &conv, &ssm);
+    double ssm_bytes = g->mamba_ssm_dtype.set ? (double)g->mamba_ssm_dtype.value : 4.0;
+    double conv_req = (double)state_layers * conv * 2.0, ssm_req = (double)state_layers * ssm * ssm_bytes;
+    out->mamba_per_req_bytes = conv_req + ssm_req;
+    if (!(out->mamba_per_req_bytes > 0))
+        return;
+    int64_t slots;
+    if (g->max_mamba_cache_size.set) {
+        slots = g->max_mamba_cache_size.value;
+    } else if (!g->disable_radix_cache) {
+        double r = g->mamba_full_memory_ratio.set ? g->mamba_full_memory_ratio.value : 0.9;
+        double share = *rest_gib > 0 ? *rest_gib * r / (1 + r) : 0;
+        slots = (int64_t)floor(share * 1073741824.0 / out->mamba_per_req_bytes);
+        out->mamba_auto = 1;
+    } else {
+        slots = g->max_running_requests.set ? g->max_running_requests.value : 512;
+    }
+    out->max_mamba_cache_size = slots;
+    out->mamba_bytes = (double)slots * out->mamba_per_req_bytes;
+    out->conv_state_bytes = (double)(slots + 1) * conv_req;
+    out->ssm_state_bytes = (double)(slots + 1) * ssm_req;
+    *rest_gib -= out->mamba_bytes / 1073741824.0;
+    int64_t cap = g->disable_radix_cache ? slots : slots / 3;
+    if (g->max_running_requests.set && g->max_running_requests.value < cap)
+        cap = g->max_running_requests.value;
+    out->max_running_requests = cap;
+}
+
 static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_result *out)
 {
     const kv_sglang_spec *g = &s->sglang;
@@ -232,6 +279,11 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     out->avail_before_gib = p;
     out->avail_after_gib = a;
     double rest = a - p * (1 - out->mem_fraction_static);
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    out->budget_bytes = rest * 1073741824.0;
+    if (counts[KV_LAYER_STATE] > 0)
+        mamba_pool(s, counts[KV_LAYER_STATE], &rest, out);
     out->rest_bytes = rest * 1073741824.0;
 
     /* the cell: every attention layer of one rank; MLA keeps one latent, not split by TP */
@@ -300,6 +352,8 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     kv_sglang_result *g = &r->sglang;
     sglang_compute_into(s, r, g);
     r->max_concurrency = whole_requests(g, s->context);
+    if (g->mamba_per_req_bytes > 0) /* each running request holds one state slot */
+        r->max_concurrency = fmin(r->max_concurrency, (double)g->max_running_requests);
     kv_sglang_version_format(s->sglang.version, r->engine_version, sizeof r->engine_version);
     r->available_kv_bytes = g->rest_bytes;
     r->kv_cache_bytes = g->k_bytes + g->v_bytes;
@@ -314,7 +368,10 @@ static double sglang_at(const kv_spec *s, const kv_result *r, int64_t context,
 {
     (void)s;
     (void)request_bytes; /* SGLang counts tokens of one pool, not bytes */
-    return whole_requests(&r->sglang, context);
+    double n = whole_requests(&r->sglang, context);
+    if (r->sglang.mamba_per_req_bytes > 0)
+        n = fmin(n, (double)r->sglang.max_running_requests);
+    return n;
 }
 
 /* ---- re-laying a log's readings for another layout -------------------------------------- */
@@ -361,8 +418,12 @@ static void sglang_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn comp
 
 enum {
     SG_P_FRACTION, SG_P_BEFORE, SG_P_AFTER, SG_P_PAGE, SG_P_MAX_TOTAL, SG_P_CHUNKED,
-    SG_P_GRAPH_BS, SG_P_VERSION, SG_PARAMS
+    SG_P_GRAPH_BS, SG_P_VERSION, SG_P_MAMBA_RATIO, SG_P_MAMBA_SLOTS, SG_P_RUNNING,
+    SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_PARAMS
 };
+
+static const kv_choice ssm_dtypes[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2},
+                                       {NULL, 0}};
 
 static const kv_param params[SG_PARAMS] = {
     [SG_P_FRACTION] = {.name = "mem-fraction-static", P(OPT_NUM, mem_fraction_static),
@@ -399,6 +460,27 @@ static const kv_param params[SG_PARAMS] = {
                       .help = "the SGLang release whose rules apply [0.5.6]",
                       .parse = kv_sglang_version_parse, .format = kv_sglang_version_format,
                       .accepts = "an SGLang version such as 0.4.6, 0.4.3.post4 or 0.5.3rc2"},
+    [SG_P_MAMBA_RATIO] = {.name = "mamba-full-memory-ratio", P(OPT_NUM, mamba_full_memory_ratio),
+                          .key = "mamba_full_memory_ratio", .min = 0, .min_exclusive = 1,
+                          .max = 1e6, .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
+                          .help = "state pool : token pool of the budget, with the radix cache "
+                                  "[0.9]"},
+    [SG_P_MAMBA_SLOTS] = {.name = "max-mamba-cache-size", P(OPT_INT, max_mamba_cache_size),
+                          .key = "max_mamba_cache_size", .min = 1, .max = 1e9,
+                          .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                          .help = "state slots of a Mamba / linear-attention model [auto: by "
+                                  "the ratio]"},
+    [SG_P_RUNNING] = {.name = "max-running-requests", P(OPT_INT, max_running_requests),
+                      .key = "max_running_requests", .min = 1, .max = 1e9,
+                      .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                      .help = "requests running at once (state slots without the radix cache)"},
+    [SG_P_NO_RADIX] = {.name = "disable-radix-cache", P(SWITCH, disable_radix_cache),
+                       .key = "disable_radix_cache", .switch_value = 1,
+                       .blames = KV_ERR_ENGINE_INPUT, .help = "no prefix cache: a state model keeps one slot per request"},
+    [SG_P_SSM_DTYPE] = {.name = "mamba-ssm-dtype", P(OPT_CHOICE, mamba_ssm_dtype),
+                        .key = "mamba_ssm_dtype", .choices = ssm_dtypes,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "DTYPE",
+                        .help = "dtype of the SSM state [float32]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_sglang_result, name, m, T, unit, ftype, sweep)
@@ -413,6 +495,12 @@ static const kv_field fields[] = {
     F(sglang_max_total_num_tokens, max_total_num_tokens, int64_t, "tokens", KV_F_INT, 1),
     F(sglang_k_bytes, k_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_v_bytes, v_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_mamba_bytes_per_request, mamba_per_req_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_max_mamba_cache_size, max_mamba_cache_size, int64_t, "requests", KV_F_INT, 1),
+    F(sglang_mamba_bytes, mamba_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_conv_state_bytes, conv_state_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_ssm_state_bytes, ssm_state_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_max_running_requests, max_running_requests, int64_t, "requests", KV_F_INT, 1),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -440,6 +528,9 @@ static const kv_log_pattern patterns[] = {
     {"KV Cache is allocated.%*K size: %b, V size: %b", T(KV_LOG_K_BYTES, KV_LOG_V_BYTES),
      KV_LINE, NULL}, /* without "#tokens" (no era set): 0.4.1.post6 to 0.4.3.post2 */
     {"KV Cache is allocated.%*KV size: %b", T(KV_LOG_KV_BYTES), KV_LINE, "MLA"},
+    {"Mamba Cache is allocated. max_mamba_cache_size: %n,", T(KV_LOG_MAMBA_SLOTS), 0, NULL},
+    {"Mamba Cache is allocated.%*conv_state size: %b, ssm_state size: %b",
+     T(KV_LOG_CONV_STATE, KV_LOG_SSM_STATE), 0, NULL},
     {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
     {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
     {"context_len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
@@ -463,6 +554,7 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_CHUNKED_PREFILL, MINE(SG_P_CHUNKED)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE, MINE(SG_P_BEFORE)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_AFTER, MINE(SG_P_AFTER)),
+    {KV_LOG_MAMBA_SLOTS, MINE(SG_P_MAMBA_SLOTS), KV_LOG_KV_FIGURE, 0, 0, 0},
 };
 
 /* The release, as logged or as the lines date it; P from A and the weights when the log
@@ -500,6 +592,12 @@ static const kv_cmp_row rows[] = {
     {"K size", KV_LOG_K_BYTES, 0, KV_CMP_D(sglang.k_bytes), 1, "bytes", KV_TERM_KV},
     {"V size", KV_LOG_V_BYTES, 0, KV_CMP_D(sglang.v_bytes), 1, "bytes", KV_TERM_KV},
     {"KV size (MLA)", KV_LOG_KV_BYTES, 0, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV},
+    {"max_mamba_cache_size", KV_LOG_MAMBA_SLOTS, 1, KV_CMP_I(sglang.max_mamba_cache_size), 1,
+     "requests", KV_TERM_BUDGET},
+    {"conv_state size", KV_LOG_CONV_STATE, 0, KV_CMP_D(sglang.conv_state_bytes), 1, "bytes",
+     KV_TERM_KV},
+    {"ssm_state size", KV_LOG_SSM_STATE, 0, KV_CMP_D(sglang.ssm_state_bytes), 1, "bytes",
+     KV_TERM_KV},
 };
 
 static const kv_log_what_if what_if[] = {{MINE(SG_P_FRACTION), KV_LOG_MEM_FRACTION, 1}};

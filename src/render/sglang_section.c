@@ -21,6 +21,28 @@ static const char *gb(char *buf, size_t cap, double bytes)
     return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
 }
 
+/* A model with state layers: the state pool comes out of the budget first. */
+static void state_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    const kv_sglang_spec *in = &s->sglang;
+    const char *why = in->max_mamba_cache_size.set ? "--max-mamba-cache-size"
+                      : g->mamba_auto ? "r / (1 + r) of the budget, r = --mamba-full-memory-ratio"
+                      : in->max_running_requests.set ? "--max-running-requests (no radix cache)"
+                                                     : "512 without the radix cache";
+    fprintf(out, "  state   : %s B per request (conv state bf16, SSM state %s), %lld slots (%s)\n",
+            fmt_fixed(a, sizeof a, g->mamba_per_req_bytes, 0, 1),
+            in->mamba_ssm_dtype.set && in->mamba_ssm_dtype.value == 2 ? "16-bit" : "float32",
+            (long long)g->max_mamba_cache_size, why);
+    fprintf(out, "Mamba Cache is allocated. max_mamba_cache_size: %lld, conv_state size: %sGB, "
+                 "ssm_state size: %sGB\n",
+            (long long)g->max_mamba_cache_size, gb(a, sizeof a, g->conv_state_bytes),
+            gb(b, sizeof b, g->ssm_state_bytes));
+    fprintf(out, "  tokens  : %s - %lld x %s B = %s GB for the token pool\n",
+            gb(a, sizeof a, g->budget_bytes), (long long)g->max_mamba_cache_size,
+            fmt_fixed(b, sizeof b, g->mamba_per_req_bytes, 0, 1), gb(c, sizeof c, g->rest_bytes));
+}
+
 static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
@@ -33,9 +55,11 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
             fmt_fixed(b, sizeof b, g->avail_before_gib - g->avail_after_gib, 2, 0), a_note);
     fprintf(out, "  budget  : rest = A - P x (1 - f) = %s - %s x (1 - %s) = %s GB  (f: %s)\n",
             fmt_g(a, sizeof a, g->avail_after_gib), fmt_g(b, sizeof b, g->avail_before_gib),
-            fmt_g(c, sizeof c, g->mem_fraction_static), gb(d, sizeof d, g->rest_bytes),
+            fmt_g(c, sizeof c, g->mem_fraction_static), gb(d, sizeof d, g->budget_bytes),
             g->fraction_default ? "this version's default for the GPU and TP"
                                 : "--mem-fraction-static");
+    if (g->mamba_per_req_bytes > 0)
+        state_lines(out, s, g);
     fprintf(out, "  cell    : %s B per token (%lld attention layers%s), page size %lld\n",
             fmt_fixed(a, sizeof a, g->cell_bytes, 0, 1), (long long)g->attn_layers,
             s->layout.mla ? ", one MLA latent, not split by TP" : "", (long long)g->page_size);
@@ -81,7 +105,16 @@ void report_sglang_text(FILE *out, const kv_report *rep)
     pool_line(out, s, g);
     fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
             (long long)g->max_total_num_tokens, (long long)s->context);
-    fprintf(out, "  %s whole requests of %s tokens share the pool at once (each takes whole "
-                 "pages).\n\n",
-            fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), fmt_int(b, sizeof b, s->context, 1));
+    if (g->mamba_per_req_bytes > 0)
+        fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages and one "
+                     "state slot (at most %lld running: %s).\n\n",
+                fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1),
+                fmt_int(b, sizeof b, s->context, 1), (long long)g->max_running_requests,
+                s->sglang.disable_radix_cache ? "one slot each without the radix cache"
+                                              : "slots / 3 with the radix cache");
+    else
+        fprintf(out, "  %s whole requests of %s tokens share the pool at once (each takes whole "
+                     "pages).\n\n",
+                fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1),
+                fmt_int(b, sizeof b, s->context, 1));
 }

@@ -167,6 +167,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
         fputs("KV per token (one sequence):  0 B in full layers (no layer keeps every token)\n",
               out);
     }
+    char lim_buf[FMT_BUF];
     for (size_t i = 0; i < r->n_groups; i++) {
         const kv_group *g = &r->groups[i];
         if (g->kind == KV_LAYER_FULL)
@@ -175,6 +176,15 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
             if (r->state_unknown)
                 fprintf(out, "  + %lld state layers: state size not in the config, counted as 0\n",
                         (long long)g->count);
+            else if (s->layout.state_ssm_f32 && s->layout.state_conv_elems > 0)
+                fprintf(out, "  + %lld state layers:  %lld x (%s x %s B conv + %s x 4 B float32 "
+                             "SSM)  =  %s B per request, whatever the context\n",
+                        (long long)g->count, (long long)g->count,
+                        fmt_int(f, sizeof f, s->layout.state_conv_elems, 1),
+                        fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes),
+                        fmt_int(lim_buf, sizeof lim_buf,
+                                s->layout.state_elems - s->layout.state_conv_elems, 1),
+                        fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
             else
                 fprintf(out, "  + %lld state layers:  %lld x %s x %s B  =  %s B per request, "
                              "whatever the context\n",
