@@ -77,7 +77,9 @@ typedef enum {
     KV_VLLM_STARTS,         /* no refusal */
     KV_VLLM_NO_BLOCKS,      /* V0: "No available memory for the cache blocks" */
     KV_VLLM_V0_SEQ_LEN,     /* V0: "The model's max seq len (M) is larger than ..." */
-    KV_VLLM_KV_NEEDED       /* V1: "To serve at least one request ... KV cache is needed" */
+    KV_VLLM_KV_NEEDED,      /* V1: "To serve at least one request ... KV cache is needed" */
+    KV_VLLM_NO_MEMORY       /* V1: "No available memory for the cache blocks" (what the check
+                               plans against is 0 or less) */
 } kv_vllm_refusal;
 
 /* The KV lines a vLLM release prints at startup. */
@@ -124,6 +126,10 @@ typedef struct {
     int64_t v0_max_seq_len;      /* V0: tokens its blocks hold per stage (block size x
                                     blocks / pp), what its refusal compares with */
     double needed_bytes;         /* KV one request of max_model_len needs (all layers) */
+    double check_bytes;          /* what the start-up check plans against: the available
+                                    memory, or --num-gpu-blocks-override x block bytes (from
+                                    0.21), less one block for the null block (from 0.28) */
+    int null_block;              /* 1: the check keeps one block back (BlockPool's null block) */
     int64_t max_model_len_fit;   /* longest max_model_len that fits (when !fits) */
     int64_t longest_fit;         /* longest max_model_len that fits, whatever the context */
     int64_t prefix_shared_blocks;   /* whole blocks of the shared prefix, per full group */

@@ -459,14 +459,15 @@ static int64_t longest_fit(const bucket *bk, size_t nb, const settings *v, int64
     for (size_t i = 0; i < nb; i++)
         if (bk[i].kind == KV_LAYER_FULL)
             full_page += (double)bk[i].layers * out->page_bytes;
-    if (full_page > 0 && out->available_bytes >= 0) {
-        double most = (floor(out->available_bytes / full_page) + 1) * (double)bs;
+    double room = out->v1 ? out->check_bytes : out->available_bytes;
+    if (full_page > 0 && room >= 0) {
+        double most = (floor(room / full_page) + 1) * (double)bs;
         if (most < (double)hi)
             hi = (uint64_t)most;
     }
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (needed_bytes(bk, nb, v, bs, out->page_bytes, (int64_t)mid) <= out->available_bytes)
+        if (needed_bytes(bk, nb, v, bs, out->page_bytes, (int64_t)mid) <= room)
             lo = mid;
         else
             hi = mid - 1;
@@ -696,14 +697,38 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
     return KV_OK;
 }
 
+/* The memory V1's start-up check plans against (vllm/v1/core/kv_cache_utils.py,
+ * get_kv_cache_configs and check_enough_kv_cache_memory @ 002f10e0cfa1373a19a0d2756598a34b700d20e5):
+ *   - from 0.21, --num-gpu-blocks-override x bytes per block instead of the memory
+ *     (vllm-project/vllm#41069, opened 2026-04-28; kvcalc takes the first release after it
+ *     as 0.21, not pinned);
+ *   - from 0.28, less one block: BlockPool keeps one as its null block, so a pool of exactly
+ *     one max-length request is refused (#47272, merged 2026-08-20; 0.28.0 came out
+ *     2026-08-26). The concurrency line still divides every block. */
+#define OVERRIDE_CHECKED V(21, 0)
+#define NULL_BLOCK_CHECKED V(28, 0)
+
+static void check_memory(const kv_spec *s, const settings *st, kv_vllm_result *out)
+{
+    double block_bytes = out->page_bytes * (double)out->group_size;
+    out->check_bytes = out->available_bytes;
+    if (s->vllm.num_gpu_blocks_override.set && st->version >= OVERRIDE_CHECKED)
+        out->check_bytes = (double)s->vllm.num_gpu_blocks_override.value * block_bytes;
+    out->null_block = st->version >= NULL_BLOCK_CHECKED;
+    if (out->null_block)
+        out->check_bytes -= block_bytes;
+}
+
 /* Will one request of max_model_len fit? If not, which error vLLM raises, and the longest
  * that would. */
 static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, size_t nb,
                      kv_vllm_result *out)
 {
     int64_t bs = out->block_size, m = st->m;
+    check_memory(s, st, out);
     out->needed_bytes = needed_bytes(bk, nb, st, bs, out->page_bytes, m);
-    out->fits = out->num_gpu_blocks > 0 && out->needed_bytes <= out->available_bytes;
+    out->fits = out->num_gpu_blocks > 0 && out->check_bytes > 0 &&
+                out->needed_bytes <= out->check_bytes;
     out->v0_max_seq_len = 0;
     if (!out->v1) { /* V0 refuses when its blocks (split over the stages) hold fewer tokens */
         uint64_t held;
@@ -713,6 +738,7 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
         out->fits = out->num_gpu_blocks > 0 && out->v0_max_seq_len >= m;
     }
     out->refusal = out->fits                 ? KV_VLLM_STARTS
+                 : out->v1 && out->check_bytes <= 0 ? KV_VLLM_NO_MEMORY
                  : out->v1                   ? KV_VLLM_KV_NEEDED
                  : out->num_gpu_blocks <= 0 ? KV_VLLM_NO_BLOCKS
                                              : KV_VLLM_V0_SEQ_LEN;

@@ -114,7 +114,7 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                 (long long)s->context, fmt_fixed(a, sizeof a, v->max_concurrency, 2, 0));
     if (v->fits)
         return;
-    if (v->refusal == KV_VLLM_NO_BLOCKS)
+    if (v->refusal == KV_VLLM_NO_BLOCKS || v->refusal == KV_VLLM_NO_MEMORY)
         fputs("ValueError: No available memory for the cache blocks. Try increasing "
               "`gpu_memory_utilization` when initializing the engine.\n", out);
     else if (v->refusal == KV_VLLM_V0_SEQ_LEN)
@@ -139,21 +139,46 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
     char a[FMT_BUF], b[FMT_BUF];
     fprintf(out, "Available KV cache memory: %s GiB\n", gib(a, sizeof a, v->available_bytes));
+    if (v->check_bytes != v->available_bytes && (v->fits || v->refusal != KV_VLLM_STARTS))
+        fprintf(out, "  (the start-up check plans against %s GiB:%s%s)\n",
+                gib(a, sizeof a, v->check_bytes),
+                s->vllm.num_gpu_blocks_override.set && s->vllm.version >= 2100
+                    ? " the --num-gpu-blocks-override blocks"
+                    : "",
+                v->null_block ? " less the null block BlockPool keeps back" : "");
+    if (!v->fits && v->refusal == KV_VLLM_NO_MEMORY) {
+        fputs("ValueError: No available memory for the cache blocks. Try increasing "
+              "`gpu_memory_utilization` when initializing the engine.\n"
+              "  (vLLM would not start with these settings.)\n", out);
+        return 0;
+    }
     if (!v->fits) {
+        char est[160] = "";
+        if (v->max_model_len_fit > 0)
+            snprintf(est, sizeof est, "Based on the available memory, the estimated maximum "
+                     "model length is %lld. ", (long long)v->max_model_len_fit);
         fprintf(out,
                 "ValueError: To serve at least one request with the models's max seq len (%lld), "
                 "(%s GiB KV cache is needed, which is larger than the available KV cache memory "
-                "(%s GiB). Based on the available memory, the estimated maximum model length is "
-                "%lld. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
-                "initializing the engine.\n",
+                "(%s GiB). %sTry increasing `gpu_memory_utilization` or decreasing "
+                "`max_model_len` when initializing the engine.\n",
                 (long long)s->context, gib(a, sizeof a, v->needed_bytes),
-                gib(b, sizeof b, v->available_bytes), (long long)v->max_model_len_fit);
+                gib(b, sizeof b, v->check_bytes), est);
         fputs("  (vLLM would not start with these settings.)\n", out);
         return 0;
     }
     fprintf(out, "GPU KV cache size: %s tokens\n", fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
     fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
             fmt_int(a, sizeof a, s->context, 1), fmt_fixed(b, sizeof b, v->max_concurrency, 2, 0));
+    if (v->max_concurrency < 1) { /* the override's blocks, unchecked before 0.21 */
+        char c[FMT_BUF];
+        fprintf(out, "  (vLLM starts, but a request of %s tokens needs %s blocks of the %s: it "
+                     "would wait forever, vllm-project/vllm#35541; this release does not check "
+                     "the override)\n",
+                fmt_int(a, sizeof a, s->context, 1),
+                fmt_int(b, sizeof b, v->blocks_per_request, 1),
+                fmt_int(c, sizeof c, v->num_gpu_blocks, 1));
+    }
     return 1;
 }
 
