@@ -55,6 +55,9 @@ typedef struct {
                                     0.10.1.1 = 1001): decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
     int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
+    kv_opt_int mamba_ssm_cache_dtype; /* --mamba-ssm-cache-dtype, its bytes (4, 2); not set:
+                                    the config's (mamba_ssm_cache_dtype float32), else the
+                                    model's dtype */
     int mla_align;               /* 1: V0's VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1 (0.7.x): each MLA
                                     latent padded to a multiple of 256 bytes (576 -> 640) */
     kv_opt_int use_v1;           /* VLLM_USE_V1: 1 the V1 engine (0.7+), 0 the V0 engine (before
@@ -104,6 +107,10 @@ typedef struct {
     double elem_bytes;           /* KV element bytes (the spec's KV dtype) */
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
     double page_bytes;           /* one block of one layer */
+    double state_page_bytes;     /* one state layer's state on this GPU, before padding:
+                                    conv in the model's dtype + SSM in its dtype; 0: none */
+    int block_raised;            /* 1: "Setting attention block size to N tokens ..." */
+    double mamba_padding_percent;/* "Padding mamba page size by P% ..." (0: none) */
     int64_t group_size;          /* layers per KV-cache group (tensors sharing the pool) */
     int64_t num_groups;          /* KV-cache groups */
     int64_t padding_layers;      /* layers added to fill the groups of one kind */

@@ -504,6 +504,13 @@ static const cmp_case cases[] = {
     {"D31", {"--from-log", LOGS "vllm-d31-v0.log", "--model", "deepseek-r1", "--tp", "8",
              "--mla-align-kv-cache", "--block-size", "16", NULL},
      1, {"logged_gpu_mem_bytes=150119844413.44", "num_gpu_blocks=18418", NULL}},
+    /* Nemotron-H on vLLM 0.20.1rc1 with an fp8 cache and a float32 SSM state: the attention
+     * block grows to hold one Mamba state (2,134,016 B in 8,192-B steps: 4,176 tokens), the 23
+     * Mamba layers take 4 groups of 6 (1 padding layer); 311 blocks of 66 per request */
+    {"H01", {"--from-log", LOGS "vllm-h01-nemotron-cascade-2.log", "--model",
+             "nemotron-3-nano-30b-a3b", NULL}, 1,
+     {"kv_cache_tokens=1206303", "num_gpu_blocks=311", "block_size=4176",
+      "vllm_padding_layers=1", "vllm_state_page_bytes=2134016", NULL}},
     /* a state pool before the token pool: the slots, the state buffers and the token count
      * from the log's own figures (+0.76%, past the rounding: about 36 MB less was free when
      * SGLang profiled than at load end), so not every line is equal */

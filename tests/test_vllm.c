@@ -175,6 +175,47 @@ static void gemma_padding_warning(void **state)
     run_free(&r);
 }
 
+/* The attention block of hybrids, as three real logs print it (tests/logs/README.md,
+ * docs/vllm.md): the state is conv (model dtype) + SSM (the config's float32), one rank.
+ *   Nemotron-3-Nano shapes, fp8 KV (0.20.1rc1): conv 3 x 6,144 x 2 + SSM 64 x 64 x 128 x 4 =
+ *     2,134,016 B; attention 2 x 2 x 128 x 1 = 512 B/token: 16 x ceil(2,134,016 / 8,192) =
+ *     4,176 tokens; 4,176 x 512 / 2,134,016 - 1 = 0.19 %
+ *   Qwen3.5-9B, fp8 KV (0.17.1): conv 3 x 8,192 x 2 + SSM 32 x 128 x 128 x 4 = 2,146,304 B;
+ *     2 x 4 x 256 x 1 = 2,048 B/token: 16 x ceil(2,146,304 / 32,768) = 1,056; 0.76 %
+ *   Qwen3.5-27B shapes, bf16 (0.28.0, Qwen3.8-27B): conv 3 x 10,240 x 2 + SSM 48 x 128 x 128
+ *     x 4 = 3,207,168 B; 4,096 B/token: 16 x ceil(3,207,168 / 65,536) = 784; 0.13 % */
+static void hybrid_block_sizes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[12];
+        const char *block, *padding;
+    } cases[] = {
+        {{"--model", "nemotron-3-nano-30b-a3b", "--dtype", "fp8", NULL}, "4176", "0.19"},
+        {{"--config", KVCALC_SOURCE_DIR "/tests/fixtures/frontier/Qwen__Qwen3.5-9B__from-test-dict.json",
+          "--dtype", "fp8", NULL}, "1056", "0.76"},
+        {{"--model", "qwen3.5-27b", NULL}, "784", "0.13"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[20] = {"--engine", "vllm", "--gpu", "h100"};
+        size_t n = 4;
+        for (size_t k = 0; cases[i].args[k]; k++)
+            argv[n++] = cases[i].args[k];
+        argv[n] = NULL;
+        run_result r;
+        run_kvcalc(argv, &r);
+        assert_int_equal(r.status, 0);
+        char want[300];
+        snprintf(want, sizeof want, "Setting attention block size to %s tokens to ensure that "
+                 "attention page size is >= mamba page size.\nPadding mamba page size by %s%% "
+                 "to ensure that mamba page size and attention page size are exactly equal.\n",
+                 cases[i].block, cases[i].padding);
+        if (!strstr(r.out, want))
+            fail_msg("case %zu: no '%s' in\n%s", i, want, r.out);
+        run_free(&r);
+    }
+}
+
 /* The section's own prediction: Qwen2.5-7B at util 0.9, M = 32,768 on the same A100 with
  * the measured non-KV memory (weights 14.2488 GiB + 0.55 GiB activation and non-torch):
  * 0.9 x 79.25 - 14.7988 = 56.5262 GiB -> floor(56.5262 x 2^30 / 917,504) = 66,151 blocks,
@@ -609,6 +650,7 @@ int main(void)
         cmocka_unit_test(block_counts_within_log_rounding),
         cmocka_unit_test(startup_lines_match_the_log),
         cmocka_unit_test(gemma_padding_warning),
+        cmocka_unit_test(hybrid_block_sizes),
         cmocka_unit_test(budget_from_the_gpu),
         cmocka_unit_test(layouts_and_dtypes),
         cmocka_unit_test(request_that_does_not_fit),

@@ -610,17 +610,38 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
     int64_t bs = s->vllm.block_size.set ? s->vllm.block_size.value
                : s->layout.mla          ? VLLM_MLA_BLOCK
                                         : VLLM_DEFAULT_BLOCK;
+    out->state_page_bytes = 0;
+    out->block_raised = 0;
+    out->mamba_padding_percent = 0;
     if (counts[KV_LAYER_STATE] > 0 && s->layout.state_elems > 0 && attn_tok > 0) {
-        /* the state keeps the model's dtype when the KV cache is fp8 (Qwen3-Next at TP 2
-         * with fp8 KV: vLLM chose 1,072 tokens, not the 544 a halved state would give) */
-        double state_page = (double)(s->layout.state_elems / s->tp) *
-                            kv_dtype_get(s->arch.known ? s->arch.base_dtype : s->dtype)->bytes;
+        /* MambaSpec.page_size_bytes: the conv state in the model's dtype (mamba_cache_dtype
+         * "auto"; not the KV cache's: Qwen3-Next at TP 2 with fp8 KV chose 1,072 tokens, not
+         * the 544 a halved state would give), the SSM state in mamba_ssm_cache_dtype (the
+         * config's float32: Nemotron-Cascade-2 with fp8 KV chose 4,176 tokens, Qwen3.5-9B
+         * 1,056, Qwen3.8-27B 784 - tests/test_vllm.c) - vllm/model_executor/layers/mamba/
+         * mamba_utils.py @ 2afe1e8573cf51b73569ae1d35f59078a2032a91 */
+        double conv, ssm;
+        kv_state_per_rank(s, s->tp, &conv, &ssm);
+        double conv_b = kv_dtype_get(s->arch.known ? s->arch.base_dtype : s->dtype)->bytes;
+        double ssm_b = s->vllm.mamba_ssm_cache_dtype.set ? (double)s->vllm.mamba_ssm_cache_dtype.value
+                       : s->layout.state_ssm_f32        ? 4.0
+                                                        : conv_b;
+        if (s->layout.state_conv_elems <= 0) /* a state not split into conv and SSM */
+            ssm_b = conv_b;
+        double state_page = conv * conv_b + ssm * ssm_b;
+        out->state_page_bytes = state_page;
+        /* HybridAttentionMambaModelConfig.verify_and_update_config
+         * (vllm/model_executor/models/config.py @ 1936cf3841edb9781b06c50fc4daf4bac9d3b23e) */
         double attn_bs = (double)VLLM_MAMBA_ALIGN *
                          ceil(state_page / ((double)VLLM_MAMBA_ALIGN * attn_tok));
         if (attn_bs >= TWO_63)
             return KV_ERR_RANGE;
-        if ((int64_t)attn_bs > bs)
+        if ((int64_t)attn_bs > bs) {
             bs = (int64_t)attn_bs;
+            out->block_raised = 1;
+        }
+        if (state_page > 0)
+            out->mamba_padding_percent = 100.0 * ((double)bs * attn_tok - state_page) / state_page;
     }
     out->block_size = bs;
     out->page_bytes = (double)bs * attn_tok;

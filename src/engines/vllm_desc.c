@@ -17,6 +17,8 @@
 
 static const kv_choice v1_modes[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
 static const kv_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
+static const kv_choice ssm_dtypes[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2},
+                                       {NULL, 0}};
 
 const kv_param kv_vllm_params[VLLM_PARAMS] = {
     [VLLM_P_UTIL] = {.name = "gpu-memory-utilization", P(OPT_NUM, util),
@@ -91,6 +93,10 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                            .key = "mamba_cache_mode", .choices = mamba_modes,
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "MODE",
                            .help = "none (1 block per request) or align (2)"},
+    [VLLM_P_SSM_DTYPE] = {.name = "mamba-ssm-cache-dtype", P(OPT_CHOICE, mamba_ssm_cache_dtype),
+                          .key = "mamba_ssm_cache_dtype", .choices = ssm_dtypes,
+                          .blames = KV_ERR_ENGINE_INPUT, .meta = "DTYPE",
+                          .help = "dtype of the Mamba SSM state [the config's, else the model's]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_vllm_result, name, m, T, unit, ftype, sweep)
@@ -116,6 +122,8 @@ static const kv_field fields[] = {
     FN(vllm_encoder_profile_bytes, encoder_bytes, "bytes"),
     FN(vllm_kv_elem_bytes, elem_bytes, "bytes"),
     FN(vllm_page_bytes, page_bytes, "bytes"),
+    FN(vllm_state_page_bytes, state_page_bytes, "bytes"),
+    FN(vllm_mamba_padding_percent, mamba_padding_percent, "percent"),
     FI(vllm_layers_per_group, group_size, "layers"),
     FI(vllm_kv_cache_groups, num_groups, "groups"),
     FI(vllm_padding_layers, padding_layers, "layers"),

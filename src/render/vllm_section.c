@@ -193,6 +193,14 @@ void report_vllm_text(FILE *out, const kv_report *rep)
             s->pp > 1 ? ", the binding pipeline stage" : "",
             s->pp > 1 && r->pp_stage < s->pp - 1 ? ", no sampler on it" : "");
     budget_lines(out, s, v);
+    if (v->block_raised) /* HybridAttentionMambaModelConfig's two lines */
+        fprintf(out, "Setting attention block size to %lld tokens to ensure that attention page "
+                     "size is >= mamba page size.\n",
+                (long long)v->block_size);
+    if (v->state_page_bytes > 0 && v->mamba_padding_percent > 0)
+        fprintf(out, "Padding mamba page size by %s%% to ensure that mamba page size and attention "
+                     "page size are exactly equal.\n",
+                fmt_fixed(a, sizeof a, v->mamba_padding_percent, 2, 0));
     fprintf(out, "  blocks  : %s tokens x %s B per layer page x %s layers per group = %s B per "
                  "block; %s KV cache group%s\n",
             fmt_int(a, sizeof a, v->block_size, 1), fmt_fixed(b, sizeof b, v->page_bytes, 0, 1),
