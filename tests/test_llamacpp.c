@@ -280,6 +280,38 @@ static void recurrent_state(void **state)
     assert_true(r.kv_cache_bytes == 2.0 * 8 * 1024 * 2 * 4096);
 }
 
+/* A config's state split as llama.cpp splits it: R = (d_conv - 1) x conv channels, S the
+ * recurrent state, f32 both, one row per sequence. Qwen3.5-9B (24 gated-delta-net layers of
+ * 32): R 3 x (2 x 16 x 128 + 32 x 128) x 4 B x 24 = 2.25 MiB, S 32 x 128 x 128 x 4 B x 24 =
+ * 48 MiB - the line of a real b9849 log (tests/logs/llamacpp-h02-qwen3.5-9b-vulkan.log, the
+ * model's 32 layers printed); and Qwen3.5-27B's 48: R 3 x 10,240 x 4 x 48 = 5.62 MiB, S 48 x
+ * 128 x 128 x 4 x 48 = 144 MiB (the issue's log split, where kvcalc printed all as R). */
+static void recurrent_split_from_a_config(void **state)
+{
+    (void)state;
+    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/llamacpp-h02-qwen3.5-9b-vulkan.log", NULL);
+    assert_non_null(log);
+    const char *want = "llama_memory_recurrent: size =   50.25 MiB (     1 cells,  32 layers,  "
+                       "1 seqs  0 rs_seq), R (f32):    2.25 MiB, S (f32):   48.00 MiB\n";
+    assert_non_null(strstr(log, want));
+    free(log);
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--config",
+                                     KVCALC_SOURCE_DIR "/tests/fixtures/frontier/"
+                                                       "Qwen__Qwen3.5-9B__from-test-dict.json",
+                                     "--ctx-size", "8192", "--parallel", "1", "--llamacpp-build",
+                                     "9849", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3.5-27b",
+                                     "--ctx-size", "8192", "--parallel", "1", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "R (f32):    5.62 MiB, S (f32):  144.00 MiB\n"));
+    run_free(&r);
+}
+
 /* Devices (section 8): -ngl 16 of 32 blocks: layers >= 32 + 1 - 16 = 17 are on the GPU, 15
  * of them; their share of the KV is 15/32, the rest in host memory. Before b6325 nothing is
  * offloaded unless -ngl says so. */
@@ -509,7 +541,7 @@ int main(void)
         cmocka_unit_test(layers_on_the_gpu), cmocka_unit_test(requests_at_once),
         cmocka_unit_test(fit_properties),    cmocka_unit_test(refusals),
         cmocka_unit_test(printed_lines),     cmocka_unit_test(usage_errors),
-        cmocka_unit_test(levers),
+        cmocka_unit_test(levers),            cmocka_unit_test(recurrent_split_from_a_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

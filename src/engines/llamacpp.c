@@ -225,7 +225,11 @@ static void state_row(const kv_spec *s, double *r, double *sz)
     if (g && (g->state_r_row > 0 || g->state_s_row > 0)) {
         *r = (double)g->state_r_row;
         *sz = (double)g->state_s_row;
-    } else { /* a config gives the total only */
+    } else if (s->layout.state_conv_elems > 0) { /* a config: R is the conv state (n_embd_r:
+                                                    (d_conv - 1) x channels), S the rest */
+        *r = (double)s->layout.state_conv_elems;
+        *sz = (double)(s->layout.state_elems - s->layout.state_conv_elems);
+    } else { /* a config that gives the total only */
         *r = s->layout.state_elems > 0 ? (double)s->layout.state_elems : 0;
         *sz = 0;
     }

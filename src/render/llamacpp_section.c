@@ -26,7 +26,10 @@ enum {
     P_STREAMS = 5913,     /* "S/T seqs" */
     P_STREAMS_U = 6071,   /* "%2u/%u" instead of "%2u/%2u" */
     P_KV_CACHE = 6233,    /* -> llama_kv_cache, llama_kv_cache_iswa */
-    P_ROUNDING = 6975     /* "n_ctx is not divisible by n_seq_max - rounding down to" */
+    P_ROUNDING = 6975,    /* "n_ctx is not divisible by n_seq_max - rounding down to" */
+    P_RS_SEQ = 9849       /* "S seqs  R rs_seq" (rollback snapshots for MTP drafting): seen in
+                             b9849's log (tests/fixtures/frontier/README.md); the first build
+                             that printed it is not pinned */
 };
 
 static double mib(double bytes)
@@ -95,9 +98,16 @@ static void state_line(FILE *out, const kv_llamacpp_result *L)
                 r, (int)L->state_layers, (unsigned)L->state_rows);
         return;
     }
-    fprintf(out, "llama_memory_recurrent: size = %7.2f MiB (%6u cells, %3d layers, %2u seqs), "
+    /* the layers it prints are the model's (hparams.n_layer), the state is the recurrent
+     * layers' (llama-memory-recurrent.cpp @ 76d94392764a8bcc1e93bd6f248c30aec2cfac9a) */
+    char seqs[40];
+    if (L->build >= P_RS_SEQ)
+        snprintf(seqs, sizeof seqs, "%2u seqs %2u rs_seq", (unsigned)L->state_rows, 0u);
+    else
+        snprintf(seqs, sizeof seqs, "%2u seqs", (unsigned)L->state_rows);
+    fprintf(out, "llama_memory_recurrent: size = %7.2f MiB (%6u cells, %3d layers, %s), "
                  "R (f32): %7.2f MiB, S (f32): %7.2f MiB\n",
-            r + s, (unsigned)L->state_rows, (int)L->state_layers, (unsigned)L->state_rows, r, s);
+            r + s, (unsigned)L->state_rows, (int)L->n_layer, seqs, r, s);
 }
 
 /* Where n_ctx came from, in words. */
