@@ -998,6 +998,9 @@ typedef struct kv_gguf_info {
     double token_embd_bytes;     /* "token_embd." */
     double output_bytes;         /* "output.": the output head (absent when tied) */
     double output_norm_bytes;    /* "output_norm." */
+    int64_t indexer_key_length;  /* %s.attention.indexer.key_length: DeepSeek sparse
+                                    attention's indexer key per token and layer; 0: none */
+    unsigned char layer_indexer[KV_GGUF_MAX_LAYERS]; /* 1: block N has indexer tensors */
 } kv_gguf_info;
 
 /* Reads a GGUF header (little-endian, version 2 or 3; v1 and big-endian files are refused)
@@ -1173,7 +1176,8 @@ typedef struct {
     long kv_lines;         /* KV lines matched */
     long last_kv_line;     /* line number of the last one (0: none) */
     int startups;          /* startups seen (values are the last one's) */
-    int swa_next;          /* llama.cpp: the next cache line is the sliding-window cache */
+    int swa_next;          /* llama.cpp: the next cache line is the main cache (0), the
+                              sliding-window cache (1) or the sparse-attention indexer's (2) */
 } kv_log_values;
 
 /* A log being read: one candidate per engine whose lines kvcalc knows; kv_log_finish()

@@ -350,6 +350,8 @@ typedef struct {
     kv_llamacpp_cache main;  /* non-sliding attention layers */
     kv_llamacpp_cache swa;   /* sliding / chunked layers (layers 0 before b5429: they are
                                 in the main cache) */
+    kv_llamacpp_cache index; /* DeepSeek sparse attention's indexer key cache (K only; 0
+                                layers without one) */
     int64_t state_layers;    /* recurrent layers */
     int64_t state_rows;      /* max(1, n_seq) */
     double state_r_bytes, state_s_bytes; /* their f32 state (R: conv, S: SSM; r holds all
@@ -605,6 +607,8 @@ typedef enum {
     KV_LOG_SWA_LAYERS,      /* ... its layers */
     KV_LOG_SWA_K_BYTES,     /* ... its K */
     KV_LOG_SWA_V_BYTES,     /* ... its V */
+    KV_LOG_INDEX_LAYERS,    /* llama.cpp indexer cache (DeepSeek sparse attention): layers */
+    KV_LOG_INDEX_K_BYTES,   /* ... its K */
     KV_LOG_MAMBA_SLOTS,     /* SGLang "Mamba Cache is allocated. max_mamba_cache_size" */
     KV_LOG_CONV_STATE,      /* ... conv_state size */
     KV_LOG_SSM_STATE,       /* ... ssm_state size */

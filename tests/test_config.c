@@ -195,8 +195,9 @@ static const config_case reference[] = {
      * @100,000: 2,457,600,000 + 39,518,208 = 2,497,118,208 */
     {"Qwen__Qwen3-Next-80B-A3B.json", 48, 2, 256, 0, {12, 0, 0, 36}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 24576, 64094208, 2497118208.0},
     /* DeepSeek-V3.2 (fp8 weights): MLA latent 512 + 64 = 576, one vector per layer, no K/V
-     * factor: 61 x 576 x 2 = 70,272 B/token (the DSA indexer's key cache is not counted).
-     * @1,000:   70,272,000   @100,000: 7,027,200,000 */
+     * factor, and the DSA indexer's key (index_head_dim 128) beside it, in the KV dtype for
+     * the lesson's model: 61 x (576 + 128) x 2 = 85,888 B/token.
+     * @1,000:   85,888,000   @100,000: 8,588,800,000 */
     /* EXAONE-4.0: layer_types LLLG (sliding_window_pattern "LLLG" is a string, not read):
      * 16 full + 48 sliding (4096). full 2 x 16 x 8 x 128 x 2 = 65,536 B/token; sliding
      * 2 x 48 x 8 x 128 x 2 = 196,608 B/token up to 4,096 tokens.
@@ -217,7 +218,7 @@ static const config_case reference[] = {
      * @1,000:   4,096,000 + 22,528 x 512 = 4,096,000 + 11,534,336 = 15,630,336
      * @100,000: 409,600,000 + 11,534,336 = 421,134,336 */
     {"google__gemma-3-1b-it__from-mlc-pydict.json", 26, 1, 256, 0, {4, 22, 0, 0}, 512, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 4096, 15630336, 421134336},
-    {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 70272, 70272000, 7027200000.0},
+    {"deepseek-ai__DeepSeek-V3.2.json", 61, 128, 56, 576, {61, 0, 0, 0}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_FP8, 85888, 85888000, 8588800000.0},
     /* Phi-4-mini-instruct (the whole file, re-dumped): sliding_window 262,144 >= max_position_embeddings
      * 131,072, so all 32 layers are full; head_dim 3,072 / 24 = 128:
      * per token (full layers) = 2 x 32 x 8 x 128 x 2 = 131072

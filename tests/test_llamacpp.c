@@ -312,6 +312,44 @@ static void recurrent_split_from_a_config(void **state)
     run_free(&r);
 }
 
+/* DeepSeek sparse attention: the indexer's key cache beside the MLA cache, in -ctk's type, as
+ * b10505 prints it (tests/logs/llamacpp-h03-glm-5.2-dsa.log). GLM-5's 78 MLA layers at 768,000
+ * cells: main 768,000 x 78 x 576 x 2 B = 65,812.50 MiB, the log's line byte for byte; the
+ * indexer 768,000 x 78 x 128 x 2 B = 14,625.00 MiB (GLM-5.2, the log's model, keeps it in 21
+ * of its layers: 3,937.50 MiB; no GLM-5.2 config is at hand). DeepSeek-V3.2: 61 layers. */
+static void indexer_cache(void **state)
+{
+    (void)state;
+    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/llamacpp-h03-glm-5.2-dsa.log", NULL);
+    assert_non_null(log);
+    const char *main_line = "llama_kv_cache_dsa: creating main KV cache, size = 768000 cells\n";
+    const char *size_line = "llama_kv_cache: size = 65812.50 MiB (768000 cells,  78 layers,  1/1 "
+                            "seqs), K (f16): 65812.50 MiB, V (f16):    0.00 MiB\n";
+    const char *index_line = "llama_kv_cache_dsa: creating indexer KV cache, size = 768000 cells\n";
+    assert_non_null(strstr(log, main_line));
+    assert_non_null(strstr(log, size_line));
+    assert_non_null(strstr(log, index_line));
+    free(log);
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "glm-5", "--ctx-size",
+                                     "768000", "--parallel", "1", "--llamacpp-build", "10505",
+                                     "--gpu-mem-gib", "400", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, main_line));
+    assert_non_null(strstr(r.out, size_line));
+    assert_non_null(strstr(r.out, index_line));
+    assert_non_null(strstr(r.out, "llama_kv_cache: size = 14625.00 MiB (768000 cells,  78 layers,  "
+                                  "1/1 seqs), K (f16): 14625.00 MiB, V (f16):    0.00 MiB\n"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "deepseek-v3.2",
+                                     "--ctx-size", "4096", "--parallel", "1", "--gpu-mem-gib",
+                                     "800", "--get", "llamacpp_index_k_bytes", NULL},
+               &r);
+    assert_string_equal(r.out, "63963136\n"); /* 4,096 x 61 x 128 x 2 */
+    run_free(&r);
+}
+
 /* Devices (section 8): -ngl 16 of 32 blocks: layers >= 32 + 1 - 16 = 17 are on the GPU, 15
  * of them; their share of the KV is 15/32, the rest in host memory. Before b6325 nothing is
  * offloaded unless -ngl says so. */
@@ -542,6 +580,7 @@ int main(void)
         cmocka_unit_test(fit_properties),    cmocka_unit_test(refusals),
         cmocka_unit_test(printed_lines),     cmocka_unit_test(usage_errors),
         cmocka_unit_test(levers),            cmocka_unit_test(recurrent_split_from_a_config),
+        cmocka_unit_test(indexer_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

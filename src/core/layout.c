@@ -39,11 +39,13 @@ int64_t kv_heads_per_gpu(const kv_spec *s)
 
 /* Bytes one token costs in `count` attention layers on one GPU: the lesson's 2 x count x
  * kv_heads x head_dim x dtype, or count x latent x dtype for MLA (one latent vector, no
- * separate K and V). */
+ * separate K and V), with DeepSeek sparse attention's indexer key beside the latent (its
+ * own dtype is each engine's; the lesson's model keeps it in the KV dtype). */
 static double attention_bytes_per_token(const kv_spec *s, int64_t count, double elem)
 {
     if (s->layout.mla) {
-        const uint64_t f[2] = {(uint64_t)count, (uint64_t)s->layout.mla_latent};
+        const uint64_t f[2] = {(uint64_t)count,
+                               (uint64_t)(s->layout.mla_latent + s->layout.index_dim)};
         return kv_exact_product(f, 2) * elem;
     }
     const uint64_t f[4] = {2, (uint64_t)count, (uint64_t)kv_heads_per_gpu(s),

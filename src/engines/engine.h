@@ -52,6 +52,7 @@ enum {
                         to[n], n its conversions (a switch on a command line, a word that
                         names a setting, a list's length) */
 #define KV_SUM 128u  /* devices print their shares: add them (a new startup starts over) */
+#define KV_INDEX_ON 256u /* the next cache line is DeepSeek sparse attention's indexer cache */
 
 /* One line pattern. The pattern is the line's own text with conversions: "%n" an integer
  * (thousands commas allowed), "%f" a decimal, "%b" a decimal and its unit (GiB, GB, MiB,
@@ -138,8 +139,9 @@ typedef struct {
     int weights_field;              /* the precise weights KV_TO_WEIGHTS_ROUNDED gives way to
                                        (-1: none; a table sets every field of this kind, as 0
                                        is a field) */
-    const int (*swa_pairs)[2];      /* KV_CACHE lines after KV_SWA_ON: {field, its SWA field};
-                                       the line's other fields are dropped */
+    const int (*swa_pairs)[3];      /* KV_CACHE lines after KV_SWA_ON / KV_INDEX_ON: {field,
+                                       its sliding-window field, its indexer field}; the
+                                       line's other fields are dropped */
     size_t n_swa_pairs;
     const int *settings;            /* fields of settings the comparison lists apart */
     size_t n_settings;

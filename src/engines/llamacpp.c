@@ -210,6 +210,8 @@ typedef struct {
     double k_gpu[4], v_gpu[4];
     double state_r, state_s; /* bytes per row (sequence), all recurrent layers */
     double state_gpu;
+    int64_t index_layers;    /* DeepSeek sparse attention: layers with an indexer key cache */
+    double index, index_gpu; /* its bytes per cell, all layers and the GPU's */
     int64_t n_layer, gpu_layers;
 } rows;
 
@@ -264,6 +266,21 @@ static void rows_of(const kv_spec *s, const settings *st, rows *w)
         }
         if (row.cache != CACHE_MAIN && row.cache != CACHE_SWA)
             continue;
+        const kv_gguf_info *g = s->gguf;
+        int64_t index = !g                                          ? s->layout.index_dim
+                        : g->n_tensors == 0 || g->layer_indexer[l] ? g->indexer_key_length
+                                                                     : 0;
+        if (row.cache == CACHE_MAIN && index > 0) {
+            /* the indexer's key cache (llama_ik_cache, src/llama-ik-cache.cpp @
+             * 57a8def44ec1aa7d1839c1d7178e736ec786fc4e): one row of index_head_dim elements
+             * per layer and cell, in -ctk's type, beside the main cache (its cells, its
+             * streams); a config gives every MLA layer one, a GGUF the blocks with indexer
+             * tensors (a header without tensors: every one) */
+            double ik = row_bytes(st->type_k, index);
+            w->index_layers++;
+            w->index += ik;
+            w->index_gpu += on_gpu ? ik : 0;
+        }
         double k = row_bytes(st->type_k, row.k);
         double v = st->v_less ? 0 : row_bytes(st->type_v, st->flash ? row.v : v_max);
         w->k[row.cache] += k;
@@ -364,11 +381,11 @@ typedef struct {
 static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
                        const rows *w, const cells *c, gpu_use *u)
 {
-    double main_all = (w->k[CACHE_MAIN] + w->v[CACHE_MAIN]) * (double)c->n_ctx;
+    double main_all = (w->k[CACHE_MAIN] + w->v[CACHE_MAIN] + w->index) * (double)c->n_ctx;
     double swa_all = (w->k[CACHE_SWA] + w->v[CACHE_SWA]) * (double)(c->swa_cells * c->streams);
     double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1);
     double state_all = (w->state_r + w->state_s) * rows_n;
-    u->kv_gpu = (w->k_gpu[CACHE_MAIN] + w->v_gpu[CACHE_MAIN]) * (double)c->n_ctx +
+    u->kv_gpu = (w->k_gpu[CACHE_MAIN] + w->v_gpu[CACHE_MAIN] + w->index_gpu) * (double)c->n_ctx +
                 (w->k_gpu[CACHE_SWA] + w->v_gpu[CACHE_SWA]) * (double)(c->swa_cells * c->streams) +
                 w->state_gpu * rows_n;
     u->kv_host = main_all + swa_all + state_all - u->kv_gpu;
@@ -507,6 +524,9 @@ static void fill_caches(kv_llamacpp_result *L, const rows *w, const cells *c, do
     L->swa.cells = c->swa_cells;
     L->swa.k_bytes = w->k[CACHE_SWA] * (double)(c->swa_cells * c->streams);
     L->swa.v_bytes = w->v[CACHE_SWA] * (double)(c->swa_cells * c->streams);
+    L->index.layers = w->index_layers;
+    L->index.cells = c->cells;
+    L->index.k_bytes = w->index * (double)c->n_ctx;
     L->state_layers = w->layers[CACHE_STATE];
     L->state_rows = (int64_t)rows_n;
     L->state_r_bytes = w->state_r * rows_n;
@@ -563,7 +583,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     r->max_concurrency = slots_for(L, s->context);
     snprintf(r->engine_version, sizeof r->engine_version, "b%lld", (long long)st.build);
     r->available_kv_bytes = r->gpu_mem_bytes - u.weights_gpu - u.compute - r->overhead_bytes;
-    r->kv_cache_bytes = L->main.k_bytes + L->main.v_bytes + L->swa.k_bytes + L->swa.v_bytes;
+    r->kv_cache_bytes = L->main.k_bytes + L->main.v_bytes + L->swa.k_bytes + L->swa.v_bytes +
+                        L->index.k_bytes;
     r->kv_cache_tokens = L->n_ctx;
     /* the longest request: one slot's room at the largest -c that fits */
     if (L->ctx_size_fit_any) {
@@ -669,6 +690,8 @@ static const kv_field fields[] = {
     FI(llamacpp_swa_cells, swa.cells, "cells"),
     FN(llamacpp_swa_k_bytes, swa.k_bytes, "bytes"),
     FN(llamacpp_swa_v_bytes, swa.v_bytes, "bytes"),
+    FI(llamacpp_index_layers, index.layers, "layers"),
+    FN(llamacpp_index_k_bytes, index.k_bytes, "bytes"),
     FI(llamacpp_state_layers, state_layers, "layers"),
     FN(llamacpp_state_r_bytes, state_r_bytes, "bytes"),
     FN(llamacpp_state_s_bytes, state_s_bytes, "bytes"),
@@ -705,6 +728,8 @@ static const kv_log_pattern patterns[] = {
     {"kv_unified = %s", T(KV_TO_UNIFIED), 0, NULL},
     {"creating non-SWA KV cache", T(0), KV_SWA_OFF, NULL},
     {"creating SWA KV cache", T(0), KV_SWA_ON, NULL},
+    {"llama_kv_cache_dsa: creating main KV cache", T(0), KV_SWA_OFF, NULL},
+    {"llama_kv_cache_dsa: creating indexer KV cache", T(0), KV_INDEX_ON, NULL},
     {"size = %b ( %n cells, %n layers, %n/%n seqs), K (%s): %b, V (%s): %b",
      T(KV_LOG_KV_BYTES, KV_LOG_CELLS, KV_LOG_LAYERS, KV_LOG_N_SEQ, KV_LOG_STREAMS, KV_TO_TYPE_K,
        KV_LOG_K_BYTES, KV_TO_TYPE_V, KV_LOG_V_BYTES),
@@ -717,11 +742,11 @@ static const kv_log_pattern patterns[] = {
 
 /* A cache line after "creating SWA KV cache" is the sliding-window cache's: its cells,
  * layers, K and V go to these; its total, types and sequences are the main cache's. */
-static const int swa_pairs[][2] = {
-    {KV_LOG_CELLS, KV_LOG_SWA_CELLS},
-    {KV_LOG_LAYERS, KV_LOG_SWA_LAYERS},
-    {KV_LOG_K_BYTES, KV_LOG_SWA_K_BYTES},
-    {KV_LOG_V_BYTES, KV_LOG_SWA_V_BYTES},
+static const int swa_pairs[][3] = {
+    {KV_LOG_CELLS, KV_LOG_SWA_CELLS, KV_TO_SKIP},
+    {KV_LOG_LAYERS, KV_LOG_SWA_LAYERS, KV_LOG_INDEX_LAYERS},
+    {KV_LOG_K_BYTES, KV_LOG_SWA_K_BYTES, KV_LOG_INDEX_K_BYTES},
+    {KV_LOG_V_BYTES, KV_LOG_SWA_V_BYTES, KV_TO_SKIP},
 };
 
 #define CORE(id) (&kv_core_params[id])
@@ -768,6 +793,10 @@ static const kv_cmp_row cmp_rows[] = {
     {"SWA layers", KV_LOG_SWA_LAYERS, 0, KV_CMP_I(llamacpp.swa.layers), 1, "layers", KV_TERM_KV},
     {"SWA K", KV_LOG_SWA_K_BYTES, 0, KV_CMP_D(llamacpp.swa.k_bytes), 1, "bytes", KV_TERM_KV},
     {"SWA V", KV_LOG_SWA_V_BYTES, 0, KV_CMP_D(llamacpp.swa.v_bytes), 1, "bytes", KV_TERM_KV},
+    {"indexer layers", KV_LOG_INDEX_LAYERS, 0, KV_CMP_I(llamacpp.index.layers), 1, "layers",
+     KV_TERM_KV},
+    {"indexer K", KV_LOG_INDEX_K_BYTES, 0, KV_CMP_D(llamacpp.index.k_bytes), 1, "bytes",
+     KV_TERM_KV},
     {"KV cache (all)", KV_LOGGED_KV_TOTAL, 1, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV},
 };
 
@@ -785,7 +814,8 @@ static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *
     double swa = p[KV_LOG_SWA_K_BYTES] && p[KV_LOG_SWA_V_BYTES]
                      ? x[KV_LOG_SWA_K_BYTES] + x[KV_LOG_SWA_V_BYTES]
                      : 0;
-    out->kv_total = main + swa;
+    double index = p[KV_LOG_INDEX_K_BYTES] ? x[KV_LOG_INDEX_K_BYTES] : 0;
+    out->kv_total = main + swa + index;
     if (!v->version[0] && p[KV_LOG_BUILD])
         snprintf(out->version, sizeof out->version, "b%.0f", x[KV_LOG_BUILD]);
     out->unit_round = 0.005 * KV_MIB;

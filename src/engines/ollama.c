@@ -1047,6 +1047,11 @@ kv_status kv_ollama_check(const kv_spec *s, kv_error *why)
                          "a projector's sizes enter the estimate to 0.12.10; from 0.12.11 the "
                          "layout counts a --mmproj file only on a second GPU, and Ollama's own "
                          "engine and llama-server measure theirs");
+    if (s->layout.index_dim > 0 && o->version < R_SERVER)
+        return kv_refuse(why, no, P(OL_P_VERSION),
+                         "DeepSeek sparse attention's indexer cache (index_head_dim) is "
+                         "modelled from 0.30, where llama-server allocates it; kvcalc does not "
+                         "know what Ollama's own estimator made of it before");
     if (o->gpus > 1 && (o->library.set ? o->library.value == KV_OLLAMA_CPU : 0))
         return kv_refuse(why, no, P(OL_P_GPUS), "the CPU is one device");
     if (o->kv_cache_type.set && o->kv_cache_type.value != KV_OLLAMA_F16 && o->version < R_KV_TYPE)

@@ -293,6 +293,19 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
                                  : (double)r->kv_heads_per_gpu * (double)s->head_dim;
     double v_row = s->layout.mla ? 0.0 : k_row;
     double layers = (double)out->attn_layers;
+    if (s->layout.mla && s->layout.index_dim > 0) {
+        /* DeepSeek sparse attention (NSA): an fp8 latent is kv_lora_rank bytes, a float32
+         * scale per 128 and the rope part in 16 bits (calculate_mla_kv_cache_dim: 656 B for
+         * DeepSeek-V3.2); the indexer's key cache index_head_dim uint8 bytes and a float32
+         * scale per quant_block_size 128 (get_cell_size_per_token: 132 B) - the "KV size" of
+         * the log counts both (sgl-project/sglang#11309: 975,424 tokens, 43.67 GB = 61 x 788
+         * B each) - model_runner_kv_cache_mixin.py @ 226149ac457bd1a1b5d450f55c01f72f604320d6 */
+        double rank = (double)s->arch.kv_lora_rank, rope = (double)s->arch.qk_rope_dim;
+        double idx = (double)s->layout.index_dim;
+        double latent = elem == 1 && rank > 0 ? rank + floor(rank / 128) * 4 + rope * 2
+                                              : (double)s->layout.mla_latent * elem;
+        k_row = (latent + idx + floor(idx / 128) * 4) / elem; /* the row in elements of elem */
+    }
     out->cell_bytes = (k_row + v_row) * layers * elem;
 
     /* N: floor(rest x 2^30 / cell) as SGLang's float floor division, capped, paged;

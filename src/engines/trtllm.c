@@ -44,6 +44,20 @@ static kv_status trtllm_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
                          "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, "
                          "1), tokens per block >= 1, free memory >= 0 and finite)");
+    /* what TensorRT-LLM keeps for state layers (its Mamba cache manager) and for the
+     * sparse-attention indexer was not read from its source: refused, not guessed */
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    if (counts[KV_LAYER_STATE] > 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
+                         "kvcalc does not model TensorRT-LLM's cache for state layers (Mamba, "
+                         "linear attention: %lld of this model's layers); --engine vllm, "
+                         "sglang and llama.cpp do", (long long)counts[KV_LAYER_STATE]);
+    if (s->layout.index_dim > 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
+                         "kvcalc does not model TensorRT-LLM's cache for DeepSeek sparse "
+                         "attention's indexer (index_head_dim); --engine vllm, sglang and "
+                         "llama.cpp do");
     return KV_OK;
 }
 

@@ -242,6 +242,20 @@ static int64_t sampler_rows(const kv_spec *s, const kv_vllm_result *out)
 static double mla_entry_bytes(const kv_spec *s, double elem_bytes)
 {
     double b = (double)s->layout.mla_latent * elem_bytes;
+    if (s->layout.index_dim > 0) {
+        /* DeepSeek sparse attention (DeepseekV32ForCausalLM): an fp8 cache is fp8_ds_mla,
+         * the latent's kv_lora_rank bytes with one float32 scale per 128 and the rope part
+         * in 16 bits (MLAAttentionSpec.real_page_size_bytes: 656 B for DeepSeek-V3.2); the
+         * indexer's key cache shares the block table (UniformTypeKVCacheSpecs: one page is
+         * the sum), index_head_dim uint8 bytes and a float32 scale per 128
+         * (DeepseekV32IndexerCache.get_kv_cache_spec: 132 B) - vllm/v1/kv_cache_interface.py
+         * @ 001cabc1be16a59a70d720ed61a13b678c060a18, deepseek_v2.py (not pinned) */
+        double rank = (double)s->arch.kv_lora_rank, rope = (double)s->arch.qk_rope_dim;
+        double idx = (double)s->layout.index_dim;
+        if (elem_bytes == 1 && rank > 0)
+            b = rank + floor(rank / 128) * 4 + rope * 2;
+        return b + idx + floor(idx / 128) * 4;
+    }
     return s->vllm.mla_align ? ceil(b / 256.0) * 256.0 : b;
 }
 

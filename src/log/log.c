@@ -279,11 +279,11 @@ static int flash_mode(const char *t, int *out)
 
 /* The sliding-window counterpart of a cache field; KV_TO_SKIP for the fields that are the
  * main cache's (the total, the types, the sequences). */
-static int swa_field(const kv_engine_log *l, int f)
+static int swa_field(const kv_engine_log *l, int f, int which)
 {
     for (size_t i = 0; i < l->n_swa_pairs; i++)
         if (l->swa_pairs[i][0] == f)
-            return l->swa_pairs[i][1];
+            return l->swa_pairs[i][which];
     return KV_TO_SKIP;
 }
 
@@ -323,7 +323,8 @@ static void store(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern
     for (int i = 0; i < n; i++) {
         int to = row->to[i];
         if (swa)
-            to = to == KV_TO_TYPE_K || to == KV_TO_TYPE_V ? KV_TO_SKIP : swa_field(l, to);
+            to = to == KV_TO_TYPE_K || to == KV_TO_TYPE_V ? KV_TO_SKIP
+                                                          : swa_field(l, to, v->swa_next);
         if (to == KV_TO_WEIGHTS_ROUNDED)
             to = l->weights_field >= 0 && !v->present[l->weights_field] ? l->weights_field
                                                                         : KV_TO_SKIP;
@@ -370,6 +371,8 @@ static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pat
         snprintf(v->era, sizeof v->era, "%s", row->era);
     if (row->flags & KV_SWA_ON)
         v->swa_next = 1;
+    if (row->flags & KV_INDEX_ON)
+        v->swa_next = 2;
     if (row->flags & KV_SWA_OFF)
         v->swa_next = 0;
     if (row->flags & KV_LINE) {

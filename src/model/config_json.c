@@ -111,22 +111,25 @@ static const struct {
 static const struct {
     const char *model_type;
     int qk_norm, sinks, gate, mtp_embeddings;
+    int64_t mtp_layers; /* MTP layers the checkpoint holds when config.json names none */
 } family_traits[] = {
-    /* model_type          qk_norm sinks gate mtp_emb */
-    {"qwen3", 1, 0, 0, 0},
-    {"qwen3_moe", 1, 0, 0, 0},
-    {"qwen3_next", 1, 0, 1, 0},
-    {"qwen3_5_text", 1, 0, 0, 0},
-    {"qwen3_5_moe_text", 1, 0, 0, 0},
-    {"qwen3_vl_text", 1, 0, 0, 0},
-    {"qwen3_vl_moe_text", 1, 0, 0, 0},
-    {"gemma3_text", 1, 0, 0, 0},
-    {"gemma3", 1, 0, 0, 0},
-    {"gpt_oss", 0, 1, 0, 0},
-    {"deepseek_v3", 0, 0, 0, 1},
-    {"deepseek_v32", 0, 0, 0, 1},
-    {"glm4_moe", 0, 0, 0, 1},
-    {"glm4_shared_moe", 0, 0, 0, 1}, /* a GLM-4.5 derivative's spelling */
+    /* model_type          qk_norm sinks gate mtp_emb mtp */
+    {"qwen3", 1, 0, 0, 0, 0},
+    {"qwen3_moe", 1, 0, 0, 0, 0},
+    /* Qwen3-Next's checkpoint holds one MTP layer (mtp.*) its config.json does not declare:
+     * 81,324,862,720 parameters = 79,674,292,992 + that layer (data/models/CHECKPOINTS.tsv) */
+    {"qwen3_next", 1, 0, 1, 0, 1},
+    {"qwen3_5_text", 1, 0, 0, 0, 0},
+    {"qwen3_5_moe_text", 1, 0, 0, 0, 0},
+    {"qwen3_vl_text", 1, 0, 0, 0, 0},
+    {"qwen3_vl_moe_text", 1, 0, 0, 0, 0},
+    {"gemma3_text", 1, 0, 0, 0, 0},
+    {"gemma3", 1, 0, 0, 0, 0},
+    {"gpt_oss", 0, 1, 0, 0, 0},
+    {"deepseek_v3", 0, 0, 0, 1, 0},
+    {"deepseek_v32", 0, 0, 0, 1, 0},
+    {"glm4_moe", 0, 0, 0, 1, 0},
+    {"glm4_shared_moe", 0, 0, 0, 1, 0}, /* a GLM-4.5 derivative's spelling */
 };
 
 /* ---- lookups with checks ---------------------------------------------------------------- */
@@ -702,8 +705,10 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
         return -1;
     (void)fam;
     int own = dedicated;
+    int64_t mtp_default = 0;
     for (size_t i = 0; i < sizeof family_traits / sizeof family_traits[0]; i++)
         if (strcmp(type, family_traits[i].model_type) == 0) {
+            mtp_default = family_traits[i].mtp_layers;
             a->qk_norm = family_traits[i].qk_norm;
             a->attn_sinks = family_traits[i].sinks;
             gate |= family_traits[i].gate;
@@ -717,7 +722,7 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
         a->shared_experts = 0;
     }
     a->router_bias = a->experts > 0 && strcmp(topk, "noaux_tc") == 0; /* a stored e_score_correction_bias */
-    a->mtp_layers = nextn > 0 ? nextn : mtp;
+    a->mtp_layers = nextn > 0 ? nextn : mtp > 0 ? mtp : mtp_default;
     a->mtp_own_embeddings = own;
     if (!a->known && !a->unknown[0]) /* the field whose absence leaves it uncounted */
         snprintf(a->unknown, sizeof a->unknown, "%s",

@@ -55,7 +55,7 @@ const char *const gguf_key_suffix[GK_COUNT] = {
     "rope.dimension_count", "attention.sliding_window", "attention.sliding_window_pattern",
     "attention.shared_kv_layers", "full_attention_interval", "attention.recurrent_layers",
     "nextn_predict_layers", "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size",
-    "ssm.group_count", "feed_forward_length", "expert_count",
+    "ssm.group_count", "feed_forward_length", "expert_count", "attention.indexer.key_length",
 };
 
 int gguf_fail(gguf_cur *c, size_t at, const char *fmt, ...)
@@ -292,8 +292,13 @@ static void group_bytes(kv_gguf_info *g, const char *name, size_t n, double byte
         size_t i = 4;
         for (; i < n && name[i] >= '0' && name[i] <= '9' && b < KV_GGUF_MAX_LAYERS; i++)
             b = b * 10 + (uint64_t)(name[i] - '0');
-        if (i > 4 && i < n && name[i] == '.' && b < KV_GGUF_MAX_LAYERS)
+        if (i > 4 && i < n && name[i] == '.' && b < KV_GGUF_MAX_LAYERS) {
             g->block_bytes[b] += bytes;
+            /* DeepSeek sparse attention: the blocks with indexer tensors keep an indexer
+             * key cache (GLM-5.2: 21 of 78) */
+            if (n - i - 1 > 8 && memcmp(name + i + 1, "indexer.", 8) == 0)
+                g->layer_indexer[b] = 1;
+        }
         return;
     }
     if (group_is(name, n, "token_embd"))

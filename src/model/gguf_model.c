@@ -361,8 +361,10 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
     /* an MoE model says so (an engine's formulas differ for one: Ollama's graph); not an
      * estimate: arch.known stays 0 */
     s->arch.experts = 0;
-    if (get_int(&x, GK_EXPERTS, 0, MAX_DIM, &s->arch.experts) < 0)
+    if (get_int(&x, GK_EXPERTS, 0, MAX_DIM, &s->arch.experts) < 0 ||
+        get_int(&x, GK_INDEX_KEY_LEN, 0, MAX_DIM, &g->indexer_key_length) < 0)
         return -1;
+    s->layout.index_dim = g->mla ? g->indexer_key_length : 0;
     s->params_estimated = 0;
     if (g->n_tensors > 0) {
         s->checkpoint_weights_bytes = g->weight_bytes;

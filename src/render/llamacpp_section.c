@@ -28,7 +28,7 @@ enum {
     P_KV_CACHE = 6233,    /* -> llama_kv_cache, llama_kv_cache_iswa */
     P_ROUNDING = 6975,    /* "n_ctx is not divisible by n_seq_max - rounding down to" */
     P_RS_SEQ = 9849       /* "S seqs  R rs_seq" (rollback snapshots for MTP drafting): seen in
-                             b9849's log (tests/fixtures/frontier/README.md); the first build
+                             b9849's log (tests/logs/llamacpp-h02-*); the first build
                              that printed it is not pinned */
 };
 
@@ -149,6 +149,18 @@ static void cache_lines(FILE *out, const kv_llamacpp_result *L)
 {
     const char *iswa = L->build < P_KV_CACHE ? "llama_kv_cache_unified_iswa" : "llama_kv_cache_iswa";
     int split = L->swa.layers > 0 && L->build >= P_ISWA;
+    if (L->index.layers > 0) { /* llama_kv_cache_dsa (src/llama-kv-cache-dsa.cpp @
+                                  4309c8486a946a4feea8180ed3bfd51190be7e1d), as b10505 prints it */
+        fprintf(out, "llama_kv_cache_dsa: creating main KV cache, size = %lld cells\n",
+                (long long)L->main.cells);
+        size_line(out, L, &L->main);
+        fprintf(out, "llama_kv_cache_dsa: creating indexer KV cache, size = %lld cells\n",
+                (long long)L->index.cells);
+        size_line(out, L, &L->index);
+        if (L->state_layers > 0)
+            state_line(out, L);
+        return;
+    }
     if (split)
         fprintf(out, "%s: creating non-SWA KV cache, size = %lld cells\n", iswa,
                 (long long)L->main.cells);

@@ -68,6 +68,8 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
     buf[0] = '\0';
     if (s->layout.mla && r->n_groups == 1 && r->groups[0].kind == KV_LAYER_FULL) {
         PUT("%lld MLA layers, latent %lld", (long long)s->layers, (long long)s->layout.mla_latent);
+        if (s->layout.index_dim > 0)
+            PUT(" + indexer key %lld", (long long)s->layout.index_dim);
         return buf;
     }
     if (plain_layout(r, s)) {
@@ -141,7 +143,10 @@ static char *formula(char *buf, size_t cap, const kv_spec *s, const kv_group *g)
     int64_t count = g->count;
     char b[32];
     fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes);
-    if (s->layout.mla)
+    if (s->layout.mla && s->layout.index_dim > 0)
+        snprintf(buf, cap, "%lld x (%lld + %lld) x %s B", (long long)count,
+                 (long long)s->layout.mla_latent, (long long)s->layout.index_dim, b);
+    else if (s->layout.mla)
         snprintf(buf, cap, "%lld x %lld x %s B", (long long)count,
                  (long long)s->layout.mla_latent, b);
     else
