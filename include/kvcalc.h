@@ -168,7 +168,11 @@ typedef struct {
     int64_t index_dim;     /* DeepSeek sparse attention: the indexer's key elements per token
                               and attention layer (index_head_dim); 0: no indexer */
     int64_t kv_shared_layers; /* trailing layers that reuse an earlier layer's cache and keep
-                                 none of their own (num_kv_shared_layers: Gemma-3n) */
+                                 none of their own (num_kv_shared_layers: Gemma-3n, Gemma-4's
+                                 small models) */
+    int64_t full_kv_heads, full_head_dim; /* full-attention layers' own KV heads and head
+                                 size when they differ from the others' (Gemma-4:
+                                 num_global_key_value_heads, global_head_dim); 0: the same */
 } kv_layout;
 
 /* How a vision / audio tower hands its output to the language model (the projector). */
@@ -178,7 +182,9 @@ typedef enum {
     KV_TOWER_QWEN_VL, /* Qwen2.5/3-VL: patch mergers (norm, merged x merged, merged -> out),
                          one per deepstack level besides the final one */
     KV_TOWER_PIXTRAL, /* Mistral-3: RMSNorm, patch merger (merged -> width), 2-layer MLP */
-    KV_TOWER_LLAMA4   /* Llama-4: pixel-shuffle MLP adapter, then one linear projector */
+    KV_TOWER_LLAMA4,  /* Llama-4: pixel-shuffle MLP adapter, then one linear projector */
+    KV_TOWER_GEMMA4   /* Gemma-4: four RMSNorms a block, 2-D position tables, one matrix
+                         into the text model */
 } kv_tower_kind;
 
 /* A vision or audio encoder and its projector, from vision_config / audio_config; counted
@@ -269,6 +275,10 @@ typedef struct {
     int64_t index_heads;        /* DeepSeek sparse attention: the indexer's heads (index_n_heads) */
     int mtp_own_embeddings;     /* each MTP layer stores its own embedding and output head
                                    (DeepSeek-style num_nextn_predict_layers) */
+    int64_t norms_per_layer;    /* norms of each layer; 0: two (the Gemmas have four) */
+    int moe_with_dense;         /* MoE layers keep a dense MLP beside the experts (Gemma-4
+                                   enable_moe_block) */
+    int attn_k_eq_v;            /* full layers take V from K: no v_proj (Gemma-4) */
     int64_t mtp_layers;         /* MTP / next-n layers the checkpoint holds (num_nextn_predict_
                                    layers, mtp_num_hidden_layers); engines load them only for
                                    speculative decoding */
@@ -1329,6 +1339,15 @@ KVCALC_API double kv_estimate_weight_bytes(const kv_arch *arch, const kv_layout 
  * replicated up to tp when tp does not divide them (vLLM / SGLang MambaStateShapeCalculator);
  * other states split evenly. Both 0 when the config does not give the state. */
 KVCALC_API void kv_state_per_rank(const kv_spec *s, int64_t tp, double *conv, double *ssm);
+
+/* The layers of spec s that keep a cache of their own, by kind: every layer but the trailing
+ * layout.kv_shared_layers, which read an earlier layer's cache. */
+KVCALC_API void kv_cache_layer_counts(const kv_spec *s, int64_t counts[KV_LAYER_KINDS]);
+/* KV heads on one of s->tp GPUs and the head size of an attention layer of kind k: the
+ * full-attention layers' own (layout.full_kv_heads / full_head_dim) where the config gives
+ * them, else the model's. */
+KVCALC_API void kv_layer_shape(const kv_spec *s, kv_layer_kind k, int64_t *kv_heads_per_gpu,
+                               int64_t *head_dim);
 
 /* Layers of each kind among the first `layers` layers of a layout. */
 KVCALC_API void kv_layer_counts(const kv_layout *layout, int64_t layers,

@@ -110,6 +110,9 @@ typedef struct {
     double state_page_bytes;     /* one state layer's state on this GPU, before padding:
                                     conv in the model's dtype + SSM in its dtype; 0: none */
     int block_raised;            /* 1: "Setting attention block size to N tokens ..." */
+    double page_ratio;           /* layers of two shapes (Gemma-4): the smaller page's block
+                                    holds this many times the tokens (1: one shape) */
+    int page_padded;             /* 1: the smaller page does not divide the larger: padded */
     double mamba_padding_percent;/* "Padding mamba page size by P% ..." (0: none) */
     int64_t group_size;          /* layers per KV-cache group (tensors sharing the pool) */
     int64_t num_groups;          /* KV-cache groups */

@@ -29,6 +29,26 @@ void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_
     }
 }
 
+void kv_cache_layer_counts(const kv_spec *s, int64_t counts[KV_LAYER_KINDS])
+{
+    int64_t shared = s->layout.kv_shared_layers;
+    kv_layer_counts(&s->layout, shared > 0 && shared < s->layers ? s->layers - shared : s->layers,
+                    counts);
+}
+
+void kv_layer_shape(const kv_spec *s, kv_layer_kind k, int64_t *kv_heads, int64_t *head_dim)
+{
+    int64_t h = s->kv_heads, d = s->head_dim;
+    if (k == KV_LAYER_FULL && !s->layout.mla) {
+        h = s->layout.full_kv_heads > 0 ? s->layout.full_kv_heads : h;
+        d = s->layout.full_head_dim > 0 ? s->layout.full_head_dim : d;
+    }
+    if (!s->layout.mla && s->tp > 1)
+        h = h / s->tp < 1 ? 1 : h / s->tp;
+    *kv_heads = h;
+    *head_dim = d;
+}
+
 int64_t kv_heads_per_gpu(const kv_spec *s)
 {
     if (s->layout.mla || s->tp <= 1)
@@ -41,15 +61,17 @@ int64_t kv_heads_per_gpu(const kv_spec *s)
  * kv_heads x head_dim x dtype, or count x latent x dtype for MLA (one latent vector, no
  * separate K and V), with DeepSeek sparse attention's indexer key beside the latent (its
  * own dtype is each engine's; the lesson's model keeps it in the KV dtype). */
-static double attention_bytes_per_token(const kv_spec *s, int64_t count, double elem)
+static double attention_bytes_per_token(const kv_spec *s, kv_layer_kind kind, int64_t count,
+                                        double elem)
 {
     if (s->layout.mla) {
         const uint64_t f[2] = {(uint64_t)count,
                                (uint64_t)(s->layout.mla_latent + s->layout.index_dim)};
         return kv_exact_product(f, 2) * elem;
     }
-    const uint64_t f[4] = {2, (uint64_t)count, (uint64_t)kv_heads_per_gpu(s),
-                           (uint64_t)s->head_dim};
+    int64_t heads, dim;
+    kv_layer_shape(s, kind, &heads, &dim);
+    const uint64_t f[4] = {2, (uint64_t)count, (uint64_t)heads, (uint64_t)dim};
     return kv_exact_product(f, 4) * elem;
 }
 
@@ -72,7 +94,7 @@ void kv_fill_groups(const kv_spec *s, kv_result *r)
 {
     int64_t counts[KV_LAYER_KINDS];
     const double elem = kv_dtype_get(s->dtype)->bytes;
-    kv_layer_counts(&s->layout, s->layers, counts);
+    kv_cache_layer_counts(s, counts);
     r->n_groups = 0;
     r->state_unknown = 0;
     for (int k = 0; k < KV_LAYER_KINDS; k++) {
@@ -87,8 +109,9 @@ void kv_fill_groups(const kv_spec *s, kv_result *r)
         g->bytes_per_token = 0;
         g->bytes_fixed = 0;
         int attention = k != KV_LAYER_STATE && !s->layout.mla;
-        g->kv_heads = attention ? kv_heads_per_gpu(s) : 0;
-        g->head_dim = attention ? s->head_dim : 0;
+        g->kv_heads = g->head_dim = 0;
+        if (attention)
+            kv_layer_shape(s, (kv_layer_kind)k, &g->kv_heads, &g->head_dim);
         if (k == KV_LAYER_STATE) {
             if (s->layout.state_elems < 0) {
                 r->state_unknown = 1;
@@ -106,7 +129,7 @@ void kv_fill_groups(const kv_spec *s, kv_result *r)
                 }
             }
         } else {
-            g->bytes_per_token = attention_bytes_per_token(s, counts[k], elem);
+            g->bytes_per_token = attention_bytes_per_token(s, (kv_layer_kind)k, counts[k], elem);
         }
         g->bytes_per_request = group_request_bytes(g, s->context);
     }

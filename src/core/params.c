@@ -129,7 +129,8 @@ static double tower_block(const kv_tower *t)
     double attn = 4 * h * h + (t->bias ? 4 * h : 0);
     double mlp = t->gated ? 3 * h * i + (t->bias ? 2 * i + h : 0)
                           : 2 * h * i + (t->bias ? i + h : 0);
-    return attn + mlp + 2 * norm_params(t, h);
+    /* Gemma-4 norms before and after both attention and MLP, as its text layers do */
+    return attn + mlp + (t->kind == KV_TOWER_GEMMA4 ? 4 : 2) * norm_params(t, h);
 }
 
 /* One linear layer, in x out, with its bias when the projector has them. */
@@ -145,6 +146,8 @@ static double tower_head(const kv_tower *t, double text_hidden)
     double h = (double)t->hidden, m = (double)(t->merge >= 1 ? t->merge : 1);
     double merged = h * m * m, out = t->out > 0 ? (double)t->out : text_hidden;
     switch (t->kind) {
+    case KV_TOWER_GEMMA4: /* the embedding projection into the text model, no final norm */
+        return h * out;
     case KV_TOWER_SIGLIP: /* post_layernorm; mm_soft_emb_norm + mm_input_projection */
         return 2 * h + h + h * out;
     case KV_TOWER_QWEN_VL: { /* the final merger norms h, each deepstack merger merged */
@@ -193,12 +196,23 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     int64_t all = blocks ? attn_layers + mixer_layers + a->blocks_moe + a->blocks_mlp : layers;
     double mats = a->mlp_plain ? 2 : 3; /* up + down, or gate + up + down */
 
+    double norms = blocks ? 1 : a->norms_per_layer > 0 ? (double)a->norms_per_layer : 2;
     out->embeddings = (double)a->vocab * h * (a->tie_embeddings ? 1 : 2);
-    out->other = h + (double)all * (blocks ? 1 : 2) * h; /* final norm + per-layer norms */
+    out->other = h + (double)all * norms * h; /* final norm + per-layer norms */
     double attention = layout->mla ? mla_params(a) + indexer_params(a, layout)
                                    : attention_params(a, kv_heads, head_dim);
     attention += attention_extras(a, layout->mla ? 0 : head_dim);
     out->attention = (double)attn_layers * attention;
+    if (!layout->mla && !blocks && (layout->full_kv_heads > 0 || layout->full_head_dim > 0)) {
+        /* Gemma-4's full layers: their own KV heads and head size; with attention_k_eq_v
+         * no v_proj (V is K) */
+        int64_t fkv = layout->full_kv_heads > 0 ? layout->full_kv_heads : kv_heads;
+        int64_t fd = layout->full_head_dim > 0 ? layout->full_head_dim : head_dim;
+        double full = attention_params(a, fkv, fd) + attention_extras(a, fd);
+        if (a->attn_k_eq_v)
+            full -= h * (double)fkv * (double)fd + (a->qkv_bias ? (double)(fkv * fd) : 0);
+        out->attention += (double)counts[KV_LAYER_FULL] * (full - attention);
+    }
     out->mixers = (double)mixer_layers * mixer_params(a);
 
     int64_t moe = blocks ? a->blocks_moe : moe_layer_count(a, layers);
@@ -215,6 +229,8 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     out->experts = (double)moe * experts;
     out->other += (double)moe * router;
     out->dense_mlp = (double)((blocks ? a->blocks_mlp : layers - moe)) * mats * h * dense_width;
+    if (a->moe_with_dense) /* Gemma-4: the MoE layers keep their dense MLP too */
+        out->dense_mlp += (double)moe * mats * h * (double)a->intermediate;
     out->vision = tower_params(&a->vision, h);
     out->audio = tower_params(&a->audio, h);
     if (a->mtp_layers > 0) {

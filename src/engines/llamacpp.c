@@ -183,12 +183,20 @@ static layer_row spec_layer(const kv_spec *s, int64_t l, int64_t build)
     const kv_layout *y = &s->layout;
     int kind = y->pattern_len ? y->pattern[(size_t)l % y->pattern_len] : KV_LAYER_FULL;
     layer_row row = {cache_of_kind(kind, build), 0, 0, 0, 0};
+    if (y->kv_shared_layers > 0 && l >= s->layers - y->kv_shared_layers) {
+        row.cache = CACHE_NONE; /* reuses an earlier layer's cache (the cache's reuse
+                                   callback): no cells of its own */
+        return row;
+    }
     if (y->mla) {
         row.head_k = row.k = y->mla_latent;
         row.head_v = row.v = s->arch.kv_lora_rank > 0 ? s->arch.kv_lora_rank : y->mla_latent;
     } else {
-        row.head_k = row.head_v = s->head_dim;
-        row.k = row.v = s->kv_heads * s->head_dim;
+        int full = kind == KV_LAYER_FULL;
+        int64_t heads = full && y->full_kv_heads > 0 ? y->full_kv_heads : s->kv_heads;
+        int64_t dim = full && y->full_head_dim > 0 ? y->full_head_dim : s->head_dim;
+        row.head_k = row.head_v = dim;
+        row.k = row.v = heads * dim;
     }
     return row;
 }

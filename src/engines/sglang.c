@@ -195,9 +195,24 @@ static int vision_factor_on_user_value(int version)
 static int64_t attention_layers(const kv_spec *s)
 {
     int64_t counts[KV_LAYER_KINDS];
-    kv_layer_counts(&s->layout, s->layers, counts);
+    kv_cache_layer_counts(s, counts); /* layers that share an earlier cache keep none */
     /* no hybrid pool is modelled: window and chunk layers get a full-length cache */
     return counts[KV_LAYER_FULL] + counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
+}
+
+/* K elements of one token in every attention layer of one rank, each kind with its own
+ * heads and head size (Gemma-4's full layers: 2 KV heads of 512) */
+static double k_elements(const kv_spec *s)
+{
+    int64_t counts[KV_LAYER_KINDS];
+    kv_cache_layer_counts(s, counts);
+    double all = 0;
+    for (int k = KV_LAYER_FULL; k <= KV_LAYER_CHUNKED; k++) {
+        int64_t heads, dim;
+        kv_layer_shape(s, (kv_layer_kind)k, &heads, &dim);
+        all += (double)counts[k] * (double)heads * (double)dim;
+    }
+    return all;
 }
 
 /* The state pool of a model with state layers ("mambaish"), and what it takes out of the
@@ -291,7 +306,6 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     out->attn_layers = attention_layers(s);
     double k_row = s->layout.mla ? (double)s->layout.mla_latent
                                  : (double)r->kv_heads_per_gpu * (double)s->head_dim;
-    double v_row = s->layout.mla ? 0.0 : k_row;
     double layers = (double)out->attn_layers;
     if (s->layout.mla && s->layout.index_dim > 0) {
         /* DeepSeek sparse attention (NSA): an fp8 latent is kv_lora_rank bytes, a float32
@@ -306,7 +320,9 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
                                               : (double)s->layout.mla_latent * elem;
         k_row = (latent + idx + floor(idx / 128) * 4) / elem; /* the row in elements of elem */
     }
-    out->cell_bytes = (k_row + v_row) * layers * elem;
+    double k_all = s->layout.mla ? k_row * layers : k_elements(s);
+    double v_all = s->layout.mla ? 0.0 : k_all;
+    out->cell_bytes = (k_all + v_all) * elem;
 
     /* N: floor(rest x 2^30 / cell) as SGLang's float floor division, capped, paged;
      * the flags bound P and A, so N stays far below 2^63 */
@@ -321,8 +337,8 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     out->pad_rows = g->version >= V(0, 4, 4) ? g->page_size : 1;
     if (out->max_total_num_tokens > 0) {
         double rows = (double)(out->max_total_num_tokens + out->pad_rows);
-        out->k_bytes = rows * k_row * layers * elem;
-        out->v_bytes = rows * v_row * layers * elem;
+        out->k_bytes = rows * k_all * elem;
+        out->v_bytes = rows * v_all * elem;
     }
 }
 

@@ -393,6 +393,8 @@ typedef struct {
     int64_t layers;
     int64_t limit; /* window or chunk, tokens */
     int64_t groups;
+    int64_t bs;    /* its own tokens per block (the pages unified: see block_size); 0: the
+                      pool's */
 } bucket;
 
 static const char *const bucket_names[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
@@ -409,6 +411,8 @@ static int64_t min_sum(int64_t a, int64_t b, int64_t m)
 static uint64_t bucket_blocks(const bucket *b, const settings *v, int64_t bs, int64_t m)
 {
     int64_t t = v->t;
+    if (b->bs > 0)
+        bs = b->bs;
     switch (b->kind) {
     case KV_LAYER_FULL:
         return (uint64_t)ceil_div(m, bs);
@@ -470,12 +474,15 @@ static int64_t longest_fit(const bucket *bk, size_t nb, const settings *v, int64
      * blocks nothing fits, so the search need not start at 2^63 (a sweep point pays for
      * every step) */
     double full_page = 0;
+    int64_t full_bs = bs;
     for (size_t i = 0; i < nb; i++)
-        if (bk[i].kind == KV_LAYER_FULL)
+        if (bk[i].kind == KV_LAYER_FULL) {
             full_page += (double)bk[i].layers * out->page_bytes;
+            full_bs = bk[i].bs > 0 ? bk[i].bs : bs;
+        }
     double room = out->v1 ? out->check_bytes : out->available_bytes;
     if (full_page > 0 && room >= 0) {
-        double most = (floor(room / full_page) + 1) * (double)bs;
+        double most = (floor(room / full_page) + 1) * (double)full_bs;
         if (most < (double)hi)
             hi = (uint64_t)most;
     }
@@ -593,7 +600,9 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
 static size_t make_buckets(const kv_spec *s, const settings *st, bucket bk[KV_LAYER_KINDS],
                            int64_t counts[KV_LAYER_KINDS])
 {
-    kv_layer_counts(&s->layout, s->layers, counts);
+    /* a layer that reads an earlier layer's cache (kv_sharing_target_layer_name) is left
+     * out of the groups: it allocates nothing */
+    kv_cache_layer_counts(s, counts);
     if (!s->vllm.hybrid_manager || !st->v1 || st->version < HYBRID_ALLOCATOR) {
         counts[KV_LAYER_FULL] += counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
         counts[KV_LAYER_SLIDING] = counts[KV_LAYER_CHUNKED] = 0;
@@ -604,6 +613,7 @@ static size_t make_buckets(const kv_spec *s, const settings *st, bucket bk[KV_LA
             continue;
         bk[nb].kind = (kv_layer_kind)k;
         bk[nb].layers = counts[k];
+        bk[nb].bs = 0;
         bk[nb].limit = k == KV_LAYER_SLIDING ? s->layout.window
                      : k == KV_LAYER_CHUNKED ? s->layout.chunk
                                              : 0;
@@ -614,8 +624,43 @@ static size_t make_buckets(const kv_spec *s, const settings *st, bucket bk[KV_LA
 
 /* The block size and the page: 16 tokens (64 for MLA) unless given; an attention block
  * grows until its page holds a Mamba state. */
+/* Full layers of their own shape (Gemma-4: 2 KV heads of 512 beside sliding layers of 8 of
+ * 256): vLLM gives every group one page size (unify_kv_cache_spec_page_size,
+ * vllm/v1/core/kv_cache_utils.py @ 002f10e0cfa1373a19a0d2756598a34b700d20e5): a smaller page
+ * that divides the largest takes that many times the tokens per block; one that does not is
+ * padded to it. Returns the largest page's bytes per token; sets the buckets' block sizes. */
+static double unify_pages(const kv_spec *s, bucket *bk, size_t nb, int64_t bs,
+                          double attn_tok, kv_vllm_result *out)
+{
+    int64_t fh, fd;
+    kv_layer_shape(s, KV_LAYER_FULL, &fh, &fd);
+    double full_tok = 2.0 * (double)fh * (double)fd * out->elem_bytes;
+    out->page_ratio = 1;
+    int full = 0, other = 0;
+    for (size_t i = 0; i < nb; i++) {
+        full |= bk[i].kind == KV_LAYER_FULL;
+        other |= bk[i].kind == KV_LAYER_SLIDING || bk[i].kind == KV_LAYER_CHUNKED;
+    }
+    if (s->layout.mla || !full || full_tok == attn_tok)
+        return attn_tok;
+    if (!other)
+        return full_tok;
+    double big = fmax(full_tok, attn_tok), small = fmin(full_tok, attn_tok);
+    double ratio = big / small;
+    int divides = ratio == floor(ratio);
+    for (size_t i = 0; i < nb; i++) {
+        int is_full = bk[i].kind == KV_LAYER_FULL;
+        double tok = is_full ? full_tok : attn_tok;
+        if (tok < big && divides && bk[i].kind != KV_LAYER_STATE)
+            bk[i].bs = bs * (int64_t)ratio;
+    }
+    out->page_ratio = divides ? ratio : 1;
+    out->page_padded = !divides;
+    return big;
+}
+
 static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t *counts,
-                            kv_vllm_result *out)
+                            bucket *bk, size_t nb, kv_vllm_result *out)
 {
     /* bytes of one token in one attention layer on this GPU (MLA: one latent, no x2) */
     double attn_tok = s->layout.mla
@@ -624,6 +669,7 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
     int64_t bs = s->vllm.block_size.set ? s->vllm.block_size.value
                : s->layout.mla          ? VLLM_MLA_BLOCK
                                         : VLLM_DEFAULT_BLOCK;
+    attn_tok = unify_pages(s, bk, nb, bs, attn_tok, out);
     out->state_page_bytes = 0;
     out->block_raised = 0;
     out->mamba_padding_percent = 0;
@@ -788,8 +834,10 @@ static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result
 {
     int64_t full_groups = 0, bs = out->block_size;
     for (size_t i = 0; i < nb; i++)
-        if (bk[i].kind == KV_LAYER_FULL)
+        if (bk[i].kind == KV_LAYER_FULL) {
             full_groups = bk[i].groups;
+            bs = bk[i].bs > 0 ? bk[i].bs : bs;
+        }
     out->prefix_shared_blocks = s->prefix_tokens / bs;
     out->prefix_shared_tokens = out->prefix_shared_blocks * bs;
     double saved_blocks =
@@ -808,7 +856,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     kv_status rc;
     resolve_inputs(s, &st, out);
     size_t nb = make_buckets(s, &st, bk, counts);
-    if ((rc = block_size(s, r, counts, out)) != KV_OK)
+    if ((rc = block_size(s, r, counts, bk, nb, out)) != KV_OK)
         return rc;
     make_groups(bk, nb, st.version, out);
     budget(s, r, &st, out);
@@ -857,6 +905,21 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
                          "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
                          "memory sizes >= 0 and finite, GPU total > 0)");
+    /* full layers of their own shape: only the hybrid manager keeps them in their own
+     * groups, and kvcalc has not read what vLLM does beside Mamba groups */
+    if (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0) {
+        int64_t counts[KV_LAYER_KINDS];
+        kv_cache_layer_counts(s, counts);
+        if (!v->hybrid_manager || !uses_v1(v) || v->version < HYBRID_ALLOCATOR)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
+                             "full-attention layers of their own head size (global_head_dim, "
+                             "num_global_key_value_heads) need the hybrid KV cache manager "
+                             "(V1 from 0.10, without --disable-hybrid-kv-cache-manager)");
+        if (counts[KV_LAYER_STATE] > 0)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
+                             "kvcalc does not model full layers of their own head size beside "
+                             "state layers");
+    }
     return KV_OK;
 }
 

@@ -112,24 +112,27 @@ static const struct {
     const char *model_type;
     int qk_norm, sinks, gate, mtp_embeddings;
     int64_t mtp_layers; /* MTP layers the checkpoint holds when config.json names none */
+    int64_t norms;      /* norms per layer: 4 for the Gemmas (pre/post attention and MLP) */
 } family_traits[] = {
-    /* model_type          qk_norm sinks gate mtp_emb mtp */
-    {"qwen3", 1, 0, 0, 0, 0},
-    {"qwen3_moe", 1, 0, 0, 0, 0},
+    /* model_type          qk_norm sinks gate mtp_emb mtp norms */
+    {"qwen3", 1, 0, 0, 0, 0, 2},
+    {"qwen3_moe", 1, 0, 0, 0, 0, 2},
     /* Qwen3-Next's checkpoint holds one MTP layer (mtp.*) its config.json does not declare:
      * 81,324,862,720 parameters = 79,674,292,992 + that layer (data/models/CHECKPOINTS.tsv) */
-    {"qwen3_next", 1, 0, 1, 0, 1},
-    {"qwen3_5_text", 1, 0, 0, 0, 0},
-    {"qwen3_5_moe_text", 1, 0, 0, 0, 0},
-    {"qwen3_vl_text", 1, 0, 0, 0, 0},
-    {"qwen3_vl_moe_text", 1, 0, 0, 0, 0},
-    {"gemma3_text", 1, 0, 0, 0, 0},
-    {"gemma3", 1, 0, 0, 0, 0},
-    {"gpt_oss", 0, 1, 0, 0, 0},
-    {"deepseek_v3", 0, 0, 0, 1, 0},
-    {"deepseek_v32", 0, 0, 0, 1, 0},
-    {"glm4_moe", 0, 0, 0, 1, 0},
-    {"glm4_shared_moe", 0, 0, 0, 1, 0}, /* a GLM-4.5 derivative's spelling */
+    {"qwen3_next", 1, 0, 1, 0, 1, 2},
+    {"qwen3_5_text", 1, 0, 0, 0, 0, 2},
+    {"qwen3_5_moe_text", 1, 0, 0, 0, 0, 2},
+    {"qwen3_vl_text", 1, 0, 0, 0, 0, 2},
+    {"qwen3_vl_moe_text", 1, 0, 0, 0, 0, 2},
+    {"gemma2", 0, 0, 0, 0, 0, 4},
+    {"gemma3_text", 1, 0, 0, 0, 0, 4},
+    {"gemma3", 1, 0, 0, 0, 0, 4},
+    {"gemma4_text", 1, 0, 0, 0, 0, 4},
+    {"gpt_oss", 0, 1, 0, 0, 0, 2},
+    {"deepseek_v3", 0, 0, 0, 1, 0, 2},
+    {"deepseek_v32", 0, 0, 0, 1, 0, 2},
+    {"glm4_moe", 0, 0, 0, 1, 0, 2},
+    {"glm4_shared_moe", 0, 0, 0, 1, 0, 2}, /* a GLM-4.5 derivative's spelling */
 };
 
 /* ---- lookups with checks ---------------------------------------------------------------- */
@@ -518,8 +521,19 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
     int64_t window = fam->window, chunk = fam->chunk, period = 0, offset = 0, pattern = 0;
     int use_sliding = -1;
     int window_given;
-    if (get_int(c, "num_kv_shared_layers", 0, s->layers - 1, &l->kv_shared_layers) < 0)
+    int k_eq_v = 0;
+    if (get_int(c, "num_kv_shared_layers", 0, s->layers - 1, &l->kv_shared_layers) < 0 ||
+        get_int(c, "global_head_dim", 1, MAX_COUNT, &l->full_head_dim) < 0 ||
+        get_bool(c, "attention_k_eq_v", &k_eq_v) < 0 ||
+        (k_eq_v && get_int(c, "num_global_key_value_heads", 1, MAX_COUNT, &l->full_kv_heads) < 0))
         return -1;
+    /* Gemma-4's full layers (transformers Gemma4TextAttention): head_dim global_head_dim,
+     * and with attention_k_eq_v num_global_key_value_heads KV heads, V taken from K (the
+     * engines still cache both) */
+    if (l->full_head_dim == s->head_dim)
+        l->full_head_dim = 0;
+    if (l->full_kv_heads == s->kv_heads)
+        l->full_kv_heads = 0;
     if ((window_given = get_int(c, "sliding_window", 1, MAX_TOKENS, &window)) < 0 ||
         get_int(c, "attention_chunk_size", 1, MAX_TOKENS, &chunk) < 0 ||
         get_bool(c, "use_sliding_window", &use_sliding) < 0)
@@ -691,7 +705,7 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
 static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
 {
     char type[64] = "", act[16] = "", topk[16] = "";
-    int gate = 0, qk = 0, dedicated = 0;
+    int gate = 0, qk = 0, dedicated = 0, moe_block = 0, k_eq_v = 0;
     int64_t shared_width = 0, nextn = 0, mtp = 0;
     if (get_string(c, "model_type", type, sizeof type) < 0 ||
         get_string(c, "mlp_hidden_act", act, sizeof act) < 0 ||
@@ -701,14 +715,20 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
         get_int(c, "num_nextn_predict_layers", 0, MAX_COUNT, &nextn) < 0 ||
         get_int(c, "mtp_num_hidden_layers", 0, MAX_COUNT, &mtp) < 0 ||
         get_bool(c, "mtp_use_dedicated_embeddings", &dedicated) < 0 ||
-        get_int(c, "index_n_heads", 0, MAX_COUNT, &a->index_heads) < 0)
+        get_int(c, "index_n_heads", 0, MAX_COUNT, &a->index_heads) < 0 ||
+        get_bool(c, "enable_moe_block", &moe_block) < 0 ||
+        get_bool(c, "attention_k_eq_v", &k_eq_v) < 0)
         return -1;
+    a->moe_with_dense = moe_block; /* Gemma-4: every layer keeps its dense MLP beside the
+                                      experts */
+    a->attn_k_eq_v = k_eq_v;      /* its full layers have no v_proj */
     (void)fam;
     int own = dedicated;
     int64_t mtp_default = 0;
     for (size_t i = 0; i < sizeof family_traits / sizeof family_traits[0]; i++)
         if (strcmp(type, family_traits[i].model_type) == 0) {
             mtp_default = family_traits[i].mtp_layers;
+            a->norms_per_layer = family_traits[i].norms;
             a->qk_norm = family_traits[i].qk_norm;
             a->attn_sinks = family_traits[i].sinks;
             gate |= family_traits[i].gate;
@@ -779,7 +799,8 @@ typedef enum {
     POS_KEY,      /* num_position_embeddings, when given (Qwen3-VL) */
     POS_GRID,     /* one per patch of image_size: (image / patch)^2 (SigLIP) */
     POS_GRID_CLS, /* the same plus a class token (Llama-4) */
-    POS_NONE      /* rotary only (Qwen2.5-VL, Pixtral) */
+    POS_NONE,     /* rotary only (Qwen2.5-VL, Pixtral) */
+    POS_2D        /* a table of position_embedding_size rows for each of x and y (Gemma-4) */
 } pos_rule;
 
 /* How each family builds its tower, by vision_config.model_type (from the transformers
@@ -800,6 +821,7 @@ static const struct {
     {"qwen2_5_vl", KV_TOWER_QWEN_VL, 1, 1, 1, 0, 1, POS_NONE},
     {"pixtral", KV_TOWER_PIXTRAL, 1, 0, 1, 0, 1, POS_NONE},
     {"llama4_vision_model", KV_TOWER_LLAMA4, 0, 1, 0, 0, 0, POS_GRID_CLS},
+    {"gemma4_vision", KV_TOWER_GEMMA4, 1, 0, 1, 0, 0, POS_2D},
 };
 
 /* An integer key of one object (no fallback to the top object): 1 read, 0 absent, -1 bad. */
@@ -868,7 +890,9 @@ static int tower_patches(cfg *c, size_t obj, pos_rule pos, kv_tower *t)
         obj_int(c, obj, KEYS("image_size"), 1, MAX_COUNT, &image) < 0 ||
         obj_int(c, obj, KEYS("num_position_embeddings"), 1, MAX_WIDTH, &npos) < 0 ||
         obj_int(c, obj, KEYS("init_pos_emb_height"), 1, MAX_COUNT, &ph) < 0 ||
-        obj_int(c, obj, KEYS("init_pos_emb_width"), 1, MAX_COUNT, &pw) < 0)
+        obj_int(c, obj, KEYS("init_pos_emb_width"), 1, MAX_COUNT, &pw) < 0 ||
+        (pos == POS_2D &&
+         obj_int(c, obj, KEYS("position_embedding_size"), 1, MAX_WIDTH, &npos) < 0))
         return -1;
     t->patch_inputs = channels * patch * patch * temporal;
     int64_t side = patch > 0 ? image / patch : 0;
@@ -876,6 +900,8 @@ static int tower_patches(cfg *c, size_t obj, pos_rule pos, kv_tower *t)
         t->positions = side * side + (pos == POS_GRID_CLS && side > 0);
     else if (pos == POS_KEY)
         t->positions = npos > 0 ? npos : ph * pw; /* MoonViT: a height x width grid */
+    else if (pos == POS_2D)
+        t->positions = 2 * npos;
     return 0;
 }
 

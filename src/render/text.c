@@ -88,6 +88,12 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
         PUT(", MLA latent %lld", (long long)s->layout.mla_latent);
     else
         PUT(", %lld KV heads, head_dim %lld", (long long)s->kv_heads, (long long)s->head_dim);
+    if (!s->layout.mla && (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0))
+        PUT(" (full layers %lld x %lld)",
+            (long long)(s->layout.full_kv_heads > 0 ? s->layout.full_kv_heads : s->kv_heads),
+            (long long)(s->layout.full_head_dim > 0 ? s->layout.full_head_dim : s->head_dim));
+    if (s->layout.kv_shared_layers > 0)
+        PUT("; the last %lld reuse earlier layers' caches", (long long)s->layout.kv_shared_layers);
 #undef PUT
     return buf;
 }

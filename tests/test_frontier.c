@@ -1,0 +1,173 @@
+/*
+ * test_frontier.c - layers of 2025-26 models through the binary: per-layer head sizes and
+ * shared KV (Gemma-4), what each engine refuses rather than guesses, and the weights'
+ * refusal as the user sees it. Expected values are hand arithmetic written here from the
+ * configs in tests/fixtures (sources: data/models/SOURCES.md, tests/logs/README.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#define RUN(r, ...) run_kvcalc((const char *const[]){__VA_ARGS__, NULL}, r)
+#define GEMMA4 KVCALC_SOURCE_DIR "/tests/fixtures/frontier/google__gemma-4-26B-A4B.json"
+#define SHARED KVCALC_SOURCE_DIR "/tests/fixtures/variants/gemma-4-shared-kv.json"
+
+static double get(const char *const *args)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    double v = strtod(r.out, NULL);
+    run_free(&r);
+    return v;
+}
+
+/* Gemma-4 26B-A4B: 25 sliding layers of 8 KV heads x 256 and 5 full layers of 2 x 512
+ * (global_head_dim, num_global_key_value_heads with attention_k_eq_v; both K and V cached).
+ *   per token, full layers: 2 x 5 x 2 x 512 x 2 B = 20,480; sliding 2 x 25 x 8 x 256 x 2 B =
+ *   204,800 up to the 1,024-token window; @4,096: 20,480 x 4,096 + 204,800 x 1,024 =
+ *   293,601,280 B */
+static void gemma4_shapes(void **state)
+{
+    (void)state;
+    assert_true(get((const char *const[]){"--config", GEMMA4, "--get", "kv_bytes_per_token",
+                                          NULL}) == 20480);
+    assert_true(get((const char *const[]){"--config", GEMMA4, "--get", "kv_bytes_per_request",
+                                          NULL}) == 293601280.0);
+    /* SGLang's cell: every attention layer at its own shape, 204,800 + 20,480 */
+    assert_true(get((const char *const[]){"--config", GEMMA4, "--engine", "sglang", "--gpu",
+                                          "h100", "--get", "sglang_cell_bytes", NULL}) ==
+                225280.0);
+    /* llama.cpp: the non-SWA cache is the 5 full layers, 8,192 cells x 2 x 512 x 2 B = 80 MiB
+     * for K */
+    assert_true(get((const char *const[]){"--config", GEMMA4, "--engine", "llama.cpp",
+                                          "--ctx-size", "8192", "--parallel", "1", "--get",
+                                          "llamacpp_k_bytes", NULL}) == 83886080.0);
+    /* vLLM unifies the pages: sliding 16 x 8,192 B = 131,072 B; a full layer's 4,096 B per
+     * token takes 32 tokens to fill it; 6 groups of 5 (25 sliding in 5, the 5 full in 1).
+     * A request of 8,192 tokens: 8,192 / 32 = 256 full blocks + 5 x (ceil(min(1,023 + 8,192,
+     * 8,192) / 16) + 1 = 513) sliding = 2,821 blocks */
+    run_result r;
+    RUN(&r, "--config", GEMMA4, "--engine", "vllm", "--gpu", "h100", "--params-b", "25.8",
+        "--context", "8192");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  blocks  : 16 tokens x 131,072 B per layer page x 5 layers "
+                                  "per group = 655,360 B per block; 6 KV cache groups\n"));
+    assert_non_null(strstr(r.out, "one request of 8,192 tokens takes 2,821 blocks)"));
+    run_free(&r);
+    /* vLLM without the hybrid manager cannot keep the full layers' own shape: refused */
+    RUN(&r, "--config", GEMMA4, "--engine", "vllm", "--disable-hybrid-kv-cache-manager");
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "need the hybrid KV cache manager"));
+    run_free(&r);
+}
+
+/* Its parameters, counted as transformers builds Gemma-4: full layers without v_proj (K is
+ * V), four norms a layer, a dense MLP beside the 128 experts (enable_moe_block), and its
+ * vision tower (gemma4_vision: four norms a block, 2 x 10,240 position rows). The
+ * checkpoint's index counts 25,805,936,206 (a public model page, code index file
+ * 71269743439): within 0.01%. */
+static void gemma4_parameters(void **state)
+{
+    (void)state;
+    double p = get((const char *const[]){"--config", GEMMA4, "--get", "params", NULL});
+    assert_true(fabs(p - 25805936206.0) / 25805936206.0 < 1e-4);
+}
+
+/* num_kv_shared_layers: the last 10 of 30 layers read earlier caches and keep none. The
+ * first 20 are 17 sliding + 3 full (layers 5, 11, 17): per token 2 x 3 x 2 x 512 x 2 =
+ * 12,288 B; @2,048 12,288 x 2,048 + 2 x 17 x 8 x 256 x 2 x 1,024 = 167,772,160 B. */
+static void shared_kv_layers(void **state)
+{
+    (void)state;
+    assert_true(get((const char *const[]){"--config", SHARED, "--get", "kv_bytes_per_token",
+                                          NULL}) == 12288);
+    assert_true(get((const char *const[]){"--config", SHARED, "--context", "2048", "--get",
+                                          "kv_bytes_per_request", NULL}) == 167772160.0);
+    /* vLLM leaves the shared layers out of its groups: 17 sliding + 3 full = 20 layers */
+    assert_true(get((const char *const[]){"--config", SHARED, "--engine", "vllm", "--gpu",
+                                          "h100", "--get", "vllm_layers_per_group", NULL}) == 3);
+    assert_true(get((const char *const[]){"--config", SHARED, "--engine", "sglang", "--gpu",
+                                          "h100", "--get", "sglang_attention_layers", NULL}) == 20);
+    run_result r;
+    RUN(&r, "--config", SHARED);
+    assert_non_null(strstr(r.out, "the last 10 reuse earlier layers' caches"));
+    run_free(&r);
+}
+
+/* What kvcalc has not read from an engine's source is refused with the field named. */
+static void refused_not_guessed(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--model", "qwen3.5-27b", "--engine", "trtllm");
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "--engine trtllm: kvcalc does not model TensorRT-LLM's cache "
+                                  "for state layers (Mamba, linear attention: 48 of this "
+                                  "model's layers)"));
+    assert_non_null(strstr(r.err, "Try 'kvcalc --help'"));
+    run_free(&r);
+    RUN(&r, "--model", "deepseek-v3.2", "--engine", "trtllm");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "indexer (index_head_dim)"));
+    run_free(&r);
+    RUN(&r, "--model", "deepseek-v3.2", "--engine", "ollama", "--ollama-version", "0.20.0");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "indexer cache (index_head_dim) is modelled from 0.30"));
+    run_free(&r);
+}
+
+/* A config whose weights kvcalc cannot count: one line on stderr naming the file as typed
+ * and the field, control bytes replaced; nothing on stdout; exit 2. --params-b answers. */
+static void weights_refused(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-frontier-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *cfg = "{\"_name_or_path\": \"odd\\u001b[31m\", \"num_hidden_layers\": 4, "
+                      "\"num_attention_heads\": 4, \"hidden_size\": 256, \"vocab_size\": 1000, "
+                      "\"intermediate_size\": 512, "
+                      "\"quantization_config\": {\"quant_method\": \"hqq9\"}}";
+    FILE *f = fdopen(fd, "w");
+    fputs(cfg, f);
+    fclose(f);
+    run_result r;
+    RUN(&r, "--config", path);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_null(strchr(r.err, '\x1b'));
+    assert_non_null(strstr(r.err, "kvcalc: odd?[31m: the weights cannot be counted from its "
+                                  "config (quantization_config.quant_method 'hqq9' is "
+                                  "unknown): give --params-b (billions of parameters)\n"));
+    run_free(&r);
+    RUN(&r, "--config", path, "--params-b", "0.1", "--get", "weights_bytes");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "200000000\n");
+    run_free(&r);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gemma4_shapes),     cmocka_unit_test(gemma4_parameters),
+        cmocka_unit_test(shared_kv_layers),  cmocka_unit_test(refused_not_guessed),
+        cmocka_unit_test(weights_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
