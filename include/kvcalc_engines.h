@@ -55,6 +55,11 @@ typedef struct {
                                     0.10.1.1 = 1001): decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
     int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
+    int64_t num_speculative_tokens; /* speculative_config num_speculative_tokens: a state
+                                    layer keeps one more page per draft token and a gated
+                                    delta net's conv state that many more rows; 0: none */
+    int mtp;                     /* speculative_config method "mtp": the checkpoint's MTP
+                                    layers are loaded and keep a cache of their own */
     kv_opt_int mamba_ssm_cache_dtype; /* --mamba-ssm-cache-dtype, its bytes (4, 2); not set:
                                     the config's (mamba_ssm_cache_dtype float32), else the
                                     model's dtype */

@@ -108,6 +108,32 @@ static void shared_kv_layers(void **state)
     run_free(&r);
 }
 
+/* vLLM's --mtp: DeepSeek-V3.2's one MTP layer is loaded (13,477,385,728 parameters of the
+ * estimate, fp8: 1,684,673,216 B on each of 8 GPUs) and is one more MLA layer in the group
+ * (61 + 1); without a draft token count, or on a model without MTP layers, refused. */
+static void mtp_layers(void **state)
+{
+    (void)state;
+    const char *base[] = {"--model", "deepseek-v3.2", "--engine", "vllm", "--tp", "8", "--gpu",
+                          "h200", "--dtype", "fp8", "--get", "vllm_weights_bytes", NULL};
+    double w0 = get(base);
+    const char *mtp[] = {"--model", "deepseek-v3.2", "--engine", "vllm", "--tp", "8", "--gpu",
+                         "h200", "--dtype", "fp8", "--mtp", "--num-speculative-tokens", "1",
+                         "--get", "vllm_weights_bytes", NULL};
+    assert_true(fabs(get(mtp) - w0 - 1684673216.0) < 1);
+    mtp[14] = "vllm_layers_per_group";
+    assert_true(get(mtp) == 62);
+    run_result r;
+    RUN(&r, "--model", "deepseek-v3.2", "--engine", "vllm", "--mtp");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--num-speculative-tokens"));
+    run_free(&r);
+    RUN(&r, "--model", "qwen3-8b", "--engine", "vllm", "--mtp", "--num-speculative-tokens", "1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--mtp: the model has no MTP layers"));
+    run_free(&r);
+}
+
 /* What kvcalc has not read from an engine's source is refused with the field named. */
 static void refused_not_guessed(void **state)
 {
@@ -167,7 +193,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gemma4_shapes),     cmocka_unit_test(gemma4_parameters),
         cmocka_unit_test(shared_kv_layers),  cmocka_unit_test(refused_not_guessed),
-        cmocka_unit_test(weights_refused),
+        cmocka_unit_test(weights_refused),   cmocka_unit_test(mtp_layers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

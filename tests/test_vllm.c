@@ -195,6 +195,12 @@ static void hybrid_block_sizes(void **state)
         {{"--config", KVCALC_SOURCE_DIR "/tests/fixtures/frontier/Qwen__Qwen3.5-9B__from-test-dict.json",
           "--dtype", "fp8", NULL}, "1056", "0.76"},
         {{"--model", "qwen3.5-27b", NULL}, "784", "0.13"},
+        /* the same 0.28.0 log's arms with drafting: a gated delta net's conv state keeps
+         * kernel - 1 + N rows. One draft token: 4 x 10,240 x 2 + 3,145,728 = 3,227,648 B ->
+         * 800 tokens (1.52 %); seven: 10 x 10,240 x 2 + 3,145,728 = 3,350,528 B -> 832
+         * tokens (1.71 %) */
+        {{"--model", "qwen3.5-27b", "--num-speculative-tokens", "1", NULL}, "800", "1.52"},
+        {{"--model", "qwen3.5-27b", "--num-speculative-tokens", "7", NULL}, "832", "1.71"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *argv[20] = {"--engine", "vllm", "--gpu", "h100"};

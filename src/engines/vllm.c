@@ -259,6 +259,19 @@ static double mla_entry_bytes(const kv_spec *s, double elem_bytes)
     return s->vllm.mla_align ? ceil(b / 256.0) * 256.0 : b;
 }
 
+/* The MTP layers' weights on this GPU when --mtp loads them: the checkpoint's own bytes,
+ * else the estimate's MTP part in the weight dtype. */
+static double mtp_weights(const kv_spec *s)
+{
+    if (!s->vllm.mtp)
+        return 0;
+    if (s->checkpoint_mtp_bytes > 0)
+        return s->checkpoint_mtp_bytes / (double)s->tp;
+    kv_param_parts p;
+    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
+    return p.mtp * kv_dtype_get(s->weight_dtype)->bytes / (double)s->tp;
+}
+
 /* MLP width one GPU computes for a token: the dense MLP, or one expert's for MoE models. */
 static int64_t mlp_width_per_gpu(const kv_spec *s)
 {
@@ -385,6 +398,7 @@ typedef struct {
     int v1;
     int version;
     int mamba_align;
+    int64_t spec_tokens; /* draft tokens: one more state page each */
 } settings;
 
 /* One bucket of alike layers (all full, all sliding(W), ...) on this GPU. */
@@ -420,8 +434,9 @@ static uint64_t bucket_blocks(const bucket *b, const settings *v, int64_t bs, in
         return (uint64_t)ceil_div(min_sum(b->limit - 1, t, m), bs) + 1;
     case KV_LAYER_CHUNKED:
         return (uint64_t)ceil_div(min_sum(b->limit, t, m), bs);
-    case KV_LAYER_STATE:
-        return v->mamba_align ? 2 : 1;
+    case KV_LAYER_STATE: /* MambaSpec.max_memory_usage_bytes: (1 or 2) + num_speculative_blocks
+                            pages (vllm/v1/kv_cache_interface.py @ 001cabc1) */
+        return (uint64_t)((v->mamba_align ? 2 : 1) + v->spec_tokens);
     default:
         return 0;
     }
@@ -587,6 +602,7 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
     st->v1 = uses_v1(v);
     st->version = v->version;
     st->mamba_align = v->mamba_align;
+    st->spec_tokens = v->num_speculative_tokens;
     out->total_gib = st->total_gib;
     out->total_source = st->total_source;
     out->max_num_batched_tokens = st->t;
@@ -603,6 +619,9 @@ static size_t make_buckets(const kv_spec *s, const settings *st, bucket bk[KV_LA
     /* a layer that reads an earlier layer's cache (kv_sharing_target_layer_name) is left
      * out of the groups: it allocates nothing */
     kv_cache_layer_counts(s, counts);
+    if (s->vllm.mtp) /* each MTP layer is one more attention layer with a cache of its own
+                        (the draft model's; DeepSeek's MLA, Qwen3.5's full attention) */
+        counts[KV_LAYER_FULL] += s->arch.mtp_layers;
     if (!s->vllm.hybrid_manager || !st->v1 || st->version < HYBRID_ALLOCATOR) {
         counts[KV_LAYER_FULL] += counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
         counts[KV_LAYER_SLIDING] = counts[KV_LAYER_CHUNKED] = 0;
@@ -682,6 +701,13 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
          * mamba_utils.py @ 2afe1e8573cf51b73569ae1d35f59078a2032a91 */
         double conv, ssm;
         kv_state_per_rank(s, s->tp, &conv, &ssm);
+        /* a gated delta net's conv state holds kernel - 1 + num_spec rows
+         * (MambaStateShapeCalculator.gated_delta_net_state_shape; a real 0.28.0 log: 7 draft
+         * tokens raised Qwen3.8-27B's block from 784 to 832 tokens) */
+        const kv_mixer *mx = &s->arch.mixer;
+        if (mx->kind == KV_MIXER_GDN && mx->conv_kernel > 1 && s->vllm.num_speculative_tokens > 0)
+            conv = conv / (double)(mx->conv_kernel - 1) *
+                   (double)(mx->conv_kernel - 1 + s->vllm.num_speculative_tokens);
         double conv_b = kv_dtype_get(s->arch.known ? s->arch.base_dtype : s->dtype)->bytes;
         double ssm_b = s->vllm.mamba_ssm_cache_dtype.set ? (double)s->vllm.mamba_ssm_cache_dtype.value
                        : s->layout.state_ssm_f32        ? 4.0
@@ -717,7 +743,7 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
     out->util = st->util;
     out->requested_bytes = out->util * out->total_bytes;
     out->weights_bytes = v->weights_gib.set ? gib(v->weights_gib.value)
-                                            : r->weights_bytes + mxfp4_padding(s);
+                                            : r->weights_bytes + mxfp4_padding(s) + mtp_weights(s);
     kv_vllm_activation_inputs act = activation_inputs(s, out);
     out->encoder_bytes = act.encoder_bytes;
     out->activation_bytes = gib(v->activation_gib.set ? v->activation_gib.value
@@ -905,6 +931,13 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
                          "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
                          "memory sizes >= 0 and finite, GPU total > 0)");
+    if (v->mtp && s->arch.mtp_layers <= 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_MTP],
+                         "the model has no MTP layers (num_nextn_predict_layers, "
+                         "mtp_num_hidden_layers)");
+    if (v->mtp && v->num_speculative_tokens < 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_SPEC_TOKENS],
+                         "MTP drafts at least one token: give --num-speculative-tokens N");
     /* full layers of their own shape: only the hybrid manager keeps them in their own
      * groups, and kvcalc has not read what vLLM does beside Mamba groups */
     if (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0) {

@@ -97,6 +97,14 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                           .key = "mamba_ssm_cache_dtype", .choices = ssm_dtypes,
                           .blames = KV_ERR_ENGINE_INPUT, .meta = "DTYPE",
                           .help = "dtype of the Mamba SSM state [the config's, else the model's]"},
+    [VLLM_P_SPEC_TOKENS] = {.name = "num-speculative-tokens", P(INT, num_speculative_tokens),
+                            .key = "num_speculative_tokens", .min = 0, .max = 64,
+                            .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                            .help = "draft tokens per step (speculative_config): state layers "
+                                    "keep N more pages and rows [0]"},
+    [VLLM_P_MTP] = {.name = "mtp", P(SWITCH, mtp), .key = "mtp", .switch_value = 1,
+                    .blames = KV_ERR_ENGINE_INPUT,
+                    .help = "speculative method mtp: the MTP layers are loaded and cached"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_vllm_result, name, m, T, unit, ftype, sweep)

@@ -65,6 +65,9 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                                               : " (estimate: ",
             in->weights_gib.set || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
             in->weights_gib.set ? "" : ")");
+    if (in->mtp && !in->weights_gib.set)
+        fprintf(out, "              (with the %lld MTP layer%s --mtp loads, and their cache)\n",
+                (long long)s->arch.mtp_layers, s->arch.mtp_layers == 1 ? "" : "s");
     fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
             in->activation_gib.set ? "" : " (estimate: ",
             in->activation_gib.set ? "" : activation_error,
