@@ -325,6 +325,9 @@ typedef struct {
     int64_t batch_size;     /* -b, >= 1 [2048] */
     int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
     kv_opt_int n_gpu_layers;/* -ngl; not set: the build's default (all from b6325, else 0) */
+    int64_t n_rs_seq;       /* recurrent-state snapshots per sequence for rolling back drafts
+                               (llama_context's n_rs_seq; MTP drafting sets it): the state
+                               keeps 1 + n_rs_seq copies [0] */
 } kv_llamacpp_spec;
 
 /* One cache llama.cpp allocates (the main one, or the sliding-window one). */
@@ -362,6 +365,7 @@ typedef struct {
                                 layers without one) */
     int64_t state_layers;    /* recurrent layers */
     int64_t state_rows;      /* max(1, n_seq) */
+    int64_t n_rs_seq;        /* snapshots per sequence: the state is (1 + n_rs_seq) x that */
     double state_r_bytes, state_s_bytes; /* their f32 state (R: conv, S: SSM; r holds all
                                 of it when the split is unknown) */
     int64_t n_layer;         /* blocks (for -ngl) */
@@ -615,6 +619,7 @@ typedef enum {
     KV_LOG_SWA_LAYERS,      /* ... its layers */
     KV_LOG_SWA_K_BYTES,     /* ... its K */
     KV_LOG_SWA_V_BYTES,     /* ... its V */
+    KV_LOG_N_RS_SEQ,        /* llama.cpp n_rs_seq: recurrent-state snapshots per sequence */
     KV_LOG_INDEX_LAYERS,    /* llama.cpp indexer cache (DeepSeek sparse attention): layers */
     KV_LOG_INDEX_K_BYTES,   /* ... its K */
     KV_LOG_MAMBA_SLOTS,     /* SGLang "Mamba Cache is allocated. max_mamba_cache_size" */

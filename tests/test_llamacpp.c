@@ -310,6 +310,19 @@ static void recurrent_split_from_a_config(void **state)
                &r);
     assert_non_null(strstr(r.out, "R (f32):    5.62 MiB, S (f32):  144.00 MiB\n"));
     run_free(&r);
+    /* MTP drafting: 3 snapshots per sequence widen the state to 4 copies, 4 x 50.25 = 201.00
+     * MiB - what a public write-up reports of Qwen3.5-4B (the 9B's state shapes) with MTP,
+     * "201.00 MiB (1 cells, 32 layers, 1 seqs, 3 rs_seq)" */
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--config",
+                                     KVCALC_SOURCE_DIR "/tests/fixtures/frontier/"
+                                                       "Qwen__Qwen3.5-9B__from-test-dict.json",
+                                     "--ctx-size", "8192", "--parallel", "1", "--llamacpp-build",
+                                     "9849", "--n-rs-seq", "3", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "llama_memory_recurrent: size =  201.00 MiB (     1 cells,  32 "
+                                  "layers,  1 seqs  3 rs_seq), R (f32):    9.00 MiB, S (f32):  "
+                                  "192.00 MiB\n"));
+    run_free(&r);
 }
 
 /* DeepSeek sparse attention: the indexer's key cache beside the MLA cache, in -ctk's type, as

@@ -391,7 +391,10 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
 {
     double main_all = (w->k[CACHE_MAIN] + w->v[CACHE_MAIN] + w->index) * (double)c->n_ctx;
     double swa_all = (w->k[CACHE_SWA] + w->v[CACHE_SWA]) * (double)(c->swa_cells * c->streams);
-    double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1);
+    /* each sequence's state, and 1 + n_rs_seq copies of it ("tensors are widened to (1 +
+     * n_rs_seq) groups", llama-memory-recurrent.h; a real log: 201.00 MiB = 4 x 50.25 for
+     * Qwen3.5-4B with 3 rs_seq) */
+    double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1) * (double)(1 + s->llamacpp.n_rs_seq);
     double state_all = (w->state_r + w->state_s) * rows_n;
     u->kv_gpu = (w->k_gpu[CACHE_MAIN] + w->v_gpu[CACHE_MAIN] + w->index_gpu) * (double)c->n_ctx +
                 (w->k_gpu[CACHE_SWA] + w->v_gpu[CACHE_SWA]) * (double)(c->swa_cells * c->streams) +
@@ -439,7 +442,7 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
 
 enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
-    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_PARAMS
+    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_PARAMS
 };
 static const kv_param params[LC_PARAMS];
 
@@ -537,8 +540,8 @@ static void fill_caches(kv_llamacpp_result *L, const rows *w, const cells *c, do
     L->index.k_bytes = w->index * (double)c->n_ctx;
     L->state_layers = w->layers[CACHE_STATE];
     L->state_rows = (int64_t)rows_n;
-    L->state_r_bytes = w->state_r * rows_n;
-    L->state_s_bytes = w->state_s * rows_n;
+    L->state_r_bytes = w->state_r * rows_n * (double)(1 + L->n_rs_seq);
+    L->state_s_bytes = w->state_s * rows_n * (double)(1 + L->n_rs_seq);
 }
 
 static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
@@ -568,6 +571,7 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->n_ctx = c.n_ctx;
     L->rounded = c.rounded;
     L->slot_ctx = c.slot_ctx;
+    L->n_rs_seq = s->llamacpp.n_rs_seq;
     fill_caches(L, &w, &c, (double)(st.n_seq > 1 ? st.n_seq : 1));
     L->n_layer = w.n_layer;
     L->gpu_layers = w.gpu_layers;
@@ -673,6 +677,10 @@ static const kv_param params[LC_PARAMS] = {
                   .meta = "N",
                   .help = "layers on the GPU (+1 = the output layer) [auto: all from b6325, else "
                           "0]"},
+    [LC_P_RS_SEQ] = {.name = "n-rs-seq", P(INT, n_rs_seq), .key = "n_rs_seq", .min = 0,
+                     .max = 1024, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                     .help = "recurrent-state snapshots per sequence (the log's n_rs_seq; MTP "
+                             "drafting sets it) [0]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_llamacpp_result, name, m, T, unit, ftype, sweep)
@@ -729,6 +737,7 @@ static const kv_log_pattern patterns[] = {
     {"n_ctx is not divisible by n_seq_max - rounding down to %n", T(KV_LOG_N_CTX), KV_LINE,
      NULL},
     {"n_seq_max = %n", T(KV_LOG_N_SEQ), 0, NULL},
+    {"n_rs_seq = %n", T(KV_LOG_N_RS_SEQ), 0, NULL},
     {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, KV_LOG_N_CTX_SLOT), 0, NULL},
     {"using n_parallel = %n and kv_unified = %s", T(KV_LOG_N_SEQ, KV_TO_UNIFIED), 0, NULL},
     {"n_ubatch = %n", T(KV_LOG_N_UBATCH), 0, NULL},
@@ -772,6 +781,7 @@ static const kv_log_input inputs[] = {
     {KV_LOG_CELLS, MINE(LC_P_CTX), KV_LOG_SETTING, 0, KV_LOG_N_CTX + 1, KV_LOG_STREAMS + 1},
     SET(KV_LOG_N_SEQ, MINE(LC_P_PARALLEL)),
     SET(KV_LOG_N_UBATCH, MINE(LC_P_UBATCH)),
+    SET(KV_LOG_N_RS_SEQ, MINE(LC_P_RS_SEQ)),
 };
 
 static void texts(const kv_log_values *v, kv_log_inputs *in)

@@ -16,7 +16,8 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     "avail_mem_after_load", "mem_pool_end", "page_size", "max_total_tokens",
     "chunked_prefill_size", "k_size", "v_size", "kv_size", "build", "n_ctx", "n_seq_max",
     "n_ctx_slot", "n_ubatch", "flash_attn", "kv_unified", "cells", "layers", "streams",
-    "swa_cells", "swa_layers", "swa_k_size", "swa_v_size", "index_layers", "index_k_size",
+    "swa_cells", "swa_layers", "swa_k_size", "swa_v_size", "n_rs_seq", "index_layers",
+    "index_k_size",
     "max_mamba_cache_size",
     "conv_state_size", "ssm_state_size",
 };

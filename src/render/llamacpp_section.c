@@ -102,7 +102,8 @@ static void state_line(FILE *out, const kv_llamacpp_result *L)
      * layers' (llama-memory-recurrent.cpp @ 76d94392764a8bcc1e93bd6f248c30aec2cfac9a) */
     char seqs[40];
     if (L->build >= P_RS_SEQ)
-        snprintf(seqs, sizeof seqs, "%2u seqs %2u rs_seq", (unsigned)L->state_rows, 0u);
+        snprintf(seqs, sizeof seqs, "%2u seqs %2u rs_seq", (unsigned)L->state_rows,
+                 (unsigned)L->n_rs_seq);
     else
         snprintf(seqs, sizeof seqs, "%2u seqs", (unsigned)L->state_rows);
     fprintf(out, "llama_memory_recurrent: size = %7.2f MiB (%6u cells, %3d layers, %s), "
