@@ -212,6 +212,12 @@ static const config_case reference[] = {
      * @1,000:   20,480,000 + 64,389,120 = 84,869,120
      * @100,000: 2,048,000,000 + 64,389,120 = 2,112,389,120 */
     {"Qwen__Qwen3.5-35B-A3B.json", 40, 2, 256, 0, {10, 0, 0, 30}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 84869120, 2112389120.0},
+    /* Gemma-4 26B-A4B: layer_types 25 sliding (1024) + 5 full; the full layers have their own
+     * shape (num_global_key_value_heads 2 x global_head_dim 512): full 2 x 5 x 2 x 512 x 2 =
+     * 20,480 B/token; sliding 2 x 25 x 8 x 256 x 2 = 204,800 B/token up to 1,024 tokens.
+     * @1,000:   (20,480 + 204,800) x 1,000 = 225,280,000
+     * @100,000: 20,480 x 100,000 + 204,800 x 1,024 = 2,048,000,000 + 209,715,200 */
+    {"google__gemma-4-26B-A4B.json", 30, 8, 256, 0, {5, 25, 0, 0}, 1024, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 225280000, 2257715200.0},
     /* Gemma-3-1B: sliding_window_pattern 6 -> layers 5, 11, 17, 23 full (4), 22 sliding (512);
      * 1 KV head, head_dim 256. full 2 x 4 x 1 x 256 x 2 = 4,096 B/token; sliding
      * 2 x 22 x 1 x 256 x 2 = 22,528 B/token up to 512 tokens.

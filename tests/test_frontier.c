@@ -20,7 +20,7 @@
 #include "run.h"
 
 #define RUN(r, ...) run_kvcalc((const char *const[]){__VA_ARGS__, NULL}, r)
-#define GEMMA4 KVCALC_SOURCE_DIR "/tests/fixtures/frontier/google__gemma-4-26B-A4B.json"
+#define GEMMA4 KVCALC_SOURCE_DIR "/data/models/google__gemma-4-26B-A4B.json"
 #define SHARED KVCALC_SOURCE_DIR "/tests/fixtures/variants/gemma-4-shared-kv.json"
 
 static double get(const char *const *args)
