@@ -1125,6 +1125,9 @@ typedef struct {
     const char *file;  /* its file in data/models/ */
     const char *json;  /* the config.json text */
     size_t json_len;
+    const char *weights_unknown; /* NULL, or what its config.json does not say about how the
+                                    weights are stored (kv_model_preset_spec() then refuses
+                                    to size them: arch.unknown) */
 } kv_model_preset;
 
 /* The built-in models, in table order (i < kv_model_preset_count()). */

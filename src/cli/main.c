@@ -150,8 +150,12 @@ static int list_models(void)
         kv_model_info info;
         kv_spec s;
         kv_result r;
-        if (kv_model_preset_spec(m, &s, &info, err, sizeof err) != KV_OK ||
-            kv_compute(&s, &r) != KV_OK) {
+        kv_status st = kv_model_preset_spec(m, &s, &info, err, sizeof err);
+        if (st == KV_OK && s.arch.unknown[0]) { /* weights it cannot count: "-", the KV alone */
+            s.arch.unknown[0] = '\0';
+            s.params_b = 0;
+        }
+        if (st != KV_OK || kv_compute(&s, &r) != KV_OK) {
             fprintf(stderr, "kvcalc: built-in model %s does not load: %s\n", m->id, err);
             return 1;
         }

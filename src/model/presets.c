@@ -11,6 +11,7 @@
 #include "presets.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* One GPU per entry: name, total MiB, engine GiB, estimated on the first line; the short
@@ -235,6 +236,11 @@ kv_status kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_in
 {
     kv_spec_defaults(s);
     int rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
+    if (rc == KV_OK && m->weights_unknown) { /* stored as the config does not say */
+        snprintf(s->arch.unknown, sizeof s->arch.unknown, "%s", m->weights_unknown);
+        s->arch.known = 0;
+        s->params_estimated = 0;
+    }
     s->model_name = m->id;
     s->model_source = "built-in preset";
     s->max_context = info->max_context;

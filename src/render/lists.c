@@ -45,7 +45,7 @@ void report_model_row(FILE *out, const char *alias, const kv_spec *s, const kv_r
 {
     char p[FMT_BUF], t[FMT_BUF], layout[600];
     char params[FMT_BUF + 1];
-    /* a config the estimate does not fit (Nemotron-H) shows "-", not the 7B default */
+    /* weights the config does not describe (INDEX.tsv's fourth column) show "-" */
     if (s->params_estimated)
         snprintf(params, sizeof params, "%sB", fmt_fixed(p, sizeof p, r->params / 1e9, 2, 0));
     else
