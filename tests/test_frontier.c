@@ -155,6 +155,39 @@ static void refused_not_guessed(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "indexer cache (index_head_dim) is modelled from 0.30"));
     run_free(&r);
+    /* layer kinds kvcalc does not model: the config is refused at the key, not read as full
+     * attention (MiniMax-M2's attn_type_list of 1s, softmax attention everywhere, is read) */
+    static const struct {
+        const char *json, *want;
+    } kinds[] = {
+        {"{\"num_hidden_layers\": 4, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"linear_attn_config\": {\"kda_layers\": [1, 2, 3]}}",
+         "linear_attn_config: Kimi-Linear's KDA layers are not modelled"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"attn_type_list\": [0, 1]}",
+         "attn_type_list: MiniMax's lightning-attention layers are not modelled"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"mamba_d_ssm\": 1024}",
+         "mamba_d_ssm: Falcon-H1's attention-and-Mamba layers are not modelled"},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        char path[] = "/tmp/kvcalc-kinds-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        fputs(kinds[i].json, f);
+        fclose(f);
+        RUN(&r, "--config", path);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        if (!strstr(r.err, kinds[i].want))
+            fail_msg("case %zu: %s", i, r.err);
+        run_free(&r);
+        unlink(path);
+    }
+    RUN(&r, "--model", "minimax-m2.7", "--get", "kv_bytes_per_token");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
 }
 
 /* A config whose weights kvcalc cannot count: one line on stderr naming the file as typed

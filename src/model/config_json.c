@@ -515,8 +515,42 @@ static int read_qwen_window(cfg *c, kv_spec *s)
     return 0;
 }
 
+/* Layer kinds kvcalc does not model are refused, not read as full attention: Kimi-Linear's
+ * KDA layers (linear_attn_config), MiniMax's lightning attention (attn_type_list), and
+ * Falcon-H1's layers that run attention and a Mamba mixer side by side (mamba_d_ssm). */
+static int refuse_unmodelled(cfg *c)
+{
+    static const struct {
+        const char *key, *what;
+    } keys[] = {
+        {"linear_attn_config", "Kimi-Linear's KDA layers"},
+        {"attn_type_list", "MiniMax's lightning-attention layers"},
+        {"mamba_d_ssm", "Falcon-H1's attention-and-Mamba layers"},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        size_t v = find(c, keys[i].key);
+        if (v && i == 1) { /* attn_type_list: 1 softmax attention (MiniMax-M2's every
+                              layer), 0 lightning attention (MiniMax-Text-01) */
+            int lightning = c->toks[v].type != KV_JSON_ARRAY;
+            size_t e = v + 1;
+            for (size_t k = 0; !lightning && k < c->toks[v].size; k++, e = c->toks[e].next)
+                lightning = !(c->toks[e].type == KV_JSON_NUMBER && c->toks[e].end - c->toks[e].start == 1 &&
+                              c->text[c->toks[e].start] == '1');
+            if (!lightning)
+                continue;
+        }
+        if (v)
+            return cfg_fail(c, v, "%s: %s are not modelled by kvcalc (their state and cache "
+                                  "per layer); it refuses rather than count them as full "
+                                  "attention", keys[i].key, keys[i].what);
+    }
+    return 0;
+}
+
 static int read_layout(cfg *c, const family *fam, kv_spec *s)
 {
+    if (refuse_unmodelled(c) < 0)
+        return -1;
     kv_layout *l = &s->layout;
     int64_t window = fam->window, chunk = fam->chunk, period = 0, offset = 0, pattern = 0;
     int use_sliding = -1;
