@@ -54,7 +54,9 @@ typedef struct {
     int version;                 /* vLLM 0.MINOR.PATCH as MINOR x 100 + PATCH (0.11 = 1100,
                                     0.10.1.1 = 1001): decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
-    int mamba_align;             /* 1: "align" Mamba cache mode (2 blocks per state group) */
+    kv_opt_int mamba_align;      /* --mamba-cache-mode: 1 "align" (2 blocks per state group,
+                                    prefix caching's), 0 "none"; not set: align from 0.28 for a
+                                    gated delta net (prefix caching on by default), else none */
     int64_t num_speculative_tokens; /* speculative_config num_speculative_tokens: a state
                                     layer keeps one more page per draft token and a gated
                                     delta net's conv state that many more rows; 0: none */
@@ -112,6 +114,7 @@ typedef struct {
     double elem_bytes;           /* KV element bytes (the spec's KV dtype) */
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
     double page_bytes;           /* one block of one layer */
+    int mamba_align;             /* the mode in force: 1 align, 0 none */
     double state_page_bytes;     /* one state layer's state on this GPU, before padding:
                                     conv in the model's dtype + SSM in its dtype; 0: none */
     int block_raised;            /* 1: "Setting attention block size to N tokens ..." */

@@ -222,6 +222,32 @@ static void hybrid_block_sizes(void **state)
     }
 }
 
+/* vLLM 0.28.0 on an A100, Qwen3.8-27B (the Qwen3.5-27B shapes), its log's 18.61 GiB of KV:
+ * 18.61 GiB / (784 x 4,096 x 16 B) = 388 blocks; prefix caching on, the gated delta nets'
+ * three groups in align mode: 262,144 / 784 -> 335 + 3 x 2 = 341 blocks a request; 388 /
+ * 341 = 1.14x, int(1.1378 x 262,144) = 298,275 tokens - the log's two lines */
+static void hybrid_align_mode(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
+                                     "--vllm-version", "0.28", "--context", "262144",
+                                     "--kv-cache-memory-gib", "18.61", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "GPU KV cache size: 298,275 tokens\n"));
+    assert_non_null(strstr(r.out, "Maximum concurrency for 262,144 tokens per request: 1.14x\n"));
+    run_free(&r);
+    /* asked for "none": 335 + 3 = 338 blocks */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
+                                     "--vllm-version", "0.28", "--context", "262144",
+                                     "--kv-cache-memory-gib", "18.61", "--mamba-cache-mode",
+                                     "none", "--get", "vllm_blocks_per_request", NULL},
+               &r);
+    assert_string_equal(r.out, "338\n");
+    run_free(&r);
+}
+
 /* The section's own prediction: Qwen2.5-7B at util 0.9, M = 32,768 on the same A100 with
  * the measured non-KV memory (weights 14.2488 GiB + 0.55 GiB activation and non-torch):
  * 0.9 x 79.25 - 14.7988 = 56.5262 GiB -> floor(56.5262 x 2^30 / 917,504) = 66,151 blocks,
@@ -657,6 +683,7 @@ int main(void)
         cmocka_unit_test(startup_lines_match_the_log),
         cmocka_unit_test(gemma_padding_warning),
         cmocka_unit_test(hybrid_block_sizes),
+        cmocka_unit_test(hybrid_align_mode),
         cmocka_unit_test(budget_from_the_gpu),
         cmocka_unit_test(layouts_and_dtypes),
         cmocka_unit_test(request_that_does_not_fit),

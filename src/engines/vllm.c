@@ -28,7 +28,6 @@ void kv_vllm_defaults(kv_spec *s)
     kv_vllm_spec *v = &s->vllm;
     v->version = VLLM_DEFAULT_VERSION;
     v->hybrid_manager = 1;
-    v->mamba_align = 0;
     v->mla_align = 0;
     v->swap_space_gib = 4;
     v->enforce_eager = 0;
@@ -601,7 +600,13 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
     st->util = v->util.set ? v->util.value : kv_vllm_util_default(v->version);
     st->v1 = uses_v1(v);
     st->version = v->version;
-    st->mamba_align = v->mamba_align;
+    /* a gated delta net's state supports prefix caching, on by default, in "align" mode:
+     * a real 0.28.0 log of Qwen3.8-27B (the Qwen3.5-27B shapes) charges a 262,144-token
+     * request 341 blocks = 335 full + 3 groups x 2 (tests/test_vllm.c); the first release
+     * that did so is not pinned. Others: "none" */
+    st->mamba_align = v->mamba_align.set ? (int)v->mamba_align.value
+                      : v->version >= V(28, 0) && s->arch.mixer.kind == KV_MIXER_GDN;
+    out->mamba_align = st->mamba_align;
     st->spec_tokens = v->num_speculative_tokens;
     out->total_gib = st->total_gib;
     out->total_source = st->total_source;

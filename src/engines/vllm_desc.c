@@ -89,10 +89,11 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                           .blames = KV_ERR_ENGINE_INPUT,
                           .help = "V0's VLLM_MLA_CUDA_MEM_ALIGN_KV_CACHE=1: MLA latents padded "
                                   "to 256 bytes"},
-    [VLLM_P_MAMBA_MODE] = {.name = "mamba-cache-mode", P(CHOICE, mamba_align),
+    [VLLM_P_MAMBA_MODE] = {.name = "mamba-cache-mode", P(OPT_CHOICE, mamba_align),
                            .key = "mamba_cache_mode", .choices = mamba_modes,
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "MODE",
-                           .help = "none (1 block per request) or align (2)"},
+                           .help = "none (1 block per request) or align (2) [align from 0.28 "
+                                   "for gated delta nets, else none]"},
     [VLLM_P_SSM_DTYPE] = {.name = "mamba-ssm-cache-dtype", P(OPT_CHOICE, mamba_ssm_cache_dtype),
                           .key = "mamba_ssm_cache_dtype", .choices = ssm_dtypes,
                           .blames = KV_ERR_ENGINE_INPUT, .meta = "DTYPE",
@@ -131,6 +132,7 @@ static const kv_field fields[] = {
     FN(vllm_kv_elem_bytes, elem_bytes, "bytes"),
     FN(vllm_page_bytes, page_bytes, "bytes"),
     FN(vllm_state_page_bytes, state_page_bytes, "bytes"),
+    FB(vllm_mamba_align, mamba_align),
     FN(vllm_mamba_padding_percent, mamba_padding_percent, "percent"),
     FI(vllm_layers_per_group, group_size, "layers"),
     FI(vllm_kv_cache_groups, num_groups, "groups"),
