@@ -151,6 +151,10 @@ static void refused_not_guessed(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "indexer (index_head_dim)"));
     run_free(&r);
+    RUN(&r, "--model", "gemma-4-26b-a4b", "--engine", "trtllm");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "(global_head_dim, num_kv_shared_layers)"));
+    run_free(&r);
     RUN(&r, "--model", "deepseek-v3.2", "--engine", "ollama", "--ollama-version", "0.20.0");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "indexer cache (index_head_dim) is modelled from 0.30"));

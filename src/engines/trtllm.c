@@ -58,6 +58,12 @@ static kv_status trtllm_check(const kv_spec *s, kv_error *why)
                          "kvcalc does not model TensorRT-LLM's cache for DeepSeek sparse "
                          "attention's indexer (index_head_dim); --engine vllm, sglang and "
                          "llama.cpp do");
+    if (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0 || s->layout.kv_shared_layers > 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
+                         "kvcalc does not model TensorRT-LLM's cache for layers of their own "
+                         "head size or layers that share an earlier layer's cache "
+                         "(global_head_dim, num_kv_shared_layers); --engine vllm, sglang and "
+                         "llama.cpp do");
     return KV_OK;
 }
 
