@@ -155,3 +155,13 @@ void expect_stdout(const char *const *args, const char *want)
                  r.out, r.status, r.err, want);
     run_free(&r);
 }
+
+void write_temp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    if (fd < 0)
+        die("mkstemp");
+    FILE *f = fdopen(fd, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+        die("write_temp");
+}

@@ -29,6 +29,10 @@ void run_free(run_result *r);
 void expect_stdout(const char *const *args, const char *want);
 #define EXPECT_STDOUT(want, ...) expect_stdout((const char *const[]){__VA_ARGS__, NULL}, want)
 
+/* Writes text to a new file named from path, a mkstemp() template ("/tmp/x-XXXXXX") that
+ * becomes the file's name; aborts the test on failure. */
+void write_temp(char *path, const char *text);
+
 /* Reads a whole file into a malloc'ed NUL-terminated buffer (NULL if it cannot). */
 char *read_file(const char *path, size_t *len);
 

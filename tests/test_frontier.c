@@ -176,11 +176,7 @@ static void refused_not_guessed(void **state)
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         char path[] = "/tmp/kvcalc-kinds-XXXXXX";
-        int fd = mkstemp(path);
-        assert_true(fd >= 0);
-        FILE *f = fdopen(fd, "w");
-        fputs(kinds[i].json, f);
-        fclose(f);
+        write_temp(path, kinds[i].json);
         RUN(&r, "--config", path);
         assert_int_equal(r.status, 2);
         assert_string_equal(r.out, "");
@@ -200,15 +196,11 @@ static void weights_refused(void **state)
 {
     (void)state;
     char path[] = "/tmp/kvcalc-frontier-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
     const char *cfg = "{\"_name_or_path\": \"odd\\u001b[31m\", \"num_hidden_layers\": 4, "
                       "\"num_attention_heads\": 4, \"hidden_size\": 256, \"vocab_size\": 1000, "
                       "\"intermediate_size\": 512, "
                       "\"quantization_config\": {\"quant_method\": \"hqq9\"}}";
-    FILE *f = fdopen(fd, "w");
-    fputs(cfg, f);
-    fclose(f);
+    write_temp(path, cfg);
     run_result r;
     RUN(&r, "--config", path);
     assert_int_equal(r.status, 2);

@@ -314,15 +314,10 @@ static void hostile_text_is_made_safe(void **state)
     run_free(&r);
     /* a config whose name has JSON escapes: decoded, then shown with '?' for controls */
     char path[] = "/tmp/kvcalc-test-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *cfg = "{\"_name_or_path\": \"evil\\n\\u001b[31m, \\\"quoted\\\"\", "
-                      "\"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
-                      "\"num_key_value_heads\": 2, \"hidden_size\": 256, "
-                      "\"intermediate_size\": 512, \"vocab_size\": 1000}";
-    FILE *f = fdopen(fd, "w");
-    fputs(cfg, f);
-    fclose(f);
+    write_temp(path, "{\"_name_or_path\": \"evil\\n\\u001b[31m, \\\"quoted\\\"\", "
+                     "\"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
+                     "\"num_key_value_heads\": 2, \"hidden_size\": 256, "
+                     "\"intermediate_size\": 512, \"vocab_size\": 1000}");
     RUN(&r, "--config", path);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "KV cache calculator  (evil??[31m, \"quoted\"; from "));
