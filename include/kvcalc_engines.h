@@ -57,6 +57,8 @@ typedef struct {
     kv_opt_int mamba_align;      /* --mamba-cache-mode: 1 "align" (2 blocks per state group,
                                     prefix caching's), 0 "none"; not set: align from 0.28 for a
                                     gated delta net (prefix caching on by default), else none */
+    int64_t auto_fit_from;       /* --max-model-len auto: the model's length the auto-fit
+                                    started from (the spec's context is its result); 0: none */
     int64_t num_speculative_tokens; /* speculative_config num_speculative_tokens: a state
                                     layer keeps one more page per draft token and a gated
                                     delta net's conv state that many more rows; 0: none */
@@ -115,6 +117,8 @@ typedef struct {
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
     double page_bytes;           /* one block of one layer */
     int mamba_align;             /* the mode in force: 1 align, 0 none */
+    int64_t auto_fit_from;       /* --max-model-len auto: the model's length it started from
+                                    (the context is what fits); 0: no auto-fit */
     double state_page_bytes;     /* one state layer's state on this GPU, before padding:
                                     conv in the model's dtype + SSM in its dtype; 0: none */
     int block_raised;            /* 1: "Setting attention block size to N tokens ..." */

@@ -261,13 +261,13 @@ static double num_at(const char *text, const kv_json_tok *toks, size_t obj, cons
 static void json_matches_text(void **state)
 {
     (void)state;
-    static kv_json_tok toks[512];
+    static kv_json_tok toks[2048];
     kv_json_error jerr;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result text, json;
         run_with(&cases[i], "--format", "text", &text);
         run_with(&cases[i], "--format", "json", &json);
-        long n = kv_json_parse(json.out, json.out_len, toks, 512, 16, &jerr);
+        long n = kv_json_parse(json.out, json.out_len, toks, 2048, 16, &jerr);
         assert_true(n > 0);
         assert_int_equal(toks[0].type, KV_JSON_OBJECT);
         /* every documented key is there */
@@ -332,13 +332,13 @@ static void json_matches_text(void **state)
 static void csv_matches_json(void **state)
 {
     (void)state;
-    static kv_json_tok toks[512];
+    static kv_json_tok toks[2048];
     kv_json_error jerr;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result csv, json;
         run_with(&cases[i], "--format", "csv", &csv);
         run_with(&cases[i], "--format", "json", &json);
-        assert_true(kv_json_parse(json.out, json.out_len, toks, 512, 16, &jerr) > 0);
+        assert_true(kv_json_parse(json.out, json.out_len, toks, 2048, 16, &jerr) > 0);
         size_t rows = kv_json_find(json.out, toks, 0, "rows");
         const char *line = csv.out;
         assert_memory_equal(line, "context,kv_bytes_per_request,max_concurrency,is_setting\n",

@@ -134,6 +134,46 @@ static void mtp_layers(void **state)
     run_free(&r);
 }
 
+/* vLLM's --max-model-len auto (or -1): the longest max_model_len its start-up check accepts,
+ * from the model's own. vLLM's test_auto_fit_max_model_len_reserves_null_block
+ * (tests/v1/core/test_kv_cache_utils.py @ 002f10e0, lines 4081-4099): max_model_len 1024,
+ * one layer of new_kv_cache_spec() (2 KV heads x 64, float32, 16-token blocks: 16,384 B a
+ * page), memory for exactly 64 pages -> 63 x 16 = 1,008 (one block is the null block); before
+ * 0.28, all 64 blocks: 1,024. */
+static void auto_fit(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-autofit-XXXXXX";
+    write_temp(path, "{\"num_hidden_layers\": 1, \"num_attention_heads\": 2, "
+                     "\"num_key_value_heads\": 2, \"head_dim\": 64, \"hidden_size\": 128, "
+                     "\"intermediate_size\": 256, \"vocab_size\": 1000, "
+                     "\"max_position_embeddings\": 1024}");
+    char mem[64];
+    snprintf(mem, sizeof mem, "%.17g", 16384.0 * 64 / 1073741824.0);
+    const char *args[] = {"--config", path, "--engine", "vllm", "--dtype", "fp32", "--block-size",
+                          "16", "--kv-cache-memory-gib", mem, "--vllm-version", "0.28",
+                          "--max-model-len", "auto", "--get", "context", NULL};
+    assert_true(get(args) == 1008);
+    args[11] = "0.27";
+    assert_true(get(args) == 1024);
+    args[13] = "-1";
+    assert_true(get(args) == 1024);
+    args[14] = "--get";
+    args[15] = "vllm_auto_fit_from";
+    assert_true(get(args) == 1024);
+    args[11] = "0.13";
+    run_result r;
+    run_kvcalc(args, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--max-model-len auto: kvcalc knows vLLM's auto-fit from 0.14"));
+    run_free(&r);
+    RUN(&r, "--model", "qwen3-8b", "--max-model-len", "auto");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "give --engine vllm"));
+    run_free(&r);
+    unlink(path);
+}
+
 /* What kvcalc has not read from an engine's source is refused with the field named. */
 static void refused_not_guessed(void **state)
 {
@@ -223,6 +263,7 @@ int main(void)
         cmocka_unit_test(gemma4_shapes),     cmocka_unit_test(gemma4_parameters),
         cmocka_unit_test(shared_kv_layers),  cmocka_unit_test(refused_not_guessed),
         cmocka_unit_test(weights_refused),   cmocka_unit_test(mtp_layers),
+        cmocka_unit_test(auto_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

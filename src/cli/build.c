@@ -1,6 +1,7 @@
 /*
  * build.c - the spec builder (see build.h for the order and why it is the only one).
  */
+#define KVCALC_ENGINES /* the vLLM auto-fit reads its engine's result */
 #include "build.h"
 
 #include "format.h"
@@ -181,10 +182,38 @@ static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errc
     return 0;
 }
 
+/* vLLM's --max-model-len auto (-1; vllm-project/vllm#29431, kv_cache_utils.py
+ * _auto_fit_max_model_len @ 002f10e0cfa1373a19a0d2756598a34b700d20e5): the longest
+ * max_model_len up to the model's own that its start-up check accepts becomes the context.
+ * The engine's rule, so it is the engine's result: computed once at the model's length. */
+#define VLLM_AUTO_FIT 1400 /* 0.14 has it (the first release is not pinned) */
+static int auto_fit(kv_spec *s, char *err, size_t errcap)
+{
+    if (s->engine != KV_ENGINE_VLLM)
+        return kv_fail(err, errcap, "--max-model-len auto: vLLM's auto-fit; give --engine vllm "
+                                    "(or a length)");
+    if (s->vllm.version < VLLM_AUTO_FIT)
+        return kv_fail(err, errcap, "--max-model-len auto: kvcalc knows vLLM's auto-fit from "
+                                    "0.14 (--vllm-version)");
+    if (s->max_context <= 0)
+        return kv_fail(err, errcap, "--max-model-len auto: the model gives no "
+                                    "max_position_embeddings to start from; give a length");
+    kv_result r;
+    s->context = s->max_context;
+    s->vllm.auto_fit_from = s->max_context;
+    if (kv_compute(s, &r) != KV_OK)
+        return 0; /* the run itself reports why */
+    if (!r.vllm.fits && r.vllm.max_model_len_fit > 0)
+        s->context = r.vllm.max_model_len_fit;
+    return 0;
+}
+
 int kv_build_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
 {
     choose_engine(o, NULL, out);
-    return apply_flags(o, out, err, errcap);
+    if (apply_flags(o, out, err, errcap) != 0)
+        return -1;
+    return o->auto_max_model_len ? auto_fit(out, err, errcap) : 0;
 }
 
 /* The source of one input that was not given as a flag. */
@@ -236,5 +265,7 @@ int kv_build_spec_log(const kv_options *o, const kv_model *model, const kv_gpu *
             !(gpu && p->clears & KV_CLEARS_GPU)) /* --gpu outranks the log's total */
             kv_spec_set(out, p, &log->values[i]);
     }
-    return apply_flags(o, out, err, errcap);
+    if (apply_flags(o, out, err, errcap) != 0)
+        return -1;
+    return o->auto_max_model_len ? auto_fit(out, err, errcap) : 0;
 }

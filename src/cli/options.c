@@ -65,6 +65,14 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
     char shown[SHOWN + 8];
     kv_value v;
     size_t i = kv_flag_index(f);
+    /* vLLM's --max-model-len auto (or -1): the longest that fits, found by the spec builder
+     * (build.c); --context auto still takes back an earlier value */
+    if (f->param == kv_core_param_get(KV_P_CONTEXT) && val &&
+        (strcmp(val, "-1") == 0 || (strcmp(val, "auto") == 0 && strcmp(typed, "--max-model-len") == 0))) {
+        o->set[i] = 0;
+        o->auto_max_model_len = 1;
+        return 0;
+    }
     int rc = kv_flag_value(f, typed, val, &v, err, cap);
     if (rc == KV_USAGE_ERROR)
         return rc;

@@ -133,6 +133,7 @@ typedef struct {
     const char *model_name;       /* --model NAME, or NULL (the last of the two wins) */
     const kv_gpu *gpu;            /* --gpu NAME, or NULL */
     int help_section;             /* --help=NAME: its section; -1: every section */
+    int auto_max_model_len;       /* --max-model-len auto / -1: vLLM's auto-fit */
     int64_t target;               /* --target-concurrency, 0 = none */
     int64_t gpus_total;           /* --gpus N: the GPUs at hand, 0 = none */
     int levers;                   /* --levers */

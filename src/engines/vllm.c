@@ -607,6 +607,7 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
     st->mamba_align = v->mamba_align.set ? (int)v->mamba_align.value
                       : v->version >= V(28, 0) && s->arch.mixer.kind == KV_MIXER_GDN;
     out->mamba_align = st->mamba_align;
+    out->auto_fit_from = v->auto_fit_from;
     st->spec_tokens = v->num_speculative_tokens;
     out->total_gib = st->total_gib;
     out->total_source = st->total_source;

@@ -133,6 +133,7 @@ static const kv_field fields[] = {
     FN(vllm_page_bytes, page_bytes, "bytes"),
     FN(vllm_state_page_bytes, state_page_bytes, "bytes"),
     FB(vllm_mamba_align, mamba_align),
+    FI(vllm_auto_fit_from, auto_fit_from, "tokens"),
     FN(vllm_mamba_padding_percent, mamba_padding_percent, "percent"),
     FI(vllm_layers_per_group, group_size, "layers"),
     FI(vllm_kv_cache_groups, num_groups, "groups"),

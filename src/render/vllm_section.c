@@ -142,6 +142,11 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
     char a[FMT_BUF], b[FMT_BUF];
     fprintf(out, "Available KV cache memory: %s GiB\n", gib(a, sizeof a, v->available_bytes));
+    if (s->vllm.auto_fit_from > s->context) /* --max-model-len auto, cut to what fits */
+        fprintf(out, "Auto-fit max_model_len: reduced from %lld to %lld to fit in available GPU "
+                     "memory (%s GiB available for KV cache)\n",
+                (long long)s->vllm.auto_fit_from, (long long)s->context,
+                gib(b, sizeof b, v->check_bytes));
     if (v->check_bytes != v->available_bytes && (v->fits || v->refusal != KV_VLLM_STARTS))
         fprintf(out, "  (the start-up check plans against %s GiB:%s%s)\n",
                 gib(a, sizeof a, v->check_bytes),
