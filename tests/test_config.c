@@ -212,6 +212,20 @@ static const config_case reference[] = {
      * @1,000:   20,480,000 + 64,389,120 = 84,869,120
      * @100,000: 2,048,000,000 + 64,389,120 = 2,112,389,120 */
     {"Qwen__Qwen3.5-35B-A3B.json", 40, 2, 256, 0, {10, 0, 0, 30}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 20480, 84869120, 2112389120.0},
+    /* Qwen3.5-9B and -4B (text_config): layer_types 24 linear + 8 full; 4 KV heads x 256: full
+     * 2 x 8 x 4 x 256 x 2 = 32,768 B/token; the gated delta net's state, mamba_ssm_dtype
+     * float32: conv (2 x 16 x 128 + 32 x 128) x 3 x 2 B = 49,152 + SSM 32 x 128 x 128 x 4 B =
+     * 2,097,152 -> 2,146,304 B, x 24 = 51,511,296 B.
+     * @1,000:   32,768,000 + 51,511,296 = 84,279,296
+     * @100,000: 3,276,800,000 + 51,511,296 = 3,328,311,296 */
+    {"Qwen__Qwen3.5-9B.json", 32, 4, 256, 0, {8, 0, 0, 24}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 32768, 84279296, 3328311296.0},
+    {"Qwen__Qwen3.5-4B__from-log-output.json", 32, 4, 256, 0, {8, 0, 0, 24}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 32768, 84279296, 3328311296.0},
+    /* Qwen3.6-27B (Qwen3.5-27B's shapes): 48 linear + 16 full; full 2 x 16 x 4 x 256 x 2 =
+     * 65,536 B/token; state conv 3 x 10,240 x 2 B = 61,440 + SSM 48 x 128 x 128 x 4 B =
+     * 3,145,728 -> 3,207,168 B, x 48 = 153,944,064 B.
+     * @1,000:   65,536,000 + 153,944,064 = 219,480,064
+     * @100,000: 6,553,600,000 + 153,944,064 = 6,707,544,064 */
+    {"Qwen__Qwen3.6-27B__from-report.json", 64, 4, 256, 0, {16, 0, 0, 48}, 0, 0, KV_DTYPE_BF16, KV_DTYPE_BF16, 65536, 219480064, 6707544064.0},
     /* Gemma-4 26B-A4B: layer_types 25 sliding (1024) + 5 full; the full layers have their own
      * shape (num_global_key_value_heads 2 x global_head_dim 512): full 2 x 5 x 2 x 512 x 2 =
      * 20,480 B/token; sliding 2 x 25 x 8 x 256 x 2 = 204,800 B/token up to 1,024 tokens.

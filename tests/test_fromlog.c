@@ -514,8 +514,7 @@ static const cmp_case cases[] = {
     /* a state pool before the token pool: the slots, the state buffers and the token count
      * from the log's own figures (+0.76%, past the rounding: about 36 MB less was free when
      * SGLang profiled than at load end), so not every line is equal */
-    {"S20", {"--from-log", LOGS "sglang-s20-qwen3.5-9b-tp2.log", "--config",
-             KVCALC_SOURCE_DIR "/tests/fixtures/frontier/Qwen__Qwen3.5-9B__from-test-dict.json",
+    {"S20", {"--from-log", LOGS "sglang-s20-qwen3.5-9b-tp2.log", "--model", "qwen3.5-9b",
              "--gpu", "rtx-4090", "--mem-fraction-static", "0.8", "--tp", "2", NULL}, 0,
      {"sglang_max_mamba_cache_size=186", "sglang_ssm_state_bytes=4706009088",
       "logged_kv_cache_tokens=327310", "kv_cache_tokens=329806", NULL}},

@@ -228,6 +228,24 @@ static void refused_not_guessed(void **state)
     RUN(&r, "--model", "minimax-m2.7", "--get", "kv_bytes_per_token");
     assert_int_equal(r.status, 0);
     run_free(&r);
+    /* the real configs of such models (tests/fixtures/frontier/README.md) */
+    static const struct {
+        const char *file, *key;
+    } real[] = {
+        {"deepseek-ai__DeepSeek-V4-Flash.json", "compress_ratios: DeepSeek-V4's"},
+        {"moonshotai__Kimi-Linear-48B-A3B-Instruct.json", "linear_attn_config: Kimi-Linear's"},
+        {"MiniMaxAI__MiniMax-M1.json", "attn_type_list: MiniMax's"},
+    };
+    for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/tests/fixtures/frontier/%s", KVCALC_SOURCE_DIR,
+                 real[i].file);
+        RUN(&r, "--config", path);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, real[i].key))
+            fail_msg("%s: %s", real[i].file, r.err);
+        run_free(&r);
+    }
 }
 
 /* A config whose weights kvcalc cannot count: one line on stderr naming the file as typed

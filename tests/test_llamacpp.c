@@ -296,9 +296,7 @@ static void recurrent_split_from_a_config(void **state)
     assert_non_null(strstr(log, want));
     free(log);
     run_result r;
-    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--config",
-                                     KVCALC_SOURCE_DIR "/tests/fixtures/frontier/"
-                                                       "Qwen__Qwen3.5-9B__from-test-dict.json",
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3.5-9b",
                                      "--ctx-size", "8192", "--parallel", "1", "--llamacpp-build",
                                      "9849", NULL},
                &r);
@@ -313,9 +311,7 @@ static void recurrent_split_from_a_config(void **state)
     /* MTP drafting: 3 snapshots per sequence widen the state to 4 copies, 4 x 50.25 = 201.00
      * MiB - what a public write-up reports of Qwen3.5-4B (the 9B's state shapes) with MTP,
      * "201.00 MiB (1 cells, 32 layers, 1 seqs, 3 rs_seq)" */
-    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--config",
-                                     KVCALC_SOURCE_DIR "/tests/fixtures/frontier/"
-                                                       "Qwen__Qwen3.5-9B__from-test-dict.json",
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3.5-9b",
                                      "--ctx-size", "8192", "--parallel", "1", "--llamacpp-build",
                                      "9849", "--n-rs-seq", "3", NULL},
                &r);

@@ -192,7 +192,7 @@ static void hybrid_block_sizes(void **state)
         const char *block, *padding;
     } cases[] = {
         {{"--model", "nemotron-3-nano-30b-a3b", "--dtype", "fp8", NULL}, "4176", "0.19"},
-        {{"--config", KVCALC_SOURCE_DIR "/tests/fixtures/frontier/Qwen__Qwen3.5-9B__from-test-dict.json",
+        {{"--model", "qwen3.5-9b",
           "--dtype", "fp8", NULL}, "1056", "0.76"},
         {{"--model", "qwen3.5-27b", NULL}, "784", "0.13"},
         /* the same 0.28.0 log's arms with drafting: a gated delta net's conv state keeps

@@ -516,8 +516,9 @@ static int read_qwen_window(cfg *c, kv_spec *s)
 }
 
 /* Layer kinds kvcalc does not model are refused, not read as full attention: Kimi-Linear's
- * KDA layers (linear_attn_config), MiniMax's lightning attention (attn_type_list), and
- * Falcon-H1's layers that run attention and a Mamba mixer side by side (mamba_d_ssm). */
+ * KDA layers (linear_attn_config), MiniMax's lightning attention (attn_type_list),
+ * Falcon-H1's layers that run attention and a Mamba mixer side by side (mamba_d_ssm), and
+ * DeepSeek-V4's per-layer compressed latent beside a 128-token window (compress_ratios). */
 static int refuse_unmodelled(cfg *c)
 {
     static const struct {
@@ -526,6 +527,7 @@ static int refuse_unmodelled(cfg *c)
         {"linear_attn_config", "Kimi-Linear's KDA layers"},
         {"attn_type_list", "MiniMax's lightning-attention layers"},
         {"mamba_d_ssm", "Falcon-H1's attention-and-Mamba layers"},
+        {"compress_ratios", "DeepSeek-V4's compressed sliding-window latent layers"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         size_t v = find(c, keys[i].key);
