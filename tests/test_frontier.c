@@ -174,6 +174,29 @@ static void auto_fit(void **state)
     unlink(path);
 }
 
+/* Gemma-4 E2B's text config (a dict a TensorRT-Edge-LLM test keeps "faithful to the
+ * published checkpoint", tests/fixtures/frontier/README.md): 35 layers, the last 20 reuse
+ * earlier caches; the first 15 are 3 full (layers 4, 9, 14: 1 KV head x global_head_dim 512,
+ * attention_k_eq_v false) + 12 sliding (1 x 256, window 512). Per token 2 x 3 x 1 x 512 x 2 =
+ * 6,144 B; @4,096: 6,144 x 4,096 + 2 x 12 x 256 x 2 x 512 = 31,457,280 B. Its per-layer
+ * embeddings are not counted: the weights are refused until given. */
+static void gemma4_e2b(void **state)
+{
+    (void)state;
+    const char *cfg = KVCALC_SOURCE_DIR
+        "/tests/fixtures/frontier/google__gemma-4-E2B-it__text_config__from-dict.json";
+    assert_true(get((const char *const[]){"--config", cfg, "--params-b", "5.1", "--get",
+                                          "kv_bytes_per_token", NULL}) == 6144);
+    assert_true(get((const char *const[]){"--config", cfg, "--params-b", "5.1", "--get",
+                                          "kv_bytes_per_request", NULL}) == 31457280.0);
+    run_result r;
+    RUN(&r, "--config", cfg);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "(hidden_size_per_layer_input: per-layer embeddings): give "
+                                  "--params-b"));
+    run_free(&r);
+}
+
 /* What kvcalc has not read from an engine's source is refused with the field named. */
 static void refused_not_guessed(void **state)
 {
@@ -281,7 +304,7 @@ int main(void)
         cmocka_unit_test(gemma4_shapes),     cmocka_unit_test(gemma4_parameters),
         cmocka_unit_test(shared_kv_layers),  cmocka_unit_test(refused_not_guessed),
         cmocka_unit_test(weights_refused),   cmocka_unit_test(mtp_layers),
-        cmocka_unit_test(auto_fit),
+        cmocka_unit_test(auto_fit),          cmocka_unit_test(gemma4_e2b),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

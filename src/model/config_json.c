@@ -757,6 +757,18 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
         return -1;
     a->moe_with_dense = moe_block; /* Gemma-4: every layer keeps its dense MLP beside the
                                       experts */
+    /* Gemma-3n / Gemma-4 E2B, E4B: per-layer embeddings and the shared layers' double-wide
+     * MLPs, whose tensors kvcalc has not counted: the weights are not guessed */
+    int64_t ple = 0;
+    int double_wide = 0;
+    if (get_int(c, "hidden_size_per_layer_input", 0, MAX_WIDTH, &ple) < 0 ||
+        get_bool(c, "use_double_wide_mlp", &double_wide) < 0)
+        return -1;
+    if (ple > 0)
+        snprintf(a->unknown, sizeof a->unknown, "hidden_size_per_layer_input: per-layer "
+                                                "embeddings");
+    else if (double_wide)
+        snprintf(a->unknown, sizeof a->unknown, "use_double_wide_mlp");
     a->attn_k_eq_v = k_eq_v;      /* its full layers have no v_proj */
     (void)fam;
     int own = dedicated;
