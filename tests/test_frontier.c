@@ -197,6 +197,36 @@ static void gemma4_e2b(void **state)
     run_free(&r);
 }
 
+/* LFM2's short convolutions (tests/fixtures/frontier: a fine-tune of LFM2.5-1.2B with its
+ * shapes). Parameters: 65,536 x 2,048 tied embeddings; 6 attention layers (q, o 2,048^2; k,
+ * v 2,048 x 512; q/k norms 64 each); 10 conv layers (in_proj 2,048 x 6,144, conv 2,048 x 3,
+ * out_proj 2,048^2); 16 SwiGLU MLPs of 8,192 (block_auto_adjust_ff_dim: 2/3 of 12,288), two
+ * norms each => 1,170,340,608, LFM2-1.2B's own count. The conv state (L_cache - 1) x 2,048 x 2
+ * B = 8,192 B pads to the 16-token attention page of 2 x 8 x 64 x 2 x 16 = 32,768 B (+300%);
+ * vLLM 0.17's real log (MetaX C500, 2,048 tokens: tests/logs/README.md) prints these five
+ * lines; its block count, 40,738, follows from its token line (217,264 = 40,738 // 3 x 16). */
+static void short_convolutions(void **state)
+{
+    (void)state;
+    const char *cfg = KVCALC_SOURCE_DIR
+        "/tests/fixtures/frontier/FlameF0X__LFM2.5-1.2B-Distilled-Claude-4.6__derivative.json";
+    assert_true(get((const char *const[]){"--config", cfg, "--get", "params", NULL}) ==
+                1170340608.0);
+    run_result r;
+    RUN(&r, "--config", cfg, "--engine", "vllm", "--vllm-version", "0.17", "--context", "2048",
+        "--gpu-mem-gib", "15.625", "--num-gpu-blocks-override", "40738");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Setting attention block size to 16 tokens to ensure that "
+                                  "attention page size is >= mamba page size.\n"
+                                  "Padding mamba page size by 300.00% to ensure that mamba page "
+                                  "size and attention page size are exactly equal.\n"));
+    assert_non_null(strstr(r.out, "WARNING: Add 2 padding layers, may waste at most 20.00% KV "
+                                  "cache memory\n"));
+    assert_non_null(strstr(r.out, "GPU KV cache size: 217,264 tokens\n"
+                                  "Maximum concurrency for 2,048 tokens per request: 313.37x\n"));
+    run_free(&r);
+}
+
 /* What kvcalc has not read from an engine's source is refused with the field named. */
 static void refused_not_guessed(void **state)
 {
@@ -305,6 +335,7 @@ int main(void)
         cmocka_unit_test(shared_kv_layers),  cmocka_unit_test(refused_not_guessed),
         cmocka_unit_test(weights_refused),   cmocka_unit_test(mtp_layers),
         cmocka_unit_test(auto_fit),          cmocka_unit_test(gemma4_e2b),
+        cmocka_unit_test(short_convolutions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

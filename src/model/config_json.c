@@ -129,6 +129,7 @@ static const struct {
     {"gemma3", 1, 0, 0, 0, 0, 4},
     {"gemma4_text", 1, 0, 0, 0, 0, 4},
     {"gpt_oss", 0, 1, 0, 0, 0, 2},
+    {"lfm2", 1, 0, 0, 0, 0, 2},
     {"deepseek_v3", 0, 0, 0, 1, 0, 2},
     {"deepseek_v32", 0, 0, 0, 1, 0, 2},
     {"glm4_moe", 0, 0, 0, 1, 0, 2},
@@ -757,6 +758,22 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
         return -1;
     a->moe_with_dense = moe_block; /* Gemma-4: every layer keeps its dense MLP beside the
                                       experts */
+    /* LFM2: block_auto_adjust_ff_dim shrinks the MLP as SwiGLU models do (transformers
+     * Lfm2MLP: int(2 x ff / 3), times block_ffn_dim_multiplier, up to block_multiple_of):
+     * LFM2-1.2B's 12,288 is 8,192 wide, its count exact (1,170,340,608) */
+    int adjust = 0;
+    int64_t multiple = 256;
+    if (get_bool(c, "block_auto_adjust_ff_dim", &adjust) < 0 ||
+        get_int(c, "block_multiple_of", 1, MAX_WIDTH, &multiple) < 0)
+        return -1;
+    if (adjust && a->intermediate > 0) {
+        size_t mv = find(c, "block_ffn_dim_multiplier");
+        double mult = mv && c->toks[mv].type == KV_JSON_NUMBER ? kv_json_number(c->text, &c->toks[mv]) : 1.0;
+        if (!(mult > 0 && mult <= 100))
+            return cfg_fail(c, mv, "block_ffn_dim_multiplier: expected a number in (0, 100]");
+        int64_t ff = (int64_t)(mult * (double)(2 * a->intermediate / 3));
+        a->intermediate = multiple * ((ff + multiple - 1) / multiple);
+    }
     /* Gemma-3n / Gemma-4 E2B, E4B: per-layer embeddings and the shared layers' double-wide
      * MLPs, whose tensors kvcalc has not counted: the weights are not guessed */
     int64_t ple = 0;
