@@ -227,6 +227,33 @@ static void short_convolutions(void **state)
     run_free(&r);
 }
 
+/* A model of state layers alone (Mamba-1: expand 2 x hidden 256 = 512 channels, d_conv 4,
+ * d_state 16): 512 x 3 + 512 x 16 = 9,728 elements, 19,456 B in bf16 a layer. vLLM has no
+ * attention page to share: the page is the state and a block is max_model_len; with 1 GiB of
+ * KV memory, floor(2^30 / (4 x 19,456)) = 13,797 blocks, one a request. SGLang: refused. */
+static void attention_free(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-mamba-XXXXXX";
+    write_temp(path, "{\"num_hidden_layers\": 4, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+                     "\"intermediate_size\": 512, \"vocab_size\": 1000, \"layer_types\": "
+                     "[\"mamba\", \"mamba\", \"mamba\", \"mamba\"], \"mamba_d_state\": 16, "
+                     "\"mamba_d_conv\": 4, \"mamba_expand\": 2}");
+    run_result r;
+    RUN(&r, "--config", path, "--engine", "vllm", "--kv-cache-memory-gib", "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  blocks  : 4,096 tokens x 19,456 B per layer page x 4 layers "
+                                  "per group = 77,824 B per block; 1 KV cache group\n"));
+    assert_non_null(strstr(r.out, "(13,797 blocks; one request of 4,096 tokens takes 1 blocks)"));
+    assert_null(strstr(r.out, "Setting attention block size"));
+    run_free(&r);
+    RUN(&r, "--config", path, "--engine", "sglang");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "the model has no attention layer"));
+    run_free(&r);
+    unlink(path);
+}
+
 /* What kvcalc has not read from an engine's source is refused with the field named. */
 static void refused_not_guessed(void **state)
 {
@@ -335,7 +362,7 @@ int main(void)
         cmocka_unit_test(shared_kv_layers),  cmocka_unit_test(refused_not_guessed),
         cmocka_unit_test(weights_refused),   cmocka_unit_test(mtp_layers),
         cmocka_unit_test(auto_fit),          cmocka_unit_test(gemma4_e2b),
-        cmocka_unit_test(short_convolutions),
+        cmocka_unit_test(short_convolutions), cmocka_unit_test(attention_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

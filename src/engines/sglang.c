@@ -352,6 +352,10 @@ static int bad_gib(kv_opt_num x)
 static kv_status sglang_check(const kv_spec *s, kv_error *why)
 {
     const kv_sglang_spec *g = &s->sglang;
+    if (attention_layers(s) == 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
+                         "the model has no attention layer: kvcalc has not read how SGLang "
+                         "sizes a model of state layers alone");
     if (!(s->gpu_mem_gib <= 1e6)) /* the flags are bounded; only the GPU's size can be out */
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_GPU_MEM_GIB],
                          "%.17g GiB is more than --engine sglang sizes (at most 1e6 GiB)",

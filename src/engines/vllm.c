@@ -735,6 +735,17 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
             bs = (int64_t)attn_bs;
         if (state_page > 0)
             out->mamba_padding_percent = 100.0 * ((double)bs * attn_tok - state_page) / state_page;
+        if (counts[KV_LAYER_FULL] + counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED] == 0) {
+            /* no attention layer to share a page with (a pure Mamba model): the page is the
+             * state itself and a block is max_model_len (MambaModelConfig sets
+             * mamba_block_size = max_model_len, vllm/model_executor/models/config.py @
+             * 1936cf38) */
+            out->block_raised = 0;
+            out->mamba_padding_percent = 0;
+            out->block_size = s->context;
+            out->page_bytes = state_page;
+            return KV_OK;
+        }
     }
     out->block_size = bs;
     out->page_bytes = (double)bs * attn_tok;
