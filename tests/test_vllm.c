@@ -94,10 +94,14 @@ static const log_case logs[] = {
     /* Qwen3-Next-style Mamba hybrid (12 full + 36 gated-delta-net layers), block size 2,096,
      * Mamba "align" mode: groups of 12 -> 1 full + 3 state groups; page 2,096 x (2 x 2 x 256
      * x 2 = 2,048) = 4,292,608, x 12 per block; 17.36 GiB -> 361 blocks; 361 // 4 x 2,096 =
-     * 188,640 tokens; 361 / (ceil(131,072 / 2,096) = 63 + 3 x 2) = 5.23x */
+     * 188,640 tokens; 361 / (ceil(131,072 / 2,096) = 63 + 3 x 2) = 5.23x. The log's build
+     * (2026) chose 2,096 itself; kvcalc is told it with --block-size, which vLLM's command
+     * line accepts from 0.18 (before, only the BlockSize literals): 0.18 keeps the rules of
+     * this log (tokens = blocks // groups x block to 0.19, no null block). */
     {"qwen3-next hybrid",
      {"--config", KVCALC_SOURCE_DIR "/tests/fixtures/variants/qwen3-next.json", "--block-size",
-      "2096", "--max-model-len", "131072", "--mamba-cache-mode", "align", NULL},
+      "2096", "--max-model-len", "131072", "--mamba-cache-mode", "align", "--vllm-version",
+      "0.18", NULL},
      "17.36", 361, "GPU KV cache size: 188,640 tokens",
      "Maximum concurrency for 131,072 tokens per request: 5.23x"},
 };
@@ -676,6 +680,67 @@ static void usage_errors(void **state)
     run_free(&r);
 }
 
+/* The --block-size values each release's command line accepts (src/engines/vllm.c,
+ * block_sizes: argparse choices [8, 16, 32] to 0.6.3 and [8, 16, 32, 64, 128] from 0.6.4,
+ * CacheConfig's BlockSize literal from 0.8.5 with 256 from 0.11, any positive size from
+ * 0.18). Each row: a release, sizes it accepts, sizes it refuses. */
+static void block_sizes_by_release(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *version, *accepts[4], *refuses[4], *listed;
+    } rows[] = {
+        {"0.6.3", {"8", "16", "32"}, {"1", "64", "128", "256"}, "8, 16 or 32"},
+        {"0.6.4", {"8", "64", "128"}, {"1", "256", "24", "4"}, "8, 16, 32, 64 or 128"},
+        {"0.8.4", {"8", "16", "128"}, {"1", "256", "3", "48"}, "8, 16, 32, 64 or 128"},
+        {"0.8.5", {"1", "8", "128"}, {"256", "3", "2", "512"}, "1, 8, 16, 32, 64 or 128"},
+        {"0.10", {"1", "64", "128"}, {"256", "3", "544", "2096"}, "1, 8, 16, 32, 64 or 128"},
+        {"0.11", {"1", "128", "256"}, {"3", "512", "544", "2096"},
+         "1, 8, 16, 32, 64, 128 or 256"},
+        {"0.17", {"1", "16", "256"}, {"3", "544", "2096", "17"},
+         "1, 8, 16, 32, 64, 128 or 256"},
+        {"0.18", {"3", "544", "2096", "17"}, {"0", "-16", NULL, NULL}, NULL},
+        {"0.28", {"1", "3", "784", "100000"}, {"0", "-1", NULL, NULL}, NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        for (size_t j = 0; j < 4 && rows[i].accepts[j]; j++) {
+            run_result r;
+            run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b",
+                                             "--vllm-version", rows[i].version, "--block-size",
+                                             rows[i].accepts[j], "--get", "block_size", NULL},
+                       &r);
+            char want[32];
+            snprintf(want, sizeof want, "%s\n", rows[i].accepts[j]);
+            if (r.status != 0 || strcmp(r.out, want) != 0)
+                fail_msg("vLLM %s --block-size %s: exit %d, %s%s", rows[i].version,
+                         rows[i].accepts[j], r.status, r.out, r.err);
+            run_free(&r);
+        }
+        for (size_t j = 0; j < 4 && rows[i].refuses[j]; j++) {
+            run_result r;
+            run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b",
+                                             "--vllm-version", rows[i].version, "--block-size",
+                                             rows[i].refuses[j], NULL},
+                       &r);
+            assert_int_equal(r.status, 2);
+            assert_int_equal(r.out_len, 0);
+            assert_int_equal(count_lines(r.err), 2);
+            assert_non_null(strstr(r.err, "kvcalc: --block-size: "));
+            if (rows[i].listed && strstr(r.err, rows[i].listed) == NULL)
+                fail_msg("vLLM %s --block-size %s: %s", rows[i].version, rows[i].refuses[j],
+                         r.err);
+            run_free(&r);
+        }
+    }
+    /* the refusal in full, at the default release */
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--block-size", "3", NULL}, &r);
+    assert_string_equal(r.err, "kvcalc: --block-size: vLLM 0.11 accepts 1, 8, 16, 32, 64, 128 "
+                               "or 256 (any positive size from 0.18; --vllm-version)\n"
+                               "Try 'kvcalc --help' for more information.\n");
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -688,6 +753,7 @@ int main(void)
         cmocka_unit_test(layouts_and_dtypes),
         cmocka_unit_test(request_that_does_not_fit),
         cmocka_unit_test(usage_errors),
+        cmocka_unit_test(block_sizes_by_release),
         cmocka_unit_test(v0_cpu_blocks_match_the_logs),
         cmocka_unit_test(v0_lines_in_vllms_words),
         cmocka_unit_test(blocks_per_token_eras),

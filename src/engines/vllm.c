@@ -910,6 +910,67 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     return KV_OK;
 }
 
+/* The --block-size values each release's command line accepts; other values never start.
+ * Sources (vllm-project/vllm): arg_utils.py `choices=[8, 16, 32]` to 0.6.3 (docs v0.5.3 and
+ * v0.6.3.post1 engine_args); `choices=[8, 16, 32, 64, 128]` from 0.6.4 (arg_utils.py of the
+ * HPU upstreaming; PR #11259 restored them after #10938 cut them to three for a few weeks of
+ * December 2024, which kvcalc does not single out); from 0.8.5 the choices are CacheConfig's
+ * `BlockSize = Literal[1, 8, 16, 32, 64, 128]` (PR #16835, vllm/config.py; docs v0.9.0 to
+ * v0.10.2); with 256 from 0.11 (vllm/config/cache.py, docs v0.11.1 to v0.16.0; 0.11.0 from
+ * copies of that era). From 0.18 (#35122's refactor, in 0.18 per vllm-ascend #7652) the
+ * Literal is gone: `block_size: SkipValidation[int]`, then `Field(default=None, gt=0)`
+ * (vllm/config/cache.py @ 002f10e0), any positive size; 0.17 is taken as the Literal's
+ * last release (not read). What a backend then does with an accepted size (FlashAttention's
+ * multiple of 16, FlashMLA's 64) is not a refusal of the flag. */
+static const struct {
+    int from;
+    int64_t sizes[8]; /* 0-terminated; sizes[0] == 0: any positive size */
+} block_sizes[] = {
+    {0, {8, 16, 32}},
+    {V(6, 4), {8, 16, 32, 64, 128}},
+    {V(8, 5), {1, 8, 16, 32, 64, 128}},
+    {V(11, 0), {1, 8, 16, 32, 64, 128, 256}},
+    {V(18, 0), {0}},
+};
+
+/* The row of block_sizes for a release. */
+static size_t block_sizes_row(int version)
+{
+    size_t row = 0;
+    for (size_t i = 0; i < sizeof block_sizes / sizeof block_sizes[0]; i++)
+        if (version >= block_sizes[i].from)
+            row = i;
+    return row;
+}
+
+static int block_size_accepted(int version, int64_t block_size)
+{
+    const int64_t *sizes = block_sizes[block_sizes_row(version)].sizes;
+    if (sizes[0] == 0)
+        return block_size >= 1;
+    for (size_t i = 0; i < 8 && sizes[i]; i++)
+        if (sizes[i] == block_size)
+            return 1;
+    return 0;
+}
+
+/* "8, 16 or 32": the sizes a release accepts, for the refusal. */
+static void block_sizes_text(int version, char *buf, size_t n)
+{
+    const int64_t *sizes = block_sizes[block_sizes_row(version)].sizes;
+    size_t count = 0, used = 0;
+    while (count < 8 && sizes[count])
+        count++;
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%lld",
+                         i == 0 ? "" : i + 1 == count ? " or " : ", ", (long long)sizes[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
 /* ---- the engine interface --------------------------------------------------------------- */
 
 /* Whether a given memory figure is out of what kvcalc sizes. */
@@ -949,6 +1010,14 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
                          "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
                          "memory sizes >= 0 and finite, GPU total > 0)");
+    if (v->block_size.set && !block_size_accepted(v->version, v->block_size.value)) {
+        char sizes[96], release[32];
+        block_sizes_text(v->version, sizes, sizeof sizes);
+        kv_vllm_version_format(v->version, release, sizeof release);
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_BLOCK_SIZE],
+                         "vLLM %s accepts %s (any positive size from 0.18; --vllm-version)",
+                         release, sizes);
+    }
     if (v->mtp && s->arch.mtp_layers <= 0)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_MTP],
                          "the model has no MTP layers (num_nextn_predict_layers, "
