@@ -212,6 +212,18 @@ static void short_convolutions(void **state)
         "/tests/fixtures/frontier/FlameF0X__LFM2.5-1.2B-Distilled-Claude-4.6__derivative.json";
     assert_true(get((const char *const[]){"--config", cfg, "--get", "params", NULL}) ==
                 1170340608.0);
+    /* LFM2-1.2B's first config.json (July 2025): full_attn_idxs [2, 5, 8, 10, 12, 14] instead
+     * of layer_types, block_ff_dim instead of intermediate_size, no tie_word_embeddings - read
+     * as transformers' Lfm2Config does: the same model. 6 attention layers x 2 x 8 x 64 x 2 B
+     * = 12,288 B a token; at 4,096 tokens 50,331,648 + 10 conv layers x 2,048 x 2 x 2 B
+     * (81,920) = 50,413,568 B a request. */
+    const char *first[] = {"--model", "lfm2-1.2b", "--get", NULL, NULL};
+    first[3] = "params";
+    assert_true(get(first) == 1170340608.0);
+    first[3] = "kv_bytes_per_token";
+    assert_true(get(first) == 12288.0);
+    first[3] = "kv_bytes_per_request";
+    assert_true(get(first) == 50413568.0);
     run_result r;
     RUN(&r, "--config", cfg, "--engine", "vllm", "--vllm-version", "0.17", "--context", "2048",
         "--gpu-mem-gib", "15.625", "--num-gpu-blocks-override", "40738");

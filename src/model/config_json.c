@@ -59,6 +59,9 @@ static const family families[] = {
     /* SmolLM3's config.json has no tie_word_embeddings; its config class ties them (and only
      * tied, 3.08B, matches the published size) */
     {"smollm3", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
+    /* LFM2's config class ties them too (Lfm2Config tie_word_embeddings=True), and LFM2-1.2B's
+     * first config.json says nothing: 1,170,340,608 parameters only tied */
+    {"lfm2", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
 };
 static const family no_family = {"", RULE_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
@@ -464,6 +467,28 @@ static int read_no_rope_layers(cfg *c, size_t v, kv_spec *s)
     return 0;
 }
 
+/* LFM2's original full_attn_idxs (the configs of July 2025, before layer_types): the listed
+ * layers are attention, the others short convolutions - transformers' Lfm2Config builds
+ * layer_types so ("full_attention" if i in full_attn_idxs else "conv"). */
+static int read_full_attn_idxs(cfg *c, size_t v, kv_spec *s)
+{
+    const kv_json_tok *arr = &c->toks[v];
+    if (arr->type != KV_JSON_ARRAY || s->layers > KV_MAX_PATTERN)
+        return cfg_fail(c, v, "full_attn_idxs: expected an array of layer numbers below %lld",
+                        (long long)s->layers);
+    for (int64_t i = 0; i < s->layers; i++)
+        s->layout.pattern[i] = KV_LAYER_STATE;
+    size_t e = v + 1;
+    for (size_t i = 0; i < arr->size; i++, e = c->toks[e].next) {
+        int64_t at;
+        if (int_value(c, e, "full_attn_idxs", 0, s->layers - 1, &at) < 0)
+            return -1;
+        s->layout.pattern[at] = KV_LAYER_FULL;
+    }
+    s->layout.pattern_len = (size_t)s->layers;
+    return 0;
+}
+
 /* Nemotron-H's hybrid_override_pattern: one character per block of num_hidden_layers, 'M' a
  * Mamba-2 mixer, '*' attention, '-' a dense MLP and 'E' an MoE block. MLP and MoE blocks
  * keep neither cache nor state, so they are left out of the layers (as the GGUF reader does
@@ -576,13 +601,16 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
         get_bool(c, "use_sliding_window", &use_sliding) < 0)
         return -1;
     size_t types = find(c, "layer_types"), no_rope = find(c, "no_rope_layers");
-    size_t hybrid = find(c, "hybrid_override_pattern");
+    size_t hybrid = find(c, "hybrid_override_pattern"), attn_idxs;
 
     if (types) {
         if (read_layer_types(c, types, s) < 0)
             return -1;
     } else if (hybrid) {
         if (read_hybrid_pattern(c, hybrid, s) < 0)
+            return -1;
+    } else if ((attn_idxs = find(c, "full_attn_idxs")) != 0) {
+        if (read_full_attn_idxs(c, attn_idxs, s) < 0)
             return -1;
     } else if (fam->rule == RULE_ALTERNATE) {
         fill_pattern(l, 2, 1, KV_LAYER_SLIDING, KV_LAYER_FULL);
@@ -824,7 +852,10 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
                                               "num_experts", NULL};
     static const char *const step_keys[] = {"interleave_moe_layer_step", "decoder_sparse_step",
                                             "moe_layer_freq", "expert_layer_period", NULL};
-    static const char *const width_keys[] = {"intermediate_size", "ffn_hidden_size", NULL};
+    /* block_ff_dim first: LFM2's original key, which transformers' Lfm2Config takes over
+     * intermediate_size (kwargs.get("block_ff_dim", intermediate_size)) */
+    static const char *const width_keys[] = {"block_ff_dim", "intermediate_size",
+                                             "ffn_hidden_size", NULL};
     static const char *const vocab_keys[] = {"vocab_size", "padded_vocab_size", NULL};
     static const char *const top_k_keys[] = {"num_experts_per_tok", "experts_per_token", NULL};
     int bias = 0, tie = fam->tie;
@@ -833,6 +864,7 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
     if (get_int_alias(c, width_keys, 1, MAX_WIDTH, &a->intermediate) < 0 ||
         get_int_alias(c, vocab_keys, 1, MAX_WIDTH, &a->vocab) < 0 ||
         get_bool(c, "tie_word_embeddings", &tie) < 0 ||
+        get_bool(c, "tie_embedding", &tie) < 0 || /* LFM2's original key, which wins */
         get_bool(c, "attention_bias", &bias) < 0 ||
         get_int_alias(c, expert_keys, 0, MAX_COUNT, &a->experts) < 0 ||
         get_int(c, "moe_intermediate_size", 1, MAX_WIDTH, &a->moe_intermediate) < 0 ||
