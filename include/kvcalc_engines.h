@@ -229,6 +229,9 @@ typedef struct {
     kv_opt_int max_running_requests;    /* --max-running-requests */
     int disable_radix_cache;            /* --disable-radix-cache */
     kv_opt_int mamba_ssm_dtype;         /* --mamba-ssm-dtype, its bytes (4, 2); not set: 4 */
+    /* speculative decoding (EAGLE, or NEXTN: the model's MTP layers): draft tokens verified a
+     * step; 0: off */
+    int64_t speculative_num_draft_tokens; /* --speculative-num-draft-tokens */
 } kv_sglang_spec;
 
 /* What SGLang would allocate and print, per GPU. */
@@ -255,6 +258,16 @@ typedef struct {
     double mamba_bytes;          /* slots x per request: out of the token pool's budget */
     double conv_state_bytes, ssm_state_bytes; /* the two buffers, (slots + 1) x per request */
     int64_t max_running_requests;/* what the state pool lets run at once (0: no cap) */
+    /* speculative decoding on a model with state layers: the states of every draft token */
+    int64_t spec_running;        /* running requests the reservation assumed (48 unless given) */
+    double spec_reserved_bytes;  /* spec_running x draft tokens x per request: off the budget */
+    double inter_ssm_bytes;      /* intermediate_ssm_state_cache: (running + 1) x draft tokens
+                                    x SSM state */
+    double inter_conv_bytes;     /* intermediate_conv_window_cache: the same of conv state */
+    /* the draft's own token pool (NEXTN): as many tokens, its layers' cells, outside the
+     * budget */
+    int64_t draft_layers;        /* its attention layers (0: no pool counted) */
+    double draft_k_bytes, draft_v_bytes;
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
@@ -632,6 +645,9 @@ typedef enum {
     KV_LOG_MAMBA_SLOTS,     /* SGLang "Mamba Cache is allocated. max_mamba_cache_size" */
     KV_LOG_CONV_STATE,      /* ... conv_state size */
     KV_LOG_SSM_STATE,       /* ... ssm_state size */
+    KV_LOG_INTER_SSM,       /* ... intermediate_ssm_state_cache size (speculative decoding) */
+    KV_LOG_INTER_CONV,      /* ... intermediate_conv_window_cache size */
+    KV_LOG_SPEC_TOKENS,     /* SGLang speculative_num_draft_tokens (ServerArgs) */
     KV_LOG_FIELDS
 } kv_log_field;
 

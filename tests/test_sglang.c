@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define KVCALC_ENGINES
@@ -179,6 +180,93 @@ static void library_and_table(void **state)
     assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
 }
 
+/* Speculative decoding (--speculative-num-draft-tokens D; model_runner_kv_cache_mixin.py @
+ * 226149ac handle_max_mamba_cache, server_args.py _handle_speculative_decoding): S20's
+ * Qwen3.5-9B on two RTX 4090s with D = 4. One rank's state a request: 24 gated-delta-net
+ * layers x (conv 4,096 x 3 x 2 B = 24,576 + SSM 16 x 128 x 128 x 4 B = 1,048,576) =
+ * 25,755,648 B. Running requests default to 48, so 48 x 4 x 25,755,648 = 4,945,084,416 B come
+ * off rest = 14.08 - 22.93 x 0.2 = 9.494 GiB first: 4.88853 GiB, of which r / (1 + r) =
+ * 2.31562 GiB / 25,755,648 B = 96 slots (96.54); 96 / 3 = 32 run. The verify buffers hold
+ * (32 + 1) x 4 states: SSM 33 x 4 x 24 x 1,048,576 = 3,321,888,768 B, conv 33 x 4 x 24 x
+ * 24,576 = 77,856,768 B. The MTP draft's pool: one attention layer of 2 KV heads x 256 x 2 B
+ * = 1,024 B a token for K, as many tokens as the target's pool plus its padded row. */
+/* The one number kvcalc prints for args (--get). */
+static double get_number(const char *const *args)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    assert_int_equal(r.status, 0);
+    char *end;
+    double v = strtod(r.out, &end);
+    assert_true(end != r.out && *end == '\n');
+    run_free(&r);
+    return v;
+}
+
+#define S20 "--engine", "sglang", "--model", "qwen3.5-9b", "--gpu", "rtx-4090", "--tp", "2", \
+            "--mem-fraction-static", "0.8", "--avail-mem-before-load-gib", "22.93",           \
+            "--avail-mem-after-load-gib", "14.08", "--context", "262144"
+static void speculative_decoding(void **state)
+{
+    (void)state;
+    EXPECT_STDOUT("187\n", S20, "--get", "sglang_max_mamba_cache_size"); /* without: S20 */
+    EXPECT_STDOUT("62\n", S20, "--speculative-num-draft-tokens", "0", "--get",
+                  "sglang_max_running_requests"); /* 0 is off: 187 / 3 */
+#define SPEC S20, "--speculative-num-draft-tokens", "4"
+    EXPECT_STDOUT("25755648\n", SPEC, "--get", "sglang_mamba_bytes_per_request");
+    EXPECT_STDOUT("4945084416\n", SPEC, "--get", "sglang_speculative_reserved_bytes");
+    EXPECT_STDOUT("96\n", SPEC, "--get", "sglang_max_mamba_cache_size");
+    EXPECT_STDOUT("32\n", SPEC, "--get", "sglang_max_running_requests");
+    EXPECT_STDOUT("3321888768\n", SPEC, "--get", "sglang_intermediate_ssm_state_bytes");
+    EXPECT_STDOUT("77856768\n", SPEC, "--get", "sglang_intermediate_conv_window_bytes");
+    EXPECT_STDOUT("1\n", SPEC, "--get", "sglang_draft_attention_layers");
+    double tokens = get_number((const char *const[]){SPEC, "--get", "kv_cache_tokens", NULL});
+    double draft_k =
+        get_number((const char *const[]){SPEC, "--get", "sglang_draft_k_bytes", NULL});
+    double rest = get_number((const char *const[]){SPEC, "--get", "available_kv_bytes", NULL});
+    assert_true(draft_k == (tokens + 1) * 1024);
+    /* the token pool: what is left after the drafts' states and 96 slots, 16,384 B a token */
+    assert_true(tokens * 16384 <= rest && rest < (tokens + 1) * 16384);
+    assert_true(fabs(rest - (9.494 * 1073741824.0 - 4945084416.0 - 96 * 25755648.0)) < 1024);
+    run_result r;
+    run_kvcalc((const char *const[]){SPEC, NULL}, &r);
+    assert_non_null(strstr(r.out, "Mamba Cache is allocated. max_mamba_cache_size: 96, "
+                                  "conv_state size: 0.05GB, ssm_state size: 2.27GB "
+                                  "intermediate_ssm_state_cache size: 3.09GB "
+                                  "intermediate_conv_window_cache size: 0.07GB\n"));
+    run_free(&r);
+#undef SPEC
+    /* any model: 48 requests run at most (or --max-running-requests), and the default
+     * fraction reserves 2 GiB more: H100 (81,559 MiB), TP1, 0.5.6, the reserve 13,440 MiB
+     * (docs/sglang.md) -> round((81,559 - 13,440 - 2,048) / 81,559, 3) = 0.810, not 0.835 */
+#define H100 "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100", "--context", "1024"
+    EXPECT_STDOUT("0.835\n", H100, "--get", "sglang_mem_fraction_static");
+    EXPECT_STDOUT("0.81\n", H100, "--speculative-num-draft-tokens", "3", "--get",
+                  "sglang_mem_fraction_static");
+    EXPECT_STDOUT("48\n", H100, "--speculative-num-draft-tokens", "3", "--get",
+                  "max_concurrency");
+    EXPECT_STDOUT("10\n", H100, "--max-running-requests", "10", "--get", "max_concurrency");
+    EXPECT_STDOUT("0\n", H100, "--speculative-num-draft-tokens", "3", "--get",
+                  "sglang_draft_attention_layers"); /* no MTP layers: no draft pool counted */
+#undef H100
+    /* releases whose rules kvcalc has not read */
+    EXPECT_STDOUT("48\n", "--engine", "sglang", "--sglang-version", "0.5.9",
+                  "--speculative-num-draft-tokens", "2", "--get", "sglang_max_running_requests");
+    static const char *const versions[] = {"0.5.2", "0.5.3rc0", "0.5.10rc0", "0.5.14"};
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+        run_kvcalc((const char *const[]){"--engine", "sglang", "--sglang-version", versions[i],
+                                         "--speculative-num-draft-tokens", "2", NULL},
+                   &r);
+        assert_int_equal(r.status, 2);
+        assert_int_equal(r.out_len, 0);
+        assert_non_null(strstr(r.err, "kvcalc: --speculative-num-draft-tokens: kvcalc has read "
+                                      "SGLang's speculative-decoding memory rules of 0.5.3rc2 "
+                                      "to 0.5.9 only (--sglang-version)\n"));
+        run_free(&r);
+    }
+}
+#undef S20
+
 static void usage_errors(void **state)
 {
     (void)state;
@@ -213,6 +301,7 @@ int main(void)
         cmocka_unit_test(pool_arithmetic),
         cmocka_unit_test(library_and_table),
         cmocka_unit_test(usage_errors),
+        cmocka_unit_test(speculative_decoding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,8 +161,25 @@ static double vision_factor(int version)
     return version < POST(V(0, 4, 9), 3) ? 0.90 : 0.95;
 }
 
-double kv_sglang_default_fraction(int version, double mib, int64_t tp, int vision,
-                                  int64_t chunked, int64_t graph_bs)
+/* Speculative decoding's share of the default reserve (server_args.py, the 0.5 series'
+ * _handle_gpu_memory_settings: after the 10 GiB floor, "eagle draft models and cuda graphs"
+ * reserved_mem += 2 * 1024 MiB, STANDALONE 6 * 1024, NGRAM none; kvcalc models EAGLE and
+ * NEXTN). PR #23862 (2026-04-27) replaced it by counting the draft's pool: see spec_rules. */
+#define SPEC_RESERVE_MIB 2048.0
+/* The releases whose speculative rules kvcalc has read: from the 0.5.3rc2 reserve (the
+ * 2 GiB above; every stored server_args.py of the 0.4.7-0.5 series reserves 2 GiB for EAGLE,
+ * though #23862 calls what it removed "a flat 4GB/6GB heuristic") to 0.5.9 (2026-02-24): the
+ * reservation below is the same in model_runner_kv_cache_mixin.py @ 226149ac and @ 001ccef0
+ * (after #19002, 2026-02-19; before #20058's refactor, 2026-03-06, which 0.5.10rc0 of
+ * 2026-03-28 holds). Later releases solve the slots and the draft-token states together
+ * (kv_cache_configurator.py, #32184), count the draft's pool in the cell (#23862, in 0.5.14)
+ * and store the conv windows once (#28302, 0.5.14's notes): not modelled, refused. */
+#define SPEC_RULES_FIRST RC(V(0, 5, 3), 2)
+#define SPEC_RULES_LAST V(0, 5, 9)
+#define SPEC_RULES_CHANGED RC(V(0, 5, 10), 0)
+
+static double default_fraction(int version, double mib, int64_t tp, int vision,
+                               int64_t chunked, int64_t graph_bs, double spec_mib)
 {
     double f;
     if (version < POST(V(0, 4, 5), 3))
@@ -180,8 +197,14 @@ double kv_sglang_default_fraction(int version, double mib, int64_t tp, int visio
     } else if (version < RC(V(0, 5, 3), 2))
         f = round3((mib - reserve_by_card(mib, tp)) / mib);
     else
-        f = round3((mib - reserve_2025(mib, tp, chunked, graph_bs)) / mib);
+        f = round3((mib - reserve_2025(mib, tp, chunked, graph_bs) - spec_mib) / mib);
     return vision ? f * vision_factor(version) : f;
+}
+
+double kv_sglang_default_fraction(int version, double mib, int64_t tp, int vision,
+                                  int64_t chunked, int64_t graph_bs)
+{
+    return default_fraction(version, mib, tp, vision, chunked, graph_bs, 0);
 }
 
 /* Up to v0.4.8 the vision factor was applied at model load to whatever f was in force. */
@@ -240,6 +263,14 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
     out->mamba_per_req_bytes = conv_req + ssm_req;
     if (!(out->mamba_per_req_bytes > 0))
         return;
+    /* speculative decoding: every running request keeps the states of each draft token for
+     * the verify step (handle_max_mamba_cache: mamba_cache_per_req x max_running_requests x
+     * speculative_num_draft_tokens, off the budget before the split) */
+    int64_t d = g->speculative_num_draft_tokens;
+    if (d > 0) {
+        out->spec_reserved_bytes = out->mamba_per_req_bytes * (double)out->spec_running * (double)d;
+        *rest_gib -= out->spec_reserved_bytes / 1073741824.0;
+    }
     int64_t slots;
     if (g->max_mamba_cache_size.set) {
         slots = g->max_mamba_cache_size.value;
@@ -249,7 +280,8 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
         slots = (int64_t)floor(share * 1073741824.0 / out->mamba_per_req_bytes);
         out->mamba_auto = 1;
     } else {
-        slots = g->max_running_requests.set ? g->max_running_requests.value : 512;
+        /* max_running_requests: the flag, else 48 under speculative decoding */
+        slots = g->max_running_requests.set || d > 0 ? out->spec_running : 512;
     }
     out->max_mamba_cache_size = slots;
     out->mamba_bytes = (double)slots * out->mamba_per_req_bytes;
@@ -257,9 +289,16 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
     out->ssm_state_bytes = (double)(slots + 1) * ssm_req;
     *rest_gib -= out->mamba_bytes / 1073741824.0;
     int64_t cap = g->disable_radix_cache ? slots : slots / 3;
-    if (g->max_running_requests.set && g->max_running_requests.value < cap)
-        cap = g->max_running_requests.value;
+    if ((g->max_running_requests.set || d > 0) && out->spec_running < cap)
+        cap = out->spec_running;
     out->max_running_requests = cap;
+    /* the verify step's buffers, sized by the requests that run (mamba_spec_state_size =
+     * max_num_reqs) plus the padded slot: [layers, R + 1, D, state] (memory_pool.py MambaPool,
+     * the dense layout of the early-2026 releases) */
+    if (d > 0) {
+        out->inter_ssm_bytes = (double)(cap + 1) * (double)d * ssm_req;
+        out->inter_conv_bytes = (double)(cap + 1) * (double)d * conv_req;
+    }
 }
 
 static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_result *out)
@@ -274,10 +313,11 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
             out->mem_fraction_static *= vision_factor(g->version);
     } else {
         out->fraction_default = 1;
-        out->mem_fraction_static = kv_sglang_default_fraction(
+        out->mem_fraction_static = default_fraction(
             g->version, out->gpu_mem_mib, s->tp, vision,
             g->chunked_prefill_size.set ? g->chunked_prefill_size.value : 0,
-            g->cuda_graph_max_bs.set ? g->cuda_graph_max_bs.value : 0);
+            g->cuda_graph_max_bs.set ? g->cuda_graph_max_bs.value : 0,
+            g->speculative_num_draft_tokens > 0 ? SPEC_RESERVE_MIB : 0);
     }
 
     /* P and A: from the log, else estimated (the GPU minus the CUDA context, minus the
@@ -297,6 +337,12 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, counts);
     out->budget_bytes = rest * 1073741824.0;
+    /* requests that run at once: --max-running-requests, else 48 under speculative decoding
+     * (server_args.py _handle_speculative_decoding: "Max running requests is reset to 48 for
+     * speculative decoding"), else no cap of its own */
+    out->spec_running = g->max_running_requests.set ? g->max_running_requests.value
+                        : g->speculative_num_draft_tokens > 0 ? 48 : 0;
+    out->max_running_requests = out->spec_running;
     if (counts[KV_LAYER_STATE] > 0)
         mamba_pool(s, counts[KV_LAYER_STATE], &rest, out);
     out->rest_bytes = rest * 1073741824.0;
@@ -339,10 +385,28 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
         double rows = (double)(out->max_total_num_tokens + out->pad_rows);
         out->k_bytes = rows * k_all * elem;
         out->v_bytes = rows * v_all * elem;
+        /* NEXTN: the draft worker's pool takes the target's token count (draft_runner_cache_
+         * size) in its own layers - num_nextn_predict_layers, one full-attention layer for a
+         * model of state layers (HybridLinearKVPool full_attention_layer_ids=[0]) - and comes
+         * out of what the budget left (model_runner_kv_cache_mixin.py @ 226149ac) */
+        if (g->speculative_num_draft_tokens > 0 && s->arch.mtp_layers > 0 && layers > 0) {
+            out->draft_layers = counts[KV_LAYER_STATE] > 0 ? 1 : s->arch.mtp_layers;
+            double share = (double)out->draft_layers / layers;
+            out->draft_k_bytes = out->k_bytes * share;
+            out->draft_v_bytes = out->v_bytes * share;
+        }
     }
 }
 
 /* ---- the engine interface --------------------------------------------------------------- */
+
+/* SGLang's flags, by identity (their order in params, the descriptor's table below). */
+enum {
+    SG_P_FRACTION, SG_P_BEFORE, SG_P_AFTER, SG_P_PAGE, SG_P_MAX_TOTAL, SG_P_CHUNKED,
+    SG_P_GRAPH_BS, SG_P_VERSION, SG_P_MAMBA_RATIO, SG_P_MAMBA_SLOTS, SG_P_RUNNING,
+    SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_P_SPEC_TOKENS, SG_PARAMS
+};
+static const kv_param params[SG_PARAMS];
 
 static int bad_gib(kv_opt_num x)
 {
@@ -360,6 +424,15 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_GPU_MEM_GIB],
                          "%.17g GiB is more than --engine sglang sizes (at most 1e6 GiB)",
                          s->gpu_mem_gib);
+    if (g->speculative_num_draft_tokens > 0 &&
+        (g->version < SPEC_RULES_FIRST || g->version >= SPEC_RULES_CHANGED)) {
+        char first[32], last[32];
+        kv_sglang_version_format(SPEC_RULES_FIRST, first, sizeof first);
+        kv_sglang_version_format(SPEC_RULES_LAST, last, sizeof last);
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOKENS],
+                         "kvcalc has read SGLang's speculative-decoding memory rules of %s to "
+                         "%s only (--sglang-version)", first, last);
+    }
     const kv_opt_num f = g->mem_fraction_static;
     if (bad_gib(g->avail_before_gib) || bad_gib(g->avail_after_gib) ||
         (f.set && !(f.value > 0 && f.value <= 1)) || g->page_size < 1 ||
@@ -385,7 +458,7 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     kv_sglang_result *g = &r->sglang;
     sglang_compute_into(s, r, g);
     r->max_concurrency = whole_requests(g, s->context);
-    if (g->mamba_per_req_bytes > 0) /* each running request holds one state slot */
+    if (g->max_running_requests > 0) /* a state slot each, or the flag's (or 48's) cap */
         r->max_concurrency = fmin(r->max_concurrency, (double)g->max_running_requests);
     kv_sglang_version_format(s->sglang.version, r->engine_version, sizeof r->engine_version);
     r->available_kv_bytes = g->rest_bytes;
@@ -402,7 +475,7 @@ static double sglang_at(const kv_spec *s, const kv_result *r, int64_t context,
     (void)s;
     (void)request_bytes; /* SGLang counts tokens of one pool, not bytes */
     double n = whole_requests(&r->sglang, context);
-    if (r->sglang.mamba_per_req_bytes > 0)
+    if (r->sglang.max_running_requests > 0)
         n = fmin(n, (double)r->sglang.max_running_requests);
     return n;
 }
@@ -449,11 +522,6 @@ static void sglang_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn comp
 #define E KV_ENGINE_SGLANG
 #define P(TYPE, m) KV_EPARAM(E, kv_sglang_spec, TYPE, m)
 
-enum {
-    SG_P_FRACTION, SG_P_BEFORE, SG_P_AFTER, SG_P_PAGE, SG_P_MAX_TOTAL, SG_P_CHUNKED,
-    SG_P_GRAPH_BS, SG_P_VERSION, SG_P_MAMBA_RATIO, SG_P_MAMBA_SLOTS, SG_P_RUNNING,
-    SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_PARAMS
-};
 
 static const kv_choice ssm_dtypes[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2},
                                        {NULL, 0}};
@@ -514,6 +582,13 @@ static const kv_param params[SG_PARAMS] = {
                         .key = "mamba_ssm_dtype", .choices = ssm_dtypes,
                         .blames = KV_ERR_ENGINE_INPUT, .meta = "DTYPE",
                         .help = "dtype of the SSM state [float32]"},
+    [SG_P_SPEC_TOKENS] = {.name = "speculative-num-draft-tokens",
+                          P(INT, speculative_num_draft_tokens),
+                          .key = "speculative_num_draft_tokens", .min = 0, .max = 1024,
+                          .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                          .help = "EAGLE / NEXTN draft tokens a step: 48 running requests "
+                                  "unless given, a state model's draft-token states, the MTP "
+                                  "layers' own pool [0: off]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_sglang_result, name, m, T, unit, ftype, sweep)
@@ -534,6 +609,12 @@ static const kv_field fields[] = {
     F(sglang_conv_state_bytes, conv_state_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_ssm_state_bytes, ssm_state_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_max_running_requests, max_running_requests, int64_t, "requests", KV_F_INT, 1),
+    F(sglang_speculative_reserved_bytes, spec_reserved_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_intermediate_ssm_state_bytes, inter_ssm_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_intermediate_conv_window_bytes, inter_conv_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_draft_attention_layers, draft_layers, int64_t, "layers", KV_F_INT, 0),
+    F(sglang_draft_k_bytes, draft_k_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_draft_v_bytes, draft_v_bytes, double, "bytes", KV_F_NUM, 0),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -552,6 +633,7 @@ static const kv_log_pattern patterns[] = {
     {"page_size=%n", T(KV_LOG_PAGE_SIZE), 0, NULL},
     {"max_total_tokens=%n", T(KV_LOG_MAX_TOTAL_TOKENS), 0, NULL},
     {"chunked_prefill_size=%n", T(KV_LOG_CHUNKED_PREFILL), 0, NULL},
+    {"speculative_num_draft_tokens=%n", T(KV_LOG_SPEC_TOKENS), 0, NULL},
     {"Load weight begin. avail mem=%b", T(KV_LOG_AVAIL_BEFORE), KV_MIN, NULL},
     {"Load weight end.%*dtype=torch.%s,", T(KV_TO_DTYPE), 0, NULL},
     {"Load weight end.%*avail mem=%b", T(KV_LOG_AVAIL_AFTER), KV_MIN, NULL},
@@ -564,6 +646,10 @@ static const kv_log_pattern patterns[] = {
     {"Mamba Cache is allocated. max_mamba_cache_size: %n,", T(KV_LOG_MAMBA_SLOTS), 0, NULL},
     {"Mamba Cache is allocated.%*conv_state size: %b, ssm_state size: %b",
      T(KV_LOG_CONV_STATE, KV_LOG_SSM_STATE), 0, NULL},
+    {"Mamba Cache is allocated.%*intermediate_ssm_state_cache size: %b", T(KV_LOG_INTER_SSM), 0,
+     NULL},
+    {"Mamba Cache is allocated.%*intermediate_conv_window_cache size: %b", T(KV_LOG_INTER_CONV),
+     0, NULL},
     {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
     {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
     {"context_len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
@@ -576,7 +662,8 @@ static const kv_log_pattern patterns[] = {
 
 /* The settings the comparison lists apart (in its "Logged:" line). */
 static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_MEM_FRACTION,
-                                KV_LOG_PAGE_SIZE, KV_LOG_MAX_TOTAL_TOKENS, KV_LOG_CHUNKED_PREFILL};
+                                KV_LOG_PAGE_SIZE, KV_LOG_MAX_TOTAL_TOKENS, KV_LOG_CHUNKED_PREFILL,
+                                KV_LOG_SPEC_TOKENS};
 
 static const kv_log_input inputs[] = {
     SET(KV_LOG_MAX_MODEL_LEN, CORE(KV_P_CONTEXT)),
@@ -585,6 +672,7 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_PAGE_SIZE, MINE(SG_P_PAGE)),
     SET(KV_LOG_MAX_TOTAL_TOKENS, MINE(SG_P_MAX_TOTAL)),
     SET(KV_LOG_CHUNKED_PREFILL, MINE(SG_P_CHUNKED)),
+    SET(KV_LOG_SPEC_TOKENS, MINE(SG_P_SPEC_TOKENS)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE, MINE(SG_P_BEFORE)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_AFTER, MINE(SG_P_AFTER)),
     {KV_LOG_MAMBA_SLOTS, MINE(SG_P_MAMBA_SLOTS), KV_LOG_KV_FIGURE, 0, 0, 0},
@@ -631,6 +719,10 @@ static const kv_cmp_row rows[] = {
      KV_TERM_KV},
     {"ssm_state size", KV_LOG_SSM_STATE, 0, KV_CMP_D(sglang.ssm_state_bytes), 1, "bytes",
      KV_TERM_KV},
+    {"intermediate_ssm_state_cache", KV_LOG_INTER_SSM, 0, KV_CMP_D(sglang.inter_ssm_bytes), 1,
+     "bytes", KV_TERM_KV},
+    {"intermediate_conv_window_cache", KV_LOG_INTER_CONV, 0, KV_CMP_D(sglang.inter_conv_bytes),
+     1, "bytes", KV_TERM_KV},
 };
 
 static const kv_log_what_if what_if[] = {{MINE(SG_P_FRACTION), KV_LOG_MEM_FRACTION, 1}};

@@ -26,20 +26,37 @@ static void state_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     const kv_sglang_spec *in = &s->sglang;
+    int64_t d = in->speculative_num_draft_tokens;
     const char *why = in->max_mamba_cache_size.set ? "--max-mamba-cache-size"
                       : g->mamba_auto ? "r / (1 + r) of the budget, r = --mamba-full-memory-ratio"
                       : in->max_running_requests.set ? "--max-running-requests (no radix cache)"
-                                                     : "512 without the radix cache";
+                      : d > 0 ? "48 running requests under speculative decoding (no radix cache)"
+                              : "512 without the radix cache";
+    if (d > 0)
+        fprintf(out, "  drafts  : %lld running x %lld draft tokens x %s B = %s GB of draft-token "
+                     "states, off the budget first\n",
+                (long long)g->spec_running, (long long)d,
+                fmt_fixed(a, sizeof a, g->mamba_per_req_bytes, 0, 1),
+                gb(b, sizeof b, g->spec_reserved_bytes));
     fprintf(out, "  state   : %s B per request (conv state bf16, SSM state %s), %lld slots (%s)\n",
             fmt_fixed(a, sizeof a, g->mamba_per_req_bytes, 0, 1),
             in->mamba_ssm_dtype.set && in->mamba_ssm_dtype.value == 2 ? "16-bit" : "float32",
             (long long)g->max_mamba_cache_size, why);
+    /* SGLang's line: no comma before the intermediate caches, a space at the end */
     fprintf(out, "Mamba Cache is allocated. max_mamba_cache_size: %lld, conv_state size: %sGB, "
-                 "ssm_state size: %sGB\n",
+                 "ssm_state size: %sGB",
             (long long)g->max_mamba_cache_size, gb(a, sizeof a, g->conv_state_bytes),
             gb(b, sizeof b, g->ssm_state_bytes));
-    fprintf(out, "  tokens  : %s - %lld x %s B = %s GB for the token pool\n",
-            gb(a, sizeof a, g->budget_bytes), (long long)g->max_mamba_cache_size,
+    if (d > 0)
+        fprintf(out, " intermediate_ssm_state_cache size: %sGB intermediate_conv_window_cache "
+                     "size: %sGB",
+                gb(a, sizeof a, g->inter_ssm_bytes), gb(b, sizeof b, g->inter_conv_bytes));
+    fputc('\n', out);
+    char e[FMT_BUF + 8] = "";
+    if (d > 0)
+        snprintf(e, sizeof e, "%s - ", gb(c, sizeof c, g->spec_reserved_bytes));
+    fprintf(out, "  tokens  : %s - %s%lld x %s B = %s GB for the token pool\n",
+            gb(a, sizeof a, g->budget_bytes), e, (long long)g->max_mamba_cache_size,
             fmt_fixed(b, sizeof b, g->mamba_per_req_bytes, 0, 1), gb(c, sizeof c, g->rest_bytes));
 }
 
@@ -103,6 +120,21 @@ void report_sglang_text(FILE *out, const kv_report *rep)
         return;
     }
     pool_line(out, s, g);
+    if (g->draft_layers > 0) {
+        /* the draft worker's pool: the same line, as many tokens, its own layers */
+        char c[FMT_BUF];
+        if (s->layout.mla)
+            fprintf(out, "KV Cache is allocated. #tokens: %lld, KV size: %s GB\n",
+                    (long long)g->max_total_num_tokens, gb(a, sizeof a, g->draft_k_bytes));
+        else
+            fprintf(out, "KV Cache is allocated. #tokens: %lld, K size: %s GB, V size: %s GB\n",
+                    (long long)g->max_total_num_tokens, gb(a, sizeof a, g->draft_k_bytes),
+                    gb(b, sizeof b, g->draft_v_bytes));
+        fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many tokens), "
+                     "%s GB out of the (1 - f) headroom, not the budget\n",
+                (long long)g->draft_layers, g->draft_layers == 1 ? "" : "s",
+                gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes));
+    }
     fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
             (long long)g->max_total_num_tokens, (long long)s->context);
     if (g->mamba_per_req_bytes > 0)
@@ -112,6 +144,13 @@ void report_sglang_text(FILE *out, const kv_report *rep)
                 fmt_int(b, sizeof b, s->context, 1), (long long)g->max_running_requests,
                 s->sglang.disable_radix_cache ? "one slot each without the radix cache"
                                               : "slots / 3 with the radix cache");
+    else if (g->max_running_requests > 0)
+        fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages (at most "
+                     "%lld running: %s).\n\n",
+                fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1),
+                fmt_int(b, sizeof b, s->context, 1), (long long)g->max_running_requests,
+                s->sglang.max_running_requests.set ? "--max-running-requests"
+                                                   : "48 under speculative decoding");
     else
         fprintf(out, "  %s whole requests of %s tokens share the pool at once (each takes whole "
                      "pages).\n\n",
