@@ -268,6 +268,7 @@ typedef struct {
      * budget */
     int64_t draft_layers;        /* its attention layers (0: no pool counted) */
     double draft_k_bytes, draft_v_bytes;
+    double draft_weights_bytes;  /* the MTP layers' weights the draft worker loads, one rank */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders

@@ -249,6 +249,12 @@ static void speculative_decoding(void **state)
     EXPECT_STDOUT("0\n", H100, "--speculative-num-draft-tokens", "3", "--get",
                   "sglang_draft_attention_layers"); /* no MTP layers: no draft pool counted */
 #undef H100
+    /* the draft worker loads the MTP layer's weights: Qwen3.5-4B's checkpoint holds 120,599,552
+     * mtp.* parameters (its shard headers, data/models/CHECKPOINTS.tsv), 2 B each in bf16 */
+    EXPECT_STDOUT("241199104\n", "--engine", "sglang", "--model", "qwen3.5-4b", "--gpu", "h100",
+                  "--speculative-num-draft-tokens", "2", "--get", "sglang_draft_weights_bytes");
+    EXPECT_STDOUT("0\n", "--engine", "sglang", "--model", "qwen3.5-4b", "--gpu", "h100", "--get",
+                  "sglang_draft_weights_bytes"); /* no speculative decoding: not loaded */
     /* releases whose rules kvcalc has not read */
     EXPECT_STDOUT("48\n", "--engine", "sglang", "--sglang-version", "0.5.9",
                   "--speculative-num-draft-tokens", "2", "--get", "sglang_max_running_requests");

@@ -394,6 +394,15 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
             double share = (double)out->draft_layers / layers;
             out->draft_k_bytes = out->k_bytes * share;
             out->draft_v_bytes = out->v_bytes * share;
+            /* and loads the MTP layers' weights (the checkpoint's own bytes, else the
+             * estimate's MTP part), after the target's pool: out of the headroom too */
+            kv_param_parts q;
+            kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim,
+                                    &q);
+            out->draft_weights_bytes =
+                (s->checkpoint_mtp_bytes > 0 ? s->checkpoint_mtp_bytes
+                                             : q.mtp * kv_dtype_get(s->weight_dtype)->bytes) /
+                (double)s->tp;
         }
     }
 }
@@ -615,6 +624,7 @@ static const kv_field fields[] = {
     F(sglang_draft_attention_layers, draft_layers, int64_t, "layers", KV_F_INT, 0),
     F(sglang_draft_k_bytes, draft_k_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_draft_v_bytes, draft_v_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_draft_weights_bytes, draft_weights_bytes, double, "bytes", KV_F_NUM, 0),
 };
 
 #define T(...) {__VA_ARGS__}

@@ -130,10 +130,12 @@ void report_sglang_text(FILE *out, const kv_report *rep)
             fprintf(out, "KV Cache is allocated. #tokens: %lld, K size: %s GB, V size: %s GB\n",
                     (long long)g->max_total_num_tokens, gb(a, sizeof a, g->draft_k_bytes),
                     gb(b, sizeof b, g->draft_v_bytes));
-        fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many tokens), "
-                     "%s GB out of the (1 - f) headroom, not the budget\n",
+        char w[FMT_BUF];
+        fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many tokens) "
+                     "%s GB and its weights %s GB: out of the (1 - f) headroom, not the budget\n",
                 (long long)g->draft_layers, g->draft_layers == 1 ? "" : "s",
-                gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes));
+                gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes),
+                gb(w, sizeof w, g->draft_weights_bytes));
     }
     fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
             (long long)g->max_total_num_tokens, (long long)s->context);
