@@ -649,6 +649,11 @@ typedef enum {
     KV_LOG_INTER_SSM,       /* ... intermediate_ssm_state_cache size (speculative decoding) */
     KV_LOG_INTER_CONV,      /* ... intermediate_conv_window_cache size */
     KV_LOG_SPEC_TOKENS,     /* SGLang speculative_num_draft_tokens (ServerArgs) */
+    KV_LOG_RS_BYTES,        /* llama.cpp recurrent state "llama_memory_recurrent: size =" */
+    KV_LOG_RS_CELLS,        /* ... its cells (sequences) */
+    KV_LOG_RS_LAYERS,       /* ... its layers (the model's n_layer) */
+    KV_LOG_R_BYTES,         /* ... R (the conv state) */
+    KV_LOG_S_BYTES,         /* ... S (the SSM state) */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,60 @@ static void recurrent_split_from_a_config(void **state)
     run_free(&r);
 }
 
+/* --from-log reads the recurrent state's line ("llama_memory_recurrent: size = ... R (f32):
+ * ..., S (f32): ...") and compares its cells, layers, R and S - three real logs whose only
+ * figures are those lines (tests/logs/README.md). Per sequence, Qwen3.5's gated delta nets
+ * hold R = layers x 3 conv rows x (2 x 16 x 128 + V heads x 128) x 4 B and S = layers x V heads
+ * x 128 x 128 x 4 B: 35B-A3B (30 of 40 layers, 32 V heads) 4 sequences: R 11.25, S 240.00 MiB;
+ * 9B (24 of 32, 32 V heads) 4 sequences: R 9.00, S 192.00 MiB; 27B (48 of 64, 48 V heads) 3
+ * sequences: R 16.88, S 432.00 MiB - where the 27B's GGUF carries its MTP layer too, so the
+ * log says 65 layers to the config's 64 (the MTP layer holds no state: its rows are
+ * "skipped"). */
+static void recurrent_lines_of_real_logs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log, *model;
+        long long cells, layers_logged, layers, r, s;
+    } cases[] = {
+        {"llamacpp-h04-qwen3.5-35b-a3b.log", "qwen3.5-35b-a3b", 4, 40, 40, 11796480, 251658240},
+        {"llamacpp-h05-qwen3.5-9b-4slots.log", "qwen3.5-9b", 4, 32, 32, 9437184, 201326592},
+        {"llamacpp-h06-qwen3.5-27b-mtp-tp.log", "qwen3.5-27b", 3, 65, 64, 17694720, 452984832},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512], want[256];
+        snprintf(path, sizeof path, "%s/tests/logs/%s", KVCALC_SOURCE_DIR, cases[i].log);
+        run_result r;
+        run_kvcalc((const char *const[]){"--from-log", path, "--model", cases[i].model,
+                                         "--format", "json", NULL},
+                   &r);
+        assert_int_equal(r.status, 0);
+        snprintf(want, sizeof want, "\"quantity\": \"recurrent cells\", \"unit\": \"cells\", "
+                                    "\"logged\": %lld, \"kvcalc\": %lld, \"difference\": 0,",
+                 cases[i].cells, cases[i].cells);
+        assert_non_null(strstr(r.out, want));
+        snprintf(want, sizeof want, "\"quantity\": \"recurrent layers\", \"unit\": \"layers\", "
+                                    "\"logged\": %lld, \"kvcalc\": %lld,",
+                 cases[i].layers_logged, cases[i].layers);
+        assert_non_null(strstr(r.out, want));
+        /* R is printed to 0.01 MiB: 16.88 is 17,699,963 B logged, 17,694,720 B exact */
+        double r_logged = 0, s_logged = 0;
+        const char *at = strstr(r.out, "\"quantity\": \"R (conv state)\"");
+        assert_non_null(at);
+        assert_int_equal(sscanf(strstr(at, "\"logged\": "), "\"logged\": %lf", &r_logged), 1);
+        snprintf(want, sizeof want, "\"kvcalc\": %lld,", cases[i].r);
+        assert_non_null(strstr(at, want));
+        assert_true(fabs(r_logged - (double)cases[i].r) <= 0.005 * 1048576);
+        at = strstr(r.out, "\"quantity\": \"S (SSM state)\"");
+        assert_non_null(at);
+        assert_int_equal(sscanf(strstr(at, "\"logged\": "), "\"logged\": %lf", &s_logged), 1);
+        assert_true(s_logged == (double)cases[i].s);
+        snprintf(want, sizeof want, "\"kvcalc\": %lld, \"difference\": 0,", cases[i].s);
+        assert_non_null(strstr(at, want));
+        run_free(&r);
+    }
+}
+
 /* DeepSeek sparse attention: the indexer's key cache beside the MLA cache, in -ctk's type, as
  * b10505 prints it (tests/logs/llamacpp-h03-glm-5.2-dsa.log). GLM-5's 78 MLA layers at 768,000
  * cells: main 768,000 x 78 x 576 x 2 B = 65,812.50 MiB, the log's line byte for byte; the
@@ -589,6 +644,7 @@ int main(void)
         cmocka_unit_test(fit_properties),    cmocka_unit_test(refusals),
         cmocka_unit_test(printed_lines),     cmocka_unit_test(usage_errors),
         cmocka_unit_test(levers),            cmocka_unit_test(recurrent_split_from_a_config),
+        cmocka_unit_test(recurrent_lines_of_real_logs),
         cmocka_unit_test(indexer_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -755,6 +755,15 @@ static const kv_log_pattern patterns[] = {
      T(KV_LOG_KV_BYTES, KV_TO_TYPE_K, KV_LOG_K_BYTES, KV_TO_TYPE_V, KV_LOG_V_BYTES), KV_LINE,
      "KV self size"},
     {"kv self size = %b", T(KV_LOG_KV_BYTES), KV_LINE, "kv self size (pre-GGUF)"},
+    /* recurrent layers' state (src/llama-memory-recurrent.cpp): "size = %7.2f MiB (%6u cells,
+     * %3d layers, %2u seqs %2u rs_seq), R (%s): %7.2f MiB, S (%s): %7.2f MiB", rs_seq from
+     * b9849; the layers are the model's n_layer */
+    {"llama_memory_recurrent: size = %b ( %n cells, %n layers, %n seqs",
+     T(KV_LOG_RS_BYTES, KV_LOG_RS_CELLS, KV_LOG_RS_LAYERS, KV_LOG_N_SEQ), KV_LINE,
+     "llama_memory_recurrent: size"},
+    {"seqs %n rs_seq)", T(KV_LOG_N_RS_SEQ), 0, NULL},
+    {"R (%s): %b, S (%s): %b", T(KV_TO_SKIP, KV_LOG_R_BYTES, KV_TO_SKIP, KV_LOG_S_BYTES), 0,
+     NULL},
 };
 
 /* A cache line after "creating SWA KV cache" is the sliding-window cache's: its cells,
@@ -814,6 +823,14 @@ static const kv_cmp_row cmp_rows[] = {
     {"indexer layers", KV_LOG_INDEX_LAYERS, 0, KV_CMP_I(llamacpp.index.layers), 1, "layers",
      KV_TERM_KV},
     {"indexer K", KV_LOG_INDEX_K_BYTES, 0, KV_CMP_D(llamacpp.index.k_bytes), 1, "bytes",
+     KV_TERM_KV},
+    {"recurrent cells", KV_LOG_RS_CELLS, 0, KV_CMP_I(llamacpp.state_rows), 1, "cells",
+     KV_TERM_KV},
+    {"recurrent layers", KV_LOG_RS_LAYERS, 0, KV_CMP_I(llamacpp.n_layer), 1, "layers",
+     KV_TERM_KV},
+    {"R (conv state)", KV_LOG_R_BYTES, 0, KV_CMP_D(llamacpp.state_r_bytes), 1, "bytes",
+     KV_TERM_KV},
+    {"S (SSM state)", KV_LOG_S_BYTES, 0, KV_CMP_D(llamacpp.state_s_bytes), 1, "bytes",
      KV_TERM_KV},
     {"KV cache (all)", KV_LOGGED_KV_TOTAL, 1, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV},
 };
