@@ -518,6 +518,15 @@ static const cmp_case cases[] = {
              "--gpu", "rtx-4090", "--mem-fraction-static", "0.8", "--tp", "2", NULL}, 0,
      {"sglang_max_mamba_cache_size=186", "sglang_ssm_state_bytes=4706009088",
       "logged_kv_cache_tokens=327310", "kv_cache_tokens=329806", NULL}},
+    /* LFM2-700M's short convolutions alone (SGLang 0.5.6.post2): the log states no fraction;
+     * with the 0.771 its readings imply, rest = 13.81 - 15.33 x 0.229 = 10.29943 GiB, less
+     * the log's 85,292 slots of 10 layers x 1,536 x 2 x 2 B = 61,440 B, over 12,288 B a token
+     * (6 attention layers x 2 x 8 x 64 x 2 B): 473,517 tokens (the log 473,854, within the
+     * readings' rounding) */
+    {"S24", {"--from-log", LOGS "sglang-s24-lfm2-700m.log", "--config",
+             KVCALC_SOURCE_DIR "/tests/fixtures/frontier/LiquidAI__LFM2-700M__from-hf-blob-page.json",
+             "--sglang-version", "0.5.6.post2", "--mem-fraction-static", "0.771", NULL}, 1,
+     {"kv_cache_tokens=473517", "logged_kv_cache_tokens=473854", NULL}},
     /* D23's token line is another rank's (10.68 GiB, vllm-logs-public.md): not equal */
     {"D23", {"--from-log", LOGS "vllm-d23-tp8.log", "--model", "qwen3-235b-a22b", NULL}, 0,
      {"logged_gpu_mem_bytes=47695611822.08", NULL}},
@@ -535,6 +544,24 @@ static void run_case(const cmp_case *c, const char *const *extra, run_result *r)
     run_kvcalc(argv, r);
     if (r->status != 0)
         fail_msg("%s: exit %d: %s", c->what, r->status, r->err);
+}
+
+/* An SGLang log without mem_fraction_static (and no GPU to take the default from): the
+ * lines say what the readings imply, f = 1 - (A - K - V - conv - ssm) / P = 1 - (13.81 - 5.42
+ * - 4.88 - 0.00) / 15.33 = 0.771 (S24), and with it every KV line is equal (the case above). */
+static void implied_fraction(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", LOGS "sglang-s24-lfm2-700m.log", "--config",
+                                     KVCALC_SOURCE_DIR
+                                     "/tests/fixtures/frontier/LiquidAI__LFM2-700M__from-hf-blob-page.json",
+                                     "--sglang-version", "0.5.6.post2", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "; no mem_fraction_static logged; its readings imply 0.771 "
+                                  "(--mem-fraction-static or --gpu)\n"));
+    run_free(&r);
 }
 
 static void kv_lines_reproduced(void **state)
@@ -755,6 +782,7 @@ int main(void)
         cmocka_unit_test(fields_are_named_and_documented),
         cmocka_unit_test(unknown_logs),
         cmocka_unit_test(kv_lines_reproduced),
+        cmocka_unit_test(implied_fraction),
         cmocka_unit_test(unreproduced_line_says_what_it_implies),
         cmocka_unit_test(json_and_require),
         cmocka_unit_test(flags_override_the_log),

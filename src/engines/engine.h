@@ -127,6 +127,9 @@ typedef struct {
     /* half the last printed digit of a logged size x (bytes), when the engine prints each
      * size in its own unit (Go's "%.1f GiB" / "%.1f MiB"); NULL: unit_round for all */
     double (*rounding)(double x);
+    /* what a KV line off by more than the rounding points to, when the engine can tell
+     * (SGLang: the fraction the log's figures imply when it states none); "" */
+    char hint[100];
 } kv_log_summary;
 
 /* How an engine's startup logs read, and how they are compared. */

@@ -754,6 +754,18 @@ static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *
     if (a && a->available_kv_bytes > 0)
         out->rel_round = 0.005 * KV_GIB * (2 - a->sglang.mem_fraction_static) /
                          a->available_kv_bytes;
+    /* no mem_fraction_static in the log: what its readings imply, rest = the pools it
+     * allocated (K + V and the state buffers) = A - P x (1 - f) */
+    if (!p[KV_LOG_MEM_FRACTION] && p[KV_LOG_AVAIL_BEFORE] && p[KV_LOG_AVAIL_AFTER] &&
+        out->kv_total > 0 && x[KV_LOG_AVAIL_BEFORE] > 0) {
+        double state = (p[KV_LOG_CONV_STATE] ? x[KV_LOG_CONV_STATE] : 0) +
+                       (p[KV_LOG_SSM_STATE] ? x[KV_LOG_SSM_STATE] : 0);
+        double f = 1 - (x[KV_LOG_AVAIL_AFTER] - out->kv_total - state) / x[KV_LOG_AVAIL_BEFORE];
+        if (f > 0 && f <= 1)
+            snprintf(out->hint, sizeof out->hint,
+                     "no mem_fraction_static logged; its readings imply %.3f "
+                     "(--mem-fraction-static or --gpu)", f);
+    }
 }
 
 static double fraction(const kv_result *b)

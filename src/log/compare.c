@@ -165,10 +165,17 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
         snprintf(buf, cap, "from the logged KV figure: equal within its rounding (+-%.2g%%)",
                  s->rel_round * 100);
     else if (s->kv_total > 0 && l->kvcalc > 0) /* counts scale with the memory they fill */
-        snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%); the "
-                 "logged line implies %.2f GiB: another rank's figure, or a setting not given",
-                 l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100,
-                 s->kv_total * l->logged / l->kvcalc / KV_GIB);
+    {
+        if (s->hint[0]) /* the engine knows which setting it was */
+            snprintf(buf, cap, "from the logged KV figure: %+.3g%%; %s",
+                     l->logged ? l->difference / l->logged * 100 : 0, s->hint);
+        else
+            snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%); "
+                     "the logged line implies %.2f GiB: another rank's figure, or a setting not "
+                     "given",
+                     l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100,
+                     s->kv_total * l->logged / l->kvcalc / KV_GIB);
+    }
     else
         snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%)",
                  l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100);
