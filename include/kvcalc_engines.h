@@ -654,6 +654,8 @@ typedef enum {
     KV_LOG_RS_LAYERS,       /* ... its layers (the model's n_layer) */
     KV_LOG_R_BYTES,         /* ... R (the conv state) */
     KV_LOG_S_BYTES,         /* ... S (the SSM state) */
+    KV_LOG_ATTN_BLOCK,      /* vLLM "Setting attention block size to N tokens" (hybrid) */
+    KV_LOG_MAMBA_PAD,       /* vLLM "Padding mamba page size by X%" */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -239,6 +239,33 @@ static void short_convolutions(void **state)
     run_free(&r);
 }
 
+/* vLLM's hybrid lines read from a real log (tests/logs/vllm-h02-granite-4.0-h-350m.log,
+ * 0.11.1rc2 on ROCm, the head of the log only): granite-4.0-h-350m's Mamba-2 state a layer is
+ * conv (1,536 + 2 x 1 x 128) x 3 = 5,376 + SSM 48 x 32 x 128 = 196,608 elements, 403,968 B in
+ * bf16; an attention token a layer 2 x 4 x 64 x 2 = 1,024 B; the block 16 x ceil(403,968 /
+ * 16,384) = 400 tokens, its page 409,600 B: padding (409,600 - 403,968) / 403,968 = 1.39%. */
+static void hybrid_lines_of_a_real_log(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/vllm-h02-granite-4.0-h-350m.log",
+        "--config",
+        KVCALC_SOURCE_DIR
+        "/tests/fixtures/frontier/ibm-granite__granite-4.0-h-350m__trimmed-test-literal-mlx4bit.json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "attention block size                   400            400     "
+                                  "        +0  from the model and settings: equal\n"));
+    assert_non_null(strstr(r.out, "mamba page padding                    1.39           1.39     "
+                                  "        +0  from the model and settings: equal\n"));
+    run_free(&r);
+    const char *cfg = KVCALC_SOURCE_DIR
+        "/tests/fixtures/frontier/ibm-granite__granite-4.0-h-350m__trimmed-test-literal-mlx4bit.json";
+    assert_true(get((const char *const[]){"--engine", "vllm", "--config", cfg, "--get",
+                                          "vllm_state_page_bytes", NULL}) == 403968.0);
+    assert_true(get((const char *const[]){"--engine", "vllm", "--config", cfg, "--get",
+                                          "vllm_page_bytes", NULL}) == 409600.0);
+}
+
 /* A model of state layers alone (Mamba-1: expand 2 x hidden 256 = 512 channels, d_conv 4,
  * d_state 16): 512 x 3 + 512 x 16 = 9,728 elements, 19,456 B in bf16 a layer. vLLM has no
  * attention page to share: the page is the state and a block is max_model_len; with 1 GiB of
@@ -375,6 +402,7 @@ int main(void)
         cmocka_unit_test(weights_refused),   cmocka_unit_test(mtp_layers),
         cmocka_unit_test(auto_fit),          cmocka_unit_test(gemma4_e2b),
         cmocka_unit_test(short_convolutions), cmocka_unit_test(attention_free),
+        cmocka_unit_test(hybrid_lines_of_a_real_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

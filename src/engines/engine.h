@@ -85,7 +85,9 @@ typedef enum {
     KV_TERM_AFTER,      /* memory free after the weights: enters whole */
     KV_TERM_SETTING,    /* a setting or a figure outside the budget */
     KV_TERM_BUDGET,     /* the KV budget itself, end to end */
-    KV_TERM_KV          /* a KV line, from the log's own KV figure */
+    KV_TERM_KV,         /* a KV line, from the log's own KV figure */
+    KV_TERM_LAYOUT      /* a figure of the layout (a block size, a padding): from the model
+                           and the settings alone, whatever the memory */
 } kv_term_kind;
 
 #define KV_LOGGED_KV_TOTAL (-1) /* a row's field: the logged KV memory (kv_engine_log.kv_total) */

@@ -209,6 +209,12 @@ static const kv_log_pattern patterns[] = {
      "stored in KV cache (%n)",
      T(KV_LOG_MAX_MODEL_LEN, KV_LOG_KV_TOKENS), KV_LINE, NULL},
     {"num_gpu_blocks is: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
+    /* a hybrid model's pages (vllm/model_executor/models/config.py,
+     * HybridAttentionMambaModelConfig.verify_and_update_config) */
+    {"Setting attention block size to %n tokens to ensure that attention page size is >= "
+     "mamba page size",
+     T(KV_LOG_ATTN_BLOCK), KV_LINE, "hybrid"},
+    {"Padding mamba page size by %f", T(KV_LOG_MAMBA_PAD), 0, NULL},
 };
 
 #define CORE(id) (&kv_core_params[id])
@@ -289,6 +295,10 @@ static const kv_cmp_row rows[] = {
      KV_TERM_KV},
     {"maximum concurrency", KV_LOG_CONCURRENCY, 0, KV_CMP_D(vllm.max_concurrency), 1,
      "requests", KV_TERM_KV},
+    {"attention block size", KV_LOG_ATTN_BLOCK, 0, KV_CMP_I(vllm.block_size), 1, "tokens",
+     KV_TERM_LAYOUT},
+    {"mamba page padding", KV_LOG_MAMBA_PAD, 0, KV_CMP_D(vllm.mamba_padding_percent), 1,
+     "percent", KV_TERM_LAYOUT},
 };
 
 static const kv_log_what_if what_if[] = {

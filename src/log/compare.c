@@ -235,6 +235,15 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
          * the sliding-window cache's) */
         explain_kv(l, row->field == KV_LOGGED_KV_TOTAL ? 4 : 1, x, buf, cap);
         return;
+    case KV_TERM_LAYOUT: {
+        double tol = strcmp(l->unit, "percent") == 0 ? 0.005 + 1e-9 : 0; /* printed %.2f */
+        if (fabs(d) <= tol)
+            snprintf(buf, cap, "from the model and settings: equal");
+        else
+            snprintf(buf, cap, "from the model and settings: %+.3g%%",
+                     l->logged ? d / l->logged * 100 : 0);
+        return;
+    }
     case KV_TERM_SETTING:
     default:
         snprintf(buf, cap, "%s", fabs(d) < 1e-9 ? "as logged" : "outside the KV budget");
