@@ -215,7 +215,9 @@ typedef enum {
     KV_MIXER_MAMBA1,     /* Mamba-1 (Jamba): in_proj, conv1d, x_proj, dt_proj, A_log / D */
     KV_MIXER_GDN,        /* gated delta net (Qwen3-Next, Qwen3.5): in_proj_qkvz / _ba, conv1d,
                             A_log / dt_bias, norm, out_proj */
-    KV_MIXER_SHORT_CONV  /* LFM2's short convolution: in_proj (3 x hidden), conv, out_proj */
+    KV_MIXER_SHORT_CONV, /* LFM2's short convolution: in_proj (3 x hidden), conv, out_proj */
+    KV_MIXER_KDA         /* Kimi delta attention (Kimi-Linear): its state as a gated delta net's
+                            of num_heads x head_dim keys and values; its tensors not counted */
 } kv_mixer_kind;
 
 /* A state layer's mixer by its config numbers (those its kind uses; the rest 0). */

@@ -266,6 +266,46 @@ static void hybrid_lines_of_a_real_log(void **state)
                                           "vllm_page_bytes", NULL}) == 409600.0);
 }
 
+/* Kimi-Linear-48B-A3B (tests/fixtures/frontier): linear_attn_config's kda_layers (20 of
+ * 27, 1-based) and full_attn_layers (7, MLA: 512 + 64). A KDA layer's state (vLLM
+ * kda_state_shape @ 02d71083, llama.cpp n_embd_r / n_embd_s): conv (32 x 128 + 2 x 32 x 128)
+ * x 3 = 36,864 elements, recurrent 32 x 128 x 128 = 524,288 in float32.
+ *   vLLM: 73,728 B (bf16) + 2,097,152 B = 2,170,880 B a page; an MLA token 576 x 2 = 1,152 B;
+ *         the block a multiple of 64 for MLA: 64 x ceil(2,170,880 / 73,728) = 1,920 tokens,
+ *         padding (2,211,840 - 2,170,880) / 2,170,880 = 1.89%;
+ *   SGLang: the same per layer, x 20 = 43,417,600 B a request;
+ *   llama.cpp: R 20 x 36,864 x 4 B = 2.81 MiB, S 20 x 524,288 x 4 B = 40.00 MiB a sequence,
+ *         the MLA cache 8,192 x 7 x 576 x 2 B = 63.00 MiB. */
+static void kda_layers(void **state)
+{
+    (void)state;
+    const char *cfg =
+        KVCALC_SOURCE_DIR "/tests/fixtures/frontier/moonshotai__Kimi-Linear-48B-A3B-Instruct.json";
+    assert_true(get((const char *const[]){"--config", cfg, "--params-b", "49", "--engine",
+                                          "vllm", "--get", "vllm_state_page_bytes", NULL}) ==
+                2170880.0);
+    assert_true(get((const char *const[]){"--config", cfg, "--params-b", "49", "--engine",
+                                          "vllm", "--get", "block_size", NULL}) == 1920.0);
+    assert_true(get((const char *const[]){"--config", cfg, "--params-b", "49", "--engine",
+                                          "sglang", "--get", "sglang_mamba_bytes_per_request",
+                                          NULL}) == 43417600.0);
+    run_result r;
+    RUN(&r, "--config", cfg, "--params-b", "49", "--engine", "vllm", "--gpu", "h200");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Setting attention block size to 1920 tokens to ensure that "
+                                  "attention page size is >= mamba page size.\n"
+                                  "Padding mamba page size by 1.89% to ensure that mamba page "
+                                  "size and attention page size are exactly equal.\n"));
+    run_free(&r);
+    RUN(&r, "--config", cfg, "--params-b", "49", "--engine", "llama.cpp", "-c", "8192", "-np",
+        "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "llama_kv_cache: size =   63.00 MiB (  8192 cells,   7 layers,  "
+                                  "1/1 seqs), K (f16):   63.00 MiB, V (f16):    0.00 MiB\n"));
+    assert_non_null(strstr(r.out, "R (f32):    2.81 MiB, S (f32):   40.00 MiB\n"));
+    run_free(&r);
+}
+
 /* A model of state layers alone (Mamba-1: expand 2 x hidden 256 = 512 channels, d_conv 4,
  * d_state 16): 512 x 3 + 512 x 16 = 9,728 elements, 19,456 B in bf16 a layer. vLLM has no
  * attention page to share: the page is the state and a block is max_model_len; with 1 GiB of
@@ -323,9 +363,13 @@ static void refused_not_guessed(void **state)
     static const struct {
         const char *json, *want;
     } kinds[] = {
+        /* a KDA config is read, but a layer in neither list is not guessed */
+        {"{\"num_hidden_layers\": 4, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"linear_attn_config\": {\"kda_layers\": [1, 2, 3], \"full_attn_layers\": []}}",
+         "linear_attn_config: layer 4 is in neither kda_layers nor full_attn_layers"},
         {"{\"num_hidden_layers\": 4, \"num_attention_heads\": 8, \"hidden_size\": 256, "
          "\"linear_attn_config\": {\"kda_layers\": [1, 2, 3]}}",
-         "linear_attn_config: Kimi-Linear's KDA layers are not modelled"},
+         "linear_attn_config.full_attn_layers: expected an array of layer numbers from 1 to 4"},
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
          "\"attn_type_list\": [0, 1]}",
          "attn_type_list: MiniMax's lightning-attention layers are not modelled"},
@@ -352,7 +396,9 @@ static void refused_not_guessed(void **state)
         const char *file, *key;
     } real[] = {
         {"deepseek-ai__DeepSeek-V4-Flash.json", "compress_ratios: DeepSeek-V4's"},
-        {"moonshotai__Kimi-Linear-48B-A3B-Instruct.json", "linear_attn_config: Kimi-Linear's"},
+        /* its KV and state are read (kda_layers below); its weights are refused */
+        {"moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
+         "(linear_attn_config: Kimi's KDA mixers' tensors are not counted): give --params-b"},
         {"MiniMaxAI__MiniMax-M1.json", "attn_type_list: MiniMax's"},
     };
     for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
@@ -403,6 +449,7 @@ int main(void)
         cmocka_unit_test(auto_fit),          cmocka_unit_test(gemma4_e2b),
         cmocka_unit_test(short_convolutions), cmocka_unit_test(attention_free),
         cmocka_unit_test(hybrid_lines_of_a_real_log),
+        cmocka_unit_test(kda_layers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

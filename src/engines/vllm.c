@@ -711,7 +711,8 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
          * (MambaStateShapeCalculator.gated_delta_net_state_shape; a real 0.28.0 log: 7 draft
          * tokens raised Qwen3.8-27B's block from 784 to 832 tokens) */
         const kv_mixer *mx = &s->arch.mixer;
-        if (mx->kind == KV_MIXER_GDN && mx->conv_kernel > 1 && s->vllm.num_speculative_tokens > 0)
+        if ((mx->kind == KV_MIXER_GDN || mx->kind == KV_MIXER_KDA) && mx->conv_kernel > 1 &&
+            s->vllm.num_speculative_tokens > 0) /* KDA too: kda_state_shape @ 02d71083 */
             conv = conv / (double)(mx->conv_kernel - 1) *
                    (double)(mx->conv_kernel - 1 + s->vllm.num_speculative_tokens);
         double conv_b = kv_dtype_get(s->arch.known ? s->arch.base_dtype : s->dtype)->bytes;
@@ -723,9 +724,12 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
         double state_page = conv * conv_b + ssm * ssm_b;
         out->state_page_bytes = state_page;
         /* HybridAttentionMambaModelConfig.verify_and_update_config
-         * (vllm/model_executor/models/config.py @ 1936cf3841edb9781b06c50fc4daf4bac9d3b23e) */
-        double attn_bs = (double)VLLM_MAMBA_ALIGN *
-                         ceil(state_page / ((double)VLLM_MAMBA_ALIGN * attn_tok));
+         * (vllm/model_executor/models/config.py @ 1936cf3841edb9781b06c50fc4daf4bac9d3b23e):
+         * the block a multiple of the kernel's alignment, 16, or 64 for MLA ("Other MLA
+         * backends: kernel_block_size 64 alignment"; 128 only when CUTLASS_MLA is chosen,
+         * and 32 on Blackwell for heads of 256 - neither modelled) */
+        double align = s->layout.mla ? (double)VLLM_MLA_BLOCK : (double)VLLM_MAMBA_ALIGN;
+        double attn_bs = align * ceil(state_page / (align * attn_tok));
         if (attn_bs >= TWO_63)
             return KV_ERR_RANGE;
         /* vLLM logs the block it settles on whenever it had to look (a real 0.17 log of

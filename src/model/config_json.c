@@ -467,6 +467,42 @@ static int read_no_rope_layers(cfg *c, size_t v, kv_spec *s)
     return 0;
 }
 
+/* Kimi-Linear's linear_attn_config: kda_layers and full_attn_layers, 1-based (its
+ * configuration_kimi.py: is_kda_layer(i) = i + 1 in kda_layers); a layer in neither list is
+ * refused, not guessed. */
+static int read_kda_layers(cfg *c, size_t obj, kv_spec *s)
+{
+    static const char *const lists[] = {"kda_layers", "full_attn_layers"};
+    static const unsigned char kinds[] = {KV_LAYER_STATE, KV_LAYER_FULL};
+    if (c->toks[obj].type != KV_JSON_OBJECT || s->layers > KV_MAX_PATTERN)
+        return cfg_fail(c, obj, "linear_attn_config: expected an object with kda_layers and "
+                                "full_attn_layers");
+    unsigned char seen[KV_MAX_PATTERN] = {0};
+    for (size_t k = 0; k < 2; k++) {
+        size_t v = kv_json_find(c->text, c->toks, obj, lists[k]);
+        if (!v || c->toks[v].type != KV_JSON_ARRAY)
+            return cfg_fail(c, v ? v : obj, "linear_attn_config.%s: expected an array of layer "
+                                            "numbers from 1 to %lld", lists[k], (long long)s->layers);
+        size_t e = v + 1;
+        for (size_t i = 0; i < c->toks[v].size; i++, e = c->toks[e].next) {
+            int64_t at;
+            if (int_value(c, e, lists[k], 1, s->layers, &at) < 0)
+                return -1;
+            if (seen[at - 1])
+                return cfg_fail(c, e, "linear_attn_config.%s: layer %lld is listed twice",
+                                lists[k], (long long)at);
+            seen[at - 1] = 1;
+            s->layout.pattern[at - 1] = kinds[k];
+        }
+    }
+    for (int64_t i = 0; i < s->layers; i++)
+        if (!seen[i])
+            return cfg_fail(c, obj, "linear_attn_config: layer %lld is in neither kda_layers "
+                                    "nor full_attn_layers", (long long)(i + 1));
+    s->layout.pattern_len = (size_t)s->layers;
+    return 0;
+}
+
 /* LFM2's original full_attn_idxs (the configs of July 2025, before layer_types): the listed
  * layers are attention, the others short convolutions - transformers' Lfm2Config builds
  * layer_types so ("full_attention" if i in full_attn_idxs else "conv"). */
@@ -541,8 +577,8 @@ static int read_qwen_window(cfg *c, kv_spec *s)
     return 0;
 }
 
-/* Layer kinds kvcalc does not model are refused, not read as full attention: Kimi-Linear's
- * KDA layers (linear_attn_config), MiniMax's lightning attention (attn_type_list),
+/* Layer kinds kvcalc does not model are refused, not read as full attention: MiniMax's
+ * lightning attention (attn_type_list),
  * Falcon-H1's layers that run attention and a Mamba mixer side by side (mamba_d_ssm), and
  * DeepSeek-V4's per-layer compressed latent beside a 128-token window (compress_ratios). */
 static int refuse_unmodelled(cfg *c)
@@ -550,14 +586,13 @@ static int refuse_unmodelled(cfg *c)
     static const struct {
         const char *key, *what;
     } keys[] = {
-        {"linear_attn_config", "Kimi-Linear's KDA layers"},
         {"attn_type_list", "MiniMax's lightning-attention layers"},
         {"mamba_d_ssm", "Falcon-H1's attention-and-Mamba layers"},
         {"compress_ratios", "DeepSeek-V4's compressed sliding-window latent layers"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         size_t v = find(c, keys[i].key);
-        if (v && i == 1) { /* attn_type_list: 1 softmax attention (MiniMax-M2's every
+        if (v && i == 0) { /* attn_type_list: 1 softmax attention (MiniMax-M2's every
                               layer), 0 lightning attention (MiniMax-Text-01) */
             int lightning = c->toks[v].type != KV_JSON_ARRAY;
             size_t e = v + 1;
@@ -601,13 +636,16 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
         get_bool(c, "use_sliding_window", &use_sliding) < 0)
         return -1;
     size_t types = find(c, "layer_types"), no_rope = find(c, "no_rope_layers");
-    size_t hybrid = find(c, "hybrid_override_pattern"), attn_idxs;
+    size_t hybrid = find(c, "hybrid_override_pattern"), attn_idxs, kda;
 
     if (types) {
         if (read_layer_types(c, types, s) < 0)
             return -1;
     } else if (hybrid) {
         if (read_hybrid_pattern(c, hybrid, s) < 0)
+            return -1;
+    } else if ((kda = find(c, "linear_attn_config")) != 0) {
+        if (read_kda_layers(c, kda, s) < 0)
             return -1;
     } else if ((attn_idxs = find(c, "full_attn_idxs")) != 0) {
         if (read_full_attn_idxs(c, attn_idxs, s) < 0)
@@ -665,6 +703,20 @@ static void full_when_window_covers(kv_layout *l, int64_t max_context)
     l->window = 0;
 }
 
+/* An integer key of one object (no fallback to the top object): 1 read, 0 absent, -1 bad. */
+static int obj_int(cfg *c, size_t obj, const char *const *keys, int64_t lo, int64_t hi,
+                   int64_t *out)
+{
+    for (; *keys; keys++) {
+        size_t v = kv_json_find(c->text, c->toks, obj, *keys);
+        if (v && c->toks[v].type != KV_JSON_NULL)
+            return int_value(c, v, *keys, lo, hi, out) == 0 ? 1 : -1;
+    }
+    return 0;
+}
+
+#define KEYS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
 /* Per-request state of one Mamba / linear-attention layer, in elements, when the config
  * gives the sizes: gated delta net (Qwen3-Next), Mamba-2, or Mamba-1 (Jamba). -1 when it
  * does not. */
@@ -693,7 +745,34 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
     m->conv_bias = conv_bias;
     m->proj_bias = proj_bias || use_bias;
     double elems = -1, conv = 0;
-    if (get_int(c, "linear_num_value_heads", 1, MAX_COUNT, &nv) == 1) {
+    size_t kda = find(c, "linear_attn_config");
+    if (kda && c->toks[kda].type == KV_JSON_OBJECT) {
+        /* KDA (vllm/model_executor/layers/mamba/mamba_utils.py @ 02d710837549,
+         * kda_state_shape / kda_state_dtype): one conv state over q (num_heads x head_dim)
+         * and k, v (num_k_heads x head_k_dim, by default the same), kernel - 1 rows; the
+         * recurrent state num_heads x head_dim x head_dim, always float32. llama.cpp sizes
+         * the same (n_embd_r = 3 x (d_conv - 1) x n_head x head_dim, n_embd_s = head_dim^2 x
+         * n_head, src/llama-hparams.cpp), SGLang too (KimiLinearStateShape). */
+        int64_t h = 0, d = 0, hk = 0, dkk = 0;
+        if (obj_int(c, kda, KEYS("num_heads"), 1, MAX_COUNT, &h) < 0 ||
+            obj_int(c, kda, KEYS("head_dim"), 1, MAX_COUNT, &d) < 0 ||
+            obj_int(c, kda, KEYS("num_k_heads"), 1, MAX_COUNT, &hk) < 0 ||
+            obj_int(c, kda, KEYS("head_k_dim"), 1, MAX_COUNT, &dkk) < 0 ||
+            obj_int(c, kda, KEYS("short_conv_kernel_size"), 2, MAX_COUNT, &kernel) < 0)
+            return -1;
+        if (!h || !d)
+            return cfg_fail(c, kda, "linear_attn_config: num_heads and head_dim are needed for "
+                                    "the KDA layers' state");
+        hk = hk ? hk : h;
+        dkk = dkk ? dkk : d;
+        conv = (double)(h * d + 2 * hk * dkk) * (double)(kernel - 1);
+        elems = conv + (double)h * (double)d * (double)d;
+        *m = (kv_mixer){.kind = KV_MIXER_KDA, .conv_kernel = kernel, .key_heads = hk,
+                        .key_dim = dkk, .value_heads = h, .value_dim = d};
+        l->state_ssm_f32 = 1;
+        snprintf(a->unknown, sizeof a->unknown, "linear_attn_config: Kimi's KDA mixers' "
+                                                "tensors are not counted");
+    } else if (get_int(c, "linear_num_value_heads", 1, MAX_COUNT, &nv) == 1) {
         if (get_int(c, "linear_num_key_heads", 1, MAX_COUNT, &nk) < 0 ||
             get_int(c, "linear_key_head_dim", 1, MAX_COUNT, &dk) < 0 ||
             get_int(c, "linear_value_head_dim", 1, MAX_COUNT, &dv) < 0 ||
@@ -921,19 +1000,6 @@ static const struct {
     {"gemma4_vision", KV_TOWER_GEMMA4, 1, 0, 1, 0, 0, POS_2D},
 };
 
-/* An integer key of one object (no fallback to the top object): 1 read, 0 absent, -1 bad. */
-static int obj_int(cfg *c, size_t obj, const char *const *keys, int64_t lo, int64_t hi,
-                   int64_t *out)
-{
-    for (; *keys; keys++) {
-        size_t v = kv_json_find(c->text, c->toks, obj, *keys);
-        if (v && c->toks[v].type != KV_JSON_NULL)
-            return int_value(c, v, *keys, lo, hi, out) == 0 ? 1 : -1;
-    }
-    return 0;
-}
-
-#define KEYS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* A tower's family row (its defaults) from its model_type; -1 for an unknown type. */
 static int tower_family(cfg *c, size_t obj)
