@@ -74,6 +74,8 @@ typedef struct {
     double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
     int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
     int language_model_only;     /* 1: --language-model-only, no encoder profile run */
+    int total_assumed;           /* 1: no GPU was named, given or logged (the lesson's
+                                    illustrative one): what vLLM allocates is not held to it */
 } kv_vllm_spec;
 
 /* Where vLLM's GPU total came from. */
@@ -90,8 +92,11 @@ typedef enum {
     KV_VLLM_NO_BLOCKS,      /* V0: "No available memory for the cache blocks" */
     KV_VLLM_V0_SEQ_LEN,     /* V0: "The model's max seq len (M) is larger than ..." */
     KV_VLLM_KV_NEEDED,      /* V1: "To serve at least one request ... KV cache is needed" */
-    KV_VLLM_NO_MEMORY       /* V1: "No available memory for the cache blocks" (what the check
+    KV_VLLM_NO_MEMORY,      /* V1: "No available memory for the cache blocks" (what the check
                                plans against is 0 or less) */
+    KV_VLLM_OUT_OF_MEMORY   /* the weights, or the weights and a KV cache of a given size
+                               (--kv-cache-memory-gib, --num-gpu-blocks-override), need more
+                               than the GPU holds: torch's "CUDA out of memory" */
 } kv_vllm_refusal;
 
 /* The KV lines a vLLM release prints at startup. */
@@ -145,6 +150,8 @@ typedef struct {
     int64_t max_num_seqs;        /* as resolved (the default for the GPU when not given) */
     int fits;                    /* one request of max_model_len fits */
     kv_vllm_refusal refusal;     /* KV_VLLM_STARTS when fits, else which error vLLM raises */
+    int outgrows_assumed_gpu;    /* 1: no GPU was named and the lesson's would not hold what
+                                    vLLM allocates (not a refusal: the figures stand) */
     int64_t v0_max_seq_len;      /* V0: tokens its blocks hold per stage (block size x
                                     blocks / pp), what its refusal compares with */
     double needed_bytes;         /* KV one request of max_model_len needs (all layers) */

@@ -431,7 +431,8 @@ static void weights_refused(void **state)
     assert_null(strchr(r.err, '\x1b'));
     assert_non_null(strstr(r.err, "kvcalc: odd?[31m: the weights cannot be counted from its "
                                   "config (quantization_config.quant_method 'hqq9' is "
-                                  "unknown): give --params-b (billions of parameters)\n"));
+                                  "unknown): give --params-b (billions of parameters) and "
+                                  "--weight-dtype (how they are stored)\n"));
     run_free(&r);
     RUN(&r, "--config", path, "--params-b", "0.1", "--get", "weights_bytes");
     assert_int_equal(r.status, 0);

@@ -137,18 +137,36 @@ static void no_available_memory(void **state)
     layers(&s, 1, 2, 64, KV_DTYPE_FP32, 2700, 512, 0);
     r = run(&s);
     assert_int_equal(r.vllm.refusal, KV_VLLM_NO_MEMORY);
-    /* weights past the budget: 16 GB of bf16 weights on a 10 GiB GPU (kvcalc's old answer
-     * was the "To serve at least one request ..." message with a negative size, which vLLM
-     * never prints) */
+    /* weights past the budget: 5e9 bf16 parameters (9.31 GiB) on a 10 GiB GPU at 0.9 leave
+     * 9 - 9.31 < 0 (kvcalc's old answer was the "To serve at least one request ..." message
+     * with a negative size, which vLLM never prints) */
     layers(&s, 1, 2, 64, KV_DTYPE_FP32, 2700, 512, 0);
     s.vllm.kv_cache_memory_gib = KV_NONE_NUM;
-    s.params_b = 8;
+    s.params_b = 5;
     s.weight_dtype = KV_DTYPE_BF16;
     s.gpu_mem_gib = 10;
     r = run(&s);
     assert_true(r.vllm.available_bytes < 0);
     assert_int_equal(r.vllm.refusal, KV_VLLM_NO_MEMORY);
     assert_true(r.max_concurrency == 0);
+    /* weights past the GPU itself (16 GB on 10 GiB) never load: torch runs out of memory
+     * first (not a vLLM message); so does a cache of a size given beside the weights */
+    s.params_b = 8;
+    r = run(&s);
+    assert_int_equal(r.vllm.refusal, KV_VLLM_OUT_OF_MEMORY);
+    assert_true(r.max_concurrency == 0 && !r.vllm.fits);
+    s.params_b = 2; /* 3.73 GiB + 7 GiB of KV > 10 */
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(7);
+    r = run(&s);
+    assert_int_equal(r.vllm.refusal, KV_VLLM_OUT_OF_MEMORY);
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(5); /* 3.73 + 5 fits */
+    r = run(&s);
+    assert_true(r.vllm.fits);
+    /* a GPU no one named (the lesson's 48 GiB) holds nothing back: a log's KV figure */
+    s.vllm.kv_cache_memory_gib = KV_SOME_NUM(7);
+    s.vllm.total_assumed = 1;
+    r = run(&s);
+    assert_true(r.vllm.fits);
 }
 
 /* test_get_kv_cache_config_one_worker (1972-2360), its full-attention rows: two layers of

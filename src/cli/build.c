@@ -208,11 +208,24 @@ static int auto_fit(kv_spec *s, char *err, size_t errcap)
     return 0;
 }
 
+/* A GPU no one named, gave or logged is the lesson's illustration: vLLM's allocations are
+ * not refused for outgrowing it (a log's KV figure of a 70B model would otherwise "run out
+ * of memory" on 48 GiB). */
+static void mark_assumed_gpu(const kv_options *o, const kv_gpu *gpu, const kv_log_args *log,
+                             kv_spec *out)
+{
+    size_t mem = kv_param_index(kv_core_param_get(KV_P_GPU_MEM_GIB));
+    if (out->engine == KV_ENGINE_VLLM)
+        out->vllm.total_assumed = !gpu && !o->set[mem] && !(log && log->kind[mem]) &&
+                                  !out->vllm.total_gib.set;
+}
+
 int kv_build_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
 {
     choose_engine(o, NULL, out);
     if (apply_flags(o, out, err, errcap) != 0)
         return -1;
+    mark_assumed_gpu(o, o->gpu, NULL, out);
     return o->auto_max_model_len ? auto_fit(out, err, errcap) : 0;
 }
 
@@ -267,5 +280,6 @@ int kv_build_spec_log(const kv_options *o, const kv_model *model, const kv_gpu *
     }
     if (apply_flags(o, out, err, errcap) != 0)
         return -1;
+    mark_assumed_gpu(o, gpu, log, out);
     return o->auto_max_model_len ? auto_fit(out, err, errcap) : 0;
 }

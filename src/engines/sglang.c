@@ -433,6 +433,14 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_GPU_MEM_GIB],
                          "%.17g GiB is more than --engine sglang sizes (at most 1e6 GiB)",
                          s->gpu_mem_gib);
+    /* the weights load between the two readings: what is free after is never more */
+    if (g->avail_before_gib.set && g->avail_after_gib.set &&
+        g->avail_after_gib.value > g->avail_before_gib.value)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_AFTER],
+                         "%.17g GiB is more than was free before the weights loaded "
+                         "(--avail-mem-before-load-gib %.17g): the after-load reading is at "
+                         "most the before-load one",
+                         g->avail_after_gib.value, g->avail_before_gib.value);
     if (g->speculative_num_draft_tokens > 0 &&
         (g->version < SPEC_RULES_FIRST || g->version >= SPEC_RULES_CHANGED)) {
         char first[32], last[32];

@@ -871,6 +871,18 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
                  : out->v1                   ? KV_VLLM_KV_NEEDED
                  : out->num_gpu_blocks <= 0 ? KV_VLLM_NO_BLOCKS
                                              : KV_VLLM_V0_SEQ_LEN;
+    /* what vLLM allocates must be on the GPU: weights larger than the GPU never load, and a
+     * cache of a size given (kv_cache_memory_bytes, num_gpu_blocks_override) is allocated
+     * whatever the profile found - beside the weights it can outgrow the GPU */
+    double kv_alloc = (double)out->num_gpu_blocks * out->page_bytes * (double)out->group_size;
+    int sized = s->vllm.kv_cache_memory_gib.set || s->vllm.num_gpu_blocks_override.set;
+    int outgrows = out->weights_bytes > out->total_bytes ||
+                   (sized && out->weights_bytes + kv_alloc > out->total_bytes);
+    out->outgrows_assumed_gpu = outgrows && s->vllm.total_assumed;
+    if (outgrows && !s->vllm.total_assumed) {
+        out->fits = 0;
+        out->refusal = KV_VLLM_OUT_OF_MEMORY;
+    }
     out->max_model_len_fit = out->fits ? m : longest_fit(bk, nb, st, bs, out, (uint64_t)m);
     out->longest_fit = out->num_gpu_blocks > 0 ? longest_fit(bk, nb, st, bs, out, (uint64_t)INT64_MAX)
                                                : 0;

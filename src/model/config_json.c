@@ -300,15 +300,32 @@ static int read_dtypes(cfg *c, kv_spec *s)
     size_t m = kv_json_find(c->text, c->toks, q, "quant_method");
     size_t b = kv_json_find(c->text, c->toks, q, "bits");
     kv_dtype w = KV_DTYPE_COUNT;
-    kv_quant_scope scope = KV_QUANT_LINEAR; /* unknown methods with "bits": linear layers */
+    kv_quant_scope scope = KV_QUANT_LINEAR; /* "bits" without a method: linear layers */
     double bytes = 0;
+    int known = !(m && c->toks[m].type != KV_JSON_NULL); /* no method: "bits" alone decides */
     if (m && c->toks[m].type == KV_JSON_STRING)
         for (size_t i = 0; i < sizeof quant_methods / sizeof quant_methods[0]; i++)
             if (kv_json_string_eq(c->text, &c->toks[m], quant_methods[i].method)) {
                 w = quant_methods[i].dtype;
                 scope = quant_methods[i].scope;
                 bytes = quant_methods[i].bytes;
+                known = 1;
             }
+    if (!known) {
+        /* a method kvcalc does not know: its size is not guessed, even from "bits" (its
+         * scales, groups and the layers it covers are the method's own) */
+        const kv_json_tok *t = &c->toks[m];
+        size_t len = t->end - t->start;
+        if (t->type == KV_JSON_STRING) /* as written in the file: escapes stay escapes */
+            snprintf(s->arch.unknown, sizeof s->arch.unknown,
+                     "quantization_config.quant_method '%.*s%s' is unknown",
+                     (int)(len > 24 ? 24 : len), c->text + t->start, len > 24 ? "..." : "");
+        else
+            snprintf(s->arch.unknown, sizeof s->arch.unknown,
+                     "quantization_config.quant_method is %s, not a method's name",
+                     type_name(t->type));
+        return 0;
+    }
     /* compressed-tensors files (Kimi-K2.5) give the width per group, not as "bits":
      * config_groups.<first group>.weights.num_bits */
     size_t groups = kv_json_find(c->text, c->toks, q, "config_groups");
@@ -324,10 +341,10 @@ static int read_dtypes(cfg *c, kv_spec *s)
         w = bits <= 4 ? KV_DTYPE_INT4 : bits <= 8 ? KV_DTYPE_INT8 : act;
     }
     if (w == KV_DTYPE_COUNT && m && c->toks[m].type == KV_JSON_STRING) {
-        /* a method kvcalc does not know, without "bits": its size is not guessed */
+        /* a method kvcalc knows whose width the file does not give ("bits") */
         size_t len = c->toks[m].end - c->toks[m].start;
         snprintf(s->arch.unknown, sizeof s->arch.unknown, "quantization_config.quant_method "
-                 "'%.*s' is unknown", (int)(len > 16 ? 16 : len), c->text + c->toks[m].start);
+                 "'%.*s' without bits", (int)(len > 24 ? 24 : len), c->text + c->toks[m].start);
     }
     if (w != KV_DTYPE_COUNT && w != act) {
         s->weight_dtype = w;

@@ -16,6 +16,24 @@ static const char *gib(char *buf, size_t cap, double bytes)
     return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
 }
 
+/* torch's error when what vLLM allocates outgrows the GPU (kvcalc's words in brackets). */
+static void out_of_memory(FILE *out, const kv_spec *s, const kv_vllm_result *v)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    double kv = (double)v->num_gpu_blocks * v->page_bytes * (double)v->group_size;
+    (void)s;
+    fputs("torch.OutOfMemoryError: CUDA out of memory.\n", out);
+    if (v->weights_bytes > v->total_bytes)
+        fprintf(out, "  (the weights, %s GiB, need more than the GPU's %s GiB: vLLM would not "
+                     "load them.)\n",
+                gib(a, sizeof a, v->weights_bytes), gib(b, sizeof b, v->total_bytes));
+    else
+        fprintf(out, "  (the weights, %s GiB, and the KV cache of the size given, %s GiB, need "
+                     "more than the GPU's %s GiB: vLLM would not start.)\n",
+                gib(a, sizeof a, v->weights_bytes), gib(b, sizeof b, kv),
+                gib(c, sizeof c, v->total_bytes));
+}
+
 /* Where the GPU total came from, in words. */
 static const char *total_note(char *buf, size_t cap, const kv_spec *s, const kv_vllm_result *v)
 {
@@ -117,6 +135,10 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                 (long long)s->context, fmt_fixed(a, sizeof a, v->max_concurrency, 2, 0));
     if (v->fits)
         return;
+    if (v->refusal == KV_VLLM_OUT_OF_MEMORY) {
+        out_of_memory(out, s, v);
+        return;
+    }
     if (v->refusal == KV_VLLM_NO_BLOCKS || v->refusal == KV_VLLM_NO_MEMORY)
         fputs("ValueError: No available memory for the cache blocks. Try increasing "
               "`gpu_memory_utilization` when initializing the engine.\n", out);
@@ -154,6 +176,10 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                     ? " the --num-gpu-blocks-override blocks"
                     : "",
                 v->null_block ? " less the null block BlockPool keeps back" : "");
+    if (!v->fits && v->refusal == KV_VLLM_OUT_OF_MEMORY) {
+        out_of_memory(out, s, v);
+        return 0;
+    }
     if (!v->fits && v->refusal == KV_VLLM_NO_MEMORY) {
         fputs("ValueError: No available memory for the cache blocks. Try increasing "
               "`gpu_memory_utilization` when initializing the engine.\n"
@@ -201,6 +227,13 @@ void report_vllm_text(FILE *out, const kv_report *rep)
             s->pp > 1 ? ", the binding pipeline stage" : "",
             s->pp > 1 && r->pp_stage < s->pp - 1 ? ", no sampler on it" : "");
     budget_lines(out, s, v);
+    if (v->outgrows_assumed_gpu)
+        fprintf(out, "  (no GPU named: the lesson's %s GiB could not hold the weights%s - the "
+                     "figures below take the inputs as given; --gpu names the GPU)\n",
+                gib(a, sizeof a, v->total_bytes),
+                s->vllm.kv_cache_memory_gib.set || s->vllm.num_gpu_blocks_override.set
+                    ? " and this cache"
+                    : "");
     if (v->block_raised) /* HybridAttentionMambaModelConfig's two lines */
         fprintf(out, "Setting attention block size to %lld tokens to ensure that attention page "
                      "size is >= mamba page size.\n",

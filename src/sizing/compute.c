@@ -117,8 +117,10 @@ void kv_explain(const kv_spec *s, kv_status st, kv_error *err)
         char name[128], part[sizeof s->arch.unknown];
         printable(name, sizeof name, s->model_name ? s->model_name : "the model");
         printable(part, sizeof part, s->arch.unknown);
+        int storage = strncmp(s->arch.unknown, "quantization_config", 19) == 0;
         kv_refuse(err, st, NULL, "%s: the weights cannot be counted from its config (%s): "
-                  "give --params-b (billions of parameters)", name, part);
+                  "give --params-b (billions of parameters)%s", name, part,
+                  storage ? " and --weight-dtype (how they are stored)" : "");
         return;
     }
     if (!engine) {
