@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -120,12 +121,88 @@ static void item09_unknown_quant_method_refused(void **state)
     unlink(awq);
 }
 
+/* 10. JSON escapes control bytes; it does not replace them: a config path holding a newline
+ * comes back as that path ("dir\nx", not "dir?x"); the text replaces them. */
+static void item10_json_escapes_control_bytes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kvcalc-red-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[128], path[160];
+    snprintf(sub, sizeof sub, "%s/a\nb", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(path, sizeof path, "%s/config.json", sub);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"hidden_size\": 256, "
+          "\"vocab_size\": 1000, \"intermediate_size\": 512}", f);
+    fclose(f);
+    run_result r;
+    RUN(&r, "--config", path, "--format", "json");
+    assert_int_equal(r.status, 0);
+    char want[256];
+    snprintf(want, sizeof want, "\"model\": \"%s/a\\nb/config.json\"", dir);
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
+    RUN(&r, "--config", path);
+    snprintf(want, sizeof want, "(%s/a?b/config.json;", dir);
+    assert_non_null(strstr(r.out, want));
+    assert_null(strstr(r.out, "a\nb")); /* the raw newline never reaches the terminal */
+    run_free(&r);
+    unlink(path);
+    rmdir(sub);
+    rmdir(dir);
+}
+
+/* 11. A shared prefix longer than a request's context: the lesson's arithmetic stays (its
+ * bytes, golden/prefix-longer-than-context), and beside a real model a line says the saving
+ * is more than the requests hold. */
+static void item11_prefix_longer_than_context(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--model", "qwen3-8b", "--prefix-tokens", "5000", "--context", "4096");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  (a 5,000-token prefix is longer than a request's 4,096 "
+                                  "tokens: no request holds it whole:\n  this saves more than "
+                                  "the requests hold)\n"));
+    run_free(&r);
+    RUN(&r, "--model", "qwen3-8b", "--prefix-tokens", "4096", "--context", "4096");
+    assert_null(strstr(r.out, "longer than a request's"));
+    run_free(&r);
+}
+
+/* 12. A config whose KV heads do not divide its attention heads (7 for 32) is refused at
+ * the field - it was sized until --tp was given. */
+static void item12_kv_heads_divide_heads(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-red-XXXXXX";
+    write_temp(path, "{\"num_hidden_layers\": 4, \"num_attention_heads\": 32, "
+                     "\"num_key_value_heads\": 7, \"hidden_size\": 4096, \"vocab_size\": 1000, "
+                     "\"intermediate_size\": 512}");
+    run_result r;
+    RUN(&r, "--config", path);
+    expect_usage(&r, "kvcalc: ");
+    assert_non_null(strstr(r.err, ": num_key_value_heads: 7 does not divide num_attention_heads "
+                                  "32"));
+    run_free(&r);
+    unlink(path);
+    /* --block-size 3 under vLLM: tests/test_vllm.c block_sizes_by_release */
+    RUN(&r, "--engine", "vllm", "--block-size", "3");
+    expect_usage(&r, "kvcalc: --block-size: vLLM 0.11 accepts 1, 8, 16, 32, 64, 128 or 256");
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),
+        cmocka_unit_test(item10_json_escapes_control_bytes),
+        cmocka_unit_test(item11_prefix_longer_than_context),
+        cmocka_unit_test(item12_kv_heads_divide_heads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

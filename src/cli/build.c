@@ -34,7 +34,8 @@ static int gguf_load(const char *path, kv_model *m, kv_model_info *info, char *e
         return fail_with(err, errcap);
     m->spec.gguf = &m->gguf; /* engines size each layer as the file says */
     m->kind = SOURCE_CHECKPOINT;
-    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
+    /* the name as typed, control bytes and all: the text replaces them, JSON escapes them */
+    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : path);
     return 0;
 }
 
@@ -49,7 +50,7 @@ static int folder_load(const char *dir, const char *shown, kv_model *m, kv_model
         return fail_with(err, errcap);
     /* the geometry is the folder's config.json; the weights, when found, its checkpoint */
     m->kind = SOURCE_CONFIG;
-    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : m->source);
+    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : shown);
     return 0;
 }
 
@@ -115,7 +116,7 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
         }
         if (rc != KV_OK)
             return fail_with(err, errcap);
-        snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : m->source);
+        snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : label);
         m->kind = SOURCE_CONFIG;
     } else if (!kv_model_preset_find(model_name)) {
         if ((rc = hub_load(model_name, m, &info, err, errcap)) != 0)

@@ -382,6 +382,17 @@ static int read_geometry(cfg *c, const family *fam, kv_spec *s, kv_arch *a)
         return -1;
     if (multi_query && !new_arch)
         kv = 1; /* original Falcon: one KV head, whatever a re-saved num_kv_heads says */
+    /* grouped-query attention shares each KV head among as many query heads (transformers'
+     * repeat_kv: n_rep = heads / kv_heads): a count that does not divide is no model */
+    if (rc == 1 && heads % kv != 0) {
+        size_t v = 0, i = 0;
+        for (; kv_keys[i] && !(v = find(c, kv_keys[i])); i++)
+            ;
+        return cfg_fail(c, v, "%s: %lld does not divide num_attention_heads %lld (each KV head "
+                              "serves an equal group of query heads)",
+                        kv_keys[i] ? kv_keys[i] : "num_key_value_heads", (long long)kv,
+                        (long long)heads);
+    }
 
     int64_t hidden = 0;
     if (get_int(c, "hidden_size", 1, MAX_WIDTH, &hidden) < 0)

@@ -382,6 +382,12 @@ static void prefix_lines(FILE *out, const kv_report *rep)
             fmt_fixed(b, sizeof b, r->prefix_saved_bytes / KV_GIB, 2, 0),
             fmt_fixed(c, sizeof c, r->prefix_extra_concurrency, 0, 0),
             fmt_int(d, sizeof d, s->context, 1));
+    /* the lesson's arithmetic, and what it overstates - said beside a real model or engine
+     * (the lesson's own flags print the lesson's bytes, golden/prefix-longer-than-context) */
+    if (s->prefix_tokens > s->context && (s->model_name || s->engine != KV_ENGINE_IDEAL))
+        fprintf(out, "  (a %s-token prefix is longer than a request's %s tokens: no request holds "
+                     "it whole:\n  this saves more than the requests hold)\n",
+                fmt_int(a, sizeof a, s->prefix_tokens, 1), fmt_int(b, sizeof b, s->context, 1));
     fputs(r->prefix_clipped
               ? "  Windowed layers keep only a request's last tokens: at this context they no "
                 "longer\n  hold all of the shared prefix, so they share less of it.\n\n"
