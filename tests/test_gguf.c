@@ -324,6 +324,59 @@ static void le64(unsigned char *p, uint64_t v)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* Issue 19, item 8 - three GGUF headers kvcalc once read wrong:
+ * - head_count_kv an array (3 layers of 5 KV heads, 4 of 7, 5 of 4; heads of 64): each layer
+ *   its own, 2 x (15 + 28 + 20) x 64 x 2 B = 16,128 B a token (it counted 12 x 7 heads:
+ *   21,504, an upper bound beside llama.cpp's own 16,128);
+ * - head_count_kv 0 in every layer: refused (it read "1 KV heads, head_dim 1");
+ * - a tensor named twice: refused, as llama.cpp refuses it (it counted it twice). */
+static void item08_gguf_layers_and_tensors(void **state)
+{
+    (void)state;
+    static const int32_t kv[12] = {5, 5, 5, 7, 7, 7, 7, 4, 4, 4, 4, 4};
+    gguf_writer w;
+    kv_spec s;
+    kv_model_info info;
+    kv_result r;
+    char err[512] = "";
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "llama");
+    gw_u32(&w, "llama.block_count", 12);
+    gw_u32(&w, "llama.embedding_length", 4096);
+    gw_u32(&w, "llama.attention.head_count", 64);
+    gw_i32_array(&w, "llama.attention.head_count_kv", kv, 12);
+    assert_int_equal(read_w(&w, 3, &s, &info, err, sizeof err), 0);
+    gw_free(&w);
+    s.gguf = &g;
+    s.dtype = KV_DTYPE_FP16;
+    s.params_b = 1;
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_true(r.kv_bytes_per_token == 16128.0);
+
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "llama");
+    gw_u32(&w, "llama.block_count", 4);
+    gw_u32(&w, "llama.embedding_length", 4096);
+    gw_u32(&w, "llama.attention.head_count", 32);
+    gw_u32(&w, "llama.attention.head_count_kv", 0);
+    expect_w(&w, 3, "llama.attention.head_count_kv is 0 in every layer: no layer keeps a KV "
+                    "cache");
+    gw_free(&w);
+
+    static const int64_t ne[2] = {32, 32};
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "llama");
+    gw_u32(&w, "llama.block_count", 1);
+    gw_u32(&w, "llama.embedding_length", 4096);
+    gw_u32(&w, "llama.attention.head_count", 32);
+    gw_tensor(&w, "blk.0.attn_q.weight", 2, ne, GW_F16);
+    gw_tensor(&w, "blk.0.attn_k.weight", 2, ne, GW_F16);
+    gw_tensor(&w, "blk.0.attn_q.weight", 2, ne, GW_F16);
+    expect_w(&w, 3, "tensor 'blk.0.attn_q.weight' is named twice (tensors 0 and 2): llama.cpp "
+                    "refuses such a file");
+    gw_free(&w);
+}
+
 static void bad_headers(void **state)
 {
     (void)state;
@@ -574,6 +627,7 @@ int main(void)
         cmocka_unit_test(bad_headers),     cmocka_unit_test(truncated_everywhere),
         cmocka_unit_test(bad_values),      cmocka_unit_test(bad_tensors),
         cmocka_unit_test(binary),
+        cmocka_unit_test(item08_gguf_layers_and_tensors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,6 +71,24 @@ static double attention_bytes_per_token(const kv_spec *s, kv_layer_kind kind, in
     }
     int64_t heads, dim;
     kv_layer_shape(s, kind, &heads, &dim);
+    const kv_gguf_info *g = s->gguf;
+    if (g && g->kv_heads_min != g->kv_heads_max) {
+        /* a GGUF whose layers keep different KV head counts (head_count_kv an array:
+         * OpenELM, DeciLM): each layer its own (llama.cpp's n_embd_k_gqa(il)), split by TP -
+         * when the spec's layers of this kind are the file's (not one pipeline stage's) */
+        double sum = 0;
+        int64_t n = 0;
+        for (int64_t i = 0; i < g->layer_count && i < KV_GGUF_MAX_LAYERS; i++)
+            if (g->layer_kind[i] == (unsigned char)kind && g->layer_kv_heads[i] > 0) {
+                int64_t h = g->layer_kv_heads[i];
+                if (s->tp > 1)
+                    h = h / s->tp < 1 ? 1 : h / s->tp;
+                sum += (double)h;
+                n++;
+            }
+        if (n == count)
+            return 2.0 * sum * (double)dim * elem;
+    }
     const uint64_t f[4] = {2, (uint64_t)count, (uint64_t)heads, (uint64_t)dim};
     return kv_exact_product(f, 4) * elem;
 }

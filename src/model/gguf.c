@@ -310,7 +310,45 @@ static void group_bytes(kv_gguf_info *g, const char *name, size_t n, double byte
 }
 
 /* One tensor info: name, shape, type, offset (which must follow the tensors before it). */
-static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info *g)
+/* The tensor names seen so far, to refuse a name given twice (llama.cpp's gguf_init refuses
+ * such a file: "duplicate tensor name"); open addressing over (offset, length) in the header,
+ * sized for the file's own tensor count. */
+typedef struct {
+    size_t *at;  /* each slot: the name's offset + 1 in the header; 0: empty */
+    size_t *len;
+    size_t *index; /* which tensor it was */
+    size_t cap;
+} name_set;
+
+static size_t name_hash(const char *s, size_t n)
+{
+    size_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* Adds the name at (at, n) of tensor i; -1 with *first when it was there already. */
+static int name_add(name_set *ns, const gguf_cur *c, size_t at, size_t n, size_t i,
+                    size_t *first)
+{
+    const char *s = (const char *)c->p + at;
+    for (size_t k = name_hash(s, n) % ns->cap;; k = (k + 1) % ns->cap) {
+        if (ns->at[k] == 0) {
+            ns->at[k] = at + 1;
+            ns->len[k] = n;
+            ns->index[k] = i;
+            return 0;
+        }
+        if (ns->len[k] == n && memcmp(c->p + ns->at[k] - 1, s, n) == 0) {
+            *first = ns->index[k];
+            return -1;
+        }
+    }
+}
+
+static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info *g,
+                       name_set *ns, size_t index)
 {
     const char *name = NULL;
     size_t nlen = 0, at = c->pos;
@@ -320,6 +358,11 @@ static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info
         return -1;
     if (nlen == 0)
         return gguf_fail(c, at, "empty tensor name");
+    size_t first = 0;
+    if (ns && name_add(ns, c, (size_t)(name - (const char *)c->p), nlen, index, &first) < 0)
+        return gguf_fail(c, at, "tensor '%.*s' is named twice (tensors %zu and %zu): llama.cpp "
+                                "refuses such a file", (int)(nlen > 64 ? 64 : nlen), name,
+                         first, index);
     at = c->pos;
     if (rd(c, 4, "a tensor's dimension count", &nd) < 0)
         return -1;
@@ -398,9 +441,20 @@ static int parse(gguf_cur *c, kv_spec *s, kv_model_info *info, kv_gguf_info *g)
     if (walk_kv(c, n_kv, 0, arch, sizeof arch, &align, &m) < 0)
         return -1;
     size_t end_kv = c->pos;
-    for (uint64_t i = 0; i < n_t; i++)
-        if (walk_tensor(c, align, &next, g) < 0)
-            return -1;
+    name_set ns = {NULL, NULL, NULL, (size_t)n_t * 2 + 1};
+    ns.at = calloc(ns.cap, sizeof *ns.at);
+    ns.len = calloc(ns.cap, sizeof *ns.len);
+    ns.index = calloc(ns.cap, sizeof *ns.index);
+    if (!ns.at || !ns.len || !ns.index) {
+        free(ns.at), free(ns.len), free(ns.index);
+        return gguf_fail(c, 8, "out of memory for %llu tensor names", (unsigned long long)n_t);
+    }
+    int bad = 0;
+    for (uint64_t i = 0; i < n_t && !bad; i++)
+        bad = walk_tensor(c, align, &next, g, &ns, (size_t)i) < 0;
+    free(ns.at), free(ns.len), free(ns.index);
+    if (bad)
+        return -1;
     g->alignment = align;
     g->data_offset = n_t ? (c->pos + align - 1) / align * align : c->pos;
     g->data_bytes = next;

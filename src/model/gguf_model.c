@@ -339,6 +339,13 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
     memset(&s->layout, 0, sizeof s->layout);
     g->layer_count = n;
     fill_layers(kind, n, s, g, &x);
+    /* head_count_kv 0 in every layer, and nothing else in them: no cache, no state - no model
+     * kvcalc could size (a recurrent architecture it does not know says so by its name) */
+    if (!g->kv_layers && !g->state_layers && x.m->v[GK_KV_HEADS].present &&
+        layer_int(&x, GK_KV_HEADS, 0, 1) == 0)
+        return gguf_fail(c, x.m->v[GK_KV_HEADS].key_at, "%s.attention.head_count_kv is 0 in "
+                         "every layer: no layer keeps a KV cache%s", arch,
+                         r ? "" : " (an architecture kvcalc does not know: a recurrent one?)");
     if (g->kv_layers && !g->mla && (g->key_length < 1 || g->value_length < 1))
         return gguf_fail(c, 24, "%s: no attention.key_length and no head_count to derive "
                                 "the head size from", arch);
