@@ -31,6 +31,40 @@ static void expect_usage(run_result *r, const char *start)
     assert_non_null(strstr(r->err, "\nTry 'kvcalc --help' for more information.\n"));
 }
 
+/* 1. --gpus N answers with its best layout: Llama-3.1-70B at 8,192 tokens on H100s wants 32
+ * requests; TP 4 holds 53 (the layouts table's best), TP 1 none (131 GiB of weights on 80).
+ * The headline, tensor_parallel_size, max_concurrency, fits and vLLM's section were TP 1's,
+ * ending in its ValueError; the layout as typed stays under as_typed. A typed --tp is the
+ * layout asked about. */
+static void item01_chosen_layout_answers(void **state)
+{
+    (void)state;
+#define A1 "--engine", "vllm", "--model", "llama-3.1-70b-instruct", "--gpu", "h100", \
+           "--max-model-len", "8192", "--gpus", "8", "--target-concurrency", "32"
+    EXPECT_STDOUT("4\n", A1, "--get", "tensor_parallel_size");
+    EXPECT_STDOUT("53\n", A1, "--get", "max_concurrency");
+    EXPECT_STDOUT("53\n", A1, "--get", "deployment_max_concurrency");
+    EXPECT_STDOUT("true\n", A1, "--get", "fits");
+    run_result r;
+    RUN(&r, A1);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Layout     : TP 4 x PP 1 x DP 1 = 4 of --gpus 8, chosen as the "
+                                  "best for --target-concurrency; as typed (TP 1, PP 1): 0 "
+                                  "requests\n"));
+    assert_non_null(strstr(r.out, "vLLM 0.11 (V1 engine) prediction, per GPU (tensor parallel 4)"));
+    assert_null(strstr(r.out, "ValueError"));
+    run_free(&r);
+    RUN(&r, A1, "--format", "json");
+    assert_non_null(strstr(r.out, "\"as_typed\": {\"tensor_parallel_size\": 1, "
+                                  "\"pipeline_parallel_size\": 1, \"data_parallel_size\": 1, "
+                                  "\"max_concurrency\": 0, \"deployment_max_concurrency\": 0, "
+                                  "\"fits\": false},"));
+    run_free(&r);
+    EXPECT_STDOUT("1\n", A1, "--tp", "1", "--get", "tensor_parallel_size"); /* typed: asked */
+    EXPECT_STDOUT("0\n", A1, "--tp", "1", "--get", "max_concurrency");
+#undef A1
+}
+
 /* 6. A KV cache of a given size beside weights that outgrow the GPU: 27.4B bf16 parameters
  * are 51.10 GiB, more than a 10 GiB GPU - vLLM never loads them, so it holds 0 requests and
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
@@ -197,6 +231,7 @@ static void item12_kv_heads_divide_heads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(item01_chosen_layout_answers),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

@@ -16,8 +16,38 @@ static size_t gpu_choices(kv_gpu_choice *out, size_t cap)
     return n;
 }
 
+/* Whether the user typed a layout (--tp, --pp or --dp): then it is the one asked about. */
+static int layout_typed(const kv_options *o)
+{
+    return kv_options_given(o, kv_core_param_get(KV_P_TP)) ||
+           kv_options_given(o, kv_core_param_get(KV_P_PP)) ||
+           kv_options_given(o, kv_core_param_get(KV_P_DP));
+}
+
 kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep)
 {
+    rep->typed_spec = NULL;
+    rep->typed_result = NULL;
+    kv_status rc;
+    if (o->gpus_total > 0) {
+        /* --gpus N asks which layout of N GPUs serves best: unless a layout was typed, the
+         * best one answers - the headline, the figures and the engine's section are its */
+        if ((rc = kv_layouts_compute(s, o->gpus_total, o->target, &st->layouts)) != KV_OK)
+            return rc;
+        if (!layout_typed(o) && st->layouts.best >= 0) {
+            if ((rc = kv_compute(s, &st->typed)) != KV_OK)
+                return rc;
+            st->chosen = *s;
+            st->chosen.tp = st->layouts.best_tp;
+            st->chosen.pp = st->layouts.best_pp;
+            st->chosen.dp = st->layouts.best_dp;
+            st->chosen.pp_stage = -1;
+            kv_relayout(s, &st->chosen); /* the engine's measured figures, for this split */
+            rep->typed_spec = s;
+            rep->typed_result = &st->typed;
+            s = &st->chosen;
+        }
+    }
     rep->spec = s;
     rep->result = &st->result;
     rep->table = NULL;
@@ -27,7 +57,7 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     rep->layouts = NULL;
     rep->sources = NULL; /* the caller knows where the inputs came from (main.c) */
     rep->comparison = NULL;
-    kv_status rc = kv_compute(s, &st->result);
+    rc = kv_compute(s, &st->result);
     if (rc != KV_OK)
         return rc;
     if (o->n_sweep == 0) { /* a sweep prints one line a point: no table */
@@ -50,11 +80,8 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
         kv_curve_compute(s, &st->curve);
         rep->curve = &st->curve;
     }
-    if (o->gpus_total > 0) {
-        if ((rc = kv_layouts_compute(s, o->gpus_total, o->target, &st->layouts)) != KV_OK)
-            return rc;
+    if (o->gpus_total > 0)
         rep->layouts = &st->layouts;
-    }
     return KV_OK;
 }
 

@@ -20,6 +20,8 @@ typedef struct {
     kv_levers levers;
     kv_curve curve;
     kv_layouts layouts;
+    kv_spec chosen;    /* --gpus without a typed layout: the best layout's spec */
+    kv_result typed;   /* ... and the result of the layout as typed (TP 1 by default) */
 } kv_store;
 
 /* Computes spec s and the sections o asks for (the context table unless it is a sweep's

@@ -127,6 +127,25 @@ static void report_json_sources(FILE *out, const kv_report *rep)
     fputs("\n  },\n", out);
 }
 
+/* "as_typed": the layout as typed when --gpus chose another (null otherwise). */
+static void report_json_as_typed(FILE *out, const kv_report *rep)
+{
+    const kv_spec *t = rep->typed_spec;
+    const kv_result *r = rep->typed_result;
+    char a[FMT_BUF], b[FMT_BUF];
+    if (!t || !r) {
+        fputs("  \"as_typed\": null,\n", out);
+        return;
+    }
+    fprintf(out, "  \"as_typed\": {\"tensor_parallel_size\": %lld, \"pipeline_parallel_size\": "
+                 "%lld, \"data_parallel_size\": %lld, \"max_concurrency\": %s, "
+                 "\"deployment_max_concurrency\": %s, \"fits\": %s},\n",
+            (long long)t->tp, (long long)t->pp, (long long)t->dp,
+            fmt_json_number(a, sizeof a, r->max_concurrency),
+            fmt_json_number(b, sizeof b, r->deployment_max_concurrency),
+            r->fits ? "true" : "false");
+}
+
 void report_json(FILE *out, const kv_report *rep)
 {
     const kv_result *r = rep->result;
@@ -139,6 +158,7 @@ void report_json(FILE *out, const kv_report *rep)
     report_json_inputs(out, rep->spec);
     report_json_sources(out, rep);
     report_json_layout(out, rep->spec, r);
+    report_json_as_typed(out, rep);
     report_plan_json(out, rep);
     fputs("  \"rows\": [", out);
     for (size_t i = 0; i < rep->table->n_rows; i++) {

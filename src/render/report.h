@@ -43,6 +43,10 @@ typedef struct {
     const kv_layouts *layouts; /* --gpus, or NULL */
     const kv_sources *sources; /* each input's source, or NULL (a sweep's rows) */
     const kv_comparison *comparison;  /* --from-log, or NULL */
+    /* --gpus N with no --tp / --pp / --dp typed: the best layout drives the report (spec,
+     * result) and the layout as typed stays here; NULL otherwise */
+    const kv_spec *typed_spec;
+    const kv_result *typed_result;
 } kv_report;
 
 /* The lesson's table, byte for byte for the lesson's model; then the asked-for sections. */

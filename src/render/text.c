@@ -250,6 +250,23 @@ static const char *const growth_lines[] = {
                          "request stops\n  growing with the context.\n\n"),
 };
 
+/* --gpus N without a typed layout: the report is the best layout's; say so, and what the
+ * layout as typed would hold. */
+static void chosen_layout_line(FILE *out, const kv_report *rep)
+{
+    const kv_spec *s = rep->spec, *t = rep->typed_spec;
+    char a[FMT_BUF];
+    if (!t || !rep->layouts)
+        return;
+    fprintf(out, "Layout     : TP %lld x PP %lld x DP %lld = %lld of --gpus %lld, chosen as the "
+                 "best%s; as typed (TP %lld, PP %lld): %s requests\n",
+            (long long)s->tp, (long long)s->pp, (long long)s->dp,
+            (long long)(s->tp * s->pp * s->dp), (long long)rep->layouts->gpus,
+            rep->layouts->target > 0 ? " for --target-concurrency" : "", (long long)t->tp,
+            (long long)t->pp,
+            fmt_fixed(a, sizeof a, rep->typed_result->deployment_max_concurrency, 0, 1));
+}
+
 /* "Tensor par.", "Pipeline", "Data par.": how the figures below are laid over GPUs. */
 static void parallel_lines(FILE *out, const kv_spec *s, const kv_result *r)
 {
@@ -404,6 +421,7 @@ void report_text(FILE *out, const kv_report *rep)
 
     banner(out, s);
     model_line(out, s, r);
+    chosen_layout_line(out, rep);
     parallel_lines(out, s, r);
     weights_line(out, s, r);
     gpu_line(out, s);
