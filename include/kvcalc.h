@@ -343,6 +343,9 @@ KVCALC_API const char *kv_engine_title(kv_engine e);
 KVCALC_API int kv_engine_find(const char *name, kv_engine *out);
 /* kvcalc's page on engine e ("docs/vllm.md"), or NULL. */
 KVCALC_API const char *kv_engine_doc(kv_engine e);
+/* What engine e calls the memory its KV cache fills ("vLLM's \"Available KV cache memory\"");
+ * NULL when it sizes the cache from its settings (llama.cpp's -c and -np), not the memory. */
+KVCALC_API const char *kv_engine_budget_words(kv_engine e);
 /* The i-th alias of engine e ("llamacpp" for llama.cpp), or NULL past the last. */
 KVCALC_API const char *kv_engine_alias(kv_engine e, size_t i);
 

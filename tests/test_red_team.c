@@ -65,6 +65,28 @@ static void item01_chosen_layout_answers(void **state)
 #undef A1
 }
 
+/* 2. With an engine chosen, its KV memory comes first: vLLM's "Available KV cache memory"
+ * (Qwen3-8B on an H100: 50.32 GiB), not the lesson's GPU - weights - reserve (62.39 GiB),
+ * which stays beside it; llama.cpp's is the cache its settings allocate. Without an engine
+ * the lesson's line is byte for byte the lesson's (the golden files). */
+static void item02_engine_figure_first(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100");
+    assert_non_null(strstr(r.out, "\nFree for KV: 50.32 GiB, vLLM's \"Available KV cache memory\"  "
+                                  "(the lesson's GPU - weights - reserve: 62.39 GiB)\n"));
+    run_free(&r);
+    RUN(&r, "--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100");
+    assert_non_null(strstr(r.out, "\nKV cache   : 5.62 GiB, what llama.cpp allocates for its "
+                                  "settings  (the lesson's GPU - weights - reserve: 62.39 GiB)\n"));
+    assert_null(strstr(r.out, "\nFree for KV:"));
+    run_free(&r);
+    RUN(&r, "--model", "qwen3-8b", "--gpu", "h100");
+    assert_non_null(strstr(r.out, "\nFree for KV: 62.39 GiB\n\n"));
+    run_free(&r);
+}
+
 /* 6. A KV cache of a given size beside weights that outgrow the GPU: 27.4B bf16 parameters
  * are 51.10 GiB, more than a 10 GiB GPU - vLLM never loads them, so it holds 0 requests and
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
@@ -232,6 +254,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(item01_chosen_layout_answers),
+        cmocka_unit_test(item02_engine_figure_first),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

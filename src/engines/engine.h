@@ -185,6 +185,9 @@ typedef struct kv_engine_desc {
     const char *title;               /* as the engine spells itself ("vLLM") */
     const char *const *aliases;      /* other names --engine takes, NULL-terminated, or NULL */
     const char *doc;                 /* its page: "docs/vllm.md", or NULL */
+    /* What its KV memory is called where the report gives it first ("vLLM's Available KV
+     * cache memory"); NULL: the engine sizes its cache from its settings, not the memory */
+    const char *budget_words;
     /* Fills the engine's inputs (s->engine_space) with its defaults; may also set the core
      * inputs listed in `overrides` (bits of kv_core_param), which the engine always decides
      * unless given (llama.cpp's f16 cache). */

@@ -42,6 +42,12 @@ const char *kv_engine_doc(kv_engine e)
     return d ? d->doc : NULL;
 }
 
+const char *kv_engine_budget_words(kv_engine e)
+{
+    const kv_engine_desc *d = kv_engine_get(e);
+    return d ? d->budget_words : NULL;
+}
+
 const char *kv_engine_alias(kv_engine e, size_t i)
 {
     const kv_engine_desc *d = kv_engine_get(e);

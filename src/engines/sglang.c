@@ -803,6 +803,7 @@ static const kv_engine_log sglang_log = {
 const kv_engine_desc kv_engine_sglang = {
     .id = E,
     .title = "SGLang",
+    .budget_words = "SGLang's token pool (rest = A - P x (1 - f), less any state pool)",
     .doc = "docs/sglang.md",
     .defaults = sglang_defaults,
     .check = sglang_check,

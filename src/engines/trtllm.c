@@ -180,6 +180,7 @@ static const kv_field fields[] = {
 const kv_engine_desc kv_engine_trtllm = {
     .id = E,
     .title = "TensorRT-LLM",
+    .budget_words = "TensorRT-LLM's free_gpu_memory_fraction of the free memory",
     .doc = "docs/trtllm.md",
     .defaults = trtllm_defaults,
     .check = trtllm_check,

@@ -349,6 +349,7 @@ static const kv_engine_log vllm_log = {
 const kv_engine_desc kv_engine_vllm = {
     .id = E,
     .title = "vLLM",
+    .budget_words = "vLLM's \"Available KV cache memory\"",
     .doc = "docs/vllm.md",
     .defaults = kv_vllm_defaults,
     .check = kv_vllm_check,

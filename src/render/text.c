@@ -250,6 +250,26 @@ static const char *const growth_lines[] = {
                          "request stops\n  growing with the context.\n\n"),
 };
 
+/* "Free for KV": the lesson's GPU - weights - reserve; with an engine chosen, the engine's own
+ * figure first (the memory its cache fills, or the cache its settings allocate), the
+ * lesson's beside it. */
+static void free_for_kv_line(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    const char *words = kv_engine_budget_words(s->engine);
+    fmt_fixed(b, sizeof b, r->free_kv_bytes / KV_GIB, 2, 0);
+    if (s->engine == KV_ENGINE_IDEAL)
+        fprintf(out, "Free for KV: %s GiB\n\n", b);
+    else if (words)
+        fprintf(out, "Free for KV: %s GiB, %s  (the lesson's GPU - weights - reserve: %s GiB)\n\n",
+                fmt_fixed(a, sizeof a, r->available_kv_bytes / KV_GIB, 2, 0), words, b);
+    else
+        fprintf(out, "KV cache   : %s GiB, what %s allocates for its settings  (the lesson's GPU "
+                     "- weights - reserve: %s GiB)\n\n",
+                fmt_fixed(a, sizeof a, r->kv_cache_bytes / KV_GIB, 2, 0), kv_engine_title(s->engine),
+                b);
+}
+
 /* --gpus N without a typed layout: the report is the best layout's; say so, and what the
  * layout as typed would hold. */
 static void chosen_layout_line(FILE *out, const kv_report *rep)
@@ -417,7 +437,6 @@ void report_text(FILE *out, const kv_report *rep)
 {
     const kv_spec *s = rep->spec;
     const kv_result *r = rep->result;
-    char a[FMT_BUF];
 
     banner(out, s);
     model_line(out, s, r);
@@ -436,7 +455,7 @@ void report_text(FILE *out, const kv_report *rep)
         }
         return;
     }
-    fprintf(out, "Free for KV: %s GiB\n\n", fmt_fixed(a, sizeof a, r->free_kv_bytes / KV_GIB, 2, 0));
+    free_for_kv_line(out, s, r);
     per_token_lines(out, s, r);
     request_lines(out, s, r);
     answer_lines(out, s, r);
