@@ -156,7 +156,8 @@ static void gpu_presets(void **state)
     assert_non_null(strstr(r.out, "\"gpu\": null,"));
     run_free(&r);
     RUN(&r, "--gpu", "h100", "--model", "qwen3-8b");
-    assert_non_null(strstr(r.out, "GPU memory : 79.6475 GiB (H100 80GB)   (reserve 2 GiB"));
+    /* a preset's memory, 79.6475 GiB, at the text's 2 decimals (issue 19 item 3) */
+    assert_non_null(strstr(r.out, "GPU memory : 79.65 GiB (H100 80GB)   (reserve 2 GiB"));
     run_free(&r);
     RUN(&r, "--gpu", "h1000");
     assert_int_equal(r.status, 2);
@@ -344,7 +345,7 @@ static void estimates_are_flagged(void **state)
     assert_non_null(strstr(r.out, "*: an estimate, the marketed capacity"));
     run_free(&r);
     RUN(&r, "--gpu", "mi350x", "--model", "qwen3-8b");
-    assert_non_null(strstr(r.out, "GPU memory : 288 GiB (MI350X, estimate: the marketed capacity)"));
+    assert_non_null(strstr(r.out, "GPU memory : 288.00 GiB (MI350X, estimate: the marketed capacity)"));
     run_free(&r);
     RUN(&r, "--gpu", "h100", "--model", "qwen3-8b");
     assert_null(strstr(r.out, "estimate: the marketed"));

@@ -87,6 +87,25 @@ static void item02_engine_figure_first(void **state)
     run_free(&r);
 }
 
+/* 3. Under tensor parallelism the weights' GiB are one GPU's, and the line says so and gives
+ * the whole (Llama-3.1-70B at TP 2: 65.71 GiB per GPU, 131.42 in all); one precision policy:
+ * what kvcalc derives or takes from a table prints with 2 decimals ("~70.55B", "79.65 GiB"),
+ * what the user typed as typed ("~7B", "48 GiB": the lesson's bytes). */
+static void item03_per_gpu_and_precision(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--model", "llama-3.1-70b-instruct", "--gpu", "h100", "--tp", "2");
+    assert_non_null(strstr(r.out, "Weights    : ~70.55B params @ bf16  ->  65.71 GiB per GPU "
+                                  "(131.42 GiB in all)  (parameters estimated from the config)\n"
+                                  "GPU memory : 79.65 GiB (H100 80GB)"));
+    run_free(&r);
+    RUN(&r, "--params-b", "7", "--gpu-mem-gib", "79.6475");
+    assert_non_null(strstr(r.out, "Weights    : ~7B params @ fp16  ->  13.04 GiB\n"
+                                  "GPU memory : 79.6475 GiB   (reserve"));
+    run_free(&r);
+}
+
 /* 6. A KV cache of a given size beside weights that outgrow the GPU: 27.4B bf16 parameters
  * are 51.10 GiB, more than a 10 GiB GPU - vLLM never loads them, so it holds 0 requests and
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
@@ -255,6 +274,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(item01_chosen_layout_answers),
         cmocka_unit_test(item02_engine_figure_first),
+        cmocka_unit_test(item03_per_gpu_and_precision),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

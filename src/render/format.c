@@ -54,6 +54,11 @@ char *fmt_fixed(char *buf, size_t cap, double v, int prec, int group)
     return group ? group_thousands(buf, cap) : buf;
 }
 
+char *fmt_figure(char *buf, size_t cap, double v, int typed)
+{
+    return typed ? fmt_g(buf, cap, v) : fmt_fixed(buf, cap, v, 2, 0);
+}
+
 char *fmt_g(char *buf, size_t cap, double v)
 {
     if (!isfinite(v))

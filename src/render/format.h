@@ -19,6 +19,10 @@
 char *fmt_fixed(char *buf, size_t cap, double v, int prec, int group);
 /* f"{v:g}". */
 char *fmt_g(char *buf, size_t cap, double v);
+/* The text's one precision policy: a figure as typed (the lesson's flags) is echoed as typed,
+ * fmt_g; a figure kvcalc derived or took from a table (a GPU preset's memory, an estimated or
+ * a checkpoint's parameter count) prints with 2 decimals. */
+char *fmt_figure(char *buf, size_t cap, double v, int typed);
 /* f"{v}" or f"{v:,}" for an integer. */
 char *fmt_int(char *buf, size_t cap, int64_t v, int group);
 /* The shortest decimal that reads back as v (what JSON output needs); integral values

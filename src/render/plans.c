@@ -28,10 +28,11 @@ void report_plan_text(FILE *out, const kv_report *rep)
             gib(d, sizeof d, p->total_bytes_needed));
     if (s->tp > 1)
         fprintf(out, "  This setup : %lld x %s GiB (TP %lld) holds ~%s at once", (long long)s->tp,
-                fmt_g(a, sizeof a, s->gpu_mem_gib), (long long)s->tp,
+                fmt_figure(a, sizeof a, s->gpu_mem_gib, !s->gpu_name), (long long)s->tp,
                 fmt_fixed(b, sizeof b, p->per_gpu_max, 0, 0));
     else
-        fprintf(out, "  This GPU   : %s GiB holds ~%s at once", fmt_g(a, sizeof a, s->gpu_mem_gib),
+        fprintf(out, "  This GPU   : %s GiB holds ~%s at once",
+                fmt_figure(a, sizeof a, s->gpu_mem_gib, !s->gpu_name),
                 fmt_fixed(b, sizeof b, p->per_gpu_max, 0, 0));
     if (p->replicas == 0)
         fputs(" -> it cannot serve even one request: see the options below\n", out);

@@ -340,9 +340,20 @@ static void weights_line(FILE *out, const kv_spec *s, const kv_result *r)
                            : weight_notes[src].note;
     const char *dtype = stored && weight_notes[src].dtype ? weight_notes[src].dtype
                                                           : kv_dtype_get(s->weight_dtype)->name;
-    fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s\n",
-            fmt_g(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b), dtype,
-            fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0), note);
+    /* the parameters as typed (--params-b, the lesson's 7), else kvcalc's count, 2 decimals;
+     * split over GPUs, the GiB are one GPU's and the whole follows */
+    int typed = !s->params_estimated && s->weights_source == KV_WEIGHTS_GIVEN;
+    char all[FMT_BUF + 32] = "";
+    if (s->tp > 1 && s->pp == 1) {
+        char c[FMT_BUF];
+        snprintf(all, sizeof all, " per GPU (%s GiB in all)",
+                 fmt_fixed(c, sizeof c, r->weights_bytes_group / KV_GIB, 2, 0));
+    } else if (s->pp > 1) {
+        snprintf(all, sizeof all, " per GPU of this stage");
+    }
+    fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s%s\n",
+            fmt_figure(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b, typed),
+            dtype, fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0), all, note);
     if (stored && (s->checkpoint_tower_bytes > 0 || s->checkpoint_mtp_bytes > 0))
         checkpoint_parts_line(out, s);
 }
@@ -351,7 +362,7 @@ static void gpu_line(FILE *out, const kv_spec *s)
 {
     char a[FMT_BUF], b[FMT_BUF];
     fprintf(out, "GPU memory : %s GiB%s%s%s%s   (reserve %s GiB for activations/overhead)\n",
-            fmt_g(a, sizeof a, s->gpu_mem_gib), s->gpu_name ? " (" : "",
+            fmt_figure(a, sizeof a, s->gpu_mem_gib, !s->gpu_name), s->gpu_name ? " (" : "",
             s->gpu_name ? s->gpu_name : "",
             s->gpu_name && s->gpu_mem_estimated ? ", estimate: the marketed capacity" : "",
             s->gpu_name ? ")" : "", fmt_g(b, sizeof b, s->overhead_gib));
