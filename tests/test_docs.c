@@ -122,6 +122,48 @@ static const char *real_word(const char *w, char *buf, size_t cap)
     return buf;
 }
 
+/* A "$ kvcalc ..." command in a fence is followed by what it prints: those lines must be its
+ * output, each in turn (blank lines aside - the page's reader splits on them). `shown` is
+ * the command's stdout; returns the lines matched, or fails the test. */
+static const char *next_line(const char *p, char *line, size_t cap)
+{
+    while (*p == '\n')
+        p++;
+    if (!*p)
+        return NULL;
+    size_t n = 0;
+    while (p[n] && p[n] != '\n')
+        n++;
+    snprintf(line, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+    return p + n;
+}
+
+/* text with every `from` replaced by `to` (malloc'ed; text freed). */
+static char *replaced(char *text, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to), count = 0;
+    if (nf == 0 || strcmp(from, to) == 0)
+        return text;
+    for (const char *p = text; (p = strstr(p, from)) != NULL; p += nf)
+        count++;
+    char *out = malloc(strlen(text) + count * (nt > nf ? nt - nf : 0) + 1);
+    assert_non_null(out);
+    char *o = out;
+    for (const char *p = text, *q; ; p = q + nf) {
+        q = strstr(p, from);
+        size_t n = q ? (size_t)(q - p) : strlen(p);
+        memcpy(o, p, n);
+        o += n;
+        if (!q)
+            break;
+        memcpy(o, to, nt);
+        o += nt;
+    }
+    *o = '\0';
+    free(text);
+    return out;
+}
+
 static int run_page(const char *name)
 {
     char path[1024];
@@ -131,9 +173,23 @@ static int run_page(const char *name)
     int commands = 0, fence = 0;
     char joined[4096] = "";
     char *save = NULL;
+    char *shown = NULL;       /* the last "$ kvcalc" command's stdout, while its lines follow */
+    const char *at = NULL;    /* where in it the next shown line must be */
+    char shown_cmd[4096] = "";
     for (char *line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (strncmp(line, "```", 3) == 0) {
             fence = !fence;
+            free(shown);
+            shown = NULL;
+            continue;
+        }
+        if (shown && fence && strncmp(line, "$ ", 2) != 0) { /* what the command printed */
+            char want[4096];
+            const char *next = at ? next_line(at, want, sizeof want) : NULL;
+            if (!next || strcmp(want, line) != 0)
+                fail_msg("%s: '%s' prints\n  %s\nwhere the page shows\n  %s", name, shown_cmd,
+                         next ? want : "(nothing more)", line);
+            at = next;
             continue;
         }
         int indented = strncmp(line, "    ", 4) == 0;
@@ -161,11 +217,22 @@ static int run_page(const char *name)
             run_kvcalc(argv, &r);
             if (r.status != 0)
                 fail_msg("%s: '%s': exit %d: %s", name, joined, r.status, r.err);
+            free(shown);
+            shown = NULL;
+            if (fence && strncmp(joined, "$ ", 2) == 0) { /* its output follows on the page */
+                shown = r.out;
+                r.out = NULL;
+                for (int i = 0; i < n; i++) /* the page's words, not the test files' paths */
+                    shown = replaced(shown, real[i], words[i]);
+                at = shown;
+                snprintf(shown_cmd, sizeof shown_cmd, "%s", joined);
+            }
             run_free(&r);
             commands++;
         }
         joined[0] = '\0';
     }
+    free(shown);
     free(doc);
     print_message("  %-18s %d commands\n", name, commands);
     return commands;
@@ -197,8 +264,37 @@ static void every_command_runs(void **state)
     assert_true(total >= 50);
 }
 
+/* README's usage-error example is what the binary prints (issue 19, item 20: it quoted a
+ * message for `--context 4k`, which kvcalc takes as 4,000 tokens). */
+static void readme_usage_error_is_current(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--context", "abc", NULL}, &r);
+    assert_int_equal(r.status, 2);
+    char first[512];
+    const char *nl = strchr(r.err, '\n');
+    assert_non_null(nl);
+    snprintf(first, sizeof first, "%.*s", (int)(nl - r.err), r.err);
+    run_free(&r);
+    char *readme = read_file(KVCALC_SOURCE_DIR "/README.md", NULL);
+    assert_non_null(readme);
+    /* the page wraps the message's backticked text over its lines: compare without them */
+    char flat[1 << 16];
+    size_t n = 0;
+    for (const char *p = readme; *p && n + 1 < sizeof flat; p++)
+        flat[n++] = *p == '\n' ? ' ' : *p;
+    flat[n] = '\0';
+    free(readme);
+    char want[600];
+    snprintf(want, sizeof want, "`%s`", first);
+    if (!strstr(flat, want))
+        fail_msg("README.md does not quote %s", want);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(every_command_runs)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(every_command_runs),
+                                       cmocka_unit_test(readme_usage_error_is_current)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,6 +106,23 @@ static void item03_per_gpu_and_precision(void **state)
     run_free(&r);
 }
 
+/* 4. --from-log: the term column uses the difference column's sign (kvcalc minus logged): a
+ * weight estimate 0.06 GiB under the log's leaves +0.06 GiB of KV budget, and the terms and
+ * the rest add up to the KV memory's difference (+119.42 MiB = +0.06 + 0.05 GiB). */
+static void item04_term_signs_follow_the_difference(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/vllm-d10.log", "--model",
+        "qwen2.5-7b-instruct", "--gpu", "a100");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "-65.14 MiB  weights logged 14.25 GiB, estimated 14.19 GiB: "
+                                  "+0.06 GiB of the KV budget\n"));
+    assert_non_null(strstr(r.out, "+119.42 MiB  end to end: the terms above give +0.06 GiB, the "
+                                  "rest +0.05 GiB"));
+    run_free(&r);
+}
+
 /* 6. A KV cache of a given size beside weights that outgrow the GPU: 27.4B bf16 parameters
  * are 51.10 GiB, more than a 10 GiB GPU - vLLM never loads them, so it holds 0 requests and
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
@@ -275,6 +292,7 @@ int main(void)
         cmocka_unit_test(item01_chosen_layout_answers),
         cmocka_unit_test(item02_engine_figure_first),
         cmocka_unit_test(item03_per_gpu_and_precision),
+        cmocka_unit_test(item04_term_signs_follow_the_difference),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

@@ -181,8 +181,9 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
                  l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100);
 }
 
-/* The term column: which part of the budget explains the difference, as GiB of KV budget
- * (what the logged figure leaves minus what kvcalc's leaves). */
+/* The term column: which part of the budget explains the difference, as GiB of KV budget -
+ * what kvcalc's figure leaves minus what the logged one leaves, the sign of the difference
+ * column (kvcalc minus logged) for the KV memory itself, so the terms add up to it. */
 static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, char *buf,
                     size_t cap)
 {
@@ -195,31 +196,31 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         return;
     }
     switch (row->term) {
-    case KV_TERM_SUBTRACTED:
-        budget = d;
+    case KV_TERM_SUBTRACTED: /* more of it subtracted leaves less */
+        budget = -d;
         break;
     case KV_TERM_GRAPHS:
         if (!x->graphs_inside) {
             snprintf(buf, cap, "outside the budget before vLLM 0.21: no effect");
             return;
         }
-        budget = d;
+        budget = -d;
         break;
     case KV_TERM_TOTAL:
         if (x->requested) { /* counted once: as the logged product, on the next row */
             snprintf(buf, cap, "enters as total x utilization (next row)");
             return;
         }
-        budget = -d * x->f;
+        budget = d * x->f;
         break;
     case KV_TERM_REQUESTED:
-        budget = -d;
+        budget = d;
         break;
     case KV_TERM_BEFORE: /* the pool is A - (1 - f) x P: a larger P leaves less */
-        budget = d * (1 - x->f);
+        budget = -d * (1 - x->f);
         break;
     case KV_TERM_AFTER:
-        budget = -d;
+        budget = d;
         break;
     case KV_TERM_BUDGET:
         if (x->n_terms == 0)
@@ -228,7 +229,7 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         else
             snprintf(buf, cap, "end to end: the terms above give %+.2f GiB, the rest %+.2f GiB "
                                "(terms not logged, rounding)",
-                     gib2(x->terms), gib2(-d - x->terms));
+                     gib2(x->terms), gib2(d - x->terms));
         return;
     case KV_TERM_KV:
         /* a total summed from the log's figures carries the rounding of each (K, V, and
