@@ -148,6 +148,8 @@ typedef struct {
     int64_t gpu_kv_cache_tokens; /* the "GPU KV cache size" line, per the version's formula */
     int64_t max_num_batched_tokens;
     int64_t max_num_seqs;        /* as resolved (the default for the GPU when not given) */
+    int defaults_by_gpu_size;    /* 1: a default above came from the GPU's size (V1: 70 GiB or
+                                    more, not an A100), so more memory can hold fewer requests */
     int fits;                    /* one request of max_model_len fits */
     kv_vllm_refusal refusal;     /* KV_VLLM_STARTS when fits, else which error vLLM raises */
     int outgrows_assumed_gpu;    /* 1: no GPU was named and the lesson's would not hold what

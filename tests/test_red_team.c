@@ -123,6 +123,33 @@ static void item04_term_signs_follow_the_difference(void **state)
     run_free(&r);
 }
 
+/* 5. Defaults the GPU's size chooses say so: vLLM gives a GPU of 70 GiB or more 8,192
+ * batched tokens and 1,024 sequences, whose profile run takes more - Gemma-3-27B at 8,192
+ * tokens holds 2 requests on 66 GiB and none on 71. Below 70 GiB, or with both set, no note. */
+static void item05_defaults_by_gpu_size_said(void **state)
+{
+    (void)state;
+#define A5 "--engine", "vllm", "--model", "gemma-3-27b-it", "--max-model-len", "8192"
+    EXPECT_STDOUT("2\n", A5, "--gpu-mem-gib", "66", "--get", "max_concurrency");
+    EXPECT_STDOUT("0\n", A5, "--gpu-mem-gib", "71", "--get", "max_concurrency");
+    run_result r;
+    RUN(&r, A5, "--gpu-mem-gib", "71");
+    assert_non_null(strstr(r.out, "  (defaults chosen by the GPU's size: max_num_batched_tokens "
+                                  "8,192, max_num_seqs 1,024 on 70 GiB or more (not A100s),\n"));
+    run_free(&r);
+    RUN(&r, A5, "--gpu-mem-gib", "66");
+    assert_null(strstr(r.out, "defaults chosen by the GPU's size"));
+    run_free(&r);
+    RUN(&r, A5, "--gpu-mem-gib", "71", "--max-num-batched-tokens", "2048", "--max-num-seqs", "256");
+    assert_null(strstr(r.out, "defaults chosen by the GPU's size"));
+    run_free(&r);
+#undef A5
+    RUN(&r, "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100");
+    assert_non_null(strstr(r.out, "(f: this version's default for the GPU's size and TP: a bigger "
+                                  "card reserves more)"));
+    run_free(&r);
+}
+
 /* 6. A KV cache of a given size beside weights that outgrow the GPU: 27.4B bf16 parameters
  * are 51.10 GiB, more than a 10 GiB GPU - vLLM never loads them, so it holds 0 requests and
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
@@ -293,6 +320,7 @@ int main(void)
         cmocka_unit_test(item02_engine_figure_first),
         cmocka_unit_test(item03_per_gpu_and_precision),
         cmocka_unit_test(item04_term_signs_follow_the_difference),
+        cmocka_unit_test(item05_defaults_by_gpu_size_said),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

@@ -597,6 +597,11 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
     st->total_gib = resolve_total(s, &st->total_source);
     st->t = resolve_batched_tokens(s, st->total_gib);
     st->seqs = resolve_seqs(s, st->total_gib);
+    /* the defaults a big card gets (8,192 tokens, 1,024 sequences) raise the profiled peak:
+     * a GPU just over 70 GiB can hold fewer requests than one just under it */
+    out->defaults_by_gpu_size =
+        uses_v1(v) && big_card(s, st->total_gib) &&
+        (!v->max_num_batched_tokens.set || (!v->max_num_seqs.set && v->version >= V1_DEFAULT));
     st->util = v->util.set ? v->util.value : kv_vllm_util_default(v->version);
     st->v1 = uses_v1(v);
     st->version = v->version;

@@ -73,7 +73,8 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
     fprintf(out, "  budget  : rest = A - P x (1 - f) = %s - %s x (1 - %s) = %s GB  (f: %s)\n",
             fmt_g(a, sizeof a, g->avail_after_gib), fmt_g(b, sizeof b, g->avail_before_gib),
             fmt_g(c, sizeof c, g->mem_fraction_static), gb(d, sizeof d, g->budget_bytes),
-            g->fraction_default ? "this version's default for the GPU and TP"
+            g->fraction_default ? "this version's default for the GPU's size and TP: a "
+                                  "bigger card reserves more"
                                 : "--mem-fraction-static");
     if (g->mamba_per_req_bytes > 0)
         state_lines(out, s, g);

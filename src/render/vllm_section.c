@@ -227,6 +227,15 @@ void report_vllm_text(FILE *out, const kv_report *rep)
             s->pp > 1 ? ", the binding pipeline stage" : "",
             s->pp > 1 && r->pp_stage < s->pp - 1 ? ", no sampler on it" : "");
     budget_lines(out, s, v);
+    if (v->defaults_by_gpu_size) {
+        char t[FMT_BUF], q[FMT_BUF];
+        fprintf(out, "  (defaults chosen by the GPU's size: max_num_batched_tokens %s, max_num_seqs "
+                     "%s on 70 GiB or more (not A100s),\n   2,048 and 256 below: their larger "
+                     "profile run can leave a bigger GPU fewer requests; --max-num-batched-tokens "
+                     "and --max-num-seqs set them)\n",
+                fmt_int(t, sizeof t, v->max_num_batched_tokens, 1),
+                fmt_int(q, sizeof q, v->max_num_seqs, 1));
+    }
     if (v->outgrows_assumed_gpu)
         fprintf(out, "  (no GPU named: the lesson's %s GiB could not hold the weights%s - the "
                      "figures below take the inputs as given; --gpu names the GPU)\n",
