@@ -665,6 +665,7 @@ typedef enum {
     KV_LOG_S_BYTES,         /* ... S (the SSM state) */
     KV_LOG_ATTN_BLOCK,      /* vLLM "Setting attention block size to N tokens" (hybrid) */
     KV_LOG_MAMBA_PAD,       /* vLLM "Padding mamba page size by X%" */
+    KV_LOG_KV_BUFFERS,      /* llama.cpp "<device> KV buffer size = X MiB", every device's summed */
     KV_LOG_FIELDS
 } kv_log_field;
 

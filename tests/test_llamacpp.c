@@ -376,6 +376,55 @@ static void recurrent_lines_of_real_logs(void **state)
     }
 }
 
+/* Issue 19, item 13: llama.cpp logs of mid-2025 builds (tests/logs/README.md) - the
+ * llama_kv_cache_unified line of b5640, "( 4096 cells, 16 layers, 1 seqs)" (no streams), and
+ * LM Studio's build, "1/ 1 seqs" - were refused or read as Ollama's; and a start that failed
+ * after allocating its buffers ("KV buffer size" lines, no "size =") was refused. Llama-3.2-1B
+ * at 4,096 cells: 16 x 4,096 x 8 x 64 x 2 B = 64.00 MiB each of K and V; Qwen3-8B at
+ * 131,072: 36 x 131,072 x 8 x 128 x 2 B = 9,216 MiB each. */
+static void mid_2025_and_failed_logs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log, *model, *want;
+    } cases[] = {
+        {"llamacpp-l18-b5640-unified.log", "llama-3.2-1b-instruct",
+         "\"quantity\": \"K\", \"unit\": \"bytes\", \"logged\": 67108864, \"kvcalc\": 67108864"},
+        {"llamacpp-l19-lmstudio-unified.log", "qwen3-8b",
+         "\"quantity\": \"K\", \"unit\": \"bytes\", \"logged\": 9663676416, \"kvcalc\": 9663676416"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/tests/logs/%s", KVCALC_SOURCE_DIR, cases[i].log);
+        run_result r;
+        run_kvcalc((const char *const[]){"--from-log", path, "--model", cases[i].model, "--format",
+                                         "json", NULL},
+                   &r);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "\"engine\": \"llama.cpp\""));
+        if (!strstr(r.out, cases[i].want))
+            fail_msg("%s: %s", cases[i].log, r.out);
+        run_free(&r);
+    }
+    /* the same LM Studio start cut after its buffers: 5,632 + 12,800 MiB = 18,432 MiB */
+    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/llamacpp-l19-lmstudio-unified.log", NULL);
+    assert_non_null(log);
+    char *cut = strstr(log, "CPU KV buffer size = 12800.00 MiB\n");
+    assert_non_null(cut);
+    cut[strlen("CPU KV buffer size = 12800.00 MiB\n")] = '\0';
+    char tmp[] = "/tmp/kvcalc-failed-XXXXXX";
+    write_temp(tmp, log);
+    free(log);
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", tmp, "--model", "qwen3-8b", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "llama.cpp (KV buffer size lines)"));
+    assert_non_null(strstr(r.out, "KV buffers (all devices)         18.00 GiB      18.00 GiB      "
+                                  "+0.00 GiB  from the logged settings: equal\n"));
+    run_free(&r);
+    remove(tmp);
+}
+
 /* DeepSeek sparse attention: the indexer's key cache beside the MLA cache, in -ctk's type, as
  * b10505 prints it (tests/logs/llamacpp-h03-glm-5.2-dsa.log). GLM-5's 78 MLA layers at 768,000
  * cells: main 768,000 x 78 x 576 x 2 B = 65,812.50 MiB, the log's line byte for byte; the
@@ -645,6 +694,7 @@ int main(void)
         cmocka_unit_test(printed_lines),     cmocka_unit_test(usage_errors),
         cmocka_unit_test(levers),            cmocka_unit_test(recurrent_split_from_a_config),
         cmocka_unit_test(recurrent_lines_of_real_logs),
+        cmocka_unit_test(mid_2025_and_failed_logs),
         cmocka_unit_test(indexer_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,6 +173,10 @@ typedef struct {
      * logs do not */
     kv_status (*model)(const kv_log_values *v, kv_spec *s, kv_gguf_info *g, char *name,
                        size_t cap, char *err, size_t errcap);
+    /* a field whose lines make a log this engine's when no engine printed a KV line (a start
+     * that failed after allocating its buffers: llama.cpp's per-device KV buffers); 0: none.
+     * Not KV lines themselves: an engine that embeds this one prints them too */
+    int fallback_field;
 } kv_engine_log;
 
 /* ---- the descriptor ---------------------------------------------------------------------- */

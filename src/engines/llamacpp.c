@@ -747,14 +747,26 @@ static const kv_log_pattern patterns[] = {
     {"creating SWA KV cache", T(0), KV_SWA_ON, NULL},
     {"llama_kv_cache_dsa: creating main KV cache", T(0), KV_SWA_OFF, NULL},
     {"llama_kv_cache_dsa: creating indexer KV cache", T(0), KV_INDEX_ON, NULL},
-    {"size = %b ( %n cells, %n layers, %n/%n seqs), K (%s): %b, V (%s): %b",
+    {"size = %b ( %n cells, %n layers, %n/ %n seqs), K (%s): %b, V (%s): %b",
      T(KV_LOG_KV_BYTES, KV_LOG_CELLS, KV_LOG_LAYERS, KV_LOG_N_SEQ, KV_LOG_STREAMS, KV_TO_TYPE_K,
        KV_LOG_K_BYTES, KV_TO_TYPE_V, KV_LOG_V_BYTES),
-     KV_LINE | KV_CACHE, "llama_kv_cache"},
+     KV_LINE | KV_CACHE, "llama_kv_cache"}, /* "1/ 1 seqs" too (builds of mid-2025) */
+    /* llama_kv_cache_unified of mid-2025 builds (b5640): "( 4096 cells, 16 layers, 1 seqs)",
+     * one stream */
+    {"size = %b ( %n cells, %n layers, %n seqs), K (%s): %b, V (%s): %b",
+     T(KV_LOG_KV_BYTES, KV_LOG_CELLS, KV_LOG_LAYERS, KV_LOG_N_SEQ, KV_TO_TYPE_K, KV_LOG_K_BYTES,
+       KV_TO_TYPE_V, KV_LOG_V_BYTES),
+     KV_LINE | KV_CACHE, "llama_kv_cache_unified"},
     {"KV self size = %b, K (%s): %b, V (%s): %b",
      T(KV_LOG_KV_BYTES, KV_TO_TYPE_K, KV_LOG_K_BYTES, KV_TO_TYPE_V, KV_LOG_V_BYTES), KV_LINE,
      "KV self size"},
     {"kv self size = %b", T(KV_LOG_KV_BYTES), KV_LINE, "kv self size (pre-GGUF)"},
+    /* each device's share of the caches, printed before the "size =" line - what a start that
+     * failed after allocating them still shows */
+    {"llama_kv_cache: %s KV buffer size = %b", T(KV_TO_SKIP, KV_LOG_KV_BUFFERS), KV_SUM,
+     "KV buffer size"},
+    {"llama_kv_cache_unified: %s KV buffer size = %b", T(KV_TO_SKIP, KV_LOG_KV_BUFFERS), KV_SUM,
+     "KV buffer size"},
     /* recurrent layers' state (src/llama-memory-recurrent.cpp): "size = %7.2f MiB (%6u cells,
      * %3d layers, %2u seqs %2u rs_seq), R (%s): %7.2f MiB, S (%s): %7.2f MiB", rs_seq from
      * b9849; the layers are the model's n_layer */
@@ -832,6 +844,8 @@ static const kv_cmp_row cmp_rows[] = {
      KV_TERM_KV},
     {"S (SSM state)", KV_LOG_S_BYTES, 0, KV_CMP_D(llamacpp.state_s_bytes), 1, "bytes",
      KV_TERM_KV},
+    {"KV buffers (all devices)", KV_LOG_KV_BUFFERS, 0, KV_CMP_D(kv_cache_bytes), 1, "bytes",
+     KV_TERM_KV},
     {"KV cache (all)", KV_LOGGED_KV_TOTAL, 1, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV},
 };
 
@@ -873,6 +887,7 @@ static const kv_engine_log llamacpp_log = {
     .needs_gpu_total = 0,
     .e2e_available = 0,
     .summary = summary,
+    .fallback_field = KV_LOG_KV_BUFFERS,
 };
 
 static const char *const aliases[] = {"llamacpp", NULL};

@@ -501,6 +501,15 @@ int kv_log_finish(kv_log *lg)
             lg->values = *c;
         }
     }
+    /* no KV line at all: a start that failed after allocating its buffers, by the engine
+     * whose buffer lines it holds */
+    for (int e = 0; lg->engine == KV_ENGINE_COUNT && e < KV_ENGINE_COUNT; e++) {
+        const kv_engine_log *l = kv_engine_get((kv_engine)e)->log;
+        if (l && l->fallback_field > 0 && lg->cand[e].present[l->fallback_field]) {
+            lg->engine = (kv_engine)e;
+            lg->values = lg->cand[e];
+        }
+    }
     return lg->engine == KV_ENGINE_COUNT ? -1 : 0;
 }
 
