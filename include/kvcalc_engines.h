@@ -666,6 +666,8 @@ typedef enum {
     KV_LOG_ATTN_BLOCK,      /* vLLM "Setting attention block size to N tokens" (hybrid) */
     KV_LOG_MAMBA_PAD,       /* vLLM "Padding mamba page size by X%" */
     KV_LOG_KV_BUFFERS,      /* llama.cpp "<device> KV buffer size = X MiB", every device's summed */
+    KV_LOG_TP_RANK,         /* vLLM's "Worker_TP<n>" rank prefixes: the largest n */
+    KV_LOG_CONSUMED,        /* vLLM 0.2x "X GiB for consumed memory (weights + non-torch)" */
     KV_LOG_FIELDS
 } kv_log_field;
 

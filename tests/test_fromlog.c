@@ -527,6 +527,19 @@ static const cmp_case cases[] = {
              KVCALC_SOURCE_DIR "/tests/fixtures/frontier/LiquidAI__LFM2-700M__from-hf-blob-page.json",
              "--sglang-version", "0.5.6.post2", "--mem-fraction-static", "0.771", NULL}, 1,
      {"kv_cache_tokens=473517", "logged_kv_cache_tokens=473854", NULL}},
+    /* issue 19 item 14: 0.31's wording of the budget line ("15.26 GiB for consumed memory
+     * (weights + non-torch)") gives the GPU total, utilization and activation; with the
+     * weights line, non-torch is the rest (0.26 GiB) */
+    {"D35", {"--from-log", LOGS "vllm-d35-0.31-consumed.log", "--model", "llama-3.1-8b-instruct",
+             "--vllm-version", "0.31", NULL}, 1,
+     {"kv_cache_tokens=460464", "logged_kv_cache_tokens=460496",
+      "logged_gpu_mem_bytes=85094039552", NULL}},
+    /* ... and TP 8 from the ranks' prefixes (Worker_TP0_EP0 ... Worker_TP7_EP7), no config
+     * line: Qwen3-VL-235B's 4 KV heads replicated, 1 a GPU (it read TP 1: -75%); each rank's
+     * token line paired with the smallest memory line, as vLLM keeps the smallest */
+    {"D36", {"--from-log", LOGS "vllm-d36-tp8-ranks.log", "--model",
+             "qwen3-vl-235b-a22b-instruct", NULL}, 1,
+     {"kv_cache_tokens=216624", "logged_kv_cache_tokens=216656", NULL}},
     /* D23's token line is another rank's (10.68 GiB, vllm-logs-public.md): not equal */
     {"D23", {"--from-log", LOGS "vllm-d23-tp8.log", "--model", "qwen3-235b-a22b", NULL}, 0,
      {"logged_gpu_mem_bytes=47695611822.08", NULL}},

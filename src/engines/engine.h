@@ -53,6 +53,9 @@ enum {
                         names a setting, a list's length) */
 #define KV_SUM 128u  /* devices print their shares: add them (a new startup starts over) */
 #define KV_INDEX_ON 256u /* the next cache line is DeepSeek sparse attention's indexer cache */
+#define KV_MAX 512u  /* every rank names itself: keep the largest (a rank index) */
+#define KV_RAW 1024u /* matched on the line before its prefixes are cleaned off (the rank's
+                        "(Worker_TP3_EP3 pid=1)" is such a prefix) */
 
 /* One line pattern. The pattern is the line's own text with conversions: "%n" an integer
  * (thousands commas allowed), "%f" a decimal, "%b" a decimal and its unit (GiB, GB, MiB,

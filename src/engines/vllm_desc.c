@@ -194,11 +194,23 @@ static const kv_log_pattern patterns[] = {
      T(KV_TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED, KV_TO_WEIGHTS_ROUNDED,
        KV_LOG_ACTIVATION, KV_LOG_NON_TORCH, KV_LOG_CUDA_GRAPH),
      0, "V1"},
+    /* the wording of later releases: weights and non-torch memory as one "consumed" figure */
+    {"Free memory on device (%f/%b) on startup. Desired GPU memory utilization is (%f, %b). "
+     "Actual usage is %b for consumed memory (weights + non-torch), %b for peak activation, and "
+     "%b for CUDAGraph memory",
+     T(KV_TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED, KV_LOG_CONSUMED,
+       KV_LOG_ACTIVATION, KV_LOG_CUDA_GRAPH),
+     0, "V1"},
+    {"Chunked prefill is enabled with max_num_batched_tokens=%n", T(KV_LOG_BATCHED_TOKENS), 0,
+     NULL},
+    /* the ranks of a tensor-parallel run name themselves: Worker_TP0_EP0 ... Worker_TP7_EP7 */
+    {"Worker_TP%n", T(KV_LOG_TP_RANK), KV_MAX | KV_RAW, NULL},
     /* the same figures as a summary of a log gives them ("Free memory on device: F/T GiB") */
     {"Free memory on device: %f/%b", T(KV_TO_SKIP, KV_LOG_GPU_TOTAL), 0, NULL},
     {"Model loading took: %b", T(KV_LOG_WEIGHTS), 0, NULL},
     {"Available KV cache memory: %b", T(KV_LOG_AVAILABLE_KV), KV_LINE | KV_MIN, "V1"},
-    {"GPU KV cache size: %n tokens", T(KV_LOG_KV_TOKENS), KV_LINE, "V1"},
+    /* each rank may print its own: the engine keeps the smallest, as for the memory */
+    {"GPU KV cache size: %n tokens", T(KV_LOG_KV_TOKENS), KV_LINE | KV_MIN, "V1"},
     {"Maximum concurrency for %n tokens per request: %fx",
      T(KV_LOG_CONCURRENCY_LEN, KV_LOG_CONCURRENCY), KV_LINE, NULL},
     {"# GPU blocks: %n", T(KV_LOG_BLOCKS), KV_LINE, NULL},
@@ -274,6 +286,19 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         if (!have_version)
             kv_log_input_put(in, MINE(VLLM_P_VERSION), KV_LOG_SETTING, "0.8");
         kv_log_input_put(in, MINE(VLLM_P_USE_V1), KV_LOG_SETTING, "0");
+    }
+    /* no tensor_parallel_size stated: the ranks' prefixes tell it (Worker_TP7: 8) */
+    if (!v->present[KV_LOG_TP] && v->present[KV_LOG_TP_RANK] && v->v[KV_LOG_TP_RANK] < 1e6) {
+        snprintf(buf, sizeof buf, "%.0f", v->v[KV_LOG_TP_RANK] + 1);
+        kv_log_input_put(in, CORE(KV_P_TP), KV_LOG_SETTING, buf);
+    }
+    /* the later wording gives weights and non-torch memory as one: with the weights' own
+     * line, non-torch is the rest */
+    if (v->present[KV_LOG_CONSUMED] && v->present[KV_LOG_WEIGHTS] &&
+        !v->present[KV_LOG_NON_TORCH] && v->v[KV_LOG_CONSUMED] >= v->v[KV_LOG_WEIGHTS]) {
+        snprintf(buf, sizeof buf, "%.17g",
+                 (v->v[KV_LOG_CONSUMED] - v->v[KV_LOG_WEIGHTS]) / KV_GIB);
+        kv_log_input_put(in, MINE(VLLM_P_NON_TORCH), KV_LOG_MEASURED, buf);
     }
 }
 

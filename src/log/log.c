@@ -254,6 +254,8 @@ static void set_field(kv_log_values *v, int f, double x, unsigned flags)
         return;
     if (flags & KV_MIN && v->present[f] && v->v[f] <= x)
         return;
+    if (flags & KV_MAX && v->present[f] && v->v[f] >= x)
+        return;
     if (flags & KV_SUM && v->present[f])
         x += v->v[f];
     v->v[f] = x;
@@ -472,12 +474,30 @@ void kv_log_feed(kv_log *lg, const char *line, size_t len)
     }
     memcpy(buf, line, len);
     buf[len] = '\0';
-    char *s = kv_log_clean(buf, &len);
     pair_filter f;
+    /* a process prefix holds what the cleaning drops (a rank's name): KV_RAW patterns see the
+     * line as it came, and only lines that open such a prefix early pay for it */
+    const char *paren = memchr(buf, '(', len < 80 ? len : 80);
+    if (paren) {
+        pair_fill(&f, buf);
+        for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+            const kv_engine_log *l = log_of(e);
+            for (size_t i = 0; l && i < l->n_patterns; i++) {
+                if (!(l->patterns[i].flags & KV_RAW))
+                    continue;
+                int n = match_line(l->patterns[i].pat, buf, &f, caps);
+                if (n >= 0)
+                    apply_row(l, &lg->cand[e], &l->patterns[i], caps, n, lg->lines);
+            }
+        }
+    }
+    char *s = kv_log_clean(buf, &len);
     pair_fill(&f, s);
     for (int e = 0; e < KV_ENGINE_COUNT; e++) {
         const kv_engine_log *l = log_of(e);
         for (size_t i = 0; l && i < l->n_patterns; i++) {
+            if (l->patterns[i].flags & KV_RAW)
+                continue;
             int n = match_line(l->patterns[i].pat, s, &f, caps);
             if (n >= 0)
                 apply_row(l, &lg->cand[e], &l->patterns[i], caps, n, lg->lines);
