@@ -150,6 +150,25 @@ static void item05_defaults_by_gpu_size_said(void **state)
     run_free(&r);
 }
 
+/* 15. SGLang: the launch command a log keeps gives mem_fraction_static and TP when no
+ * server_args dump does (S09: "python3 -m sglang.launch_server ... --tp 4 ...
+ * --mem-fraction-static 0.93"; they were not read). */
+static void item15_sglang_launch_line(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/sglang-s09-tp4.log", "--model",
+        "qwen3-235b-a22b");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nLogged: tensor_parallel_size 4, mem_fraction_static 0.93.\n"));
+    run_free(&r);
+    RUN(&r, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/sglang-s09-tp4.log", "--model",
+        "qwen3-235b-a22b", "--format", "json");
+    assert_non_null(strstr(r.out, "\"tensor_parallel_size\": 4,"));
+    assert_non_null(strstr(r.out, "\"mem_fraction_static\": 0.93,"));
+    run_free(&r);
+}
+
 /* 6. A KV cache of a given size beside weights that outgrow the GPU: 27.4B bf16 parameters
  * are 51.10 GiB, more than a 10 GiB GPU - vLLM never loads them, so it holds 0 requests and
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
@@ -321,6 +340,7 @@ int main(void)
         cmocka_unit_test(item03_per_gpu_and_precision),
         cmocka_unit_test(item04_term_signs_follow_the_difference),
         cmocka_unit_test(item05_defaults_by_gpu_size_said),
+        cmocka_unit_test(item15_sglang_launch_line),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),
