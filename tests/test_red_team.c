@@ -169,6 +169,48 @@ static void item15_sglang_launch_line(void **state)
     run_free(&r);
 }
 
+/* 16. An Ollama log that names a blob path and prints the GGUF geometry only in llama.cpp's
+ * print_info lines (no "llama_model_loader: - kv" dump) describes its model by them: O01
+ * without its dump reads as O01 does (llama Q8_0, 24 blocks, 1.50 GiB of KV both ways). */
+static void item16_ollama_print_info_geometry(void **state)
+{
+    (void)state;
+    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/ollama-o01.log", NULL);
+    assert_non_null(log);
+    char *kept = malloc(strlen(log) + 1);
+    assert_non_null(kept);
+    size_t n = 0;
+    for (char *line = log; *line;) {
+        char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+        if (!strstr(line, "llama_model_loader: - kv") ||
+            (end && strstr(line, "llama_model_loader: - kv") > end)) {
+            memcpy(kept + n, line, len);
+            n += len;
+        }
+        line += len;
+    }
+    kept[n] = '\0';
+    assert_null(strstr(kept, "llama_model_loader: - kv"));
+    assert_non_null(strstr(kept, "print_info: n_layer"));
+    char path[] = "/tmp/kvcalc-red-XXXXXX";
+    write_temp(path, kept);
+    free(kept);
+    free(log);
+    run_result a, b;
+    RUN(&a, "--from-log", path);
+    RUN(&b, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/ollama-o01.log");
+    assert_int_equal(a.status, 0);
+    assert_non_null(strstr(a.out, "kvcalc's model: llama Q8_0, 24 blocks, as the log describes it"));
+    const char *ka = strstr(a.out, "\nKV memory:"), *kb = strstr(b.out, "\nKV memory:");
+    assert_non_null(ka);
+    assert_non_null(kb);
+    assert_string_equal(ka, kb);
+    run_free(&a);
+    run_free(&b);
+    unlink(path);
+}
+
 /* 6. A KV cache of a given size beside weights that outgrow the GPU: 27.4B bf16 parameters
  * are 51.10 GiB, more than a 10 GiB GPU - vLLM never loads them, so it holds 0 requests and
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
@@ -341,6 +383,7 @@ int main(void)
         cmocka_unit_test(item04_term_signs_follow_the_difference),
         cmocka_unit_test(item05_defaults_by_gpu_size_said),
         cmocka_unit_test(item15_sglang_launch_line),
+        cmocka_unit_test(item16_ollama_print_info_geometry),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

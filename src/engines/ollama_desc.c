@@ -191,6 +191,8 @@ static const char *const archs[] = {
     "nemotron_h", "glm4", "glm4moe",
 };
 #define ARCH(i, name) {"general.architecture str = " name, T(KV_OLLAMA_LOG_ARCH, i), KV_CONST, NULL}
+#define PARCH(i, name) {"print_info: arch = " name, T(KV_OLLAMA_LOG_ARCH, i), KV_CONST, NULL}
+#define PFTYPE(i, name) {"print_info: file type = " name, T(KV_OLLAMA_LOG_FILE_TYPE, i), KV_CONST, NULL}
 
 /* The server's lines (server/routes.go, llm/memory.go, llm/server.go, ml/device.go), the
  * runner's command line or load request, and the runner's own llama.cpp KV lines (an
@@ -272,6 +274,33 @@ static const kv_log_pattern patterns[] = {
     ARCH(33, "nomic-bert"), ARCH(34, "lfm2"), ARCH(35, "nemotron_h"), ARCH(36, "glm4"),
     ARCH(37, "glm4moe"),
     {"- kv %n: %s.block_count u32 = %n", T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_BLOCKS), 0, NULL},
+    /* the same geometry as llama.cpp's print_info lines give it (a log whose loader does not
+     * dump its keys) */
+    PARCH(0, "llama"), PARCH(1, "llama4"), PARCH(2, "mllama"), PARCH(3, "gemma"),
+    PARCH(4, "gemma2"), PARCH(5, "gemma3"), PARCH(6, "gemma3n"), PARCH(7, "gemma4"),
+    PARCH(8, "command-r"), PARCH(9, "qwen2"), PARCH(10, "qwen2moe"), PARCH(11, "qwen25vl"),
+    PARCH(12, "qwen3"), PARCH(13, "qwen3moe"), PARCH(14, "qwen3vl"), PARCH(15, "qwen3vlmoe"),
+    PARCH(16, "qwen3next"), PARCH(17, "qwen35"), PARCH(18, "qwen35moe"), PARCH(19, "phi2"),
+    PARCH(20, "phi3"), PARCH(21, "stablelm"), PARCH(22, "deepseek2"), PARCH(23, "chatglm"),
+    PARCH(24, "gptoss"), PARCH(25, "gpt-oss"), PARCH(26, "mistral3"), PARCH(27, "starcoder2"),
+    PARCH(28, "granite"), PARCH(29, "granitemoe"), PARCH(30, "olmo2"), PARCH(31, "olmo3"),
+    PARCH(32, "bert"), PARCH(33, "nomic-bert"), PARCH(34, "lfm2"), PARCH(35, "nemotron_h"),
+    PARCH(36, "glm4"), PARCH(37, "glm4moe"),
+    {"print_info: n_layer = %n", T(KV_OLLAMA_LOG_BLOCKS), 0, NULL},
+    {"print_info: n_ctx_train = %n", T(KV_OLLAMA_LOG_CONTEXT_LENGTH), 0, NULL},
+    {"print_info: n_embd = %n", T(KV_OLLAMA_LOG_EMBEDDING), 0, NULL},
+    {"print_info: n_head = %n", T(KV_OLLAMA_LOG_HEADS), 0, NULL},
+    {"print_info: n_head_kv = %n", T(KV_OLLAMA_LOG_HEADS_KV), 0, NULL},
+    {"print_info: n_embd_head_k = %n", T(KV_OLLAMA_LOG_KEY_LENGTH), 0, NULL},
+    {"print_info: n_embd_head_v = %n", T(KV_OLLAMA_LOG_VALUE_LENGTH), 0, NULL},
+    {"print_info: n_swa = %n", T(KV_OLLAMA_LOG_WINDOW), 0, NULL},
+    {"print_info: n_vocab = %n", T(KV_OLLAMA_LOG_VOCAB), 0, NULL},
+    /* the file type by its name (llama.cpp's llama_model_ftype_name, src/llama-model-loader.cpp):
+     * the types file_types[] sizes */
+    PFTYPE(0, "all F32"), PFTYPE(1, "F16"), PFTYPE(32, "BF16"), PFTYPE(2, "Q4_0"),
+    PFTYPE(3, "Q4_1"), PFTYPE(7, "Q8_0"), PFTYPE(8, "Q5_0"), PFTYPE(9, "Q5_1"),
+    PFTYPE(14, "Q4_K - Small"), PFTYPE(15, "Q4_K - Medium"), PFTYPE(16, "Q5_K - Small"),
+    PFTYPE(17, "Q5_K - Medium"), PFTYPE(18, "Q6_K"),
     {"- kv %n: %s.context_length u32 = %n",
      T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_CONTEXT_LENGTH), 0, NULL},
     {"- kv %n: %s.embedding_length u32 = %n", T(KV_TO_SKIP, KV_TO_SKIP, KV_OLLAMA_LOG_EMBEDDING),
