@@ -471,7 +471,9 @@ typedef enum {
                                config's figures */
     KV_WEIGHTS_GGUF,        /* a GGUF header's tensors */
     KV_WEIGHTS_SAFETENSORS, /* a model folder's safetensors headers */
-    KV_WEIGHTS_NO_FILES     /* a model folder without safetensors files: the estimate */
+    KV_WEIGHTS_NO_FILES,    /* a model folder without safetensors files: the estimate */
+    KV_WEIGHTS_NO_INDEX     /* a model folder with shards (model-00001-of-N.safetensors) but no
+                               model.safetensors.index.json to name them: the estimate */
 } kv_weights_source;
 
 /* Fills *s with the lesson's defaults: a 7B-class GQA model (28 layers, 4 KV heads,

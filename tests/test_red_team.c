@@ -374,6 +374,79 @@ static void item12_kv_heads_divide_heads(void **state)
     run_free(&r);
 }
 
+/* 17. Inputs and their messages: a folder whose model.safetensors cannot be opened (a
+ * dangling symlink to a missing blob reads so in standard C) says "no readable safetensors
+ * files"; a first shard without its index says the index is what is missing; --model ""
+ * names what --model takes; SGLang's name for Llama 3.1 finds its preset. */
+static void item17_inputs_and_messages(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kvcalc-red-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], cmd[600];
+    snprintf(cmd, sizeof cmd, "cp '%s/data/models/Qwen__Qwen3-8B.json' '%s/config.json' && "
+                              "ln -s /nonexistent/blob '%s/model.safetensors'",
+             KVCALC_SOURCE_DIR, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    run_result r;
+    RUN(&r, "--model", dir);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(parameters estimated from the config: no readable safetensors "
+                                  "files - model.safetensors.index.json, model.safetensors)"));
+    run_free(&r);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/model-00001-of-00004.safetensors", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("x", f);
+    fclose(f);
+    RUN(&r, "--model", dir);
+    assert_non_null(strstr(r.out, "(parameters estimated from the config: its shards have no "
+                                  "model.safetensors.index.json to name them)"));
+    run_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    RUN(&r, "--model", "");
+    expect_usage(&r, "kvcalc: --model: expected a built-in model (--list-models), org/name in the "
+                     "Hugging Face cache, a folder or a file, got ''");
+    run_free(&r);
+    EXPECT_STDOUT("meta-llama/Llama-3.1-8B-Instruct\n", "--model",
+                  "meta-llama/Meta-Llama-3.1-8B-Instruct", "--get", "model");
+}
+
+/* 18. Nothing asked for is dropped silently: --list-models and --list-gpus take --format
+ * json and csv; --format csv with --levers, --target-concurrency or --gpus is refused (it
+ * prints the context table only); a preset's name with blanks around it is found, as a
+ * GPU's is. */
+static void item18_nothing_dropped(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--list-models", "--format", "json");
+    assert_int_equal(r.status, 0);
+    assert_memory_equal(r.out, "[\n  {\"model\": \"allenai/OLMo-2-0325-32B\", \"alias\": "
+                               "\"olmo-2-32b\", \"params\": 32233886720, \"kv_bytes_per_token\": "
+                               "262144, \"layout\": \"64 layers, 8 KV heads, head_dim 128\"}",
+                        strlen("[\n  {\"model\": \"allenai/OLMo-2-0325-32B\", \"alias\": "
+                               "\"olmo-2-32b\", \"params\": 32233886720, \"kv_bytes_per_token\": "
+                               "262144, \"layout\": \"64 layers, 8 KV heads, head_dim 128\"}"));
+    assert_int_equal(count_lines(r.out), 83 + 2);
+    run_free(&r);
+    RUN(&r, "--list-gpus", "--format", "csv");
+    assert_memory_equal(r.out, "gpu,mib,gib,estimated,aliases\n", 30);
+    run_free(&r);
+    static const char *const sections[][2] = {
+        {"--levers", NULL}, {"--target-concurrency", "8"}, {"--gpus", "8"}};
+    for (size_t i = 0; i < 3; i++) {
+        RUN(&r, "--format", "csv", sections[i][0], sections[i][1]);
+        expect_usage(&r, "kvcalc: --format csv: prints the context table only; ");
+        run_free(&r);
+    }
+    EXPECT_STDOUT("Qwen/Qwen3-8B\n", "--model", " qwen3-8b ", "--get", "model");
+    EXPECT_STDOUT("H100 80GB\n", "--gpu", "h100 ", "--get", "gpu");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +457,8 @@ int main(void)
         cmocka_unit_test(item05_defaults_by_gpu_size_said),
         cmocka_unit_test(item15_sglang_launch_line),
         cmocka_unit_test(item16_ollama_print_info_geometry),
+        cmocka_unit_test(item17_inputs_and_messages),
+        cmocka_unit_test(item18_nothing_dropped),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

@@ -489,15 +489,16 @@ static void folders(void **state)
     assert_int_equal(s.layers, 2);
     assert_int_equal(s.params_estimated, 0);
     assert_true(kv_folder_probe(f.model_file) == 0);
-    /* the same shards without the index: standard C cannot list the folder, so they are
-     * not found; the weights are the config's estimate, and say so */
+    /* the same shards without the index: standard C cannot list the folder to read them,
+     * so the weights are the config's estimate, and say why (the first shard's name is
+     * tried: issue 19 item 17) */
     mkdirs("globbed");
     write_text("globbed/config.json", config_json);
     write_shards("globbed");
     load_folder("globbed", &s, &f, 0, err, sizeof err);
     assert_int_equal(f.st.files, 0);
     assert_true(s.checkpoint_weights_bytes == 0);
-    assert_int_equal(s.weights_source, KV_WEIGHTS_NO_FILES);
+    assert_int_equal(s.weights_source, KV_WEIGHTS_NO_INDEX);
     /* one model.safetensors (a stray other file is not read) */
     mkdirs("single");
     write_text("single/config.json", config_json);
@@ -703,8 +704,9 @@ static void binary(void **state)
     run_free(&r);
     run_kvcalc((const char *const[]){"--model", cfg, NULL}, &r);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "(parameters estimated from the config: no safetensors files "
-                                  "found)"));
+    assert_non_null(strstr(r.out, "(parameters estimated from the config: no readable "
+                                  "safetensors files - model.safetensors.index.json, "
+                                  "model.safetensors)"));
     run_free(&r);
     /* a bad shard: exit 2, one located line (and the usual hint), nothing on stdout */
     run_kvcalc((const char *const[]){"--model", bad, NULL}, &r);

@@ -75,13 +75,33 @@ static int hub_load(const char *id, kv_model *m, kv_model_info *info, char *err,
                    kv_safe(where, sizeof where, looked, 400), near);
 }
 
+/* A built-in model by name, blanks around it ignored ("qwen3-8b " as --gpu 'h100 ' is), or
+ * NULL. */
+static const kv_model_preset *find_preset(const char *name)
+{
+    const kv_model_preset *p = kv_model_preset_find(name);
+    if (p || !name)
+        return p;
+    char trimmed[256];
+    while (*name == ' ' || *name == '\t')
+        name++;
+    size_t n = strlen(name);
+    while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+        n--;
+    if (n == 0 || n >= sizeof trimmed)
+        return NULL;
+    memcpy(trimmed, name, n);
+    trimmed[n] = '\0';
+    return kv_model_preset_find(trimmed);
+}
+
 /* A model folder: --config DIR, or --model DIR when DIR is not also a preset's name. */
 static const char *folder_of(const char *config_path, const char *model_name)
 {
     if (config_path)
         return strcmp(config_path, "-") != 0 && kv_folder_probe(config_path) ? config_path
                                                                               : NULL;
-    return model_name && !kv_model_preset_find(model_name) && kv_folder_probe(model_name)
+    return model_name && !find_preset(model_name) && kv_folder_probe(model_name)
                ? model_name
                : NULL;
 }
@@ -118,11 +138,11 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
             return fail_with(err, errcap);
         snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : label);
         m->kind = SOURCE_CONFIG;
-    } else if (!kv_model_preset_find(model_name)) {
+    } else if (!find_preset(model_name)) {
         if ((rc = hub_load(model_name, m, &info, err, errcap)) != 0)
             return rc;
     } else {
-        const kv_model_preset *p = kv_model_preset_find(model_name);
+        const kv_model_preset *p = find_preset(model_name);
         if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != KV_OK)
             return fail_with(err, errcap);
         snprintf(m->name, sizeof m->name, "%s", p->id);

@@ -141,10 +141,16 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
 }
 
 /* Every built-in model through the same reader and core as --model, one row each. */
-static int list_models(void)
+static kv_list_format list_format(const kv_options *o)
+{
+    return o->format == FORMAT_JSON ? LIST_JSON : o->format == FORMAT_CSV ? LIST_CSV : LIST_TEXT;
+}
+
+static int list_models(const kv_options *o)
 {
     char err[KV_ERR_BUF];
-    report_model_list_header(stdout);
+    kv_list_format f = list_format(o);
+    report_model_list_header(stdout, f);
     for (size_t i = 0; i < kv_model_preset_count(); i++) {
         const kv_model_preset *m = kv_model_preset_at(i);
         kv_model_info info;
@@ -159,9 +165,9 @@ static int list_models(void)
             fprintf(stderr, "kvcalc: built-in model %s does not load: %s\n", m->id, err);
             return 1;
         }
-        report_model_row(stdout, m->alias, &s, &r);
+        report_model_row(stdout, f, i, m->alias, &s, &r);
     }
-    report_model_list_footer(stdout);
+    report_model_list_footer(stdout, f);
     return finish();
 }
 
@@ -181,10 +187,10 @@ int main(int argc, char **argv)
         kv_help(stdout, o.help_section);
         return finish();
     case ACTION_LIST_GPUS:
-        report_gpu_list(stdout);
+        report_gpu_list(stdout, list_format(&o));
         return finish();
     case ACTION_LIST_MODELS:
-        return list_models();
+        return list_models(&o);
     case ACTION_VERSION:
         puts("kvcalc " KVCALC_VERSION);
         return finish();

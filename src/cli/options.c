@@ -84,10 +84,16 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
         o->typed[i] = o->typed_buf[i];
         return 0;
     case DO_MODEL_FILE:
+        if (!val || !val[0])
+            return kv_fail(err, cap, "%s: expected a config.json, a model folder, a .gguf file or "
+                                     "- (stdin), got ''", typed);
         o->config_path = val;
         o->model_name = NULL;
         return 0;
     case DO_MODEL_NAME:
+        if (!val || !val[0])
+            return kv_fail(err, cap, "%s: expected a built-in model (--list-models), org/name in "
+                                     "the Hugging Face cache, a folder or a file, got ''", typed);
         o->model_name = val;
         o->config_path = NULL;
         return 0;
@@ -204,6 +210,13 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
     if (o->n_sweep > 0 && (o->get || o->plot || o->n_require || o->target || o->levers))
         return kv_fail(err, cap, "--sweep: prints one row per point; it does not combine with "
                                  "--get, --plot, --require, --target-concurrency or --levers");
+    /* CSV is the context table's rows (or a sweep's): the sections of a plan are not dropped
+     * silently */
+    if (o->format == FORMAT_CSV && !o->from_log && o->n_sweep == 0 &&
+        (o->levers || o->target || o->gpus_total))
+        return kv_fail(err, cap, "--format csv: prints the context table only; %s needs --format "
+                                 "text or json",
+                       o->levers ? "--levers" : o->target ? "--target-concurrency" : "--gpus");
     return 0;
 }
 

@@ -211,6 +211,19 @@ static int read_index(const char *dir, const char *path, int64_t layers,
     return rc;
 }
 
+/* Whether the folder holds a first shard of the hub's naming, model-00001-of-NNNNN.safetensors,
+ * for NNNNN up to 1,000 (standard C lists no directory: the names are tried). */
+static int has_shards(const char *dir)
+{
+    char name[64], path[4096];
+    for (int n = 1; n <= 1000; n++) {
+        snprintf(name, sizeof name, "model-00001-of-%05d.safetensors", n);
+        if (join(path, sizeof path, dir, name) == 0 && file_exists(path))
+            return 1;
+    }
+    return 0;
+}
+
 /* The weights: from the index (its shards), model.safetensors or Mistral's
  * consolidated.safetensors - the names the hub's libraries write. Other file names would
  * need a directory listing, which standard C does not have: the estimate is used then. */
@@ -237,7 +250,7 @@ static kv_status folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, 
         params += p == KV_PART_MTP ? 0 : (double)f->st.params[p];
     }
     if (bytes <= 0) { /* no safetensors (or only empty ones): the estimate, and say so */
-        s->weights_source = KV_WEIGHTS_NO_FILES;
+        s->weights_source = has_shards(dir) ? KV_WEIGHTS_NO_INDEX : KV_WEIGHTS_NO_FILES;
         return 0;
     }
     s->checkpoint_tower_bytes =

@@ -221,7 +221,16 @@ const kv_model_preset *kv_model_preset_at(size_t i)
     return i < kv_model_presets_count ? &kv_model_presets[i] : NULL;
 }
 
-const kv_model_preset *kv_model_preset_find(const char *name)
+/* Repositories the Hub renamed, which logs still print under their first names: Meta's
+ * Llama 3.1 repos were "Meta-Llama-3.1-*" (SGLang's S02 log: meta-llama/Meta-Llama-3.1-8B-
+ * Instruct), now "Llama-3.1-*", the old names redirecting. */
+static const struct {
+    const char *old_prefix, *new_prefix;
+} renamed[] = {
+    {"meta-llama/Meta-Llama-3.1-", "meta-llama/Llama-3.1-"},
+};
+
+static const kv_model_preset *find_exact(const char *name)
 {
     for (size_t i = 0; i < kv_model_presets_count; i++) {
         const kv_model_preset *m = &kv_model_presets[i];
@@ -229,6 +238,19 @@ const kv_model_preset *kv_model_preset_find(const char *name)
             return m;
     }
     return NULL;
+}
+
+const kv_model_preset *kv_model_preset_find(const char *name)
+{
+    const kv_model_preset *m = find_exact(name);
+    for (size_t i = 0; !m && i < sizeof renamed / sizeof renamed[0]; i++) {
+        size_t n = strlen(renamed[i].old_prefix);
+        char now[300];
+        if (strncmp(name, renamed[i].old_prefix, n) == 0 &&
+            snprintf(now, sizeof now, "%s%s", renamed[i].new_prefix, name + n) < (int)sizeof now)
+            m = find_exact(now);
+    }
+    return m;
 }
 
 kv_status kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info, char *err,

@@ -5,9 +5,31 @@
 
 #include "format.h"
 
-void report_gpu_list(FILE *out)
+void report_gpu_list(FILE *out, kv_list_format f)
 {
     char a[FMT_BUF], b[FMT_BUF];
+    if (f != LIST_TEXT) { /* one object or row a GPU: name, driver MiB (null: unknown), GiB */
+        fputs(f == LIST_JSON ? "[" : "gpu,mib,gib,estimated,aliases\n", out);
+        for (size_t i = 0; i < kv_gpu_count(); i++) {
+            const kv_gpu *g = kv_gpu_at(i);
+            fmt_json_number(a, sizeof a, kv_gpu_gib(g));
+            fmt_json_number(b, sizeof b, g->total_mib);
+            if (f == LIST_JSON) {
+                fputs(i ? ",\n  {\"gpu\": " : "\n  {\"gpu\": ", out);
+                json_string(out, g->name);
+                fprintf(out, ", \"mib\": %s, \"gib\": %s, \"estimated\": %s, \"aliases\": ",
+                        g->total_mib > 0 ? b : "null", a, g->estimated ? "true" : "false");
+                json_string(out, g->aliases ? g->aliases : "");
+                fputc('}', out);
+            } else {
+                fprintf(out, "%s,%s,%s,%s,%s\n", g->name, g->total_mib > 0 ? b : "", a,
+                        g->estimated ? "true" : "false", g->aliases ? g->aliases : "");
+            }
+        }
+        if (f == LIST_JSON)
+            fputs("\n]\n", out);
+        return;
+    }
     fprintf(out, "%-24s %10s %10s  %s\n", "gpu", "MiB", "GiB used", "also known as");
     for (size_t i = 0; i < kv_gpu_count(); i++) {
         const kv_gpu *g = kv_gpu_at(i);
@@ -26,31 +48,62 @@ void report_gpu_list(FILE *out)
           out);
 }
 
-void report_model_list_header(FILE *out)
+void report_model_list_header(FILE *out, kv_list_format f)
 {
+    if (f == LIST_JSON) {
+        fputs("[", out);
+        return;
+    }
+    if (f == LIST_CSV) {
+        fputs("model,alias,params,kv_bytes_per_token,layout\n", out);
+        return;
+    }
     fprintf(out, "%-46s %-34s %9s %12s  %s\n", "model", "alias", "params", "KV B/token",
             "layout");
     /* KV B/token: what one token costs in every attention layer, windowed ones included
      * (a model of sliding layers only still pays for its first tokens) */
 }
 
-void report_model_list_footer(FILE *out)
+void report_model_list_footer(FILE *out, kv_list_format f)
 {
+    if (f == LIST_JSON)
+        fputs("\n]\n", out);
+    if (f != LIST_TEXT)
+        return;
     fputs("\nKV B/token: what one token costs in every attention layer, windowed ones included "
           "(they stop\npaying past their window); params: the estimate from the config (-: none).\n",
           out);
 }
 
-void report_model_row(FILE *out, const char *alias, const kv_spec *s, const kv_result *r)
+void report_model_row(FILE *out, kv_list_format f, size_t i, const char *alias, const kv_spec *s,
+                      const kv_result *r)
 {
     char p[FMT_BUF], t[FMT_BUF], layout[600];
     char params[FMT_BUF + 1];
+    layout_summary(layout, sizeof layout, s, r);
+    if (f == LIST_JSON) { /* params: null where the config does not describe the weights */
+        fputs(i ? ",\n  {\"model\": " : "\n  {\"model\": ", out);
+        json_string(out, s->model_name);
+        fputs(", \"alias\": ", out);
+        json_string(out, alias);
+        fprintf(out, ", \"params\": %s, \"kv_bytes_per_token\": %s, \"layout\": ",
+                s->params_estimated ? fmt_json_number(p, sizeof p, r->params) : "null",
+                fmt_json_number(t, sizeof t, r->kv_bytes_first_token));
+        json_string(out, layout);
+        fputc('}', out);
+        return;
+    }
+    if (f == LIST_CSV) { /* the layout holds commas: quoted */
+        fprintf(out, "%s,%s,%s,%s,\"%s\"\n", s->model_name, alias,
+                s->params_estimated ? fmt_json_number(p, sizeof p, r->params) : "",
+                fmt_json_number(t, sizeof t, r->kv_bytes_first_token), layout);
+        return;
+    }
     /* weights the config does not describe (INDEX.tsv's fourth column) show "-" */
     if (s->params_estimated)
         snprintf(params, sizeof params, "%sB", fmt_fixed(p, sizeof p, r->params / 1e9, 2, 0));
     else
         snprintf(params, sizeof params, "-");
     fprintf(out, "%-46s %-34s %9s %12s  %s\n", s->model_name, alias, params,
-            fmt_fixed(t, sizeof t, r->kv_bytes_first_token, 0, 1),
-            layout_summary(layout, sizeof layout, s, r));
+            fmt_fixed(t, sizeof t, r->kv_bytes_first_token, 0, 1), layout);
 }

@@ -83,10 +83,14 @@ void report_plan_json(FILE *out, const kv_report *rep);
 char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r);
 
 /* --list-gpus and --list-models. */
-void report_gpu_list(FILE *out);
-void report_model_list_header(FILE *out);
-void report_model_row(FILE *out, const char *alias, const kv_spec *s, const kv_result *r);
-void report_model_list_footer(FILE *out);
+/* --list-gpus and --list-models in the --format asked for (text, json, csv): the header, one
+ * row per entry (index i counts the rows), the footer. */
+typedef enum { LIST_TEXT, LIST_JSON, LIST_CSV } kv_list_format;
+void report_gpu_list(FILE *out, kv_list_format f);
+void report_model_list_header(FILE *out, kv_list_format f);
+void report_model_row(FILE *out, kv_list_format f, size_t i, const char *alias, const kv_spec *s,
+                      const kv_result *r);
+void report_model_list_footer(FILE *out, kv_list_format f);
 
 /* User text for a terminal: control bytes replaced, on one line (render/format.c). */
 const char *text_safe(char *buf, size_t cap, const char *text);

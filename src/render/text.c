@@ -320,9 +320,14 @@ static const struct {
     [KV_WEIGHTS_GGUF] = {"the file's types", "  (tensor sizes from the GGUF header)", NULL},
     [KV_WEIGHTS_SAFETENSORS] = {"the files' types", "  (tensor sizes from the safetensors headers)",
                                 NULL},
-    [KV_WEIGHTS_NO_FILES] = {NULL, "  (no safetensors files found)",
-                             "  (parameters estimated from the config: no safetensors files "
-                             "found)"},
+    /* fopen() cannot tell a file that is not there from a symlink to a blob that is not:
+     * "readable" says both */
+    [KV_WEIGHTS_NO_FILES] = {NULL, "  (no readable safetensors files)",
+                             "  (parameters estimated from the config: no readable safetensors "
+                             "files - model.safetensors.index.json, model.safetensors)"},
+    [KV_WEIGHTS_NO_INDEX] = {NULL, "  (shards without model.safetensors.index.json)",
+                             "  (parameters estimated from the config: its shards have no "
+                             "model.safetensors.index.json to name them)"},
 };
 
 static void weights_line(FILE *out, const kv_spec *s, const kv_result *r)

@@ -153,7 +153,8 @@ int kv_field_is_numeric(const kv_field *f)
 }
 
 /* The names of kv_weights_source values in the document (null: given). */
-static const char *const weights_sources[] = {NULL, "gguf", "safetensors", "estimate"};
+static const char *const weights_sources[] = {NULL, "gguf", "safetensors", "estimate",
+                                              "estimate"};
 
 kv_field_value kv_field_get(const kv_field *f, const void *base)
 {
