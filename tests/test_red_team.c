@@ -447,6 +447,24 @@ static void item18_nothing_dropped(void **state)
     EXPECT_STDOUT("H100 80GB\n", "--gpu", "h100 ", "--get", "gpu");
 }
 
+/* 21. Columns hold what they show (100,000 GPUs: the DP and GPUs columns were overrun), a
+ * plan's huge totals group their thousands, and a sweep grid beyond 10^8 points (about a
+ * minute of rows) is refused (10^10 was allowed; test_review.c). */
+static void item21_columns_and_totals(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--gpus", "100000", "--model", "qwen3-8b");
+    assert_int_equal(r.status, 0);
+    const char *head = strstr(r.out, "\n    TP   PP      DP    GPUs   per replica         in all\n");
+    assert_non_null(head);
+    assert_non_null(strstr(head, "\n     1    1 100,000 100,000            54      5,400,000"));
+    run_free(&r);
+    RUN(&r, "--target-concurrency", "1000000000000", "--context", "1000000000");
+    assert_non_null(strstr(r.out, "= 53,405,761,718,750,000.00 GiB\n"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -459,6 +477,7 @@ int main(void)
         cmocka_unit_test(item16_ollama_print_info_geometry),
         cmocka_unit_test(item17_inputs_and_messages),
         cmocka_unit_test(item18_nothing_dropped),
+        cmocka_unit_test(item21_columns_and_totals),
         cmocka_unit_test(item06_no_fits_beside_no_room),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),

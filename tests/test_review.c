@@ -251,7 +251,11 @@ static void sweep_ranges_are_exact(void **state)
     /* a grid too large to finish is refused at once: 10^5 x 10^5 x 10 = 10^11 points */
     RUN(&r, "--sweep", "context=1..100000+1", "--sweep", "prefix-tokens=1..100000+1", "--sweep",
         "layers=1..10+1");
-    expect_usage(&r, "kvcalc: --sweep: the grid has more than 10,000,000,000 points");
+    expect_usage(&r, "kvcalc: --sweep: the grid has more than 100,000,000 points");
+    run_free(&r);
+    /* issue 19 item 21: a ratio just above 1 over a long span (1.25e8 rows) is refused too */
+    RUN(&r, "--sweep", "context=1..1000000000000*1.0000001");
+    expect_usage(&r, "kvcalc: --sweep: the grid has more than 100,000,000 points");
     run_free(&r);
 }
 
@@ -295,8 +299,8 @@ static void sweep_stops_when_output_fails(void **state)
 {
     (void)state;
     run_result r;
-    /* 10^9 points would take minutes: a prompt exit 3 is the fix */
-    run_kvcalc_to((const char *const[]){"--sweep", "context=1..1000000000+1", "--format", "csv",
+    /* 10^8 points would take a minute: a prompt exit 3 is the fix */
+    run_kvcalc_to((const char *const[]){"--sweep", "context=1..100000000+1", "--format", "csv",
                                         NULL},
                   "/dev/full", &r);
     assert_int_equal(r.status, 3);

@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_POINTS 10000000000.0 /* 10^10: a grid larger than this would not finish */
+/* 10^8: about a minute of rows (a million take about half a second) - a grid larger than
+ * this is refused before the first row, not run for hours (10^10 was allowed: issue 19) */
+#define MAX_POINTS 100000000.0
 #define MAX_LISTED 10000000      /* single values and geometric integer values per axis */
 #define EXIT_WRITE_ERROR 3
 
@@ -554,7 +556,7 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
             rc = grid_fail(&g, "kvcalc: --sweep: no values for '%s'%s", g.axes[k].key, "");
         else if (points > MAX_POINTS) {
             snprintf(g.err, sizeof g.err,
-                     "kvcalc: --sweep: the grid has more than 10,000,000,000 points; sweep "
+                     "kvcalc: --sweep: the grid has more than 100,000,000 points; sweep "
                      "fewer values (a million points take about half a second)");
             rc = -1;
         } else

@@ -6,9 +6,19 @@
 
 #include "format.h"
 
+#include <string.h>
+
 static const char *gib(char *buf, size_t cap, double bytes)
 {
-    return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 0);
+    return fmt_fixed(buf, cap, bytes / KV_GIB, 2, 1); /* a plan's totals can be huge: grouped */
+}
+
+/* Widens *w to hold text. */
+static void fit(int *w, const char *text)
+{
+    int n = (int)strlen(text);
+    if (n > *w)
+        *w = n;
 }
 
 void report_plan_text(FILE *out, const kv_report *rep)
@@ -51,15 +61,24 @@ void report_plan_text(FILE *out, const kv_report *rep)
         fprintf(out, "  One GPU    : no single built-in GPU holds all %s\n",
                 fmt_int(a, sizeof a, p->target, 1));
     fputs("  Options, by GPUs needed, then memory (TP = GPUs per replica):\n", out);
-    fprintf(out, "    %-24s %8s %3s %12s %9s %6s\n", "gpu", "GiB", "TP", "per replica", "replicas",
-            "GPUs");
     size_t shown = p->n_options < 12 ? p->n_options : 12;
+    int w[4] = {11, 9, 6, 3}; /* per replica, replicas, GPUs, TP: as wide as the widest */
     for (size_t i = 0; i < shown; i++) {
         const kv_plan_option *o = &p->options[i];
-        fprintf(out, "    %-24s %8s %3lld %12s %9s %6s\n", o->gpu,
-                fmt_fixed(a, sizeof a, o->gib, 2, 0), (long long)o->tp,
-                fmt_fixed(b, sizeof b, o->per_replica, 0, 1), fmt_int(c, sizeof c, o->replicas, 1),
-                fmt_int(d, sizeof d, o->gpus, 1));
+        fit(&w[0], fmt_fixed(b, sizeof b, o->per_replica, 0, 1));
+        fit(&w[1], fmt_int(c, sizeof c, o->replicas, 1));
+        fit(&w[2], fmt_int(d, sizeof d, o->gpus, 1));
+        snprintf(a, sizeof a, "%lld", (long long)o->tp);
+        fit(&w[3], a);
+    }
+    fprintf(out, "    %-24s %8s %*s %*s %*s %*s\n", "gpu", "GiB", w[3], "TP", w[0] + 1,
+            "per replica", w[1], "replicas", w[2], "GPUs");
+    for (size_t i = 0; i < shown; i++) {
+        const kv_plan_option *o = &p->options[i];
+        fprintf(out, "    %-24s %8s %*lld %*s %*s %*s\n", o->gpu,
+                fmt_fixed(a, sizeof a, o->gib, 2, 0), w[3], (long long)o->tp, w[0] + 1,
+                fmt_fixed(b, sizeof b, o->per_replica, 0, 1), w[1],
+                fmt_int(c, sizeof c, o->replicas, 1), w[2], fmt_int(d, sizeof d, o->gpus, 1));
     }
     if (shown < p->n_options)
         fprintf(out, "    (%zu more options in --format json: plan_options)\n",
@@ -179,13 +198,27 @@ void report_layouts_text(FILE *out, const kv_report *rep)
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     fprintf(out, "Layouts of %s GPUs (%s):\n", fmt_int(a, sizeof a, l->gpus, 1),
             l->target > 0 ? "the fewest GPUs that hold the target" : "the most requests at once");
-    fprintf(out, "  %4s %4s %6s %6s %13s %14s\n", "TP", "PP", "DP", "GPUs", "per replica",
-            "in all");
+    /* columns as wide as their widest cell (100,000 GPUs, huge plans) */
+    int w[6] = {4, 4, 6, 6, 13, 14};
     for (size_t i = 0; i < l->n_options; i++) {
         const kv_layout_option *o = &l->options[i];
-        fprintf(out, "  %4lld %4lld %6s %6s %13s %14s%s\n", (long long)o->tp, (long long)o->pp,
-                fmt_int(a, sizeof a, o->dp, 1), fmt_int(b, sizeof b, o->gpus, 1),
-                fmt_fixed(c, sizeof c, o->max_concurrency, 0, 1),
+        snprintf(a, sizeof a, "%lld", (long long)o->tp);
+        fit(&w[0], a);
+        snprintf(a, sizeof a, "%lld", (long long)o->pp);
+        fit(&w[1], a);
+        fit(&w[2], fmt_int(a, sizeof a, o->dp, 1));
+        fit(&w[3], fmt_int(b, sizeof b, o->gpus, 1));
+        fit(&w[4], fmt_fixed(c, sizeof c, o->max_concurrency, 0, 1));
+        fit(&w[5], fmt_fixed(d, sizeof d, o->deployment_max_concurrency, 0, 1));
+    }
+    fprintf(out, "  %*s %*s %*s %*s %*s %*s\n", w[0], "TP", w[1], "PP", w[2], "DP", w[3],
+            "GPUs", w[4], "per replica", w[5], "in all");
+    for (size_t i = 0; i < l->n_options; i++) {
+        const kv_layout_option *o = &l->options[i];
+        fprintf(out, "  %*lld %*lld %*s %*s %*s %*s%s\n", w[0], (long long)o->tp, w[1],
+                (long long)o->pp, w[2], fmt_int(a, sizeof a, o->dp, 1), w[3],
+                fmt_int(b, sizeof b, o->gpus, 1), w[4],
+                fmt_fixed(c, sizeof c, o->max_concurrency, 0, 1), w[5],
                 fmt_fixed(d, sizeof d, o->deployment_max_concurrency, 0, 1),
                 (int64_t)i == l->best ? "  <- best" : "");
     }
