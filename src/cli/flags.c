@@ -50,6 +50,10 @@ static const kv_flag program[] = {
              "exit 1 unless EXPR holds, e.g. 'max_concurrency>=64' (repeatable)"),
     TEXT_OPT("sweep", DO_SWEEP, SECTION_PLAN, "KEY=VALUES",
              "one row per point of a grid: V1,V2 or A..B*F or A..B+S (repeatable)"),
+    {.name = "progress", .arg = ARG_NONE, .does = DO_PROGRESS, .engine = ANY,
+     .section = SECTION_PLAN,
+     .help = "with --sweep: rows done, rate and time left on stderr once it runs past a "
+             "second"},
     TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
              "also write an SVG chart of context vs concurrency and memory"),
     TEXT_OPT("from-log", DO_FROM_LOG, SECTION_PLAN, "FILE",

@@ -150,6 +150,9 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return kv_fail(err, cap, "--sweep: at most %d axes", KV_MAX_SWEEP);
         o->sweep[o->n_sweep++] = val; /* its keys and values are checked by sweep.c */
         return 0;
+    case DO_PROGRESS:
+        o->progress = 1;
+        return 0;
     case DO_PLOT:
         if (val[0] == '\0')
             return kv_fail(err, cap, "--plot: expected a file name, got ''");
@@ -205,6 +208,10 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
     for (size_t i = 0; i < o->n_require; i++)
         if ((need = key_missing(o, o->require[i].key)) != NULL)
             return kv_fail(err, cap, "--require: %s needs %s", o->require[i].key->name, need);
+    /* ISO C cannot tell whether stderr is a terminal, so the progress is asked for; asked
+     * for without a sweep it would be silently nothing */
+    if (o->progress && o->n_sweep == 0)
+        return kv_fail(err, cap, "--progress: shows a sweep's progress; give --sweep");
     if (o->n_sweep > 0 && o->from_log)
         return kv_fail(err, cap, "--sweep: does not combine with --from-log");
     if (o->n_sweep > 0 && (o->get || o->plot || o->n_require || o->target || o->levers))

@@ -48,6 +48,7 @@ typedef enum {
     DO_REQUIRE,      /* --require EXPR (repeatable) */
     DO_SWEEP,        /* --sweep KEY=VALUES (repeatable) */
     DO_PLOT,         /* --plot FILE */
+    DO_PROGRESS,     /* --progress */
     DO_FROM_LOG,     /* --from-log FILE: a startup log's values become inputs */
     DO_ACTION        /* --help, --version, --list-models, --list-gpus: switch_value is the
                         kv_action, done instead of a run */
@@ -139,6 +140,7 @@ typedef struct {
     int levers;                   /* --levers */
     double offload_gib;           /* --offload-gib */
     const char *plot;             /* --plot FILE, or NULL */
+    int progress;                 /* --progress: a sweep's progress on stderr */
     const char *from_log;         /* --from-log FILE ("-" = stdin), or NULL */
     size_t n_require;
     kv_requirement require[KV_MAX_REQUIRE];

@@ -22,8 +22,10 @@
 #include "suggest.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* 10^8: about a minute of rows (a million take about half a second) - a grid larger than
  * this is refused before the first row, not run for hours (10^10 was allowed: issue 19) */
@@ -539,6 +541,51 @@ static int check_axes(grid *g, const kv_options *base, const kv_model *model,
     return 0;
 }
 
+/* --progress: one line on stderr, rewritten in place ("\r"), once the sweep has run past a
+ * second, and at most ten times a second. The clock is C11's timespec_get (ISO C, unlike
+ * isatty or clock_gettime); it is read every 4,096 rows so that the rows pay nothing for it
+ * (a million rows take about half a second). */
+typedef struct {
+    int on, shown;
+    double start, last; /* seconds */
+    double total, done;
+} progress;
+
+#define PROGRESS_EVERY 4096
+
+static double now_s(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        return 0;
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress_show(progress *p, int final)
+{
+    double now = now_s(), secs = now - p->start;
+    if (!final && (secs < 1 || now - p->last < 0.1))
+        return;
+    if (final && !p->shown)
+        return; /* a sweep under a second says nothing */
+    p->last = now;
+    p->shown = 1;
+    char done[32], total[32], rate[32], left[48];
+    double per_s = secs > 0 ? p->done / secs : 0;
+    fmt_int(done, sizeof done, (int64_t)p->done, 1);
+    fmt_int(total, sizeof total, (int64_t)p->total, 1);
+    fmt_int(rate, sizeof rate, (int64_t)per_s, 1);
+    if (final)
+        snprintf(left, sizeof left, " in %.1f s", secs);
+    else
+        snprintf(left, sizeof left, ", about %.0f s left",
+                 per_s > 0 ? ceil((p->total - p->done) / per_s) : 0);
+    /* trailing spaces cover a longer line before it */
+    fprintf(stderr, "\rkvcalc: --sweep: %s of %s rows (%.0f%%), %s rows/s%s    %s", done, total,
+            p->total > 0 ? floor(100 * p->done / p->total) : 100, rate, left, final ? "\n" : "");
+    fflush(stderr);
+}
+
 int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
 {
     static grid g; /* large: off the stack */
@@ -581,6 +628,7 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
     const kv_gpu *gpu = base->gpu, *base_gpu = NULL;
     int have_base = 0;
     o = *base; /* each point writes every axis over this copy */
+    progress pr = {base->progress, 0, now_s(), 0, points, 0};
     for (;;) {
         apply_axes(&g, &o, &m, &gpu);
         if (!have_base || m != base_model || gpu != base_gpu) { /* the builder's first half */
@@ -595,6 +643,9 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
         row(out, base->format, &g, &s, &rep, st, &cs);
         if (ferror(out))
             break; /* the reader is gone or the disk is full: stop now */
+        pr.done++;
+        if (pr.on && fmod(pr.done, PROGRESS_EVERY) == 0)
+            progress_show(&pr, 0);
         size_t k = g.n;
         while (k > 0 && !axis_next(&g.axes[k - 1]))
             k--;
@@ -602,6 +653,8 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
             break;
     }
     free_grid(&g);
+    if (pr.on)
+        progress_show(&pr, 1);
     if (fflush(out) != 0 || ferror(out)) {
         fputs("kvcalc: error writing to standard output\n", stderr);
         return EXIT_WRITE_ERROR;
