@@ -153,6 +153,42 @@ static void item05_defaults_by_gpu_size_said(void **state)
 /* 15. SGLang: the launch command a log keeps gives mem_fraction_static and TP when no
  * server_args dump does (S09: "python3 -m sglang.launch_server ... --tp 4 ...
  * --mem-fraction-static 0.93"; they were not read). */
+/* 14. A model logged as a local path is found by its last part or by the Hugging Face cache
+ * folder it lies in (models--Qwen--Qwen3-8B/snapshots/<commit>: Qwen/Qwen3-8B); a path that
+ * names neither is refused with the path as logged. */
+static void item14_model_paths(void **state)
+{
+    (void)state;
+    static const char *const paths[] = {
+        "/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots/9c925d64d727",
+        "/mnt/models/Qwen3-8B/", "/mnt/models/Qwen3-8B"};
+    char text[600], path[] = "/tmp/kvcalc-item14-XXXXXX";
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        snprintf(text, sizeof text,
+                 "INFO 10-06 17:00:00 [utils.py:1] non-default args: {'model': '%s', "
+                 "'max_model_len': 8192}\n"
+                 "INFO 10-06 17:00:33 [gpu_worker.py:692] Available KV cache memory: 56.21 GiB\n",
+                 paths[i]);
+        strcpy(path, "/tmp/kvcalc-item14-XXXXXX");
+        write_temp(path, text);
+        EXPECT_STDOUT("Qwen/Qwen3-8B\n", "--from-log", path, "--get", "model");
+        unlink(path);
+    }
+    strcpy(path, "/tmp/kvcalc-item14-XXXXXX");
+    write_temp(path, "INFO 10-06 17:00:00 [utils.py:1] non-default args: {'model': "
+                     "'/mnt/models/models--x/snapshots/abc', 'max_model_len': 8192}\n"
+                     "INFO 10-06 17:00:33 [gpu_worker.py:692] Available KV cache memory: 1 GiB\n");
+    run_result r;
+    RUN(&r, "--from-log", path);
+    char want[300];
+    snprintf(want, sizeof want, "kvcalc: --from-log %s: the log names model "
+             "'/mnt/models/models--x/snapshots/abc', which kvcalc cannot resolve: give --model "
+             "or --config\n", path);
+    expect_usage(&r, want);
+    run_free(&r);
+    unlink(path);
+}
+
 static void item15_sglang_launch_line(void **state)
 {
     (void)state;
@@ -508,6 +544,7 @@ int main(void)
         cmocka_unit_test(item03_per_gpu_and_precision),
         cmocka_unit_test(item04_term_signs_follow_the_difference),
         cmocka_unit_test(item05_defaults_by_gpu_size_said),
+        cmocka_unit_test(item14_model_paths),
         cmocka_unit_test(item15_sglang_launch_line),
         cmocka_unit_test(item16_ollama_print_info_geometry),
         cmocka_unit_test(item17_inputs_and_messages),

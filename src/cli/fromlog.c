@@ -41,18 +41,45 @@ static int gguf_named(const char *path)
     return path[0] && kv_gguf_probe(path);
 }
 
+/* The preset a logged model path names: the path's last part ("/models/Qwen3-8B/"), or the
+ * Hugging Face cache folder it lies in (".../models--Qwen--Qwen3-8B/snapshots/<commit>" is
+ * Qwen/Qwen3-8B). Writes the name found into buf; NULL when none names a preset. */
+static const char *preset_in_path(const char *path, char *buf, size_t cap)
+{
+    const char *hub = strstr(path, "models--");
+    if (hub) {
+        const char *org = hub + 8, *sep = strstr(org, "--");
+        size_t n = strcspn(org, "/");
+        if (sep && (size_t)(sep - org) < n && n < cap) {
+            snprintf(buf, cap, "%.*s/%.*s", (int)(sep - org), org, (int)(n - (size_t)(sep - org) - 2),
+                     sep + 2);
+            if (kv_model_preset_find(buf))
+                return buf;
+        }
+    }
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    if (start == 0 || len - start >= cap) /* no folder in it: the name itself was tried */
+        return NULL;
+    snprintf(buf, cap, "%.*s", (int)(len - start), path + start);
+    return kv_model_preset_find(buf) ? buf : NULL;
+}
+
 int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err, size_t errcap)
 {
     const char *name = kv_log_model(lg);
-    char shown[300], fshown[300];
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
+    char shown[300], fshown[300], named[256];
+    const char *preset;
     if (gguf_named(name))
         return kv_model_load(NULL, name, m, err, errcap);
     if (name[0] && kv_model_preset_find(name))
         return kv_model_load(NULL, name, m, err, errcap);
-    if (base[0] && kv_model_preset_find(base)) /* a local copy named after the model */
-        return kv_model_load(NULL, base, m, err, errcap);
+    if ((preset = preset_in_path(name, named, sizeof named)) != NULL) /* a local copy */
+        return kv_model_load(NULL, preset, m, err, errcap);
     /* the model as the log's own lines describe it (a runner's loader dump) */
     char why[300], also[400] = "";
     kv_status described =
