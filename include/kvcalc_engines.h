@@ -167,6 +167,11 @@ typedef struct {
     int64_t prefix_shared_tokens;   /* those blocks in tokens */
     double prefix_saved_bytes;      /* (requests - 1) x shared blocks x page x group_size */
     double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
+    double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
+    double activation_graph_bytes;  /* activation peak + CUDA graphs: the later "peak
+                                       activation" figure, which holds the estimate */
+    double cuda_graph_captured_bytes; /* NaN: the pool captured after the budget is not
+                                       predicted (a log's figure is shown beside it) */
 } kv_vllm_result;
 
 /* What the activation estimate reads: the profile run's shape and the model's widths. */
@@ -668,6 +673,13 @@ typedef enum {
     KV_LOG_KV_BUFFERS,      /* llama.cpp "<device> KV buffer size = X MiB", every device's summed */
     KV_LOG_TP_RANK,         /* vLLM's "Worker_TP<n>" rank prefixes: the largest n */
     KV_LOG_CONSUMED,        /* vLLM 0.2x "X GiB for consumed memory (weights + non-torch)" */
+    KV_LOG_CUDA_GRAPH_CAPTURED, /* vLLM: the graphs captured after the budget ("... GiB for
+                               CUDAGraph memory", "Graph capturing finished ..., took X GiB") */
+    KV_LOG_ACTIVATION_GRAPHS, /* vLLM's later "peak activation", which holds the CUDA-graph
+                               estimate it subtracted */
+    KV_LOG_CG_UTIL_CURRENT,   /* "The current --gpu-memory-utilization=U ..." */
+    KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA
+                               graph memory profiling" */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -96,10 +96,37 @@ static void vllm_values(void **state)
     expect_field(v, KV_LOG_WEIGHTS, 27.72 * GIB);
     expect_field(v, KV_LOG_ACTIVATION, 1.4 * GIB);
     expect_field(v, KV_LOG_NON_TORCH, 0.21 * GIB);
-    expect_field(v, KV_LOG_CUDA_GRAPH, 3.45 * GIB);
+    expect_field(v, KV_LOG_CUDA_GRAPH_CAPTURED, 3.45 * GIB);
     expect_field(v, KV_LOG_AVAILABLE_KV, 10.65 * GIB);
     expect_field(v, KV_LOG_KV_TOKENS, 238208);
     expect_field(v, KV_LOG_CONCURRENCY, 7.27);
+
+    /* 0.27.1: the estimate the budget subtracts, the utilization it is worth, the pool
+     * captured after the budget (both lines), and the later "peak activation" that holds
+     * the estimate */
+    v = read_log(LOGS "vllm-d37-0.27.1-cg-estimate.log");
+    expect_field(v, KV_LOG_CUDA_GRAPH, 1.94 * GIB);
+    expect_field(v, KV_LOG_CG_UTIL_CURRENT, 0.92);
+    expect_field(v, KV_LOG_CG_UTIL_EQUIVALENT, 0.9038);
+    expect_field(v, KV_LOG_CUDA_GRAPH_CAPTURED, 0.94 * GIB);
+    expect_field(v, KV_LOG_ACTIVATION_GRAPHS, 3.78 * GIB);
+    expect_field(v, KV_LOG_CONSUMED, 55.99 * GIB);
+    assert_int_equal(v->present[KV_LOG_ACTIVATION], 0);
+    /* as inputs: activation 3.78 - 1.94, graphs 1.94, non-torch 55.99 - 51.35 */
+    static kv_log_inputs in;
+    kv_log_inputs_of(&lg, &in);
+    int seen = 0;
+    for (size_t i = 0; i < in.n; i++) {
+        const char *key = in.item[i].param->key;
+        double x = strtod(in.item[i].text, NULL);
+        if (strcmp(key, "activation_gib") == 0 && ++seen)
+            assert_true(fabs(x - (3.78 - 1.94)) < 1e-9);
+        if (strcmp(key, "cuda_graph_gib") == 0 && ++seen)
+            assert_true(fabs(x - 1.94) < 1e-9);
+        if (strcmp(key, "non_torch_gib") == 0 && ++seen)
+            assert_true(fabs(x - (55.99 - 51.35)) < 1e-9);
+    }
+    assert_int_equal(seen, 3);
 }
 
 static void vllm_two_startups_and_a_cut_file(void **state)
@@ -534,6 +561,12 @@ static const cmp_case cases[] = {
              "--vllm-version", "0.31", NULL}, 1,
      {"kv_cache_tokens=460464", "logged_kv_cache_tokens=460496",
       "logged_gpu_mem_bytes=85094039552", NULL}},
+    /* 0.27.1 on a 119.63 GiB device: the budget subtracts the 1.94 GiB estimate, which the
+     * later "peak activation" (3.78) holds, not the 0.94 GiB captured after it; the rows
+     * add up to the KV memory: 110.06 - 55.99 - 3.78 = 50.29 GiB, 820,013 tokens */
+    {"D37", {"--from-log", LOGS "vllm-d37-0.27.1-cg-estimate.log", "--model", "qwen3.5-27b",
+             "--vllm-version", "0.27.1", NULL}, 1,
+     {"kv_cache_tokens=820013", "logged_kv_cache_tokens=820013", NULL}},
     /* ... and TP 8 from the ranks' prefixes (Worker_TP0_EP0 ... Worker_TP7_EP7), no config
      * line: Qwen3-VL-235B's 4 KV heads replicated, 1 a GPU (it read TP 1: -75%); each rank's
      * token line paired with the smallest memory line, as vLLM keeps the smallest */

@@ -89,6 +89,7 @@ typedef enum {
     KV_TERM_SETTING,    /* a setting or a figure outside the budget */
     KV_TERM_BUDGET,     /* the KV budget itself, end to end */
     KV_TERM_KV,         /* a KV line, from the log's own KV figure */
+    KV_TERM_CAPTURED,   /* CUDA graphs captured after the budget: never in it */
     KV_TERM_LAYOUT      /* a figure of the layout (a block size, a padding): from the model
                            and the settings alone, whatever the memory */
 } kv_term_kind;
@@ -105,6 +106,9 @@ typedef struct {
     double scale;    /* kvcalc's member x scale = the logged unit */
     const char *unit;
     kv_term_kind term;
+    int within;      /* 1 + a field whose figure holds this one (vLLM's later "peak
+                        activation" holds the CUDA-graph estimate): when the log states it,
+                        this row is shown and not added to the terms; 0: none */
 } kv_cmp_row;
 
 #define KV_CMP_D(m) offsetof(kv_result, m), 0

@@ -413,8 +413,8 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
             kv_log_input_put(in, MINE(OL_P_CACHE_TYPE), KV_LOG_SETTING, c->name);
 }
 
-#define ROW(q, f, m, unit) {q, f, 0, KV_CMP_D(ollama.m), 1, unit, KV_TERM_KV}
-#define ROWI(q, f, m, unit) {q, f, 0, KV_CMP_I(ollama.m), 1, unit, KV_TERM_KV}
+#define ROW(q, f, m, unit) {q, f, 0, KV_CMP_D(ollama.m), 1, unit, KV_TERM_KV, 0}
+#define ROWI(q, f, m, unit) {q, f, 0, KV_CMP_I(ollama.m), 1, unit, KV_TERM_KV, 0}
 static const kv_cmp_row cmp_rows[] = {
     ROW("memory.required.kv", KV_OLLAMA_LOG_KV, kv_bytes, "bytes"),
     ROW("kv cache", KV_OLLAMA_LOG_DEVICE_KV, kv_bytes, "bytes"),

@@ -784,6 +784,9 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
     out->cuda_graph_bytes = gib(v->cuda_graph_gib.set ? v->cuda_graph_gib.value
                                 : v->enforce_eager    ? 0.0
                                                       : kv_vllm_cuda_graph_estimate_gib(st->version));
+    out->activation_graph_bytes = out->activation_bytes + out->cuda_graph_bytes;
+    out->consumed_bytes = out->weights_bytes + out->non_torch_bytes;
+    out->cuda_graph_captured_bytes = NAN;
     out->available_bytes = v->kv_cache_memory_gib.set
                                ? gib(v->kv_cache_memory_gib.value)
                                : out->requested_bytes - (out->weights_bytes + out->activation_bytes +

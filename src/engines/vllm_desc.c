@@ -48,8 +48,8 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                                 "non-torch memory per GPU [auto: 0.13 (0.06 under 70 GiB), 0.5 "
                                 "with TP]"),
     [VLLM_P_CUDA_GRAPH] = GIB_IN("cuda-graph-gib", "cuda_graph_gib", cuda_graph_gib,
-                                 "CUDA graphs inside the budget [auto: 0 before 0.21, 0.5 from "
-                                 "0.21]"),
+                                 "the CUDA-graph estimate the budget subtracts (\"Estimated CUDA "
+                                 "graph memory\", from 0.21) [auto: 0 before 0.21, 0.5 from 0.21]"),
     [VLLM_P_KV_CACHE_MEMORY] = GIB_IN("kv-cache-memory-gib", "kv_cache_memory_gib",
                                       kv_cache_memory_gib,
                                       "use this \"Available KV cache memory\" per GPU (from a "
@@ -188,19 +188,34 @@ static const kv_log_pattern patterns[] = {
      "%b; the rest of the memory reserved for KV Cache is %b",
      T(KV_TO_WEIGHTS_ROUNDED, KV_LOG_NON_TORCH, KV_LOG_ACTIVATION, KV_LOG_AVAILABLE_KV),
      KV_LINE | KV_MIN, "V0"},
+    /* the budget line (vllm/v1/worker/gpu_worker.py, DEBUG until #47374, INFO after): its
+     * CUDAGraph figure is the pool capture_model() took after the budget, not the estimate
+     * the budget subtracts from 0.21 (#38284, "Enabled by default as of v0.21.0") */
     {"Free memory on device (%f/%b) on startup. Desired GPU memory utilization is (%f, %b). "
      "Actual usage is %b for weight, %b for peak activation, %b for non-torch memory, and %b "
      "for CUDAGraph memory",
      T(KV_TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED, KV_TO_WEIGHTS_ROUNDED,
-       KV_LOG_ACTIVATION, KV_LOG_NON_TORCH, KV_LOG_CUDA_GRAPH),
+       KV_LOG_ACTIVATION, KV_LOG_NON_TORCH, KV_LOG_CUDA_GRAPH_CAPTURED),
      0, "V1"},
-    /* the wording of later releases: weights and non-torch memory as one "consumed" figure */
+    /* the wording after the accounting rewrite (#49208): weights and non-torch memory as one
+     * "consumed" figure, and a "peak activation" that holds the CUDA-graph estimate applied
+     * (peak_activation_memory = transient_peak_headroom + cudagraph_memory_estimate_applied):
+     * requested - consumed - that figure is the budget, whatever the estimate */
     {"Free memory on device (%f/%b) on startup. Desired GPU memory utilization is (%f, %b). "
      "Actual usage is %b for consumed memory (weights + non-torch), %b for peak activation, and "
      "%b for CUDAGraph memory",
      T(KV_TO_SKIP, KV_LOG_GPU_TOTAL, KV_LOG_UTIL, KV_LOG_REQUESTED, KV_LOG_CONSUMED,
-       KV_LOG_ACTIVATION, KV_LOG_CUDA_GRAPH),
+       KV_LOG_ACTIVATION_GRAPHS, KV_LOG_CUDA_GRAPH_CAPTURED),
      0, "V1"},
+    /* the estimate (gpu_model_runner.profile_cudagraph_memory, #30515; logged from 0.18,
+     * subtracted from 0.21), and the utilization it is worth, printed when it is above 0 */
+    {"Estimated CUDA graph memory: %b total", T(KV_LOG_CUDA_GRAPH), 0, NULL},
+    {"CUDA graph memory profiling is enabled (default since v0.21.0). The current "
+     "--gpu-memory-utilization=%f is equivalent to --gpu-memory-utilization=%f without CUDA "
+     "graph memory profiling",
+     T(KV_LOG_CG_UTIL_CURRENT, KV_LOG_CG_UTIL_EQUIVALENT), 0, NULL},
+    {"Graph capturing finished in %n secs, took %b", T(KV_TO_SKIP, KV_LOG_CUDA_GRAPH_CAPTURED),
+     0, NULL},
     {"Chunked prefill is enabled with max_num_batched_tokens=%n", T(KV_LOG_BATCHED_TOKENS), 0,
      NULL},
     /* the ranks of a tensor-parallel run name themselves: Worker_TP0_EP0 ... Worker_TP7_EP7 */
@@ -251,7 +266,6 @@ static const kv_log_input inputs[] = {
     MEASURED_GIB(KV_LOG_WEIGHTS, MINE(VLLM_P_WEIGHTS)),
     MEASURED_GIB(KV_LOG_ACTIVATION, MINE(VLLM_P_ACTIVATION)),
     MEASURED_GIB(KV_LOG_NON_TORCH, MINE(VLLM_P_NON_TORCH)),
-    MEASURED_GIB(KV_LOG_CUDA_GRAPH, MINE(VLLM_P_CUDA_GRAPH)),
     {KV_LOG_AVAILABLE_KV, MINE(VLLM_P_KV_CACHE_MEMORY), KV_LOG_KV_FIGURE, 1, 0, 0},
     /* early V1 and V0 logs state blocks, not memory: the block count is the KV figure */
     {KV_LOG_BLOCKS, MINE(VLLM_P_BLOCKS_OVERRIDE), KV_LOG_KV_FIGURE, 0, KV_LOG_AVAILABLE_KV + 1, 0},
@@ -292,6 +306,36 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         snprintf(buf, sizeof buf, "%.0f", v->v[KV_LOG_TP_RANK] + 1);
         kv_log_input_put(in, CORE(KV_P_TP), KV_LOG_SETTING, buf);
     }
+    /* CUDA graphs: from 0.21 the budget subtracts vLLM's estimate ("Estimated CUDA graph
+     * memory", or the utilization it is worth x the total), never the pool captured after
+     * it; the later wording folds the estimate into its "peak activation", which is then
+     * split back into the two. Before 0.21 the graphs are outside the budget. */
+    int minor = 0;
+    if (have_version)
+        sscanf(buf, "0.%d", &minor);
+    double est = NAN;
+    if (v->present[KV_LOG_CUDA_GRAPH])
+        est = v->v[KV_LOG_CUDA_GRAPH];
+    else if (v->present[KV_LOG_CG_UTIL_CURRENT] && v->present[KV_LOG_CG_UTIL_EQUIVALENT] &&
+             v->present[KV_LOG_GPU_TOTAL])
+        est = (v->v[KV_LOG_CG_UTIL_CURRENT] - v->v[KV_LOG_CG_UTIL_EQUIVALENT]) *
+              v->v[KV_LOG_GPU_TOTAL];
+    char g[40];
+    if (v->present[KV_LOG_ACTIVATION_GRAPHS]) { /* the later wording: a 0.2x release */
+        double e = isnan(est) ? 0 : est; /* none stated: all of it is the activation's */
+        double act = v->v[KV_LOG_ACTIVATION_GRAPHS] - e;
+        if (act < 0) { /* an estimate larger than the figure that holds it: keep the figure */
+            act = v->v[KV_LOG_ACTIVATION_GRAPHS];
+            e = 0;
+        }
+        snprintf(g, sizeof g, "%.17g", act / KV_GIB);
+        kv_log_input_put(in, MINE(VLLM_P_ACTIVATION), KV_LOG_MEASURED, g);
+        snprintf(g, sizeof g, "%.17g", e / KV_GIB);
+        kv_log_input_put(in, MINE(VLLM_P_CUDA_GRAPH), KV_LOG_MEASURED, g);
+    } else if (minor >= 21 && !isnan(est)) {
+        snprintf(g, sizeof g, "%.17g", (est > 0 ? est : 0) / KV_GIB);
+        kv_log_input_put(in, MINE(VLLM_P_CUDA_GRAPH), KV_LOG_MEASURED, g);
+    }
     /* the later wording gives weights and non-torch memory as one: with the weights' own
      * line, non-torch is the rest */
     if (v->present[KV_LOG_CONSUMED] && v->present[KV_LOG_WEIGHTS] &&
@@ -303,27 +347,34 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
 }
 
 static const kv_cmp_row rows[] = {
-    {"GPU total", KV_LOG_GPU_TOTAL, 1, KV_CMP_D(vllm.total_bytes), 1, "bytes", KV_TERM_TOTAL},
+    {"GPU total", KV_LOG_GPU_TOTAL, 1, KV_CMP_D(vllm.total_bytes), 1, "bytes", KV_TERM_TOTAL, 0},
     {"total x utilization", KV_LOG_REQUESTED, 1, KV_CMP_D(vllm.requested_bytes), 1, "bytes",
-     KV_TERM_REQUESTED},
-    {"weights", KV_LOG_WEIGHTS, 1, KV_CMP_D(vllm.weights_bytes), 1, "bytes", KV_TERM_SUBTRACTED},
+     KV_TERM_REQUESTED, 0},
+    {"weights", KV_LOG_WEIGHTS, 1, KV_CMP_D(vllm.weights_bytes), 1, "bytes", KV_TERM_SUBTRACTED,
+     KV_LOG_CONSUMED + 1},
+    {"weights + non-torch", KV_LOG_CONSUMED, 1, KV_CMP_D(vllm.consumed_bytes), 1, "bytes",
+     KV_TERM_SUBTRACTED, 0},
     {"activation peak", KV_LOG_ACTIVATION, 1, KV_CMP_D(vllm.activation_bytes), 1, "bytes",
-     KV_TERM_SUBTRACTED},
+     KV_TERM_SUBTRACTED, 0},
     {"non-torch memory", KV_LOG_NON_TORCH, 1, KV_CMP_D(vllm.non_torch_bytes), 1, "bytes",
-     KV_TERM_SUBTRACTED},
+     KV_TERM_SUBTRACTED, 0},
+    {"activation + CUDA graphs", KV_LOG_ACTIVATION_GRAPHS, 1, KV_CMP_D(vllm.activation_graph_bytes),
+     1, "bytes", KV_TERM_SUBTRACTED, 0},
     {"CUDA graphs", KV_LOG_CUDA_GRAPH, 1, KV_CMP_D(vllm.cuda_graph_bytes), 1, "bytes",
-     KV_TERM_GRAPHS},
+     KV_TERM_GRAPHS, KV_LOG_ACTIVATION_GRAPHS + 1},
+    {"CUDA graphs captured", KV_LOG_CUDA_GRAPH_CAPTURED, 1, KV_CMP_D(vllm.cuda_graph_captured_bytes),
+     1, "bytes", KV_TERM_CAPTURED, 0},
     {"available KV cache memory", KV_LOG_AVAILABLE_KV, 1, KV_CMP_D(available_kv_bytes), 1,
-     "bytes", KV_TERM_BUDGET},
-    {"GPU blocks", KV_LOG_BLOCKS, 0, KV_CMP_I(vllm.num_gpu_blocks), 1, "blocks", KV_TERM_KV},
+     "bytes", KV_TERM_BUDGET, 0},
+    {"GPU blocks", KV_LOG_BLOCKS, 0, KV_CMP_I(vllm.num_gpu_blocks), 1, "blocks", KV_TERM_KV, 0},
     {"GPU KV cache size", KV_LOG_KV_TOKENS, 0, KV_CMP_I(vllm.gpu_kv_cache_tokens), 1, "tokens",
-     KV_TERM_KV},
+     KV_TERM_KV, 0},
     {"maximum concurrency", KV_LOG_CONCURRENCY, 0, KV_CMP_D(vllm.max_concurrency), 1,
-     "requests", KV_TERM_KV},
+     "requests", KV_TERM_KV, 0},
     {"attention block size", KV_LOG_ATTN_BLOCK, 0, KV_CMP_I(vllm.block_size), 1, "tokens",
-     KV_TERM_LAYOUT},
+     KV_TERM_LAYOUT, 0},
     {"mamba page padding", KV_LOG_MAMBA_PAD, 0, KV_CMP_D(vllm.mamba_padding_percent), 1,
-     "percent", KV_TERM_LAYOUT},
+     "percent", KV_TERM_LAYOUT, 0},
 };
 
 static const kv_log_what_if what_if[] = {

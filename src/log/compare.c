@@ -142,6 +142,9 @@ typedef struct {
     int what_if;        /* the KV figure was dropped */
     double terms;       /* sum of the budget terms' contributions so far, bytes */
     int n_terms;
+    const kv_log_values *values; /* what the log states */
+    const kv_cmp_row *rows;      /* the engine's rows */
+    size_t n_rows;
 } explaining;
 
 /* A KV line's difference: within the rounding of the logged KV figure, or by how much. */
@@ -190,6 +193,21 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
     char a[40], b[40];
     double d = l->difference; /* kvcalc - logged */
     double budget;
+    if (row->within && x->values->present[row->within - 1]) { /* counted in another row */
+        const char *holder = "another row";
+        for (size_t i = 0; i < x->n_rows; i++)
+            if (x->rows[i].field == row->within - 1)
+                holder = x->rows[i].quantity;
+        snprintf(buf, cap, "held in the \"%s\" row: not added again", holder);
+        return;
+    }
+    if (row->term == KV_TERM_CAPTURED) { /* before the NaN: kvcalc has no figure for it */
+        snprintf(buf, cap, "%s", x->graphs_inside
+                                     ? "captured after the budget: vLLM subtracts its estimate "
+                                       "(the CUDA graphs row) instead"
+                                     : "captured after the budget: outside it before vLLM 0.21");
+        return;
+    }
     if (isnan(l->kvcalc)) {
         snprintf(buf, cap, "%s", row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
                                                  : "not computed");
@@ -318,6 +336,9 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
         out->n_settings++;
     }
     x.what_if = what_if;
+    x.values = v;
+    x.rows = l->rows;
+    x.n_rows = l->n_rows;
     const kv_spec *s = sb ? sb : sa;
     x.f = b && l->fraction ? l->fraction(b) : 0;
     x.graphs_inside = l->graphs_inside && s && l->graphs_inside(s);
