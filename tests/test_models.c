@@ -162,7 +162,7 @@ static void gpu_presets(void **state)
     RUN(&r, "--gpu", "h1000");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "kvcalc: --gpu: unknown GPU 'h1000'; did you mean 'h100'? "
-                                  "(expected one of: RTX 3080, T4, "));
+                                  "(expected one of: RTX 4060, Apple M1 16GB, RTX 3080, "));
     run_free(&r);
     RUN(&r, "--list-gpus");
     assert_int_equal(r.status, 0);
@@ -208,8 +208,12 @@ static void gpus_found_by_every_name(void **state)
     for (size_t i = 0; i < kv_gpu_count(); i++) {
         const kv_gpu *g = kv_gpu_at(i);
         assert_non_null(g->smi_names);
-        if (g->smi_names[0] == '\0')
-            fail_msg("%s has no nvidia-smi / rocm-smi name", g->name);
+        /* no device name tells one Apple machine's RAM from another's, and none was found
+         * printed for these two Hygon DCUs: found by their names and aliases only */
+        int nameless = strncmp(g->name, "Apple M", 7) == 0 ||
+                       strcmp(g->name, "Hygon Z100L") == 0 || strcmp(g->name, "Hygon BW1000") == 0;
+        if ((g->smi_names[0] == '\0') != nameless)
+            fail_msg("%s: smi names '%s'", g->name, g->smi_names);
         each_word(g, finds_itself);
     }
     /* through the binary, pasted as nvidia-smi prints them */
@@ -320,13 +324,14 @@ static void brand_prefix_is_optional(void **state)
 }
 
 /* Only figures no public reading gave are estimates: the MI350X (marketed 288 GB, taken as
- * 288 x 1024 MiB). Every other GPU has a driver total or an engine-reported one. */
+ * 288 x 1024 MiB) and the Hygon K100_AI (64 GB; hy-smi's 65,438 MiB is what is available,
+ * not its total). Every other GPU has a driver total or an engine-reported one. */
 static void estimates_are_flagged(void **state)
 {
     (void)state;
     for (size_t i = 0; i < kv_gpu_count(); i++) {
         const kv_gpu *g = kv_gpu_at(i);
-        int expected = strcmp(g->name, "MI350X") == 0;
+        int expected = strcmp(g->name, "MI350X") == 0 || strcmp(g->name, "Hygon K100_AI") == 0;
         if (g->estimated != expected)
             fail_msg("%s: estimated = %d", g->name, g->estimated);
         assert_true(g->total_mib > 0 || g->engine_gib > 0);

@@ -483,6 +483,40 @@ static void item18_nothing_dropped(void **state)
     EXPECT_STDOUT("H100 80GB\n", "--gpu", "h100 ", "--get", "gpu");
 }
 
+/* 19. GPUs: the RTX 4090 at the total its driver and torch report (24,564 MiB =
+ * 25,757,220,864 B, torch's mem_get_info total; vLLM "(22.45/23.99 GiB)"), the plain RTX
+ * 3060 / 4060 / 4070 / 5070 by their nvidia-smi names, Hygon DCUs (the K100_AI an estimate,
+ * so flagged), and Apple machines at Metal's working-set limit (M2 Max 96 GB: 73,728 MiB) -
+ * every figure in data/gpus/SOURCES.md. */
+static void item19_gpus(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"RTX 4090", "25757220864\n"},                       /* 24,564 x 2^20 */
+        {"NVIDIA GeForce RTX 4060", "8585740288\n"},         /* 8,188 x 2^20 */
+        {"NVIDIA GeForce RTX 3060", "12884901888\n"},        /* 12,288 x 2^20 */
+        {"NVIDIA GeForce RTX 4070", "12878610432\n"},        /* 12,282 x 2^20 */
+        {"NVIDIA GeForce RTX 5070", "12820938752\n"},        /* 12,227 x 2^20 */
+        {"hygon z100l", "34342961152\n"},                    /* 33,538,048 KB x 1024 */
+        {"bw1000", "68702699520\n"},                         /* 65,520 x 2^20 */
+        {"apple-m2-max-96gb", "77309411328\n"},              /* 73,728 x 2^20 */
+        {"m1-max-64gb", "51539607552\n"},                    /* 49,152 x 2^20 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        EXPECT_STDOUT(cases[i][1], "--gpu", cases[i][0], "--get", "gpu_mem_bytes");
+    run_result r;
+    RUN(&r, "--list-gpus", "--format", "json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "{\"gpu\": \"Hygon K100_AI\", \"mib\": 65536, \"gib\": 64, "
+                                  "\"estimated\": true,"));
+    assert_non_null(strstr(r.out, "{\"gpu\": \"RTX 4090\", \"mib\": 24564, "));
+    run_free(&r);
+    /* 32 GB M1 and M2 Max: Metal's 2/3 of 32 GiB, 21,845.34 MiB as llama.cpp printed it */
+    RUN(&r, "--gpu", "m2-max-32gb");
+    assert_non_null(strstr(r.out, "GPU memory : 21.33 GiB (Apple M2 Max 32GB)"));
+    run_free(&r);
+}
+
 /* 21. Columns hold what they show (100,000 GPUs: the DP and GPUs columns were overrun), a
  * plan's huge totals group their thousands, and a sweep grid beyond 10^8 points (about a
  * minute of rows) is refused (10^10 was allowed; test_review.c). */
@@ -549,6 +583,7 @@ int main(void)
         cmocka_unit_test(item16_ollama_print_info_geometry),
         cmocka_unit_test(item17_inputs_and_messages),
         cmocka_unit_test(item18_nothing_dropped),
+        cmocka_unit_test(item19_gpus),
         cmocka_unit_test(item21_columns_and_totals),
         cmocka_unit_test(item21_sweep_progress),
         cmocka_unit_test(item06_no_fits_beside_no_room),

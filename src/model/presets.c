@@ -20,8 +20,22 @@
 #define GPU(name, mib, engine, est, aliases, smi) {name, aliases, smi, mib, engine, est}
 
 static const kv_gpu gpus[] = {
+    GPU("RTX 4060", 8188, 0, 0,
+        "4060 geforce-rtx-4060", "NVIDIA GeForce RTX 4060"),
+    /* Apple silicon: unified memory, of which Metal lets the GPU hold its
+     * recommendedMaxWorkingSetSize (what llama.cpp sizes against; ggml_metal_init prints
+     * it, in MiB labelled "MB" in 2023 builds): one row per machine, as the limit follows
+     * the RAM, and no device name (every M1 Max prints "Apple M1 Max") */
+    GPU("Apple M1 16GB", 0, 10922.67 / 1024, 0,
+        "m1-16gb apple-m1-16gb", ""),
     GPU("RTX 3080", 10240, 0, 0,
         "3080 geforce-rtx-3080 rtx-3080-10gb", "NVIDIA GeForce RTX 3080"),
+    GPU("RTX 5070", 12227, 0, 0,
+        "5070 geforce-rtx-5070", "NVIDIA GeForce RTX 5070"),
+    GPU("RTX 4070", 12282, 0, 0,
+        "4070 geforce-rtx-4070", "NVIDIA GeForce RTX 4070"),
+    GPU("RTX 3060", 12288, 0, 0, /* the 12 GB card (an 8 GB one prints the same name) */
+        "3060 geforce-rtx-3060 rtx-3060-12gb", "NVIDIA GeForce RTX 3060"),
     GPU("T4", 15360, 14.56, 0,
         "t4-16gb", "Tesla T4"),
     GPU("RTX 5070 Ti", 16303, 0, 0,
@@ -52,8 +66,14 @@ static const kv_gpu gpus[] = {
         "a30-24gb", "NVIDIA A30"),
     GPU("Quadro RTX 6000", 24576, 0, 0,
         "rtx6000 rtx-6000", "Quadro RTX 6000"),
+    GPU("Apple M1 Max 32GB", 0, 21845.34 / 1024, 0,
+        "m1-max-32gb apple-m1-max-32gb", ""),
+    GPU("Apple M2 Max 32GB", 0, 21845.34 / 1024, 0,
+        "m2-max-32gb apple-m2-max-32gb", ""),
     GPU("RTX 5090", 32607, 0, 0,
         "5090 geforce-rtx-5090", "NVIDIA GeForce RTX 5090"),
+    GPU("Hygon Z100L", 32752, 0, 0, /* rocminfo's GPU pool, 33,538,048 KB */
+        "z100l dcu-z100l hygon-dcu-z100l", ""),
     GPU("V100 32GB", 32768, 0, 0,
         "v100 v100-32gb v100-sxm2-32gb", "Tesla V100-SXM2-32GB|Tesla V100-PCIE-32GB"),
     GPU("A100 40GB", 40960, 39.39, 0,
@@ -70,10 +90,19 @@ static const kv_gpu gpus[] = {
         "a6000 rtx-a6000", "NVIDIA RTX A6000"),
     GPU("RTX 6000 Ada", 49140, 0, 0,
         "6000-ada rtx-6000-ada-generation", "NVIDIA RTX 6000 Ada Generation"),
+    GPU("Apple M1 Max 64GB", 0, 49152.00 / 1024, 0,
+        "m1-max-64gb apple-m1-max-64gb", ""),
+    GPU("Hygon BW1000", 65520, 0, 0,
+        "bw1000 dcu-bw1000 hygon-dcu-bw1000", ""),
+    GPU("Hygon K100_AI", 65536, 0, 1, /* estimate: marketed 64 GB (hy-smi shows 65,438 MiB
+                                         available; no total was found) */
+        "k100-ai k100ai dcu-k100-ai hygon-dcu-k100-ai", "K100_AI"),
     GPU("MI210", 65520, 0, 0,
         "mi210-64gb", "AMD Instinct MI210"),
     GPU("MI250X", 65520, 0, 0, /* one of its two GCDs: each is a device of 64 GB */
         "mi250x-64gb mi250", "AMD Instinct MI250X|AMD Instinct MI250X/MI250"),
+    GPU("Apple M2 Max 96GB", 0, 73728.00 / 1024, 0,
+        "m2-max-96gb apple-m2-max-96gb", ""),
     GPU("A100 80GB", 81920, 79.25, 0,
         "a100 a100-80gb a100-sxm4-80gb a100-pcie-80gb", "NVIDIA A100-SXM4-80GB|NVIDIA A100 80GB PCIe"),
     GPU("A800 80GB", 81920, 0, 0,

@@ -75,7 +75,7 @@ expect_only "kvcalc --model qwen3-8" qwen3-8b
 complete_at 2 kvcalc --gpu h10
 expect "kvcalc --gpu h10" h100 h100-nvl
 complete_at 2 kvcalc --gpu rtx-30
-expect_only "kvcalc --gpu rtx-30" rtx-3080 rtx-3090
+expect_only "kvcalc --gpu rtx-30" rtx-3080 rtx-3060 rtx-3090
 complete_at 2 kvcalc --get max_conc
 expect_only "kvcalc --get max_conc" max_concurrency
 
