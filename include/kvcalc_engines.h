@@ -62,6 +62,8 @@ typedef struct {
     int64_t num_speculative_tokens; /* speculative_config num_speculative_tokens: a state
                                     layer keeps one more page per draft token and a gated
                                     delta net's conv state that many more rows; 0: none */
+    double cpu_offload_gib;      /* --cpu-offload-gb: weights per GPU moved to pinned host
+                                    memory, GiB (vLLM's unit, despite the name); 0: none */
     int mtp;                     /* speculative_config method "mtp": the checkpoint's MTP
                                     layers are loaded and keep a cache of their own */
     kv_opt_int mamba_ssm_cache_dtype; /* --mamba-ssm-cache-dtype, its bytes (4, 2); not set:
@@ -167,6 +169,9 @@ typedef struct {
     int64_t prefix_shared_tokens;   /* those blocks in tokens */
     double prefix_saved_bytes;      /* (requests - 1) x shared blocks x page x group_size */
     double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
+    double cpu_offload_bytes;       /* --cpu-offload-gb: weights per GPU in pinned host memory
+                                       (what the GPU's weights shrink by) */
+    double host_pinned_bytes;       /* that on every GPU of the replica: the host's share */
     double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
     double activation_graph_bytes;  /* activation peak + CUDA graphs: the later "peak
                                        activation" figure, which holds the estimate */
@@ -678,6 +683,7 @@ typedef enum {
     KV_LOG_ACTIVATION_GRAPHS, /* vLLM's later "peak activation", which holds the CUDA-graph
                                estimate it subtracted */
     KV_LOG_CG_UTIL_CURRENT,   /* "The current --gpu-memory-utilization=U ..." */
+    KV_LOG_CPU_OFFLOAD,       /* vLLM cpu_offload_gb (GiB per GPU) */
     KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA
                                graph memory profiling" */
     KV_LOG_FIELDS

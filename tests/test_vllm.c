@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -741,6 +742,87 @@ static void block_sizes_by_release(void **state)
     run_free(&r);
 }
 
+/* A number kvcalc prints for --get KEY with args (NULL-terminated, before --get). */
+static double get_number(const char *key, const char *const *args)
+{
+    const char *argv[MAX_ARGS + 3];
+    size_t n = 0;
+    while (args[n] && n < MAX_ARGS) {
+        argv[n] = args[n];
+        n++;
+    }
+    argv[n++] = "--get";
+    argv[n++] = key;
+    argv[n] = NULL;
+    run_result r;
+    run_kvcalc(argv, &r);
+    if (r.status != 0)
+        fail_msg("--get %s: exit %d: %s", key, r.status, r.err);
+    double x = strtod(r.out, NULL);
+    run_free(&r);
+    return x;
+}
+
+/* --cpu-offload-gb G (vllm/model_executor/offloader/uva.py, applied to the decoder layers by
+ * make_layers): G GiB per GPU leave the GPU's weights for pinned host memory and the KV
+ * budget grows by as much; the embeddings, head and final norm stay, so a G larger than the
+ * layers moves the layers only. Llama-3.1-70B in bf16 by hand: 80 layers x 1,711,308,800 B
+ * = 136,904,704,000 B of layers, 2 x 128,256 x 8,192 x 2 + 8,192 x 2 = 4,202,708,992 B that
+ * stay, 141,107,412,992 B in all. vLLM's own GH200 test (PR #6496, Llama-3-70B, the same
+ * shapes, 70 GiB offloaded) printed "Loading model weights took 61.2922 GB": kvcalc's G
+ * exactly gives 61.42, vLLM moved whole parameters up to 0.13 GiB past G. */
+static void cpu_offload(void **state)
+{
+    (void)state;
+#define ARGS(...) ((const char *const[]){"--engine", "vllm", "--model", "llama-3.1-70b-instruct", \
+                                         "--gpu", "gh200", __VA_ARGS__, NULL})
+    double w0 = get_number("vllm_weights_bytes", ARGS("--cpu-offload-gb", "0"));
+    double a0 = get_number("available_kv_bytes", ARGS("--cpu-offload-gb", "0"));
+    assert_true(w0 == 141107412992.0);
+    double w70 = get_number("vllm_weights_bytes", ARGS("--cpu-offload-gb", "70"));
+    double a70 = get_number("available_kv_bytes", ARGS("--cpu-offload-gb", "70"));
+    assert_true(w70 == 141107412992.0 - 70 * 1073741824.0);
+    assert_true(fabs((a70 - a0) - 70 * 1073741824.0) < 1e-3);
+    assert_true(fabs(w70 / (61.2922 * 1073741824.0) - 1) < 0.0025);
+    assert_true(get_number("vllm_host_pinned_bytes", ARGS("--cpu-offload-gb", "70")) ==
+                70 * 1073741824.0);
+    assert_true(get_number("vllm_host_pinned_bytes", ARGS("--cpu-offload-gb", "20", "--tp", "2")) ==
+                2 * 20 * 1073741824.0);
+    /* more than the layers: the layers move, the rest stays */
+    assert_true(get_number("vllm_weights_bytes", ARGS("--cpu-offload-gb", "1000000")) ==
+                4202708992.0);
+    assert_true(get_number("vllm_cpu_offload_bytes", ARGS("--cpu-offload-gb", "1000000")) ==
+                136904704000.0);
+    /* a measured weights figure is what stayed on the GPU: not reduced again */
+    assert_true(get_number("vllm_weights_bytes",
+                           ARGS("--cpu-offload-gb", "70", "--weights-gib", "61.2922")) ==
+                61.2922 * 1073741824.0);
+    assert_true(get_number("vllm_host_pinned_bytes",
+                           ARGS("--cpu-offload-gb", "70", "--weights-gib", "61.2922")) ==
+                70 * 1073741824.0);
+    run_result r;
+    run_kvcalc(ARGS("--cpu-offload-gb", "-1"), &r);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    run_kvcalc(ARGS("--cpu-offload-gb", "70"), &r);
+    assert_non_null(strstr(r.out, "(--cpu-offload-gb 70: 70.00 GiB of the decoder layers' weights "
+                                  "in pinned host memory per GPU, 70.00 GiB on the host in all; "
+                                  "vLLM moves whole parameters, so up to one tensor more)\n"));
+    run_free(&r);
+    /* a log's non-default args give it as a setting */
+    char path[] = "/tmp/kvcalc-offload-XXXXXX";
+    write_temp(path, "INFO 10-06 17:00:00 [utils.py:1] non-default args: {'model': "
+                     "'meta-llama/Llama-3.1-70B-Instruct', 'max_model_len': 8192, "
+                     "'cpu_offload_gb': 70.0}\n"
+                     "INFO 10-06 17:00:33 [gpu_worker.py:692] Available KV cache memory: 18.61 GiB\n");
+    run_kvcalc((const char *const[]){"--from-log", path, "--gpu", "gh200", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Logged: max_model_len 8192, cpu_offload_gb 70.\n"));
+    run_free(&r);
+    unlink(path);
+#undef ARGS
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -754,6 +836,7 @@ int main(void)
         cmocka_unit_test(request_that_does_not_fit),
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(block_sizes_by_release),
+        cmocka_unit_test(cpu_offload),
         cmocka_unit_test(v0_cpu_blocks_match_the_logs),
         cmocka_unit_test(v0_lines_in_vllms_words),
         cmocka_unit_test(blocks_per_token_eras),

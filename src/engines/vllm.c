@@ -271,6 +271,27 @@ static double mtp_weights(const kv_spec *s)
     return p.mtp * kv_dtype_get(s->weight_dtype)->bytes / (double)s->tp;
 }
 
+/* --cpu-offload-gb: what of the weights vLLM may move to the host. The offloader wraps the
+ * decoder layers only (make_layers -> get_offloader().wrap_modules(), vllm/model_executor/
+ * models/utils.py), moving whole parameters in layer order while fewer than G GiB are moved
+ * (UVAOffloader._maybe_offload_to_cpu, vllm/model_executor/offloader/uva.py; both read at
+ * upstream 9aaf83ef5 in the local-inference-lab/vllm mirror; the flag since v0.5.3, vllm PR
+ * #6496): the embeddings, the head, the final norm and the towers stay on the GPU. The check
+ * comes before each parameter, so the last one may take up to one tensor more than G: kvcalc
+ * moves G exactly (the section says so). The layers' share of this GPU's weights is their
+ * share of the estimated parameters. */
+static double offloadable_bytes(const kv_spec *s, double weights)
+{
+    if (!s->arch.known)
+        return weights;
+    kv_param_parts p;
+    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
+    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision +
+                 p.audio + p.mixers;
+    double stay = p.embeddings + p.vision + p.audio + (double)s->arch.hidden;
+    return all > 0 && stay < all ? weights * (all - stay) / all : weights;
+}
+
 /* MLP width one GPU computes for a token: the dense MLP, or one expert's for MoE models. */
 static int64_t mlp_width_per_gpu(const kv_spec *s)
 {
@@ -771,6 +792,15 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
     out->requested_bytes = out->util * out->total_bytes;
     out->weights_bytes = v->weights_gib.set ? gib(v->weights_gib.value)
                                             : r->weights_bytes + mxfp4_padding(s) + mtp_weights(s);
+    out->cpu_offload_bytes = 0;
+    if (v->cpu_offload_gib > 0) { /* a measured weights figure is after the offload already */
+        double limit = gib(v->cpu_offload_gib);
+        double can = v->weights_gib.set ? limit : offloadable_bytes(s, out->weights_bytes);
+        out->cpu_offload_bytes = limit < can ? limit : can;
+        if (!v->weights_gib.set)
+            out->weights_bytes -= out->cpu_offload_bytes;
+    }
+    out->host_pinned_bytes = out->cpu_offload_bytes * (double)(s->tp * s->pp);
     kv_vllm_activation_inputs act = activation_inputs(s, out);
     out->encoder_bytes = act.encoder_bytes;
     out->activation_bytes = gib(v->activation_gib.set ? v->activation_gib.value
@@ -1030,7 +1060,8 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
                                  v->max_num_seqs.value > ((int64_t)1 << 24))) ||
         !(total > 0) || total > 1e12 ||
         (v->num_gpu_blocks_override.set && v->num_gpu_blocks_override.value < 1) ||
-        !(v->swap_space_gib >= 0 && v->swap_space_gib <= 1e6))
+        !(v->swap_space_gib >= 0 && v->swap_space_gib <= 1e6) ||
+        !(v->cpu_offload_gib >= 0 && v->cpu_offload_gib <= 1e6))
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
                          "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
                          "memory sizes >= 0 and finite, GPU total > 0)");

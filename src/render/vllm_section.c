@@ -83,6 +83,13 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                                               : " (estimate: ",
             in->weights_gib.set || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
             in->weights_gib.set ? "" : ")");
+    if (v->cpu_offload_bytes > 0)
+        fprintf(out, "              (--cpu-offload-gb %s: %s GiB of the decoder layers' weights in "
+                     "pinned host memory per GPU, %s GiB on the host in all%s)\n",
+                fmt_g(a, sizeof a, in->cpu_offload_gib), gib(b, sizeof b, v->cpu_offload_bytes),
+                gib(c, sizeof c, v->host_pinned_bytes),
+                in->weights_gib.set ? "; the weights given are what stays on the GPU"
+                                    : "; vLLM moves whole parameters, so up to one tensor more");
     if (in->mtp && !in->weights_gib.set)
         fprintf(out, "              (with the %lld MTP layer%s --mtp loads, and their cache)\n",
                 (long long)s->arch.mtp_layers, s->arch.mtp_layers == 1 ? "" : "s");
