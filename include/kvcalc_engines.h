@@ -365,6 +365,7 @@ typedef struct {
     int64_t batch_size;     /* -b, >= 1 [2048] */
     int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
     kv_opt_int n_gpu_layers;/* -ngl; not set: the build's default (all from b6325, else 0) */
+    int no_kv_offload;      /* -nkvo: every KV (and state) buffer in host memory */
     int64_t n_rs_seq;       /* recurrent-state snapshots per sequence for rolling back drafts
                                (llama_context's n_rs_seq; MTP drafting sets it): the state
                                keeps 1 + n_rs_seq copies [0] */

@@ -682,9 +682,45 @@ static void levers(void **state)
     assert_string_equal(lv.kv8_name, "fp8");
 }
 
+/* -nkvo: the cache in host memory whatever -ngl puts on the GPU. Qwen3-8B at -c 32768, by
+ * hand: 2 x 36 layers x 8 heads x 128 x 2 B = 147,456 B a cell x 32,768 = 4,831,838,208 B,
+ * all on the host, and the GPU needs that much less. */
+static void no_kv_offload(void **state)
+{
+    (void)state;
+    run_result on, off;
+    const char *const base[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "rtx-4090",
+                                "-c", "32768", "--format", "json", NULL};
+    const char *const nkvo[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "rtx-4090",
+                                "-c", "32768", "-nkvo", "--format", "json", NULL};
+    run_kvcalc(base, &on);
+    run_kvcalc(nkvo, &off);
+    assert_int_equal(on.status, 0);
+    assert_int_equal(off.status, 0);
+    assert_non_null(strstr(on.out, "\"llamacpp_kv_gpu_bytes\": 4831838208,"));
+    assert_non_null(strstr(on.out, "\"llamacpp_kv_host_bytes\": 0,"));
+    assert_non_null(strstr(off.out, "\"llamacpp_kv_gpu_bytes\": 0,"));
+    assert_non_null(strstr(off.out, "\"llamacpp_kv_host_bytes\": 4831838208,"));
+    const char *a = strstr(on.out, "\"llamacpp_gpu_needed_bytes\": ");
+    const char *b = strstr(off.out, "\"llamacpp_gpu_needed_bytes\": ");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(strtod(a + 29, NULL) - strtod(b + 29, NULL) == 4831838208.0);
+    run_free(&on);
+    run_free(&off);
+    const char *const text[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "rtx-4090",
+                                "-c", "32768", "--no-kv-offload", NULL};
+    run_kvcalc(text, &off);
+    assert_non_null(strstr(off.out, "KV 0.00 MiB there, 4608.00 MiB in host memory "
+                                    "(--no-kv-offload)\n"));
+    assert_non_null(strstr(off.out, "of 23.99 GiB: fits\n")); /* a preset's total: 2 decimals */
+    run_free(&off);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_kv_offload),
         cmocka_unit_test(cache_types),       cmocka_unit_test(sizes_by_type),
         cmocka_unit_test(padding_by_build),  cmocka_unit_test(streams_by_build),
         cmocka_unit_test(defaults_by_build), cmocka_unit_test(sliding_window_cache),

@@ -265,7 +265,12 @@ static void rows_of(const kv_spec *s, const settings *st, rows *w)
     state_row(s, &r, &sz);
     for (int64_t l = 0; l < w->n_layer; l++) {
         layer_row row = layer_at(s, l, st->build);
-        int on_gpu = l >= first_gpu;
+        /* each layer's cache sits on its layer's device, or in host memory with -nkvo: the
+         * llama_kv_cache constructor (src/llama-kv-cache.cpp) starts from
+         * ggml_backend_cpu_buffer_type() and takes model.dev_layer(il)'s buffer type only
+         * `if (offload)` (cparams.offload_kqv); the recurrent state is placed the same way
+         * (text read in the code index, file 38613623; its commit is not exposed) */
+        int on_gpu = l >= first_gpu && !s->llamacpp.no_kv_offload;
         w->layers[row.cache]++;
         if (row.cache == CACHE_STATE) {
             w->state_r += r * 4;
@@ -442,7 +447,7 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
 
 enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
-    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_PARAMS
+    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_PARAMS
 };
 static const kv_param params[LC_PARAMS];
 
@@ -681,6 +686,10 @@ static const kv_param params[LC_PARAMS] = {
                      .max = 1024, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                      .help = "recurrent-state snapshots per sequence (the log's n_rs_seq; MTP "
                              "drafting sets it) [0]"},
+    [LC_P_NKVO] = {.name = "no-kv-offload", .short_name = "nkvo", P(SWITCH, no_kv_offload),
+                   .key = "no_kv_offload", .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                   .help = "keep the KV cache in host memory, whatever -ngl puts on the GPU (the "
+                           "compute buffer estimate is unchanged)"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_llamacpp_result, name, m, T, unit, ftype, sweep)

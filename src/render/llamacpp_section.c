@@ -194,9 +194,9 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
     const kv_llamacpp_result *L = &r->llamacpp;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF], f[FMT_BUF];
     fprintf(out, "  devices  : %lld of %lld layers on the GPU (the output layer counts as one): "
-                 "KV %.2f MiB there, %.2f MiB in host memory\n",
+                 "KV %.2f MiB there, %.2f MiB in host memory%s\n",
             (long long)L->gpu_layers, (long long)L->n_layer + 1, mib(L->kv_gpu_bytes),
-            mib(L->kv_host_bytes));
+            mib(L->kv_host_bytes), s->llamacpp.no_kv_offload ? " (--no-kv-offload)" : "");
     fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s = "
                  "%s of %s GiB: %s\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
@@ -204,7 +204,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_fixed(c, sizeof c, L->compute_bytes / KV_GIB, 2, 0),
             fmt_g(d, sizeof d, s->overhead_gib),
             fmt_fixed(e, sizeof e, L->gpu_needed_bytes / KV_GIB, 2, 0),
-            fmt_g(f, sizeof f, s->gpu_mem_gib),
+            fmt_figure(f, sizeof f, s->gpu_mem_gib, !s->gpu_name), /* a preset's: 2 decimals */
             L->fits_gpu ? "fits"
             : L->autofit ? "does not fit unfitted"
                          : "does NOT fit (llama.cpp would fail to allocate)");
