@@ -366,6 +366,7 @@ typedef struct {
     int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
     kv_opt_int n_gpu_layers;/* -ngl; not set: the build's default (all from b6325, else 0) */
     int no_kv_offload;      /* -nkvo: every KV (and state) buffer in host memory */
+    int64_t n_cpu_moe;      /* --n-cpu-moe N: the experts of blocks 0 .. N-1 stay on the CPU */
     int64_t n_rs_seq;       /* recurrent-state snapshots per sequence for rolling back drafts
                                (llama_context's n_rs_seq; MTP drafting sets it): the state
                                keeps 1 + n_rs_seq copies [0] */
@@ -414,6 +415,8 @@ typedef struct {
     double kv_gpu_bytes;     /* KV and state of the GPU layers */
     double kv_host_bytes;    /* the rest, in host memory */
     double weights_gpu_bytes;/* the weights' share of the GPU layers */
+    double weights_host_bytes;/* the rest, in host memory (mapped from the file) */
+    double cpu_moe_bytes;    /* of those, the experts --n-cpu-moe keeps on the CPU */
     double compute_bytes;    /* the GPU compute buffer: an estimate (docs/llamacpp.md) */
     double gpu_needed_bytes; /* weights + KV + state + compute on the GPU + overhead */
     int fits_gpu;            /* gpu_needed_bytes <= GPU memory */

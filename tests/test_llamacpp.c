@@ -685,6 +685,39 @@ static void levers(void **state)
 /* -nkvo: the cache in host memory whatever -ngl puts on the GPU. Qwen3-8B at -c 32768, by
  * hand: 2 x 36 layers x 8 heads x 128 x 2 B = 147,456 B a cell x 32,768 = 4,831,838,208 B,
  * all on the host, and the GPU needs that much less. */
+/* --n-cpu-moe N: the routed experts of blocks 0 .. N-1 leave the GPU. Qwen3-30B-A3B in bf16,
+ * by hand: 128 experts x 3 x 2,048 x 768 x 2 B = 1,207,959,552 B a layer; 24 layers =
+ * 28,991,029,248 B (27.00 GiB), on the host and off the GPU's weights. A dense model moves
+ * nothing, and says so. */
+static void n_cpu_moe(void **state)
+{
+    (void)state;
+    run_result a, b;
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-30b-a3b", "--gpu",
+                                     "h100", "-c", "8192", "--format", "json", NULL}, &a);
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-30b-a3b", "--gpu",
+                                     "h100", "-c", "8192", "-ncmoe", "24", "--format", "json", NULL},
+               &b);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_non_null(strstr(a.out, "\"llamacpp_cpu_moe_bytes\": 0,"));
+    assert_non_null(strstr(b.out, "\"llamacpp_cpu_moe_bytes\": 28991029248,"));
+    const char *k = "\"llamacpp_weights_gpu_bytes\": ";
+    double ga = strtod(strstr(a.out, k) + strlen(k), NULL);
+    double gb = strtod(strstr(b.out, k) + strlen(k), NULL);
+    assert_true(ga - gb == 28991029248.0);
+    k = "\"llamacpp_weights_host_bytes\": ";
+    assert_true(strtod(strstr(b.out, k) + strlen(k), NULL) == 28991029248.0);
+    run_free(&a);
+    run_free(&b);
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--n-cpu-moe", "4", NULL}, &a);
+    assert_int_equal(a.status, 0);
+    assert_non_null(strstr(a.out, "  experts  : --n-cpu-moe 4 keeps 0.00 GiB of MoE experts on the "
+                                  "CPU (the model has no MoE experts: nothing moves)\n"));
+    run_free(&a);
+}
+
 static void no_kv_offload(void **state)
 {
     (void)state;
@@ -721,6 +754,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(no_kv_offload),
+        cmocka_unit_test(n_cpu_moe),
         cmocka_unit_test(cache_types),       cmocka_unit_test(sizes_by_type),
         cmocka_unit_test(padding_by_build),  cmocka_unit_test(streams_by_build),
         cmocka_unit_test(defaults_by_build), cmocka_unit_test(sliding_window_cache),

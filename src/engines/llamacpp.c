@@ -388,7 +388,7 @@ static double compute_estimate(const kv_spec *s, const settings *st, int64_t kv_
 }
 
 typedef struct {
-    double kv_gpu, kv_host, weights_gpu, compute, needed;
+    double kv_gpu, kv_host, weights_gpu, cpu_moe, compute, needed;
 } gpu_use;
 
 static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
@@ -407,6 +407,28 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     u->kv_host = main_all + swa_all + state_all - u->kv_gpu;
     /* the weights in proportion to the layers on the GPU (the output layer counts as one) */
     u->weights_gpu = r->weights_bytes * (double)w->gpu_layers / (double)(w->n_layer + 1);
+    /* --n-cpu-moe N: one override per block i < N of llm_ffn_exps_block_regex(i)
+     * ("blk\\.i\\.ffn_(up|down|gate|gate_up)_(ch|)exps", the routed experts; shared experts
+     * stay) to ggml_backend_cpu_buffer_type() (common/arg.cpp and common/common.h @
+     * 87268f77): the GPU's MoE blocks among them lose their experts, each a MoE layer's share
+     * of the experts' estimated parameters */
+    u->cpu_moe = 0;
+    if (s->llamacpp.n_cpu_moe > 0 && s->arch.known && s->arch.experts > 0) {
+        kv_param_parts p;
+        kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
+        double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision +
+                     p.audio + p.mixers;
+        int64_t step = s->arch.moe_step >= 1 ? s->arch.moe_step : 1, moe = 0, kept = 0;
+        int64_t first_gpu = w->n_layer + 1 - w->gpu_layers;
+        for (int64_t i = 0; i < w->n_layer; i++) {
+            int is_moe = i >= s->arch.first_dense && (i + 1) % step == 0;
+            moe += is_moe;
+            kept += is_moe && i < s->llamacpp.n_cpu_moe && i >= first_gpu;
+        }
+        if (all > 0 && moe > 0)
+            u->cpu_moe = r->weights_bytes * p.experts / all * (double)kept / (double)moe;
+        u->weights_gpu -= u->cpu_moe;
+    }
     int64_t widest = c->cells > c->swa_cells ? c->cells : c->swa_cells;
     u->compute = w->gpu_layers > 0 ? compute_estimate(s, st, widest) : 0;
     u->needed = u->weights_gpu + u->kv_gpu + u->compute + r->overhead_bytes;
@@ -447,7 +469,7 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
 
 enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
-    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_PARAMS
+    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_PARAMS
 };
 static const kv_param params[LC_PARAMS];
 
@@ -584,6 +606,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->kv_gpu_bytes = u.kv_gpu;
     L->kv_host_bytes = u.kv_host;
     L->weights_gpu_bytes = u.weights_gpu;
+    L->weights_host_bytes = r->weights_bytes - u.weights_gpu;
+    L->cpu_moe_bytes = u.cpu_moe;
     L->compute_bytes = u.compute;
     L->gpu_needed_bytes = u.needed;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
@@ -690,6 +714,10 @@ static const kv_param params[LC_PARAMS] = {
                    .key = "no_kv_offload", .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
                    .help = "keep the KV cache in host memory, whatever -ngl puts on the GPU (the "
                            "compute buffer estimate is unchanged)"},
+    [LC_P_CPU_MOE] = {.name = "n-cpu-moe", .short_name = "ncmoe", P(INT, n_cpu_moe),
+                      .key = "n_cpu_moe", .min = 0, .max = 1000000, .blames = KV_ERR_ENGINE_INPUT,
+                      .meta = "N",
+                      .help = "keep the MoE experts of the first N layers on the CPU [0]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_llamacpp_result, name, m, T, unit, ftype, sweep)
@@ -724,6 +752,8 @@ static const kv_field fields[] = {
     FN(llamacpp_kv_gpu_bytes, kv_gpu_bytes, "bytes"),
     FN(llamacpp_kv_host_bytes, kv_host_bytes, "bytes"),
     FN(llamacpp_weights_gpu_bytes, weights_gpu_bytes, "bytes"),
+    FN(llamacpp_weights_host_bytes, weights_host_bytes, "bytes"),
+    FN(llamacpp_cpu_moe_bytes, cpu_moe_bytes, "bytes"),
     FN(llamacpp_compute_bytes_estimate, compute_bytes, "bytes"),
     FN(llamacpp_gpu_needed_bytes, gpu_needed_bytes, "bytes"),
     F(llamacpp_fits_gpu, fits_gpu, int, "boolean", KV_F_BOOL, 3),

@@ -197,6 +197,15 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                  "KV %.2f MiB there, %.2f MiB in host memory%s\n",
             (long long)L->gpu_layers, (long long)L->n_layer + 1, mib(L->kv_gpu_bytes),
             mib(L->kv_host_bytes), s->llamacpp.no_kv_offload ? " (--no-kv-offload)" : "");
+    if (s->llamacpp.n_cpu_moe > 0)
+        fprintf(out, "  experts  : --n-cpu-moe %lld keeps %s GiB of MoE experts on the CPU%s\n",
+                (long long)s->llamacpp.n_cpu_moe, fmt_fixed(a, sizeof a, L->cpu_moe_bytes / KV_GIB, 2, 0),
+                L->cpu_moe_bytes > 0 ? " (the experts' share of the estimated parameters)"
+                : s->arch.experts > 0 ? " (none of those layers is on the GPU)"
+                                      : " (the model has no MoE experts: nothing moves)");
+    fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory\n",
+            fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
+            fmt_fixed(b, sizeof b, L->weights_host_bytes / KV_GIB, 2, 0));
     fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s = "
                  "%s of %s GiB: %s\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
