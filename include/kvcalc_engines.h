@@ -251,6 +251,10 @@ typedef struct {
     /* speculative decoding (EAGLE, or NEXTN: the model's MTP layers): draft tokens verified a
      * step; 0: off */
     int64_t speculative_num_draft_tokens; /* --speculative-num-draft-tokens */
+    int hierarchical_cache;      /* --enable-hierarchical-cache: HiCache's host pool */
+    kv_opt_num hicache_ratio;    /* --hicache-ratio: host tokens per device token; not set: 2 */
+    double hicache_size_gb;      /* --hicache-size: host pool per rank, GB (10^9 B); 0: by the
+                                    ratio */
 } kv_sglang_spec;
 
 /* What SGLang would allocate and print, per GPU. */
@@ -288,6 +292,10 @@ typedef struct {
     int64_t draft_layers;        /* its attention layers (0: no pool counted) */
     double draft_k_bytes, draft_v_bytes;
     double draft_weights_bytes;  /* the MTP layers' weights the draft worker loads, one rank */
+    /* HiCache (--enable-hierarchical-cache): the host pool, the device pool unchanged */
+    int64_t hicache_tokens;      /* host tokens, page-aligned */
+    double hicache_bytes;        /* tokens x cell: "Allocating X GB host memory ...", a rank */
+    double hicache_host_bytes;   /* that on every rank: the host memory it needs */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
@@ -688,6 +696,8 @@ typedef enum {
                                estimate it subtracted */
     KV_LOG_CG_UTIL_CURRENT,   /* "The current --gpu-memory-utilization=U ..." */
     KV_LOG_CPU_OFFLOAD,       /* vLLM cpu_offload_gb (GiB per GPU) */
+    KV_LOG_HICACHE_GB,        /* SGLang "Allocating X GB host memory for hierarchical KV cache" */
+    KV_LOG_HICACHE_RATIO,     /* SGLang hicache_ratio (ServerArgs) */
     KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA
                                graph memory profiling" */
     KV_LOG_FIELDS

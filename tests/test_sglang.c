@@ -298,6 +298,43 @@ static void usage_errors(void **state)
     }
 }
 
+/* HiCache (HostKVCache.__init__, pool_host/base.py @ 049f8e64daef): the host pool is the
+ * device's tokens x --hicache-ratio (2), or --hicache-size GB // the rank's bytes a token,
+ * then (tokens // page + 1) x page; every rank its own; the device pool unchanged. By hand,
+ * Qwen3-8B on H100s at TP 2: 838,085 device tokens x 2 + 1 = 1,676,171 host tokens x 73,728 B
+ * = 123,580,735,488 B ("Allocating 123.58 GB"), 2 ranks = 247,161,470,976 B. At TP 1 with
+ * --hicache-size 32: 32e9 // 147,456 = 217,013, + 1 = 217,014 tokens = 32,000,016,384 B: the
+ * "Allocating 32.00 GB host memory" a public deployment note quotes for --hicache-size 32. */
+static void hierarchical_cache(void **state)
+{
+    (void)state;
+    run_result r, plain;
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--tp", "2", "--enable-hierarchical-cache", "--format", "json",
+                                     NULL}, &r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--tp", "2", "--format", "json", NULL}, &plain);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"sglang_max_total_num_tokens\": 838085,"));
+    assert_non_null(strstr(plain.out, "\"sglang_max_total_num_tokens\": 838085,"));
+    assert_non_null(strstr(r.out, "\"sglang_hicache_tokens\": 1676171,"));
+    assert_non_null(strstr(r.out, "\"sglang_hicache_bytes\": 123580735488,"));
+    assert_non_null(strstr(r.out, "\"sglang_hicache_host_bytes\": 247161470976,"));
+    assert_non_null(strstr(plain.out, "\"sglang_hicache_tokens\": 0,"));
+    run_free(&r);
+    run_free(&plain);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--enable-hierarchical-cache", "--hicache-size", "32", NULL},
+               &r);
+    assert_non_null(strstr(r.out, "\nAllocating 32.00 GB host memory for hierarchical KV cache.\n"));
+    assert_non_null(strstr(r.out, "  HiCache : --hicache-size 32 GB // 147,456 B a token = 217,014 "
+                                  "host tokens (whole pages, one more), the device pool unchanged\n"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--hicache-ratio", "0", NULL}, &r);
+    assert_int_equal(r.status, 2); /* a ratio above 0 */
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +345,7 @@ int main(void)
         cmocka_unit_test(library_and_table),
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(speculative_decoding),
+        cmocka_unit_test(hierarchical_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -413,7 +413,8 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
 enum {
     SG_P_FRACTION, SG_P_BEFORE, SG_P_AFTER, SG_P_PAGE, SG_P_MAX_TOTAL, SG_P_CHUNKED,
     SG_P_GRAPH_BS, SG_P_VERSION, SG_P_MAMBA_RATIO, SG_P_MAMBA_SLOTS, SG_P_RUNNING,
-    SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_P_SPEC_TOKENS, SG_PARAMS
+    SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_P_SPEC_TOKENS, SG_P_HICACHE, SG_P_HICACHE_RATIO,
+    SG_P_HICACHE_SIZE, SG_PARAMS
 };
 static const kv_param params[SG_PARAMS];
 
@@ -470,10 +471,36 @@ static double whole_requests(const kv_sglang_result *g, int64_t context)
     return (double)(pages / per_request);
 }
 
+/* HiCache's host pool (HostKVCache.__init__, python/sglang/srt/mem_cache/pool_host/base.py
+ * @ 049f8e64daef): --hicache-size GB per rank // the rank's bytes per token, else the device
+ * pool's tokens x --hicache-ratio (2); then whole pages plus one, (tokens // page + 1) x page;
+ * "Allocating {tokens x bytes / 1e9:.2f} GB host memory for hierarchical KV cache." Every
+ * rank allocates its own; the device pool is not changed. */
+static void hicache(const kv_spec *s, kv_sglang_result *g)
+{
+    const kv_sglang_spec *in = &s->sglang;
+    g->hicache_tokens = 0;
+    g->hicache_bytes = g->hicache_host_bytes = 0;
+    if (!in->hierarchical_cache || !(g->cell_bytes > 0))
+        return;
+    double tokens = in->hicache_size_gb > 0
+                        ? floor(in->hicache_size_gb * 1e9 / g->cell_bytes)
+                        : floor((double)g->max_total_num_tokens *
+                                (in->hicache_ratio.set ? in->hicache_ratio.value : 2.0));
+    double page = (double)g->page_size;
+    tokens = (floor(tokens / page) + 1) * page;
+    if (tokens > 9e15)
+        tokens = 9e15; /* beyond any host: the bytes say so */
+    g->hicache_tokens = (int64_t)tokens;
+    g->hicache_bytes = tokens * g->cell_bytes;
+    g->hicache_host_bytes = g->hicache_bytes * (double)(s->tp * s->pp);
+}
+
 static kv_status sglang_compute(const kv_spec *s, kv_result *r)
 {
     kv_sglang_result *g = &r->sglang;
     sglang_compute_into(s, r, g);
+    hicache(s, g);
     r->max_concurrency = whole_requests(g, s->context);
     if (g->max_running_requests > 0) /* a state slot each, or the flag's (or 48's) cap */
         r->max_concurrency = fmin(r->max_concurrency, (double)g->max_running_requests);
@@ -606,6 +633,18 @@ static const kv_param params[SG_PARAMS] = {
                           .help = "EAGLE / NEXTN draft tokens a step: 48 running requests "
                                   "unless given, a state model's draft-token states, the MTP "
                                   "layers' own pool [0: off]"},
+    [SG_P_HICACHE] = {.name = "enable-hierarchical-cache", P(SWITCH, hierarchical_cache),
+                      .key = "enable_hierarchical_cache", .switch_value = 1,
+                      .blames = KV_ERR_ENGINE_INPUT,
+                      .help = "HiCache: a host pool beside the device's (the device pool and "
+                              "concurrency unchanged)"},
+    [SG_P_HICACHE_RATIO] = {.name = "hicache-ratio", P(OPT_NUM, hicache_ratio),
+                            .key = "hicache_ratio", .min = 0, .min_exclusive = 1, .max = 1e6,
+                            .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
+                            .help = "host tokens per device token [2]"},
+    [SG_P_HICACHE_SIZE] = {.name = "hicache-size", P(NUM, hicache_size_gb), .key = "hicache_size",
+                           .min = 0, .max = 1e9, .blames = KV_ERR_ENGINE_INPUT, .meta = "GB",
+                           .help = "host pool per rank, GB (10^9 B), instead of the ratio [0]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_sglang_result, name, m, T, unit, ftype, sweep)
@@ -615,6 +654,9 @@ static const kv_field fields[] = {
     F(sglang_avail_mem_after_load_gib, avail_after_gib, double, "GiB", KV_F_NUM, 0),
     F(sglang_estimated, estimated, int, "boolean", KV_F_BOOL, 0),
     F(sglang_cell_bytes, cell_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_hicache_tokens, hicache_tokens, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_hicache_bytes, hicache_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_hicache_host_bytes, hicache_host_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_attention_layers, attn_layers, int64_t, "layers", KV_F_INT, 0),
     F(sglang_page_size, page_size, int64_t, "tokens", KV_F_INT, 0),
     F(sglang_max_total_num_tokens, max_total_num_tokens, int64_t, "tokens", KV_F_INT, 1),
@@ -678,6 +720,8 @@ static const kv_log_pattern patterns[] = {
     {"Mamba Cache is allocated.%*intermediate_conv_window_cache size: %b", T(KV_LOG_INTER_CONV),
      0, NULL},
     {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
+    {"Allocating %f GB host memory for hierarchical KV cache.", T(KV_LOG_HICACHE_GB), 0, NULL},
+    {"hicache_ratio=%f,", T(KV_LOG_HICACHE_RATIO), 0, NULL},
     {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
     {"context_len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
 };
@@ -700,6 +744,7 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_MAX_TOTAL_TOKENS, MINE(SG_P_MAX_TOTAL)),
     SET(KV_LOG_CHUNKED_PREFILL, MINE(SG_P_CHUNKED)),
     SET(KV_LOG_SPEC_TOKENS, MINE(SG_P_SPEC_TOKENS)),
+    SET(KV_LOG_HICACHE_RATIO, MINE(SG_P_HICACHE_RATIO)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE, MINE(SG_P_BEFORE)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_AFTER, MINE(SG_P_AFTER)),
     {KV_LOG_MAMBA_SLOTS, MINE(SG_P_MAMBA_SLOTS), KV_LOG_KV_FIGURE, 0, 0, 0},
@@ -750,6 +795,8 @@ static const kv_cmp_row rows[] = {
      "bytes", KV_TERM_KV, 0},
     {"intermediate_conv_window_cache", KV_LOG_INTER_CONV, 0, KV_CMP_D(sglang.inter_conv_bytes),
      1, "bytes", KV_TERM_KV, 0},
+    {"HiCache host memory", KV_LOG_HICACHE_GB, 0, KV_CMP_D(sglang.hicache_bytes), 1e-9, "GB",
+     KV_TERM_SETTING, 0},
 };
 
 static const kv_log_what_if what_if[] = {{MINE(SG_P_FRACTION), KV_LOG_MEM_FRACTION, 1}};

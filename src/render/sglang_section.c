@@ -121,6 +121,23 @@ void report_sglang_text(FILE *out, const kv_report *rep)
         return;
     }
     pool_line(out, s, g);
+    if (g->hicache_tokens > 0) {
+        char c[FMT_BUF];
+        if (s->sglang.hicache_size_gb > 0)
+            fprintf(out, "  HiCache : --hicache-size %s GB // %s B a token = ", fmt_g(a, sizeof a,
+                    s->sglang.hicache_size_gb), fmt_fixed(b, sizeof b, g->cell_bytes, 0, 1));
+        else
+            fprintf(out, "  HiCache : %s x %s device tokens = ",
+                    fmt_g(a, sizeof a, s->sglang.hicache_ratio.set ? s->sglang.hicache_ratio.value : 2),
+                    fmt_int(b, sizeof b, g->max_total_num_tokens, 1));
+        fprintf(out, "%s host tokens (whole pages, one more), the device pool unchanged\n",
+                fmt_int(c, sizeof c, g->hicache_tokens, 1));
+        fprintf(out, "Allocating %.2f GB host memory for hierarchical KV cache.\n",
+                g->hicache_bytes / 1e9);
+        if (s->tp * s->pp > 1)
+            fprintf(out, "  host    : every rank its own: %.2f GB of host memory in all\n",
+                    g->hicache_host_bytes / 1e9);
+    }
     if (g->draft_layers > 0) {
         /* the draft worker's pool: the same line, as many tokens, its own layers */
         char c[FMT_BUF];
