@@ -62,6 +62,8 @@ typedef struct {
     int64_t num_speculative_tokens; /* speculative_config num_speculative_tokens: a state
                                     layer keeps one more page per draft token and a gated
                                     delta net's conv state that many more rows; 0: none */
+    double kv_offloading_gib;    /* --kv-offloading-size: the native CPU tier of KV blocks, GiB
+                                    across the ranks; 0: none */
     double cpu_offload_gib;      /* --cpu-offload-gb: weights per GPU moved to pinned host
                                     memory, GiB (vLLM's unit, despite the name); 0: none */
     int mtp;                     /* speculative_config method "mtp": the checkpoint's MTP
@@ -171,7 +173,10 @@ typedef struct {
     double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
     double cpu_offload_bytes;       /* --cpu-offload-gb: weights per GPU in pinned host memory
                                        (what the GPU's weights shrink by) */
-    double host_pinned_bytes;       /* that on every GPU of the replica: the host's share */
+    double host_pinned_bytes;       /* that on every GPU of the replica, and the KV offloading
+                                       tier: the host memory vLLM pins */
+    int64_t kv_offload_blocks;      /* --kv-offloading-size: the CPU tier's blocks */
+    int64_t kv_offload_tokens;      /* those blocks in tokens */
     double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
     double activation_graph_bytes;  /* activation peak + CUDA graphs: the later "peak
                                        activation" figure, which holds the estimate */
@@ -696,6 +701,7 @@ typedef enum {
                                estimate it subtracted */
     KV_LOG_CG_UTIL_CURRENT,   /* "The current --gpu-memory-utilization=U ..." */
     KV_LOG_CPU_OFFLOAD,       /* vLLM cpu_offload_gb (GiB per GPU) */
+    KV_LOG_KV_OFFLOADING,     /* vLLM kv_offloading_size (GiB across the ranks) */
     KV_LOG_HICACHE_GB,        /* SGLang "Allocating X GB host memory for hierarchical KV cache" */
     KV_LOG_HICACHE_RATIO,     /* SGLang hicache_ratio (ServerArgs) */
     KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA

@@ -823,6 +823,31 @@ static void cpu_offload(void **state)
 #undef ARGS
 }
 
+/* --kv-offloading-size (CPUOffloadingSpec, vllm/v1/kv_offload/cpu/spec.py): blocks = size //
+ * (page x the group's tensors x world size). Qwen3-8B at TP 2, by hand: a page is 16 tokens
+ * x 4 KV heads x 128 x 2 (K, V) x 2 B = 32,768 B, x 36 layers x 2 ranks = 2,359,296 B a
+ * block; 100 GiB // that = 45,511 blocks = 728,176 tokens. The GPU pool is unchanged. */
+static void kv_offloading(void **state)
+{
+    (void)state;
+#define Q(...) ((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", \
+                                      "--tp", "2", __VA_ARGS__, NULL})
+    assert_true(get_number("vllm_kv_offload_blocks", Q("--kv-offloading-size", "100")) == 45511);
+    assert_true(get_number("vllm_kv_offload_tokens", Q("--kv-offloading-size", "100")) == 728176);
+    assert_true(get_number("vllm_host_pinned_bytes", Q("--kv-offloading-size", "100")) ==
+                100 * 1073741824.0);
+    assert_true(get_number("num_gpu_blocks", Q("--kv-offloading-size", "100")) ==
+                get_number("num_gpu_blocks", Q("--kv-offloading-size", "0")));
+    assert_true(get_number("max_concurrency", Q("--kv-offloading-size", "100")) ==
+                get_number("max_concurrency", Q("--kv-offloading-size", "0")));
+    run_result r;
+    run_kvcalc(Q("--kv-offloading-size", "100", "--vllm-use-v1", "0", "--vllm-version", "0.8"), &r);
+    assert_int_equal(r.status, 2); /* V0 has no offloading connector */
+    assert_non_null(strstr(r.err, "--kv-offloading-size"));
+    run_free(&r);
+#undef Q
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -837,6 +862,7 @@ int main(void)
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(block_sizes_by_release),
         cmocka_unit_test(cpu_offload),
+        cmocka_unit_test(kv_offloading),
         cmocka_unit_test(v0_cpu_blocks_match_the_logs),
         cmocka_unit_test(v0_lines_in_vllms_words),
         cmocka_unit_test(blocks_per_token_eras),

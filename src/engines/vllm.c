@@ -928,6 +928,28 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
 }
 
 /* Prefix caching shares whole blocks only, and only in full-attention groups. */
+/* --kv-offloading-size (vllm/config/cache.py @ 002f10e0cfa1, the native backend's
+ * CPUOffloadingSpec in vllm/v1/kv_offload/cpu/spec.py @ 0072b0b7443b): kv_bytes_per_block =
+ * page_size_bytes x len(kv_cache_tensors) x world_size, num_cpu_blocks = cpu_bytes //
+ * (kv_bytes_per_block x block_size_factor), at the default factor 1 (offloaded blocks the
+ * GPU's size). The tensors of one block are the group's layers (group_size), so a block is
+ * kvcalc's page x group_size; the tier is pinned host memory of the size given, and the GPU
+ * pool, so the concurrency, is unchanged (only prefix hits grow). */
+static void kv_offload(const kv_spec *s, kv_vllm_result *out)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    out->kv_offload_blocks = out->kv_offload_tokens = 0;
+    if (!(v->kv_offloading_gib > 0))
+        return;
+    double per_block = out->page_bytes * (double)out->group_size * (double)(s->tp * s->pp);
+    double blocks = per_block > 0 ? floor(gib(v->kv_offloading_gib) / per_block) : 0;
+    if (blocks > 9e15)
+        blocks = 9e15;
+    out->kv_offload_blocks = (int64_t)blocks;
+    out->kv_offload_tokens = out->kv_offload_blocks * out->block_size;
+    out->host_pinned_bytes += gib(v->kv_offloading_gib);
+}
+
 static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result *out)
 {
     int64_t full_groups = 0, bs = out->block_size;
@@ -961,6 +983,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     if ((rc = blocks(s, &st, bk, nb, out)) != KV_OK || (rc = fit(s, &st, bk, nb, out)) != KV_OK)
         return rc;
     prefix(s, bk, nb, out);
+    kv_offload(s, out);
     return KV_OK;
 }
 
@@ -1061,7 +1084,8 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
         !(total > 0) || total > 1e12 ||
         (v->num_gpu_blocks_override.set && v->num_gpu_blocks_override.value < 1) ||
         !(v->swap_space_gib >= 0 && v->swap_space_gib <= 1e6) ||
-        !(v->cpu_offload_gib >= 0 && v->cpu_offload_gib <= 1e6))
+        !(v->cpu_offload_gib >= 0 && v->cpu_offload_gib <= 1e6) ||
+        !(v->kv_offloading_gib >= 0 && v->kv_offloading_gib <= 1e9))
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
                          "a vLLM input is out of range (utilization in (0, 1], block size >= 1, "
                          "memory sizes >= 0 and finite, GPU total > 0)");
@@ -1073,6 +1097,10 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
                          "vLLM %s accepts %s (any positive size from 0.18; --vllm-version)",
                          release, sizes);
     }
+    if (v->kv_offloading_gib > 0 && !uses_v1(v))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_KV_OFFLOAD],
+                         "the native KV offloading tier is V1's (its OffloadingConnector); V0 "
+                         "swaps to --swap-space instead");
     if (v->mtp && s->arch.mtp_layers <= 0)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_MTP],
                          "the model has no MTP layers (num_nextn_predict_layers, "

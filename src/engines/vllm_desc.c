@@ -108,6 +108,11 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                             .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
                             .help = "weights per GPU moved to pinned host memory, GiB (vLLM's "
                                     "unit): the GPU's weights shrink, the KV budget grows [0]"},
+    [VLLM_P_KV_OFFLOAD] = {.name = "kv-offloading-size", P(NUM, kv_offloading_gib),
+                           .key = "kv_offloading_size", .min = 0, .max = 1e9,
+                           .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                           .help = "V1's native CPU tier of KV blocks, GiB across the ranks (the "
+                                   "GPU pool and concurrency unchanged) [0]"},
     [VLLM_P_MTP] = {.name = "mtp", P(SWITCH, mtp), .key = "mtp", .switch_value = 1,
                     .blames = KV_ERR_ENGINE_INPUT,
                     .help = "speculative method mtp: the MTP layers are loaded and cached"},
@@ -154,6 +159,8 @@ static const kv_field fields[] = {
     FN(vllm_prefix_extra_concurrency, prefix_extra_concurrency, "requests"),
     FN(vllm_cpu_offload_bytes, cpu_offload_bytes, "bytes"),
     FN(vllm_host_pinned_bytes, host_pinned_bytes, "bytes"),
+    FI(vllm_kv_offload_blocks, kv_offload_blocks, "blocks"),
+    FI(vllm_kv_offload_tokens, kv_offload_tokens, "tokens"),
 };
 
 /* ---- startup logs ------------------------------------------------------------------------ */
@@ -175,6 +182,7 @@ static const kv_log_pattern patterns[] = {
     {"max_model_len=%n,", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
     {"'gpu_memory_utilization': %f", T(KV_LOG_UTIL), 0, NULL},
     {"'cpu_offload_gb': %f", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
+    {"'kv_offloading_size': %f", T(KV_LOG_KV_OFFLOADING), 0, NULL},
     {"gpu_memory_utilization=%f", T(KV_LOG_UTIL), 0, NULL},
     {"'tensor_parallel_size': %n", T(KV_LOG_TP), 0, NULL},
     {"tensor_parallel_size=%n", T(KV_LOG_TP), 0, NULL},
@@ -259,7 +267,7 @@ static const kv_log_pattern patterns[] = {
 
 /* The settings the comparison lists apart (in its "Logged:" line). */
 static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
-                                KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD};
+                                KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD, KV_LOG_KV_OFFLOADING};
 
 static const kv_log_input inputs[] = {
     /* the concurrency line names max_model_len when no argument line does */
@@ -270,6 +278,7 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_BATCHED_TOKENS, MINE(VLLM_P_BATCHED_TOKENS)),
     SET(KV_LOG_BLOCK_SIZE, MINE(VLLM_P_BLOCK_SIZE)),
     SET(KV_LOG_CPU_OFFLOAD, MINE(VLLM_P_CPU_OFFLOAD)),
+    SET(KV_LOG_KV_OFFLOADING, MINE(VLLM_P_KV_OFFLOAD)),
     /* torch's total: vLLM's budget base */
     {KV_LOG_GPU_TOTAL, CORE(KV_P_GPU_MEM_GIB), KV_LOG_SETTING, 1, 0, 0},
     MEASURED_GIB(KV_LOG_WEIGHTS, MINE(VLLM_P_WEIGHTS)),
