@@ -78,6 +78,10 @@ typedef struct {
     double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
     int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
     int language_model_only;     /* 1: --language-model-only, no encoder profile run */
+    int enable_lora;             /* --enable-lora: LoRA buffers for max_loras adapters */
+    int64_t max_loras;           /* --max-loras [1] */
+    int64_t max_lora_rank;       /* --max-lora-rank [16]: one of 1, 8, 16, 32, ..., 512 */
+    int fully_sharded_loras;     /* --fully-sharded-loras: both halves split by TP */
     int total_assumed;           /* 1: no GPU was named, given or logged (the lesson's
                                     illustrative one): what vLLM allocates is not held to it */
 } kv_vllm_spec;
@@ -175,6 +179,8 @@ typedef struct {
                                        (what the GPU's weights shrink by) */
     double host_pinned_bytes;       /* that on every GPU of the replica, and the KV offloading
                                        tier: the host memory vLLM pins */
+    double lora_bytes;              /* --enable-lora: the A and B buffers of every wrapped
+                                       linear, one GPU (inside the weights in V1) */
     int64_t kv_offload_blocks;      /* --kv-offloading-size: the CPU tier's blocks */
     int64_t kv_offload_tokens;      /* those blocks in tokens */
     double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
@@ -702,6 +708,8 @@ typedef enum {
     KV_LOG_CG_UTIL_CURRENT,   /* "The current --gpu-memory-utilization=U ..." */
     KV_LOG_CPU_OFFLOAD,       /* vLLM cpu_offload_gb (GiB per GPU) */
     KV_LOG_KV_OFFLOADING,     /* vLLM kv_offloading_size (GiB across the ranks) */
+    KV_LOG_MAX_LORAS,         /* vLLM max_loras */
+    KV_LOG_LORA_RANK,         /* vLLM max_lora_rank */
     KV_LOG_HICACHE_GB,        /* SGLang "Allocating X GB host memory for hierarchical KV cache" */
     KV_LOG_HICACHE_RATIO,     /* SGLang hicache_ratio (ServerArgs) */
     KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA

@@ -848,6 +848,49 @@ static void kv_offloading(void **state)
 #undef Q
 }
 
+/* --enable-lora (create_lora_weights, vllm/lora/layers/base_linear.py): a layer costs
+ * max_loras x rank x 2 B x the sum over its slices of (in + out). Llama-3.1-8B by hand, TP 1:
+ * (4,096 + 4,096) + 2 (4,096 + 1,024) + (4,096 + 4,096) + 2 (4,096 + 14,336) + (14,336 +
+ * 4,096) = 81,920, x 32 layers x 16 x 2 B = 83,886,080 B (80 MiB a slot; 4 slots of rank 64:
+ * 1.25 GiB, as deployment-options.md works it); TP 2: 55,296 -> 56,623,104 B; fully sharded
+ * every term halves: 40,960 -> 41,943,040 B. Inside V1's weights, outside V0's. */
+static void lora_buffers(void **state)
+{
+    (void)state;
+#define L(...) ((const char *const[]){"--engine", "vllm", "--model", "llama-3.1-8b-instruct", \
+                                      "--gpu", "h100", __VA_ARGS__, NULL})
+    assert_true(get_number("vllm_lora_bytes", L("--enable-lora")) == 83886080.0);
+    assert_true(get_number("vllm_weights_bytes", L("--enable-lora")) -
+                    get_number("vllm_weights_bytes", L("--max-loras", "1")) ==
+                83886080.0);
+    assert_true(get_number("vllm_lora_bytes",
+                           L("--enable-lora", "--max-loras", "4", "--max-lora-rank", "64")) ==
+                1342177280.0);
+    assert_true(get_number("vllm_lora_bytes", L("--enable-lora", "--tp", "2")) == 56623104.0);
+    assert_true(get_number("vllm_lora_bytes", L("--enable-lora", "--tp", "2", "--fully-sharded-loras")) ==
+                41943040.0);
+    assert_true(get_number("vllm_lora_bytes", L("--max-loras", "4")) == 0); /* not enabled */
+    /* V0 sized its blocks without them */
+    assert_true(get_number("vllm_weights_bytes", L("--enable-lora", "--vllm-version", "0.8",
+                                                   "--vllm-use-v1", "0")) ==
+                get_number("vllm_weights_bytes", L("--vllm-version", "0.8", "--vllm-use-v1", "0")));
+    run_result r;
+    run_kvcalc(L("--enable-lora", "--max-lora-rank", "48"), &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "1, 8, 16, 32, 64, 128, 256, 320 or 512"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-30b-a3b", "--gpu", "h100",
+                                     "--enable-lora", NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not MoE experts"));
+    run_free(&r);
+    run_kvcalc(L("--enable-lora"), &r);
+    assert_non_null(strstr(r.out, "(--enable-lora: 1 adapter of rank 16, 0.08 GiB of LoRA buffers "
+                                  "in every q/k/v/o/gate/up/down, inside the weights)\n"));
+    run_free(&r);
+#undef L
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -863,6 +906,7 @@ int main(void)
         cmocka_unit_test(block_sizes_by_release),
         cmocka_unit_test(cpu_offload),
         cmocka_unit_test(kv_offloading),
+        cmocka_unit_test(lora_buffers),
         cmocka_unit_test(v0_cpu_blocks_match_the_logs),
         cmocka_unit_test(v0_lines_in_vllms_words),
         cmocka_unit_test(blocks_per_token_eras),

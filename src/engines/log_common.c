@@ -23,7 +23,8 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     "intermediate_conv_window_cache_size", "speculative_num_draft_tokens", "rs_size", "rs_cells",
     "rs_layers", "r_size", "s_size", "attention_block_size", "mamba_page_padding_percent",
     "kv_buffers", "tp_rank_max", "consumed", "cuda_graph_captured", "activation_with_cuda_graph",
-    "cuda_graph_util_current", "cpu_offload_gb", "kv_offloading_size", "hicache_gb", "hicache_ratio",
+    "cuda_graph_util_current", "cpu_offload_gb", "kv_offloading_size", "max_loras", "max_lora_rank",
+    "hicache_gb", "hicache_ratio",
     "cuda_graph_util_equivalent",
 };
 

@@ -32,6 +32,8 @@ void kv_vllm_defaults(kv_spec *s)
     v->swap_space_gib = 4;
     v->enforce_eager = 0;
     v->language_model_only = 0;
+    v->max_loras = 1;      /* vllm/config/lora.py @ 01230b40128e */
+    v->max_lora_rank = 16;
 }
 
 /* The engine generations by release: V1 from 0.7 (opt-in, VLLM_USE_V1=1), the default from
@@ -290,6 +292,27 @@ static double offloadable_bytes(const kv_spec *s, double weights)
                  p.audio + p.mixers;
     double stay = p.embeddings + p.vision + p.audio + (double)s->arch.hidden;
     return all > 0 && stay < all ? weights * (all - stay) / all : weights;
+}
+
+/* --enable-lora: BaseLinearLayerWithLoRA.create_lora_weights (vllm/lora/layers/
+ * base_linear.py @ 01235a494f17) gives every wrapped linear, per output slice, A = max_loras
+ * x rank x in and B = max_loras x out x rank in the LoRA dtype (the model's): column-parallel
+ * layers (qkv: 3 slices, gate_up: 2) take the whole input and out / tp, row-parallel ones (o,
+ * down) in / tp and the whole output; --fully-sharded-loras splits the other half too. vLLM
+ * wraps every LoRA-capable linear of every layer, whatever the adapters target. So a layer
+ * costs max_loras x rank x bytes x sum over slices (in + out). Counted for dense attention
+ * models only: MoE experts, MLA and state mixers have LoRA layers of their own shapes. */
+static double lora_bytes(const kv_spec *s)
+{
+    const kv_arch *a = &s->arch;
+    double tp = (double)s->tp, h = (double)a->hidden;
+    double q = (double)(a->heads * s->head_dim) / tp, kv = (double)(s->kv_heads * s->head_dim) / tp;
+    double i = (double)a->intermediate / tp;
+    double full = s->vllm.fully_sharded_loras ? h / tp : h; /* the half TP leaves whole */
+    double mlp_up = a->mlp_plain ? 1 : 2;
+    double sum = (full + q) + 2 * (full + kv) + (q + full) + mlp_up * (full + i) + (i + full);
+    return (double)s->layers * (double)s->vllm.max_loras * (double)s->vllm.max_lora_rank *
+           kv_dtype_get(a->base_dtype)->bytes * sum;
 }
 
 /* MLP width one GPU computes for a token: the dense MLP, or one expert's for MoE models. */
@@ -792,6 +815,11 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
     out->requested_bytes = out->util * out->total_bytes;
     out->weights_bytes = v->weights_gib.set ? gib(v->weights_gib.value)
                                             : r->weights_bytes + mxfp4_padding(s) + mtp_weights(s);
+    /* LoRA buffers are made in load_model(): inside "Model loading took" from V1; V0 sized
+     * its blocks without them (vllm#14450) */
+    out->lora_bytes = v->enable_lora ? lora_bytes(s) : 0;
+    if (out->lora_bytes > 0 && out->v1 && !v->weights_gib.set)
+        out->weights_bytes += out->lora_bytes;
     out->cpu_offload_bytes = 0;
     if (v->cpu_offload_gib > 0) { /* a measured weights figure is after the offload already */
         double limit = gib(v->cpu_offload_gib);
@@ -1096,6 +1124,26 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_BLOCK_SIZE],
                          "vLLM %s accepts %s (any positive size from 0.18; --vllm-version)",
                          release, sizes);
+    }
+    static const int64_t lora_ranks[] = {1, 8, 16, 32, 64, 128, 256, 320, 512};
+    int rank_ok = 0;
+    for (size_t k = 0; k < sizeof lora_ranks / sizeof lora_ranks[0]; k++)
+        rank_ok |= v->max_lora_rank == lora_ranks[k];
+    if (!rank_ok)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA_RANK],
+                         "vLLM accepts a LoRA rank of 1, 8, 16, 32, 64, 128, 256, 320 or 512");
+    if (v->enable_lora) {
+        int64_t counts[KV_LAYER_KINDS];
+        kv_cache_layer_counts(s, counts);
+        const char *kind = s->arch.experts > 0           ? "MoE experts"
+                           : s->layout.mla               ? "MLA attention"
+                           : counts[KV_LAYER_STATE] > 0 ? "state layers"
+                           : !s->arch.known              ? "a model kvcalc has no widths of"
+                                                         : NULL;
+        if (kind)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA],
+                             "vLLM's LoRA buffers are counted for dense attention models only, "
+                             "not %s (their LoRA layers have shapes of their own)", kind);
     }
     if (v->kv_offloading_gib > 0 && !uses_v1(v))
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_KV_OFFLOAD],

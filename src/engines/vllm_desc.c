@@ -113,6 +113,21 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
                            .help = "V1's native CPU tier of KV blocks, GiB across the ranks (the "
                                    "GPU pool and concurrency unchanged) [0]"},
+    [VLLM_P_LORA] = {.name = "enable-lora", P(SWITCH, enable_lora), .key = "enable_lora",
+                     .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                     .help = "LoRA buffers for --max-loras adapters of --max-lora-rank in every "
+                             "q/k/v/o/gate/up/down (in the weights from V1)"},
+    [VLLM_P_MAX_LORAS] = {.name = "max-loras", P(INT, max_loras), .key = "max_loras", .min = 1,
+                          .max = 65536, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                          .help = "adapters in one batch (GPU slots) [1]"},
+    [VLLM_P_LORA_RANK] = {.name = "max-lora-rank", P(INT, max_lora_rank), .key = "max_lora_rank",
+                          .min = 1, .max = 512, .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
+                          .help = "largest adapter rank: 1, 8, 16, 32, 64, 128, 256, 320 or 512 "
+                                  "[16]"},
+    [VLLM_P_LORA_SHARDED] = {.name = "fully-sharded-loras", P(SWITCH, fully_sharded_loras),
+                             .key = "fully_sharded_loras", .switch_value = 1,
+                             .blames = KV_ERR_ENGINE_INPUT,
+                             .help = "split both LoRA halves by TP"},
     [VLLM_P_MTP] = {.name = "mtp", P(SWITCH, mtp), .key = "mtp", .switch_value = 1,
                     .blames = KV_ERR_ENGINE_INPUT,
                     .help = "speculative method mtp: the MTP layers are loaded and cached"},
@@ -159,6 +174,7 @@ static const kv_field fields[] = {
     FN(vllm_prefix_extra_concurrency, prefix_extra_concurrency, "requests"),
     FN(vllm_cpu_offload_bytes, cpu_offload_bytes, "bytes"),
     FN(vllm_host_pinned_bytes, host_pinned_bytes, "bytes"),
+    FN(vllm_lora_bytes, lora_bytes, "bytes"),
     FI(vllm_kv_offload_blocks, kv_offload_blocks, "blocks"),
     FI(vllm_kv_offload_tokens, kv_offload_tokens, "tokens"),
 };
@@ -183,6 +199,8 @@ static const kv_log_pattern patterns[] = {
     {"'gpu_memory_utilization': %f", T(KV_LOG_UTIL), 0, NULL},
     {"'cpu_offload_gb': %f", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
     {"'kv_offloading_size': %f", T(KV_LOG_KV_OFFLOADING), 0, NULL},
+    {"'max_loras': %n", T(KV_LOG_MAX_LORAS), 0, NULL},
+    {"'max_lora_rank': %n", T(KV_LOG_LORA_RANK), 0, NULL},
     {"gpu_memory_utilization=%f", T(KV_LOG_UTIL), 0, NULL},
     {"'tensor_parallel_size': %n", T(KV_LOG_TP), 0, NULL},
     {"tensor_parallel_size=%n", T(KV_LOG_TP), 0, NULL},
@@ -267,7 +285,8 @@ static const kv_log_pattern patterns[] = {
 
 /* The settings the comparison lists apart (in its "Logged:" line). */
 static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
-                                KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD, KV_LOG_KV_OFFLOADING};
+                                KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD, KV_LOG_KV_OFFLOADING,
+                                KV_LOG_MAX_LORAS, KV_LOG_LORA_RANK};
 
 static const kv_log_input inputs[] = {
     /* the concurrency line names max_model_len when no argument line does */
@@ -279,6 +298,8 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_BLOCK_SIZE, MINE(VLLM_P_BLOCK_SIZE)),
     SET(KV_LOG_CPU_OFFLOAD, MINE(VLLM_P_CPU_OFFLOAD)),
     SET(KV_LOG_KV_OFFLOADING, MINE(VLLM_P_KV_OFFLOAD)),
+    SET(KV_LOG_MAX_LORAS, MINE(VLLM_P_MAX_LORAS)),
+    SET(KV_LOG_LORA_RANK, MINE(VLLM_P_LORA_RANK)),
     /* torch's total: vLLM's budget base */
     {KV_LOG_GPU_TOTAL, CORE(KV_P_GPU_MEM_GIB), KV_LOG_SETTING, 1, 0, 0},
     MEASURED_GIB(KV_LOG_WEIGHTS, MINE(VLLM_P_WEIGHTS)),

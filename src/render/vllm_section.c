@@ -83,6 +83,15 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                                               : " (estimate: ",
             in->weights_gib.set || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
             in->weights_gib.set ? "" : ")");
+    if (v->lora_bytes > 0)
+        fprintf(out, "              (--enable-lora: %lld adapter%s of rank %lld, %s GiB of LoRA "
+                     "buffers in every q/k/v/o/gate/up/down%s)\n",
+                (long long)in->max_loras, in->max_loras == 1 ? "" : "s",
+                (long long)in->max_lora_rank, gib(b, sizeof b, v->lora_bytes),
+                in->weights_gib.set ? "; inside the weights given"
+                : v->v1             ? ", inside the weights"
+                                    : "; V0 sizes its blocks without them (vllm#14450): they "
+                                      "come out of the headroom");
     if (v->cpu_offload_bytes > 0)
         fprintf(out, "              (--cpu-offload-gb %s: %s GiB of the decoder layers' weights in "
                      "pinned host memory per GPU, %s GiB on the host in all%s)\n",
