@@ -416,8 +416,8 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     if (s->llamacpp.n_cpu_moe > 0 && s->arch.known && s->arch.experts > 0) {
         kv_param_parts p;
         kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
-        double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision +
-                     p.audio + p.mixers;
+        double all =
+            kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
         int64_t step = s->arch.moe_step >= 1 ? s->arch.moe_step : 1, moe = 0, kept = 0;
         int64_t first_gpu = w->n_layer + 1 - w->gpu_layers;
         for (int64_t i = 0; i < w->n_layer; i++) {

@@ -288,8 +288,7 @@ static double offloadable_bytes(const kv_spec *s, double weights)
         return weights;
     kv_param_parts p;
     kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
-    double all = p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision +
-                 p.audio + p.mixers;
+    double all = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
     double stay = p.embeddings + p.vision + p.audio + (double)s->arch.hidden;
     return all > 0 && stay < all ? weights * (all - stay) / all : weights;
 }
