@@ -186,8 +186,6 @@ typedef struct {
     double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
     double activation_graph_bytes;  /* activation peak + CUDA graphs: the later "peak
                                        activation" figure, which holds the estimate */
-    double cuda_graph_captured_bytes; /* NaN: the pool captured after the budget is not
-                                       predicted (a log's figure is shown beside it) */
 } kv_vllm_result;
 
 /* What the activation estimate reads: the profile run's shape and the model's widths. */

@@ -716,6 +716,12 @@ static void n_cpu_moe(void **state)
     assert_non_null(strstr(a.out, "  experts  : --n-cpu-moe 4 keeps 0.00 GiB of MoE experts on the "
                                   "CPU (the model has no MoE experts: nothing moves)\n"));
     run_free(&a);
+    /* a geometry without widths cannot say what the experts weigh: refused, not 0 */
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--layers", "32", "--kv-heads", "8",
+                                     "--head-dim", "128", "-ncmoe", "4", NULL}, &a);
+    assert_int_equal(a.status, 2);
+    assert_non_null(strstr(a.err, "kvcalc: -ncmoe: the experts' size needs the model's widths"));
+    run_free(&a);
 }
 
 static void no_kv_offload(void **state)

@@ -565,8 +565,8 @@ static void item21_sweep_progress(void **state)
     const char *end = "\rkvcalc: --sweep: 6,000,000 of 6,000,000 rows (100%), ";
     assert_memory_equal(last, end, strlen(end));
     assert_non_null(strstr(last, " rows/s in "));
+    assert_int_equal(count_lines(r.err), 1); /* rewritten in place, one line at the end */
     assert_int_equal(r.err[r.err_len - 1], '\n');
-    assert_null(strchr(r.err, '\n') + 1 < r.err + r.err_len ? "more than one line" : NULL);
     run_free(&r);
 }
 

@@ -89,7 +89,8 @@ typedef enum {
     KV_TERM_SETTING,    /* a setting or a figure outside the budget */
     KV_TERM_BUDGET,     /* the KV budget itself, end to end */
     KV_TERM_KV,         /* a KV line, from the log's own KV figure */
-    KV_TERM_CAPTURED,   /* CUDA graphs captured after the budget: never in it */
+    KV_TERM_CAPTURED,   /* CUDA graphs captured after the budget: never in it, and no
+                           kvcalc figure beside it (the row's offset is not read) */
     KV_TERM_LAYOUT      /* a figure of the layout (a block size, a padding): from the model
                            and the settings alone, whatever the memory */
 } kv_term_kind;

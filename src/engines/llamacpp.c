@@ -497,6 +497,10 @@ static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, no, &kv_core_params[KV_P_ENGINE],
                          "an input is out of range (build >= 1, batch sizes >= 1, --parallel "
                          "<= 1000000, --ctx-size <= 2^40)");
+    if (l->n_cpu_moe > 0 && !s->arch.known) /* no widths: the experts' share is unknown */
+        return kv_refuse(why, no, &params[LC_P_CPU_MOE],
+                         "the experts' size needs the model's widths (a config.json, a GGUF or a "
+                         "preset), not only its KV geometry");
     resolve(s, &st);
     if (st.type_k < 0 || st.type_v < 0)
         return kv_refuse(why, no, &kv_core_params[KV_P_DTYPE],

@@ -476,31 +476,34 @@ static double whole_requests(const kv_sglang_result *g, int64_t context)
  * pool's tokens x --hicache-ratio (2); then whole pages plus one, (tokens // page + 1) x page;
  * "Allocating {tokens x bytes / 1e9:.2f} GB host memory for hierarchical KV cache." Every
  * rank allocates its own; the device pool is not changed. */
-static void hicache(const kv_spec *s, kv_sglang_result *g)
+static kv_status hicache(const kv_spec *s, kv_sglang_result *g)
 {
     const kv_sglang_spec *in = &s->sglang;
     g->hicache_tokens = 0;
     g->hicache_bytes = g->hicache_host_bytes = 0;
     if (!in->hierarchical_cache || !(g->cell_bytes > 0))
-        return;
+        return KV_OK;
     double tokens = in->hicache_size_gb > 0
                         ? floor(in->hicache_size_gb * 1e9 / g->cell_bytes)
                         : floor((double)g->max_total_num_tokens *
                                 (in->hicache_ratio.set ? in->hicache_ratio.value : 2.0));
     double page = (double)g->page_size;
     tokens = (floor(tokens / page) + 1) * page;
-    if (tokens > 9e15)
-        tokens = 9e15; /* beyond any host: the bytes say so */
+    if (!(tokens < 9223372036854775807.0)) /* refused, not capped */
+        return KV_ERR_RANGE;
     g->hicache_tokens = (int64_t)tokens;
     g->hicache_bytes = tokens * g->cell_bytes;
     g->hicache_host_bytes = g->hicache_bytes * (double)(s->tp * s->pp);
+    return KV_OK;
 }
 
 static kv_status sglang_compute(const kv_spec *s, kv_result *r)
 {
     kv_sglang_result *g = &r->sglang;
     sglang_compute_into(s, r, g);
-    hicache(s, g);
+    kv_status st = hicache(s, g);
+    if (st != KV_OK)
+        return st;
     r->max_concurrency = whole_requests(g, s->context);
     if (g->max_running_requests > 0) /* a state slot each, or the flag's (or 48's) cap */
         r->max_concurrency = fmin(r->max_concurrency, (double)g->max_running_requests);

@@ -843,7 +843,6 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
                                                       : kv_vllm_cuda_graph_estimate_gib(st->version));
     out->activation_graph_bytes = out->activation_bytes + out->cuda_graph_bytes;
     out->consumed_bytes = out->weights_bytes + out->non_torch_bytes;
-    out->cuda_graph_captured_bytes = NAN;
     out->available_bytes = v->kv_cache_memory_gib.set
                                ? gib(v->kv_cache_memory_gib.value)
                                : out->requested_bytes - (out->weights_bytes + out->activation_bytes +
@@ -962,19 +961,21 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
  * GPU's size). The tensors of one block are the group's layers (group_size), so a block is
  * kvcalc's page x group_size; the tier is pinned host memory of the size given, and the GPU
  * pool, so the concurrency, is unchanged (only prefix hits grow). */
-static void kv_offload(const kv_spec *s, kv_vllm_result *out)
+static kv_status kv_offload(const kv_spec *s, kv_vllm_result *out)
 {
     const kv_vllm_spec *v = &s->vllm;
     out->kv_offload_blocks = out->kv_offload_tokens = 0;
     if (!(v->kv_offloading_gib > 0))
-        return;
+        return KV_OK;
     double per_block = out->page_bytes * (double)out->group_size * (double)(s->tp * s->pp);
-    double blocks = per_block > 0 ? floor(gib(v->kv_offloading_gib) / per_block) : 0;
-    if (blocks > 9e15)
-        blocks = 9e15;
-    out->kv_offload_blocks = (int64_t)blocks;
-    out->kv_offload_tokens = out->kv_offload_blocks * out->block_size;
+    /* counted exactly: beyond 2^63 - 1 the answer is refused, not capped */
+    if (to_i64(per_block > 0 ? floor(gib(v->kv_offloading_gib) / per_block) : 0,
+               &out->kv_offload_blocks) < 0 ||
+        to_i64((double)out->kv_offload_blocks * (double)out->block_size,
+               &out->kv_offload_tokens) < 0)
+        return KV_ERR_RANGE;
     out->host_pinned_bytes += gib(v->kv_offloading_gib);
+    return KV_OK;
 }
 
 static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result *out)
@@ -1010,8 +1011,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     if ((rc = blocks(s, &st, bk, nb, out)) != KV_OK || (rc = fit(s, &st, bk, nb, out)) != KV_OK)
         return rc;
     prefix(s, bk, nb, out);
-    kv_offload(s, out);
-    return KV_OK;
+    return kv_offload(s, out);
 }
 
 /* The --block-size values each release's command line accepts; other values never start.

@@ -401,8 +401,8 @@ static const kv_cmp_row rows[] = {
      1, "bytes", KV_TERM_SUBTRACTED, 0},
     {"CUDA graphs", KV_LOG_CUDA_GRAPH, 1, KV_CMP_D(vllm.cuda_graph_bytes), 1, "bytes",
      KV_TERM_GRAPHS, KV_LOG_ACTIVATION_GRAPHS + 1},
-    {"CUDA graphs captured", KV_LOG_CUDA_GRAPH_CAPTURED, 1, KV_CMP_D(vllm.cuda_graph_captured_bytes),
-     1, "bytes", KV_TERM_CAPTURED, 0},
+    {"CUDA graphs captured", KV_LOG_CUDA_GRAPH_CAPTURED, 1, KV_CMP_D(vllm.cuda_graph_bytes), 1,
+     "bytes", KV_TERM_CAPTURED, 0}, /* its offset unread: no kvcalc figure */
     {"available KV cache memory", KV_LOG_AVAILABLE_KV, 1, KV_CMP_D(available_kv_bytes), 1,
      "bytes", KV_TERM_BUDGET, 0},
     {"GPU blocks", KV_LOG_BLOCKS, 0, KV_CMP_I(vllm.num_gpu_blocks), 1, "blocks", KV_TERM_KV, 0},

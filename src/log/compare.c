@@ -277,6 +277,8 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
 
 static double member(const kv_result *r, const kv_cmp_row *row)
 {
+    if (row->term == KV_TERM_CAPTURED) /* after the budget: kvcalc predicts no such figure */
+        return NAN;
     const char *at = (const char *)r + row->offset;
     if (row->is_int) {
         int64_t i;
