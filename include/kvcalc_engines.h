@@ -21,6 +21,52 @@
 #error "define KVCALC_ENGINES and include kvcalc.h, which includes this header"
 #endif
 
+/* ---- a draft model, for the engines' speculative decoding ---- */
+
+/* A separate draft model (--draft-model; vLLM's speculative_config "model", llama.cpp's -md),
+ * as the spec builder summarized it from its preset, config.json or GGUF header: the engines
+ * that speculate with it read this. Only a draft of full-attention layers is taken (what
+ * kvcalc can lay beside the target's cache the way each engine does). name NULL: none. */
+typedef struct kv_draft {
+    const char *name;       /* as loaded: a preset's id, the config's name, the file */
+    int64_t layers;         /* its layers, each keeping a cache of its own */
+    int64_t kv_heads;       /* KV heads of a layer, all ranks */
+    int64_t attn_heads;     /* query heads (tensor parallelism must divide them) */
+    int64_t head_dim;
+    int64_t vocab;          /* its vocabulary (vLLM refuses a draft_model of another size) */
+    double weights_bytes;   /* its weights on one GPU unsplit: the checkpoint's tensors, else
+                               the parameter estimate in its weight dtype */
+    double embed_bytes;     /* the input embedding and output head among them */
+    int weights_estimated;  /* 1: weights_bytes is the parameter estimate */
+} kv_draft;
+
+/* Summarizes the loaded spec d of a draft model named `name` into *out. Returns NULL, or
+ * what kvcalc does not lay out of it ("sliding-window layers", "MLA latents", ...): the
+ * caller refuses the draft in its own words. */
+KVCALC_API const char *kv_draft_summarize(const kv_spec *d, const char *name, kv_draft *out);
+
+/* An engine's flag that takes a JSON object whose keys are other flags (vLLM's
+ * --speculative-config '{"method": "eagle3", "num_speculative_tokens": 3}'): each key read
+ * as that flag would read its value. */
+typedef struct {
+    const char *key;  /* the JSON key ("num_speculative_tokens") */
+    const char *flag; /* the flag it sets, by name, without dashes ("num-speculative-tokens") */
+} kv_json_key;
+
+typedef struct kv_json_flag_s {
+    const char *name;              /* the flag, without dashes ("speculative-config") */
+    kv_engine engine;
+    const kv_json_key *keys;       /* NULL-key-terminated */
+    const char *const *neutral;    /* keys taken and left alone: they move no memory */
+    const char *help;
+} kv_json_flag;
+
+/* The i-th JSON flag over every engine, in engine order, or NULL past the last. */
+KVCALC_API const kv_json_flag *kv_json_flag_at(size_t i);
+
+/* Where spec s's engine keeps its draft model, or NULL: that engine speculates with none. */
+KVCALC_API kv_draft *kv_spec_draft(kv_spec *s);
+
 /* ---- the lesson's engine (ideal) ---- */
 
 /* The lesson's arithmetic takes no inputs and keeps no figures of its own. */
@@ -84,7 +130,27 @@ typedef struct {
     int fully_sharded_loras;     /* --fully-sharded-loras: both halves split by TP */
     int total_assumed;           /* 1: no GPU was named, given or logged (the lesson's
                                     illustrative one): what vLLM allocates is not held to it */
+    kv_opt_int spec_method;      /* speculative_config method (kv_vllm_spec_method); not set:
+                                    draft_model with a draft model, mtp with --mtp, else none */
+    kv_opt_int draft_tp;         /* speculative_config draft_tensor_parallel_size: 1 or the
+                                    target's; not set: the target's */
+    kv_draft draft;              /* speculative_config model: the draft (--draft-model) */
 } kv_vllm_spec;
+
+/* vLLM's speculative methods (vllm/config/speculative.py SpeculativeMethod). */
+typedef enum {
+    KV_VLLM_SPEC_NONE,
+    KV_VLLM_SPEC_NGRAM,       /* prompt lookup on the CPU: no weights, no cache */
+    KV_VLLM_SPEC_NGRAM_GPU,   /* the same on the GPU (small buffers, not counted) */
+    KV_VLLM_SPEC_SUFFIX,      /* suffix decoding (Arctic Inference): no weights, no cache */
+    KV_VLLM_SPEC_DRAFT_MODEL, /* a separate model: its weights and its layers' cache */
+    KV_VLLM_SPEC_EAGLE,       /* an EAGLE head: its checkpoint's weights, its layers' cache */
+    KV_VLLM_SPEC_EAGLE3,      /* an EAGLE-3 head, the same */
+    KV_VLLM_SPEC_MTP,         /* the model's own MTP layers (--mtp) */
+    KV_VLLM_SPEC_MEDUSA,      /* refused: heads kvcalc does not count */
+    KV_VLLM_SPEC_MLP_SPECULATOR,
+    KV_VLLM_SPEC_DFLASH
+} kv_vllm_spec_method;
 
 /* Where vLLM's GPU total came from. */
 typedef enum {
@@ -183,6 +249,20 @@ typedef struct {
                                        linear, one GPU (inside the weights in V1) */
     int64_t kv_offload_blocks;      /* --kv-offloading-size: the CPU tier's blocks */
     int64_t kv_offload_tokens;      /* those blocks in tokens */
+    int spec_method;                /* the speculative method in force (kv_vllm_spec_method) */
+    const char *spec_method_name;   /* its name ("draft_model"), NULL: none */
+    const char *draft_model;        /* the draft model's name (the spec's), NULL: none */
+    double draft_weights_bytes;     /* the draft's weights on this GPU (inside weights_bytes) */
+    int64_t draft_layers;           /* the draft's layers with a cache (MTP's too) */
+    double draft_kv_token_bytes;    /* their cache per token on this GPU */
+    int draft_shares_group;         /* 1: the draft's layers join the full-attention group
+                                       (the same page); 0: one group of two page sizes */
+    double draft_page_bytes;        /* 0 above: the draft's layers' bytes in one block */
+    double lookahead_concurrency;   /* speculating: requests of max_model_len the pool holds
+                                       when each also keeps num_speculative_tokens lookahead
+                                       slots (the startup line counts none) */
+    double no_spec_concurrency;     /* speculating: the startup line's concurrency without
+                                       speculative decoding (the same settings otherwise) */
     double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
     double activation_graph_bytes;  /* activation peak + CUDA graphs: the later "peak
                                        activation" figure, which holds the estimate */

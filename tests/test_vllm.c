@@ -891,6 +891,116 @@ static void lora_buffers(void **state)
 #undef L
 }
 
+/* Speculative decoding with a separate draft (vllm/config/speculative.py,
+ * v1/spec_decode/draft_model.py, v1/core/kv_cache_utils.py @ 28be48fa9). By hand:
+ * - Qwen3-8B + Qwen3-0.6B: both layers are 8 KV heads of 128 in bf16, 4,096 B a token, so
+ *   the draft's 28 layers join the target's 36 in one group: 16 x 4,096 x 64 = 4,194,304 B a
+ *   block, 40 GiB / that = 10,240 blocks (18,204 without the draft: 40 GiB / 2,359,296 B);
+ *   a 32,768-token request takes 2,048 blocks: 5.00x; with 4 lookahead slots 2,049: 4.9976x.
+ * - Llama-3.1-70B + Llama-3.2-1B at TP 2: the target's layer 2 x 4 x 128 x 2 = 2,048 B a
+ *   token, the draft's 2 x 4 x 64 x 2 = 1,024 B: one group of both pages
+ *   (UniformTypeKVCacheSpecs), 16 x (80 x 2,048 + 16 x 1,024) = 2,883,584 B a block, 20 GiB /
+ *   that = 7,447 blocks.
+ * The draft's weights are its own model's, split by its TP (a draft_model shares nothing). */
+static void speculative_draft_model(void **state)
+{
+    (void)state;
+#define Q(...) ((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", \
+                                      "--vllm-version", "0.20", "--context", "32768",          \
+                                      __VA_ARGS__, NULL})
+    const char *draft[] = {"--draft-model", "qwen3-0.6b", "--num-speculative-tokens", "4"};
+    assert_true(get_number("num_gpu_blocks", Q(draft[0], draft[1], draft[2], draft[3],
+                                               "--kv-cache-memory-gib", "40")) == 10240);
+    assert_true(get_number("num_gpu_blocks", Q("--kv-cache-memory-gib", "40")) == 18204);
+    assert_true(get_number("vllm_max_concurrency", Q(draft[0], draft[1], draft[2], draft[3],
+                                                     "--kv-cache-memory-gib", "40")) == 5.0);
+    assert_true(fabs(get_number("vllm_lookahead_concurrency",
+                                Q(draft[0], draft[1], draft[2], draft[3],
+                                  "--kv-cache-memory-gib", "40")) - 10240.0 / 2049.0) < 1e-12);
+    assert_true(get_number("vllm_draft_layers", Q(draft[0], draft[1], draft[2], draft[3])) == 28);
+    assert_true(get_number("vllm_draft_kv_token_bytes", Q(draft[0], draft[1], draft[2], draft[3])) ==
+                28 * 4096);
+    /* the draft's weights are the 0.6B model's own, inside "Model loading took" */
+    double own = get_number("weights_bytes", (const char *const[]){"--model", "qwen3-0.6b", NULL});
+    assert_true(get_number("vllm_draft_weights_bytes", Q(draft[0], draft[1], draft[2], draft[3])) == own);
+    assert_true(get_number("vllm_weights_bytes", Q(draft[0], draft[1], draft[2], draft[3])) -
+                    get_number("vllm_weights_bytes", Q("--max-num-seqs", "1024")) == own);
+    assert_true(get_number("vllm_draft_weights_bytes",
+                           Q(draft[0], draft[1], draft[2], draft[3], "--tp", "2")) == own / 2);
+    /* what speculation costs: the run without it, the same settings otherwise */
+    assert_true(get_number("vllm_no_spec_concurrency", Q(draft[0], draft[1], draft[2], draft[3])) ==
+                get_number("vllm_max_concurrency", Q("--max-num-seqs", "1024")));
+    /* the JSON vLLM takes says the same */
+    assert_true(get_number("num_gpu_blocks",
+                           Q("--speculative-config",
+                             "{\"method\": \"draft_model\", \"model\": \"qwen3-0.6b\", "
+                             "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": null}",
+                             "--kv-cache-memory-gib", "40")) == 10240);
+    /* n-gram: no weights, no cache; the pool unchanged */
+    assert_true(get_number("num_gpu_blocks", Q("--speculative-method", "ngram",
+                                               "--num-speculative-tokens", "4")) ==
+                get_number("num_gpu_blocks", Q("--max-num-seqs", "1024")));
+#undef Q
+    /* two page sizes in one group */
+    assert_true(get_number("num_gpu_blocks",
+                           (const char *const[]){"--engine", "vllm", "--model",
+                                                 "llama-3.1-70b-instruct", "--tp", "2",
+                                                 "--vllm-version", "0.20", "--draft-model",
+                                                 "llama-3.2-1b-instruct",
+                                                 "--num-speculative-tokens", "4",
+                                                 "--kv-cache-memory-gib", "20", NULL}) == 7447);
+    /* refusals, in vLLM's words where it has them */
+    static const struct {
+        const char *args[14];
+        const char *says;
+    } refused[] = {
+        {{"--model", "llama-3.1-70b-instruct", "--tp", "2", "--draft-model", "llama-3.2-1b-instruct",
+          "--num-speculative-tokens", "4", "--speculative-draft-tensor-parallel-size", "1"},
+         "\"Currently, 'draft_tensor_parallel_size' and 'tensor_parallel_size' must be the same. "
+         "Got 1 and 2.\""},
+        {{"--model", "llama-3.1-70b-instruct", "--tp", "2", "--draft-model", "llama-3.2-1b-instruct",
+          "--num-speculative-tokens", "4", "--speculative-draft-tensor-parallel-size", "3"},
+         "cannot be other value than 1 or target model tensor_parallel_size"},
+        {{"--model", "qwen3-8b", "--draft-model", "qwen3-0.6b", "--num-speculative-tokens", "4",
+          "--vllm-version", "0.14"},
+         "from vLLM 0.15 (vllm#24322"},
+        {{"--model", "qwen3-8b", "--draft-model", "llama-3.2-1b-instruct",
+          "--num-speculative-tokens", "4", "--vllm-version", "0.20"},
+         "the draft's vocabulary (128256) is not the target's (151936)"},
+        {{"--model", "qwen3-8b", "--draft-model", "qwen3-0.6b", "--vllm-version", "0.20"},
+         "`num_speculative_tokens` was not provided"},
+        {{"--model", "qwen3-8b", "--draft-model", "gemma-2-9b-it", "--num-speculative-tokens", "4"},
+         "has sliding-window layers"},
+        {{"--model", "qwen3-8b", "--speculative-method", "eagle3", "--num-speculative-tokens", "4"},
+         "method eagle3 needs its model"},
+        {{"--model", "qwen3-8b", "--speculative-config", "{\"method\": \"ngram\", "
+          "\"quantization\": \"fp8\"}"},
+         "--speculative-config: kvcalc does not read the key 'quantization'"},
+        {{"--model", "qwen3-8b", "--speculative-method", "medusa", "--num-speculative-tokens", "4"},
+         "kvcalc does not count Medusa heads"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *argv[20] = {"--engine", "vllm"};
+        size_t n = 2;
+        for (size_t k = 0; refused[i].args[k]; k++)
+            argv[n++] = refused[i].args[k];
+        run_result r;
+        run_kvcalc(argv, &r);
+        assert_int_equal(r.status, 2);
+        assert_int_equal(r.out_len, 0);
+        if (!strstr(r.err, refused[i].says))
+            fail_msg("case %zu: expected \"%s\" in: %s", i, refused[i].says, r.err);
+        run_free(&r);
+    }
+    /* an engine that takes no draft model says which do */
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "-md",
+                                     "qwen3-0.6b", NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "-md: kvcalc sizes a draft model with --engine vllm"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -907,6 +1017,7 @@ int main(void)
         cmocka_unit_test(cpu_offload),
         cmocka_unit_test(kv_offloading),
         cmocka_unit_test(lora_buffers),
+        cmocka_unit_test(speculative_draft_model),
         cmocka_unit_test(v0_cpu_blocks_match_the_logs),
         cmocka_unit_test(v0_lines_in_vllms_words),
         cmocka_unit_test(blocks_per_token_eras),

@@ -55,8 +55,8 @@ static int folder_load(const char *dir, const char *shown, kv_model *m, kv_model
 }
 
 /* --model org/name, neither a preset nor a path: the local Hugging Face cache, offline. */
-static int hub_load(const char *id, kv_model *m, kv_model_info *info, char *err,
-                    size_t errcap)
+static int hub_load(const char *flag, const char *id, kv_model *m, kv_model_info *info,
+                    char *err, size_t errcap)
 {
     char dir[4096], looked[2048], where[500], shown[300], near[300] = "";
     if (kv_hf_cache_find(id, dir, sizeof dir, looked, sizeof looked)) {
@@ -68,10 +68,10 @@ static int hub_load(const char *id, kv_model *m, kv_model_info *info, char *err,
     kv_hint_model(id, near, sizeof near);
     kv_safe(shown, sizeof shown, id, 200);
     if (!strchr(id, '/') || !looked[0])
-        return kv_fail(err, errcap, "--model: unknown model '%s'%s (see kvcalc --list-models)",
+        return kv_fail(err, errcap, "%s: unknown model '%s'%s (see kvcalc --list-models)", flag,
                        shown, near);
-    return kv_fail(err, errcap, "--model: unknown model '%s': not a built-in preset, a folder "
-                   "or in the Hugging Face cache (looked in %s)%s", shown,
+    return kv_fail(err, errcap, "%s: unknown model '%s': not a built-in preset, a folder "
+                   "or in the Hugging Face cache (looked in %s)%s", flag, shown,
                    kv_safe(where, sizeof where, looked, 400), near);
 }
 
@@ -106,8 +106,9 @@ static const char *folder_of(const char *config_path, const char *model_name)
                : NULL;
 }
 
-int kv_model_load(const char *config_path, const char *model_name, kv_model *m, char *err,
-                  size_t errcap)
+/* kv_model_load(), naming `flag` where the name is unknown. */
+static int model_load(const char *flag, const char *config_path, const char *model_name,
+                      kv_model *m, char *err, size_t errcap)
 {
     kv_model_info info;
     int rc;
@@ -139,7 +140,7 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
         snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : label);
         m->kind = SOURCE_CONFIG;
     } else if (!find_preset(model_name)) {
-        if ((rc = hub_load(model_name, m, &info, err, errcap)) != 0)
+        if ((rc = hub_load(flag, model_name, m, &info, err, errcap)) != 0)
             return rc;
     } else {
         const kv_model_preset *p = find_preset(model_name);
@@ -152,6 +153,25 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
     m->spec.model_name = m->name;
     m->spec.model_source = m->source;
     m->spec.max_context = info.max_context;
+    return 0;
+}
+
+int kv_model_load(const char *config_path, const char *model_name, kv_model *m, char *err,
+                  size_t errcap)
+{
+    return model_load("--model", config_path, model_name, m, err, errcap);
+}
+
+int kv_draft_load(const kv_options *o, kv_model *m, kv_draft *d, char *err, size_t errcap)
+{
+    if (model_load(o->draft_typed, NULL, o->draft_name, m, err, errcap) != 0)
+        return KV_USAGE_ERROR;
+    char shown[300];
+    const char *why = kv_draft_summarize(&m->spec, m->name, d);
+    if (why)
+        return kv_fail(err, errcap, "%s: %s has %s; kvcalc lays out drafts of full-attention "
+                       "layers only", o->draft_typed, kv_safe(shown, sizeof shown, m->name, 200),
+                       why);
     return 0;
 }
 
@@ -199,6 +219,25 @@ static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errc
                            kv_engine_name(p->engine));
         if (p->type != KV_T_ENGINE)
             kv_spec_set(out, p, &o->values[i]);
+    }
+    /* the draft model, loaded once by the program, into the engine's own inputs */
+    if (o->draft) {
+        kv_draft *d = kv_spec_draft(out);
+        if (!d) {
+            char with[200] = "";
+            size_t len = 0;
+            for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+                kv_spec probe;
+                kv_spec_defaults(&probe);
+                kv_spec_set_engine(&probe, (kv_engine)e);
+                if (kv_spec_draft(&probe) && len < sizeof with)
+                    len += (size_t)snprintf(with + len, sizeof with - len, "%s%s",
+                                            len ? ", " : "", kv_engine_name((kv_engine)e));
+            }
+            return kv_fail(err, errcap, "%s: kvcalc sizes a draft model with --engine %s",
+                           o->draft_typed, with);
+        }
+        *d = *o->draft;
     }
     return 0;
 }

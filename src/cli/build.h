@@ -26,6 +26,13 @@ typedef struct {
 int kv_model_load(const char *config_path, const char *model_name, kv_model *m, char *err,
                   size_t errcap);
 
+/* Loads the draft model of --draft-model (o->draft_name) into *m and summarizes it into *d
+ * for the engines (d->name points into *m: keep both in place). Returns 0, or
+ * KV_USAGE_ERROR with one line naming the flag as typed (a draft of other layers than full
+ * attention is refused). */
+int kv_draft_load(const kv_options *o, kv_model *m, struct kv_draft *d, char *err,
+                  size_t errcap);
+
 /* Assembles *out from o, the loaded model (NULL: the lesson's illustrative model) and the
  * GPU (NULL: none). Returns 0, or KV_USAGE_ERROR with one line naming the flag. */
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,

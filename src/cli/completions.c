@@ -111,6 +111,7 @@ static value_kind_t value_of(const kv_flag *f, const word_list **words, word_lis
     case DO_FROM_LOG:
         return VAL_FILES;
     case DO_MODEL_NAME:
+    case DO_DRAFT:
         *words = &models;
         return VAL_WORDS;
     case DO_GPU:

@@ -7,6 +7,7 @@
  * section). The table is built once, on first use: a static initializer cannot read
  * another file's rows.
  */
+#define KVCALC_ENGINES /* the engines' JSON flags (kv_json_flag) */
 #include "options.h"
 
 #include <stdio.h>
@@ -56,6 +57,12 @@ static const kv_flag program[] = {
              "second"},
     TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
              "also write an SVG chart of context vs concurrency and memory"),
+    {.name = "draft-model",
+     .alias = {"speculative-model", "model-draft", "speculative-draft-model-path", NULL},
+     .short_name = "md", .arg = ARG_TEXT, .does = DO_DRAFT, .engine = ANY,
+     .section = SECTION_MODEL, .meta = "NAME",
+     .help = "speculative decoding's draft model (as --model takes one): its weights and "
+             "cache, laid out by the engine (docs/speculative.md)"},
     TEXT_OPT("from-log", DO_FROM_LOG, SECTION_PLAN, "FILE",
              "compare with an engine's startup log (- = stdin); docs/from-log.md"),
 
@@ -168,6 +175,20 @@ static void init(void)
     }
     for (size_t i = 0; i < N_PROGRAM && n_table < KV_MAX_FLAGS; i++)
         table[n_table++] = program[i];
+    /* the engines' flags of JSON objects, in their engines' sections */
+    for (size_t i = 0; kv_json_flag_at(i) && n_table < KV_MAX_FLAGS; i++) {
+        const kv_json_flag *j = kv_json_flag_at(i);
+        kv_flag *f = &table[n_table++];
+        memset(f, 0, sizeof *f);
+        f->name = j->name;
+        f->arg = ARG_TEXT;
+        f->does = DO_JSON;
+        f->engine = j->engine;
+        f->section = SECTION_ENGINE_FIRST + (int)j->engine;
+        f->meta = "JSON";
+        f->help = j->help;
+        f->json = j;
+    }
 }
 
 size_t kv_flag_count(void)

@@ -5,6 +5,7 @@
  * (one line on stderr plus a hint, nothing on stdout); 3 the output could not be written (a
  * closed pipe or a full disk must not look like success to a CI job).
  */
+#define KVCALC_ENGINES /* the draft model's summary (kv_draft) */
 #include "build.h"
 #include "format.h"
 #include "fromlog.h"
@@ -200,6 +201,13 @@ int main(int argc, char **argv)
     int has_model = o.config_path || o.model_name;
     if (has_model && kv_model_load(o.config_path, o.model_name, &model, err, sizeof err) != 0)
         return usage_error(err);
+    if (o.draft_name) {
+        static kv_model draft;
+        static kv_draft summary;
+        if (kv_draft_load(&o, &draft, &summary, err, sizeof err) != 0)
+            return usage_error(err);
+        o.draft = &summary;
+    }
     if (o.from_log)
         return from_log(&o, has_model, &model);
     if (o.n_sweep > 0) { /* millions of short rows: one write a megabyte, not a line */

@@ -3,10 +3,12 @@
  * read strictly (values.c), then the checks across flags. Nothing is computed and no file
  * is read here.
  */
+#define KVCALC_ENGINES /* the engines' JSON flags (kv_json_flag) */
 #include "options.h"
 
 #include "format.h"
 #include "keys.h"
+#include "kvcalc_json.h"
 #include "suggest.h"
 
 #include <ctype.h>
@@ -56,6 +58,82 @@ static void every_key(char *buf, size_t cap)
 static int looks_like_option(const char *a)
 {
     return a[0] == '-' && a[1] != '\0' && !isdigit((unsigned char)a[1]) && a[1] != '.';
+}
+
+static int take(const kv_flag *f, const char *typed, const char *val, kv_options *o, char *err,
+                size_t cap);
+
+/* A flag of a JSON object (vLLM's --speculative-config): each key is taken as the flag it
+ * names would take its value, spelled "--speculative-config.KEY" in messages (vLLM reads
+ * that spelling too). A key kvcalc does not know is refused, not dropped: it may move
+ * memory. */
+static int take_json(const kv_flag *f, const char *typed, const char *val, kv_options *o,
+                     char *err, size_t cap)
+{
+    const kv_json_flag *j = f->json;
+    kv_json_tok toks[64];
+    kv_json_error je;
+    char shown[SHOWN + 8], keyname[64], text[1024], sub[KV_TYPED_MAX];
+    long n = kv_json_parse(val, strlen(val), toks, sizeof toks / sizeof toks[0], 4, &je);
+    if (n < 0)
+        return kv_fail(err, cap, "%s: not JSON (%s at column %zu): expected an object such as "
+                                 "'{\"method\": \"ngram\", \"num_speculative_tokens\": 4}'",
+                       typed, je.msg, je.col);
+    if (toks[0].type != KV_JSON_OBJECT)
+        return kv_fail(err, cap, "%s: expected a JSON object {...}, got '%s'", typed,
+                       kv_safe(shown, sizeof shown, val, SHOWN));
+    for (size_t k = 1; k < (size_t)n; k = toks[k + 1].next) {
+        const kv_json_tok *key = &toks[k], *value = &toks[k + 1];
+        if (kv_json_string_decode(val, key, keyname, sizeof keyname) >= sizeof keyname)
+            keyname[sizeof keyname - 1] = '\0';
+        const kv_json_key *jk = j->keys;
+        while (jk->key && strcmp(jk->key, keyname) != 0)
+            jk++;
+        if (!jk->key) {
+            int neutral = 0;
+            for (const char *const *nk = j->neutral; nk && *nk; nk++)
+                neutral |= strcmp(*nk, keyname) == 0;
+            if (neutral)
+                continue;
+            char keys[400];
+            size_t at = 0;
+            for (const kv_json_key *x = j->keys; x->key && at < sizeof keys; x++)
+                at += (size_t)snprintf(keys + at, sizeof keys - at, "%s%s", at ? ", " : "", x->key);
+            return kv_fail(err, cap, "%s: kvcalc does not read the key '%s' (it reads %s; "
+                                     "the n-gram window and sampling keys are taken and move "
+                                     "no memory)",
+                           typed, kv_safe(shown, sizeof shown, keyname, 60), keys);
+        }
+        snprintf(sub, sizeof sub, "--%s.%s", j->name, jk->key);
+        const kv_flag *to = kv_flag_find(jk->flag, strlen(jk->flag));
+        if (!to)
+            return kv_fail(err, cap, "%s: no flag %s", typed, jk->flag);
+        if (value->type == KV_JSON_NULL)
+            continue; /* vLLM's None: the default */
+        if (value->type == KV_JSON_OBJECT || value->type == KV_JSON_ARRAY)
+            return kv_fail(err, cap, "%s: expected a string or a number", sub);
+        const char *v;
+        if (value->type == KV_JSON_STRING) {
+            size_t len = kv_json_string_decode(val, value, text, sizeof text);
+            if (len >= sizeof text || o->json_used + len + 1 > sizeof o->json_text)
+                return kv_fail(err, cap, "%s: a value of %zu bytes is too long", sub, len);
+            memcpy(o->json_text + o->json_used, text, len + 1);
+            v = o->json_text + o->json_used;
+            o->json_used += len + 1;
+        } else {
+            size_t len = value->end - value->start;
+            if (len >= sizeof text || o->json_used + len + 1 > sizeof o->json_text)
+                return kv_fail(err, cap, "%s: a value of %zu bytes is too long", sub, len);
+            memcpy(o->json_text + o->json_used, val + value->start, len);
+            o->json_text[o->json_used + len] = '\0';
+            v = o->json_text + o->json_used;
+            o->json_used += len + 1;
+        }
+        int rc = take(to, sub, v, o, err, cap);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
 }
 
 /* Stores one flag's value in o. */
@@ -121,7 +199,7 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
         if (o->get)
             return 0;
         {
-            static char keys[4096];
+            static char keys[12288];
             every_key(keys, sizeof keys);
             char hint[160];
             return kv_fail(err, cap, "--get: unknown key '%s'%s (expected one of: %s)",
@@ -157,6 +235,16 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
         if (val[0] == '\0')
             return kv_fail(err, cap, "--plot: expected a file name, got ''");
         o->plot = val;
+        return 0;
+    case DO_JSON:
+        return take_json(f, typed, val, o, err, cap);
+    case DO_DRAFT:
+        if (!val || !val[0])
+            return kv_fail(err, cap, "%s: expected a built-in model (--list-models), org/name in "
+                                     "the Hugging Face cache, a folder or a file, got ''", typed);
+        o->draft_name = val;
+        snprintf(o->draft_typed_buf, sizeof o->draft_typed_buf, "%s", typed);
+        o->draft_typed = o->draft_typed_buf;
         return 0;
     case DO_FROM_LOG:
         if (val[0] == '\0')

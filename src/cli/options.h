@@ -50,6 +50,10 @@ typedef enum {
     DO_PLOT,         /* --plot FILE */
     DO_PROGRESS,     /* --progress */
     DO_FROM_LOG,     /* --from-log FILE: a startup log's values become inputs */
+    DO_JSON,         /* an engine's flag of a JSON object whose keys are other flags
+                        (kv_json_flag: vLLM's --speculative-config) */
+    DO_DRAFT,        /* --draft-model NAME (-md, --speculative-model): speculative decoding's
+                        draft model, loaded by the program like --model */
     DO_ACTION        /* --help, --version, --list-models, --list-gpus: switch_value is the
                         kv_action, done instead of a run */
 } flag_does;
@@ -89,6 +93,7 @@ typedef struct {
     int section;         /* where --help lists it */
     const char *meta;    /* placeholder in --help: "N", "GIB", "DTYPE" */
     const char *help;    /* one line for --help */
+    const struct kv_json_flag_s *json; /* DO_JSON: its keys */
 } kv_flag;
 
 /* Every flag: the spec inputs (flag i < kv_param_count() is kv_param_at(i)), then the
@@ -108,7 +113,7 @@ const kv_flag *kv_flag_of(const kv_param *p);
 #define KV_TYPED_MAX 48 /* the longest flag spelling, dashes and NUL included */
 #define KV_MAX_REQUIRE 32
 #define KV_MAX_SWEEP 8
-#define KV_ERR_BUF 8192 /* an error line: the longest lists every output key */
+#define KV_ERR_BUF 16384 /* an error line: the longest lists every output key */
 #define KV_USAGE_ERROR 2
 #define KV_HINT "Try 'kvcalc --help' for more information."
 
@@ -142,6 +147,13 @@ typedef struct {
     const char *plot;             /* --plot FILE, or NULL */
     int progress;                 /* --progress: a sweep's progress on stderr */
     const char *from_log;         /* --from-log FILE ("-" = stdin), or NULL */
+    const char *draft_name;       /* --draft-model NAME, or NULL */
+    const char *draft_typed;      /* its spelling typed ("-md"): points into draft_typed_buf */
+    char draft_typed_buf[KV_TYPED_MAX];
+    char json_text[4096];         /* the string values of JSON flags, decoded (a draft's name) */
+    size_t json_used;
+    const struct kv_draft *draft; /* the draft model, summarized once the program loaded it
+                                     (main.c); NULL: none (or not loaded yet) */
     size_t n_require;
     kv_requirement require[KV_MAX_REQUIRE];
     size_t n_sweep;

@@ -73,7 +73,7 @@ int kv_requirement_parse(const char *text, kv_requirement *q, char *err, size_t 
                        req_ops[o].text, shown);
     q->key = kv_field_find(key);
     if (!q->key || !kv_field_is_numeric(q->key)) {
-        static char keys[4096];
+        static char keys[12288];
         numeric_keys(keys, sizeof keys);
         char hint[160];
         return kv_fail(err, cap, "--require: unknown numeric key '%s'%s (expected one of: %s)",

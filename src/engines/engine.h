@@ -229,6 +229,11 @@ typedef struct kv_engine_desc {
     void (*kv8)(kv_spec *s);
     const kv_param *params;
     size_t n_params;
+    /* where its inputs keep a draft model for speculative decoding (KV_DRAFT_AT), 0: the
+     * engine takes none */
+    size_t draft_at;
+    const kv_json_flag *json_flags; /* its flags of JSON objects (kv_json_flag) */
+    size_t n_json_flags;
     const kv_field *fields;
     size_t n_fields;
     const kv_engine_log *log;        /* NULL: kvcalc reads no log of this engine */
@@ -246,6 +251,9 @@ const kv_engine_desc *kv_engine_get(kv_engine e);
 /* An engine parameter row: .type = KV_T_<TYPE>, the member of S it writes. */
 #define KV_EPARAM(E, S, TYPE, m)                                                            \
     .type = KV_T_##TYPE, .engine = E, KV_PARAM_AT(S, m, KV_CTYPE_##TYPE)
+
+/* The draft member m of an engine's inputs S, for the descriptor's draft_at. */
+#define KV_DRAFT_AT(S, m) (offsetof(S, m) + 1)
 
 /* A field row of an engine's result struct S. */
 #define KV_EFIELD(E, S, name, m, T, unit, ftype, sweep)                                     \

@@ -264,13 +264,125 @@ static double mla_entry_bytes(const kv_spec *s, double elem_bytes)
  * else the estimate's MTP part in the weight dtype. */
 static double mtp_weights(const kv_spec *s)
 {
-    if (!s->vllm.mtp)
-        return 0;
     if (s->checkpoint_mtp_bytes > 0)
         return s->checkpoint_mtp_bytes / (double)s->tp;
     kv_param_parts p;
     kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
     return p.mtp * kv_dtype_get(s->weight_dtype)->bytes / (double)s->tp;
+}
+
+/* ---- speculative decoding ---------------------------------------------------------------
+ * Sources: vllm/config/speculative.py, vllm/v1/spec_decode/draft_model.py and
+ * llm_base_proposer.py, vllm/v1/core/kv_cache_utils.py - all @ 28be48fa9 (upstream to
+ * 2026-05-19, the local-inference-lab/vllm mirror). */
+
+/* The method in force: the one given, else SpeculativeConfig.__post_init__'s: a model with
+ * no method is "draft_model"; then a model whose path holds "eagle-" is an EAGLE head and one
+ * holding "eagle3" an EAGLE-3 head, whatever method other than eagle / eagle3 was given
+ * ("Automatically detect the method"). --mtp is method mtp. */
+static int spec_method(const kv_vllm_spec *v)
+{
+    int m = v->spec_method.set ? (int)v->spec_method.value
+          : v->mtp            ? KV_VLLM_SPEC_MTP
+          : v->draft.name     ? KV_VLLM_SPEC_DRAFT_MODEL
+                              : KV_VLLM_SPEC_NONE;
+    if (v->draft.name && m != KV_VLLM_SPEC_EAGLE && m != KV_VLLM_SPEC_EAGLE3 &&
+        m != KV_VLLM_SPEC_DFLASH) {
+        char low[256];
+        size_t i = 0;
+        for (; v->draft.name[i] && i < sizeof low - 1; i++)
+            low[i] = (char)(v->draft.name[i] >= 'A' && v->draft.name[i] <= 'Z'
+                                ? v->draft.name[i] - 'A' + 'a'
+                                : v->draft.name[i]);
+        low[i] = '\0';
+        if (strstr(low, "eagle-"))
+            m = KV_VLLM_SPEC_EAGLE;
+        else if (strstr(low, "eagle3"))
+            m = KV_VLLM_SPEC_EAGLE3;
+        else if (strstr(low, "dflash"))
+            m = KV_VLLM_SPEC_DFLASH;
+    }
+    return m;
+}
+
+static int uses_draft(int method)
+{
+    return method == KV_VLLM_SPEC_DRAFT_MODEL || method == KV_VLLM_SPEC_EAGLE ||
+           method == KV_VLLM_SPEC_EAGLE3;
+}
+
+/* draft_tensor_parallel_size: the target's unless given (_verify_and_get_draft_tp). */
+static int64_t draft_tp(const kv_spec *s)
+{
+    return s->vllm.draft_tp.set ? s->vllm.draft_tp.value : s->tp;
+}
+
+/* One draft layer's cache per token on one GPU: its KV heads split by its TP (replicated
+ * where the TP exceeds them, as the target's are), at the target's KV dtype - the draft
+ * takes the target's cache config unless speculative_config kv_cache_dtype says otherwise,
+ * which kvcalc does not read. */
+static double draft_layer_token_bytes(const kv_spec *s, double elem_bytes)
+{
+    const kv_draft *d = &s->vllm.draft;
+    int64_t dtp = draft_tp(s);
+    int64_t heads = d->kv_heads >= dtp ? d->kv_heads / dtp : 1;
+    return 2.0 * (double)heads * (double)d->head_dim * elem_bytes;
+}
+
+/* The target's full-attention layer per token on one GPU, the page a draft layer joins. */
+static double target_layer_token_bytes(const kv_spec *s, double elem_bytes)
+{
+    int64_t h, d;
+    kv_layer_shape(s, KV_LAYER_FULL, &h, &d);
+    return 2.0 * (double)h * (double)d * elem_bytes;
+}
+
+/* The draft in the budget: its weights on this GPU (a draft_model shares no embedding or
+ * head with the target - DraftModelProposer._maybe_share_embeddings is a no-op - so the whole
+ * model, split by its TP; an EAGLE head's checkpoint holds what it loads) and its layers'
+ * cache. Layers of the target's page join the target's group (one spec); others make the
+ * one group of UniformTypeKVCacheSpecs, whose page is the sum of its layers' (vllm#25101,
+ * "Support full attention with different hidden size", merged 2025-09-19). MTP layers are
+ * the model's own, of its page. */
+static void draft_terms(const kv_spec *s, kv_vllm_result *out)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    static const char *const names[] = {
+        [KV_VLLM_SPEC_NONE] = NULL, [KV_VLLM_SPEC_NGRAM] = "ngram",
+        [KV_VLLM_SPEC_NGRAM_GPU] = "ngram_gpu", [KV_VLLM_SPEC_SUFFIX] = "suffix",
+        [KV_VLLM_SPEC_DRAFT_MODEL] = "draft_model", [KV_VLLM_SPEC_EAGLE] = "eagle",
+        [KV_VLLM_SPEC_EAGLE3] = "eagle3", [KV_VLLM_SPEC_MTP] = "mtp",
+        [KV_VLLM_SPEC_MEDUSA] = "medusa", [KV_VLLM_SPEC_MLP_SPECULATOR] = "mlp_speculator",
+        [KV_VLLM_SPEC_DFLASH] = "dflash"};
+    out->spec_method = spec_method(v);
+    out->spec_method_name = names[out->spec_method];
+    out->draft_model = uses_draft(out->spec_method) ? v->draft.name : NULL;
+    out->draft_weights_bytes = 0;
+    out->draft_layers = 0;
+    out->draft_kv_token_bytes = 0;
+    out->draft_shares_group = 1;
+    out->draft_page_bytes = 0;
+    if (out->spec_method == KV_VLLM_SPEC_MTP) {
+        out->draft_layers = s->arch.mtp_layers;
+        out->draft_weights_bytes = mtp_weights(s);
+        out->draft_kv_token_bytes =
+            (double)s->arch.mtp_layers * (s->layout.mla ? mla_entry_bytes(s, out->elem_bytes)
+                                                        : target_layer_token_bytes(s, out->elem_bytes));
+    } else if (uses_draft(out->spec_method) && v->draft.name) {
+        double tok = draft_layer_token_bytes(s, out->elem_bytes);
+        out->draft_layers = v->draft.layers;
+        out->draft_weights_bytes = v->draft.weights_bytes / (double)draft_tp(s);
+        out->draft_kv_token_bytes = (double)v->draft.layers * tok;
+        out->draft_shares_group = !s->layout.mla && tok == target_layer_token_bytes(s, out->elem_bytes);
+    }
+}
+
+/* Bytes of one block in every group: the groups' pages, and a draft of its own page beside
+ * them (one group of two page sizes). */
+static double block_bytes(const kv_vllm_result *out)
+{
+    return out->page_bytes * (double)out->group_size +
+           (out->draft_shares_group ? 0.0 : out->draft_page_bytes);
 }
 
 /* --cpu-offload-gb: what of the weights vLLM may move to the host. The offloader wraps the
@@ -484,11 +596,12 @@ static uint64_t bucket_blocks(const bucket *b, const settings *v, int64_t bs, in
     }
 }
 
-/* Bytes every layer needs for one request of length m (vLLM's start-up check). */
+/* Bytes every layer needs for one request of length m (vLLM's start-up check); a draft of
+ * its own page sits in the one full-attention group, a block per block. */
 static double needed_bytes(const bucket *bk, size_t n, const settings *v, int64_t bs,
-                           double page, int64_t m)
+                           double page, double draft_page, int64_t m)
 {
-    double total = 0;
+    double total = draft_page > 0 ? (double)ceil_div(m, bs) * draft_page : 0;
     for (size_t i = 0; i < n; i++)
         total += (double)bk[i].layers * (double)bucket_blocks(&bk[i], v, bs, m) * page;
     return total;
@@ -534,7 +647,8 @@ static int64_t longest_fit(const bucket *bk, size_t nb, const settings *v, int64
     int64_t full_bs = bs;
     for (size_t i = 0; i < nb; i++)
         if (bk[i].kind == KV_LAYER_FULL) {
-            full_page += (double)bk[i].layers * out->page_bytes;
+            full_page += (double)bk[i].layers * out->page_bytes +
+                         (out->draft_shares_group ? 0.0 : out->draft_page_bytes);
             full_bs = bk[i].bs > 0 ? bk[i].bs : bs;
         }
     double room = out->v1 ? out->check_bytes : out->available_bytes;
@@ -545,7 +659,9 @@ static int64_t longest_fit(const bucket *bk, size_t nb, const settings *v, int64
     }
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (needed_bytes(bk, nb, v, bs, out->page_bytes, (int64_t)mid) <= room)
+        if (needed_bytes(bk, nb, v, bs, out->page_bytes,
+                         out->draft_shares_group ? 0.0 : out->draft_page_bytes,
+                         (int64_t)mid) <= room)
             lo = mid;
         else
             hi = mid - 1;
@@ -667,15 +783,16 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
 }
 
 /* Buckets of alike layers; without the hybrid manager windows count as full. */
-static size_t make_buckets(const kv_spec *s, const settings *st, bucket bk[KV_LAYER_KINDS],
-                           int64_t counts[KV_LAYER_KINDS])
+static size_t make_buckets(const kv_spec *s, const settings *st, const kv_vllm_result *out,
+                           bucket bk[KV_LAYER_KINDS], int64_t counts[KV_LAYER_KINDS])
 {
     /* a layer that reads an earlier layer's cache (kv_sharing_target_layer_name) is left
      * out of the groups: it allocates nothing */
     kv_cache_layer_counts(s, counts);
-    if (s->vllm.mtp) /* each MTP layer is one more attention layer with a cache of its own
-                        (the draft model's; DeepSeek's MLA, Qwen3.5's full attention) */
-        counts[KV_LAYER_FULL] += s->arch.mtp_layers;
+    /* each MTP layer is one more attention layer with a cache of its own (the draft model's;
+     * DeepSeek's MLA, Qwen3.5's full attention), and so is a draft layer of the same page */
+    if (out->draft_shares_group)
+        counts[KV_LAYER_FULL] += out->draft_layers;
     if (!s->vllm.hybrid_manager || !st->v1 || st->version < HYBRID_ALLOCATOR) {
         counts[KV_LAYER_FULL] += counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED];
         counts[KV_LAYER_SLIDING] = counts[KV_LAYER_CHUNKED] = 0;
@@ -801,6 +918,8 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
     }
     out->block_size = bs;
     out->page_bytes = (double)bs * attn_tok;
+    if (!out->draft_shares_group)
+        out->draft_page_bytes = (double)bs * out->draft_kv_token_bytes;
     return KV_OK;
 }
 
@@ -813,7 +932,7 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
     out->util = st->util;
     out->requested_bytes = out->util * out->total_bytes;
     out->weights_bytes = v->weights_gib.set ? gib(v->weights_gib.value)
-                                            : r->weights_bytes + mxfp4_padding(s) + mtp_weights(s);
+                                            : r->weights_bytes + mxfp4_padding(s) + out->draft_weights_bytes;
     /* LoRA buffers are made in load_model(): inside "Model loading took" from V1; V0 sized
      * its blocks without them (vllm#14450) */
     out->lora_bytes = v->enable_lora ? lora_bytes(s) : 0;
@@ -856,8 +975,8 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
 {
     const kv_vllm_spec *v = &s->vllm;
     int64_t bs = out->block_size;
-    double block_bytes = out->page_bytes * (double)out->group_size;
-    if (to_i64(floor(out->available_bytes / block_bytes), &out->num_gpu_blocks) < 0)
+    double block = block_bytes(out);
+    if (to_i64(floor(out->available_bytes / block), &out->num_gpu_blocks) < 0)
         return KV_ERR_RANGE;
     if (v->num_gpu_blocks_override.set)
         out->num_gpu_blocks = v->num_gpu_blocks_override.value;
@@ -871,10 +990,27 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
     }
     out->blocks_per_request = (int64_t)n;
     out->max_concurrency = (double)out->num_gpu_blocks / (double)n;
+    /* a running request asks for its tokens plus num_speculative_tokens slots
+     * (KVCacheManager.allocate_slots num_lookahead_tokens, vllm PR #16370); the startup line
+     * (get_max_concurrency_for_kv_cache_config) counts max_model_len alone */
+    out->lookahead_concurrency = 0;
+    if (out->spec_method != KV_VLLM_SPEC_NONE && v->num_speculative_tokens > 0) {
+        uint64_t la = 0;
+        settings more = *st;
+        more.m = st->m > INT64_MAX - v->num_speculative_tokens ? INT64_MAX
+                                                                : st->m + v->num_speculative_tokens;
+        for (size_t i = 0; i < nb; i++) {
+            uint64_t term;
+            if (mul_count((uint64_t)bk[i].groups, bucket_blocks(&bk[i], &more, bs, more.m), &term) < 0 ||
+                add_count(la, term, &la) < 0)
+                return KV_ERR_RANGE;
+        }
+        out->lookahead_concurrency = (double)out->num_gpu_blocks / (double)la;
+    }
     out->num_cpu_blocks = 0;
     if (counts_blocks_per_token(v)) { /* V0 and V1 before 0.9.1: blocks x block size / M */
         out->max_concurrency = (double)out->num_gpu_blocks * (double)bs / (double)st->m;
-        if (!out->v1 && to_i64(floor(v->swap_space_gib * KV_GIB / block_bytes),
+        if (!out->v1 && to_i64(floor(v->swap_space_gib * KV_GIB / block),
                                &out->num_cpu_blocks) < 0)
             return KV_ERR_RANGE;
     }
@@ -903,13 +1039,13 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
 
 static void check_memory(const kv_spec *s, const settings *st, kv_vllm_result *out)
 {
-    double block_bytes = out->page_bytes * (double)out->group_size;
+    double block = block_bytes(out);
     out->check_bytes = out->available_bytes;
     if (s->vllm.num_gpu_blocks_override.set && st->version >= OVERRIDE_CHECKED)
-        out->check_bytes = (double)s->vllm.num_gpu_blocks_override.value * block_bytes;
+        out->check_bytes = (double)s->vllm.num_gpu_blocks_override.value * block;
     out->null_block = st->version >= NULL_BLOCK_CHECKED;
     if (out->null_block)
-        out->check_bytes -= block_bytes;
+        out->check_bytes -= block;
 }
 
 /* Will one request of max_model_len fit? If not, which error vLLM raises, and the longest
@@ -919,7 +1055,8 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
 {
     int64_t bs = out->block_size, m = st->m;
     check_memory(s, st, out);
-    out->needed_bytes = needed_bytes(bk, nb, st, bs, out->page_bytes, m);
+    out->needed_bytes = needed_bytes(bk, nb, st, bs, out->page_bytes,
+                                     out->draft_shares_group ? 0.0 : out->draft_page_bytes, m);
     out->fits = out->num_gpu_blocks > 0 && out->check_bytes > 0 &&
                 out->needed_bytes <= out->check_bytes;
     out->v0_max_seq_len = 0;
@@ -938,7 +1075,7 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
     /* what vLLM allocates must be on the GPU: weights larger than the GPU never load, and a
      * cache of a size given (kv_cache_memory_bytes, num_gpu_blocks_override) is allocated
      * whatever the profile found - beside the weights it can outgrow the GPU */
-    double kv_alloc = (double)out->num_gpu_blocks * out->page_bytes * (double)out->group_size;
+    double kv_alloc = (double)out->num_gpu_blocks * block_bytes(out);
     int sized = s->vllm.kv_cache_memory_gib.set || s->vllm.num_gpu_blocks_override.set;
     int outgrows = out->weights_bytes > out->total_bytes ||
                    (sized && out->weights_bytes + kv_alloc > out->total_bytes);
@@ -967,7 +1104,7 @@ static kv_status kv_offload(const kv_spec *s, kv_vllm_result *out)
     out->kv_offload_blocks = out->kv_offload_tokens = 0;
     if (!(v->kv_offloading_gib > 0))
         return KV_OK;
-    double per_block = out->page_bytes * (double)out->group_size * (double)(s->tp * s->pp);
+    double per_block = block_bytes(out) * (double)(s->tp * s->pp);
     /* counted exactly: beyond 2^63 - 1 the answer is refused, not capped */
     if (to_i64(per_block > 0 ? floor(gib(v->kv_offloading_gib) / per_block) : 0,
                &out->kv_offload_blocks) < 0 ||
@@ -990,7 +1127,7 @@ static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result
     out->prefix_shared_tokens = out->prefix_shared_blocks * bs;
     double saved_blocks =
         (double)(s->prefix_requests - 1) * (double)out->prefix_shared_blocks * (double)full_groups;
-    out->prefix_saved_bytes = saved_blocks * out->page_bytes * (double)out->group_size;
+    out->prefix_saved_bytes = saved_blocks * block_bytes(out);
     out->prefix_extra_concurrency = floor(saved_blocks / (double)out->blocks_per_request);
 }
 
@@ -1003,7 +1140,8 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     int64_t counts[KV_LAYER_KINDS];
     kv_status rc;
     resolve_inputs(s, &st, out);
-    size_t nb = make_buckets(s, &st, bk, counts);
+    draft_terms(s, out);
+    size_t nb = make_buckets(s, &st, out, bk, counts);
     if ((rc = block_size(s, r, counts, bk, nb, out)) != KV_OK)
         return rc;
     make_groups(bk, nb, st.version, out);
@@ -1083,6 +1221,103 @@ static int bad_gib(kv_opt_num x)
     return x.set && (!isfinite(x.value) || x.value < 0 || x.value > 1e12);
 }
 
+/* speculative_config's refusals, in vLLM's words where it has them. */
+#define DRAFT_MODEL_V1 V(15, 0) /* DraftModelProposer: vllm#24322, merged 2026-01-19; the first
+                                   release with it is not pinned, kvcalc takes 0.15 */
+static kv_status check_speculative(const kv_spec *s, kv_error *why)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    const kv_param *method = &kv_vllm_params[VLLM_P_SPEC_METHOD];
+    const kv_param *tokens = &kv_vllm_params[VLLM_P_SPEC_TOKENS];
+    int m = spec_method(v);
+    if (m == KV_VLLM_SPEC_NONE)
+        return KV_OK;
+    if (m == KV_VLLM_SPEC_MEDUSA || m == KV_VLLM_SPEC_MLP_SPECULATOR || m == KV_VLLM_SPEC_DFLASH)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                         "kvcalc does not count %s heads' weights yet; size them with "
+                         "--weights-gib from a log's \"Model loading took\"",
+                         m == KV_VLLM_SPEC_MEDUSA ? "Medusa" : m == KV_VLLM_SPEC_DFLASH
+                                                                ? "DFlash" : "MLP-speculator");
+    if (!uses_v1(v))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                         "kvcalc sizes V1's speculative decoding; V0's draft workers keep a "
+                         "cache of their own, not read");
+    if (v->num_speculative_tokens < 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, tokens,
+                         m == KV_VLLM_SPEC_MTP
+                             ? "MTP drafts at least one token: give --num-speculative-tokens N"
+                             : "\"A speculative model was provided, but `num_speculative_tokens` "
+                               "was not provided\": give --num-speculative-tokens N");
+    if (m == KV_VLLM_SPEC_MTP && s->arch.mtp_layers <= 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_MTP],
+                         "the model has no MTP layers (num_nextn_predict_layers, "
+                         "mtp_num_hidden_layers)");
+    if (!uses_draft(m)) {
+        if (v->draft.name)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                             "method %s takes no draft model; drop --draft-model",
+                             m == KV_VLLM_SPEC_MTP ? "mtp" : "ngram / suffix");
+        return KV_OK;
+    }
+    if (!v->draft.name)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                         "method %s needs its model: give --draft-model NAME (speculative_config "
+                         "\"model\")", m == KV_VLLM_SPEC_DRAFT_MODEL ? "draft_model"
+                                        : m == KV_VLLM_SPEC_EAGLE    ? "eagle"
+                                                                     : "eagle3");
+    int64_t dtp = draft_tp(s);
+    const kv_param *dtp_param = &kv_vllm_params[VLLM_P_DRAFT_TP];
+    if (dtp != 1 && dtp != s->tp)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, dtp_param,
+                         "\"speculative_draft_tensor_parallel_size=%lld cannot be other value "
+                         "than 1 or target model tensor_parallel_size\"", (long long)dtp);
+    if (m == KV_VLLM_SPEC_DRAFT_MODEL && dtp != s->tp)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, dtp_param,
+                         "\"Currently, 'draft_tensor_parallel_size' and 'tensor_parallel_size' "
+                         "must be the same. Got %lld and %lld.\"", (long long)dtp,
+                         (long long)s->tp);
+    if (m == KV_VLLM_SPEC_DRAFT_MODEL && v->version < DRAFT_MODEL_V1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                         "V1 speculates with a separate draft model from vLLM 0.15 (vllm#24322; "
+                         "--vllm-version)");
+    if (m == KV_VLLM_SPEC_DRAFT_MODEL && v->draft.vocab > 0 && s->arch.vocab > 0 &&
+        v->draft.vocab != s->arch.vocab)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                         "the draft's vocabulary (%lld) is not the target's (%lld): vLLM "
+                         "refuses a draft_model of another vocab size",
+                         (long long)v->draft.vocab, (long long)s->arch.vocab);
+    if (m != KV_VLLM_SPEC_DRAFT_MODEL && v->draft.weights_estimated)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                         "an EAGLE head shares the target's embedding only when its checkpoint "
+                         "has none: give the head's folder (config.json and safetensors) so "
+                         "kvcalc counts its tensors");
+    if (v->draft.attn_heads % dtp != 0 ||
+        (v->draft.kv_heads % dtp != 0 && dtp % v->draft.kv_heads != 0))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, dtp_param,
+                         "the draft's %lld attention and %lld KV heads do not split over its "
+                         "tensor parallel size %lld", (long long)v->draft.attn_heads,
+                         (long long)v->draft.kv_heads, (long long)dtp);
+    /* a draft of another page: one group of both page sizes, which vLLM forms when every
+     * layer is full attention (UniformTypeKVCacheSpecs, from 0.11); beside windows, state
+     * or MLA it unifies page sizes instead, which kvcalc has not read for drafts */
+    double elem = kv_dtype_get(s->dtype)->bytes;
+    if (s->layout.mla || draft_layer_token_bytes(s, elem) != target_layer_token_bytes(s, elem)) {
+        int64_t counts[KV_LAYER_KINDS];
+        kv_cache_layer_counts(s, counts);
+        int others = counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED] + counts[KV_LAYER_STATE] > 0;
+        if (s->layout.mla || others || s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                             "the draft's cache has another page size than the target's, whose "
+                             "layers are not all plain full attention: kvcalc has not read how "
+                             "vLLM groups them");
+        if (v->version < V(11, 0))
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, method,
+                             "a draft of another KV head size shares one group with the target "
+                             "from vLLM 0.11 (vllm#25101; --vllm-version)");
+    }
+    return KV_OK;
+}
+
 kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
 {
     const kv_vllm_spec *v = &s->vllm;
@@ -1148,13 +1383,9 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_KV_OFFLOAD],
                          "the native KV offloading tier is V1's (its OffloadingConnector); V0 "
                          "swaps to --swap-space instead");
-    if (v->mtp && s->arch.mtp_layers <= 0)
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_MTP],
-                         "the model has no MTP layers (num_nextn_predict_layers, "
-                         "mtp_num_hidden_layers)");
-    if (v->mtp && v->num_speculative_tokens < 1)
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_SPEC_TOKENS],
-                         "MTP drafts at least one token: give --num-speculative-tokens N");
+    kv_status spec = check_speculative(s, why);
+    if (spec != KV_OK)
+        return spec;
     /* full layers of their own shape: only the hybrid manager keeps them in their own
      * groups, and kvcalc has not read what vLLM does beside Mamba groups */
     if (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0) {
@@ -1182,12 +1413,30 @@ static double whole_requests(const kv_vllm_result *v)
 
 kv_status kv_vllm_compute(const kv_spec *s, kv_result *r)
 {
-    const kv_vllm_result *v = &r->vllm;
+    kv_vllm_result *v = &r->vllm;
     kv_status st = vllm_compute_into(s, r, &r->vllm);
+    v->no_spec_concurrency = 0;
+    if (st == KV_OK && v->spec_method != KV_VLLM_SPEC_NONE) {
+        /* what speculation costs: the same start without it */
+        kv_spec plain = *s;
+        kv_vllm_result base;
+        plain.vllm.spec_method = KV_NONE_INT;
+        plain.vllm.mtp = 0;
+        plain.vllm.num_speculative_tokens = 0;
+        memset(&plain.vllm.draft, 0, sizeof plain.vllm.draft);
+        /* a measured figure held the draft: its weights come off it, or back to the cache */
+        if (plain.vllm.weights_gib.set)
+            plain.vllm.weights_gib.value = fmax(0, plain.vllm.weights_gib.value -
+                                                       v->draft_weights_bytes / KV_GIB);
+        if (plain.vllm.kv_cache_memory_gib.set)
+            plain.vllm.kv_cache_memory_gib.value += v->draft_weights_bytes / KV_GIB;
+        if (vllm_compute_into(&plain, r, &base) == KV_OK)
+            v->no_spec_concurrency = base.fits ? base.max_concurrency : 0;
+    }
     r->max_concurrency = whole_requests(v);
     kv_vllm_version_format(s->vllm.version, r->engine_version, sizeof r->engine_version);
     r->available_kv_bytes = v->available_bytes;
-    r->kv_cache_bytes = (double)v->num_gpu_blocks * v->page_bytes * (double)v->group_size;
+    r->kv_cache_bytes = (double)v->num_gpu_blocks * block_bytes(v);
     r->kv_cache_tokens = v->gpu_kv_cache_tokens;
     r->longest_context_fit = v->longest_fit;
     r->estimated = !s->vllm.kv_cache_memory_gib.set && !s->vllm.num_gpu_blocks_override.set &&
@@ -1251,9 +1500,8 @@ void kv_vllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute)
     if (f->num_gpu_blocks_override.set && !f->kv_cache_memory_gib.set) {
         /* the measured pool in bytes (blocks x from's block), moved with the budget, in to's
          * blocks */
-        double bytes = (double)f->num_gpu_blocks_override.value * x->page_bytes *
-                           (double)x->group_size + moved;
-        double block = y->page_bytes * (double)y->group_size;
+        double bytes = (double)f->num_gpu_blocks_override.value * block_bytes(x) + moved;
+        double block = block_bytes(y);
         double n = bytes > 0 && block > 0 ? floor(bytes / block) : 0;
         t->num_gpu_blocks_override = n >= 1 && n < TWO_63 ? KV_SOME_INT((int64_t)n) : KV_NONE_INT;
         if (!t->num_gpu_blocks_override.set) /* nothing left: an empty pool */

@@ -17,6 +17,21 @@
 
 static const kv_choice v1_modes[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
 static const kv_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
+/* speculative_config's methods (vllm/config/speculative.py @ 28be48fa9 in the
+ * local-inference-lab/vllm mirror: SpeculativeMethod, MTPModelTypes; the model-named MTP
+ * methods are "deprecated and replaced with mtp") */
+static const kv_choice spec_methods[] = {
+    {"ngram", KV_VLLM_SPEC_NGRAM},
+    {"ngram_gpu", KV_VLLM_SPEC_NGRAM_GPU}, {"suffix", KV_VLLM_SPEC_SUFFIX},
+    {"draft_model", KV_VLLM_SPEC_DRAFT_MODEL}, {"eagle", KV_VLLM_SPEC_EAGLE},
+    {"eagle3", KV_VLLM_SPEC_EAGLE3}, {"mtp", KV_VLLM_SPEC_MTP},
+    {"deepseek_mtp", KV_VLLM_SPEC_MTP}, {"mimo_mtp", KV_VLLM_SPEC_MTP},
+    {"glm4_moe_mtp", KV_VLLM_SPEC_MTP}, {"glm4_moe_lite_mtp", KV_VLLM_SPEC_MTP},
+    {"ernie_mtp", KV_VLLM_SPEC_MTP}, {"nemotron_h_mtp", KV_VLLM_SPEC_MTP},
+    {"qwen3_next_mtp", KV_VLLM_SPEC_MTP}, {"qwen3_5_mtp", KV_VLLM_SPEC_MTP},
+    {"longcat_flash_mtp", KV_VLLM_SPEC_MTP}, {"gemma4_mtp", KV_VLLM_SPEC_MTP},
+    {"medusa", KV_VLLM_SPEC_MEDUSA}, {"mlp_speculator", KV_VLLM_SPEC_MLP_SPECULATOR},
+    {"dflash", KV_VLLM_SPEC_DFLASH}, {NULL, 0}};
 static const kv_choice ssm_dtypes[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2},
                                        {NULL, 0}};
 
@@ -128,10 +143,38 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                              .key = "fully_sharded_loras", .switch_value = 1,
                              .blames = KV_ERR_ENGINE_INPUT,
                              .help = "split both LoRA halves by TP"},
+    [VLLM_P_SPEC_METHOD] = {.name = "speculative-method", P(OPT_CHOICE, spec_method),
+                            .key = "speculative_method", .choices = spec_methods,
+                            .blames = KV_ERR_ENGINE_INPUT, .meta = "METHOD",
+                            .help = "speculative_config method: ngram, suffix, draft_model, "
+                                    "eagle, eagle3, mtp [draft_model with --draft-model]"},
+    [VLLM_P_DRAFT_TP] = {.name = "speculative-draft-tensor-parallel-size",
+                         P(OPT_INT, draft_tp), .key = "draft_tensor_parallel_size", .min = 1,
+                         .max = 1048576, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                         .help = "the draft's tensor parallelism: 1 or the target's [the "
+                                 "target's]"},
     [VLLM_P_MTP] = {.name = "mtp", P(SWITCH, mtp), .key = "mtp", .switch_value = 1,
                     .blames = KV_ERR_ENGINE_INPUT,
                     .help = "speculative method mtp: the MTP layers are loaded and cached"},
 };
+
+/* --speculative-config JSON (vllm/config/speculative.py @ 28be48fa9: SpeculativeConfig's
+ * fields): the keys that move memory, each as its flag (V0's spellings where V0 had one);
+ * the n-gram window and the sampling keys move none. The draft's own quantization,
+ * kv_cache_dtype and max_model_len are not read: refused as unknown keys. */
+static const kv_json_key spec_keys[] = {
+    {"method", "speculative-method"},
+    {"model", "draft-model"},
+    {"num_speculative_tokens", "num-speculative-tokens"},
+    {"draft_tensor_parallel_size", "speculative-draft-tensor-parallel-size"},
+    {NULL, NULL}};
+static const char *const spec_neutral[] = {
+    "prompt_lookup_max", "prompt_lookup_min", "rejection_sample_method", "revision",
+    "code_revision", "disable_padded_drafter_batch", "disable_by_batch_size", NULL};
+static const kv_json_flag json_flags[] = {
+    {"speculative-config", E, spec_keys, spec_neutral,
+     "speculative decoding as vLLM takes it: method, model, num_speculative_tokens, "
+     "draft_tensor_parallel_size"}};
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_vllm_result, name, m, T, unit, ftype, sweep)
 #define FI(name, m, unit) F(name, m, int64_t, unit, KV_F_INT, 0)
@@ -177,6 +220,13 @@ static const kv_field fields[] = {
     FN(vllm_lora_bytes, lora_bytes, "bytes"),
     FI(vllm_kv_offload_blocks, kv_offload_blocks, "blocks"),
     FI(vllm_kv_offload_tokens, kv_offload_tokens, "tokens"),
+    F(vllm_speculative_method, spec_method_name, const char *, "string", KV_F_STR, 0),
+    F(vllm_draft_model, draft_model, const char *, "string", KV_F_STR, 0),
+    FN(vllm_draft_weights_bytes, draft_weights_bytes, "bytes"),
+    FI(vllm_draft_layers, draft_layers, "layers"),
+    FN(vllm_draft_kv_token_bytes, draft_kv_token_bytes, "bytes"),
+    FN(vllm_lookahead_concurrency, lookahead_concurrency, "requests"),
+    FN(vllm_no_spec_concurrency, no_spec_concurrency, "requests"),
 };
 
 /* ---- startup logs ------------------------------------------------------------------------ */
@@ -475,6 +525,8 @@ const kv_engine_desc kv_engine_vllm = {
     .relayout = kv_vllm_relayout,
     .kv8_name = "fp8",
     .params = kv_vllm_params,
+    .draft_at = KV_DRAFT_AT(kv_vllm_spec, draft),
+    KV_TABLE(json_flags, json_flags),
     .n_params = VLLM_PARAMS,
     KV_TABLE(fields, fields),
     .log = &vllm_log,

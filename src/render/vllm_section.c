@@ -99,9 +99,19 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                 gib(c, sizeof c, v->host_pinned_bytes),
                 in->weights_gib.set ? "; the weights given are what stays on the GPU"
                                     : "; vLLM moves whole parameters, so up to one tensor more");
-    if (in->mtp && !in->weights_gib.set)
-        fprintf(out, "              (with the %lld MTP layer%s --mtp loads, and their cache)\n",
+    if (v->spec_method == KV_VLLM_SPEC_MTP && !in->weights_gib.set)
+        fprintf(out, "              (with the %lld MTP layer%s speculative method mtp loads, and "
+                     "their cache)\n",
                 (long long)s->arch.mtp_layers, s->arch.mtp_layers == 1 ? "" : "s");
+    else if (in->draft.name && v->draft_layers > 0) {
+        char name[300];
+        fprintf(out, "              (with the draft %s: %s GiB of its weights on this GPU%s; "
+                     "the drafter loads inside \"Model loading took\")\n",
+                text_safe(name, sizeof name, in->draft.name), gib(b, sizeof b, v->draft_weights_bytes),
+                in->weights_gib.set            ? ", inside the weights given"
+                : in->draft.weights_estimated ? ", estimated from its config"
+                                               : ", its checkpoint's tensors");
+    }
     fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
             in->activation_gib.set ? "" : " (estimate: ",
             in->activation_gib.set ? "" : activation_error,
@@ -241,6 +251,29 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     return 1;
 }
 
+/* What speculative decoding costs: the draft's weights and cache, and the requests held
+ * without it and with each running request's lookahead slots. */
+static void speculation_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    long long k = (long long)s->vllm.num_speculative_tokens;
+    if (v->draft_layers > 0)
+        fprintf(out, "  Speculative decoding (%s, %lld token%s): the draft's %s GiB of weights and "
+                     "%lld cache layer%s (%s B per token) on this GPU\n",
+                v->spec_method_name, k, k == 1 ? "" : "s",
+                gib(a, sizeof a, v->draft_weights_bytes), (long long)v->draft_layers,
+                v->draft_layers == 1 ? "" : "s", fmt_fixed(b, sizeof b, v->draft_kv_token_bytes, 0, 1));
+    else
+        fprintf(out, "  Speculative decoding (%s, %lld token%s): no weights and no cache of its "
+                     "own on the GPU\n",
+                v->spec_method_name, k, k == 1 ? "" : "s");
+    fprintf(out, "    %s requests of %s tokens without it, %s here; %s when every running request "
+                 "also holds its %lld lookahead slot%s\n",
+            fmt_fixed(a, sizeof a, v->no_spec_concurrency, 2, 0), fmt_int(b, sizeof b, s->context, 1),
+            fmt_fixed(c, sizeof c, v->max_concurrency, 2, 0),
+            fmt_fixed(d, sizeof d, v->lookahead_concurrency, 2, 0), k, k == 1 ? "" : "s");
+}
+
 void report_vllm_text(FILE *out, const kv_report *rep)
 {
     const kv_spec *s = rep->spec;
@@ -282,6 +315,15 @@ void report_vllm_text(FILE *out, const kv_report *rep)
             fmt_int(c, sizeof c, v->group_size, 1),
             fmt_fixed(d, sizeof d, v->page_bytes * (double)v->group_size, 0, 1),
             fmt_int(e, sizeof e, v->num_groups, 1), v->num_groups == 1 ? "" : "s");
+    if (v->draft_layers > 0 && v->draft_shares_group)
+        fprintf(out, "            (%lld of those layers are the draft's: its pages are the "
+                     "target's, so they share the group)\n", (long long)v->draft_layers);
+    else if (v->draft_layers > 0)
+        fprintf(out, "            + the draft's %lld layers, %s B per block of their own page "
+                     "size, in the same group (UniformTypeKVCacheSpecs): %s B per block\n",
+                (long long)v->draft_layers, fmt_fixed(a, sizeof a, v->draft_page_bytes, 0, 1),
+                fmt_fixed(b, sizeof b, v->page_bytes * (double)v->group_size + v->draft_page_bytes,
+                          0, 1));
     if (v->padding_layers > 0)
         fprintf(out, "WARNING: Add %lld padding layers, may waste at most %s%% KV cache memory\n",
                 (long long)v->padding_layers, fmt_fixed(a, sizeof a, v->padding_percent, 2, 0));
@@ -300,6 +342,8 @@ void report_vllm_text(FILE *out, const kv_report *rep)
     fprintf(out, "  (%s blocks; one request of %s tokens takes %s blocks)\n",
             fmt_int(a, sizeof a, v->num_gpu_blocks, 1), fmt_int(b, sizeof b, s->context, 1),
             fmt_int(c, sizeof c, v->blocks_per_request, 1));
+    if (v->spec_method != KV_VLLM_SPEC_NONE)
+        speculation_lines(out, s, v);
     fprintf(out, "  Prefix caching shares whole blocks only: a %s-token prefix is %s blocks (%s "
                  "tokens);\n",
             fmt_int(a, sizeof a, s->prefix_tokens, 1),

@@ -23,6 +23,23 @@ kv_status kv_spec_set_engine(kv_spec *s, kv_engine e)
     return KV_OK;
 }
 
+const kv_json_flag *kv_json_flag_at(size_t i)
+{
+    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        const kv_engine_desc *d = kv_engine_get((kv_engine)e);
+        if (i < d->n_json_flags)
+            return &d->json_flags[i];
+        i -= d->n_json_flags;
+    }
+    return NULL;
+}
+
+kv_draft *kv_spec_draft(kv_spec *s)
+{
+    const kv_engine_desc *d = kv_engine_get(s->engine);
+    return d && d->draft_at ? (kv_draft *)(void *)(s->engine_space.bytes + d->draft_at - 1) : NULL;
+}
+
 void kv_spec_set_gpu(kv_spec *s, const kv_gpu *g)
 {
     s->gpu_mem_gib = kv_gpu_gib(g);
