@@ -467,6 +467,11 @@ typedef struct {
     int64_t n_rs_seq;       /* recurrent-state snapshots per sequence for rolling back drafts
                                (llama_context's n_rs_seq; MTP drafting sets it): the state
                                keeps 1 + n_rs_seq copies [0] */
+    kv_draft draft;         /* -md: the draft model of speculative decoding */
+    kv_opt_int ctx_size_draft; /* -cd (before b9115): the draft's cells; not set or 0: one
+                               slot's context */
+    kv_opt_int n_gpu_layers_draft; /* -ngld; not set: the build's default, as -ngl's */
+    int type_k_draft, type_v_draft; /* -ctkd / -ctvd, kv_ggml_cache_type [f16] */
 } kv_llamacpp_spec;
 
 /* One cache llama.cpp allocates (the main one, or the sliding-window one). */
@@ -525,6 +530,13 @@ typedef struct {
                                 estimate; requests at once are counted at it. 0: not used */
     int64_t autofit_n_ctx;   /* cells x streams at autofit_ctx */
     int64_t autofit_slot_ctx;/* one slot's room at autofit_ctx */
+    int64_t draft_contexts;  /* -md: the draft's contexts (one per slot before b9115, then
+                                one shared); 0: no draft */
+    int64_t draft_cells;     /* cells x streams of each */
+    int64_t draft_gpu_layers;/* of its layers + 1, on the GPU */
+    double draft_kv_bytes;   /* its cache, every context */
+    double draft_kv_gpu_bytes;      /* of that, on the GPU */
+    double draft_weights_gpu_bytes; /* its weights on the GPU (the rest mapped on the host) */
 } kv_llamacpp_result;
 
 

@@ -756,10 +756,103 @@ static void no_kv_offload(void **state)
     run_free(&off);
 }
 
+/* A -md draft's value of one key (--get). */
+static double draft_get(const char *key, const char *const *extra)
+{
+    const char *argv[32] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "rtx-4090",
+                            "-c", "32768", "-np", "4", "-md", "qwen3-0.6b"};
+    size_t n = 12;
+    for (size_t i = 0; extra && extra[i] && n < 29; i++)
+        argv[n++] = extra[i];
+    argv[n++] = "--get";
+    argv[n++] = key;
+    argv[n] = NULL;
+    run_result r;
+    run_kvcalc(argv, &r);
+    if (r.status != 0)
+        fail_msg("--get %s: exit %d: %s", key, r.status, r.err);
+    double x = strtod(r.out, NULL);
+    run_free(&r);
+    return x;
+}
+
+/* -md (llama-server's draft; src/engines/llamacpp.c draft_use() cites the commits). Qwen3-0.6B
+ * by hand: 28 layers x (8 x 128 K + 8 x 128 V) x 2 B (f16) = 114,688 B a cell.
+ * - from b9115 one context with the target's cells: 32,768 x 114,688 = 3,758,096,384 B;
+ * - before, one context a slot of the slot's context (-cd 0): 4 x 8,192 cells, the same bytes;
+ *   -cd 2048: 4 x 2,048 x 114,688 = 939,524,096 B;
+ * - -ctkd q8_0 -ctvd q8_0 (with flash attention): 34 B per 32 elements, 28 x 2 x 1,088 B =
+ *   60,928 B a cell, x 32,768 = 1,996,488,704 B;
+ * - -ngld 0: nothing on the GPU; the draft's weights, the 0.6B model's own, in host memory.
+ * The GPU's total grows by the draft's KV and weights there. */
+static void draft_model_contexts(void **state)
+{
+    (void)state;
+    assert_true(draft_get("llamacpp_draft_contexts", NULL) == 1);
+    assert_true(draft_get("llamacpp_draft_cells", NULL) == 32768);
+    assert_true(draft_get("llamacpp_draft_kv_bytes", NULL) == 3758096384.0);
+    const char *const old[] = {"--llamacpp-build", "9000", NULL};
+    assert_true(draft_get("llamacpp_draft_contexts", old) == 4);
+    assert_true(draft_get("llamacpp_draft_cells", old) == 8192);
+    assert_true(draft_get("llamacpp_draft_kv_bytes", old) == 3758096384.0);
+    const char *const cd[] = {"--llamacpp-build", "9000", "-cd", "2048", NULL};
+    assert_true(draft_get("llamacpp_draft_kv_bytes", cd) == 939524096.0);
+    const char *const q8[] = {"-ctkd", "q8_0", "-ctvd", "q8_0", NULL};
+    assert_true(draft_get("llamacpp_draft_kv_bytes", q8) == 1996488704.0);
+    double own = 0;
+    {
+        run_result r;
+        run_kvcalc((const char *const[]){"--model", "qwen3-0.6b", "--get", "weights_bytes", NULL}, &r);
+        own = strtod(r.out, NULL);
+        run_free(&r);
+    }
+    assert_true(draft_get("llamacpp_draft_weights_gpu_bytes", NULL) == own);
+    const char *const none[] = {"-ngld", "0", NULL};
+    assert_true(draft_get("llamacpp_draft_kv_gpu_bytes", none) == 0);
+    assert_true(draft_get("llamacpp_draft_weights_gpu_bytes", none) == 0);
+    assert_true(draft_get("llamacpp_weights_host_bytes", none) == own);
+    assert_true(draft_get("llamacpp_kv_host_bytes", none) == 3758096384.0);
+    double plain;
+    {
+        run_result r;
+        run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu",
+                                         "rtx-4090", "-c", "32768", "-np", "4", "--get",
+                                         "llamacpp_gpu_needed_bytes", NULL}, &r);
+        plain = strtod(r.out, NULL);
+        run_free(&r);
+    }
+    assert_true(draft_get("llamacpp_gpu_needed_bytes", NULL) - plain == 3758096384.0 + own);
+    /* refusals */
+    static const struct {
+        const char *args[4];
+        const char *says;
+    } refused[] = {
+        {{"-cd", "2048"}, "-cd is gone from build 9115"},
+        {{"--llamacpp-build", "5000", "-ctkd", "q8_0"}, "exist from build 5761"},
+        {{"--llamacpp-build", "4000"}, "from build 4246"},
+        {{"-ctvd", "q8_0", "-fa", "off"}, "a quantized V cache needs flash attention"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *argv[24] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "-c", "32768",
+                                "-md", "qwen3-0.6b"};
+        size_t n = 8;
+        for (size_t k = 0; k < 4 && refused[i].args[k]; k++)
+            argv[n++] = refused[i].args[k];
+        run_result r;
+        run_kvcalc(argv, &r);
+        assert_int_equal(r.status, 2);
+        assert_int_equal(r.out_len, 0);
+        if (!strstr(r.err, refused[i].says))
+            fail_msg("case %zu: expected \"%s\" in: %s", i, refused[i].says, r.err);
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(no_kv_offload),
+        cmocka_unit_test(draft_model_contexts),
         cmocka_unit_test(n_cpu_moe),
         cmocka_unit_test(cache_types),       cmocka_unit_test(sizes_by_type),
         cmocka_unit_test(padding_by_build),  cmocka_unit_test(streams_by_build),

@@ -33,7 +33,9 @@ enum {
     B_AUTO_SLOTS = 6925,   /* llama-server without -np: 4 unified slots */
     B_PAD_256 = 6975,      /* n_ctx padded to 256, streams to 256 each */
     B_AUTOFIT = 7407,      /* default -c 0: the model's context, fitted to free memory */
-    B_MLA_NO_V = 7832      /* an MLA cache keeps no V */
+    B_MLA_NO_V = 7832,     /* an MLA cache keeps no V */
+    B_DRAFT = 4246,        /* llama-server's draft context rules (-md, PR #10586) */
+    B_DRAFT_SHARED = 9115  /* one draft context for every slot (PR #22838) */
 };
 
 #define AUTO_SLOTS 4
@@ -70,6 +72,7 @@ static const char *const encoders[] = {"bert", "nomic-bert", "nomic-bert-moe", "
  * --dtype says otherwise (the spec's dtype is one of the inputs this engine overrides). */
 static void llamacpp_defaults(kv_spec *s)
 {
+    s->llamacpp.type_k_draft = s->llamacpp.type_v_draft = KV_GGML_F16;
     kv_llamacpp_spec *l = &s->llamacpp;
     l->build = KV_LLAMACPP_NEWEST_BUILD;
     l->batch_size = DEFAULT_BATCH;
@@ -389,7 +392,66 @@ static double compute_estimate(const kv_spec *s, const settings *st, int64_t kv_
 
 typedef struct {
     double kv_gpu, kv_host, weights_gpu, cpu_moe, compute, needed;
+    int64_t draft_contexts, draft_cells, draft_gpu_layers;
+    double draft_kv, draft_kv_gpu, draft_weights_gpu;
 } gpu_use;
+
+static void rows_of(const kv_spec *s, const settings *st, rows *w);
+static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_full, cells *c);
+
+/* -md: the draft's contexts, their cache and its weights on the GPU (llama-server; the draft
+ * is a model of full-attention layers, kv_draft). Its compute buffers are not counted.
+ * - b4246 to b9114 (examples/server/server.cpp @ 70b98fad, PR #10586; server-context.cpp
+ *   before 68e7ea3e): one context per slot, `n_parallel = 1`, n_ctx = -cd, or 0 = the slot's
+ *   context (n_ctx / n_parallel, later llama_n_ctx_seq), the KV type forced to F16, then
+ *   -ctkd / -ctvd from b5761 (PR #13782, default f16);
+ * - from b9115 (68e7ea3e, PR #22838 "parallel drafting"; common_base_params_to_speculative in
+ *   common/speculative.cpp @ 3f545bec, the ngxson/llama.cpp mirror to 2026-08-23): one
+ *   context, the target's params copied (its n_ctx, slots, streams) with -ctkd / -ctvd's
+ *   types; -cd is gone.
+ * -ngld (-1 = the default) places the draft's layers as -ngl does the target's. */
+static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_use *u)
+{
+    const kv_llamacpp_spec *l = &s->llamacpp;
+    u->draft_contexts = u->draft_cells = u->draft_gpu_layers = 0;
+    u->draft_kv = u->draft_kv_gpu = u->draft_weights_gpu = 0;
+    if (!l->draft.name)
+        return;
+    kv_spec d = *s;
+    memset(&d.layout, 0, sizeof d.layout);
+    memset(&d.arch, 0, sizeof d.arch);
+    d.gguf = NULL;
+    d.layers = l->draft.layers;
+    d.kv_heads = l->draft.kv_heads;
+    d.head_dim = l->draft.head_dim;
+    d.llamacpp.n_gpu_layers = l->n_gpu_layers_draft;
+    d.llamacpp.draft.name = NULL;
+    settings ds = *st;
+    ds.type_k = (int)l->type_k_draft;
+    ds.type_v = (int)l->type_v_draft;
+    ds.v_less = 0;
+    cells dc;
+    if (st->build >= B_DRAFT_SHARED) {
+        dc = *c;
+        u->draft_contexts = 1;
+    } else {
+        ds.n_seq = 1;
+        ds.unified = 1;
+        int64_t n = l->ctx_size_draft.set && l->ctx_size_draft.value > 0 ? l->ctx_size_draft.value
+                                                                         : c->slot_ctx;
+        cells_at(&ds, n, 0, 0, &dc);
+        u->draft_contexts = st->n_seq > 1 ? st->n_seq : 1;
+    }
+    rows dw;
+    rows_of(&d, &ds, &dw);
+    double per = (double)dc.n_ctx * (double)u->draft_contexts;
+    u->draft_cells = dc.n_ctx;
+    u->draft_gpu_layers = dw.gpu_layers;
+    u->draft_kv = (dw.k[CACHE_MAIN] + dw.v[CACHE_MAIN]) * per;
+    u->draft_kv_gpu = (dw.k_gpu[CACHE_MAIN] + dw.v_gpu[CACHE_MAIN]) * per;
+    u->draft_weights_gpu =
+        l->draft.weights_bytes * (double)dw.gpu_layers / (double)(dw.n_layer + 1);
+}
 
 static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
                        const rows *w, const cells *c, gpu_use *u)
@@ -431,7 +493,9 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     }
     int64_t widest = c->cells > c->swa_cells ? c->cells : c->swa_cells;
     u->compute = w->gpu_layers > 0 ? compute_estimate(s, st, widest) : 0;
-    u->needed = u->weights_gpu + u->kv_gpu + u->compute + r->overhead_bytes;
+    draft_use(s, st, c, u);
+    u->needed = u->weights_gpu + u->kv_gpu + u->compute + r->overhead_bytes + u->draft_kv_gpu +
+                u->draft_weights_gpu;
 }
 
 /* The largest -c whose whole fits the GPU: what is needed only grows with n_ctx. *any: every
@@ -469,7 +533,8 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
 
 enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
-    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_PARAMS
+    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE,
+    LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_PARAMS
 };
 static const kv_param params[LC_PARAMS];
 
@@ -517,6 +582,30 @@ static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, no, &params[LC_P_TYPE_V],
                          "a quantized V cache needs flash attention (--flash-attn on); "
                          "llama.cpp refuses it otherwise");
+    if (l->ctx_size_draft.set && !l->draft.name)
+        return kv_refuse(why, no, &params[LC_P_CTX_DRAFT], "applies with a draft model (-md)");
+    if (l->draft.name) {
+        if (st.build < B_DRAFT)
+            return kv_refuse(why, no, &kv_core_params[KV_P_ENGINE],
+                             "kvcalc knows llama-server's draft contexts from build 4246 "
+                             "(--llamacpp-build)");
+        if (l->ctx_size_draft.set && st.build >= B_DRAFT_SHARED)
+            return kv_refuse(why, no, &params[LC_P_CTX_DRAFT],
+                             "-cd is gone from build 9115: the draft's one context takes the "
+                             "target's -c");
+        if (st.build < 5761 && (l->type_k_draft != KV_GGML_F16 || l->type_v_draft != KV_GGML_F16))
+            return kv_refuse(why, no, &params[LC_P_TYPE_K_DRAFT],
+                             "-ctkd / -ctvd exist from build 5761; earlier builds force an F16 "
+                             "draft cache");
+        if (is_quantized((int)l->type_v_draft) && !st.flash)
+            return kv_refuse(why, no, &params[LC_P_TYPE_V_DRAFT],
+                             "a quantized V cache needs flash attention (--flash-attn on)");
+        if (l->draft.head_dim % cache_types[l->type_k_draft].block != 0 ||
+            l->draft.head_dim % cache_types[l->type_v_draft].block != 0)
+            return kv_refuse(why, no, &params[LC_P_TYPE_K_DRAFT],
+                             "the draft's head size is not a multiple of the type's block of 32 "
+                             "elements; llama.cpp refuses it");
+    }
     for (int64_t i = 0; i < n_layers(s); i++) {
         layer_row row = layer_at(s, i, st.build);
         if (row.cache != CACHE_MAIN && row.cache != CACHE_SWA)
@@ -608,12 +697,19 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->gpu_layers = w.gpu_layers;
     gpu_use_at(s, r, &st, &w, &c, &u);
     L->kv_gpu_bytes = u.kv_gpu;
-    L->kv_host_bytes = u.kv_host;
+    L->kv_host_bytes = u.kv_host + (u.draft_kv - u.draft_kv_gpu);
     L->weights_gpu_bytes = u.weights_gpu;
-    L->weights_host_bytes = r->weights_bytes - u.weights_gpu;
+    L->weights_host_bytes = r->weights_bytes - u.weights_gpu +
+                            (s->llamacpp.draft.weights_bytes - u.draft_weights_gpu);
     L->cpu_moe_bytes = u.cpu_moe;
     L->compute_bytes = u.compute;
     L->gpu_needed_bytes = u.needed;
+    L->draft_contexts = u.draft_contexts;
+    L->draft_cells = u.draft_cells;
+    L->draft_gpu_layers = u.draft_gpu_layers;
+    L->draft_kv_bytes = u.draft_kv;
+    L->draft_kv_gpu_bytes = u.draft_kv_gpu;
+    L->draft_weights_gpu_bytes = u.draft_weights_gpu;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
     L->ctx_size_fit = ctx_size_fit(s, r, &st, &w, has_swa, &L->ctx_size_fit_any);
     if (L->autofit && !L->fits_gpu && !L->ctx_size_fit_any && L->ctx_size_fit >= AUTOFIT_MIN &&
@@ -627,7 +723,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
 
     r->max_concurrency = slots_for(L, s->context);
     snprintf(r->engine_version, sizeof r->engine_version, "b%lld", (long long)st.build);
-    r->available_kv_bytes = r->gpu_mem_bytes - u.weights_gpu - u.compute - r->overhead_bytes;
+    r->available_kv_bytes = r->gpu_mem_bytes - u.weights_gpu - u.compute - r->overhead_bytes -
+                            u.draft_weights_gpu;
     r->kv_cache_bytes = L->main.k_bytes + L->main.v_bytes + L->swa.k_bytes + L->swa.v_bytes +
                         L->index.k_bytes;
     r->kv_cache_tokens = L->n_ctx;
@@ -722,6 +819,26 @@ static const kv_param params[LC_PARAMS] = {
                       .key = "n_cpu_moe", .min = 0, .max = 1000000, .blames = KV_ERR_ENGINE_INPUT,
                       .meta = "N",
                       .help = "keep the MoE experts of the first N layers on the CPU [0]"},
+    [LC_P_CTX_DRAFT] = {.name = "ctx-size-draft", .short_name = "cd", P(OPT_INT, ctx_size_draft),
+                        .key = "ctx_size_draft", .min = 0, .max = 1099511627776.0, .tokens = 1,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                        .help = "with -md, before b9115: each slot's draft cells [0: the slot's "
+                                "context]"},
+    [LC_P_NGL_DRAFT] = {.name = "gpu-layers-draft", .short_name = "ngld",
+                        .aliases = {"n-gpu-layers-draft", "spec-draft-ngl", NULL},
+                        P(OPT_INT, n_gpu_layers_draft), .key = "n_gpu_layers_draft", .min = 0,
+                        .max = 1000000, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                        .help = "the draft's layers on the GPU [auto: as -ngl's default]"},
+    [LC_P_TYPE_K_DRAFT] = {.name = "cache-type-k-draft", .short_name = "ctkd",
+                           .aliases = {"spec-draft-type-k", NULL}, P(CHOICE, type_k_draft),
+                           .key = "cache_type_k_draft", .choices = type_names,
+                           .blames = KV_ERR_ENGINE_INPUT, .meta = "TYPE",
+                           .help = "the draft's K cache type (from b5761) [f16]"},
+    [LC_P_TYPE_V_DRAFT] = {.name = "cache-type-v-draft", .short_name = "ctvd",
+                           .aliases = {"spec-draft-type-v", NULL}, P(CHOICE, type_v_draft),
+                           .key = "cache_type_v_draft", .choices = type_names,
+                           .blames = KV_ERR_ENGINE_INPUT, .meta = "TYPE",
+                           .help = "the draft's V cache type (from b5761) [f16]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_llamacpp_result, name, m, T, unit, ftype, sweep)
@@ -763,6 +880,12 @@ static const kv_field fields[] = {
     F(llamacpp_fits_gpu, fits_gpu, int, "boolean", KV_F_BOOL, 3),
     FI(llamacpp_ctx_size_fit, ctx_size_fit, "tokens"),
     F(llamacpp_autofit_ctx, autofit_ctx, int64_t, "tokens", KV_F_INT_OR_NULL, 0),
+    FI(llamacpp_draft_contexts, draft_contexts, "contexts"),
+    FI(llamacpp_draft_cells, draft_cells, "cells"),
+    FI(llamacpp_draft_gpu_layers, draft_gpu_layers, "layers"),
+    FN(llamacpp_draft_kv_bytes, draft_kv_bytes, "bytes"),
+    FN(llamacpp_draft_kv_gpu_bytes, draft_kv_gpu_bytes, "bytes"),
+    FN(llamacpp_draft_weights_gpu_bytes, draft_weights_gpu_bytes, "bytes"),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -949,6 +1072,7 @@ const kv_engine_desc kv_engine_llamacpp = {
     .kv8 = llamacpp_kv8,
     .params = params,
     .n_params = LC_PARAMS,
+    .draft_at = KV_DRAFT_AT(kv_llamacpp_spec, draft),
     KV_TABLE(fields, fields),
     .log = &llamacpp_log,
 };

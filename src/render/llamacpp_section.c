@@ -206,12 +206,30 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
     fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->weights_host_bytes / KV_GIB, 2, 0));
-    fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s = "
+    char dr[FMT_BUF + 16] = "";
+    if (L->draft_contexts > 0) {
+        char name[300];
+        fprintf(out, "  draft    : %s: %lld context%s of %s cells (%s), %lld of %lld layers on "
+                     "the GPU: KV %.2f MiB (%.2f MiB there), weights %s GiB there; its compute "
+                     "buffer%s not counted\n",
+                text_safe(name, sizeof name, s->llamacpp.draft.name), (long long)L->draft_contexts,
+                L->draft_contexts == 1 ? "" : "s", fmt_int(a, sizeof a, L->draft_cells, 1),
+                L->build >= 9115 ? "one for every slot, the target's cells"
+                                 : "one a slot, -cd or the slot's context",
+                (long long)L->draft_gpu_layers, (long long)s->llamacpp.draft.layers + 1,
+                mib(L->draft_kv_bytes), mib(L->draft_kv_gpu_bytes),
+                fmt_fixed(b, sizeof b, L->draft_weights_gpu_bytes / KV_GIB, 2, 0),
+                L->draft_contexts == 1 ? " is" : "s are");
+        snprintf(dr, sizeof dr, " + draft %s",
+                 fmt_fixed(a, sizeof a, (L->draft_kv_gpu_bytes + L->draft_weights_gpu_bytes) / KV_GIB,
+                           2, 0));
+    }
+    fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s%s = "
                  "%s of %s GiB: %s\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->kv_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(c, sizeof c, L->compute_bytes / KV_GIB, 2, 0),
-            fmt_g(d, sizeof d, s->overhead_gib),
+            fmt_g(d, sizeof d, s->overhead_gib), dr,
             fmt_fixed(e, sizeof e, L->gpu_needed_bytes / KV_GIB, 2, 0),
             fmt_figure(f, sizeof f, s->gpu_mem_gib, !s->gpu_name), /* a preset's: 2 decimals */
             L->fits_gpu ? "fits"
