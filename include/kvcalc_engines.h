@@ -258,9 +258,6 @@ typedef struct {
     int draft_shares_group;         /* 1: the draft's layers join the full-attention group
                                        (the same page); 0: one group of two page sizes */
     double draft_page_bytes;        /* 0 above: the draft's layers' bytes in one block */
-    double lookahead_concurrency;   /* speculating: requests of max_model_len the pool holds
-                                       when each also keeps num_speculative_tokens lookahead
-                                       slots (the startup line counts none) */
     double no_spec_concurrency;     /* speculating: the startup line's concurrency without
                                        speculative decoding (the same settings otherwise) */
     double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
@@ -804,6 +801,7 @@ typedef enum {
     KV_LOG_HICACHE_RATIO,     /* SGLang hicache_ratio (ServerArgs) */
     KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA
                                graph memory profiling" */
+    KV_LOG_DRAFT_TP,          /* vLLM speculative_config draft_tensor_parallel_size */
     KV_LOG_FIELDS
 } kv_log_field;
 

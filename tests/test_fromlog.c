@@ -815,10 +815,37 @@ static void unreproduced_line_says_what_it_implies(void **state)
     run_free(&r);
 }
 
+/* speculative_config nests the draft's own 'model' in vLLM's non-default args line, here
+ * before the target's (a real line: a gpt-oss-120b start with an EAGLE-3 head, posted with
+ * its error in a public issue, 2025-12-10). The draft's path was read as the target's; its
+ * keys are read inside the nested dict and nowhere else. */
+static void speculative_config_nested(void **state)
+{
+    (void)state;
+    static const char line[] =
+        "INFO 12-10 16:32:58 [utils.py:233] non-default args: {'trust_remote_code': True, "
+        "'dtype': 'bfloat16', 'max_model_len': 32768, 'gpu_memory_utilization': 0.96, "
+        "'max_num_seqs': 6, 'disable_log_stats': True, 'speculative_config': {'model': "
+        "'/kaggle/input/nvidia-gpt-oss-120b-eagle3/transformers/default/1', "
+        "'draft_tensor_parallel_size': 1, 'num_speculative_tokens': 3, 'method': 'eagle3'}, "
+        "'model': '/kaggle/input/gpt-oss-120b/transformers/default/1'}";
+    static kv_log lg;
+    kv_log_init(&lg);
+    kv_log_feed(&lg, line, sizeof line - 1);
+    const kv_log_values *v = &lg.cand[KV_ENGINE_VLLM];
+    assert_string_equal(v->model, "/kaggle/input/gpt-oss-120b/transformers/default/1");
+    assert_true(v->present[KV_LOG_SPEC_TOKENS] && v->v[KV_LOG_SPEC_TOKENS] == 3);
+    assert_true(v->present[KV_LOG_DRAFT_TP] && v->v[KV_LOG_DRAFT_TP] == 1);
+    assert_true(v->present[KV_LOG_MAX_MODEL_LEN] && v->v[KV_LOG_MAX_MODEL_LEN] == 32768);
+    /* the nested dict's brackets close it: what follows is the line's own */
+    assert_true(v->present[KV_LOG_UTIL] && v->v[KV_LOG_UTIL] == 0.96);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vllm_values),
+        cmocka_unit_test(speculative_config_nested),
         cmocka_unit_test(vllm_two_startups_and_a_cut_file),
         cmocka_unit_test(sglang_values),
         cmocka_unit_test(llamacpp_values),

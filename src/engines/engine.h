@@ -56,6 +56,8 @@ enum {
 #define KV_MAX 512u  /* every rank names itself: keep the largest (a rank index) */
 #define KV_RAW 1024u /* matched on the line before its prefixes are cleaned off (the rank's
                         "(Worker_TP3_EP3 pid=1)" is such a prefix) */
+#define KV_NESTED 2048u /* matched inside the engine's nested regions too (kv_engine_log
+                        .nested): a key only a nested config has */
 
 /* One line pattern. The pattern is the line's own text with conversions: "%n" an integer
  * (thousands commas allowed), "%f" a decimal, "%b" a decimal and its unit (GiB, GB, MiB,
@@ -146,6 +148,10 @@ typedef struct {
 typedef struct {
     const kv_log_pattern *patterns;
     size_t n_patterns;
+    /* openers of nested configs on a line (vLLM's "'speculative_config': {"): their keys are
+     * another model's, so patterns without KV_NESTED skip what they hold, up to the bracket
+     * that closes them; NULL-terminated, or NULL */
+    const char *const *nested;
     const char *const *field_names; /* of kv_log_values.v */
     int n_fields;
     int flash_field, unified_field; /* fields KV_TO_FLASH / KV_TO_UNIFIED write (-1: none) */

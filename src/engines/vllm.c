@@ -311,9 +311,14 @@ static int uses_draft(int method)
            method == KV_VLLM_SPEC_EAGLE3;
 }
 
-/* draft_tensor_parallel_size: the target's unless given (_verify_and_get_draft_tp). */
+/* draft_tensor_parallel_size: the target's unless given (_verify_and_get_draft_tp). Only a
+ * separate draft model reads it (DraftModelProposer, which requires the target's); an EAGLE
+ * head is built from the target's parallel config, so it runs at the target's TP whatever
+ * is given (llm_base_proposer.py @ 9aaf83ef5). */
 static int64_t draft_tp(const kv_spec *s)
 {
+    if (spec_method(&s->vllm) != KV_VLLM_SPEC_DRAFT_MODEL)
+        return s->tp;
     return s->vllm.draft_tp.set ? s->vllm.draft_tp.value : s->tp;
 }
 
@@ -990,23 +995,9 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
     }
     out->blocks_per_request = (int64_t)n;
     out->max_concurrency = (double)out->num_gpu_blocks / (double)n;
-    /* a running request asks for its tokens plus num_speculative_tokens slots
-     * (KVCacheManager.allocate_slots num_lookahead_tokens, vllm PR #16370); the startup line
-     * (get_max_concurrency_for_kv_cache_config) counts max_model_len alone */
-    out->lookahead_concurrency = 0;
-    if (out->spec_method != KV_VLLM_SPEC_NONE && v->num_speculative_tokens > 0) {
-        uint64_t la = 0;
-        settings more = *st;
-        more.m = st->m > INT64_MAX - v->num_speculative_tokens ? INT64_MAX
-                                                                : st->m + v->num_speculative_tokens;
-        for (size_t i = 0; i < nb; i++) {
-            uint64_t term;
-            if (mul_count((uint64_t)bk[i].groups, bucket_blocks(&bk[i], &more, bs, more.m), &term) < 0 ||
-                add_count(la, term, &la) < 0)
-                return KV_ERR_RANGE;
-        }
-        out->lookahead_concurrency = (double)out->num_gpu_blocks / (double)la;
-    }
+    /* a running request's num_speculative_tokens lookahead slots add nothing at
+     * max_model_len: allocate_slots asks min(tokens + num_lookahead_tokens, max_model_len)
+     * (vllm/v1/core/kv_cache_manager.py @ 9aaf83ef5), so the startup line's count holds */
     out->num_cpu_blocks = 0;
     if (counts_blocks_per_token(v)) { /* V0 and V1 before 0.9.1: blocks x block size / M */
         out->max_concurrency = (double)out->num_gpu_blocks * (double)bs / (double)st->m;

@@ -225,7 +225,6 @@ static const kv_field fields[] = {
     FN(vllm_draft_weights_bytes, draft_weights_bytes, "bytes"),
     FI(vllm_draft_layers, draft_layers, "layers"),
     FN(vllm_draft_kv_token_bytes, draft_kv_token_bytes, "bytes"),
-    FN(vllm_lookahead_concurrency, lookahead_concurrency, "requests"),
     FN(vllm_no_spec_concurrency, no_spec_concurrency, "requests"),
 };
 
@@ -250,6 +249,11 @@ static const kv_log_pattern patterns[] = {
     {"'cpu_offload_gb': %f", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
     {"'kv_offloading_size': %f", T(KV_LOG_KV_OFFLOADING), 0, NULL},
     {"'max_loras': %n", T(KV_LOG_MAX_LORAS), 0, NULL},
+    /* speculative_config's keys, inside its nested dict (the log's other keys skip it:
+     * its 'model' is the draft's - a real 2025 log of gpt-oss-120b with an EAGLE-3 head
+     * names it before the target's) */
+    {"'num_speculative_tokens': %n", T(KV_LOG_SPEC_TOKENS), KV_NESTED, NULL},
+    {"'draft_tensor_parallel_size': %n", T(KV_LOG_DRAFT_TP), KV_NESTED, NULL},
     {"'max_lora_rank': %n", T(KV_LOG_LORA_RANK), 0, NULL},
     {"gpu_memory_utilization=%f", T(KV_LOG_UTIL), 0, NULL},
     {"'tensor_parallel_size': %n", T(KV_LOG_TP), 0, NULL},
@@ -350,6 +354,8 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_KV_OFFLOADING, MINE(VLLM_P_KV_OFFLOAD)),
     SET(KV_LOG_MAX_LORAS, MINE(VLLM_P_MAX_LORAS)),
     SET(KV_LOG_LORA_RANK, MINE(VLLM_P_LORA_RANK)),
+    SET(KV_LOG_SPEC_TOKENS, MINE(VLLM_P_SPEC_TOKENS)),
+    SET(KV_LOG_DRAFT_TP, MINE(VLLM_P_DRAFT_TP)),
     /* torch's total: vLLM's budget base */
     {KV_LOG_GPU_TOTAL, CORE(KV_P_GPU_MEM_GIB), KV_LOG_SETTING, 1, 0, 0},
     MEASURED_GIB(KV_LOG_WEIGHTS, MINE(VLLM_P_WEIGHTS)),
@@ -491,8 +497,13 @@ static int graphs_inside(const kv_spec *s)
     return s->vllm.version >= 2100; /* 0.21: CUDA graphs inside the budget */
 }
 
+/* the configs vLLM prints inside its own: the draft's (non-default args, engine config) */
+static const char *const nested[] = {"'speculative_config': {",
+                                     "speculative_config=SpeculativeConfig(", NULL};
+
 static const kv_engine_log vllm_log = {
     KV_TABLE(patterns, patterns),
+    .nested = nested,
     .field_names = kv_log_field_names,
     .n_fields = KV_LOG_FIELDS,
     .flash_field = -1,

@@ -234,6 +234,30 @@ static int match_line(const char *p, const char *line, const pair_filter *f, cap
     return -1;
 }
 
+/* Replaces by spaces, in line, every region a `nested` opener starts: its text after the
+ * opener, up to the bracket that closes the opener's last one. Returns 1 when there was
+ * one. */
+static int blank_nested(char *line, const char *const *nested)
+{
+    int any = 0;
+    size_t n = strlen(line);
+    for (const char *const *o = nested; *o; o++) {
+        char *at = strstr(line, *o);
+        if (!at)
+            continue;
+        any = 1;
+        size_t ol = strlen(*o);
+        char open = (*o)[ol - 1], close = open == '{' ? '}' : open == '(' ? ')' : ']';
+        int depth = 1;
+        for (size_t k = (size_t)(at - line) + ol; k < n && depth > 0; k++) {
+            depth += line[k] == open ? 1 : line[k] == close ? -1 : 0;
+            if (depth > 0)
+                line[k] = ' ';
+        }
+    }
+    return any;
+}
+
 /* ---- storing what matched ------------------------------------------------------------- */
 
 static void copy_text(char *dst, size_t cap, const capture *c)
@@ -493,15 +517,30 @@ void kv_log_feed(kv_log *lg, const char *line, size_t len)
     }
     char *s = kv_log_clean(buf, &len);
     pair_fill(&f, s);
-    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
-        const kv_engine_log *l = log_of(e);
-        for (size_t i = 0; l && i < l->n_patterns; i++) {
-            if (l->patterns[i].flags & KV_RAW)
-                continue;
-            int n = match_line(l->patterns[i].pat, s, &f, caps);
-            if (n >= 0)
-                apply_row(l, &lg->cand[e], &l->patterns[i], caps, n, lg->lines);
+    /* first the whole line (engines with no nested configs, and the patterns of nested
+     * keys), then the line with the nested configs blanked out, for the other patterns of
+     * the engines that have them: their keys are another model's */
+    int blanked = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+            const kv_engine_log *l = log_of(e);
+            for (size_t i = 0; l && i < l->n_patterns; i++) {
+                unsigned fl = l->patterns[i].flags;
+                int outer = l->nested && !(fl & KV_NESTED);
+                if (fl & KV_RAW || outer != pass || (pass == 1 && !blanked))
+                    continue;
+                int n = match_line(l->patterns[i].pat, s, &f, caps);
+                if (n >= 0)
+                    apply_row(l, &lg->cand[e], &l->patterns[i], caps, n, lg->lines);
+            }
         }
+        for (int e = 0; pass == 0 && e < KV_ENGINE_COUNT; e++) {
+            const kv_engine_log *l = log_of(e);
+            if (l && l->nested)
+                blanked |= blank_nested(s, l->nested);
+        }
+        if (pass == 0 && !blanked) /* nothing nested: the outer patterns on the line itself */
+            blanked = 1;
     }
 }
 

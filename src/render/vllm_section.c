@@ -255,7 +255,7 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
  * without it and with each running request's lookahead slots. */
 static void speculation_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
-    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     long long k = (long long)s->vllm.num_speculative_tokens;
     if (v->draft_layers > 0)
         fprintf(out, "  Speculative decoding (%s, %lld token%s): the draft's %s GiB of weights and "
@@ -267,11 +267,10 @@ static void speculation_lines(FILE *out, const kv_spec *s, const kv_vllm_result 
         fprintf(out, "  Speculative decoding (%s, %lld token%s): no weights and no cache of its "
                      "own on the GPU\n",
                 v->spec_method_name, k, k == 1 ? "" : "s");
-    fprintf(out, "    %s requests of %s tokens without it, %s here; %s when every running request "
-                 "also holds its %lld lookahead slot%s\n",
+    fprintf(out, "    %s requests of %s tokens without it, %s with it (the %lld lookahead slot%s "
+                 "of a running request stop at max_model_len: none more at this length)\n",
             fmt_fixed(a, sizeof a, v->no_spec_concurrency, 2, 0), fmt_int(b, sizeof b, s->context, 1),
-            fmt_fixed(c, sizeof c, v->max_concurrency, 2, 0),
-            fmt_fixed(d, sizeof d, v->lookahead_concurrency, 2, 0), k, k == 1 ? "" : "s");
+            fmt_fixed(c, sizeof c, v->max_concurrency, 2, 0), k, k == 1 ? "" : "s");
 }
 
 void report_vllm_text(FILE *out, const kv_report *rep)
