@@ -925,6 +925,24 @@ static void speculative_draft_model(void **state)
                     get_number("vllm_weights_bytes", Q("--max-num-seqs", "1024")) == own);
     assert_true(get_number("vllm_draft_weights_bytes",
                            Q(draft[0], draft[1], draft[2], draft[3], "--tp", "2")) == own / 2);
+    /* a real start: "Reproduction Report: NeMo-RL v0.5.0 + vLLM Speculative Decoding with
+     * Draft Models" (2026-02-10; a public report found in the code index, its repository
+     * not named there) ran Qwen/Qwen3-4B with speculative_config method draft_model, model
+     * Qwen/Qwen3-0.6B, num_speculative_tokens 5, TP 1 on an H20 (vLLM 0.14.0rc2.dev156, the
+     * merge of #24322) and logged "Model loading took 8.67 GiB memory": both models' weights
+     * in the one line. kvcalc: 7.49 + 1.11 = 8.60 GiB (the target alone would be 1.18 GiB
+     * off) */
+    double took = get_number("vllm_weights_bytes",
+                             (const char *const[]){"--engine", "vllm", "--vllm-version", "0.15",
+                                                   "--model", "qwen3-4b-instruct-2507", "--gpu",
+                                                   "h20", "--context", "2048",
+                                                   "--gpu-memory-utilization", "0.85",
+                                                   "--speculative-config",
+                                                   "{\"method\": \"draft_model\", \"model\": "
+                                                   "\"qwen3-0.6b\", \"num_speculative_tokens\": 5, "
+                                                   "\"draft_tensor_parallel_size\": 1}",
+                                                   NULL}) / 1073741824.0;
+    assert_true(fabs(took - 8.67) < 0.1);
     /* what speculation costs: the run without it, the same settings otherwise */
     assert_true(get_number("vllm_no_spec_concurrency", Q(draft[0], draft[1], draft[2], draft[3])) ==
                 get_number("vllm_max_concurrency", Q("--max-num-seqs", "1024")));
