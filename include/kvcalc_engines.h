@@ -404,6 +404,7 @@ typedef struct {
     kv_opt_int max_tokens;    /* KvCacheConfig.max_tokens cap */
     kv_opt_num free_mem_gib;  /* the logged "available: F GiB"; not set: estimated as the
                                  spec's free memory (GPU - weights - overhead) */
+    kv_draft draft;           /* a two-model draft (speculative_config, --draft-model) */
 } kv_trtllm_spec;
 
 /* What TensorRT-LLM would allocate and print, per GPU (rank). */
@@ -420,6 +421,9 @@ typedef struct {
     double allocated_bytes;   /* tokens x per token: the "Allocated X GiB" */
     int64_t blocks_per_request; /* ceil(context / tokens_per_block) */
     double max_concurrency;   /* floor(blocks / blocks_per_request) */
+    double draft_token_bytes; /* the draft's K and V of one token on this rank (in
+                                 per_token_bytes); 0: no draft */
+    double draft_weights_bytes; /* its weights on this rank (out of the estimated free) */
 } kv_trtllm_result;
 
 /* ---- llama.cpp ---- */

@@ -225,10 +225,34 @@ static void worked_examples_through_the_api(void **state)
     assert_int_equal(kv_compute(&s, &r), KV_ERR_ENGINE_INPUT);
 }
 
+/* A two-model draft (KvCacheCreator._cal_max_tokens, tensorrt_llm/_torch/pyexecutor/_util.py
+ * @ d8ae02ca): the per-token sizes add. Llama-3.1-70B at TP 2: 2 x 80 x (8 x 128 / 2) x 2 B =
+ * 163,840 B; Llama-3.2-1B: 2 x 16 x (8 x 64 / 2) x 2 B = 16,384 B; 180,224 B a token, so 40 GiB
+ * x 0.9 / 180,224 = 214,481 tokens (235,929 without the draft). The draft's weights, the 1B
+ * model's own halved, come out of the estimated free memory. */
+static void two_model_draft(void **state)
+{
+    (void)state;
+#define D "--engine", "trtllm", "--model", "llama-3.1-70b-instruct", "--tp", "2", "--gpu", "h100"
+    assert_int_equal(GET(D, "-md", "llama-3.2-1b-instruct", "--free-mem-gib", "40", "--get",
+                         "trtllm_max_tokens"), 214481);
+    assert_int_equal(GET(D, "--free-mem-gib", "40", "--get", "trtllm_max_tokens"), 235929);
+    assert_int_equal(GET(D, "-md", "llama-3.2-1b-instruct", "--get", "trtllm_draft_token_bytes"),
+                     16384);
+    long long own = GET("--model", "llama-3.2-1b-instruct", "--get", "weights_bytes");
+    assert_int_equal(GET(D, "-md", "llama-3.2-1b-instruct", "--get", "trtllm_draft_weights_bytes"),
+                     own / 2);
+    assert_int_equal(GET(D, "--get", "trtllm_free_bytes") -
+                         GET(D, "-md", "llama-3.2-1b-instruct", "--get", "trtllm_free_bytes"),
+                     own / 2);
+#undef D
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t01_memory_faq),
+        cmocka_unit_test(two_model_draft),
         cmocka_unit_test(t02_llama_fp8),
         cmocka_unit_test(requests_take_whole_blocks),
         cmocka_unit_test(max_tokens_caps),

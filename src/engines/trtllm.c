@@ -58,6 +58,10 @@ static kv_status trtllm_check(const kv_spec *s, kv_error *why)
                          "kvcalc does not model TensorRT-LLM's cache for DeepSeek sparse "
                          "attention's indexer (index_head_dim); --engine vllm, sglang and "
                          "llama.cpp do");
+    if (t->draft.name && s->pp > 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_PP],
+                         "kvcalc splits a TensorRT-LLM draft's layers over no pipeline stages "
+                         "(mapping.pp_layers not read): use 1");
     if (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0 || s->layout.kv_shared_layers > 0)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
                          "kvcalc does not model TensorRT-LLM's cache for layers of their own "
@@ -94,15 +98,36 @@ static kv_status token_budget(double primary, double per_token, int64_t *out)
     return KV_OK;
 }
 
+/* A two-model draft (KvCacheCreator in tensorrt_llm/_torch/pyexecutor/_util.py @
+ * d8ae02caed59708512e5aa578a09bb09f365bfed, NVIDIA/TensorRT-LLM; PR #3497): _cal_max_tokens
+ * adds the draft's _get_cache_size_per_token to the target's - 2 B (1 with an fp8 KV cache in
+ * its own quant config, not read: 2), x its attention layers of the stage, x head_dim x
+ * num_key_value_heads // tp_size (the target's mapping), x 2 for K and V - and divides the
+ * budget by the sum. The draft engine is loaded before the profile, so its weights (split by
+ * the same TP) are out of the free memory. */
+static void draft_terms(const kv_spec *s, kv_trtllm_result *t)
+{
+    const kv_draft *d = &s->trtllm.draft;
+    t->draft_token_bytes = t->draft_weights_bytes = 0;
+    if (!d->name)
+        return;
+    int64_t per = d->head_dim * d->kv_heads / s->tp;
+    t->draft_token_bytes = 2.0 * (double)d->layers * (double)per * 2.0;
+    t->draft_weights_bytes = d->weights_bytes / (double)s->tp;
+}
+
 static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
 {
     const kv_trtllm_spec *in = &s->trtllm;
     kv_trtllm_result *t = &r->trtllm;
+    draft_terms(s, t);
     t->free_estimated = !in->free_mem_gib.set;
-    t->free_bytes = t->free_estimated ? r->free_kv_bytes : in->free_mem_gib.value * KV_GIB;
+    t->free_bytes = t->free_estimated ? r->free_kv_bytes - t->draft_weights_bytes
+                                      : in->free_mem_gib.value * KV_GIB;
     t->primary_bytes = t->free_bytes * in->fraction;
-    /* every attention layer of this rank keeps each token (one pool, one window) */
-    t->per_token_bytes = r->kv_bytes_first_token;
+    /* every attention layer of this rank keeps each token (one pool, one window), and the
+     * draft's layers theirs */
+    t->per_token_bytes = r->kv_bytes_first_token + t->draft_token_bytes;
     kv_status st = token_budget(t->primary_bytes, t->per_token_bytes, &t->max_tokens);
     if (st != KV_OK)
         return st;
@@ -175,6 +200,8 @@ static const kv_field fields[] = {
     F(trtllm_tokens_per_block, tokens_per_block, int64_t, "tokens", KV_F_INT, 0),
     F(trtllm_blocks, blocks, int64_t, "blocks", KV_F_INT, 1),
     F(trtllm_blocks_per_request, blocks_per_request, int64_t, "blocks", KV_F_INT, 0),
+    F(trtllm_draft_token_bytes, draft_token_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_draft_weights_bytes, draft_weights_bytes, double, "bytes", KV_F_NUM, 0),
 };
 
 const kv_engine_desc kv_engine_trtllm = {
@@ -193,5 +220,6 @@ const kv_engine_desc kv_engine_trtllm = {
     .kv8_name = "fp8",
     .params = params,
     .n_params = TR_PARAMS,
+    .draft_at = KV_DRAFT_AT(kv_trtllm_spec, draft),
     KV_TABLE(fields, fields),
 };

@@ -20,9 +20,9 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_trtllm_result *t)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF];
     if (t->free_estimated)
-        fprintf(out, "  free    : %s GiB, an estimate: GPU memory - weights - overhead "
+        fprintf(out, "  free    : %s GiB, an estimate: GPU memory - weights%s - overhead "
                      "(give the log's \"available: F GiB\" with --free-mem-gib)\n",
-                gib(a, sizeof a, t->free_bytes));
+                gib(a, sizeof a, t->free_bytes), s->trtllm.draft.name ? " - the draft's" : "");
     else
         fprintf(out, "  free    : --free-mem-gib %s (the log's \"available\")\n",
                 fmt_g(a, sizeof a, s->trtllm.free_mem_gib.value));
@@ -31,6 +31,16 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_trtllm_result *t)
             gib(c, sizeof c, t->primary_bytes),
             fmt_fixed(d, sizeof d, t->per_token_bytes, 0, 1),
             fmt_int(e, sizeof e, t->max_tokens, 1), t->capped ? " (--max-tokens)" : "");
+    if (s->trtllm.draft.name) {
+        char name[300];
+        fprintf(out, "  draft   : %s: %s B of the %s per token are its %lld layers' (the target's "
+                     "and the draft's summed, PR #3497); its weights %s GiB on this rank%s\n",
+                text_safe(name, sizeof name, s->trtllm.draft.name),
+                fmt_fixed(a, sizeof a, t->draft_token_bytes, 0, 1),
+                fmt_fixed(b, sizeof b, t->per_token_bytes, 0, 1), (long long)s->trtllm.draft.layers,
+                gib(c, sizeof c, t->draft_weights_bytes),
+                t->free_estimated ? ", out of the free memory above" : ", inside the log's figure");
+    }
 }
 
 void report_trtllm_text(FILE *out, const kv_report *rep)
