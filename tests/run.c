@@ -146,6 +146,26 @@ char *nested_arrays(size_t depth)
     return text;
 }
 
+double run_get(const char *key, const char *const *args)
+{
+    const char *argv[67];
+    size_t n = 0;
+    while (args[n] && n < 64) {
+        argv[n] = args[n];
+        n++;
+    }
+    argv[n++] = "--get";
+    argv[n++] = key;
+    argv[n] = NULL;
+    run_result r;
+    run_kvcalc(argv, &r);
+    if (r.status != 0)
+        fail_msg("--get %s: exit %d: %s", key, r.status, r.err);
+    double x = strtod(r.out, NULL);
+    run_free(&r);
+    return x;
+}
+
 void expect_stdout(const char *const *args, const char *want)
 {
     run_result r;

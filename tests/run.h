@@ -27,6 +27,9 @@ void run_free(run_result *r);
 /* Runs kvcalc with args (NULL-terminated) and fails the test unless it exits 0 with exactly
  * `want` on stdout. EXPECT_STDOUT("75\n", "--context", "8192", "--get", "max_concurrency"). */
 void expect_stdout(const char *const *args, const char *want);
+
+/* The number `kvcalc ARGS --get KEY` prints; fails the test unless it exits 0. */
+double run_get(const char *key, const char *const *args);
 #define EXPECT_STDOUT(want, ...) expect_stdout((const char *const[]){__VA_ARGS__, NULL}, want)
 
 /* Writes text to a new file named from path, a mkstemp() template ("/tmp/x-XXXXXX") that

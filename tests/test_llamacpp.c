@@ -762,18 +762,10 @@ static double draft_get(const char *key, const char *const *extra)
     const char *argv[32] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "rtx-4090",
                             "-c", "32768", "-np", "4", "-md", "qwen3-0.6b"};
     size_t n = 12;
-    for (size_t i = 0; extra && extra[i] && n < 29; i++)
+    for (size_t i = 0; extra && extra[i] && n < 31; i++)
         argv[n++] = extra[i];
-    argv[n++] = "--get";
-    argv[n++] = key;
     argv[n] = NULL;
-    run_result r;
-    run_kvcalc(argv, &r);
-    if (r.status != 0)
-        fail_msg("--get %s: exit %d: %s", key, r.status, r.err);
-    double x = strtod(r.out, NULL);
-    run_free(&r);
-    return x;
+    return run_get(key, argv);
 }
 
 /* -md (llama-server's draft; src/engines/llamacpp.c draft_use() cites the commits). Qwen3-0.6B
@@ -799,28 +791,17 @@ static void draft_model_contexts(void **state)
     assert_true(draft_get("llamacpp_draft_kv_bytes", cd) == 939524096.0);
     const char *const q8[] = {"-ctkd", "q8_0", "-ctvd", "q8_0", NULL};
     assert_true(draft_get("llamacpp_draft_kv_bytes", q8) == 1996488704.0);
-    double own = 0;
-    {
-        run_result r;
-        run_kvcalc((const char *const[]){"--model", "qwen3-0.6b", "--get", "weights_bytes", NULL}, &r);
-        own = strtod(r.out, NULL);
-        run_free(&r);
-    }
+    double own = run_get("weights_bytes", (const char *const[]){"--model", "qwen3-0.6b", NULL});
     assert_true(draft_get("llamacpp_draft_weights_gpu_bytes", NULL) == own);
     const char *const none[] = {"-ngld", "0", NULL};
     assert_true(draft_get("llamacpp_draft_kv_gpu_bytes", none) == 0);
     assert_true(draft_get("llamacpp_draft_weights_gpu_bytes", none) == 0);
     assert_true(draft_get("llamacpp_weights_host_bytes", none) == own);
     assert_true(draft_get("llamacpp_kv_host_bytes", none) == 3758096384.0);
-    double plain;
-    {
-        run_result r;
-        run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu",
-                                         "rtx-4090", "-c", "32768", "-np", "4", "--get",
-                                         "llamacpp_gpu_needed_bytes", NULL}, &r);
-        plain = strtod(r.out, NULL);
-        run_free(&r);
-    }
+    double plain = run_get("llamacpp_gpu_needed_bytes",
+                           (const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b",
+                                                 "--gpu", "rtx-4090", "-c", "32768", "-np", "4",
+                                                 NULL});
     assert_true(draft_get("llamacpp_gpu_needed_bytes", NULL) - plain == 3758096384.0 + own);
     /* refusals */
     static const struct {

@@ -743,25 +743,6 @@ static void block_sizes_by_release(void **state)
 }
 
 /* A number kvcalc prints for --get KEY with args (NULL-terminated, before --get). */
-static double get_number(const char *key, const char *const *args)
-{
-    const char *argv[MAX_ARGS + 3];
-    size_t n = 0;
-    while (args[n] && n < MAX_ARGS) {
-        argv[n] = args[n];
-        n++;
-    }
-    argv[n++] = "--get";
-    argv[n++] = key;
-    argv[n] = NULL;
-    run_result r;
-    run_kvcalc(argv, &r);
-    if (r.status != 0)
-        fail_msg("--get %s: exit %d: %s", key, r.status, r.err);
-    double x = strtod(r.out, NULL);
-    run_free(&r);
-    return x;
-}
 
 /* --cpu-offload-gb G (vllm/model_executor/offloader/uva.py, applied to the decoder layers by
  * make_layers): G GiB per GPU leave the GPU's weights for pinned host memory and the KV
@@ -776,28 +757,28 @@ static void cpu_offload(void **state)
     (void)state;
 #define ARGS(...) ((const char *const[]){"--engine", "vllm", "--model", "llama-3.1-70b-instruct", \
                                          "--gpu", "gh200", __VA_ARGS__, NULL})
-    double w0 = get_number("vllm_weights_bytes", ARGS("--cpu-offload-gb", "0"));
-    double a0 = get_number("available_kv_bytes", ARGS("--cpu-offload-gb", "0"));
+    double w0 = run_get("vllm_weights_bytes", ARGS("--cpu-offload-gb", "0"));
+    double a0 = run_get("available_kv_bytes", ARGS("--cpu-offload-gb", "0"));
     assert_true(w0 == 141107412992.0);
-    double w70 = get_number("vllm_weights_bytes", ARGS("--cpu-offload-gb", "70"));
-    double a70 = get_number("available_kv_bytes", ARGS("--cpu-offload-gb", "70"));
+    double w70 = run_get("vllm_weights_bytes", ARGS("--cpu-offload-gb", "70"));
+    double a70 = run_get("available_kv_bytes", ARGS("--cpu-offload-gb", "70"));
     assert_true(w70 == 141107412992.0 - 70 * 1073741824.0);
     assert_true(fabs((a70 - a0) - 70 * 1073741824.0) < 1e-3);
     assert_true(fabs(w70 / (61.2922 * 1073741824.0) - 1) < 0.0025);
-    assert_true(get_number("vllm_host_pinned_bytes", ARGS("--cpu-offload-gb", "70")) ==
+    assert_true(run_get("vllm_host_pinned_bytes", ARGS("--cpu-offload-gb", "70")) ==
                 70 * 1073741824.0);
-    assert_true(get_number("vllm_host_pinned_bytes", ARGS("--cpu-offload-gb", "20", "--tp", "2")) ==
+    assert_true(run_get("vllm_host_pinned_bytes", ARGS("--cpu-offload-gb", "20", "--tp", "2")) ==
                 2 * 20 * 1073741824.0);
     /* more than the layers: the layers move, the rest stays */
-    assert_true(get_number("vllm_weights_bytes", ARGS("--cpu-offload-gb", "1000000")) ==
+    assert_true(run_get("vllm_weights_bytes", ARGS("--cpu-offload-gb", "1000000")) ==
                 4202708992.0);
-    assert_true(get_number("vllm_cpu_offload_bytes", ARGS("--cpu-offload-gb", "1000000")) ==
+    assert_true(run_get("vllm_cpu_offload_bytes", ARGS("--cpu-offload-gb", "1000000")) ==
                 136904704000.0);
     /* a measured weights figure is what stayed on the GPU: not reduced again */
-    assert_true(get_number("vllm_weights_bytes",
+    assert_true(run_get("vllm_weights_bytes",
                            ARGS("--cpu-offload-gb", "70", "--weights-gib", "61.2922")) ==
                 61.2922 * 1073741824.0);
-    assert_true(get_number("vllm_host_pinned_bytes",
+    assert_true(run_get("vllm_host_pinned_bytes",
                            ARGS("--cpu-offload-gb", "70", "--weights-gib", "61.2922")) ==
                 70 * 1073741824.0);
     run_result r;
@@ -832,14 +813,14 @@ static void kv_offloading(void **state)
     (void)state;
 #define Q(...) ((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", \
                                       "--tp", "2", __VA_ARGS__, NULL})
-    assert_true(get_number("vllm_kv_offload_blocks", Q("--kv-offloading-size", "100")) == 45511);
-    assert_true(get_number("vllm_kv_offload_tokens", Q("--kv-offloading-size", "100")) == 728176);
-    assert_true(get_number("vllm_host_pinned_bytes", Q("--kv-offloading-size", "100")) ==
+    assert_true(run_get("vllm_kv_offload_blocks", Q("--kv-offloading-size", "100")) == 45511);
+    assert_true(run_get("vllm_kv_offload_tokens", Q("--kv-offloading-size", "100")) == 728176);
+    assert_true(run_get("vllm_host_pinned_bytes", Q("--kv-offloading-size", "100")) ==
                 100 * 1073741824.0);
-    assert_true(get_number("num_gpu_blocks", Q("--kv-offloading-size", "100")) ==
-                get_number("num_gpu_blocks", Q("--kv-offloading-size", "0")));
-    assert_true(get_number("max_concurrency", Q("--kv-offloading-size", "100")) ==
-                get_number("max_concurrency", Q("--kv-offloading-size", "0")));
+    assert_true(run_get("num_gpu_blocks", Q("--kv-offloading-size", "100")) ==
+                run_get("num_gpu_blocks", Q("--kv-offloading-size", "0")));
+    assert_true(run_get("max_concurrency", Q("--kv-offloading-size", "100")) ==
+                run_get("max_concurrency", Q("--kv-offloading-size", "0")));
     run_result r;
     run_kvcalc(Q("--kv-offloading-size", "100", "--vllm-use-v1", "0", "--vllm-version", "0.8"), &r);
     assert_int_equal(r.status, 2); /* V0 has no offloading connector */
@@ -859,21 +840,21 @@ static void lora_buffers(void **state)
     (void)state;
 #define L(...) ((const char *const[]){"--engine", "vllm", "--model", "llama-3.1-8b-instruct", \
                                       "--gpu", "h100", __VA_ARGS__, NULL})
-    assert_true(get_number("vllm_lora_bytes", L("--enable-lora")) == 83886080.0);
-    assert_true(get_number("vllm_weights_bytes", L("--enable-lora")) -
-                    get_number("vllm_weights_bytes", L("--max-loras", "1")) ==
+    assert_true(run_get("vllm_lora_bytes", L("--enable-lora")) == 83886080.0);
+    assert_true(run_get("vllm_weights_bytes", L("--enable-lora")) -
+                    run_get("vllm_weights_bytes", L("--max-loras", "1")) ==
                 83886080.0);
-    assert_true(get_number("vllm_lora_bytes",
+    assert_true(run_get("vllm_lora_bytes",
                            L("--enable-lora", "--max-loras", "4", "--max-lora-rank", "64")) ==
                 1342177280.0);
-    assert_true(get_number("vllm_lora_bytes", L("--enable-lora", "--tp", "2")) == 56623104.0);
-    assert_true(get_number("vllm_lora_bytes", L("--enable-lora", "--tp", "2", "--fully-sharded-loras")) ==
+    assert_true(run_get("vllm_lora_bytes", L("--enable-lora", "--tp", "2")) == 56623104.0);
+    assert_true(run_get("vllm_lora_bytes", L("--enable-lora", "--tp", "2", "--fully-sharded-loras")) ==
                 41943040.0);
-    assert_true(get_number("vllm_lora_bytes", L("--max-loras", "4")) == 0); /* not enabled */
+    assert_true(run_get("vllm_lora_bytes", L("--max-loras", "4")) == 0); /* not enabled */
     /* V0 sized its blocks without them */
-    assert_true(get_number("vllm_weights_bytes", L("--enable-lora", "--vllm-version", "0.8",
+    assert_true(run_get("vllm_weights_bytes", L("--enable-lora", "--vllm-version", "0.8",
                                                    "--vllm-use-v1", "0")) ==
-                get_number("vllm_weights_bytes", L("--vllm-version", "0.8", "--vllm-use-v1", "0")));
+                run_get("vllm_weights_bytes", L("--vllm-version", "0.8", "--vllm-use-v1", "0")));
     run_result r;
     run_kvcalc(L("--enable-lora", "--max-lora-rank", "48"), &r);
     assert_int_equal(r.status, 2);
@@ -910,20 +891,20 @@ static void speculative_draft_model(void **state)
                                       "--vllm-version", "0.20", "--context", "32768",          \
                                       __VA_ARGS__, NULL})
     const char *draft[] = {"--draft-model", "qwen3-0.6b", "--num-speculative-tokens", "4"};
-    assert_true(get_number("num_gpu_blocks", Q(draft[0], draft[1], draft[2], draft[3],
+    assert_true(run_get("num_gpu_blocks", Q(draft[0], draft[1], draft[2], draft[3],
                                                "--kv-cache-memory-gib", "40")) == 10240);
-    assert_true(get_number("num_gpu_blocks", Q("--kv-cache-memory-gib", "40")) == 18204);
-    assert_true(get_number("vllm_max_concurrency", Q(draft[0], draft[1], draft[2], draft[3],
+    assert_true(run_get("num_gpu_blocks", Q("--kv-cache-memory-gib", "40")) == 18204);
+    assert_true(run_get("vllm_max_concurrency", Q(draft[0], draft[1], draft[2], draft[3],
                                                      "--kv-cache-memory-gib", "40")) == 5.0);
-    assert_true(get_number("vllm_draft_layers", Q(draft[0], draft[1], draft[2], draft[3])) == 28);
-    assert_true(get_number("vllm_draft_kv_token_bytes", Q(draft[0], draft[1], draft[2], draft[3])) ==
+    assert_true(run_get("vllm_draft_layers", Q(draft[0], draft[1], draft[2], draft[3])) == 28);
+    assert_true(run_get("vllm_draft_kv_token_bytes", Q(draft[0], draft[1], draft[2], draft[3])) ==
                 28 * 4096);
     /* the draft's weights are the 0.6B model's own, inside "Model loading took" */
-    double own = get_number("weights_bytes", (const char *const[]){"--model", "qwen3-0.6b", NULL});
-    assert_true(get_number("vllm_draft_weights_bytes", Q(draft[0], draft[1], draft[2], draft[3])) == own);
-    assert_true(get_number("vllm_weights_bytes", Q(draft[0], draft[1], draft[2], draft[3])) -
-                    get_number("vllm_weights_bytes", Q("--max-num-seqs", "1024")) == own);
-    assert_true(get_number("vllm_draft_weights_bytes",
+    double own = run_get("weights_bytes", (const char *const[]){"--model", "qwen3-0.6b", NULL});
+    assert_true(run_get("vllm_draft_weights_bytes", Q(draft[0], draft[1], draft[2], draft[3])) == own);
+    assert_true(run_get("vllm_weights_bytes", Q(draft[0], draft[1], draft[2], draft[3])) -
+                    run_get("vllm_weights_bytes", Q("--max-num-seqs", "1024")) == own);
+    assert_true(run_get("vllm_draft_weights_bytes",
                            Q(draft[0], draft[1], draft[2], draft[3], "--tp", "2")) == own / 2);
     /* a real start: "Reproduction Report: NeMo-RL v0.5.0 + vLLM Speculative Decoding with
      * Draft Models" (2026-02-10; a public report found in the code index, its repository
@@ -932,7 +913,7 @@ static void speculative_draft_model(void **state)
      * merge of #24322) and logged "Model loading took 8.67 GiB memory": both models' weights
      * in the one line. kvcalc: 7.49 + 1.11 = 8.60 GiB (the target alone would be 1.18 GiB
      * off) */
-    double took = get_number("vllm_weights_bytes",
+    double took = run_get("vllm_weights_bytes",
                              (const char *const[]){"--engine", "vllm", "--vllm-version", "0.15",
                                                    "--model", "qwen3-4b-instruct-2507", "--gpu",
                                                    "h20", "--context", "2048",
@@ -944,21 +925,21 @@ static void speculative_draft_model(void **state)
                                                    NULL}) / 1073741824.0;
     assert_true(fabs(took - 8.67) < 0.1);
     /* what speculation costs: the run without it, the same settings otherwise */
-    assert_true(get_number("vllm_no_spec_concurrency", Q(draft[0], draft[1], draft[2], draft[3])) ==
-                get_number("vllm_max_concurrency", Q("--max-num-seqs", "1024")));
+    assert_true(run_get("vllm_no_spec_concurrency", Q(draft[0], draft[1], draft[2], draft[3])) ==
+                run_get("vllm_max_concurrency", Q("--max-num-seqs", "1024")));
     /* the JSON vLLM takes says the same */
-    assert_true(get_number("num_gpu_blocks",
+    assert_true(run_get("num_gpu_blocks",
                            Q("--speculative-config",
                              "{\"method\": \"draft_model\", \"model\": \"qwen3-0.6b\", "
                              "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": null}",
                              "--kv-cache-memory-gib", "40")) == 10240);
     /* n-gram: no weights, no cache; the pool unchanged */
-    assert_true(get_number("num_gpu_blocks", Q("--speculative-method", "ngram",
+    assert_true(run_get("num_gpu_blocks", Q("--speculative-method", "ngram",
                                                "--num-speculative-tokens", "4")) ==
-                get_number("num_gpu_blocks", Q("--max-num-seqs", "1024")));
+                run_get("num_gpu_blocks", Q("--max-num-seqs", "1024")));
 #undef Q
     /* two page sizes in one group */
-    assert_true(get_number("num_gpu_blocks",
+    assert_true(run_get("num_gpu_blocks",
                            (const char *const[]){"--engine", "vllm", "--model",
                                                  "llama-3.1-70b-instruct", "--tp", "2",
                                                  "--vllm-version", "0.20", "--draft-model",
