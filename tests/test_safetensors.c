@@ -745,9 +745,75 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* An EAGLE-3 head as vLLM's speculative_config model: its checkpoint's tensors are its
+ * weights (whether it has its own embedding is the checkpoint's say), its one layer a cache
+ * of its own page. The config is specforge's test TINY_EAGLE3 (sgl-project/SpecForge's
+ * tests of its draft registry): 1 layer, 4 heads of 64 / 4 = 16, 2 KV heads. The tensors,
+ * by hand: fc 64 x 192 + q 64 x 128 + k, v 32 x 128 each + o 64 x 64 + lm_head 64 x 64, BF16:
+ * (12,288 + 8,192 + 8,192 + 4,096 + 4,096) x 2 B = 73,728 B. Its cache: 2 x 2 x 16 x 2 B = 128 B
+ * a token beside Qwen3-8B's 36 x 4,096: one group of both pages, 16 x 147,584 = 2,361,344 B a
+ * block, 40 GiB of it = 18,188 blocks. */
+static void eagle3_head(void **state)
+{
+    (void)state;
+    mkdirs("eagle3-head");
+    write_text("eagle3-head/config.json",
+               "{\"architectures\": [\"LlamaForCausalLMEagle3\"], \"model_type\": \"llama\", "
+               "\"hidden_size\": 64, \"intermediate_size\": 128, \"num_attention_heads\": 4, "
+               "\"num_key_value_heads\": 2, \"num_hidden_layers\": 1, "
+               "\"max_position_embeddings\": 512, \"vocab_size\": 256, "
+               "\"draft_vocab_size\": 64, \"tie_word_embeddings\": false}");
+    st_writer w;
+    sw_init(&w);
+    SW_TENSOR(&w, "fc.weight", "BF16", 64, 192);
+    SW_TENSOR(&w, "midlayer.self_attn.q_proj.weight", "BF16", 64, 128);
+    SW_TENSOR(&w, "midlayer.self_attn.k_proj.weight", "BF16", 32, 128);
+    SW_TENSOR(&w, "midlayer.self_attn.v_proj.weight", "BF16", 32, 128);
+    SW_TENSOR(&w, "midlayer.self_attn.o_proj.weight", "BF16", 64, 64);
+    SW_TENSOR(&w, "lm_head.weight", "BF16", 64, 64);
+    write_st("eagle3-head/model.safetensors", &w);
+    sw_free(&w);
+    char dir[1024];
+    tmp_path(dir, sizeof dir, "eagle3-head");
+    const char *base[] = {"--engine", "vllm", "--vllm-version", "0.20", "--model", "qwen3-8b",
+                          "--draft-model", dir, "--num-speculative-tokens", "3",
+                          "--context", "32768", "--kv-cache-memory-gib", "40", NULL};
+    /* the folder's name holds "eagle3": vLLM takes it for an EAGLE-3 head */
+    run_result r;
+    const char *get[20];
+    size_t n = 0;
+    for (; base[n]; n++)
+        get[n] = base[n];
+    get[n++] = "--format";
+    get[n++] = "json";
+    get[n] = NULL;
+    run_kvcalc(get, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"vllm_speculative_method\": \"eagle3\""));
+    assert_non_null(strstr(r.out, "\"vllm_draft_weights_bytes\": 73728,"));
+    assert_non_null(strstr(r.out, "\"vllm_draft_kv_token_bytes\": 128,"));
+    assert_non_null(strstr(r.out, "\"num_gpu_blocks\": 18188,"));
+    run_free(&r);
+    /* its config alone: whether it shares the target's embedding is unknown - refused */
+    mkdirs("eagle3-config");
+    write_text("eagle3-config/config.json",
+               "{\"architectures\": [\"LlamaForCausalLMEagle3\"], \"model_type\": \"llama\", "
+               "\"hidden_size\": 64, \"intermediate_size\": 128, \"num_attention_heads\": 4, "
+               "\"num_key_value_heads\": 2, \"num_hidden_layers\": 1, "
+               "\"max_position_embeddings\": 512, \"vocab_size\": 256, "
+               "\"draft_vocab_size\": 64, \"tie_word_embeddings\": false}");
+    tmp_path(dir, sizeof dir, "eagle3-config");
+    get[7] = dir;
+    run_kvcalc(get, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "give the head's folder (config.json and safetensors)"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(eagle3_head),
         cmocka_unit_test(bytes_by_dtype),   cmocka_unit_test(bytes_by_part),
         cmocka_unit_test(packed_formats),   cmocka_unit_test(metadata_and_sums),
         cmocka_unit_test(bad_lengths),      cmocka_unit_test(bad_json),
