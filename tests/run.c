@@ -146,6 +146,15 @@ char *nested_arrays(size_t depth)
     return text;
 }
 
+void expect_refused(const char *const *args, const char *says)
+{
+    run_result r;
+    run_kvcalc(args, &r);
+    if (r.status != 2 || r.out_len != 0 || !strstr(r.err, says))
+        fail_msg("expected exit 2 and \"%s\"; got exit %d: %s", says, r.status, r.err);
+    run_free(&r);
+}
+
 double run_get(const char *key, const char *const *args)
 {
     const char *argv[67];

@@ -28,6 +28,9 @@ void run_free(run_result *r);
  * `want` on stdout. EXPECT_STDOUT("75\n", "--context", "8192", "--get", "max_concurrency"). */
 void expect_stdout(const char *const *args, const char *want);
 
+/* `kvcalc ARGS` is refused: exit 2, nothing on stdout, `says` in its message. */
+void expect_refused(const char *const *args, const char *says);
+
 /* The number `kvcalc ARGS --get KEY` prints; fails the test unless it exits 0. */
 double run_get(const char *key, const char *const *args);
 #define EXPECT_STDOUT(want, ...) expect_stdout((const char *const[]){__VA_ARGS__, NULL}, want)

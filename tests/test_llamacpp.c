@@ -819,13 +819,7 @@ static void draft_model_contexts(void **state)
         size_t n = 8;
         for (size_t k = 0; k < 4 && refused[i].args[k]; k++)
             argv[n++] = refused[i].args[k];
-        run_result r;
-        run_kvcalc(argv, &r);
-        assert_int_equal(r.status, 2);
-        assert_int_equal(r.out_len, 0);
-        if (!strstr(r.err, refused[i].says))
-            fail_msg("case %zu: expected \"%s\" in: %s", i, refused[i].says, r.err);
-        run_free(&r);
+        expect_refused(argv, refused[i].says);
     }
 }
 

@@ -1256,12 +1256,14 @@ static kv_status check_speculative(const kv_spec *s, kv_error *why)
                          "\"model\")", m == KV_VLLM_SPEC_DRAFT_MODEL ? "draft_model"
                                         : m == KV_VLLM_SPEC_EAGLE    ? "eagle"
                                                                      : "eagle3");
-    int64_t dtp = draft_tp(s);
+    /* the value given is checked for every method (_verify_and_get_draft_tp), though only
+     * a draft_model runs at it */
+    int64_t given = v->draft_tp.set ? v->draft_tp.value : s->tp, dtp = draft_tp(s);
     const kv_param *dtp_param = &kv_vllm_params[VLLM_P_DRAFT_TP];
-    if (dtp != 1 && dtp != s->tp)
+    if (given != 1 && given != s->tp)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, dtp_param,
                          "\"speculative_draft_tensor_parallel_size=%lld cannot be other value "
-                         "than 1 or target model tensor_parallel_size\"", (long long)dtp);
+                         "than 1 or target model tensor_parallel_size\"", (long long)given);
     if (m == KV_VLLM_SPEC_DRAFT_MODEL && dtp != s->tp)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, dtp_param,
                          "\"Currently, 'draft_tensor_parallel_size' and 'tensor_parallel_size' "
