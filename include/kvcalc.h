@@ -1036,6 +1036,12 @@ KVCALC_API kv_status kv_gguf_read(const unsigned char *data, size_t len, const c
 KVCALC_API kv_status kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info,
                                        kv_gguf_info *g, char *err, size_t errcap);
 
+/* Reads the header of a LoRA adapter GGUF (llama.cpp's --lora) as kv_gguf_load_file() does
+ * a model's: its tensors' bytes by group in *g; every tensor must be a .lora_a or .lora_b
+ * (llama.cpp refuses other suffixes). */
+KVCALC_API kv_status kv_gguf_adapter_load_file(const char *path, kv_gguf_info *g, char *err,
+                                               size_t errcap);
+
 /* 1 when the file at path starts with the GGUF magic, else 0 (unreadable: 0). */
 KVCALC_API int kv_gguf_probe(const char *path);
 

@@ -66,6 +66,8 @@ KVCALC_API const kv_json_flag *kv_json_flag_at(size_t i);
 
 /* Where spec s's engine keeps its draft model, or NULL: that engine speculates with none. */
 KVCALC_API kv_draft *kv_spec_draft(kv_spec *s);
+/* Where it keeps LoRA adapter files (struct kv_lora_files), or NULL: it reads none. */
+KVCALC_API struct kv_lora_files *kv_spec_lora_files(kv_spec *s);
 
 /* ---- the lesson's engine (ideal) ---- */
 
@@ -448,6 +450,25 @@ typedef enum { KV_FLASH_OFF, KV_FLASH_ON, KV_FLASH_AUTO } kv_flash_attn;
 
 #define KV_LLAMACPP_NEWEST_BUILD 10573 /* the newest build whose rules kvcalc describes */
 
+/* LoRA adapter files (llama.cpp's --lora), as the program read them: their tensors' bytes
+ * by where llama.cpp puts them - each pair on the device of the weight it patches
+ * (llama_adapter_lora_init_impl, src/llama-adapter.cpp). name NULL: none. */
+typedef struct kv_lora_files {
+    const char *name;       /* the first file, as typed */
+    int64_t files;
+    double total_bytes;     /* every tensor of every file */
+    double embd_bytes;      /* token_embd's pairs: the input layer, always on the CPU */
+    double output_bytes;    /* output's: with the output layer */
+    double block_bytes;     /* the pairs of one block, when every block holds as many */
+    int64_t blocks;         /* blocks with pairs */
+    int alike;              /* 1: every block with pairs holds block_bytes */
+} kv_lora_files;
+
+/* Adds the adapter header g (kv_gguf_adapter_load_file(), file `name`) to *acc (zeroed
+ * before the first). */
+KVCALC_API void kv_lora_files_add(const struct kv_gguf_info *g, const char *name,
+                                  kv_lora_files *acc);
+
 /* llama.cpp's inputs, by its own flag names (docs/llamacpp.md). kvcalc models llama-server.
  * The model's per-layer rows come from the spec's GGUF header (kv_spec.gguf) when it has
  * one. */
@@ -472,6 +493,7 @@ typedef struct {
     kv_opt_int ctx_size_draft; /* -cd (before b9115): the draft's cells; not set or 0: one
                                slot's context */
     kv_opt_int n_gpu_layers_draft; /* -ngld; not set: the build's default, as -ngl's */
+    kv_lora_files lora;     /* --lora FILE ... */
     int type_k_draft, type_v_draft; /* -ctkd / -ctvd, kv_ggml_cache_type [f16] */
 } kv_llamacpp_spec;
 
@@ -538,6 +560,8 @@ typedef struct {
     double draft_kv_bytes;   /* its cache, every context */
     double draft_kv_gpu_bytes;      /* of that, on the GPU */
     double draft_weights_gpu_bytes; /* its weights on the GPU (the rest mapped on the host) */
+    double lora_bytes;       /* --lora: every adapter's tensors */
+    double lora_gpu_bytes;   /* of those, on the GPU (the rest in host memory) */
 } kv_llamacpp_result;
 
 

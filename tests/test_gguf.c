@@ -539,6 +539,71 @@ static void expect_input(const char *flag, const char *file, const char *want)
     run_free(&r);
 }
 
+/* --lora FILE (llama_adapter_lora_init_impl, src/llama-adapter.cpp): every pair on the
+ * device of the weight it patches. An adapter for Qwen3-8B's 36 blocks, by hand: a block's
+ * attn_q pair is lora_a 4,096 x 16 + lora_b 16 x 4,096 in F16 = 262,144 B; the output's
+ * 4,096 x 16 x 2 + 16 x 151,936 x 2 = 131,072 + 4,861,952 = 4,993,024 B. All layers on the GPU: 36 x 262,144 + 4,993,024 = 14,430,208 B there. -ngl 10: the output
+ * and blocks 27 .. 35: 9 x 262,144 + 4,993,024 = 7,352,320 B. -ngl 0: none. */
+static void write_adapter(char *path, size_t cap, const char *suffix, int odd, int uneven)
+{
+    gguf_writer w;
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "qwen3");
+    gw_str(&w, "general.type", "adapter");
+    gw_str(&w, "adapter.type", "lora");
+    char name[64];
+    for (int b = 0; b < 36; b++) {
+        int64_t r = uneven && b == 5 ? 32 : 16;
+        snprintf(name, sizeof name, "blk.%d.attn_q.weight.lora_a", b);
+        gw_tensor(&w, name, 2, (const int64_t[]){4096, r}, GW_F16);
+        snprintf(name, sizeof name, "blk.%d.attn_q.weight.lora_b", b);
+        gw_tensor(&w, name, 2, (const int64_t[]){r, 4096}, GW_F16);
+    }
+    gw_tensor(&w, "output.weight.lora_a", 2, (const int64_t[]){4096, 16}, GW_F16);
+    gw_tensor(&w, "output.weight.lora_b", 2, (const int64_t[]){16, 151936}, GW_F16);
+    if (odd)
+        gw_tensor(&w, "blk.0.attn_k.weight", 2, (const int64_t[]){4096, 16}, GW_F16);
+    write_tmp(&w, path, cap, suffix);
+    gw_free(&w);
+}
+
+static void lora_adapters(void **state)
+{
+    (void)state;
+    char file[512], odd[512], uneven[512];
+    write_adapter(file, sizeof file, "-lora.gguf", 0, 0);
+    write_adapter(odd, sizeof odd, "-lora-odd.gguf", 1, 0);
+    write_adapter(uneven, sizeof uneven, "-lora-uneven.gguf", 0, 1);
+#define LC(...) ((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", \
+                                       "h100", "-c", "8192", __VA_ARGS__, NULL})
+    assert_true(run_get("llamacpp_lora_bytes", LC("--lora", file)) == 14430208.0);
+    assert_true(run_get("llamacpp_lora_gpu_bytes", LC("--lora", file)) == 14430208.0);
+    assert_true(run_get("llamacpp_lora_gpu_bytes", LC("--lora", file, "-ngl", "10")) == 7352320.0);
+    assert_true(run_get("llamacpp_lora_gpu_bytes", LC("--lora", file, "-ngl", "0")) == 0);
+    /* what must fit grows by the GPU's share; the rest is host memory */
+    assert_true(run_get("llamacpp_gpu_needed_bytes", LC("--lora", file, "-ngl", "10")) -
+                    run_get("llamacpp_gpu_needed_bytes", LC("-ngl", "10")) ==
+                7352320.0);
+    assert_true(run_get("llamacpp_weights_host_bytes", LC("--lora", file, "-ngl", "10")) -
+                    run_get("llamacpp_weights_host_bytes", LC("-ngl", "10")) ==
+                14430208.0 - 7352320.0);
+    /* two files: the sums */
+    assert_true(run_get("llamacpp_lora_gpu_bytes", LC("--lora", file, "--lora", file, "-ngl",
+                                                      "10")) == 2 * 7352320.0);
+    expect_refused(LC("--lora", odd), "tensor 'blk.0.attn_k.weight' is no .lora_a / .lora_b");
+    /* blocks of other sizes split by -ngl: not placed by guess */
+    assert_true(run_get("llamacpp_lora_gpu_bytes", LC("--lora", uneven)) ==
+                14430208.0 + 262144.0);
+    expect_refused(LC("--lora", uneven, "-ngl", "10"), "the LoRA adapters' blocks differ");
+    expect_refused((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--lora",
+                                         file, NULL},
+                   "--lora: kvcalc sizes LoRA adapter files with --engine llama.cpp");
+#undef LC
+    remove(file);
+    remove(odd);
+    remove(uneven);
+}
+
 static void binary(void **state)
 {
     (void)state;
@@ -627,6 +692,7 @@ int main(void)
         cmocka_unit_test(bad_headers),     cmocka_unit_test(truncated_everywhere),
         cmocka_unit_test(bad_values),      cmocka_unit_test(bad_tensors),
         cmocka_unit_test(binary),
+        cmocka_unit_test(lora_adapters),
         cmocka_unit_test(item08_gguf_layers_and_tensors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

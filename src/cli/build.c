@@ -200,6 +200,25 @@ static void choose_engine(const kv_options *o, const kv_log_args *log, kv_spec *
         kv_spec_set_engine(out, out->engine);
 }
 
+/* Inputs the program loads from files before any spec (main.c) and the builder copies into
+ * the engine's inputs: where the options hold them, where the engine keeps them. */
+static const void *given_draft(const kv_options *o) { return o->draft; }
+static const void *given_lora(const kv_options *o) { return o->lora_files; }
+static void *slot_draft(kv_spec *s) { return kv_spec_draft(s); }
+static void *slot_lora(kv_spec *s) { return kv_spec_lora_files(s); }
+static const char *typed_draft(const kv_options *o) { return o->draft_typed; }
+static const char *typed_lora(const kv_options *o) { (void)o; return "--lora"; }
+static const struct {
+    const void *(*given)(const kv_options *o);
+    void *(*slot)(kv_spec *s);
+    const char *(*typed)(const kv_options *o);
+    const char *what;
+    size_t size;
+} loaded[] = {
+    {given_draft, slot_draft, typed_draft, "a draft model", sizeof(kv_draft)},
+    {given_lora, slot_lora, typed_lora, "LoRA adapter files", sizeof(kv_lora_files)},
+};
+
 /* 4. explicit flags over the spec, its engine chosen. */
 static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errcap)
 {
@@ -220,24 +239,27 @@ static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errc
         if (p->type != KV_T_ENGINE)
             kv_spec_set(out, p, &o->values[i]);
     }
-    /* the draft model, loaded once by the program, into the engine's own inputs */
-    if (o->draft) {
-        kv_draft *d = kv_spec_draft(out);
-        if (!d) {
+    /* what the program loaded (the draft model, LoRA files), into the engine's own inputs */
+    for (size_t i = 0; i < sizeof loaded / sizeof loaded[0]; i++) {
+        const void *have = loaded[i].given(o);
+        if (!have)
+            continue;
+        void *slot = loaded[i].slot(out);
+        if (!slot) {
             char with[200] = "";
             size_t len = 0;
             for (int e = 0; e < KV_ENGINE_COUNT; e++) {
                 kv_spec probe;
                 kv_spec_defaults(&probe);
                 kv_spec_set_engine(&probe, (kv_engine)e);
-                if (kv_spec_draft(&probe) && len < sizeof with)
+                if (loaded[i].slot(&probe) && len < sizeof with)
                     len += (size_t)snprintf(with + len, sizeof with - len, "%s%s",
                                             len ? ", " : "", kv_engine_name((kv_engine)e));
             }
-            return kv_fail(err, errcap, "%s: kvcalc sizes a draft model with --engine %s",
-                           o->draft_typed, with);
+            return kv_fail(err, errcap, "%s: kvcalc sizes %s with --engine %s",
+                           loaded[i].typed(o), loaded[i].what, with);
         }
-        *d = *o->draft;
+        memcpy(slot, have, loaded[i].size);
     }
     return 0;
 }

@@ -107,6 +107,7 @@ static value_kind_t value_of(const kv_flag *f, const word_list **words, word_lis
         return VAL_NONE;
     switch (f->does) {
     case DO_MODEL_FILE:
+    case DO_LORA:
     case DO_PLOT:
     case DO_FROM_LOG:
         return VAL_FILES;

@@ -57,6 +57,10 @@ static const kv_flag program[] = {
              "second"},
     TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
              "also write an SVG chart of context vs concurrency and memory"),
+    {.name = "lora", .arg = ARG_TEXT, .does = DO_LORA, .engine = ANY, .section = SECTION_MODEL,
+     .meta = "FILE",
+     .help = "a LoRA adapter GGUF (llama.cpp's --lora, repeatable): its tensors on the device "
+             "of each weight they patch"},
     {.name = "draft-model",
      .alias = {"speculative-model", "model-draft", "speculative-draft-model-path", NULL},
      .short_name = "md", .arg = ARG_TEXT, .does = DO_DRAFT, .engine = ANY,

@@ -201,6 +201,20 @@ int main(int argc, char **argv)
     int has_model = o.config_path || o.model_name;
     if (has_model && kv_model_load(o.config_path, o.model_name, &model, err, sizeof err) != 0)
         return usage_error(err);
+    if (o.n_lora > 0) {
+        static kv_gguf_info adapter;
+        static kv_lora_files files;
+        for (size_t i = 0; i < o.n_lora; i++) {
+            if (kv_gguf_adapter_load_file(o.lora[i], &adapter, err, sizeof err) != KV_OK) {
+                char msg[KV_ERR_BUF];
+                snprintf(msg, sizeof msg, "%s", err);
+                kv_fail(err, sizeof err, "--lora: %s", msg);
+                return usage_error(err);
+            }
+            kv_lora_files_add(&adapter, o.lora[i], &files);
+        }
+        o.lora_files = &files;
+    }
     if (o.draft_name) {
         static kv_model draft;
         static kv_draft summary;

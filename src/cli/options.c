@@ -238,6 +238,13 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
         return 0;
     case DO_JSON:
         return take_json(f, typed, val, o, err, cap);
+    case DO_LORA:
+        if (!val || !val[0])
+            return kv_fail(err, cap, "%s: expected a LoRA adapter .gguf file, got ''", typed);
+        if (o->n_lora >= KV_MAX_LORA)
+            return kv_fail(err, cap, "%s: at most %d adapters", typed, KV_MAX_LORA);
+        o->lora[o->n_lora++] = val;
+        return 0;
     case DO_DRAFT:
         if (!val || !val[0])
             return kv_fail(err, cap, "%s: expected a built-in model (--list-models), org/name in "

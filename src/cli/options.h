@@ -52,6 +52,8 @@ typedef enum {
     DO_FROM_LOG,     /* --from-log FILE: a startup log's values become inputs */
     DO_JSON,         /* an engine's flag of a JSON object whose keys are other flags
                         (kv_json_flag: vLLM's --speculative-config) */
+    DO_LORA,         /* --lora FILE (repeatable): llama.cpp's LoRA adapters, loaded by the
+                        program */
     DO_DRAFT,        /* --draft-model NAME (-md, --speculative-model): speculative decoding's
                         draft model, loaded by the program like --model */
     DO_ACTION        /* --help, --version, --list-models, --list-gpus: switch_value is the
@@ -113,6 +115,7 @@ const kv_flag *kv_flag_of(const kv_param *p);
 #define KV_TYPED_MAX 48 /* the longest flag spelling, dashes and NUL included */
 #define KV_MAX_REQUIRE 32
 #define KV_MAX_SWEEP 8
+#define KV_MAX_LORA 16
 #define KV_ERR_BUF 16384 /* an error line: the longest lists every output key */
 #define KV_USAGE_ERROR 2
 #define KV_HINT "Try 'kvcalc --help' for more information."
@@ -152,6 +155,9 @@ typedef struct {
     char draft_typed_buf[KV_TYPED_MAX];
     char json_text[4096];         /* the string values of JSON flags, decoded (a draft's name) */
     size_t json_used;
+    size_t n_lora;
+    const char *lora[KV_MAX_LORA]; /* --lora FILE, as typed (argv) */
+    const struct kv_lora_files *lora_files; /* the adapters, read by the program (main.c) */
     const struct kv_draft *draft; /* the draft model, summarized once the program loaded it
                                      (main.c); NULL: none (or not loaded yet) */
     size_t n_require;

@@ -391,7 +391,7 @@ static double compute_estimate(const kv_spec *s, const settings *st, int64_t kv_
 }
 
 typedef struct {
-    double kv_gpu, kv_host, weights_gpu, cpu_moe, compute, needed;
+    double kv_gpu, kv_host, weights_gpu, cpu_moe, compute, needed, lora_gpu;
     int64_t draft_contexts, draft_cells, draft_gpu_layers;
     double draft_kv, draft_kv_gpu, draft_weights_gpu;
 } gpu_use;
@@ -410,6 +410,24 @@ static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_ful
  *   context, the target's params copied (its n_ctx, slots, streams) with -ctkd / -ctvd's
  *   types; -cd is gone.
  * -ngld (-1 = the default) places the draft's layers as -ngl does the target's. */
+/* --lora: llama_adapter_lora_init_impl (src/llama-adapter.cpp @ 3f545bec, the ngxson/llama.cpp
+ * mirror) allocates each lora_a / lora_b pair in the buffer type of the model tensor it
+ * patches: a GPU block's pairs on the GPU, the output's with the output layer, token_embd's
+ * on the CPU with the input layer. Blocks 0 .. first_gpu - 1 stay on the CPU (-ngl counts
+ * from the last block, the output layer first). With some blocks on each side the pairs
+ * must be alike per block (llamacpp_check). */
+static double lora_on_gpu(const kv_lora_files *lf, const rows *w)
+{
+    if (!lf->name || w->gpu_layers < 1)
+        return 0;
+    int64_t first_gpu = w->n_layer + 1 - w->gpu_layers;
+    double blocks_all = lf->total_bytes - lf->embd_bytes - lf->output_bytes;
+    double blocks = first_gpu <= 0 ? blocks_all
+                    : lf->blocks > first_gpu ? lf->block_bytes * (double)(lf->blocks - first_gpu)
+                                             : 0;
+    return blocks + lf->output_bytes;
+}
+
 static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_use *u)
 {
     const kv_llamacpp_spec *l = &s->llamacpp;
@@ -494,8 +512,9 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     int64_t widest = c->cells > c->swa_cells ? c->cells : c->swa_cells;
     u->compute = w->gpu_layers > 0 ? compute_estimate(s, st, widest) : 0;
     draft_use(s, st, c, u);
+    u->lora_gpu = lora_on_gpu(&s->llamacpp.lora, w);
     u->needed = u->weights_gpu + u->kv_gpu + u->compute + r->overhead_bytes + u->draft_kv_gpu +
-                u->draft_weights_gpu;
+                u->draft_weights_gpu + u->lora_gpu;
 }
 
 /* The largest -c whose whole fits the GPU: what is needed only grows with n_ctx. *any: every
@@ -582,6 +601,20 @@ static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, no, &params[LC_P_TYPE_V],
                          "a quantized V cache needs flash attention (--flash-attn on); "
                          "llama.cpp refuses it otherwise");
+    if (l->lora.name) {
+        int64_t n = n_layers(s);
+        int64_t ngl = l->n_gpu_layers.set ? l->n_gpu_layers.value : st.build >= B_FA_AUTO ? n + 1 : 0;
+        int64_t first_gpu = n + 1 - (ngl > n + 1 ? n + 1 : ngl);
+        if (!l->lora.alike && first_gpu > 0 && first_gpu < n)
+            return kv_refuse(why, no, &params[LC_P_NGL],
+                             "the LoRA adapters' blocks differ, and these -ngl layers split them "
+                             "between the CPU and the GPU: kvcalc places them with every layer on "
+                             "one side (-ngl 0 or all)");
+        if (l->n_cpu_moe > 0)
+            return kv_refuse(why, no, &params[LC_P_CPU_MOE],
+                             "kvcalc does not place LoRA pairs of experts kept on the CPU (--lora "
+                             "with --n-cpu-moe)");
+    }
     if (l->ctx_size_draft.set && !l->draft.name)
         return kv_refuse(why, no, &params[LC_P_CTX_DRAFT], "applies with a draft model (-md)");
     if (l->draft.name) {
@@ -700,7 +733,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->kv_host_bytes = u.kv_host + (u.draft_kv - u.draft_kv_gpu);
     L->weights_gpu_bytes = u.weights_gpu;
     L->weights_host_bytes = r->weights_bytes - u.weights_gpu +
-                            (s->llamacpp.draft.weights_bytes - u.draft_weights_gpu);
+                            (s->llamacpp.draft.weights_bytes - u.draft_weights_gpu) +
+                            (s->llamacpp.lora.total_bytes - u.lora_gpu);
     L->cpu_moe_bytes = u.cpu_moe;
     L->compute_bytes = u.compute;
     L->gpu_needed_bytes = u.needed;
@@ -710,6 +744,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->draft_kv_bytes = u.draft_kv;
     L->draft_kv_gpu_bytes = u.draft_kv_gpu;
     L->draft_weights_gpu_bytes = u.draft_weights_gpu;
+    L->lora_bytes = s->llamacpp.lora.total_bytes;
+    L->lora_gpu_bytes = u.lora_gpu;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
     L->ctx_size_fit = ctx_size_fit(s, r, &st, &w, has_swa, &L->ctx_size_fit_any);
     if (L->autofit && !L->fits_gpu && !L->ctx_size_fit_any && L->ctx_size_fit >= AUTOFIT_MIN &&
@@ -886,6 +922,8 @@ static const kv_field fields[] = {
     FN(llamacpp_draft_kv_bytes, draft_kv_bytes, "bytes"),
     FN(llamacpp_draft_kv_gpu_bytes, draft_kv_gpu_bytes, "bytes"),
     FN(llamacpp_draft_weights_gpu_bytes, draft_weights_gpu_bytes, "bytes"),
+    FN(llamacpp_lora_bytes, lora_bytes, "bytes"),
+    FN(llamacpp_lora_gpu_bytes, lora_gpu_bytes, "bytes"),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -1073,6 +1111,7 @@ const kv_engine_desc kv_engine_llamacpp = {
     .params = params,
     .n_params = LC_PARAMS,
     .draft_at = KV_DRAFT_AT(kv_llamacpp_spec, draft),
+    .lora_at = KV_LORA_AT(kv_llamacpp_spec, lora),
     KV_TABLE(fields, fields),
     .log = &llamacpp_log,
 };

@@ -392,6 +392,12 @@ static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info
     if (padded < bytes || *next > UINT64_MAX - padded)
         return gguf_fail(c, at, "the data section overflows 64 bits");
     *next += padded;
+    if (c->adapter && !c->odd &&
+        !(nlen > 7 && (memcmp(name + nlen - 7, ".lora_a", 7) == 0 ||
+                       memcmp(name + nlen - 7, ".lora_b", 7) == 0))) {
+        c->odd = name;
+        c->odd_len = nlen;
+    }
     g->weight_bytes += (double)bytes;
     g->params += (double)elems;
     group_bytes(g, name, nlen, (double)bytes);
@@ -460,6 +466,14 @@ static int parse(gguf_cur *c, kv_spec *s, kv_model_info *info, kv_gguf_info *g)
     g->data_bytes = next;
     if (!arch[0])
         return gguf_fail(c, end_kv, "no general.architecture key");
+    if (c->adapter) { /* llama_adapter_lora_init_impl: "LoRA tensor ... has unexpected suffix" */
+        if (c->odd)
+            return gguf_fail(c, 24, "not a LoRA adapter: tensor '%.*s' is no .lora_a / .lora_b "
+                                    "(llama.cpp: \"has unexpected suffix\")",
+                             (int)(c->odd_len > 64 ? 64 : c->odd_len), c->odd);
+        snprintf(g->architecture, sizeof g->architecture, "%s", arch);
+        return 0;
+    }
     c->pos = 24;
     if (walk_kv(c, n_kv, 1, arch, sizeof arch, &align, &m) < 0)
         return -1;
@@ -482,6 +496,6 @@ kv_status kv_gguf_read(const unsigned char *data, size_t len, const char *label,
                  kv_model_info *info, kv_gguf_info *g, char *err, size_t errcap)
 {
     kv_gguf_info own; /* when the caller does not want it */
-    gguf_cur c = {data, len, 0, label, err, errcap, 0};
+    gguf_cur c = {data, len, 0, label, err, errcap, 0, 0, NULL, 0};
     return gguf_read_cur(&c, s, info, g ? g : &own);
 }

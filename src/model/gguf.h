@@ -17,6 +17,8 @@ typedef struct {
     char *err;
     size_t errcap;
     int short_read; /* the failure was "the buffer ends here" (load_file reads more) */
+    int adapter;    /* a LoRA adapter: tensors only, every one a .lora_a / .lora_b */
+    const char *odd; size_t odd_len; /* adapter: the first tensor of another suffix */
 } gguf_cur;
 
 /* One metadata value kept for the model rules: where its bytes are, not a copy. */

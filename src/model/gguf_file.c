@@ -42,8 +42,9 @@ static int check_extent(FILE *f, const char *name, const kv_gguf_info *g, char *
     return 0;
 }
 
-kv_status kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf_info *g,
-                      char *err, size_t errcap)
+/* The header of the file at path, as a model's or (adapter 1) a LoRA adapter's. */
+static kv_status load(const char *path, kv_spec *s, kv_model_info *info, kv_gguf_info *g,
+                      int adapter, char *err, size_t errcap)
 {
     char name[1024];
     FILE *f = config_open(path, name, sizeof name, err, errcap);
@@ -66,7 +67,7 @@ kv_status kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, k
             snprintf(err, errcap, "%s: read error", name);
             break;
         }
-        gguf_cur c = {buf, have, 0, name, err, errcap, 0};
+        gguf_cur c = {buf, have, 0, name, err, errcap, 0, adapter, NULL, 0};
         rc = gguf_read_cur(&c, s, info, g);
         if (rc == 0 || !c.short_read || eof || cap >= KV_GGUF_MAX_HEADER) {
             if (rc == 0 && check_extent(f, name, g, err, errcap) < 0)
@@ -78,6 +79,20 @@ kv_status kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, k
     free(buf);
     fclose(f);
     return rc;
+}
+
+kv_status kv_gguf_load_file(const char *path, kv_spec *s, kv_model_info *info, kv_gguf_info *g,
+                      char *err, size_t errcap)
+{
+    return load(path, s, info, g, 0, err, errcap);
+}
+
+kv_status kv_gguf_adapter_load_file(const char *path, kv_gguf_info *g, char *err, size_t errcap)
+{
+    kv_spec s;
+    kv_model_info info;
+    kv_spec_defaults(&s);
+    return load(path, &s, &info, g, 1, err, errcap);
 }
 
 int kv_gguf_probe(const char *path)

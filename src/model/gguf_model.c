@@ -16,6 +16,7 @@
  * - The recurrent state: (conv_kernel - 1) x (inner + 2 x groups x state) + inner x state
  *   elements per layer from the ssm.* keys (Mamba-2, gated delta net); unknown otherwise.
  */
+#define KVCALC_ENGINES /* kv_lora_files */
 #include "gguf.h"
 
 #include <stdio.h>
@@ -389,4 +390,32 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
         info->name[i] = m->name[i] ? m->name[i] : '?';
     info->name[nl] = '\0';
     return 0;
+}
+
+/* ---- LoRA adapter files (--lora) ---- */
+
+void kv_lora_files_add(const kv_gguf_info *g, const char *name, kv_lora_files *acc)
+{
+    double each = 0;
+    int64_t blocks = 0;
+    int alike = 1;
+    for (int64_t i = 0; i < KV_GGUF_MAX_LAYERS; i++) {
+        if (!(g->block_bytes[i] > 0))
+            continue;
+        if (blocks == 0)
+            each = g->block_bytes[i];
+        alike &= g->block_bytes[i] == each && i == blocks; /* blocks 0 .. n-1, alike */
+        blocks++;
+    }
+    if (!acc->name)
+        acc->name = name;
+    /* a second file is alike with the first when both patch the same blocks alike: each
+     * block then holds the sum */
+    acc->alike = acc->files == 0 ? alike : acc->alike && alike && blocks == acc->blocks;
+    acc->blocks = acc->files == 0 || blocks > acc->blocks ? blocks : acc->blocks;
+    acc->block_bytes += each;
+    acc->files++;
+    acc->total_bytes += g->weight_bytes;
+    acc->embd_bytes += g->token_embd_bytes;
+    acc->output_bytes += g->output_bytes;
 }

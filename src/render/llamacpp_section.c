@@ -13,6 +13,7 @@
 #include "format.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* The builds where a printed line changed. */
 enum {
@@ -206,7 +207,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
     fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->weights_host_bytes / KV_GIB, 2, 0));
-    char dr[FMT_BUF + 16] = "";
+    char dr[2 * FMT_BUF + 32] = "";
     if (L->draft_contexts > 0) {
         char name[300];
         fprintf(out, "  draft    : %s: %lld context%s of %s cells (%s), %lld of %lld layers on "
@@ -223,6 +224,18 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
         snprintf(dr, sizeof dr, " + draft %s",
                  fmt_fixed(a, sizeof a, (L->draft_kv_gpu_bytes + L->draft_weights_gpu_bytes) / KV_GIB,
                            2, 0));
+    }
+    if (s->llamacpp.lora.name) {
+        char name[300];
+        const kv_lora_files *lf = &s->llamacpp.lora;
+        fprintf(out, "  LoRA     : %lld adapter file%s (%s%s): %.2f MiB, %.2f MiB on the GPU with "
+                     "the weights they patch, %.2f MiB in host memory\n",
+                (long long)lf->files, lf->files == 1 ? "" : "s",
+                text_safe(name, sizeof name, lf->name), lf->files > 1 ? ", ..." : "",
+                mib(L->lora_bytes), mib(L->lora_gpu_bytes), mib(L->lora_bytes - L->lora_gpu_bytes));
+        size_t at = strlen(dr);
+        snprintf(dr + at, sizeof dr - at, " + LoRA %s",
+                 fmt_fixed(a, sizeof a, L->lora_gpu_bytes / KV_GIB, 2, 0));
     }
     fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s%s = "
                  "%s of %s GiB: %s\n",

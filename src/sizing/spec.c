@@ -40,6 +40,13 @@ kv_draft *kv_spec_draft(kv_spec *s)
     return d && d->draft_at ? (kv_draft *)(void *)(s->engine_space.bytes + d->draft_at - 1) : NULL;
 }
 
+kv_lora_files *kv_spec_lora_files(kv_spec *s)
+{
+    const kv_engine_desc *d = kv_engine_get(s->engine);
+    return d && d->lora_at ? (kv_lora_files *)(void *)(s->engine_space.bytes + d->lora_at - 1)
+                           : NULL;
+}
+
 void kv_spec_set_gpu(kv_spec *s, const kv_gpu *g)
 {
     s->gpu_mem_gib = kv_gpu_gib(g);
