@@ -1037,8 +1037,12 @@ KVCALC_API kv_status kv_gguf_load_file(const char *path, kv_spec *s, kv_model_in
                                        kv_gguf_info *g, char *err, size_t errcap);
 
 /* Reads the header of a LoRA adapter GGUF (llama.cpp's --lora) as kv_gguf_load_file() does
- * a model's: its tensors' bytes by group in *g; every tensor must be a .lora_a or .lora_b
- * (llama.cpp refuses other suffixes). */
+ * a model's (kv_gguf_adapter_read(): from memory, as kv_gguf_read()): its tensors' bytes by
+ * group in *g; every tensor must be a .lora_a or .lora_b (llama.cpp refuses other
+ * suffixes). */
+KVCALC_API kv_status kv_gguf_adapter_read(const unsigned char *data, size_t len,
+                                          const char *label, kv_gguf_info *g, char *err,
+                                          size_t errcap);
 KVCALC_API kv_status kv_gguf_adapter_load_file(const char *path, kv_gguf_info *g, char *err,
                                                size_t errcap);
 

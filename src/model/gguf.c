@@ -492,6 +492,16 @@ int gguf_read_cur(gguf_cur *c, kv_spec *s, kv_model_info *info, kv_gguf_info *g)
     return 0;
 }
 
+kv_status kv_gguf_adapter_read(const unsigned char *data, size_t len, const char *label,
+                               kv_gguf_info *g, char *err, size_t errcap)
+{
+    kv_spec s;
+    kv_model_info info;
+    kv_spec_defaults(&s);
+    gguf_cur c = {data, len, 0, label, err, errcap, 0, 1, NULL, 0};
+    return gguf_read_cur(&c, &s, &info, g);
+}
+
 kv_status kv_gguf_read(const unsigned char *data, size_t len, const char *label, kv_spec *s,
                  kv_model_info *info, kv_gguf_info *g, char *err, size_t errcap)
 {

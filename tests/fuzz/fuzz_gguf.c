@@ -26,6 +26,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[512];
     static const int64_t builds[] = {900, 2000, 3000, 5000, 5500, 6000, 6500, 7000, 8000, 10573};
     kv_spec_defaults(&s);
+    /* as a LoRA adapter (--lora): its tensors placed beside a known model's layers */
+    if (kv_gguf_adapter_read(data, size, "fuzz.gguf", &g, err, sizeof err) == 0) {
+        kv_spec a;
+        kv_spec_defaults(&a);
+        kv_spec_set_engine(&a, KV_ENGINE_LLAMACPP);
+        kv_lora_files_add(&g, "fuzz.gguf", &a.llamacpp.lora);
+        a.llamacpp.n_gpu_layers = KV_SOME_INT(size ? data[0] % 40 : 0);
+        kv_result r;
+        (void)kv_compute(&a, &r);
+    }
     if (kv_gguf_read(data, size, "fuzz.gguf", &s, &info, &g, err, sizeof err) != 0)
         return 0;
     kv_spec l = s;
