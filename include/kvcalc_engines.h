@@ -34,6 +34,7 @@ typedef struct kv_draft {
     int64_t attn_heads;     /* query heads (tensor parallelism must divide them) */
     int64_t head_dim;
     int64_t vocab;          /* its vocabulary (vLLM refuses a draft_model of another size) */
+    int64_t context_length; /* its own n_ctx_train (max_position_embeddings); 0: unknown */
     double weights_bytes;   /* its weights on one GPU unsplit: the checkpoint's tensors, else
                                the parameter estimate in its weight dtype */
     double embed_bytes;     /* the input embedding and output head among them */

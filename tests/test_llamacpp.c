@@ -789,6 +789,21 @@ static void draft_model_contexts(void **state)
     assert_true(draft_get("llamacpp_draft_kv_bytes", old) == 3758096384.0);
     const char *const cd[] = {"--llamacpp-build", "9000", "-cd", "2048", NULL};
     assert_true(draft_get("llamacpp_draft_kv_bytes", cd) == 939524096.0);
+    /* from b9115 a -c of 0 (the default) stays 0 for the draft: its own n_ctx_train, Qwen3-0.6B's
+     * 40,960 (2fb989b's message), 40,960 x 114,688 = 4,697,620,480 B */
+    assert_true(run_get("llamacpp_draft_kv_bytes",
+                        (const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu",
+                                              "h100", "-md", "qwen3-0.6b", NULL}) == 4697620480.0);
+    /* b6931 to b9114: a slot's draft takes llama_n_ctx_seq, the whole n_ctx of a unified cache:
+     * 4 automatic slots x 32,768 x 114,688 = 15,032,385,536 B; before b6931 n_ctx / slots */
+    assert_true(run_get("llamacpp_draft_kv_bytes",
+                        (const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu",
+                                              "h100", "-md", "qwen3-0.6b", "--llamacpp-build", "7000",
+                                              "-c", "32768", NULL}) == 15032385536.0);
+    assert_true(run_get("llamacpp_draft_kv_bytes",
+                        (const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu",
+                                              "h100", "-md", "qwen3-0.6b", "--llamacpp-build", "6000",
+                                              "-c", "32768", "-np", "4", NULL}) == 3758096384.0);
     const char *const q8[] = {"-ctkd", "q8_0", "-ctvd", "q8_0", NULL};
     assert_true(draft_get("llamacpp_draft_kv_bytes", q8) == 1996488704.0);
     double own = run_get("weights_bytes", (const char *const[]){"--model", "qwen3-0.6b", NULL});

@@ -51,6 +51,7 @@ const char *kv_draft_summarize(const kv_spec *d, const char *name, kv_draft *out
     out->attn_heads = d->arch.known && d->arch.heads > 0 ? d->arch.heads : d->kv_heads;
     out->head_dim = d->head_dim;
     out->vocab = d->arch.vocab;
+    out->context_length = d->max_context;
     out->weights_bytes = r.weights_bytes;
     out->weights_estimated = d->params_estimated && !(d->checkpoint_weights_bytes > 0);
     kv_param_parts p;

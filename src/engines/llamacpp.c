@@ -35,6 +35,8 @@ enum {
     B_AUTOFIT = 7407,      /* default -c 0: the model's context, fitted to free memory */
     B_MLA_NO_V = 7832,     /* an MLA cache keeps no V */
     B_DRAFT = 4246,        /* llama-server's draft context rules (-md, PR #10586) */
+    B_DRAFT_CTX_SEQ = 6931,/* a slot's draft context: llama_n_ctx_seq, not n_ctx / slots
+                              (cd5e3b5, PR #16736) */
     B_DRAFT_SHARED = 9115  /* one draft context for every slot (PR #22838) */
 };
 
@@ -104,6 +106,8 @@ typedef struct {
     int64_t n_batch, n_ubatch;
     int64_t ctx_train;       /* the model's context_length, 0: unknown */
     int64_t n_swa;           /* window (or chunk) of the sliding layers */
+    int ctx_from_model;      /* n_ctx is the model's (-c 0 or the default from b7407): a
+                                shared draft context then takes its own n_ctx_train */
 } settings;
 
 static int cache_type(kv_opt_int given, kv_dtype d)
@@ -131,6 +135,7 @@ static void resolve(const kv_spec *s, settings *st)
     st->ctx_train = s->gguf ? s->gguf->context_length : s->max_context;
     st->n_swa = s->layout.window > 0 ? s->layout.window : s->layout.chunk;
     st->v_less = s->layout.mla && st->build >= B_MLA_NO_V;
+    st->ctx_from_model = 0; /* set by the compute once n_ctx is known */
 }
 
 /* ---- the layers: which cache each one has, and its rows ---- */
@@ -403,12 +408,16 @@ static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_ful
  * is a model of full-attention layers, kv_draft). Its compute buffers are not counted.
  * - b4246 to b9114 (examples/server/server.cpp @ 70b98fad, PR #10586; server-context.cpp
  *   before 68e7ea3e): one context per slot, `n_parallel = 1`, n_ctx = -cd, or 0 = the slot's
- *   context (n_ctx / n_parallel, later llama_n_ctx_seq), the KV type forced to F16, then
- *   -ctkd / -ctvd from b5761 (PR #13782, default f16);
+ *   context: n_ctx / n_parallel, from b6931 llama_n_ctx_seq (cd5e3b5, PR #16736: the whole
+ *   n_ctx in a unified cache, so each of the 4 automatic slots' drafts takes all of it); the
+ *   KV type forced to F16, then -ctkd / -ctvd from b5761 (PR #13782, default f16);
  * - from b9115 (68e7ea3e, PR #22838 "parallel drafting"; common_base_params_to_speculative in
  *   common/speculative.cpp @ 3f545bec, the ngxson/llama.cpp mirror to 2026-08-23): one
- *   context, the target's params copied (its n_ctx, slots, streams) with -ctkd / -ctvd's
- *   types; -cd is gone.
+ *   context, the target's params copied (its -c, slots, streams) with -ctkd / -ctvd's types;
+ *   -cd is gone. A -c of 0 (the default) stays 0 for the draft, which then takes its own
+ *   n_ctx_train (2fb989b, after b10573: "the draft context was still created with n_ctx = 0
+ *   and fell back to n_ctx_train / n_streams per sequence"; that commit, which makes it follow
+ *   the target, is in no build kvcalc describes).
  * -ngld (-1 = the default) places the draft's layers as -ngl does the target's. */
 /* --lora: llama_adapter_lora_init_impl (src/llama-adapter.cpp @ 3f545bec, the ngxson/llama.cpp
  * mirror) allocates each lora_a / lora_b pair in the buffer type of the model tensor it
@@ -450,13 +459,17 @@ static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_
     ds.v_less = 0;
     cells dc;
     if (st->build >= B_DRAFT_SHARED) {
-        dc = *c;
+        if (st->ctx_from_model)
+            cells_at(&ds, l->draft.context_length, 0, 0, &dc);
+        else
+            dc = *c;
         u->draft_contexts = 1;
     } else {
         ds.n_seq = 1;
         ds.unified = 1;
         int64_t n = l->ctx_size_draft.set && l->ctx_size_draft.value > 0 ? l->ctx_size_draft.value
-                                                                         : c->slot_ctx;
+                    : st->build >= B_DRAFT_CTX_SEQ                     ? c->slot_ctx
+                                                                       : c->n_ctx / st->n_seq;
         cells_at(&ds, n, 0, 0, &dc);
         u->draft_contexts = st->n_seq > 1 ? st->n_seq : 1;
     }
@@ -622,6 +635,12 @@ static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
             return kv_refuse(why, no, &kv_core_params[KV_P_ENGINE],
                              "kvcalc knows llama-server's draft contexts from build 4246 "
                              "(--llamacpp-build)");
+        int from_model, autofit;
+        (void)n_ctx_asked(s, &st, &from_model, &autofit);
+        if (from_model && st.build >= B_DRAFT_SHARED && l->draft.context_length <= 0)
+            return kv_refuse(why, no, &params[LC_P_CTX],
+                             "with -c 0 the draft's context is its own n_ctx_train, which its "
+                             "config does not give: give -c");
         if (l->ctx_size_draft.set && st.build >= B_DRAFT_SHARED)
             return kv_refuse(why, no, &params[LC_P_CTX_DRAFT],
                              "-cd is gone from build 9115: the draft's one context takes the "
@@ -710,6 +729,7 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     memset(L, 0, sizeof *L);
     L->build = st.build;
     L->n_ctx_asked = n_ctx_asked(s, &st, &L->ctx_from_model, &L->autofit);
+    st.ctx_from_model = L->ctx_from_model;
     L->n_seq = st.n_seq;
     L->auto_slots = st.auto_slots;
     L->unified = st.unified;
@@ -747,6 +767,7 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->lora_bytes = s->llamacpp.lora.total_bytes;
     L->lora_gpu_bytes = u.lora_gpu;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
+    st.ctx_from_model = 0; /* the search gives -c: a shared draft follows it */
     L->ctx_size_fit = ctx_size_fit(s, r, &st, &w, has_swa, &L->ctx_size_fit_any);
     if (L->autofit && !L->fits_gpu && !L->ctx_size_fit_any && L->ctx_size_fit >= AUTOFIT_MIN &&
         L->ctx_size_fit < L->n_ctx_asked) {
