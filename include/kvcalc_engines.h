@@ -256,6 +256,7 @@ typedef struct {
     const char *spec_method_name;   /* its name ("draft_model"), NULL: none */
     const char *draft_model;        /* the draft model's name (the spec's), NULL: none */
     double draft_weights_bytes;     /* the draft's weights on this GPU (inside weights_bytes) */
+    int draft_weights_estimated;    /* 1: from its config's parameter estimate, not tensors */
     int64_t draft_layers;           /* the draft's layers with a cache (MTP's too) */
     double draft_kv_token_bytes;    /* their cache per token on this GPU */
     int draft_shares_group;         /* 1: the draft's layers join the full-attention group
@@ -427,6 +428,7 @@ typedef struct {
     double draft_token_bytes; /* the draft's K and V of one token on this rank (in
                                  per_token_bytes); 0: no draft */
     double draft_weights_bytes; /* its weights on this rank (out of the estimated free) */
+    int draft_weights_estimated; /* 1: from its config's parameter estimate, not tensors */
 } kv_trtllm_result;
 
 /* ---- llama.cpp ---- */
@@ -561,6 +563,7 @@ typedef struct {
     double draft_kv_bytes;   /* its cache, every context */
     double draft_kv_gpu_bytes;      /* of that, on the GPU */
     double draft_weights_gpu_bytes; /* its weights on the GPU (the rest mapped on the host) */
+    int draft_weights_estimated;    /* 1: from its config's parameter estimate, not tensors */
     double lora_bytes;       /* --lora: every adapter's tensors */
     double lora_gpu_bytes;   /* of those, on the GPU (the rest in host memory) */
 } kv_llamacpp_result;

@@ -791,6 +791,7 @@ static void eagle3_head(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"vllm_speculative_method\": \"eagle3\""));
     assert_non_null(strstr(r.out, "\"vllm_draft_weights_bytes\": 73728,"));
+    assert_non_null(strstr(r.out, "\"vllm_draft_weights_estimated\": false,"));
     assert_non_null(strstr(r.out, "\"vllm_draft_kv_token_bytes\": 128,"));
     assert_non_null(strstr(r.out, "\"num_gpu_blocks\": 18188,"));
     run_free(&r);

@@ -897,6 +897,10 @@ static void speculative_draft_model(void **state)
     assert_true(run_get("vllm_max_concurrency", Q(draft[0], draft[1], draft[2], draft[3],
                                                      "--kv-cache-memory-gib", "40")) == 5.0);
     assert_true(run_get("vllm_draft_layers", Q(draft[0], draft[1], draft[2], draft[3])) == 28);
+    /* a preset's weights are the estimate's, and JSON says so */
+    EXPECT_STDOUT("true\n", "--engine", "vllm", "--model", "qwen3-8b", "--vllm-version", "0.20",
+                  "--draft-model", "qwen3-0.6b", "--num-speculative-tokens", "4", "--get",
+                  "vllm_draft_weights_estimated");
     assert_true(run_get("vllm_draft_kv_token_bytes", Q(draft[0], draft[1], draft[2], draft[3])) ==
                 28 * 4096);
     /* the draft's weights are the 0.6B model's own, inside "Model loading took" */

@@ -764,6 +764,7 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->draft_kv_bytes = u.draft_kv;
     L->draft_kv_gpu_bytes = u.draft_kv_gpu;
     L->draft_weights_gpu_bytes = u.draft_weights_gpu;
+    L->draft_weights_estimated = s->llamacpp.draft.name && s->llamacpp.draft.weights_estimated;
     L->lora_bytes = s->llamacpp.lora.total_bytes;
     L->lora_gpu_bytes = u.lora_gpu;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
@@ -943,6 +944,7 @@ static const kv_field fields[] = {
     FN(llamacpp_draft_kv_bytes, draft_kv_bytes, "bytes"),
     FN(llamacpp_draft_kv_gpu_bytes, draft_kv_gpu_bytes, "bytes"),
     FN(llamacpp_draft_weights_gpu_bytes, draft_weights_gpu_bytes, "bytes"),
+    FB(llamacpp_draft_weights_estimated, draft_weights_estimated),
     FN(llamacpp_lora_bytes, lora_bytes, "bytes"),
     FN(llamacpp_lora_gpu_bytes, lora_gpu_bytes, "bytes"),
 };

@@ -109,6 +109,7 @@ static void draft_terms(const kv_spec *s, kv_trtllm_result *t)
 {
     const kv_draft *d = &s->trtllm.draft;
     t->draft_token_bytes = t->draft_weights_bytes = 0;
+    t->draft_weights_estimated = d->name && d->weights_estimated;
     if (!d->name)
         return;
     int64_t per = d->head_dim * d->kv_heads / s->tp;
@@ -202,6 +203,7 @@ static const kv_field fields[] = {
     F(trtllm_blocks_per_request, blocks_per_request, int64_t, "blocks", KV_F_INT, 0),
     F(trtllm_draft_token_bytes, draft_token_bytes, double, "bytes", KV_F_NUM, 0),
     F(trtllm_draft_weights_bytes, draft_weights_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_draft_weights_estimated, draft_weights_estimated, int, "boolean", KV_F_BOOL, 0),
 };
 
 const kv_engine_desc kv_engine_trtllm = {

@@ -367,9 +367,11 @@ static void draft_terms(const kv_spec *s, kv_vllm_result *out)
     out->draft_kv_token_bytes = 0;
     out->draft_shares_group = 1;
     out->draft_page_bytes = 0;
+    out->draft_weights_estimated = 0;
     if (out->spec_method == KV_VLLM_SPEC_MTP) {
         out->draft_layers = s->arch.mtp_layers;
         out->draft_weights_bytes = mtp_weights(s);
+        out->draft_weights_estimated = !(s->checkpoint_mtp_bytes > 0);
         out->draft_kv_token_bytes =
             (double)s->arch.mtp_layers * (s->layout.mla ? mla_entry_bytes(s, out->elem_bytes)
                                                         : target_layer_token_bytes(s, out->elem_bytes));
@@ -377,6 +379,7 @@ static void draft_terms(const kv_spec *s, kv_vllm_result *out)
         double tok = draft_layer_token_bytes(s, out->elem_bytes);
         out->draft_layers = v->draft.layers;
         out->draft_weights_bytes = v->draft.weights_bytes / (double)draft_tp(s);
+        out->draft_weights_estimated = v->draft.weights_estimated;
         out->draft_kv_token_bytes = (double)v->draft.layers * tok;
         out->draft_shares_group = !s->layout.mla && tok == target_layer_token_bytes(s, out->elem_bytes);
     }

@@ -223,6 +223,7 @@ static const kv_field fields[] = {
     F(vllm_speculative_method, spec_method_name, const char *, "string", KV_F_STR, 0),
     F(vllm_draft_model, draft_model, const char *, "string", KV_F_STR, 0),
     FN(vllm_draft_weights_bytes, draft_weights_bytes, "bytes"),
+    FB(vllm_draft_weights_estimated, draft_weights_estimated),
     FI(vllm_draft_layers, draft_layers, "layers"),
     FN(vllm_draft_kv_token_bytes, draft_kv_token_bytes, "bytes"),
     FN(vllm_no_spec_concurrency, no_spec_concurrency, "requests"),
