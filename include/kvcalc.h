@@ -1206,7 +1206,8 @@ typedef struct {
     long kv_lines;         /* KV lines matched */
     long last_kv_line;     /* line number of the last one (0: none) */
     int startups;          /* startups seen (values are the last one's) */
-    int swa_next;          /* llama.cpp: the next cache line is the main cache (0), the
+    int swa_next;          /* llama.cpp: (3: a draft model's lines run, left out) the next
+                              cache line is the main cache (0), the
                               sliding-window cache (1) or the sparse-attention indexer's (2) */
 } kv_log_values;
 

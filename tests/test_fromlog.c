@@ -841,11 +841,52 @@ static void speculative_config_nested(void **state)
     assert_true(v->present[KV_LOG_UTIL] && v->v[KV_LOG_UTIL] == 0.96);
 }
 
+/* llama-server with -md: the lines after "loading draft model" are the draft's, and its
+ * "KV self size" came last, so it was read as the model's cache. The main model's lines and
+ * the draft-load line are a real log's (ggml-org/llama.cpp#11337, a 64-layer QwQ-class model,
+ * q8_0 cache, -c 32768, draft Qwen2.5-Coder-0.5B); that excerpt stops before the draft's own
+ * context, so the draft's lines are those a log of the same era prints for its per-slot draft
+ * context (#12968: 512 cells of a 24-layer Qwen2.5-0.5B draft, 6.00 MiB), joined after it. */
+static void llamacpp_draft_lines_left_out(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "llama_kv_cache_init: kv_size = 32768, offload = 1, type_k = 'q8_0', type_v = 'q8_0', "
+        "n_layer = 64, can_shift = 1",
+        "llama_kv_cache_init:      ROCm0 KV buffer size =  4352.00 MiB",
+        "llama_new_context_with_model: KV self size  = 4352.00 MiB, K (q8_0): 2176.00 MiB, V "
+        "(q8_0): 2176.00 MiB",
+        "llama_new_context_with_model:      ROCm0 compute buffer size =   307.00 MiB",
+        "srv    load_model: loading draft model '/models/Qwen2.5-Coder-0.5B-Instruct-IQ4_XS.gguf'",
+        "llama_load_model_from_file: using device ROCm0 (AMD Radeon RX 7900 XTX) - 1840 MiB free",
+        "srv          init: initializing slots, n_slots = 1",
+        "llama_context: n_seq_max     = 1",
+        "llama_context: n_ctx         = 512",
+        "llama_context: n_ubatch      = 512",
+        "init: kv_size = 512, offload = 1, type_k = 'f16', type_v = 'f16', n_layer = 24, "
+        "can_shift = 1",
+        "init:      ROCm0 KV buffer size =     6.00 MiB",
+        "llama_context: KV self size  =    6.00 MiB, K (f16):    3.00 MiB, V (f16):    3.00 MiB",
+        "llama_context:      ROCm0 compute buffer size =   298.50 MiB",
+    };
+    static kv_log lg;
+    kv_log_init(&lg);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        kv_log_feed(&lg, lines[i], strlen(lines[i]));
+    const kv_log_values *v = &lg.cand[KV_ENGINE_LLAMACPP];
+    assert_true(v->present[KV_LOG_KV_BYTES]);
+    assert_true(v->v[KV_LOG_KV_BYTES] == 4352.0 * 1048576.0);
+    assert_string_equal(v->type_k, "q8_0");
+    assert_false(v->present[KV_LOG_N_CTX]); /* the draft's n_ctx = 512 is not the model's */
+    assert_int_equal(v->kv_lines, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vllm_values),
         cmocka_unit_test(speculative_config_nested),
+        cmocka_unit_test(llamacpp_draft_lines_left_out),
         cmocka_unit_test(vllm_two_startups_and_a_cut_file),
         cmocka_unit_test(sglang_values),
         cmocka_unit_test(llamacpp_values),

@@ -56,6 +56,10 @@ enum {
 #define KV_MAX 512u  /* every rank names itself: keep the largest (a rank index) */
 #define KV_RAW 1024u /* matched on the line before its prefixes are cleaned off (the rank's
                         "(Worker_TP3_EP3 pid=1)" is such a prefix) */
+#define KV_DRAFT_ON 4096u /* a draft model loads: the lines after it are its own (its metadata,
+                        context and cache), left out until a row with KV_DRAFT_OFF */
+#define KV_DRAFT_OFF 8192u /* a new process: the draft's lines are over */
+#define KV_ALWAYS 16384u /* read during a draft's lines too (the server's own, not a model's) */
 #define KV_NESTED 2048u /* matched inside the engine's nested regions too (kv_engine_log
                         .nested): a key only a nested config has */
 

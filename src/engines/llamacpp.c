@@ -954,8 +954,13 @@ static const kv_field fields[] = {
 /* llama.cpp's lines by build (src/llama-context.cpp, src/llama-kv-cache.cpp,
  * tools/server/server.cpp; docs/llamacpp.md section 7). */
 static const kv_log_pattern patterns[] = {
-    {"build: %n (%s)", T(KV_LOG_BUILD, KV_TO_SKIP), KV_START, NULL},
-    {"build = %n (%s)", T(KV_LOG_BUILD, KV_TO_SKIP), KV_START, NULL},
+    {"build: %n (%s)", T(KV_LOG_BUILD, KV_TO_SKIP), KV_START | KV_DRAFT_OFF, NULL},
+    {"build = %n (%s)", T(KV_LOG_BUILD, KV_TO_SKIP), KV_START | KV_DRAFT_OFF, NULL},
+    /* llama-server's -md (SRV_INF "loading draft model '%s'", server.cpp @ c392e509; LOG_INF
+     * "%s: loading draft model '%s'" in 2026): what follows - the draft's metadata, its
+     * context and cache lines - is the draft's, not the model's (a log of #11337 prints it
+     * after the main cache) */
+    {"loading draft model '%s'", T(KV_TO_SKIP), KV_DRAFT_ON, NULL},
     {"loaded meta data with %n key-value pairs and %n tensors from %s (version",
      T(KV_TO_SKIP, KV_TO_SKIP, KV_TO_MODEL), KV_START, NULL},
     {"file size = %b", T(KV_LOG_WEIGHTS), 0, NULL},
@@ -965,7 +970,7 @@ static const kv_log_pattern patterns[] = {
      NULL},
     {"n_seq_max = %n", T(KV_LOG_N_SEQ), 0, NULL},
     {"n_rs_seq = %n", T(KV_LOG_N_RS_SEQ), 0, NULL},
-    {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, KV_LOG_N_CTX_SLOT), 0, NULL},
+    {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, KV_LOG_N_CTX_SLOT), KV_ALWAYS, NULL},
     {"using n_parallel = %n and kv_unified = %s", T(KV_LOG_N_SEQ, KV_TO_UNIFIED), 0, NULL},
     {"n_ubatch = %n", T(KV_LOG_N_UBATCH), 0, NULL},
     {"flash_attn = %s", T(KV_TO_FLASH), 0, NULL},

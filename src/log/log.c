@@ -378,9 +378,18 @@ static void store(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern
         v->swa_next = 0;
 }
 
+/* swa_next's value while a draft model's lines run (after KV_DRAFT_ON) */
+#define DRAFT_LINES 3
+
 static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern *row,
                       const capture *caps, int n, long line_no)
 {
+    if (v->swa_next == DRAFT_LINES) {
+        if (row->flags & KV_DRAFT_OFF)
+            v->swa_next = 0;
+        else if (!(row->flags & KV_ALWAYS))
+            return; /* the draft's metadata, context and cache are not the model's */
+    }
     if (row->flags & KV_START && v->kv_lines > 0) { /* a new startup: forget the last one */
         int startups = v->startups;
         char version[sizeof v->version]; /* but the release: a server that loads another
@@ -405,6 +414,8 @@ static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pat
         v->kv_lines++;
         v->last_kv_line = line_no;
     }
+    if (row->flags & KV_DRAFT_ON)
+        v->swa_next = DRAFT_LINES;
 }
 
 /* ---- cleaning a line ------------------------------------------------------------------ */
