@@ -37,7 +37,6 @@ typedef struct kv_draft {
     int64_t context_length; /* its own n_ctx_train (max_position_embeddings); 0: unknown */
     double weights_bytes;   /* its weights on one GPU unsplit: the checkpoint's tensors, else
                                the parameter estimate in its weight dtype */
-    double embed_bytes;     /* the input embedding and output head among them */
     int weights_estimated;  /* 1: weights_bytes is the parameter estimate */
 } kv_draft;
 
@@ -559,6 +558,7 @@ typedef struct {
     int64_t draft_contexts;  /* -md: the draft's contexts (one per slot before b9115, then
                                 one shared); 0: no draft */
     int64_t draft_cells;     /* cells x streams of each */
+    int draft_shared;        /* 1: one context for every slot (from b9115), 0: one a slot */
     int64_t draft_gpu_layers;/* of its layers + 1, on the GPU */
     double draft_kv_bytes;   /* its cache, every context */
     double draft_kv_gpu_bytes;      /* of that, on the GPU */

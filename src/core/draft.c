@@ -54,9 +54,5 @@ const char *kv_draft_summarize(const kv_spec *d, const char *name, kv_draft *out
     out->context_length = d->max_context;
     out->weights_bytes = r.weights_bytes;
     out->weights_estimated = d->params_estimated && !(d->checkpoint_weights_bytes > 0);
-    kv_param_parts p;
-    kv_estimate_param_parts(&d->arch, &d->layout, d->layers, d->kv_heads, d->head_dim, &p);
-    out->embed_bytes = p.embeddings * kv_dtype_get(d->arch.known ? d->arch.base_dtype
-                                                                 : d->weight_dtype)->bytes;
     return NULL;
 }

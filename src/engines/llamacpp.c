@@ -398,6 +398,7 @@ static double compute_estimate(const kv_spec *s, const settings *st, int64_t kv_
 typedef struct {
     double kv_gpu, kv_host, weights_gpu, cpu_moe, compute, needed, lora_gpu;
     int64_t draft_contexts, draft_cells, draft_gpu_layers;
+    int draft_shared;
     double draft_kv, draft_kv_gpu, draft_weights_gpu;
 } gpu_use;
 
@@ -441,6 +442,7 @@ static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_
 {
     const kv_llamacpp_spec *l = &s->llamacpp;
     u->draft_contexts = u->draft_cells = u->draft_gpu_layers = 0;
+    u->draft_shared = st->build >= B_DRAFT_SHARED;
     u->draft_kv = u->draft_kv_gpu = u->draft_weights_gpu = 0;
     if (!l->draft.name)
         return;
@@ -760,6 +762,7 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->gpu_needed_bytes = u.needed;
     L->draft_contexts = u.draft_contexts;
     L->draft_cells = u.draft_cells;
+    L->draft_shared = u.draft_shared;
     L->draft_gpu_layers = u.draft_gpu_layers;
     L->draft_kv_bytes = u.draft_kv;
     L->draft_kv_gpu_bytes = u.draft_kv_gpu;

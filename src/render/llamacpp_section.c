@@ -215,7 +215,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                      "buffer%s not counted\n",
                 text_safe(name, sizeof name, s->llamacpp.draft.name), (long long)L->draft_contexts,
                 L->draft_contexts == 1 ? "" : "s", fmt_int(a, sizeof a, L->draft_cells, 1),
-                L->build < 9115      ? "one a slot, -cd or the slot's context"
+                !L->draft_shared     ? "one a slot, -cd or the slot's context"
                 : L->ctx_from_model ? "one for every slot; with -c 0 the draft's own n_ctx_train"
                                     : "one for every slot, the target's cells",
                 (long long)L->draft_gpu_layers, (long long)s->llamacpp.draft.layers + 1,

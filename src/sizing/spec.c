@@ -34,17 +34,22 @@ const kv_json_flag *kv_json_flag_at(size_t i)
     return NULL;
 }
 
-kv_draft *kv_spec_draft(kv_spec *s)
+/* The member of s's engine inputs at a descriptor's offset + 1 (0: the engine has none). */
+static void *engine_member(kv_spec *s, size_t kv_engine_desc_offset)
 {
     const kv_engine_desc *d = kv_engine_get(s->engine);
-    return d && d->draft_at ? (kv_draft *)(void *)(s->engine_space.bytes + d->draft_at - 1) : NULL;
+    size_t at = d ? *(const size_t *)(const void *)((const char *)d + kv_engine_desc_offset) : 0;
+    return at ? s->engine_space.bytes + at - 1 : NULL;
+}
+
+kv_draft *kv_spec_draft(kv_spec *s)
+{
+    return engine_member(s, offsetof(kv_engine_desc, draft_at));
 }
 
 kv_lora_files *kv_spec_lora_files(kv_spec *s)
 {
-    const kv_engine_desc *d = kv_engine_get(s->engine);
-    return d && d->lora_at ? (kv_lora_files *)(void *)(s->engine_space.bytes + d->lora_at - 1)
-                           : NULL;
+    return engine_member(s, offsetof(kv_engine_desc, lora_at));
 }
 
 void kv_spec_set_gpu(kv_spec *s, const kv_gpu *g)
