@@ -74,3 +74,22 @@ for engine in vllm sglang trtllm llama.cpp; do
   ns=$(( end - start ))
   echo "  $engine: $rows rows in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"
 done
+
+echo "== workload simulation (request-steps per second, the onset search included)"
+for engine in vllm sglang llama.cpp; do
+  args="--engine $engine --model qwen3-8b --gpu h100 --max-model-len 8192 --prompt-tokens median=1020,p99=4142 --output-tokens median=129,p99=601 --rate 5 --tpot-ms 30 --ttft-ms 150 --requests 4000"
+  [ "$engine" = llama.cpp ] && args="$args -c 32768 -np 8"
+  start=$(now_ns)
+  # shellcheck disable=SC2086 # the words of args are flags
+  steps=$("$bin" $args --get workload_request_steps)
+  end=$(now_ns)
+  ms=$(( (end - start) / 1000000 + 1 ))
+  echo "  $engine: $steps request-steps in $ms ms: $(( steps / ms * 1000 )) per second"
+done
+# the floor: a printf loop writing as many lines as a second of the simulation's steps
+n=1000000
+start=$(now_ns)
+awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "%d,%d\n", i, i * 3 }' > "$out"
+end=$(now_ns)
+ms=$(( (end - start) / 1000000 + 1 ))
+echo "  floor, an awk printf loop: $n lines in $ms ms: $(( n / ms * 1000 )) per second"

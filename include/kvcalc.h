@@ -89,6 +89,8 @@ typedef enum {
     KV_ERR_WEIGHTS_UNKNOWN, /* the model's config names a part the parameter estimate cannot
                                count (arch.unknown) and no weights were given: refused
                                rather than sized with a default */
+    KV_ERR_WORKLOAD,        /* a workload input that cannot run, or an engine whose scheduler
+                               is not simulated (the call's kv_error says which) */
     KV_STATUS_COUNT
 } kv_status;
 
@@ -392,6 +394,18 @@ struct kv_gguf_info; /* a GGUF header's per-layer numbers (models section) */
 
 typedef struct kv_spec kv_spec;
 typedef struct kv_result kv_result;
+
+/* One kind of cache group of a scheduler (the workload section below): blocks a request of
+ * n tokens holds in it are `groups` x min(ceil(n / block_size), cap_blocks) (cap 0: no
+ * cap), or `groups` x cap_blocks from its first token for a state (`fixed`). An engine's
+ * result keeps its groups in this form. */
+#define KV_SCHED_MAX_GROUPS 4
+typedef struct {
+    int64_t groups;
+    int64_t block_size;
+    int64_t cap_blocks;
+    int fixed;
+} kv_sched_group;
 
 #ifdef KVCALC_ENGINES
 #include "kvcalc_engines.h" /* the per-engine structs, for the members below */
@@ -704,7 +718,8 @@ typedef enum {
     KV_FROM_ENGINE,  /* a member of one engine's result: null unless that engine was chosen */
     KV_FROM_PLAN,    /* a kv_plan member: null without a plan */
     KV_FROM_LAYOUTS, /* a kv_layouts member: null without layouts */
-    KV_FROM_LOG      /* a kv_comparison member: null without a startup log */
+    KV_FROM_LOG,     /* a kv_comparison member: null without a startup log */
+    KV_FROM_WORKLOAD /* a kv_workload_result member: null without a workload */
 } kv_field_from;
 
 /* How a field's member reads. */
@@ -1329,6 +1344,149 @@ KVCALC_API const char *kv_log_model(const kv_log *lg);
  * one sentence in err (what is missing) when this log's lines do not say enough. */
 KVCALC_API kv_status kv_log_model_spec(const kv_log *lg, kv_spec *s, kv_gguf_info *g,
                                        char *name, size_t cap, char *err, size_t errcap);
+
+/* ---- workload: capacity under load (a step-level simulation of one replica) ------------- */
+
+/* A length of prompt or output tokens: fixed, or log-normal (two of mean, median, p99). */
+typedef enum { KV_DIST_FIXED, KV_DIST_LOGNORMAL } kv_dist_kind;
+typedef struct {
+    kv_dist_kind kind;
+    double value;     /* KV_DIST_FIXED: the length, >= 1 */
+    double mu, sigma; /* KV_DIST_LOGNORMAL: of ln(length), sigma > 0 */
+} kv_dist;
+
+/* The log-normal with two of mean, median and p99 (the third NaN): sigma from
+ * median and p99 is ln(p99 / median) / z99, from mean and median sqrt(2 ln(mean / median)),
+ * from mean and p99 the smaller root of s^2 / 2 - z99 s + ln(p99 / mean) = 0. Returns
+ * KV_OK, or KV_ERR_WORKLOAD when the figures admit no log-normal (median >= p99, mean <
+ * median, ...) or not exactly two are given. */
+KVCALC_API kv_status kv_dist_lognormal(double mean, double median, double p99, kv_dist *out);
+/* The distribution's mean, before rounding to whole tokens. */
+KVCALC_API double kv_dist_mean(const kv_dist *d);
+
+/* How requests arrive. */
+typedef enum {
+    KV_ARRIVE_POISSON, /* exponential gaps at `rate` (seeded) */
+    KV_ARRIVE_EVEN,    /* one every 1 / rate seconds */
+    KV_ARRIVE_TRACE    /* the trace's own times (kv_workload.trace) */
+} kv_arrivals;
+
+/* One request of a trace: its lengths and (optionally) its arrival. */
+typedef struct {
+    int64_t prompt, output; /* tokens, >= 1 (an output of 0 is refused by the reader) */
+    double arrival_s;       /* seconds from the trace's first request; NaN: not given */
+} kv_trace_row;
+
+/* The workload: lengths, arrivals and the time an engine step takes. */
+typedef struct {
+    kv_dist prompt, output;       /* sampled lengths (unused with a trace) */
+    const kv_trace_row *trace;    /* a trace's requests, or NULL */
+    size_t trace_n;
+    double rate;                  /* requests per second; 0: lengths only (no simulation) */
+    kv_arrivals arrivals;
+    double tpot_ms;               /* one decode step (time per output token), ms; > 0 with a rate */
+    double ttft_ms;               /* a request of the mean prompt alone: its prefill, ms; 0: the
+                                     prefill's time is not counted */
+    uint64_t seed;                /* the sampler's seed: the same seed, the same run */
+    int64_t requests;             /* requests simulated (sampled lengths), >= 1 */
+    double headroom;              /* [0, 1): the share of a replica's limit kept free when
+                                     counting replicas for `rate` */
+} kv_workload;
+
+/* How an engine schedules requests on its cache, from its result (kv_sched_of()). */
+typedef enum {
+    KV_SCHED_PAGED,  /* blocks on demand, first come first served; the newest running request
+                        is preempted and recomputed when a block is short (vLLM V1) */
+    KV_SCHED_SLOTS,  /* fixed slots of one context each; a request waits for a free slot
+                        (llama.cpp's server, Ollama) */
+    KV_SCHED_RESERVE /* a token pool; a request is admitted while the free tokens cover its
+                        prompt and its decode reservation (new_token_ratio); a prefill batch
+                        runs alone; short of decode room the fewest-generated requests are
+                        retracted (SGLang) */
+} kv_sched_kind;
+
+typedef struct {
+    kv_sched_kind kind;
+    const char *engine_title;  /* "vLLM" */
+    const char *rules;         /* the upstream files and commit the rules are read from */
+    int64_t pool_blocks;       /* blocks requests can hold (vLLM: num_gpu_blocks - 1, the null
+                                  block kept back); KV_SCHED_SLOTS: cells (slots x
+                                  slot_tokens when each slot has its own) */
+    kv_sched_group group[KV_SCHED_MAX_GROUPS];
+    size_t n_groups;
+    int64_t max_seqs;          /* requests running at once (max_num_seqs, slots); 0: no cap */
+    const char *max_seqs_name; /* "max_num_seqs", "slots (-np)" */
+    int64_t max_batched_tokens;/* tokens one step computes; 0: no cap */
+    int64_t max_model_len;     /* longest request (prompt + output); longer ones are refused */
+    int64_t slot_tokens;       /* KV_SCHED_SLOTS: tokens one slot holds; a request that reaches
+                                  it stops there (truncated: no context shift) */
+    int unified_fail_all;      /* KV_SCHED_SLOTS with a shared cache: a full cache fails every
+                                  processing slot ("Context size has been exceeded.") */
+    const char *preempt_word;  /* "preemptions", "context-full failures" */
+    const char *left_out;      /* what the simulation of these rules leaves out, in words */
+    const char *unit;          /* what a block is called: "blocks", "tokens", "cells" */
+    /* KV_SCHED_RESERVE: max_batched_tokens is the chunk budget (chunked_prefill_size) */
+    int64_t max_prefill_tokens;/* prompt tokens of one prefill batch (its first may pass it) */
+    int64_t clip_new_tokens;   /* a decode reservation's cap per request */
+    double ratio_init, ratio_min, ratio_decay; /* new_token_ratio: start, floor, fall a step */
+    int64_t retract_steps;     /* the tokens per remaining request a retraction plans for */
+} kv_sched;
+
+/* The scheduler of spec s's engine, from r = kv_compute(s). Returns KV_OK, or
+ * KV_ERR_WORKLOAD with *why (may be NULL) saying which rules are missing (an engine or
+ * release whose scheduler is not simulated). */
+KVCALC_API kv_status kv_sched_of(const kv_spec *s, const kv_result *r, kv_sched *out,
+                                 kv_error *why);
+
+/* What the workload gives on that scheduler. Rates in requests per second, times in
+ * seconds, KV usage a fraction of pool_blocks. NaN: not computed (no rate, nothing found). */
+typedef struct {
+    const char *rules_engine;          /* whose scheduler ran (kv_sched.engine_title) */
+    const char *left_out;              /* what it leaves out (kv_sched.left_out) */
+    double rate;                       /* the rate simulated (NaN: none) */
+    double prompt_mean, output_mean;   /* of the requests simulated (after the limits) */
+    double blocks_mean;                /* blocks one request holds, averaged over its steps */
+    double fit_requests;               /* requests the pool holds at once at these lengths
+                                          (pool / blocks_mean; slots: the slots) */
+    double step_s;                     /* one decode step (tpot) */
+    double prefill_token_s;            /* one prompt token's prefill (ttft / mean prompt) */
+    double kv_cliff_rate;              /* the rate whose mean demand fills the pool */
+    double seq_cliff_rate;             /* the rate that keeps max_seqs running (NaN: no cap) */
+    double prefill_cliff_rate;         /* the rate whose prompts fill every step with prefill:
+                                          1 / (mean prompt x c) (NaN: prefill not timed) */
+    double saturation_rate;            /* the smallest: above it the queue grows without bound */
+    const char *binding;               /* which binds first: "kv_cache", max_seqs_name or
+                                          "prefill" */
+    int simulated;                     /* 1: a rate was given and the run made */
+    int64_t requests, rejected, truncated; /* simulated; longer than max_model_len; stopped
+                                              at a slot's end */
+    int64_t preemptions;               /* preemption events (slots: requests failed) */
+    int64_t request_steps;             /* (request, step) pairs computed: the run's work */
+    double duration_s;                 /* simulated time, first arrival to last finish */
+    double running_mean, waiting_mean; /* time-averaged between the arrivals of the first and
+                                          the last tenth of requests */
+    double kv_usage_mean, kv_usage_p99;/* time-averaged / its 99th percentile in time */
+    double time_in_system_s;           /* arrival to last token, mean */
+    double ttft_s;                     /* arrival to first token, mean */
+    double preemptions_per_s;
+    double littles_law_requests;       /* rate x time in system: what Little's law predicts
+                                          running + waiting to be */
+    double preemption_onset_rate;      /* the lowest rate that preempts (bisection on
+                                          the same seed); NaN: none below 2 x saturation */
+    int64_t replicas;                  /* ceil(rate / (limit x (1 - headroom))), the limit the
+                                          onset or the saturation, whichever is lower */
+} kv_workload_result;
+
+/* Bytes of scratch memory kv_workload_run() needs for w (the caller allocates it: the
+ * library does not). */
+KVCALC_API size_t kv_workload_scratch_bytes(const kv_workload *w);
+/* The closed forms and, with a rate, the simulation of w on sc, in scratch (at least
+ * kv_workload_scratch_bytes(w), aligned for doubles). Deterministic: the same inputs give
+ * the same result. Returns KV_OK, or KV_ERR_WORKLOAD with *why (may be NULL) naming the
+ * workload input that cannot run. */
+KVCALC_API kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratch,
+                                     size_t scratch_bytes, kv_workload_result *out,
+                                     kv_error *why);
 
 /* ---- helpers: exact arithmetic and estimates (exposed for tests and renderers) ---------- */
 

@@ -266,6 +266,9 @@ typedef struct {
     double consumed_bytes;          /* weights + non-torch memory: the later "consumed" figure */
     double activation_graph_bytes;  /* activation peak + CUDA graphs: the later "peak
                                        activation" figure, which holds the estimate */
+    kv_sched_group sched_groups[KV_SCHED_MAX_GROUPS]; /* the groups a request's blocks come
+                                       from, by kind (the workload's scheduler) */
+    size_t n_sched_groups;
 } kv_vllm_result;
 
 /* What the activation estimate reads: the profile run's shape and the model's widths. */

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+static const kv_choice arrival_choices[] = {
+    {"poisson", KV_ARRIVE_POISSON}, {"even", KV_ARRIVE_EVEN}, {NULL, 0}};
+
 static const kv_choice formats[] = {
     {"text", FORMAT_TEXT}, {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
 
@@ -32,6 +35,32 @@ static const kv_flag program[] = {
              "a built-in model: Hugging Face id or short alias (--list-models)"),
     TEXT_OPT("gpu", DO_GPU, SECTION_GPU, "NAME",
              "a built-in GPU: its memory as the driver reports it (--list-gpus)"),
+
+    /* a workload: the lengths and arrivals a replica serves (docs/workload.md) */
+#define WL(fl, what, a, lo, hi, mt, h)                                                       \
+    {.name = fl, .arg = a, .does = DO_WORKLOAD, .switch_value = what, .min = lo, .max = hi,  \
+     .engine = ANY, .section = SECTION_WORKLOAD, .meta = mt, .help = h}
+    WL("prompt-tokens", WL_PROMPT, ARG_TEXT, 0, 0, "LEN",
+       "prompt lengths: N tokens, or two of mean=, median=, p99= (a log-normal)"),
+    WL("output-tokens", WL_OUTPUT, ARG_TEXT, 0, 0, "LEN",
+       "output lengths, as --prompt-tokens takes them"),
+    {.name = "rate", .arg = ARG_NUM, .does = DO_WORKLOAD, .switch_value = WL_RATE, .min = 0,
+     .min_exclusive = 1, .max = 1e9, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "R",
+     .help = "requests per second arriving at one replica: simulate its scheduler (needs "
+             "--tpot-ms)"},
+    {.name = "arrivals", .arg = ARG_CHOICE, .does = DO_WORKLOAD, .switch_value = WL_ARRIVALS,
+     .choices = arrival_choices, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "KIND",
+     .help = "how requests arrive: poisson or even [poisson]"},
+    {.name = "tpot-ms", .arg = ARG_NUM, .does = DO_WORKLOAD, .switch_value = WL_TPOT, .min = 0,
+     .min_exclusive = 1, .max = 1e7, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "MS",
+     .help = "time per output token: one engine step, ms (measured, or a log's figure)"},
+    WL("ttft-ms", WL_TTFT, ARG_NUM, 0, 1e7, "MS",
+       "time to first token of a lone request of the mean prompt, ms [tpot: prefill free]"),
+    WL("seed", WL_SEED, ARG_INT, 0, 0, "N", "the sampler's seed: the same seed, the same run [1]"),
+    WL("requests", WL_REQUESTS, ARG_INT, 1, 1e7, "N", "requests to simulate [1000]"),
+    WL("headroom", WL_HEADROOM, ARG_NUM, 0, 0.99, "F",
+       "share of a replica's limit kept free when counting replicas for --rate [0]"),
+#undef WL
 
     /* planning */
     {.name = "target-concurrency", .arg = ARG_INT, .does = DO_TARGET, .min = 1, .engine = ANY,

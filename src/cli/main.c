@@ -127,7 +127,7 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
         return usage_error(err);
     kv_status st = kv_pipeline_run(o, &sa, &given, &rep);
     if (st != KV_OK) {
-        kv_status_error(&sa, o, st, err, sizeof err);
+        kv_pipeline_error(&given, &sa, o, st, err, sizeof err);
         return usage_error(err);
     }
     const kv_result *b = NULL;
@@ -233,7 +233,7 @@ int main(int argc, char **argv)
         return usage_error(err);
     kv_status st = kv_pipeline_run(&o, &spec, &store, &rep);
     if (st != KV_OK) {
-        kv_status_error(&spec, &o, st, err, sizeof err);
+        kv_pipeline_error(&store, &spec, &o, st, err, sizeof err);
         return usage_error(err);
     }
     static kv_sources sources;

@@ -12,6 +12,7 @@
 #include "suggest.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,93 @@ static int take_json(const kv_flag *f, const char *typed, const char *val, kv_op
         if (rc != 0)
             return rc;
     }
+    return 0;
+}
+
+/* A length: N tokens, or two of mean=, median=, p99= (a log-normal). */
+static int take_length(const char *typed, const char *val, kv_dist *d, char *err, size_t cap)
+{
+    char shown[SHOWN + 8];
+    double x;
+    const char *want = "N tokens (an integer >= 1) or two of mean=X, median=X, p99=X (a "
+                       "log-normal), e.g. median=1020,p99=4142";
+    if (kv_parse_number(val, &x) == 0) {
+        if (!(x >= 1 && x <= 1e15 && x == floor(x)))
+            return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want,
+                           kv_safe(shown, sizeof shown, val, SHOWN));
+        d->kind = KV_DIST_FIXED;
+        d->value = x;
+        return 0;
+    }
+    static const char *const names[] = {"mean", "median", "p99"};
+    double v[3] = {NAN, NAN, NAN};
+    const char *p = val;
+    while (*p) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        int k = -1;
+        for (int i = 0; eq && eq < end && i < 3; i++)
+            if ((size_t)(eq - p) == strlen(names[i]) && strncmp(p, names[i], (size_t)(eq - p)) == 0)
+                k = i;
+        char num[64];
+        size_t len = eq && eq < end ? (size_t)(end - eq - 1) : 0;
+        if (k < 0 || !isnan(v[k]) || len == 0 || len >= sizeof num)
+            return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want,
+                           kv_safe(shown, sizeof shown, val, SHOWN));
+        memcpy(num, eq + 1, len);
+        num[len] = '\0';
+        if (kv_parse_number(num, &v[k]) != 0 || !(v[k] >= 1 && v[k] <= 1e15))
+            return kv_fail(err, cap, "%s: %s must be a number >= 1, got '%s'", typed, names[k],
+                           kv_safe(shown, sizeof shown, num, SHOWN));
+        p = *end ? end + 1 : end;
+    }
+    if (kv_dist_lognormal(v[0], v[1], v[2], d) != KV_OK)
+        return kv_fail(err, cap, "%s: no log-normal has %s (give exactly two of mean, median and "
+                                 "p99, with median < p99 and mean > median)",
+                       typed, kv_safe(shown, sizeof shown, val, SHOWN));
+    return 0;
+}
+
+/* A workload input into o->workload. */
+static int take_workload(const kv_flag *f, const char *typed, const char *val, const kv_value *v,
+                         kv_options *o, char *err, size_t cap)
+{
+    kv_workload *w = &o->workload;
+    int which = f->switch_value;
+    switch (which) {
+    case WL_PROMPT:
+    case WL_OUTPUT: {
+        int rc = take_length(typed, val, which == WL_PROMPT ? &w->prompt : &w->output, err, cap);
+        if (rc != 0)
+            return rc;
+        break;
+    }
+    case WL_RATE:
+        w->rate = v->d;
+        break;
+    case WL_ARRIVALS:
+        w->arrivals = (kv_arrivals)v->e;
+        break;
+    case WL_TPOT:
+        w->tpot_ms = v->d;
+        break;
+    case WL_TTFT:
+        w->ttft_ms = v->d;
+        break;
+    case WL_SEED:
+        w->seed = (uint64_t)v->i;
+        break;
+    case WL_REQUESTS:
+        w->requests = v->i;
+        break;
+    case WL_HEADROOM:
+        w->headroom = v->d;
+        break;
+    }
+    o->workload_given |= 1u << which;
+    snprintf(o->workload_typed_buf[which], sizeof o->workload_typed_buf[which], "%s", typed);
+    o->workload_typed[which] = o->workload_typed_buf[which];
     return 0;
 }
 
@@ -258,6 +346,8 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return kv_fail(err, cap, "--from-log: expected a file name or -, got ''");
         o->from_log = val;
         return 0;
+    case DO_WORKLOAD:
+        return take_workload(f, typed, val, &v, o, err, cap);
     case DO_ACTION:
         o->action = (kv_action)f->switch_value;
         return 0;
@@ -286,6 +376,8 @@ static const char *key_missing(const kv_options *o, const kv_field *k)
         return "--gpus";
     if (k->from == KV_FROM_LOG && !o->from_log)
         return "--from-log";
+    if (k->from == KV_FROM_WORKLOAD && !kv_options_workload(o))
+        return "--prompt-tokens and --output-tokens";
     if (k->from == KV_FROM_ENGINE && !o->from_log && kv_options_engine(o) != k->engine) {
         snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
         return need;
@@ -293,16 +385,55 @@ static const char *key_missing(const kv_options *o, const kv_field *k)
     return NULL;
 }
 
+int kv_options_workload(const kv_options *o)
+{
+    return (o->workload_given & (1u << WL_PROMPT | 1u << WL_OUTPUT)) != 0;
+}
+
+/* The workload's flags together: both lengths, a step time with a rate, no flag of it
+ * alone. */
+static int check_workload(const kv_options *o, char *err, size_t cap)
+{
+    unsigned g = o->workload_given;
+    if (g == 0)
+        return 0;
+    const char *first = NULL;
+    for (int i = 0; i < WL_INPUTS && !first; i++)
+        if (g & (1u << i))
+            first = o->workload_typed[i];
+    if (!(g & (1u << WL_PROMPT)) || !(g & (1u << WL_OUTPUT)))
+        return kv_fail(err, cap, "%s: a workload needs both --prompt-tokens and --output-tokens",
+                       first);
+    if ((g & (1u << WL_RATE)) && !(g & (1u << WL_TPOT)))
+        return kv_fail(err, cap, "%s: simulating a rate needs --tpot-ms (the time of one engine "
+                                 "step, ms)", o->workload_typed[WL_RATE]);
+    static const int need_rate[] = {WL_ARRIVALS, WL_TTFT, WL_HEADROOM};
+    for (size_t i = 0; i < sizeof need_rate / sizeof need_rate[0]; i++)
+        if ((g & (1u << need_rate[i])) && !(g & (1u << WL_RATE)))
+            return kv_fail(err, cap, "%s: applies to a simulated rate; give --rate and --tpot-ms",
+                           o->workload_typed[need_rate[i]]);
+    if (o->n_sweep > 0)
+        return kv_fail(err, cap, "%s: a workload does not combine with --sweep (it sweeps the "
+                                 "rate itself: workload_preemption_onset_rate)", first);
+    if (o->format == FORMAT_CSV && !o->from_log)
+        return kv_fail(err, cap, "--format csv: prints the context table only; a workload needs "
+                                 "--format text or json");
+    return 0;
+}
+
 /* Checks across flags, once every flag is read: a key whose section was not asked for, a
  * sweep with what it cannot print. (An engine's flags without that engine: the builder.) */
 static int check_combination(const kv_options *o, char *err, size_t cap)
 {
     const char *need;
+    int rc;
     if (o->get && (need = key_missing(o, o->get)) != NULL)
         return kv_fail(err, cap, "--get: %s needs %s", o->get->name, need);
     for (size_t i = 0; i < o->n_require; i++)
         if ((need = key_missing(o, o->require[i].key)) != NULL)
             return kv_fail(err, cap, "--require: %s needs %s", o->require[i].key->name, need);
+    if ((rc = check_workload(o, err, cap)) != 0)
+        return rc;
     /* ISO C cannot tell whether stderr is a terminal, so the progress is asked for; asked
      * for without a sweep it would be silently nothing */
     if (o->progress && o->n_sweep == 0)
@@ -329,6 +460,9 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
     o->action = ACTION_RUN;
     o->help_section = -1;
     o->format = FORMAT_TEXT;
+    o->workload.seed = 1;
+    o->workload.requests = 1000;
+    o->workload.arrivals = KV_ARRIVE_POISSON;
     err[0] = '\0';
 
     for (int i = 1; i < argc; i++) {

@@ -56,9 +56,17 @@ typedef enum {
                         program */
     DO_DRAFT,        /* --draft-model NAME (-md, --speculative-model): speculative decoding's
                         draft model, loaded by the program like --model */
+    DO_WORKLOAD,     /* a workload input (--prompt-tokens, --rate, ...): switch_value is its
+                        kv_wl_input */
     DO_ACTION        /* --help, --version, --list-models, --list-gpus: switch_value is the
                         kv_action, done instead of a run */
 } flag_does;
+
+/* The workload's inputs, as flags (DO_WORKLOAD). */
+typedef enum {
+    WL_PROMPT, WL_OUTPUT, WL_RATE, WL_ARRIVALS, WL_TPOT, WL_TTFT, WL_SEED, WL_REQUESTS,
+    WL_HEADROOM, WL_INPUTS
+} kv_wl_input;
 
 /* --help's sections, in the order it prints them (--help=NAME prints one): the spec's
  * groups, then one per engine (in engine order; an engine without flags has none), then
@@ -160,6 +168,12 @@ typedef struct {
     const struct kv_lora_files *lora_files; /* the adapters, read by the program (main.c) */
     const struct kv_draft *draft; /* the draft model, summarized once the program loaded it
                                      (main.c); NULL: none (or not loaded yet) */
+    kv_workload workload;         /* --prompt-tokens, --output-tokens, --rate, ...: the lengths
+                                     and arrivals to simulate (defaults: seed 1, 1,000
+                                     requests, Poisson arrivals, no headroom) */
+    unsigned workload_given;      /* bits of kv_wl_input typed */
+    const char *workload_typed[WL_INPUTS]; /* each as typed, for messages: into the buffer */
+    char workload_typed_buf[WL_INPUTS][KV_TYPED_MAX];
     size_t n_require;
     kv_requirement require[KV_MAX_REQUIRE];
     size_t n_sweep;
@@ -181,6 +195,8 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
 const char *kv_flag_shown(const kv_options *o, const kv_flag *f, char *buf, size_t cap);
 /* The engine the command line chose (the lesson's when none). */
 kv_engine kv_options_engine(const kv_options *o);
+/* Whether a workload was given (its lengths). */
+int kv_options_workload(const kv_options *o);
 /* Whether parameter p was given on the command line. */
 int kv_options_given(const kv_options *o, const kv_param *p);
 

@@ -3,6 +3,8 @@
  */
 #include "pipeline.h"
 
+#include <stdlib.h>
+
 static size_t gpu_choices(kv_gpu_choice *out, size_t cap)
 {
     size_t n = 0;
@@ -22,6 +24,32 @@ static int layout_typed(const kv_options *o)
     return kv_options_given(o, kv_core_param_get(KV_P_TP)) ||
            kv_options_given(o, kv_core_param_get(KV_P_PP)) ||
            kv_options_given(o, kv_core_param_get(KV_P_DP));
+}
+
+/* The workload on the engine's scheduler, in scratch memory kept from run to run. */
+static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep)
+{
+    static void *scratch;
+    static size_t have;
+    st->workload_blames_engine = 1;
+    if (kv_sched_of(s, &st->result, &st->sched, &st->workload_why) != KV_OK)
+        return KV_ERR_WORKLOAD;
+    st->workload_blames_engine = 0;
+    size_t need = kv_workload_scratch_bytes(&o->workload);
+    if (need > have) {
+        void *p = realloc(scratch, need);
+        if (!p)
+            return KV_ERR_NO_MEMORY;
+        scratch = p;
+        have = need;
+    }
+    if (kv_workload_run(&st->sched, &o->workload, scratch, have, &st->workload,
+                        &st->workload_why) != KV_OK)
+        return KV_ERR_WORKLOAD;
+    rep->workload_in = &o->workload;
+    rep->sched = &st->sched;
+    rep->workload = &st->workload;
+    return KV_OK;
 }
 
 kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep)
@@ -82,7 +110,25 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     }
     if (o->gpus_total > 0)
         rep->layouts = &st->layouts;
+    rep->workload = NULL;
+    rep->sched = NULL;
+    rep->workload_in = NULL;
+    if (kv_options_workload(o))
+        return workload(o, s, st, rep);
     return KV_OK;
+}
+
+void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o, kv_status rc,
+                       char *err, size_t cap)
+{
+    if (rc != KV_ERR_WORKLOAD) {
+        kv_status_error(s, o, rc, err, cap);
+        return;
+    }
+    if (st->workload_blames_engine && kv_options_engine(o) != KV_ENGINE_IDEAL)
+        kv_fail(err, cap, "--engine %s: %s", kv_engine_name(s->engine), st->workload_why.msg);
+    else
+        kv_fail(err, cap, "%s: %s", o->workload_typed[WL_PROMPT], st->workload_why.msg);
 }
 
 int kv_requirement_met(const kv_requirement *q, const kv_report *rep, char *got, size_t cap)

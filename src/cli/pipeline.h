@@ -22,6 +22,10 @@ typedef struct {
     kv_layouts layouts;
     kv_spec chosen;    /* --gpus without a typed layout: the best layout's spec */
     kv_result typed;   /* ... and the result of the layout as typed (TP 1 by default) */
+    kv_sched sched;    /* a workload: the engine's scheduler ... */
+    kv_workload_result workload; /* ... and what the workload gives on it */
+    kv_error workload_why;       /* why it could not run (KV_ERR_WORKLOAD) */
+    int workload_blames_engine;  /* 1: the engine's scheduler is what is missing */
 } kv_store;
 
 /* Computes spec s and the sections o asks for (the context table unless it is a sweep's
@@ -29,6 +33,11 @@ typedef struct {
  * and points *rep at them. Returns KV_OK or the
  * core's status for s. */
 kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep);
+
+/* The message for a status kv_pipeline_run() returned for s, naming the input to blame as
+ * typed, into err ("kvcalc: ..."). */
+void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o, kv_status rc,
+                       char *err, size_t cap);
 
 /* Whether a report meets one --require; got receives the value found, as JSON text. */
 int kv_requirement_met(const kv_requirement *q, const kv_report *rep, char *got, size_t cap);

@@ -98,6 +98,7 @@ static const char *const status_messages[KV_STATUS_COUNT] = {
     [KV_ERR_NO_MEMORY] = "out of memory",
     [KV_ERR_WEIGHTS_UNKNOWN] = "the weights cannot be counted from the model's config: give "
                                "--params-b",
+    [KV_ERR_WORKLOAD] = "the workload cannot be simulated",
 };
 
 const char *kv_status_message(kv_status st)

@@ -249,6 +249,9 @@ typedef struct kv_engine_desc {
     const kv_field *fields;
     size_t n_fields;
     const kv_engine_log *log;        /* NULL: kvcalc reads no log of this engine */
+    /* How it schedules requests on its cache under a workload (kv_sched_of()), from its
+     * result; NULL: its scheduler is not simulated */
+    kv_status (*sched)(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why);
 } kv_engine_desc;
 
 #define KV_ENGINE(ID, id, name) extern const kv_engine_desc kv_engine_##id;

@@ -8,6 +8,7 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static void ideal_defaults(kv_spec *s)
 {
@@ -85,6 +86,40 @@ static kv_status ideal_compute(const kv_spec *s, kv_result *r)
     return KV_OK;
 }
 
+/* The lesson's pool under load: every free byte holds tokens, one token a block, no cap on
+ * requests or on a step's tokens; the newest request gives way when the pool is full. Only
+ * for caches that grow linearly (a window or a state has no place in the lesson's pool). */
+static kv_status ideal_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why)
+{
+    out->kind = KV_SCHED_PAGED;
+    out->engine_title = "the lesson";
+    out->rules = "kvcalc's ideal pool: tokens on demand, first come first served, the newest "
+                 "request recomputed when the pool is full";
+    double tokens = r->room && r->kv_bytes_per_token > 0 ? floor(r->free_kv_bytes / r->kv_bytes_per_token) : 0;
+    if (r->growth != KV_GROWTH_LINEAR || tokens < 1 || tokens > 9e18) {
+        if (why) {
+            why->code = KV_ERR_WORKLOAD;
+            why->blamed = NULL;
+            snprintf(why->msg, sizeof why->msg, "%s",
+                     r->growth != KV_GROWTH_LINEAR
+                         ? "the lesson's pool simulates caches that grow with every token; this "
+                           "model's windows or states need an engine's rules (--engine vllm)"
+                         : "the lesson's pool holds no token: nothing to simulate");
+        }
+        return KV_ERR_WORKLOAD;
+    }
+    out->pool_blocks = (int64_t)tokens;
+    out->group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
+    out->n_groups = 1;
+    out->max_seqs_name = "requests";
+    out->max_model_len = s->context;
+    out->preempt_word = "preemptions";
+    out->unit = "tokens";
+    out->left_out = "any engine's caps and blocks (the lesson's pool); a step takes the given "
+                    "tpot whatever its batch";
+    return KV_OK;
+}
+
 const kv_engine_desc kv_engine_ideal = {
     .id = KV_ENGINE_IDEAL,
     .title = "the lesson",
@@ -93,4 +128,5 @@ const kv_engine_desc kv_engine_ideal = {
     .compute = ideal_compute,
     .concurrency_at = ideal_at,
     .kv8_name = "fp8",
+    .sched = ideal_sched,
 };

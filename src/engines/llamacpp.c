@@ -1127,6 +1127,51 @@ static const kv_engine_log llamacpp_log = {
 
 static const char *const aliases[] = {"llamacpp", NULL};
 
+/* llama-server under a workload (tools/server/server-context.cpp @ 3f545becc, llama.cpp
+ * master of 2026-08-23): a task takes a free slot (get_available_slot), first come first
+ * served; each update_slots() batch holds a token of every generating slot, then prompt
+ * tokens up to n_batch; a prompt of a slot's n_ctx or more is refused ("exceeds the
+ * available context size"), and with context shift off (the default, common.h ctx_shift =
+ * false) generation stops once the slot's tokens + 1 reach its n_ctx. One shared stream
+ * (--kv-unified): when llama_decode finds no room even at n_batch 1, every processing slot
+ * fails with "Context size has been exceeded." and the context is cleared. */
+static kv_status llamacpp_sched(const kv_spec *s, const kv_result *r, kv_sched *out,
+                                kv_error *why)
+{
+    const kv_llamacpp_result *L = &r->llamacpp;
+    int fitted = L->autofit_ctx > 0;
+    int64_t slot = fitted ? L->autofit_slot_ctx : L->slot_ctx;
+    int64_t cells = fitted ? L->autofit_n_ctx : L->n_ctx;
+    if (!(L->fits_gpu || fitted) || slot < 2 || L->n_seq < 1) {
+        if (why) {
+            why->code = KV_ERR_WORKLOAD;
+            why->blamed = NULL;
+            snprintf(why->msg, sizeof why->msg, "%s",
+                     "llama.cpp would not start with these settings: nothing to simulate");
+        }
+        return KV_ERR_WORKLOAD;
+    }
+    int shared = L->unified && L->n_seq > 1 && L->build >= B_AUTO_SLOTS;
+    out->kind = KV_SCHED_SLOTS;
+    out->engine_title = "llama.cpp";
+    out->rules = "llama.cpp's server: tools/server/server-context.cpp (get_available_slot, "
+                 "update_slots) @ 3f545becc";
+    out->pool_blocks = shared ? cells : slot * L->n_seq;
+    out->group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
+    out->n_groups = 1;
+    out->max_seqs = L->n_seq;
+    out->max_seqs_name = "slots";
+    out->max_batched_tokens = s->llamacpp.batch_size;
+    out->max_model_len = slot;
+    out->slot_tokens = slot;
+    out->unified_fail_all = shared;
+    out->preempt_word = "context-full failures";
+    out->unit = "cells";
+    out->left_out = "the prompt cache (every prompt distinct), context shift (off by default); "
+                    "a step takes the given tpot whatever its batch";
+    return KV_OK;
+}
+
 const kv_engine_desc kv_engine_llamacpp = {
     .id = E,
     .title = "llama.cpp",
@@ -1145,4 +1190,5 @@ const kv_engine_desc kv_engine_llamacpp = {
     .lora_at = KV_LORA_AT(kv_llamacpp_spec, lora),
     KV_TABLE(fields, fields),
     .log = &llamacpp_log,
+    .sched = llamacpp_sched,
 };

@@ -859,6 +859,79 @@ static const kv_engine_log sglang_log = {
     .fraction = fraction,
 };
 
+/* SGLang's scheduler under a workload (python/sglang/srt/managers/schedule_policy.py
+ * PrefillAdder @ ad0119fdde519598c25f5c48b95dacaa2b85d607, scheduler.py
+ * get_next_batch_to_run @ 0003215cf1464f44b389cd0b18d0b4c56f2a3da6, schedule_batch.py
+ * check_decode_mem / retract_decode @ fd3907ee4618e96b73ee94d9a836db78efb5d046,
+ * new_token_ratio_tracker.py @ 1a882c5c63cfeff4e20254078cbd89500d5b1fe9): a prefill batch
+ * runs whenever one can be formed (no mixing: enable_mixed_chunk is off by default); a
+ * waiting request is admitted while prompt + min(max_new - generated, 4096) stays under the
+ * free tokens less every running request's min(max_new - generated, 4096) x
+ * new_token_ratio; the ratio starts at 0.7, falls by (0.7 - 0.098) / 600 each decode step to
+ * 0.098; short of a token per running request, the fewest-generated (then longest-prompt)
+ * are retracted to the back of the queue and the ratio becomes (generated + 20 x
+ * remaining) / (max_new + 1). max_running_requests unless given: min(N // 2, the
+ * request-to-token slots min(max(N / context x 512, 2048), 4096) + 1) (tp_worker.py,
+ * v0.4.6); chunked_prefill_size unless given: by the GPU's memory (v0.5.3rc2+; the same
+ * table used for the fraction). */
+static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *out,
+                              kv_error *why)
+{
+    const kv_sglang_result *g = &r->sglang;
+    const char *no = NULL;
+    if (g->max_total_num_tokens < 2)
+        no = "SGLang would not start with these settings: nothing to simulate";
+    else if (g->page_size > 1)
+        no = "a page size above 1 (reserved and retracted by pages) is not simulated";
+    else if (s->sglang.speculative_num_draft_tokens > 0)
+        no = "speculative decoding's accepted tokens per step are not modelled in the workload";
+    if (no) {
+        if (why) {
+            why->code = KV_ERR_WORKLOAD;
+            why->blamed = NULL;
+            snprintf(why->msg, sizeof why->msg, "%s", no);
+        }
+        return KV_ERR_WORKLOAD;
+    }
+    int64_t n = g->max_total_num_tokens;
+    int64_t slots = (int64_t)((double)n / (double)s->context * 512.0);
+    slots = (slots < 2048 ? 2048 : slots > 4096 ? 4096 : slots) + 1;
+    int64_t running = s->sglang.max_running_requests.set ? s->sglang.max_running_requests.value
+                                                          : n / 2;
+    if (running > slots)
+        running = slots;
+    if (g->max_running_requests > 0 && g->max_running_requests < running)
+        running = g->max_running_requests; /* the state pool's slots */
+    const card_row *row = card_rows;
+    while (g->gpu_mem_mib >= row->below_mib)
+        row++;
+    out->kind = KV_SCHED_RESERVE;
+    out->engine_title = "SGLang";
+    out->rules = "SGLang: python/sglang/srt/managers/schedule_policy.py (PrefillAdder) @ ad0119fd, "
+                 "scheduler.py @ 0003215c, schedule_batch.py (retract_decode) @ fd3907ee";
+    out->pool_blocks = n;
+    out->group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
+    out->n_groups = 1;
+    out->max_seqs = running;
+    out->max_seqs_name = "max_running_requests";
+    out->max_batched_tokens = s->sglang.chunked_prefill_size.set
+                                  ? s->sglang.chunked_prefill_size.value
+                                  : row->chunked;
+    out->max_prefill_tokens = 16384;
+    out->clip_new_tokens = 4096;
+    out->ratio_init = 0.7;
+    out->ratio_min = 0.7 * 0.14;
+    out->ratio_decay = (out->ratio_init - out->ratio_min) / 600.0;
+    out->retract_steps = 20;
+    out->max_model_len = s->context;
+    out->preempt_word = "retractions";
+    out->unit = "tokens";
+    out->left_out = "the radix cache's prefix hits (every prompt distinct), each request's "
+                    "max_new_tokens taken as its output; a step takes the given tpot whatever "
+                    "its batch";
+    return KV_OK;
+}
+
 const kv_engine_desc kv_engine_sglang = {
     .id = E,
     .title = "SGLang",
@@ -874,4 +947,5 @@ const kv_engine_desc kv_engine_sglang = {
     .n_params = SG_PARAMS,
     KV_TABLE(fields, fields),
     .log = &sglang_log,
+    .sched = sglang_sched,
 };

@@ -998,6 +998,18 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
     }
     out->blocks_per_request = (int64_t)n;
     out->max_concurrency = (double)out->num_gpu_blocks / (double)n;
+    /* the same groups, as a request of n tokens holds them: a window's or a chunk's blocks
+     * stop at their count at max_model_len (blocks outside it go back to the pool:
+     * remove_skipped_blocks), a state's are held from the first token */
+    out->n_sched_groups = 0;
+    for (size_t i = 0; i < nb && i < KV_SCHED_MAX_GROUPS; i++) {
+        kv_sched_group *g = &out->sched_groups[out->n_sched_groups++];
+        g->groups = bk[i].groups;
+        g->block_size = bk[i].bs > 0 ? bk[i].bs : bs;
+        g->fixed = bk[i].kind == KV_LAYER_STATE;
+        g->cap_blocks = bk[i].kind == KV_LAYER_FULL ? 0
+                        : (int64_t)bucket_blocks(&bk[i], st, bs, st->m);
+    }
     /* a running request's num_speculative_tokens lookahead slots add nothing at
      * max_model_len: allocate_slots asks min(tokens + num_lookahead_tokens, max_model_len)
      * (vllm/v1/core/kv_cache_manager.py @ 9aaf83ef5), so the startup line's count holds */
@@ -1503,4 +1515,51 @@ void kv_vllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute)
         if (!t->num_gpu_blocks_override.set) /* nothing left: an empty pool */
             t->kv_cache_memory_gib = KV_SOME_NUM(0);
     }
+}
+
+/* V1's scheduler under a workload (vllm/v1/core/sched/scheduler.py, schedule(), and
+ * vllm/v1/core/kv_cache_manager.py, allocate_slots(), @ 9aaf83ef5): a step's token budget
+ * is max_num_batched_tokens; running requests first, each its known tokens less those
+ * computed (chunked by the budget); a request whose blocks are short preempts the last of
+ * `running` (FCFS), which is freed, reset to no computed token and put at the front of the
+ * waiting queue; waiting requests are admitted only in a step that preempted nothing, while
+ * fewer than max_num_seqs run and their first chunk's blocks are free. The pool's first
+ * block is the null block (vllm/v1/core/block_pool.py: popped at creation, never freed). */
+kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why)
+{
+    const kv_vllm_result *v = &r->vllm;
+    const char *no = NULL;
+    if (!v->v1)
+        no = "V0's scheduler (its swap and watermark) is not simulated; the workload follows "
+             "V1's";
+    else if (v->spec_method != KV_VLLM_SPEC_NONE)
+        no = "speculative decoding's accepted tokens per step are not modelled in the "
+             "workload; leave --speculative-config out";
+    else if (!v->fits || v->num_gpu_blocks < 2)
+        no = "vLLM would not start with these settings: nothing to simulate";
+    if (no) {
+        if (why) {
+            why->code = KV_ERR_WORKLOAD;
+            why->blamed = NULL;
+            snprintf(why->msg, sizeof why->msg, "%s", no);
+        }
+        return KV_ERR_WORKLOAD;
+    }
+    out->kind = KV_SCHED_PAGED;
+    out->engine_title = "vLLM";
+    out->rules = "vLLM V1: vllm/v1/core/sched/scheduler.py (schedule) and "
+                 "vllm/v1/core/kv_cache_manager.py (allocate_slots) @ 9aaf83ef5";
+    out->pool_blocks = v->num_gpu_blocks - 1;
+    for (size_t i = 0; i < v->n_sched_groups; i++)
+        out->group[i] = v->sched_groups[i];
+    out->n_groups = v->n_sched_groups;
+    out->max_seqs = v->max_num_seqs;
+    out->max_seqs_name = "max_num_seqs";
+    out->max_batched_tokens = v->max_num_batched_tokens;
+    out->max_model_len = s->context;
+    out->preempt_word = "preemptions";
+    out->unit = "blocks";
+    out->left_out = "prefix caching (every prompt distinct), long_prefill_token_threshold, "
+                    "async scheduling; a step takes the given tpot whatever its batch";
+    return KV_OK;
 }

@@ -542,4 +542,5 @@ const kv_engine_desc kv_engine_vllm = {
     .n_params = VLLM_PARAMS,
     KV_TABLE(fields, fields),
     .log = &vllm_log,
+    .sched = kv_vllm_sched,
 };

@@ -513,7 +513,7 @@ static int read_kda_layers(cfg *c, size_t obj, kv_spec *s)
                                             "numbers from 1 to %lld", lists[k], (long long)s->layers);
         size_t e = v + 1;
         for (size_t i = 0; i < c->toks[v].size; i++, e = c->toks[e].next) {
-            int64_t at;
+            int64_t at = 0; /* (set by int_value; GCC -O3 cannot see it) */
             if (int_value(c, e, lists[k], 1, s->layers, &at) < 0)
                 return -1;
             if (seen[at - 1])

@@ -36,6 +36,8 @@ static const void *part(const kv_field *f, const kv_report *rep)
         return rep->layouts;
     case KV_FROM_LOG:
         return rep->comparison;
+    case KV_FROM_WORKLOAD:
+        return rep->workload;
     }
     return NULL;
 }

@@ -43,6 +43,9 @@ typedef struct {
     const kv_layouts *layouts; /* --gpus, or NULL */
     const kv_sources *sources; /* each input's source, or NULL (a sweep's rows) */
     const kv_comparison *comparison;  /* --from-log, or NULL */
+    const kv_workload *workload_in;   /* the workload asked about, or NULL */
+    const kv_sched *sched;            /* ... the scheduler it ran on */
+    const kv_workload_result *workload; /* ... and what it gave */
     /* --gpus N with no --tp / --pp / --dp typed: the best layout drives the report (spec,
      * result) and the layout as typed stays here; NULL otherwise */
     const kv_spec *typed_spec;
@@ -73,6 +76,8 @@ void report_svg(FILE *out, const kv_report *rep);
 void report_llamacpp_lines(FILE *out, const kv_llamacpp_result *L);
 #endif
 void report_plan_text(FILE *out, const kv_report *rep);
+/* The workload's lines (rep->workload): the lengths on the scheduler, the limits, the run. */
+void report_workload_text(FILE *out, const kv_report *rep);
 void report_levers_text(FILE *out, const kv_report *rep);
 void report_layouts_text(FILE *out, const kv_report *rep);
 /* The plan's and levers' JSON members ("plan_options", "levers"). */

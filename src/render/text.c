@@ -475,6 +475,8 @@ void report_text(FILE *out, const kv_report *rep)
     per_token_lines(out, s, r);
     request_lines(out, s, r);
     answer_lines(out, s, r);
+    if (rep->workload) /* the question asked: right after the answer at the maximum */
+        report_workload_text(out, rep);
     table_lines(out, rep);
     prefix_lines(out, rep);
     report_extra_sections(out, rep);

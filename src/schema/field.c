@@ -21,6 +21,10 @@
 #define S(name, m, T, unit, type) ROW(KV_FROM_SPEC, kv_spec, name, m, T, unit, type, 0, 0)
 #define P(name, m, T, unit, type) ROW(KV_FROM_PLAN, kv_plan, name, m, T, unit, type, 0, 0)
 #define L(name, m, T, unit, type) ROW(KV_FROM_LAYOUTS, kv_layouts, name, m, T, unit, type, 0, 0)
+#define W(name, m, T, unit, type)                                                           \
+    ROW(KV_FROM_WORKLOAD, kv_workload_result, workload_##name, m, T, unit, type, 0, 0)
+#define WN(name, m, unit) W(name, m, double, unit, KV_F_NUM_OR_NULL)
+#define WI(name, m, unit) W(name, m, int64_t, unit, KV_F_INT)
 
 static const kv_field head[] = {
     {"schema_version", "integer", KV_FROM_CONST, KV_ENGINE_COUNT, KV_F_SCHEMA, 0, 0, 0},
@@ -80,6 +84,35 @@ static const kv_field tail[] = {
     L(best_data_parallel_size, best_dp, int64_t, "replicas", KV_F_INT_OR_NULL),
     L(best_deployment_max_concurrency, best_deployment_max_concurrency, double, "requests",
       KV_F_NUM),
+    /* a workload (--prompt-tokens, --output-tokens, --rate, ...) */
+    W(scheduler, rules_engine, const char *, "string", KV_F_STR),
+    W(left_out, left_out, const char *, "string", KV_F_STR),
+    WN(prompt_tokens_mean, prompt_mean, "tokens"),
+    WN(output_tokens_mean, output_mean, "tokens"),
+    WN(blocks_per_request_mean, blocks_mean, "blocks"),
+    WN(fit_requests, fit_requests, "requests"),
+    WN(kv_cliff_rate, kv_cliff_rate, "requests/s"),
+    WN(seq_cliff_rate, seq_cliff_rate, "requests/s"),
+    WN(prefill_cliff_rate, prefill_cliff_rate, "requests/s"),
+    WN(saturation_rate, saturation_rate, "requests/s"),
+    W(binding, binding, const char *, "string", KV_F_STR),
+    WN(rate, rate, "requests/s"),
+    WI(requests, requests, "requests"),
+    WI(rejected, rejected, "requests"),
+    WI(truncated, truncated, "requests"),
+    WI(preemptions, preemptions, "events"),
+    WN(preemptions_per_s, preemptions_per_s, "events/s"),
+    WN(running_mean, running_mean, "requests"),
+    WN(waiting_mean, waiting_mean, "requests"),
+    WN(kv_usage_mean, kv_usage_mean, "fraction"),
+    WN(kv_usage_p99, kv_usage_p99, "fraction"),
+    WN(time_in_system_s, time_in_system_s, "seconds"),
+    WN(ttft_s, ttft_s, "seconds"),
+    WN(littles_law_requests, littles_law_requests, "requests"),
+    WN(duration_s, duration_s, "seconds"),
+    WN(preemption_onset_rate, preemption_onset_rate, "requests/s"),
+    W(replicas, replicas, int64_t, "replicas", KV_F_INT_OR_NULL),
+    WI(request_steps, request_steps, "steps"),
 };
 
 #define G(name, m, T, unit, type) ROW(KV_FROM_LOG, kv_comparison, name, m, T, unit, type, 0, 0)

@@ -1,0 +1,124 @@
+/*
+ * workload.c - the workload's lines (--prompt-tokens, --output-tokens, --rate, ...): what
+ * the lengths give on the engine's scheduler, and with a rate what the simulation found.
+ * The figures come from the library's kv_workload_run(); this file lays them out.
+ */
+#include "report.h"
+
+#include "format.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *length_text(char *buf, size_t cap, const kv_dist *d)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    if (d->kind == KV_DIST_FIXED)
+        snprintf(buf, cap, "%s tokens", fmt_int(a, sizeof a, (int64_t)d->value, 1));
+    else /* the median and the p99 the fit stands for, whichever two were given */
+        snprintf(buf, cap, "log-normal, median %s, p99 %s",
+                 fmt_fixed(a, sizeof a, exp(d->mu), 0, 1),
+                 fmt_fixed(b, sizeof b, exp(d->mu + 2.3263478740408408 * d->sigma), 0, 1));
+    return buf;
+}
+
+static const char *binding_words(const char *b)
+{
+    return strcmp(b, "kv_cache") == 0 ? "the KV cache" : strcmp(b, "prefill") == 0 ? "prefill compute" : b;
+}
+
+static const char *rate_text(char *buf, size_t cap, double r)
+{
+    return fmt_fixed(buf, cap, r, r < 10 ? 3 : r < 1000 ? 2 : 0, 1);
+}
+
+void report_workload_text(FILE *out, const kv_report *rep)
+{
+    const kv_workload *w = rep->workload_in;
+    const kv_sched *sc = rep->sched;
+    const kv_workload_result *r = rep->workload;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], l1[96], l2[96];
+    fprintf(out, "Under your workload (%s's scheduler, %s requests%s):\n", r->rules_engine,
+            fmt_int(a, sizeof a, r->requests, 1), r->simulated ? " simulated" : "");
+    fprintf(out, "  lengths : prompt %s (mean %s), output %s (mean %s)\n",
+            length_text(l1, sizeof l1, &w->prompt), fmt_fixed(a, sizeof a, r->prompt_mean, 1, 1),
+            length_text(l2, sizeof l2, &w->output), fmt_fixed(b, sizeof b, r->output_mean, 1, 1));
+    if (r->rejected > 0 || r->truncated > 0)
+        fprintf(out, "            %s refused (longer than the %s-token context)%s%s\n",
+                fmt_int(a, sizeof a, r->rejected, 1), fmt_int(b, sizeof b, sc->max_model_len, 1),
+                r->truncated > 0 ? ", truncated at the slot's end: " : "",
+                r->truncated > 0 ? fmt_int(c, sizeof c, r->truncated, 1) : "");
+    fprintf(out, "  holds   : %s %s a request on average over its steps, so the pool's %s "
+                 "%s hold ~%s at once",
+            fmt_fixed(a, sizeof a, r->blocks_mean, 1, 1), sc->unit,
+            fmt_int(b, sizeof b, sc->pool_blocks, 1), sc->unit,
+            fmt_fixed(c, sizeof c, r->fit_requests, 1, 1));
+    if (sc->max_seqs > 0)
+        fprintf(out, " (%s %s)", sc->max_seqs_name, fmt_int(d, sizeof d, sc->max_seqs, 1));
+    fputc('\n', out);
+    if (!r->simulated) {
+        if (isnan(r->saturation_rate))
+            fputs("  (give --rate and --tpot-ms for occupancy, queueing and preemptions)\n", out);
+    }
+    if (!isnan(r->saturation_rate)) {
+        fprintf(out, "  limit   : the queue grows without bound above %s req/s (%s binds first)\n",
+                rate_text(a, sizeof a, r->saturation_rate), binding_words(r->binding));
+        fputs("            each limit alone:", out);
+        const char *sep = " ";
+        if (!isnan(r->kv_cliff_rate)) {
+            fprintf(out, "%sthe KV cache %s req/s", sep, rate_text(a, sizeof a, r->kv_cliff_rate));
+            sep = ", ";
+        }
+        if (!isnan(r->seq_cliff_rate)) {
+            fprintf(out, "%s%s %s req/s", sep, sc->max_seqs_name,
+                    rate_text(a, sizeof a, r->seq_cliff_rate));
+            sep = ", ";
+        }
+        if (!isnan(r->prefill_cliff_rate))
+            fprintf(out, "%sprefill compute %s req/s", sep,
+                    rate_text(a, sizeof a, r->prefill_cliff_rate));
+        fputc('\n', out);
+    }
+    if (r->simulated) {
+        fprintf(out, "  at %s req/s (%s), a step %s ms",
+                rate_text(a, sizeof a, r->rate),
+                w->arrivals == KV_ARRIVE_EVEN ? "evenly spaced" : "Poisson",
+                fmt_g(b, sizeof b, w->tpot_ms));
+        if (r->prefill_token_s > 0)
+            fprintf(out, ", a prompt token %s ms (ttft %s ms)",
+                    fmt_fixed(c, sizeof c, r->prefill_token_s * 1000.0, 4, 0),
+                    fmt_g(d, sizeof d, w->ttft_ms));
+        fputs(":\n", out);
+        fprintf(out, "    running %s, waiting %s (means); KV cache %s%% mean, %s%% p99; %s %s "
+                     "(%s/s)\n",
+                fmt_fixed(a, sizeof a, r->running_mean, 1, 1),
+                fmt_fixed(b, sizeof b, r->waiting_mean, 1, 1),
+                fmt_fixed(c, sizeof c, r->kv_usage_mean * 100.0, 1, 0),
+                fmt_fixed(d, sizeof d, r->kv_usage_p99 * 100.0, 1, 0),
+                fmt_int(l1, sizeof l1, r->preemptions, 1), sc->preempt_word,
+                fmt_fixed(l2, sizeof l2, r->preemptions_per_s, 3, 1));
+        fprintf(out, "    time in system %s s (first token after %s s); Little's law: %s x %s = "
+                     "%s in the system (measured %s)\n",
+                fmt_fixed(a, sizeof a, r->time_in_system_s, 2, 1),
+                fmt_fixed(b, sizeof b, r->ttft_s, 3, 1), rate_text(c, sizeof c, r->rate),
+                fmt_fixed(d, sizeof d, r->time_in_system_s, 2, 1),
+                fmt_fixed(l1, sizeof l1, r->littles_law_requests, 1, 1),
+                fmt_fixed(l2, sizeof l2, r->running_mean + r->waiting_mean, 1, 1));
+        if (r->rate > r->saturation_rate)
+            fputs("    (above the saturation rate the queue grows through the run: these means "
+                  "depend on its length, --requests)\n", out);
+        if (isnan(r->preemption_onset_rate))
+            fprintf(out, "  onset   : no %s up to %s req/s\n", sc->preempt_word,
+                    rate_text(a, sizeof a, 2.0 * (isnan(r->saturation_rate) ? r->rate
+                                                                            : r->saturation_rate)));
+        else
+            fprintf(out, "  onset   : %s start near %s req/s (the lowest rate that had any, on "
+                         "these requests)\n",
+                    sc->preempt_word, rate_text(a, sizeof a, r->preemption_onset_rate));
+        if (r->replicas > 0)
+            fprintf(out, "  replicas: %s for %s req/s with %s%% headroom\n",
+                    fmt_int(a, sizeof a, r->replicas, 1), rate_text(b, sizeof b, r->rate),
+                    fmt_g(c, sizeof c, w->headroom * 100.0));
+    }
+    fprintf(out, "  (rules: %s; left out: %s)\n\n", sc->rules, sc->left_out);
+}

@@ -1,0 +1,801 @@
+/*
+ * workload.c - capacity under a workload: the closed forms, and a deterministic step-level
+ * simulation of one replica's scheduler.
+ *
+ * The engine says how it schedules (kv_sched, from its descriptor's `sched`); this file
+ * names no engine. One step is one schedule() call and one forward pass: running requests
+ * first, in the order they were admitted, then waiting ones while the step's token budget,
+ * the running cap and the cache allow. A request of prompt P and output O computes its P
+ * prompt tokens (in chunks when the budget cuts them), samples a token each time its cache
+ * has caught up with its known tokens, and finishes with its O-th token, which is never
+ * computed: it holds the blocks of P + j - 1 tokens at its j-th step.
+ *
+ * Time: a step takes tpot, and each prompt token it computes adds c = (ttft - tpot) / (mean
+ * prompt), so a request of the mean prompt alone sees its ttft. Both are the user's figures
+ * (or a metrics scrape's); nothing here estimates a GPU's speed.
+ *
+ * The library allocates nothing: the caller gives scratch memory of
+ * kv_workload_scratch_bytes().
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define Z99 2.3263478740408408 /* the standard normal's 99th percentile */
+#define HIST_BINS 65536        /* usage histogram: exact for pools below this many blocks */
+#define WARMUP_SHARE 10        /* the first and the last tenth of arrivals are left out of
+                                  the means: the run fills, then drains */
+#define ONSET_SCAN 8           /* rates scanned for the preemption onset ... */
+#define ONSET_STEPS 10         /* ... and bisection steps in the first that preempts */
+
+static kv_status refuse(kv_error *why, const char *fmt, const char *a, double x)
+{
+    if (why) {
+        why->code = KV_ERR_WORKLOAD;
+        why->blamed = NULL;
+        snprintf(why->msg, sizeof why->msg, fmt, a, x);
+    }
+    return KV_ERR_WORKLOAD;
+}
+
+/* ---- lengths ---------------------------------------------------------------------------- */
+
+kv_status kv_dist_lognormal(double mean, double median, double p99, kv_dist *out)
+{
+    int given = !isnan(mean) + !isnan(median) + !isnan(p99);
+    if (given != 2)
+        return KV_ERR_WORKLOAD;
+    if ((!isnan(mean) && !(mean >= 1 && isfinite(mean))) ||
+        (!isnan(median) && !(median >= 1 && isfinite(median))) ||
+        (!isnan(p99) && !(p99 >= 1 && isfinite(p99))))
+        return KV_ERR_WORKLOAD;
+    double mu, sigma;
+    if (isnan(mean)) { /* median and p99 */
+        if (!(p99 > median))
+            return KV_ERR_WORKLOAD;
+        mu = log(median);
+        sigma = (log(p99) - mu) / Z99;
+    } else if (isnan(p99)) { /* mean and median: mean = median x exp(sigma^2 / 2) */
+        if (!(mean > median))
+            return KV_ERR_WORKLOAD;
+        mu = log(median);
+        sigma = sqrt(2.0 * log(mean / median));
+    } else { /* mean and p99: ln mean = mu + s^2/2, ln p99 = mu + z s */
+        double c = log(p99 / mean), disc = Z99 * Z99 - 2.0 * c;
+        if (!(p99 > mean) || disc < 0)
+            return KV_ERR_WORKLOAD;
+        sigma = Z99 - sqrt(disc);
+        mu = log(mean) - sigma * sigma / 2.0;
+    }
+    if (!(sigma > 0) || !isfinite(mu))
+        return KV_ERR_WORKLOAD;
+    out->kind = KV_DIST_LOGNORMAL;
+    out->value = 0;
+    out->mu = mu;
+    out->sigma = sigma;
+    return KV_OK;
+}
+
+double kv_dist_mean(const kv_dist *d)
+{
+    return d->kind == KV_DIST_FIXED ? d->value : exp(d->mu + d->sigma * d->sigma / 2.0);
+}
+
+/* splitmix64: small, fast, and the same stream on every machine */
+static uint64_t next_u64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* (0, 1): never 0, so its logarithm is finite */
+static double uniform(uint64_t *x)
+{
+    return ((double)(next_u64(x) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+static int64_t sample(const kv_dist *d, uint64_t *x)
+{
+    double v = d->value;
+    if (d->kind == KV_DIST_LOGNORMAL) { /* Box-Muller, one of the pair */
+        double u1 = uniform(x), u2 = uniform(x);
+        double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+        v = exp(d->mu + d->sigma * z);
+    }
+    v = floor(v + 0.5);
+    return v < 1 ? 1 : v > 4e18 ? (int64_t)4e18 : (int64_t)v;
+}
+
+/* ---- blocks ----------------------------------------------------------------------------- */
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+/* Blocks a request holds with n tokens in its cache. */
+static int64_t held_at(const kv_sched *sc, int64_t n)
+{
+    int64_t total = 0;
+    for (size_t g = 0; g < sc->n_groups; g++) {
+        const kv_sched_group *k = &sc->group[g];
+        int64_t b = k->fixed ? k->cap_blocks : ceil_div(n, k->block_size);
+        if (k->cap_blocks > 0 && b > k->cap_blocks)
+            b = k->cap_blocks;
+        total += k->groups * b;
+    }
+    return total;
+}
+
+/* sum over n = 1 .. m of ceil(n / bs): whole blocks of bs give bs x (1 + .. + q) */
+static double sum_ceil_to(int64_t m, int64_t bs)
+{
+    if (m <= 0)
+        return 0;
+    double q = (double)(m / bs), r = (double)(m % bs);
+    return (double)bs * q * (q + 1) / 2.0 + r * (q + 1);
+}
+
+/* sum over n = lo .. hi of min(ceil(n / bs), cap) (cap 0: none) */
+static double sum_capped(int64_t lo, int64_t hi, int64_t bs, int64_t cap)
+{
+    if (hi < lo)
+        return 0;
+    if (cap > 0 && hi > cap * bs) { /* beyond cap x bs tokens every term is cap */
+        int64_t edge = cap * bs;
+        double capped = (double)(hi - (lo > edge ? lo - 1 : edge)) * (double)cap;
+        if (lo > edge)
+            return capped;
+        return sum_ceil_to(edge, bs) - sum_ceil_to(lo - 1, bs) + capped;
+    }
+    return sum_ceil_to(hi, bs) - sum_ceil_to(lo - 1, bs);
+}
+
+/* Blocks a request of prompt p and output o holds, summed over its o steps. */
+static double block_steps(const kv_sched *sc, int64_t p, int64_t o)
+{
+    double total = 0;
+    for (size_t g = 0; g < sc->n_groups; g++) {
+        const kv_sched_group *k = &sc->group[g];
+        double s = k->fixed ? (double)o * (double)k->cap_blocks
+                            : sum_capped(p, p + o - 1, k->block_size, k->cap_blocks);
+        total += (double)k->groups * s;
+    }
+    return total;
+}
+
+/* ---- the simulation --------------------------------------------------------------------- */
+
+typedef struct {
+    int64_t p, o;      /* prompt and output, after the limits */
+    double unit;       /* arrival at rate 1 (times scale as 1 / rate) */
+    double arrive, first;
+    int64_t computed;  /* tokens in its cache */
+    int64_t gen;       /* tokens generated */
+    int64_t held;      /* blocks held */
+    int64_t sched;     /* tokens scheduled this step */
+    int state;         /* R_* */
+} req;
+
+enum { R_LATER, R_WAITING, R_RUNNING, R_DONE, R_REFUSED, R_FAILED };
+
+typedef struct {
+    req *r;
+    int64_t *wait;   /* ring of indices */
+    int64_t *run;    /* in the order admitted */
+    double *hist;    /* time in each usage bin */
+    size_t n;
+} arena;
+
+size_t kv_workload_scratch_bytes(const kv_workload *w)
+{
+    size_t n = w->trace ? w->trace_n : (size_t)(w->requests > 0 ? w->requests : 1);
+    return n * (sizeof(req) + 2 * sizeof(int64_t)) + HIST_BINS * sizeof(double) + 64;
+}
+
+typedef struct {
+    double rate, c, tpot;
+    int64_t preemptions, steps_work, n_meas;
+    double t_lo, t_hi, w_time, run_area, wait_area, used_area, tis_sum, ttft_sum;
+    double t_end;
+    int64_t bin_width;
+} run_stats;
+
+/* Time-weighted sums over the part of [t, t + dt] inside the measured window. */
+static void observe(run_stats *rs, arena *a, double t, double dt, int64_t nrun, int64_t nwait,
+                    int64_t used)
+{
+    double lo = t > rs->t_lo ? t : rs->t_lo, hi = t + dt < rs->t_hi ? t + dt : rs->t_hi;
+    if (hi <= lo)
+        return;
+    double w = hi - lo;
+    rs->w_time += w;
+    rs->run_area += w * (double)nrun;
+    rs->wait_area += w * (double)nwait;
+    rs->used_area += w * (double)used;
+    int64_t bin = used / rs->bin_width;
+    a->hist[bin < HIST_BINS ? bin : HIST_BINS - 1] += w;
+}
+
+static void finish(run_stats *rs, req *q, double t)
+{
+    q->state = R_DONE;
+    if (q->arrive >= rs->t_lo && q->arrive <= rs->t_hi) {
+        rs->n_meas++;
+        rs->tis_sum += t - q->arrive;
+        rs->ttft_sum += q->first - q->arrive;
+    }
+}
+
+/* One run's moving parts. */
+typedef struct {
+    const kv_sched *sc;
+    arena *a;
+    run_stats *rs;
+    size_t n, whead, wcount, done;
+    int64_t free_b, nrun;
+    double ratio; /* SGLang's new_token_ratio */
+} sim;
+
+static void wait_back(sim *m, int64_t qi)
+{
+    m->a->wait[(m->whead + m->wcount++) % m->n] = qi;
+}
+
+static void wait_front(sim *m, int64_t qi)
+{
+    m->whead = (m->whead + m->n - 1) % m->n;
+    m->a->wait[m->whead] = qi;
+    m->wcount++;
+}
+
+static int64_t wait_pop(sim *m)
+{
+    int64_t qi = m->a->wait[m->whead];
+    m->whead = (m->whead + 1) % m->n;
+    m->wcount--;
+    return qi;
+}
+
+/* Frees a running request's cache: it waits again with nothing computed (its generated
+ * tokens are recomputed with its prompt when it runs again). */
+static void evict(sim *m, req *v)
+{
+    m->free_b += v->held;
+    v->held = v->computed = v->sched = 0;
+    v->state = R_WAITING;
+    m->rs->preemptions++;
+}
+
+static void run_push(sim *m, int64_t qi, int64_t held, int64_t want)
+{
+    req *q = &m->a->r[qi];
+    q->state = R_RUNNING;
+    q->held = held;
+    m->free_b -= held;
+    q->sched = want;
+    m->a->run[m->nrun++] = qi;
+}
+
+/* vLLM V1 (KV_SCHED_PAGED) and llama-server (KV_SCHED_SLOTS): one step's schedule. */
+static void schedule_paged(sim *m, int slots)
+{
+    const kv_sched *sc = m->sc;
+    arena *a = m->a;
+    int64_t budget = sc->max_batched_tokens > 0 ? sc->max_batched_tokens : INT64_MAX;
+    int preempted = 0;
+    /* slots: a waiting task takes a free slot before the batch is filled */
+    while (slots && m->wcount > 0 && m->nrun < sc->max_seqs)
+        run_push(m, wait_pop(m), 0, 0);
+    /* the running requests, in order (slots: every generating slot's token first, then
+     * prompts, as llama-server fills its batch) */
+    int pass = slots ? 0 : 1;
+    int64_t i = 0;
+    while (i < m->nrun && (budget > 0 || pass == 0)) {
+        req *q = &a->r[a->run[i]];
+        int64_t want = q->p + q->gen - q->computed;
+        int decoding = q->gen > 0 && want == 1;
+        if ((pass == 0 && !decoding) || (pass == 1 && slots && decoding)) {
+            if (++i == m->nrun && pass == 0) {
+                pass = 1;
+                i = 0;
+            }
+            continue;
+        }
+        if (want > budget && pass == 1)
+            want = budget;
+        int64_t need = held_at(sc, q->computed + want) - q->held;
+        if (need > m->free_b && sc->unified_fail_all) { /* every processing slot fails */
+            for (int64_t k = 0; k < m->nrun; k++) {
+                req *v = &a->r[a->run[k]];
+                evict(m, v);
+                v->state = R_FAILED;
+                m->done++;
+            }
+            m->nrun = 0;
+            return;
+        }
+        int self = 0;
+        while (need > m->free_b) { /* preempt the newest, and recompute it later */
+            int64_t vi = a->run[--m->nrun];
+            evict(m, &a->r[vi]);
+            wait_front(m, vi);
+            preempted = 1;
+            if (&a->r[vi] == q) {
+                self = 1;
+                break;
+            }
+        }
+        if (self)
+            break;
+        m->free_b -= need;
+        q->held += need;
+        q->sched = want;
+        budget -= want;
+        if (++i == m->nrun && pass == 0) {
+            pass = 1;
+            i = 0;
+        }
+    }
+    /* waiting requests, first come first served, when nothing was preempted */
+    while (!slots && !preempted && m->wcount > 0 && budget > 0 &&
+           (sc->max_seqs == 0 || m->nrun < sc->max_seqs)) {
+        req *q = &a->r[a->wait[m->whead]];
+        int64_t want = q->p + q->gen;
+        if (want > budget)
+            want = budget;
+        int64_t need = held_at(sc, want);
+        if (need > m->free_b) {
+            if (m->nrun == 0) { /* it cannot fit an empty cache: refused */
+                q->state = R_REFUSED;
+                wait_pop(m);
+                m->done++;
+                continue;
+            }
+            break;
+        }
+        run_push(m, wait_pop(m), need, want);
+    }
+}
+
+/* Whether a running request's next token is a decode (its prompt is in the cache). */
+static int decodes(const req *q)
+{
+    return q->gen > 0 && q->computed == q->p + q->gen - 1;
+}
+
+/* SGLang (KV_SCHED_RESERVE): a prefill batch when one can be formed, else a decode step. */
+static void schedule_reserve(sim *m)
+{
+    const kv_sched *sc = m->sc;
+    arena *a = m->a;
+    int64_t clip = sc->clip_new_tokens;
+    /* PrefillAdder: the free tokens less what running requests may still generate, each
+     * min(max_new - generated, clip) x new_token_ratio; a chunked request goes on first */
+    double rem_total = (double)m->free_b;
+    int64_t chunked = -1;
+    for (int64_t k = 0; k < m->nrun; k++) {
+        req *q = &a->r[a->run[k]];
+        if (!decodes(q))
+            chunked = k; /* a prompt cut by the chunk budget, admitted earlier */
+        int64_t left = q->o - q->gen;
+        rem_total -= (double)(left < clip ? left : clip) * m->ratio;
+    }
+    int64_t rem_input = sc->max_prefill_tokens, rem_chunk = sc->max_batched_tokens;
+    int any = 0;
+    if (chunked >= 0) {
+        req *q = &a->r[a->run[chunked]];
+        int64_t extend = q->p + q->gen - q->computed, room = rem_chunk;
+        if ((double)room > rem_total)
+            room = rem_total > 0 ? (int64_t)rem_total : 0;
+        if (extend > room)
+            extend = room;
+        if (extend > 0 && extend <= m->free_b) {
+            int whole = q->computed + extend == q->p + q->gen;
+            q->sched = extend;
+            q->held += extend;
+            m->free_b -= extend;
+            rem_chunk -= extend;
+            rem_input -= extend;
+            rem_total -= (double)extend + (whole ? (double)(q->o < clip ? q->o : clip) : 0);
+            any = 1;
+        }
+    }
+    int64_t allocatable = sc->max_seqs > 0 ? sc->max_seqs - m->nrun : INT64_MAX;
+    int64_t added = 0;
+    while (chunked < 0 && m->wcount > 0 && added < allocatable) {
+        req *q = &a->r[a->wait[m->whead]];
+        int64_t extend = q->p + q->gen, left = q->o - q->gen;
+        double total = (double)extend + (double)(left < clip ? left : clip);
+        if (total >= rem_total)
+            break; /* NO_TOKEN */
+        if (extend >= rem_input && added > 0)
+            break; /* OTHER: the first request of a batch may pass max_prefill_tokens */
+        int64_t take = extend;
+        if (sc->max_batched_tokens > 0 && extend > rem_chunk) {
+            take = rem_chunk; /* a chunk of it; it reserves no decode tokens */
+            if (take <= 0)
+                break;
+        }
+        run_push(m, wait_pop(m), take, take);
+        rem_total -= (double)take + (take == extend ? (double)(q->o < clip ? q->o : clip) : 0);
+        rem_input -= take;
+        rem_chunk -= take;
+        added++;
+        any = 1;
+        if (take < extend)
+            break; /* one chunked request at a time */
+    }
+    if (any) /* the prefill batch runs alone: no decode this step */
+        return;
+    /* decode: a token for each running request (check_decode_mem); short of them, retract
+     * the fewest generated, then the longest prompt, until the rest get theirs */
+    int64_t decoding = 0;
+    for (int64_t k = 0; k < m->nrun; k++)
+        decoding += decodes(&a->r[a->run[k]]);
+    if (decoding > m->free_b) {
+        int first = 1;
+        while (decoding > 1 && (first || decoding > m->free_b)) {
+            int64_t best = -1;
+            for (int64_t k = 0; k < m->nrun; k++) {
+                req *x = &a->r[a->run[k]];
+                if (!decodes(x))
+                    continue; /* a chunked prompt is not in the running batch */
+                req *b = best >= 0 ? &a->r[a->run[best]] : NULL;
+                if (!b || x->gen < b->gen || (x->gen == b->gen && x->p > b->p))
+                    best = k;
+            }
+            int64_t vi = a->run[best];
+            req *v = &a->r[vi];
+            decoding--;
+            evict(m, v);
+            memmove(&a->run[best], &a->run[best + 1], (size_t)(m->nrun - best - 1) * sizeof(int64_t));
+            m->nrun--;
+            wait_back(m, vi);
+            first = 0;
+        }
+        double gen = 0, max_new = 0;
+        for (int64_t k = 0; k < m->nrun; k++) {
+            gen += (double)a->r[a->run[k]].gen;
+            max_new += (double)a->r[a->run[k]].o;
+        }
+        double r = (gen + (double)sc->retract_steps * (double)m->nrun) / (max_new + 1.0);
+        m->ratio = r < 1 ? r : 1;
+    } else {
+        m->ratio -= sc->ratio_decay;
+        if (m->ratio < sc->ratio_min)
+            m->ratio = sc->ratio_min;
+    }
+    for (int64_t k = 0; k < m->nrun; k++) {
+        req *q = &a->r[a->run[k]];
+        if (decodes(q) && m->free_b > 0) {
+            q->sched = 1;
+            q->held++;
+            m->free_b--;
+        }
+    }
+}
+
+/* One run at rate x: every request through the scheduler until the last finishes. */
+static void simulate(const kv_sched *sc, arena *a, double x, double c, double tpot, run_stats *rs)
+{
+    size_t n = a->n;
+    memset(rs, 0, sizeof *rs);
+    memset(a->hist, 0, HIST_BINS * sizeof(double));
+    rs->rate = x;
+    rs->bin_width = sc->pool_blocks / HIST_BINS + 1;
+    sim m = {.sc = sc, .a = a, .rs = rs, .n = n, .free_b = sc->pool_blocks,
+             .ratio = sc->ratio_init};
+    for (size_t i = 0; i < n; i++) {
+        req *q = &a->r[i];
+        q->arrive = q->unit / x;
+        q->computed = q->gen = q->held = q->sched = 0;
+        q->first = 0;
+        q->state = q->state == R_REFUSED ? R_REFUSED : R_LATER;
+        m.done += q->state == R_REFUSED;
+    }
+    rs->t_lo = a->r[n / WARMUP_SHARE].arrive;
+    rs->t_hi = a->r[n - 1 - n / WARMUP_SHARE].arrive;
+    if (rs->t_hi <= rs->t_lo) /* one request, or all at once: measure everything */
+        rs->t_hi = INFINITY;
+    size_t next = 0;
+    double t = 0;
+    while (m.done < n) {
+        while (next < n && (a->r[next].state == R_REFUSED || a->r[next].arrive <= t)) {
+            if (a->r[next].state != R_REFUSED) {
+                a->r[next].state = R_WAITING;
+                wait_back(&m, (int64_t)next);
+            }
+            next++;
+        }
+        if (m.nrun == 0 && m.wcount == 0) {
+            if (next >= n)
+                break;
+            t = a->r[next].arrive;
+            continue;
+        }
+        if (sc->kind == KV_SCHED_RESERVE)
+            schedule_reserve(&m);
+        else
+            schedule_paged(&m, sc->kind == KV_SCHED_SLOTS);
+        /* the step: one forward pass (tpot), and c for each prompt token in it */
+        int64_t scheduled = 0, prompt_tokens = 0;
+        for (int64_t k = 0; k < m.nrun; k++) {
+            req *q = &a->r[a->run[k]];
+            scheduled += q->sched > 0;
+            if (!(q->gen > 0 && q->sched == 1))
+                prompt_tokens += q->sched;
+        }
+        if (scheduled == 0 && m.nrun == 0 && next < n && m.wcount == 0) {
+            t = a->r[next].arrive;
+            continue;
+        }
+        if (scheduled == 0) { /* nothing could run (a cache too small even for one): refuse */
+            if (m.nrun == 0 && m.wcount > 0) {
+                a->r[wait_pop(&m)].state = R_REFUSED;
+                m.done++;
+                continue;
+            }
+            if (next < n) {
+                t = a->r[next].arrive > t ? a->r[next].arrive : t + tpot;
+                continue;
+            }
+            break; /* stuck: should not happen, stop rather than spin */
+        }
+        double dt = tpot + c * (double)prompt_tokens;
+        observe(rs, a, t, dt, m.nrun, (int64_t)m.wcount, sc->pool_blocks - m.free_b);
+        t += dt;
+        rs->steps_work += m.nrun;
+        int64_t kept = 0;
+        for (int64_t k = 0; k < m.nrun; k++) {
+            int64_t qi = a->run[k];
+            req *q = &a->r[qi];
+            if (q->sched > 0) {
+                q->computed += q->sched;
+                q->sched = 0;
+                if (q->computed == q->p + q->gen) {
+                    if (++q->gen == 1)
+                        q->first = t;
+                    if (q->gen == q->o) {
+                        m.free_b += q->held;
+                        q->held = 0;
+                        finish(rs, q, t);
+                        m.done++;
+                        continue;
+                    }
+                }
+            }
+            a->run[kept++] = qi;
+        }
+        m.nrun = kept;
+    }
+    rs->t_end = t;
+}
+
+/* The time-weighted 99th percentile of the usage, in blocks (the upper edge of its bin). */
+static double usage_p99(const arena *a, const run_stats *rs)
+{
+    if (rs->w_time <= 0)
+        return NAN;
+    double want = 0.99 * rs->w_time, acc = 0;
+    for (size_t b = 0; b < HIST_BINS; b++) {
+        acc += a->hist[b];
+        if (acc >= want)
+            return (double)((int64_t)b * rs->bin_width + rs->bin_width - 1);
+    }
+    return (double)(HIST_BINS * rs->bin_width);
+}
+
+kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratch,
+                          size_t scratch_bytes, kv_workload_result *out, kv_error *why)
+{
+    memset(out, 0, sizeof *out);
+    out->kv_cliff_rate = out->seq_cliff_rate = out->saturation_rate = NAN;
+    out->prefill_cliff_rate = NAN;
+    out->running_mean = out->waiting_mean = out->kv_usage_mean = out->kv_usage_p99 = NAN;
+    out->time_in_system_s = out->ttft_s = out->preemptions_per_s = NAN;
+    out->littles_law_requests = out->preemption_onset_rate = out->duration_s = NAN;
+    out->rate = w->rate > 0 ? w->rate : NAN;
+    out->rules_engine = sc->engine_title;
+    out->left_out = sc->left_out;
+    if (sc->pool_blocks < 1 || sc->n_groups == 0 || sc->max_model_len < 1)
+        return refuse(why, "the engine's scheduler has no cache to simulate%s", "", 0);
+    size_t n = w->trace ? w->trace_n : (size_t)w->requests;
+    if (n < 1 || (!w->trace && w->requests < 1))
+        return refuse(why, "no requests to simulate%s", "", 0);
+    if (scratch_bytes < kv_workload_scratch_bytes(w) || !scratch)
+        return refuse(why, "the scratch memory is smaller than kv_workload_scratch_bytes()%s",
+                      "", 0);
+    if (w->rate < 0 || !isfinite(w->rate) || w->tpot_ms < 0 || !isfinite(w->tpot_ms) ||
+        w->ttft_ms < 0 || !isfinite(w->ttft_ms) || !(w->headroom >= 0 && w->headroom < 1))
+        return refuse(why, "a rate, step time or headroom out of range%s", "", 0);
+    if (w->rate > 0 && !(w->tpot_ms > 0))
+        return refuse(why, "a rate needs the time of one decode step (tpot)%s", "", 0);
+    arena a;
+    char *base = (char *)scratch;
+    a.hist = (double *)base;
+    a.r = (req *)(base + HIST_BINS * sizeof(double));
+    a.wait = (int64_t *)(a.r + n);
+    a.run = a.wait + n;
+    a.n = n;
+    /* lengths and arrivals at rate 1, from the seed (or the trace) */
+    uint64_t rng = w->seed;
+    double span = 0, psum = 0, osum = 0, steps_sum = 0;
+    int64_t kept = 0;
+    if (w->trace && w->arrivals == KV_ARRIVE_TRACE) {
+        span = w->trace[n - 1].arrival_s - w->trace[0].arrival_s;
+        if (!(span > 0) || !isfinite(span))
+            return refuse(why, "the trace's arrival times span no time%s", "", 0);
+    }
+    double tunit = 0;
+    for (size_t i = 0; i < n; i++) {
+        req *q = &a.r[i];
+        if (w->trace) {
+            q->p = w->trace[i].prompt;
+            q->o = w->trace[i].output;
+        } else {
+            q->p = sample(&w->prompt, &rng);
+            q->o = sample(&w->output, &rng);
+        }
+        if (w->arrivals == KV_ARRIVE_TRACE && w->trace) /* times at rate 1 */
+            tunit = (w->trace[i].arrival_s - w->trace[0].arrival_s) * ((double)(n - 1) / span);
+        else if (w->arrivals == KV_ARRIVE_EVEN)
+            tunit = (double)i;
+        else if (i > 0)
+            tunit += -log(uniform(&rng));
+        q->unit = tunit;
+        q->state = R_LATER;
+        if (q->p < 1 || q->o < 1 ||
+            (sc->kind == KV_SCHED_PAGED && q->p > sc->max_model_len - q->o)) {
+            q->state = R_REFUSED; /* the engine refuses what its context cannot hold */
+            out->rejected++;
+            continue;
+        }
+        if (sc->kind == KV_SCHED_SLOTS && q->p + q->o > sc->slot_tokens) {
+            if (q->p >= sc->slot_tokens) {
+                q->state = R_REFUSED;
+                out->rejected++;
+                continue;
+            }
+            q->o = sc->slot_tokens - q->p; /* the slot ends: no context shift */
+            out->truncated++;
+        }
+        kept++;
+        psum += (double)q->p;
+        osum += (double)q->o;
+        steps_sum += block_steps(sc, q->p, q->o);
+    }
+    out->requests = (int64_t)n;
+    if (kept == 0)
+        return refuse(why, "every request is longer than the engine's context (%s%.0f tokens)",
+                      "", (double)sc->max_model_len);
+    out->prompt_mean = psum / (double)kept;
+    out->output_mean = osum / (double)kept;
+    out->blocks_mean = steps_sum / osum;
+    double cap = (double)sc->pool_blocks / out->blocks_mean;
+    if (sc->max_seqs > 0 && cap > (double)sc->max_seqs)
+        cap = (double)sc->max_seqs;
+    out->fit_requests = cap;
+    /* closed forms: a request is in service for its o steps of tpot, stretched by the
+     * share of time prefill takes, lambda x mean prompt x c */
+    double tpot = w->tpot_ms / 1000.0, c = 0;
+    if (w->ttft_ms > w->tpot_ms) /* a lone request of the mean prompt: tpot + c x prompt */
+        c = (w->ttft_ms - w->tpot_ms) / 1000.0 / out->prompt_mean;
+    out->step_s = tpot > 0 ? tpot : NAN;
+    out->prefill_token_s = c;
+    double mean_steps = steps_sum / (double)kept;
+    if (tpot > 0) {
+        out->kv_cliff_rate = (double)sc->pool_blocks /
+                                 (mean_steps * tpot + (double)sc->pool_blocks * out->prompt_mean * c);
+        if (sc->max_seqs > 0)
+            out->seq_cliff_rate = (double)sc->max_seqs /
+                                  (out->output_mean * tpot + (double)sc->max_seqs * out->prompt_mean * c);
+        if (c > 0)
+            out->prefill_cliff_rate = 1.0 / (out->prompt_mean * c);
+        /* the lowest of the three binds (NaN: that limit does not apply) */
+        const double limits[] = {out->kv_cliff_rate, out->seq_cliff_rate, out->prefill_cliff_rate};
+        const char *const names[] = {"kv_cache", sc->max_seqs_name, "prefill"};
+        for (int k = 0; k < 3; k++)
+            if (!isnan(limits[k]) && (isnan(out->saturation_rate) || limits[k] < out->saturation_rate)) {
+                out->saturation_rate = limits[k];
+                out->binding = names[k];
+            }
+    }
+    if (w->rate <= 0)
+        return KV_OK;
+    /* the run at the rate asked for */
+    run_stats rs;
+    simulate(sc, &a, w->rate, c, tpot, &rs);
+    out->simulated = 1;
+    out->preemptions = rs.preemptions;
+    out->request_steps = rs.steps_work;
+    out->duration_s = rs.t_end;
+    if (rs.w_time > 0) {
+        out->running_mean = rs.run_area / rs.w_time;
+        out->waiting_mean = rs.wait_area / rs.w_time;
+        double usable = (double)sc->pool_blocks;
+        out->kv_usage_mean = rs.used_area / rs.w_time / usable;
+        out->kv_usage_p99 = usage_p99(&a, &rs) / usable;
+        if (out->kv_usage_p99 > 1)
+            out->kv_usage_p99 = 1;
+    }
+    if (rs.n_meas > 0) {
+        out->time_in_system_s = rs.tis_sum / (double)rs.n_meas;
+        out->ttft_s = rs.ttft_sum / (double)rs.n_meas;
+        out->littles_law_requests = w->rate * out->time_in_system_s;
+    }
+    out->preemptions_per_s = rs.t_end > 0 ? (double)rs.preemptions / rs.t_end : 0;
+    /* the onset: the lowest rate that preempts, on the same lengths and gaps (common random
+     * numbers): a scan of eighths of 2 x the saturation, then a bisection of the first
+     * eighth that preempts (a scan first: evenly spaced arrivals can preempt at a rate and
+     * queue without preempting just above it) */
+    double top = 2.0 * (isnan(out->saturation_rate) ? w->rate : out->saturation_rate);
+    if (top < w->rate)
+        top = w->rate;
+    run_stats probe;
+    double lo = 0, hi = NAN;
+    for (int k = 1; k <= ONSET_SCAN && isnan(hi); k++) {
+        double x = top * k / ONSET_SCAN;
+        simulate(sc, &a, x, c, tpot, &probe);
+        out->request_steps += probe.steps_work;
+        if (probe.preemptions > 0)
+            hi = x;
+        else
+            lo = x;
+    }
+    if (!isnan(hi)) {
+        for (int k = 0; k < ONSET_STEPS; k++) {
+            double mid = (lo + hi) / 2.0;
+            simulate(sc, &a, mid, c, tpot, &probe);
+            out->request_steps += probe.steps_work;
+            if (probe.preemptions > 0)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        out->preemption_onset_rate = hi;
+    }
+    double limit = out->saturation_rate;
+    if (!isnan(out->preemption_onset_rate) &&
+        (isnan(limit) || out->preemption_onset_rate < limit))
+        limit = out->preemption_onset_rate;
+    if (limit > 0 && isfinite(limit)) {
+        double r = ceil(w->rate / (limit * (1.0 - w->headroom)) - 1e-12);
+        out->replicas = r < 1 ? 1 : r > 9e18 ? INT64_MAX : (int64_t)r;
+    }
+    return KV_OK;
+}
+
+/* ---- the engine's rules ----------------------------------------------------------------- */
+
+kv_status kv_sched_of(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why)
+{
+    memset(out, 0, sizeof *out);
+    const kv_engine_desc *d = kv_engine_get(s->engine);
+    if (!d)
+        return refuse(why, "no such engine%s", "", 0);
+    if (!d->sched) {
+        char names[256];
+        size_t used = 0;
+        names[0] = '\0';
+        for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+            const kv_engine_desc *k = kv_engine_get((kv_engine)e);
+            if (k->sched && used < sizeof names)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                         used ? ", " : "", kv_engine_name((kv_engine)e));
+        }
+        if (why) {
+            why->code = KV_ERR_WORKLOAD;
+            why->blamed = NULL;
+            snprintf(why->msg, sizeof why->msg,
+                     "%s's scheduler is not simulated (the workload runs on: %s)", d->title, names);
+        }
+        return KV_ERR_WORKLOAD;
+    }
+    return d->sched(s, r, out, why);
+}

@@ -1,0 +1,520 @@
+/*
+ * test_workload.c - the workload simulation through kvcalc.h: closed forms that the
+ * simulation's own output must meet (fixed lengths arriving evenly give the exact
+ * occupancy and no preemption; Little's law within sampling error; a rate above the cliff
+ * preempts; the same seed gives the same run), the log-normal fits by hand, and the
+ * engines' schedulers as kvcalc_engines.h states them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KVCALC_ENGINES
+#include "kvcalc.h"
+
+#include "run.h"
+
+/* |a - b| <= eps, saying both when not (cmocka's float check is for floats) */
+#define assert_double_equal(a, b, eps) assert_near((a), (b), (eps), #a, __LINE__)
+static void assert_near(double a, double b, double eps, const char *what, int line)
+{
+    if (!(fabs(a - b) <= eps)) {
+        print_error("line %d: %s = %.17g, expected %.17g (+- %g)\n", line, what, a, b, eps);
+        fail();
+    }
+}
+
+/* A paged pool of `pool` blocks of 16 tokens, one full-attention group, no caps. */
+static kv_sched paged(int64_t pool)
+{
+    kv_sched sc;
+    memset(&sc, 0, sizeof sc);
+    sc.kind = KV_SCHED_PAGED;
+    sc.engine_title = "test";
+    sc.pool_blocks = pool;
+    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = 16};
+    sc.n_groups = 1;
+    sc.max_seqs_name = "max_num_seqs";
+    sc.max_model_len = 4096;
+    return sc;
+}
+
+static kv_workload fixed(int64_t p, int64_t o, double rate, double tpot_ms, int64_t n)
+{
+    kv_workload w;
+    memset(&w, 0, sizeof w);
+    w.prompt = (kv_dist){.kind = KV_DIST_FIXED, .value = (double)p};
+    w.output = (kv_dist){.kind = KV_DIST_FIXED, .value = (double)o};
+    w.rate = rate;
+    w.arrivals = KV_ARRIVE_EVEN;
+    w.tpot_ms = tpot_ms;
+    w.seed = 1;
+    w.requests = n;
+    return w;
+}
+
+static kv_status run(const kv_sched *sc, const kv_workload *w, kv_workload_result *out)
+{
+    size_t bytes = kv_workload_scratch_bytes(w);
+    void *mem = malloc(bytes);
+    assert_non_null(mem);
+    kv_error err;
+    kv_status st = kv_workload_run(sc, w, mem, bytes, out, &err);
+    free(mem);
+    return st;
+}
+
+/* Prompt 100, output 50, block 16: the j-th step holds ceil((99 + j) / 16) blocks, summed
+ * over j = 1..50: 13 x 7 + 16 x 8 + 16 x 9 + 5 x 10 = 413 (blocks 100..112, 113..128,
+ * 129..144, 145..149). One every 0.5 s, a step of 0.125 s: 4 steps between arrivals, each
+ * request in service 50 steps = 6.25 s, so 2 x 6.25 = 12.5 run at once, holding
+ * 2 x 0.125 x 413 = 103.25 blocks: 10.325% of 1,000. At most 13 run, 13 x 10 = 130 blocks:
+ * no preemption. */
+static void even_arrivals_exact_occupancy(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(1000);
+    kv_workload w = fixed(100, 50, 2.0, 125.0, 400);
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_int_equal(r.simulated, 1);
+    assert_int_equal(r.preemptions, 0);
+    assert_int_equal(r.rejected, 0);
+    assert_double_equal(r.blocks_mean, 413.0 / 50.0, 1e-12);
+    assert_double_equal(r.running_mean, 12.5, 1e-9);
+    assert_double_equal(r.waiting_mean, 0.0, 1e-12);
+    assert_double_equal(r.kv_usage_mean, 0.10325, 1e-9);
+    assert_double_equal(r.time_in_system_s, 6.25, 1e-9);
+    assert_double_equal(r.ttft_s, 0.125, 1e-9);
+    assert_double_equal(r.littles_law_requests, 12.5, 1e-9);
+    /* the p99 in time: 13 requests hold 9 x 13 .. at the top; at most the 130 blocks */
+    assert_true(r.kv_usage_p99 >= r.kv_usage_mean && r.kv_usage_p99 <= 0.130);
+    /* cliffs: 1,000 / (413 x 0.125) = 19.37 req/s; no running cap */
+    assert_double_equal(r.kv_cliff_rate, 1000.0 / (413.0 * 0.125), 1e-9);
+    assert_true(isnan(r.seq_cliff_rate));
+    assert_string_equal(r.binding, "kv_cache");
+    assert_double_equal(r.fit_requests, 1000.0 / 8.26, 1e-9);
+}
+
+/* Poisson arrivals: Little's law, running + waiting = rate x time in system, within
+ * sampling error; and the same seed gives the same run, another seed another. */
+static void littles_law_and_seed(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(400);
+    sc.max_seqs = 64;
+    sc.max_batched_tokens = 2048;
+    kv_workload w = fixed(300, 120, 4.0, 20.0, 4000); /* below its cliff of 5.6 req/s */
+    w.arrivals = KV_ARRIVE_POISSON;
+    w.ttft_ms = 60;
+    w.seed = 7;
+    kv_workload_result a, b, c;
+    assert_int_equal(run(&sc, &w, &a), KV_OK);
+    double L = a.running_mean + a.waiting_mean;
+    assert_true(fabs(L - a.littles_law_requests) / a.littles_law_requests < 0.05);
+    assert_int_equal(run(&sc, &w, &b), KV_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+    w.seed = 8;
+    assert_int_equal(run(&sc, &w, &c), KV_OK);
+    assert_true(c.running_mean != a.running_mean);
+}
+
+/* Above the closed-form cliff the pool must preempt: 60 blocks hold 60 / 8.26 = 7.3
+ * requests on average; at 2 req/s 12.5 want to run. The onset lies below the cliff
+ * (Poisson arrivals bunch), and just below it nothing preempts. Arriving evenly, the same
+ * requests bunch less: just above the cliff (1.25 req/s) they queue instead (7 run,
+ * staggered, in 7 x 8.26 = 58 of the 60 blocks) and the waiting line grows. */
+static void above_the_cliff_preempts(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(60);
+    kv_workload w = fixed(100, 50, 2.0, 125.0, 300);
+    w.arrivals = KV_ARRIVE_EVEN;
+    w.rate = 1.25; /* above the cliff of 1.16 */
+    kv_workload_result e;
+    assert_int_equal(run(&sc, &w, &e), KV_OK);
+    assert_true(e.rate > e.kv_cliff_rate);
+    assert_int_equal(e.preemptions, 0);
+    assert_true(e.waiting_mean > 10);
+    assert_double_equal(e.running_mean, 7.0, 1e-3);
+    w.arrivals = KV_ARRIVE_POISSON;
+    w.rate = 2.0;
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_double_equal(r.kv_cliff_rate, 60.0 / (413.0 * 0.125), 1e-12);
+    assert_true(w.rate > r.kv_cliff_rate);
+    assert_true(r.preemptions > 0);
+    assert_true(r.preemptions_per_s > 0);
+    assert_false(isnan(r.preemption_onset_rate));
+    assert_true(r.preemption_onset_rate <= r.kv_cliff_rate * 1.001);
+    kv_workload below = w;
+    below.rate = r.preemption_onset_rate * 0.98;
+    kv_workload_result q;
+    assert_int_equal(run(&sc, &below, &q), KV_OK);
+    assert_int_equal(q.preemptions, 0);
+    /* replicas for 2 req/s: ceil(2 / onset) */
+    assert_int_equal(r.replicas, (int64_t)ceil(2.0 / r.preemption_onset_rate));
+}
+
+/* max_num_seqs binds before the pool: 5 running at most, arrivals pile up, no preemption;
+ * the cliff of the cap is 5 / (50 x 0.125) = 0.8 req/s. */
+static void running_cap_binds_first(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(100000);
+    sc.max_seqs = 5;
+    kv_workload w = fixed(100, 50, 2.0, 125.0, 200);
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_double_equal(r.seq_cliff_rate, 0.8, 1e-12);
+    assert_string_equal(r.binding, "max_num_seqs");
+    assert_double_equal(r.saturation_rate, 0.8, 1e-12);
+    assert_int_equal(r.preemptions, 0);
+    assert_true(r.running_mean <= 5.0 + 1e-9 && r.running_mean > 4.9);
+    assert_true(r.waiting_mean > 10);
+    assert_true(isnan(r.preemption_onset_rate));
+    assert_int_equal(r.replicas, 3); /* ceil(2 / 0.8) */
+}
+
+/* A request longer than the engine's context is refused, not simulated. */
+static void longer_than_the_context_is_refused(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(1000);
+    sc.max_model_len = 140;
+    kv_workload w = fixed(100, 50, 1.0, 10.0, 10);
+    kv_workload_result r;
+    kv_error err;
+    size_t bytes = kv_workload_scratch_bytes(&w);
+    void *mem = malloc(bytes);
+    assert_int_equal(kv_workload_run(&sc, &w, mem, bytes, &r, &err), KV_ERR_WORKLOAD);
+    assert_non_null(strstr(err.msg, "140 tokens"));
+    sc.max_model_len = 150; /* 100 + 50 fits exactly */
+    assert_int_equal(kv_workload_run(&sc, &w, mem, bytes, &r, &err), KV_OK);
+    assert_int_equal(r.rejected, 0);
+    assert_int_equal(kv_workload_run(&sc, &w, mem, bytes - 1, &r, &err), KV_ERR_WORKLOAD);
+    free(mem);
+}
+
+/* Slots of 128 tokens: a prompt of 128 or more is refused, a longer answer stops at the
+ * slot's end (100 + 50 -> 100 + 28). Each slot its own: never a failure. */
+static void slots_truncate_and_refuse(void **state)
+{
+    (void)state;
+    kv_sched sc;
+    memset(&sc, 0, sizeof sc);
+    sc.kind = KV_SCHED_SLOTS;
+    sc.engine_title = "test";
+    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
+    sc.n_groups = 1;
+    sc.max_seqs = 2;
+    sc.slot_tokens = 128;
+    sc.pool_blocks = 256;
+    sc.max_model_len = 128;
+    sc.max_seqs_name = "slots";
+    sc.max_batched_tokens = 2048;
+    kv_workload w = fixed(100, 50, 0.5, 100.0, 20);
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_int_equal(r.truncated, 20);
+    assert_double_equal(r.output_mean, 28.0, 0);
+    assert_int_equal(r.preemptions, 0);
+    /* one request every 2 s, each 28 steps of 0.1 s: 1.4 running, 1.4 x 100..127 tokens */
+    assert_double_equal(r.running_mean, 1.4, 1e-9);
+    w.prompt.value = 128;
+    assert_int_equal(run(&sc, &w, &r) == KV_OK, 0); /* every request refused */
+    /* one shared stream of 150 cells: two requests of up to 128 overflow it, and every
+     * processing slot fails */
+    sc.pool_blocks = 150;
+    sc.unified_fail_all = 1;
+    w = fixed(100, 20, 20.0, 100.0, 10);
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_true(r.preemptions >= 2);
+}
+
+/* Windows cap a group's blocks; a state's are held from the first token. Prompt 10, output
+ * 40, block 16, a window of 2 blocks and a state of 1: steps hold ceil((9 + j) / 16) capped
+ * at 2 (j = 1..6: 1 block, then 2) plus 1. */
+static void capped_and_fixed_groups(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(1000);
+    sc.group[0] = (kv_sched_group){.groups = 2, .block_size = 16, .cap_blocks = 2};
+    sc.group[1] = (kv_sched_group){.groups = 1, .block_size = 16, .cap_blocks = 1, .fixed = 1};
+    sc.n_groups = 2;
+    kv_workload w = fixed(10, 40, 0, 0, 1);
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    double sum = 0;
+    for (int j = 1; j <= 40; j++) {
+        int b = (9 + j + 15) / 16;
+        sum += 2 * (b > 2 ? 2 : b) + 1;
+    }
+    assert_double_equal(r.blocks_mean, sum / 40.0, 1e-12);
+    assert_int_equal(r.simulated, 0);
+}
+
+/* The log-normal fits, by hand: median 1,020 and p99 4,142 (Azure's 2023 conversation
+ * prompts) give mu = ln 1020 = 6.92756, sigma = ln(4142 / 1020) / 2.32635 = 0.602393 and a
+ * mean of exp(mu + sigma^2 / 2) = 1,222.92; mean and median give the sigma back. */
+static void lognormal_fits(void **state)
+{
+    (void)state;
+    kv_dist d;
+    assert_int_equal(kv_dist_lognormal(NAN, 1020, 4142, &d), KV_OK);
+    assert_double_equal(d.mu, log(1020.0), 1e-12);
+    assert_double_equal(d.sigma, 0.6023931980744728, 1e-12);
+    assert_double_equal(kv_dist_mean(&d), 1222.9199611024735, 1e-6);
+    kv_dist e;
+    assert_int_equal(kv_dist_lognormal(1222.9199611024735, 1020, NAN, &e), KV_OK);
+    assert_double_equal(e.sigma, d.sigma, 1e-9);
+    assert_int_equal(kv_dist_lognormal(1222.9199611024735, NAN, 4142, &e), KV_OK);
+    assert_double_equal(e.sigma, d.sigma, 1e-9);
+    assert_double_equal(e.mu, d.mu, 1e-9);
+    assert_int_equal(kv_dist_lognormal(NAN, 4142, 1020, &e), KV_ERR_WORKLOAD);
+    assert_int_equal(kv_dist_lognormal(900, 1020, NAN, &e), KV_ERR_WORKLOAD);
+    assert_int_equal(kv_dist_lognormal(1, 2, 3, &e), KV_ERR_WORKLOAD);
+    assert_int_equal(kv_dist_lognormal(NAN, NAN, 3, &e), KV_ERR_WORKLOAD);
+    /* sampled: the mean of 20,000 draws within 3% of 1,222.9 */
+    kv_sched sc = paged(1000000);
+    sc.max_model_len = 1 << 30;
+    kv_workload w = fixed(1, 1, 0, 0, 20000);
+    w.prompt = d;
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_true(fabs(r.prompt_mean - 1222.92) / 1222.92 < 0.03);
+}
+
+/* The engines' schedulers from their results: vLLM's pool is num_gpu_blocks - 1 (the null
+ * block), its caps max_num_seqs and max_num_batched_tokens; V0 is not simulated. */
+static void engine_schedulers(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    kv_sched sc;
+    kv_error err;
+    kv_spec_defaults(&s);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(kv_sched_of(&s, &r, &sc, &err), KV_OK);
+    /* the lesson: 35,392,123,904 B free / 57,344 B a token = 617,189 tokens */
+    assert_int_equal(sc.pool_blocks, 617189);
+    assert_int_equal(sc.max_seqs, 0);
+    assert_int_equal(kv_spec_set_engine(&s, KV_ENGINE_VLLM), KV_OK);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(kv_sched_of(&s, &r, &sc, &err), KV_OK);
+    assert_int_equal(sc.pool_blocks, r.vllm.num_gpu_blocks - 1);
+    assert_int_equal(sc.max_seqs, r.vllm.max_num_seqs);
+    assert_int_equal(sc.max_batched_tokens, r.vllm.max_num_batched_tokens);
+    assert_int_equal(sc.group[0].block_size, 16);
+    assert_int_equal(sc.max_model_len, s.context);
+    assert_int_equal(kv_spec_set_engine(&s, KV_ENGINE_TRTLLM), KV_OK);
+    assert_int_equal(kv_compute(&s, &r), KV_OK);
+    assert_int_equal(kv_sched_of(&s, &r, &sc, &err), KV_ERR_WORKLOAD);
+    assert_non_null(strstr(err.msg, "TensorRT-LLM's scheduler is not simulated"));
+}
+
+/* SGLang's rules on a hand-built pool: a prefill batch runs alone, so each arrival pauses
+ * every decode for a step. Prompt 100, output 49, one arrival every 4 steps of 0.125 s: a
+ * request's prefill step, then its 48 decodes in the 3 free steps of each 4 (15 of the next
+ * arrivals' prefills among them): 1 + 48 + 15 = 64 steps, 8.0 s in the system, 2 x 8 = 16
+ * running. A pool of 3,000 tokens and outputs of 1,000: the admission's reservation (0.7 x
+ * what running requests may still generate) decays towards 0.098 and lets too many in;
+ * their growth then retracts some, and every request still finishes. */
+static void sglang_prefill_alone_and_retraction(void **state)
+{
+    (void)state;
+    kv_sched sc;
+    memset(&sc, 0, sizeof sc);
+    sc.kind = KV_SCHED_RESERVE;
+    sc.engine_title = "test";
+    sc.pool_blocks = 1000000;
+    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
+    sc.n_groups = 1;
+    sc.max_seqs = 4097;
+    sc.max_seqs_name = "max_running_requests";
+    sc.max_batched_tokens = 8192;
+    sc.max_prefill_tokens = 16384;
+    sc.clip_new_tokens = 4096;
+    sc.ratio_init = 0.7;
+    sc.ratio_min = 0.098;
+    sc.ratio_decay = (0.7 - 0.098) / 600;
+    sc.retract_steps = 20;
+    sc.max_model_len = 1 << 20;
+    kv_workload w = fixed(100, 49, 2.0, 125.0, 400);
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_double_equal(r.time_in_system_s, 8.0, 1e-9);
+    assert_double_equal(r.running_mean, 16.0, 1e-9);
+    assert_int_equal(r.preemptions, 0);
+    sc.pool_blocks = 3000;
+    w = fixed(100, 1000, 1.0, 10.0, 200);
+    w.arrivals = KV_ARRIVE_POISSON;
+    kv_workload_result a, b;
+    assert_int_equal(run(&sc, &w, &a), KV_OK);
+    assert_true(a.preemptions > 0);
+    assert_false(isnan(a.time_in_system_s));
+    assert_true(a.kv_usage_p99 <= 1.0);
+    assert_int_equal(run(&sc, &w, &b), KV_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define LESSON_WORKLOAD                                                                     \
+    "--prompt-tokens", "1000", "--output-tokens", "100", "--rate", "4", "--arrivals", "even",   \
+        "--tpot-ms", "62.5"
+
+/* The command of docs/workload.md's first example, by hand: the lesson's pool is
+ * 617,189 tokens (35,392,123,904 B / 57,344 B); a request holds 999 + j tokens at its j-th
+ * step, 100 x 999 + 5,050 = 104,950 summed, 1,049.5 on average, so the pool holds
+ * 617,189 / 1,049.5 = 588.08 at once; one every 0.25 s, 100 steps of 0.0625 s each: 25
+ * run, holding 4 x 0.0625 x 104,950 = 26,237.5 tokens = 4.2511% of the pool; the pool's
+ * cliff 617,189 / (104,950 x 0.0625) = 94.09 req/s. */
+static void the_docs_first_example(void **state)
+{
+    (void)state;
+    assert_double_equal(run_get("workload_running_mean", ARGS(LESSON_WORKLOAD)), 25.0, 1e-9);
+    assert_double_equal(run_get("workload_kv_usage_mean", ARGS(LESSON_WORKLOAD)),
+                        26237.5 / 617189.0, 1e-12);
+    assert_double_equal(run_get("workload_fit_requests", ARGS(LESSON_WORKLOAD)),
+                        617189.0 / 1049.5, 1e-9);
+    assert_double_equal(run_get("workload_kv_cliff_rate", ARGS(LESSON_WORKLOAD)),
+                        617189.0 / (104950.0 * 0.0625), 1e-9);
+    assert_double_equal(run_get("workload_time_in_system_s", ARGS(LESSON_WORKLOAD)), 6.25, 1e-9);
+    assert_double_equal(run_get("workload_preemptions", ARGS(LESSON_WORKLOAD)), 0, 0);
+    run_result r;
+    run_kvcalc(ARGS(LESSON_WORKLOAD), &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Under your workload (the lesson's scheduler, 1,000 requests "
+                                  "simulated):\n"));
+    assert_non_null(strstr(r.out, "    running 25.0, waiting 0.0 (means); KV cache 4.3% mean"));
+    assert_non_null(strstr(r.out, "the queue grows without bound above 94.09 req/s"));
+    run_free(&r);
+    /* --require on the workload's keys: exit 1 when it fails */
+    run_kvcalc(ARGS(LESSON_WORKLOAD, "--require", "workload_preemptions_per_s<=0.01",
+                    "--require", "workload_kv_usage_p99<0.05"), &r);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    run_kvcalc(ARGS(LESSON_WORKLOAD, "--require", "workload_running_mean<20"), &r);
+    assert_int_equal(r.status, 1);
+    run_free(&r);
+}
+
+/* The figures docs/workload.md and README.md quote for Azure's 2023 conversation lengths
+ * on vLLM, Qwen3-8B, one H100 (seeded: the same on every machine). */
+#define AZURE_CONV                                                                          \
+    "--model", "qwen3-8b", "--gpu", "h100", "--engine", "vllm", "--max-model-len", "8192",   \
+        "--prompt-tokens", "median=1020,p99=4142", "--output-tokens", "median=129,p99=601",   \
+        "--tpot-ms", "30", "--ttft-ms", "150"
+static void the_docs_vllm_example(void **state)
+{
+    (void)state;
+    assert_double_equal(run_get("workload_kv_usage_mean", ARGS(AZURE_CONV, "--rate", "5")),
+                        0.244, 0.0005);
+    assert_double_equal(run_get("workload_kv_usage_p99", ARGS(AZURE_CONV, "--rate", "5")),
+                        0.436, 0.0005);
+    assert_double_equal(run_get("workload_preemption_onset_rate", ARGS(AZURE_CONV, "--rate", "5")),
+                        6.605, 0.0005);
+    assert_double_equal(run_get("workload_saturation_rate", ARGS(AZURE_CONV, "--rate", "5")),
+                        7.26, 0.005);
+    assert_double_equal(run_get("workload_replicas",
+                                ARGS(AZURE_CONV, "--rate", "20", "--headroom", "0.2")),
+                        4, 0);
+    run_result r;
+    run_kvcalc(ARGS(AZURE_CONV, "--rate", "5"), &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "the queue grows without bound above 7.257 req/s (the KV cache "
+                                  "binds first)"));
+    run_free(&r);
+}
+
+/* Bad workload input: one line naming the flag, exit 2, nothing on stdout. */
+static void workload_refusals(void **state)
+{
+    (void)state;
+    expect_refused(ARGS("--prompt-tokens", "1000"),
+                   "kvcalc: --prompt-tokens: a workload needs both --prompt-tokens and "
+                   "--output-tokens");
+    expect_refused(ARGS("--prompt-tokens", "1000", "--output-tokens", "10", "--rate", "2"),
+                   "kvcalc: --rate: simulating a rate needs --tpot-ms");
+    expect_refused(ARGS("--prompt-tokens", "1000", "--output-tokens", "10", "--ttft-ms", "2"),
+                   "kvcalc: --ttft-ms: applies to a simulated rate; give --rate and --tpot-ms");
+    expect_refused(ARGS("--prompt-tokens", "lots", "--output-tokens", "10"),
+                   "kvcalc: --prompt-tokens: expected N tokens (an integer >= 1) or two of");
+    expect_refused(ARGS("--prompt-tokens", "1.5", "--output-tokens", "10"),
+                   "--prompt-tokens: expected N tokens");
+    expect_refused(ARGS("--prompt-tokens", "median=100", "--output-tokens", "10"),
+                   "--prompt-tokens: no log-normal has median=100 (give exactly two of mean, "
+                   "median and p99");
+    expect_refused(ARGS("--prompt-tokens", "median=100,p99=50", "--output-tokens", "10"),
+                   "no log-normal has median=100,p99=50");
+    expect_refused(ARGS("--prompt-tokens", "median=100,median=200", "--output-tokens", "10"),
+                   "--prompt-tokens: expected N tokens");
+    expect_refused(ARGS("--prompt-tokens", "mean=x,median=1", "--output-tokens", "10"),
+                   "--prompt-tokens: mean must be a number >= 1, got 'x'");
+    expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--rate", "0",
+                        "--tpot-ms", "5"),
+                   "--rate: expected a finite number > 0");
+    expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--engine", "trtllm"),
+                   "kvcalc: --engine trtllm: TensorRT-LLM's scheduler is not simulated (the "
+                   "workload runs on: ideal, vllm, sglang, llama.cpp");
+    expect_refused(ARGS("--prompt-tokens", "5000", "--output-tokens", "10"),
+                   "kvcalc: --prompt-tokens: every request is longer than the engine's context "
+                   "(4096 tokens)");
+    expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--sweep",
+                        "context=1024,2048"),
+                   "a workload does not combine with --sweep");
+    expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--format", "csv"),
+                   "--format csv: prints the context table only; a workload needs");
+    expect_refused(ARGS("--get", "workload_running_mean"),
+                   "--get: workload_running_mean needs --prompt-tokens and --output-tokens");
+    expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--engine", "vllm",
+                        "--speculative-config", "{\"method\":\"ngram\",\"num_speculative_tokens\":3}"),
+                   "speculative decoding's accepted tokens per step are not modelled");
+}
+
+/* Lengths only: the closed forms, no run (and the run's keys null). */
+static void lengths_only(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc(ARGS("--prompt-tokens", "1000", "--output-tokens", "100", "--get",
+                    "workload_running_mean"), &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "null\n");
+    run_free(&r);
+    assert_double_equal(run_get("workload_fit_requests",
+                                ARGS("--prompt-tokens", "1000", "--output-tokens", "100")),
+                        617189.0 / 1049.5, 1e-9);
+    run_kvcalc(ARGS("--prompt-tokens", "1000", "--output-tokens", "100"), &r);
+    assert_non_null(strstr(r.out, "(give --rate and --tpot-ms for occupancy, queueing and "
+                                  "preemptions)"));
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(even_arrivals_exact_occupancy),
+        cmocka_unit_test(littles_law_and_seed),
+        cmocka_unit_test(above_the_cliff_preempts),
+        cmocka_unit_test(running_cap_binds_first),
+        cmocka_unit_test(longer_than_the_context_is_refused),
+        cmocka_unit_test(slots_truncate_and_refuse),
+        cmocka_unit_test(capped_and_fixed_groups),
+        cmocka_unit_test(lognormal_fits),
+        cmocka_unit_test(engine_schedulers),
+        cmocka_unit_test(sglang_prefill_alone_and_retraction),
+        cmocka_unit_test(the_docs_first_example),
+        cmocka_unit_test(the_docs_vllm_example),
+        cmocka_unit_test(workload_refusals),
+        cmocka_unit_test(lengths_only),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
