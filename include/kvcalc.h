@@ -1377,6 +1377,35 @@ typedef struct {
     double arrival_s;       /* seconds from the trace's first request; NaN: not given */
 } kv_trace_row;
 
+/* A request trace read from CSV (a header naming its columns: Azure's LLM inference traces
+ * TIMESTAMP, ContextTokens, GeneratedTokens; BurstGPT's Timestamp, Request tokens, Response
+ * tokens; or prompt_tokens, output_tokens, arrival_s) or JSON lines with those keys. Rows
+ * with no prompt or no output (BurstGPT's failed requests) are counted in `skipped` and
+ * left out. The members after `skipped` are the reader's own state. */
+#define KV_TRACE_LINE_MAX 65536
+typedef struct {
+    kv_trace_row *rows;  /* in arrival order (an earlier arrival below a later is refused) */
+    size_t n;
+    size_t skipped;      /* rows left out: no prompt or no output tokens */
+    int has_arrivals;    /* 1: every row has its arrival time */
+    const char *layout;  /* "azure", "burstgpt", "csv", "jsonl" */
+    size_t cap, line;
+    int format, col_prompt, col_output, col_arrival, ncols;
+} kv_trace;
+
+KVCALC_API void kv_trace_init(kv_trace *t);
+/* Feeds one line (without its newline; a trailing CR is dropped). Returns KV_OK, or
+ * KV_ERR_FORMAT / KV_ERR_NO_MEMORY with err saying "line N: ..." */
+KVCALC_API kv_status kv_trace_feed_line(kv_trace *t, const char *line, size_t len, char *err,
+                                        size_t errcap);
+/* After the last line: KV_ERR_FORMAT when no request was read. */
+KVCALC_API kv_status kv_trace_finish(kv_trace *t, char *err, size_t errcap);
+/* Reads a trace file (path "-" is stdin) in bounded chunks; messages start with label (the
+ * name as the user typed it). On failure the trace is freed. */
+KVCALC_API kv_status kv_trace_read_file(const char *path, const char *label, kv_trace *t,
+                                        char *err, size_t errcap);
+KVCALC_API void kv_trace_free(kv_trace *t);
+
 /* The workload: lengths, arrivals and the time an engine step takes. */
 typedef struct {
     kv_dist prompt, output;       /* sampled lengths (unused with a trace) */

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,8 @@ static void assert_near(double a, double b, double eps, const char *what, int li
         fail();
     }
 }
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* A paged pool of `pool` blocks of 16 tokens, one full-attention group, no caps. */
 static kv_sched paged(int64_t pool)
@@ -365,7 +368,161 @@ static void sglang_prefill_alone_and_retraction(void **state)
     assert_memory_equal(&a, &b, sizeof a);
 }
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define AZURE_TRACE KVCALC_SOURCE_DIR "/tests/fixtures/traces/AzureLLMInferenceTrace_conv.csv"
+
+static kv_status feed(kv_trace *t, const char *text, char *err, size_t cap)
+{
+    kv_trace_init(t);
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        kv_status st = kv_trace_feed_line(t, p, n, err, cap);
+        if (st != KV_OK)
+            return st;
+        p += n + (nl != NULL);
+    }
+    return kv_trace_finish(t, err, cap);
+}
+
+/* Azure's 2023 conversation trace, whole: 19,366 requests, prompts of 1,154.70 tokens and
+ * outputs of 211.13 on average (tests/fixtures/traces/README.md, computed there with
+ * Python's csv module), from 2023-11-16 18:15:46.6805900 (days_from_civil: 19,677 days,
+ * 1,700,158,546.68059 s) over 3,501.721937 s. */
+static void azure_trace_reads_whole(void **state)
+{
+    (void)state;
+    kv_trace t;
+    char err[512];
+    assert_int_equal(kv_trace_read_file(AZURE_TRACE, "conv.csv", &t, err, sizeof err), KV_OK);
+    assert_int_equal(t.n, 19366);
+    assert_int_equal(t.skipped, 0);
+    assert_int_equal(t.has_arrivals, 1);
+    assert_string_equal(t.layout, "azure");
+    double p = 0, o = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        p += (double)t.rows[i].prompt;
+        o += (double)t.rows[i].output;
+    }
+    assert_double_equal(p / 19366.0, 1154.6974078281523, 1e-9);
+    assert_double_equal(o / 19366.0, 211.12594237323142, 1e-9);
+    assert_double_equal(t.rows[0].arrival_s, 1700158546.68059, 1e-6);
+    assert_double_equal(t.rows[t.n - 1].arrival_s - t.rows[0].arrival_s, 3501.721937, 1e-6);
+    kv_trace_free(&t);
+}
+
+/* The other layouts, and what a reader refuses (with its line). */
+static void trace_layouts_and_errors(void **state)
+{
+    (void)state;
+    kv_trace t;
+    char err[512];
+    /* BurstGPT's columns (its README), a failed request (0 response tokens) left out */
+    assert_int_equal(feed(&t, "Timestamp,Session ID,Elapsed time,Model,Request tokens,Response "
+                              "tokens,Total tokens,Log Type\n"
+                              "5,1,0.9,ChatGPT,472,18,490,Conversation log\n"
+                              "45,2,1.2,ChatGPT,1087,0,1087,Conversation log\n"
+                              "118,3,2.1,GPT-4,417,276,693,API log\n",
+                         err, sizeof err),
+                     KV_OK);
+    assert_string_equal(t.layout, "burstgpt");
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.skipped, 1);
+    assert_int_equal(t.rows[1].prompt, 417);
+    assert_double_equal(t.rows[1].arrival_s, 118, 0);
+    kv_trace_free(&t);
+    /* kvcalc's own columns, CRLF, blank lines, quotes; no arrival column */
+    assert_int_equal(feed(&t, "prompt_tokens,\"output_tokens\"\r\n\r\n 100 ,\"20\"\r\n7,3\r\n",
+                          err, sizeof err), KV_OK);
+    assert_string_equal(t.layout, "csv");
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.has_arrivals, 0);
+    assert_int_equal(t.rows[0].prompt, 100);
+    assert_int_equal(t.rows[0].output, 20);
+    kv_trace_free(&t);
+    /* JSON lines */
+    assert_int_equal(feed(&t, "{\"prompt_tokens\": 12, \"output_tokens\": 5, \"arrival_s\": 0.5}\n"
+                              "{\"output_tokens\": 6, \"prompt_tokens\": 13, \"arrival_s\": 1}\n",
+                          err, sizeof err), KV_OK);
+    assert_string_equal(t.layout, "jsonl");
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.rows[1].prompt, 13);
+    assert_double_equal(t.rows[1].arrival_s, 1, 0);
+    kv_trace_free(&t);
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"a,b\n1,2\n", "line 1: a trace's header names its prompt and output columns"},
+        {"prompt_tokens,output_tokens\n1,2\nx,3\n", "line 3: expected a whole number of tokens, got 'x'"},
+        {"prompt_tokens,output_tokens\n1\n", "line 2: fewer columns than the header names"},
+        {"prompt_tokens,output_tokens,arrival_s\n1,2,5\n1,2,4\n",
+         "line 3: arrives before the row above it"},
+        {"prompt_tokens,output_tokens,arrival_s\n1,2,yesterday\n",
+         "line 2: the arrival column: expected seconds"},
+        {"TIMESTAMP,ContextTokens,GeneratedTokens\n2023-13-16 18:15:46.68,1,2\n",
+         "line 2: the arrival column"},
+        {"{\"prompt_tokens\": 1}\n", "line 1: output_tokens: expected a whole number of tokens"},
+        {"{\"prompt_tokens\": 1, \"output_tokens\": -2}\n", "line 1: output_tokens"},
+        {"{\"prompt_tokens\": 1, \"output_tokens\": 2,\n", "line 1: column"},
+        {"{\"prompt_tokens\": 1, \"output_tokens\": 2, \"arrival_s\": 1}\n{\"prompt_tokens\": 1, "
+         "\"output_tokens\": 2}\n",
+         "line 2: an arrival time on some lines and not on others"},
+        {"prompt_tokens,output_tokens\n0,0\n", "no request in the trace"},
+        {"", "no request in the trace"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kv_status st = feed(&t, bad[i].text, err, sizeof err);
+        if (st == KV_OK || !strstr(err, bad[i].says))
+            fail_msg("trace %zu: status %d, '%s' (want '%s')", i, (int)st, err, bad[i].says);
+        kv_trace_free(&t);
+    }
+    /* a line over the bound is refused, not cut */
+    char *longer = malloc(KV_TRACE_LINE_MAX + 64);
+    assert_non_null(longer);
+    strcpy(longer, "prompt_tokens,output_tokens\n1,");
+    size_t at = strlen(longer);
+    memset(longer + at, '7', KV_TRACE_LINE_MAX);
+    longer[at + KV_TRACE_LINE_MAX] = '\0';
+    assert_int_equal(feed(&t, longer, err, sizeof err), KV_ERR_FORMAT);
+    assert_non_null(strstr(err, "line 2: longer than 65,536 bytes"));
+    kv_trace_free(&t);
+    free(longer);
+}
+
+/* The trace through the program: its own times (5.53 req/s), vLLM's context of 8,192
+ * refusing the one request longer than that (the fixture's README); --rate scales the
+ * times; flags that the trace replaces are refused. */
+static void trace_through_the_program(void **state)
+{
+    (void)state;
+#define TRACE_RUN "--trace", AZURE_TRACE, "--model", "qwen3-8b", "--gpu", "h100", "--engine",     \
+                  "vllm", "--max-model-len", "8192", "--tpot-ms", "30", "--ttft-ms", "150"
+    assert_double_equal(run_get("workload_rate", ARGS(TRACE_RUN)), 19365.0 / 3501.721937, 1e-6);
+    assert_double_equal(run_get("workload_rejected", ARGS(TRACE_RUN)), 1, 0);
+    assert_double_equal(run_get("workload_requests", ARGS(TRACE_RUN)), 19366, 0);
+    assert_double_equal(run_get("workload_rate", ARGS(TRACE_RUN, "--rate", "2")), 2, 0);
+    run_result r;
+    run_kvcalc(ARGS(TRACE_RUN), &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(azure; 19,366 requests, its own arrival times)"));
+    assert_non_null(strstr(r.out, "(the trace's times, scaled)"));
+    run_free(&r);
+    expect_refused(ARGS("--trace", AZURE_TRACE, "--prompt-tokens", "5"),
+                   "kvcalc: --trace: a trace gives the lengths and the requests; drop "
+                   "--prompt-tokens");
+    expect_refused(ARGS("--trace", "/nonexistent/trace.csv"),
+                   "kvcalc: --trace /nonexistent/trace.csv: cannot open");
+    char path[] = "/tmp/kvcalc-trace-XXXXXX";
+    write_temp(path, "prompt_tokens,output_tokens\n10,5\n");
+    expect_refused(ARGS("--trace", path, "--tpot-ms", "10"),
+                   "has no arrival times to simulate; give --rate");
+    assert_double_equal(run_get("workload_output_tokens_mean",
+                                ARGS("--trace", path, "--tpot-ms", "10", "--rate", "1")),
+                        5, 0);
+    remove(path);
+#undef TRACE_RUN
+}
+
 #define LESSON_WORKLOAD                                                                     \
     "--prompt-tokens", "1000", "--output-tokens", "100", "--rate", "4", "--arrivals", "even",   \
         "--tpot-ms", "62.5"
@@ -511,6 +668,9 @@ int main(void)
         cmocka_unit_test(lognormal_fits),
         cmocka_unit_test(engine_schedulers),
         cmocka_unit_test(sglang_prefill_alone_and_retraction),
+        cmocka_unit_test(azure_trace_reads_whole),
+        cmocka_unit_test(trace_layouts_and_errors),
+        cmocka_unit_test(trace_through_the_program),
         cmocka_unit_test(the_docs_first_example),
         cmocka_unit_test(the_docs_vllm_example),
         cmocka_unit_test(workload_refusals),

@@ -162,6 +162,32 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
     return model_load("--model", config_path, model_name, m, err, errcap);
 }
 
+int kv_trace_load(kv_options *o, kv_trace *t, char *err, size_t errcap)
+{
+    char label[KV_SHOWN + 16], shown[KV_SHOWN + 8];
+    snprintf(label, sizeof label, "--trace %s", kv_safe(shown, sizeof shown, o->trace_path, KV_SHOWN));
+    char msg[1200];
+    if (kv_trace_read_file(o->trace_path, label, t, msg, sizeof msg) != KV_OK)
+        return kv_fail(err, errcap, "%s", msg);
+    kv_workload *w = &o->workload;
+    w->trace = t->rows;
+    w->trace_n = t->n;
+    w->requests = (int64_t)t->n;
+    unsigned g = o->workload_given;
+    double span = t->has_arrivals && t->n > 1 ? t->rows[t->n - 1].arrival_s - t->rows[0].arrival_s : 0;
+    if (t->has_arrivals && span > 0 && !(g & (1u << WL_ARRIVALS)))
+        w->arrivals = KV_ARRIVE_TRACE; /* its own times, scaled to --rate when given */
+    if (w->arrivals == KV_ARRIVE_TRACE && !(g & (1u << WL_RATE)) && (g & (1u << WL_TPOT)))
+        w->rate = (double)(t->n - 1) / span;
+    if ((g & (1u << WL_TPOT)) && w->rate <= 0)
+        return kv_fail(err, errcap, "%s: has no arrival times to simulate; give --rate", label);
+    if (w->rate <= 0 && (g & (1u << WL_TTFT | 1u << WL_HEADROOM | 1u << WL_ARRIVALS)))
+        return kv_fail(err, errcap, "%s: applies to a simulated rate; give --tpot-ms",
+                       o->workload_typed[g & (1u << WL_TTFT) ? WL_TTFT
+                                         : g & (1u << WL_HEADROOM) ? WL_HEADROOM : WL_ARRIVALS]);
+    return 0;
+}
+
 int kv_draft_load(const kv_options *o, kv_model *m, kv_draft *d, char *err, size_t errcap)
 {
     if (model_load(o->draft_typed, NULL, o->draft_name, m, err, errcap) != 0)

@@ -33,6 +33,11 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
 int kv_draft_load(const kv_options *o, kv_model *m, struct kv_draft *d, char *err,
                   size_t errcap);
 
+/* Reads --trace into *t and makes it the workload's requests: its arrival times (scaled to
+ * --rate when given, else at the trace's own rate when --tpot-ms asks for a run). Returns 0,
+ * or KV_USAGE_ERROR with one line naming the flag. */
+int kv_trace_load(kv_options *o, kv_trace *t, char *err, size_t errcap);
+
 /* Assembles *out from o, the loaded model (NULL: the lesson's illustrative model) and the
  * GPU (NULL: none). Returns 0, or KV_USAGE_ERROR with one line naming the flag. */
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,

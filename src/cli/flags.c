@@ -44,6 +44,9 @@ static const kv_flag program[] = {
        "prompt lengths: N tokens, or two of mean=, median=, p99= (a log-normal)"),
     WL("output-tokens", WL_OUTPUT, ARG_TEXT, 0, 0, "LEN",
        "output lengths, as --prompt-tokens takes them"),
+    WL("trace", WL_TRACE, ARG_TEXT, 0, 0, "FILE",
+       "a request trace instead (CSV: Azure's, BurstGPT's or prompt_tokens,output_tokens[,"
+       "arrival_s]; or JSON lines; - = stdin)"),
     {.name = "rate", .arg = ARG_NUM, .does = DO_WORKLOAD, .switch_value = WL_RATE, .min = 0,
      .min_exclusive = 1, .max = 1e9, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "R",
      .help = "requests per second arriving at one replica: simulate its scheduler (needs "

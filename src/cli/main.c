@@ -222,6 +222,12 @@ int main(int argc, char **argv)
             return usage_error(err);
         o.draft = &summary;
     }
+    if (o.trace_path) {
+        static kv_trace trace;
+        if (kv_trace_load(&o, &trace, err, sizeof err) != 0)
+            return usage_error(err);
+        o.trace = &trace;
+    }
     if (o.from_log)
         return from_log(&o, has_model, &model);
     if (o.n_sweep > 0) { /* millions of short rows: one write a megabyte, not a line */

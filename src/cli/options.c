@@ -217,6 +217,11 @@ static int take_workload(const kv_flag *f, const char *typed, const char *val, c
     case WL_HEADROOM:
         w->headroom = v->d;
         break;
+    case WL_TRACE:
+        if (!val || !val[0])
+            return kv_fail(err, cap, "%s: expected a trace file or - (stdin), got ''", typed);
+        o->trace_path = val;
+        break;
     }
     o->workload_given |= 1u << which;
     snprintf(o->workload_typed_buf[which], sizeof o->workload_typed_buf[which], "%s", typed);
@@ -377,7 +382,7 @@ static const char *key_missing(const kv_options *o, const kv_field *k)
     if (k->from == KV_FROM_LOG && !o->from_log)
         return "--from-log";
     if (k->from == KV_FROM_WORKLOAD && !kv_options_workload(o))
-        return "--prompt-tokens and --output-tokens";
+        return "--prompt-tokens and --output-tokens (or --trace)";
     if (k->from == KV_FROM_ENGINE && !o->from_log && kv_options_engine(o) != k->engine) {
         snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
         return need;
@@ -387,7 +392,7 @@ static const char *key_missing(const kv_options *o, const kv_field *k)
 
 int kv_options_workload(const kv_options *o)
 {
-    return (o->workload_given & (1u << WL_PROMPT | 1u << WL_OUTPUT)) != 0;
+    return (o->workload_given & (1u << WL_PROMPT | 1u << WL_OUTPUT | 1u << WL_TRACE)) != 0;
 }
 
 /* The workload's flags together: both lengths, a step time with a rate, no flag of it
@@ -401,15 +406,22 @@ static int check_workload(const kv_options *o, char *err, size_t cap)
     for (int i = 0; i < WL_INPUTS && !first; i++)
         if (g & (1u << i))
             first = o->workload_typed[i];
-    if (!(g & (1u << WL_PROMPT)) || !(g & (1u << WL_OUTPUT)))
-        return kv_fail(err, cap, "%s: a workload needs both --prompt-tokens and --output-tokens",
-                       first);
+    if (g & (1u << WL_TRACE)) {
+        static const int not_with[] = {WL_PROMPT, WL_OUTPUT, WL_REQUESTS, WL_SEED};
+        for (size_t i = 0; i < sizeof not_with / sizeof not_with[0]; i++)
+            if (g & (1u << not_with[i]))
+                return kv_fail(err, cap, "%s: a trace gives the lengths and the requests; "
+                                         "drop %s", o->workload_typed[WL_TRACE],
+                               o->workload_typed[not_with[i]]);
+    } else if (!(g & (1u << WL_PROMPT)) || !(g & (1u << WL_OUTPUT)))
+        return kv_fail(err, cap, "%s: a workload needs both --prompt-tokens and --output-tokens "
+                                 "(or --trace)", first);
     if ((g & (1u << WL_RATE)) && !(g & (1u << WL_TPOT)))
         return kv_fail(err, cap, "%s: simulating a rate needs --tpot-ms (the time of one engine "
                                  "step, ms)", o->workload_typed[WL_RATE]);
     static const int need_rate[] = {WL_ARRIVALS, WL_TTFT, WL_HEADROOM};
     for (size_t i = 0; i < sizeof need_rate / sizeof need_rate[0]; i++)
-        if ((g & (1u << need_rate[i])) && !(g & (1u << WL_RATE)))
+        if ((g & (1u << need_rate[i])) && !(g & (1u << WL_RATE)) && !(g & (1u << WL_TRACE)))
             return kv_fail(err, cap, "%s: applies to a simulated rate; give --rate and --tpot-ms",
                            o->workload_typed[need_rate[i]]);
     if (o->n_sweep > 0)

@@ -65,7 +65,7 @@ typedef enum {
 /* The workload's inputs, as flags (DO_WORKLOAD). */
 typedef enum {
     WL_PROMPT, WL_OUTPUT, WL_RATE, WL_ARRIVALS, WL_TPOT, WL_TTFT, WL_SEED, WL_REQUESTS,
-    WL_HEADROOM, WL_INPUTS
+    WL_HEADROOM, WL_TRACE, WL_INPUTS
 } kv_wl_input;
 
 /* --help's sections, in the order it prints them (--help=NAME prints one): the spec's
@@ -172,6 +172,8 @@ typedef struct {
                                      and arrivals to simulate (defaults: seed 1, 1,000
                                      requests, Poisson arrivals, no headroom) */
     unsigned workload_given;      /* bits of kv_wl_input typed */
+    const char *trace_path;       /* --trace FILE, as typed, or NULL */
+    const kv_trace *trace;        /* the trace, read by the program (main.c) */
     const char *workload_typed[WL_INPUTS]; /* each as typed, for messages: into the buffer */
     char workload_typed_buf[WL_INPUTS][KV_TYPED_MAX];
     size_t n_require;

@@ -47,6 +47,8 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
                         &st->workload_why) != KV_OK)
         return KV_ERR_WORKLOAD;
     rep->workload_in = &o->workload;
+    rep->trace = o->trace;
+    rep->trace_name = o->trace_path;
     rep->sched = &st->sched;
     rep->workload = &st->workload;
     return KV_OK;
@@ -113,6 +115,8 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     rep->workload = NULL;
     rep->sched = NULL;
     rep->workload_in = NULL;
+    rep->trace = NULL;
+    rep->trace_name = NULL;
     if (kv_options_workload(o))
         return workload(o, s, st, rep);
     return KV_OK;

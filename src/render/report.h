@@ -46,6 +46,8 @@ typedef struct {
     const kv_workload *workload_in;   /* the workload asked about, or NULL */
     const kv_sched *sched;            /* ... the scheduler it ran on */
     const kv_workload_result *workload; /* ... and what it gave */
+    const kv_trace *trace;            /* its requests' trace (--trace), or NULL */
+    const char *trace_name;           /* ... as typed */
     /* --gpus N with no --tp / --pp / --dp typed: the best layout drives the report (spec,
      * result) and the layout as typed stays here; NULL otherwise */
     const kv_spec *typed_spec;

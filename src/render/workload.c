@@ -40,9 +40,22 @@ void report_workload_text(FILE *out, const kv_report *rep)
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], l1[96], l2[96];
     fprintf(out, "Under your workload (%s's scheduler, %s requests%s):\n", r->rules_engine,
             fmt_int(a, sizeof a, r->requests, 1), r->simulated ? " simulated" : "");
-    fprintf(out, "  lengths : prompt %s (mean %s), output %s (mean %s)\n",
-            length_text(l1, sizeof l1, &w->prompt), fmt_fixed(a, sizeof a, r->prompt_mean, 1, 1),
-            length_text(l2, sizeof l2, &w->output), fmt_fixed(b, sizeof b, r->output_mean, 1, 1));
+    if (rep->trace) {
+        char name[120];
+        fprintf(out, "  trace   : %s (%s; %s requests", text_safe_cut(name, sizeof name,
+                                                                   rep->trace_name, 80),
+                rep->trace->layout, fmt_int(a, sizeof a, (int64_t)rep->trace->n, 1));
+        if (rep->trace->skipped > 0)
+            fprintf(out, ", %s left out with no prompt or no output",
+                    fmt_int(b, sizeof b, (int64_t)rep->trace->skipped, 1));
+        fprintf(out, "%s)\n", w->arrivals == KV_ARRIVE_TRACE ? ", its own arrival times" : "");
+        fprintf(out, "  lengths : prompt mean %s, output mean %s\n",
+                fmt_fixed(a, sizeof a, r->prompt_mean, 1, 1),
+                fmt_fixed(b, sizeof b, r->output_mean, 1, 1));
+    } else
+        fprintf(out, "  lengths : prompt %s (mean %s), output %s (mean %s)\n",
+                length_text(l1, sizeof l1, &w->prompt), fmt_fixed(a, sizeof a, r->prompt_mean, 1, 1),
+                length_text(l2, sizeof l2, &w->output), fmt_fixed(b, sizeof b, r->output_mean, 1, 1));
     if (r->rejected > 0 || r->truncated > 0)
         fprintf(out, "            %s refused (longer than the %s-token context)%s%s\n",
                 fmt_int(a, sizeof a, r->rejected, 1), fmt_int(b, sizeof b, sc->max_model_len, 1),
@@ -82,7 +95,9 @@ void report_workload_text(FILE *out, const kv_report *rep)
     if (r->simulated) {
         fprintf(out, "  at %s req/s (%s), a step %s ms",
                 rate_text(a, sizeof a, r->rate),
-                w->arrivals == KV_ARRIVE_EVEN ? "evenly spaced" : "Poisson",
+                w->arrivals == KV_ARRIVE_EVEN    ? "evenly spaced"
+                : w->arrivals == KV_ARRIVE_TRACE ? "the trace's times, scaled"
+                                                 : "Poisson",
                 fmt_g(b, sizeof b, w->tpot_ms));
         if (r->prefill_token_s > 0)
             fprintf(out, ", a prompt token %s ms (ttft %s ms)",

@@ -2,7 +2,7 @@
  * fuzz_cli.c - libFuzzer target: arbitrary bytes as a command line (NUL-separated
  * arguments), through the same path as a run: options, the spec builder, the pipeline (with
  * the plan, levers and chart) and every renderer, plus --get of every key. Inputs that would
- * read or write a file (--config, --plot, --from-log) are skipped: the config reader has its own
+ * read or write a file (--config, --plot, --from-log, --trace) are skipped: the config reader has its own
  * target. A --sweep is run with its output to /dev/null when its grid is small.
  */
 #include <stddef.h>
@@ -46,10 +46,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
     for (int i = 1; i < argc; i++)
         if (strstr(argv[i], "--config") || strstr(argv[i], "--plot") || strstr(argv[i], "..") ||
-            strstr(argv[i], "--from-log"))
+            strstr(argv[i], "--from-log") || strstr(argv[i], "--trace"))
             return 0; /* files, and ranges that could make a long sweep */
     if (kv_options_parse(argc, argv, &o, err, sizeof err) != 0 || o.action != ACTION_RUN || !sink)
         return 0;
+    if (o.workload.requests > 2000)
+        return 0; /* a long simulation is the bench's, not a fuzz input's */
     int has_model = o.model_name != NULL;
     if (has_model && kv_model_load(NULL, o.model_name, &model, err, sizeof err) != 0)
         return 0;
