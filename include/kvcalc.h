@@ -51,7 +51,7 @@
 #define KV_GIB 1073741824.0 /* 2^30 bytes */
 #define KV_MIB 1048576.0    /* 2^20 bytes */
 
-/* The library's version ("4.0.0"), which may differ from the header's KVCALC_VERSION when
+/* The library's version ("5.0.0"), which may differ from the header's KVCALC_VERSION when
  * a program runs against a newer shared library of the same SONAME. */
 KVCALC_API const char *kv_version(void);
 
@@ -719,7 +719,8 @@ typedef enum {
     KV_FROM_PLAN,    /* a kv_plan member: null without a plan */
     KV_FROM_LAYOUTS, /* a kv_layouts member: null without layouts */
     KV_FROM_LOG,     /* a kv_comparison member: null without a startup log */
-    KV_FROM_WORKLOAD /* a kv_workload_result member: null without a workload */
+    KV_FROM_WORKLOAD,/* a kv_workload_result member: null without a workload */
+    KV_FROM_METRICS  /* a kv_metrics_comparison member: null without --from-metrics */
 } kv_field_from;
 
 /* How a field's member reads. */
@@ -1454,6 +1455,8 @@ typedef struct {
     const char *preempt_word;  /* "preemptions", "context-full failures" */
     const char *left_out;      /* what the simulation of these rules leaves out, in words */
     const char *unit;          /* what a block is called: "blocks", "tokens", "cells" */
+    int64_t reserved_blocks;   /* blocks of the engine's count that no request holds (vLLM's
+                                  null block): pool_blocks = count - reserved */
     /* KV_SCHED_RESERVE: max_batched_tokens is the chunk budget (chunked_prefill_size) */
     int64_t max_prefill_tokens;/* prompt tokens of one prefill batch (its first may pass it) */
     int64_t clip_new_tokens;   /* a decode reservation's cap per request */
@@ -1516,6 +1519,129 @@ KVCALC_API size_t kv_workload_scratch_bytes(const kv_workload *w);
 KVCALC_API kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratch,
                                      size_t scratch_bytes, kv_workload_result *out,
                                      kv_error *why);
+
+/* ---- metrics: a /metrics scrape of a serving engine (--from-metrics) ---- */
+
+#define KV_METRICS_LINE_MAX 65536
+#define KV_METRICS_ROWS 96
+
+/* One scrape's figures, whichever name generation it uses (NaN: not in the scrape).
+ * Counters and histograms are cumulative since the server started. */
+typedef struct {
+    kv_engine engine;           /* by the names' prefix: vllm:, sglang: / sglang_, llamacpp: */
+    const char *generation;     /* the name generation seen ("V1 0.10+ (kv_cache_usage_perc)"),
+                                   "" when the names say none */
+    const char *prefix_generation; /* a prefix's own ("re-exported with the sglang_ prefix") */
+    char model[128];            /* model_name (or name) label, "" when none */
+    int replicas;               /* vLLM engine="N" / SGLang dp_rank labels seen: N + 1 */
+    double prefix_caching;      /* cache_config_info enable_prefix_caching: 1, 0; NaN unknown */
+    size_t samples;
+    double time_s;              /* the samples' timestamp, seconds; NaN: none */
+    /* capacity */
+    double capacity_tokens;     /* kv_cache_size_tokens, num_gpu_blocks x block_size (vLLM),
+                                   max_total_num_tokens (SGLang) */
+    double gpu_blocks, block_size, gpu_util; /* vLLM cache_config_info */
+    double max_concurrency;     /* ... its kv_cache_max_concurrency (2026) */
+    double max_model_len;       /* kv_cache_size_tokens / kv_cache_max_concurrency, rounded */
+    double context_len, max_running, tokens_max; /* SGLang's; llama.cpp's n_tokens_max */
+    /* now */
+    double kv_usage;            /* 0..1 (vLLM kv_cache_usage_perc or gpu_cache_usage_perc,
+                                   SGLang token_usage, llama.cpp kv_cache_usage_ratio) */
+    double kv_usage_old;        /* gpu_cache_usage_perc as read */
+    double used_tokens;         /* SGLang num_used_tokens, llama.cpp kv_cache_tokens */
+    double running, waiting;
+    double retracted;           /* SGLang num_retracted_reqs (a gauge) */
+    /* since start */
+    double preemptions;         /* vLLM num_preemptions_total, SGLang num_retracted_requests_total */
+    double prefix_queries, prefix_hits;         /* vLLM, tokens (blocks in old builds) */
+    double prefix_queries_old, prefix_hits_old; /* gpu_prefix_cache_*: as read */
+    double prefix_hit_rate;     /* vLLM V0 gpu_prefix_cache_hit_rate, SGLang cache_hit_rate */
+    double prompt_sum, prompt_count, output_sum, output_count; /* the length histograms */
+    double ttft_sum, ttft_count, tpot_sum, tpot_count, itl_sum, itl_count;
+    double e2e_sum, e2e_count, queue_sum, queue_count;
+    double finished;            /* requests finished (vLLM request_success_total, SGLang
+                                   num_requests_total) */
+    double prompt_tokens_total, generation_tokens_total;
+    double prompt_seconds_total, predicted_seconds_total, decode_calls, busy_slots_per_decode;
+    unsigned short series[KV_METRICS_ROWS]; /* the reader's own: series averaged per figure */
+} kv_metrics_scrape;
+
+/* A file of one or more scrapes: the first and the latest are kept (scrape[0], scrape[1]). */
+typedef struct {
+    kv_metrics_scrape scrape[2];
+    size_t n;                   /* scrapes kept: 1 or 2 */
+    size_t scrapes;             /* after kv_metrics_finish(): scrapes seen - 1 (the reader's
+                                   count of the first series' repeats) */
+    size_t line;
+    char first_key[512];        /* the reader's own: the file's first series */
+    size_t first_key_len;
+} kv_metrics;
+
+KVCALC_API void kv_metrics_init(kv_metrics *m);
+/* Feeds one line (without its newline). KV_OK, or KV_ERR_FORMAT with err "line N: ...". */
+KVCALC_API kv_status kv_metrics_feed_line(kv_metrics *m, const char *line, size_t len,
+                                          char *err, size_t errcap);
+/* After the last line: the figures of each scrape completed from the other generation's
+ * names; KV_ERR_FORMAT when no engine's metric was read. */
+KVCALC_API kv_status kv_metrics_finish(kv_metrics *m, char *err, size_t errcap);
+/* Reads (and feeds) a file, "-" stdin, bounded; does not finish it: a second file may follow
+ * into the same kv_metrics (its first series starts the second scrape). */
+KVCALC_API kv_status kv_metrics_read_file(const char *path, const char *label, kv_metrics *m,
+                                          char *err, size_t errcap);
+
+/* Starts the next scrape explicitly (a second file): its lines go to scrape[1]. */
+KVCALC_API void kv_metrics_next(kv_metrics *m);
+
+/* One input a scrape's figure becomes: the flag by name, its value as text, and whether it is
+ * the measured pool (used only to predict the load on the server's own pool). */
+#define KV_METRICS_MAX_INPUTS 8
+typedef struct {
+    size_t n;
+    struct {
+        const char *flag;
+        char text[48];
+        int measured;
+    } item[KV_METRICS_MAX_INPUTS];
+} kv_metrics_inputs;
+/* The inputs of the latest scrape of m (finished), by its engine's table. */
+KVCALC_API void kv_metrics_inputs_of(const kv_metrics *m, kv_metrics_inputs *out);
+
+/* What the scrapes measured, and kvcalc's figure beside each (NaN: not measured, or not
+ * predicted). Lengths and latencies are the interval's (two scrapes) or the server's
+ * lifetime means (one). */
+typedef struct {
+    kv_engine engine;
+    const char *generation;
+    const char *model;           /* the scrape's model label ("" none) */
+    int64_t scrapes;             /* 1 or 2 */
+    double interval_s;           /* between the two (timestamps or the interval given) */
+    int replicas;                /* engines / dp ranks the figures sum over */
+    int lengths_from_totals;     /* 1: no length histograms: prompt and output tokens over the
+                                    finished requests (SGLang's, llama.cpp's counters) */
+    int capacity_derived;        /* 1: no capacity metric: used tokens / usage (rounded) */
+    double capacity_tokens, predicted_capacity_tokens, capacity_error_pct;
+    double running, predicted_running;
+    double waiting, predicted_waiting;
+    double kv_usage, predicted_kv_usage; /* 0..1 */
+    double preemptions_per_s, predicted_preemptions_per_s;
+    double preemptions;          /* since start (the latest scrape's counter) */
+    double prompt_mean, output_mean; /* tokens */
+    double rate;                 /* finished requests per second over the interval */
+    double tpot_s, ttft_s, e2e_s, queue_s;
+    double prefix_hit_rate;      /* hits / queries over the interval, or the engine's gauge */
+    double saturation_rate, onset_rate; /* kvcalc's, at the measured lengths and step time */
+    const char *binding;
+} kv_metrics_comparison;
+
+/* The measured half of *out from m (finished); interval_s > 0 overrides the timestamps' (for
+ * two files without them). */
+KVCALC_API void kv_metrics_measure(const kv_metrics *m, double interval_s,
+                                   kv_metrics_comparison *out);
+/* kvcalc's half: the capacity from r (the settings' run, or NULL), the load from w (a
+ * workload run on the measured pool at the measured lengths and rate, or NULL) and, with one
+ * scrape, the usage of the running requests at the measured mean lengths (sc's blocks). */
+KVCALC_API void kv_metrics_predict(kv_metrics_comparison *c, const kv_result *r,
+                                   const kv_sched *sc, const kv_workload_result *w);
 
 /* ---- helpers: exact arithmetic and estimates (exposed for tests and renderers) ---------- */
 

@@ -42,6 +42,11 @@ static const struct {
     {"~/.ollama/models/blobs/sha256-...", KVCALC_BINARY_DIR "/engines/ollama/llama3-8b-q4_0.gguf"},
     {"vllm.log", KVCALC_SOURCE_DIR "/tests/logs/vllm-d14-tp4.log"}, /* names a preset */
     {"llama.log", KVCALC_SOURCE_DIR "/tests/logs/llamacpp-l01.log"},
+    {"sglang-metrics.prom",
+     KVCALC_SOURCE_DIR "/tests/fixtures/metrics/sglang_docs_production_metrics_llama31_8b.prom"},
+    {"vllm-metrics.prom", KVCALC_SOURCE_DIR "/tests/fixtures/metrics/vllm_v1_nim_qwen3vl235b_tp2_grep.prom"},
+    {"scrapes.prom", KVCALC_SOURCE_DIR "/tests/fixtures/two-scrapes-handmade.prom"},
+    {"conv.csv", KVCALC_SOURCE_DIR "/tests/fixtures/traces/AzureLLMInferenceTrace_conv.csv"},
     {"./Qwen3-8B", NULL}, /* the scratch folder's model folder (made below) */
 };
 

@@ -346,7 +346,7 @@ static void messages_and_numbers(void **state)
     expect_usage(&r, "kvcalc: --get: unknown key 'bogus' (expected one of: schema_version ");
     assert_non_null(strstr(r.err, " gpus_needed smallest_gpu gpus best_tensor_parallel_size "));
     assert_non_null(strstr(r.err, " best_deployment_max_concurrency workload_scheduler "));
-    assert_non_null(strstr(r.err, " workload_request_steps log_era "));
+    assert_non_null(strstr(r.err, " metrics_binding log_era "));
     assert_non_null(strstr(r.err, " available_kv_bytes")); /* once: the --from-log keys follow */
     assert_non_null(strstr(r.err, " logged_gpu_mem_bytes kv_budget_error_pct)\n"));
     run_free(&r);
@@ -354,7 +354,7 @@ static void messages_and_numbers(void **state)
     expect_usage(&r, "kvcalc: --require: unknown numeric key 'bogus' (expected one of: ");
     assert_non_null(strstr(r.err, " fits_one_gpu replicas gpus_needed gpus "));
     assert_non_null(strstr(r.err, " best_deployment_max_concurrency workload_prompt_tokens_mean "));
-    assert_non_null(strstr(r.err, " workload_request_steps startups "));
+    assert_non_null(strstr(r.err, " metrics_onset_rate startups "));
     assert_non_null(strstr(r.err, " kv_budget_error_pct)\n"));
     run_free(&r);
     EXPECT_STDOUT("0\n", "--params-b", "-0", "--get", "params");

@@ -101,6 +101,13 @@ static const kv_flag program[] = {
              "cache, laid out by the engine (docs/speculative.md)"},
     TEXT_OPT("from-log", DO_FROM_LOG, SECTION_PLAN, "FILE",
              "compare with an engine's startup log (- = stdin); docs/from-log.md"),
+    TEXT_OPT("from-metrics", DO_FROM_METRICS, SECTION_PLAN, "FILE",
+             "read a /metrics scrape (vLLM, SGLang, llama.cpp; - = stdin; twice for rates) and "
+             "put kvcalc's figures beside it; docs/metrics.md"),
+    {.name = "metrics-interval", .arg = ARG_NUM, .does = DO_METRICS_INTERVAL, .min = 0,
+     .min_exclusive = 1, .max = 1e9, .engine = ANY, .section = SECTION_PLAN, .meta = "S",
+     .help = "seconds between the two --from-metrics files (when their samples carry no "
+             "timestamps)"},
 
     /* output and information */
     {.name = "format", .arg = ARG_CHOICE, .does = DO_FORMAT, .choices = formats, .engine = ANY,

@@ -9,6 +9,7 @@
 #include "build.h"
 #include "format.h"
 #include "fromlog.h"
+#include "frommetrics.h"
 #include "options.h"
 #include "pipeline.h"
 #include "report.h"
@@ -141,6 +142,66 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     return output(o, &rep, render);
 }
 
+/* --from-metrics: the scrape's settings as inputs (explicit flags win), two runs - the
+ * settings alone (kvcalc's capacity, when the GPU is known) and on the measured pool with the
+ * measured workload (the load kvcalc expects there) - and the scrape's figures beside. */
+static int from_metrics(const kv_options *o, int has_model, kv_model *model)
+{
+    static void (*const render[FORMAT_COUNT])(FILE *, const kv_report *) = {
+        [FORMAT_TEXT] = report_metrics_text,
+        [FORMAT_JSON] = report_json,
+        [FORMAT_CSV] = report_metrics_csv,
+    };
+    static kv_metrics m;
+    static kv_log_args in;
+    static kv_options w;
+    static kv_store settings, load;
+    static kv_metrics_comparison cmp;
+    kv_spec sa, sb;
+    kv_report rep, rep_a;
+    char err[KV_ERR_BUF];
+    if (kv_frommetrics_prepare(o, &m, &in, err, sizeof err) != 0)
+        return usage_error(err);
+    if (!has_model && !kv_options_given(o, kv_core_param_get(KV_P_LAYERS))) {
+        if (kv_frommetrics_model(&m, model) != 0) {
+            char file[160], name[160];
+            kv_fail(err, sizeof err, "--from-metrics %s: give --model: the scrape's model '%s' "
+                                     "is not a model kvcalc can load",
+                    kv_safe(file, sizeof file, o->from_metrics[0], 120),
+                    kv_safe(name, sizeof name, m.scrape[m.n - 1].model, 120));
+            return usage_error(err);
+        }
+        has_model = 1;
+    }
+    const kv_model *mm = has_model ? model : NULL;
+    kv_metrics_measure(&m, o->metrics_interval, &cmp);
+    w = *o;
+    int lengths = kv_frommetrics_workload(&cmp, &w);
+    w.measured_pool_tokens = cmp.capacity_tokens > 0 ? cmp.capacity_tokens : 0;
+    /* the settings alone: kvcalc's capacity (a GPU named, else the figure is not shown) */
+    int gpu_known = o->gpu || kv_options_given(o, kv_core_param_get(KV_P_GPU_MEM_GIB));
+    kv_options plain = *o;
+    const kv_result *ra = NULL;
+    if (gpu_known && kv_build_spec_log(&plain, mm, o->gpu, &in, 0, &sa, err, sizeof err) == 0 &&
+        kv_pipeline_run(&plain, &sa, &settings, &rep_a) == KV_OK)
+        ra = &settings.result;
+    /* the measured pool and the measured workload */
+    if (kv_build_spec_log(&w, mm, o->gpu, &in, 1, &sb, err, sizeof err) != 0)
+        return usage_error(err);
+    kv_status st = kv_pipeline_run(lengths ? &w : &plain, &sb, &load, &rep);
+    if (st != KV_OK) {
+        kv_pipeline_error(&load, &sb, &w, st, err, sizeof err);
+        return usage_error(err);
+    }
+    kv_metrics_predict(&cmp, ra, rep.sched, rep.workload);
+    rep.metrics = &cmp;
+    rep.metrics_name = o->from_metrics[0];
+    static kv_sources sources;
+    kv_build_sources(o, mm, o->gpu, &sb, &sources);
+    rep.sources = &sources;
+    return output(o, &rep, render);
+}
+
 /* Every built-in model through the same reader and core as --model, one row each. */
 static kv_list_format list_format(const kv_options *o)
 {
@@ -230,6 +291,8 @@ int main(int argc, char **argv)
     }
     if (o.from_log)
         return from_log(&o, has_model, &model);
+    if (o.n_metrics > 0)
+        return from_metrics(&o, has_model, &model);
     if (o.n_sweep > 0) { /* millions of short rows: one write a megabyte, not a line */
         static char out_buf[1 << 20];
         setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);

@@ -353,6 +353,17 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
         return 0;
     case DO_WORKLOAD:
         return take_workload(f, typed, val, &v, o, err, cap);
+    case DO_FROM_METRICS:
+        if (!val[0])
+            return kv_fail(err, cap, "--from-metrics: expected a file name or -, got ''");
+        if (o->n_metrics == 2)
+            return kv_fail(err, cap, "--from-metrics: at most two scrapes (the first and the "
+                                     "latest give the rates)");
+        o->from_metrics[o->n_metrics++] = val;
+        return 0;
+    case DO_METRICS_INTERVAL:
+        o->metrics_interval = v.d;
+        return 0;
     case DO_ACTION:
         o->action = (kv_action)f->switch_value;
         return 0;
@@ -381,7 +392,9 @@ static const char *key_missing(const kv_options *o, const kv_field *k)
         return "--gpus";
     if (k->from == KV_FROM_LOG && !o->from_log)
         return "--from-log";
-    if (k->from == KV_FROM_WORKLOAD && !kv_options_workload(o))
+    if (k->from == KV_FROM_METRICS && o->n_metrics == 0)
+        return "--from-metrics";
+    if (k->from == KV_FROM_WORKLOAD && !kv_options_workload(o) && o->n_metrics == 0)
         return "--prompt-tokens and --output-tokens (or --trace)";
     if (k->from == KV_FROM_ENGINE && !o->from_log && kv_options_engine(o) != k->engine) {
         snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
@@ -444,6 +457,14 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
     for (size_t i = 0; i < o->n_require; i++)
         if ((need = key_missing(o, o->require[i].key)) != NULL)
             return kv_fail(err, cap, "--require: %s needs %s", o->require[i].key->name, need);
+    if (o->n_metrics > 0 && (o->from_log || o->n_sweep || o->workload_given || o->target ||
+                             o->levers || o->gpus_total))
+        return kv_fail(err, cap, "--from-metrics: the scrape gives the workload; it does not "
+                                 "combine with --from-log, --sweep, --target-concurrency, "
+                                 "--levers, --gpus or a workload's flags");
+    if (o->metrics_interval > 0 && o->n_metrics < 2)
+        return kv_fail(err, cap, "--metrics-interval: the time between two --from-metrics "
+                                 "files; give both");
     if ((rc = check_workload(o, err, cap)) != 0)
         return rc;
     /* ISO C cannot tell whether stderr is a terminal, so the progress is asked for; asked

@@ -56,6 +56,8 @@ typedef enum {
                         program */
     DO_DRAFT,        /* --draft-model NAME (-md, --speculative-model): speculative decoding's
                         draft model, loaded by the program like --model */
+    DO_FROM_METRICS, /* --from-metrics FILE (at most two): a /metrics scrape */
+    DO_METRICS_INTERVAL, /* --metrics-interval S: the time between two scrapes' files */
     DO_WORKLOAD,     /* a workload input (--prompt-tokens, --rate, ...): switch_value is its
                         kv_wl_input */
     DO_ACTION        /* --help, --version, --list-models, --list-gpus: switch_value is the
@@ -158,6 +160,10 @@ typedef struct {
     const char *plot;             /* --plot FILE, or NULL */
     int progress;                 /* --progress: a sweep's progress on stderr */
     const char *from_log;         /* --from-log FILE ("-" = stdin), or NULL */
+    size_t n_metrics;
+    const char *from_metrics[2];  /* --from-metrics FILE, at most two ("-" = stdin) */
+    double metrics_interval;      /* --metrics-interval S; 0: the samples' timestamps */
+    double measured_pool_tokens;  /* a scrape's KV capacity: the workload's pool (main.c) */
     const char *draft_name;       /* --draft-model NAME, or NULL */
     const char *draft_typed;      /* its spelling typed ("-md"): points into draft_typed_buf */
     char draft_typed_buf[KV_TYPED_MAX];

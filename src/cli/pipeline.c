@@ -3,6 +3,7 @@
  */
 #include "pipeline.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static size_t gpu_choices(kv_gpu_choice *out, size_t cap)
@@ -35,6 +36,13 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
     if (kv_sched_of(s, &st->result, &st->sched, &st->workload_why) != KV_OK)
         return KV_ERR_WORKLOAD;
     st->workload_blames_engine = 0;
+    /* a scrape's measured capacity is the pool the load lands on (one group of blocks:
+     * tokens / block, less what the engine keeps back) */
+    if (o->measured_pool_tokens > 0 && st->sched.n_groups == 1) {
+        double blocks = floor(o->measured_pool_tokens / (double)st->sched.group[0].block_size);
+        if (blocks - (double)st->sched.reserved_blocks >= 1 && blocks < 9e18)
+            st->sched.pool_blocks = (int64_t)blocks - st->sched.reserved_blocks;
+    }
     size_t need = kv_workload_scratch_bytes(&o->workload);
     if (need > have) {
         void *p = realloc(scratch, need);
@@ -117,6 +125,8 @@ kv_status kv_pipeline_run(const kv_options *o, const kv_spec *s, kv_store *st, k
     rep->workload_in = NULL;
     rep->trace = NULL;
     rep->trace_name = NULL;
+    rep->metrics = NULL;
+    rep->metrics_name = NULL;
     if (kv_options_workload(o))
         return workload(o, s, st, rep);
     return KV_OK;

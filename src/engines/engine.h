@@ -201,6 +201,52 @@ typedef struct {
 
 typedef kv_status (*kv_compute_fn)(const kv_spec *s, kv_result *r);
 
+/* ---- /metrics: an engine's metric names (src/log/metrics.c reads them) ---- */
+
+typedef enum { KV_AGG_SUM, KV_AGG_MEAN, KV_AGG_FIRST } kv_metric_agg;
+
+/* A metric: its name after the engine's prefix, the figure of kv_metrics_scrape it writes
+ * (KV_METRIC_AT), how several series add up (ranks, engines, label values), and the name
+ * generation its presence shows (NULL: any). */
+typedef struct {
+    const char *name;
+    size_t at;
+    kv_metric_agg how;
+    const char *generation;
+} kv_metric_row;
+
+/* A label of an info metric (value 1, the settings in its labels): vLLM's
+ * cache_config_info. "True" / "False" read as 1 / 0; "None" leaves the figure unknown. */
+typedef struct {
+    const char *metric, *label;
+    size_t at;
+} kv_metric_label;
+
+/* A figure of the scrape that becomes an input, as if typed (the flag by name): a setting
+ * (both runs), or the measured pool (measured = 1: only the run that predicts the load on
+ * the pool the server has). */
+typedef struct {
+    size_t at;
+    const char *flag;
+    int measured;
+} kv_metric_input;
+
+typedef struct {
+    const char *const *prefixes;     /* "vllm:", NULL-terminated */
+    const char *const *prefix_words; /* the same length: a prefix's own generation, or NULL */
+    const kv_metric_row *rows;
+    size_t n_rows;
+    const kv_metric_label *labels;
+    size_t n_labels;
+    const kv_metric_input *inputs;
+    size_t n_inputs;
+    const char *const *rank_labels;  /* labels whose values other than "0" repeat rank 0's
+                                        figures (SGLang's tp_rank, pp_rank), NULL-terminated */
+    const char *replica_label;       /* the label that counts replicas ("engine", "dp_rank") */
+} kv_engine_metrics;
+
+#define KV_METRIC_AT(m) offsetof(kv_metrics_scrape, m)
+
 typedef struct kv_engine_desc {
     kv_engine id;
     const char *name;                /* as --engine takes it */
@@ -249,6 +295,8 @@ typedef struct kv_engine_desc {
     const kv_field *fields;
     size_t n_fields;
     const kv_engine_log *log;        /* NULL: kvcalc reads no log of this engine */
+    /* its /metrics names (--from-metrics), or NULL: kvcalc reads no scrape of this engine */
+    const kv_engine_metrics *metrics;
     /* How it schedules requests on its cache under a workload (kv_sched_of()), from its
      * result; NULL: its scheduler is not simulated */
     kv_status (*sched)(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why);

@@ -1127,6 +1127,31 @@ static const kv_engine_log llamacpp_log = {
 
 static const char *const aliases[] = {"llamacpp", NULL};
 
+/* /metrics of llama-server --metrics (tools/server; workload.md 3): the KV gauges were
+ * removed by #13660, n_tokens_max added later; n_ctx is not a metric (/props has it) */
+#define M(name, m, how, gen) {name, KV_METRIC_AT(m), KV_AGG_##how, gen}
+static const kv_metric_row metric_rows[] = {
+    M("requests_processing", running, SUM, NULL),
+    M("requests_deferred", waiting, SUM, NULL),
+    M("prompt_tokens_total", prompt_tokens_total, SUM, NULL),
+    M("tokens_predicted_total", generation_tokens_total, SUM, NULL),
+    M("prompt_seconds_total", prompt_seconds_total, SUM, NULL),
+    M("tokens_predicted_seconds_total", predicted_seconds_total, SUM, NULL),
+    M("n_decode_total", decode_calls, SUM, NULL),
+    M("n_busy_slots_per_decode", busy_slots_per_decode, MEAN, NULL),
+    M("n_tokens_max", tokens_max, FIRST, NULL),
+    M("kv_cache_usage_ratio", kv_usage, MEAN, "before #13660 (kv_cache_usage_ratio)"),
+    M("kv_cache_tokens", used_tokens, SUM, NULL),
+};
+#undef M
+static const char *const metric_prefixes[] = {"llamacpp:", NULL};
+static const char *const metric_prefix_words[] = {NULL, NULL};
+static const kv_engine_metrics llamacpp_metrics = {
+    .prefixes = metric_prefixes,
+    .prefix_words = metric_prefix_words,
+    KV_TABLE(rows, metric_rows),
+};
+
 /* llama-server under a workload (tools/server/server-context.cpp @ 3f545becc, llama.cpp
  * master of 2026-08-23): a task takes a free slot (get_available_slot), first come first
  * served; each update_slots() batch holds a token of every generating slot, then prompt
@@ -1190,5 +1215,6 @@ const kv_engine_desc kv_engine_llamacpp = {
     .lora_at = KV_LORA_AT(kv_llamacpp_spec, lora),
     KV_TABLE(fields, fields),
     .log = &llamacpp_log,
+    .metrics = &llamacpp_metrics,
     .sched = llamacpp_sched,
 };

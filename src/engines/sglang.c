@@ -859,6 +859,54 @@ static const kv_engine_log sglang_log = {
     .fraction = fraction,
 };
 
+/* /metrics (--enable-metrics; python/sglang/srt/metrics/collector.py; the names of each era
+ * in ../shared/reference/workload.md 2): 2025 names, the WIP names of PR #1461 (2024),
+ * routers' sglang_ re-exports; a tp_rank or pp_rank above 0 repeats rank 0 */
+#define M(name, m, how, gen) {name, KV_METRIC_AT(m), KV_AGG_##how, gen}
+static const kv_metric_row metric_rows[] = {
+    M("token_usage", kv_usage, MEAN, NULL),
+    M("max_total_num_tokens", capacity_tokens, FIRST, NULL),
+    M("num_used_tokens", used_tokens, SUM, NULL),
+    M("num_running_reqs", running, SUM, NULL),
+    M("num_requests_running", running, SUM, "the WIP names of 2024 (num_requests_running)"),
+    M("num_queue_reqs", waiting, SUM, NULL),
+    M("queue_req", waiting, SUM, "the WIP names of 2024 (queue_req)"),
+    M("cache_hit_rate", prefix_hit_rate, MEAN, NULL),
+    M("num_retracted_reqs", retracted, SUM, NULL),
+    M("num_retracted_requests_total", preemptions, SUM, NULL),
+    M("max_running_requests", max_running, FIRST, NULL),
+    M("context_len", context_len, FIRST, NULL),
+    M("prompt_tokens_total", prompt_tokens_total, SUM, NULL),
+    M("generation_tokens_total", generation_tokens_total, SUM, NULL),
+    M("num_requests_total", finished, SUM, NULL),
+    M("time_to_first_token_seconds_sum", ttft_sum, SUM, NULL),
+    M("time_to_first_token_seconds_count", ttft_count, SUM, NULL),
+    M("time_per_output_token_seconds_sum", tpot_sum, SUM, NULL),
+    M("time_per_output_token_seconds_count", tpot_count, SUM, NULL),
+    M("inter_token_latency_seconds_sum", itl_sum, SUM, NULL),
+    M("inter_token_latency_seconds_count", itl_count, SUM, NULL),
+    M("e2e_request_latency_seconds_sum", e2e_sum, SUM, NULL),
+    M("e2e_request_latency_seconds_count", e2e_count, SUM, NULL),
+};
+#undef M
+static const kv_metric_input metric_inputs[] = {
+    {KV_METRIC_AT(context_len), "context-length", 0},
+    {KV_METRIC_AT(max_running), "max-running-requests", 0},
+    {KV_METRIC_AT(capacity_tokens), "max-total-tokens", 1},
+};
+static const char *const metric_prefixes[] = {"sglang:", "sglang_", NULL};
+static const char *const metric_prefix_words[] = {
+    NULL, "re-exported with the sglang_ prefix (a router)", NULL};
+static const char *const metric_ranks[] = {"tp_rank", "pp_rank", NULL};
+static const kv_engine_metrics sglang_metrics = {
+    .prefixes = metric_prefixes,
+    .prefix_words = metric_prefix_words,
+    KV_TABLE(rows, metric_rows),
+    KV_TABLE(inputs, metric_inputs),
+    .rank_labels = metric_ranks,
+    .replica_label = "dp_rank",
+};
+
 /* SGLang's scheduler under a workload (python/sglang/srt/managers/schedule_policy.py
  * PrefillAdder @ ad0119fdde519598c25f5c48b95dacaa2b85d607, scheduler.py
  * get_next_batch_to_run @ 0003215cf1464f44b389cd0b18d0b4c56f2a3da6, schedule_batch.py
@@ -947,5 +995,6 @@ const kv_engine_desc kv_engine_sglang = {
     .n_params = SG_PARAMS,
     KV_TABLE(fields, fields),
     .log = &sglang_log,
+    .metrics = &sglang_metrics,
     .sched = sglang_sched,
 };

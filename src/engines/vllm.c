@@ -1549,7 +1549,8 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
     out->engine_title = "vLLM";
     out->rules = "vLLM V1: vllm/v1/core/sched/scheduler.py (schedule) and "
                  "vllm/v1/core/kv_cache_manager.py (allocate_slots) @ 9aaf83ef5";
-    out->pool_blocks = v->num_gpu_blocks - 1;
+    out->reserved_blocks = 1;
+    out->pool_blocks = v->num_gpu_blocks - out->reserved_blocks;
     for (size_t i = 0; i < v->n_sched_groups; i++)
         out->group[i] = v->sched_groups[i];
     out->n_groups = v->n_sched_groups;

@@ -523,6 +523,69 @@ static const kv_engine_log vllm_log = {
     .graphs_inside = graphs_inside,
 };
 
+/* /metrics (vllm/engine/metrics.py in V0, vllm/v1/metrics/loggers.py in V1; the names of
+ * each release in ../shared/reference/workload.md 1.5-1.7): the two generations of the
+ * usage gauge and of the prefix-cache counters, the renamed inter-token histogram */
+#define M(name, m, how, gen) {name, KV_METRIC_AT(m), KV_AGG_##how, gen}
+static const kv_metric_row metric_rows[] = {
+    M("kv_cache_usage_perc", kv_usage, MEAN, "V1 0.10+ (kv_cache_usage_perc)"),
+    M("gpu_cache_usage_perc", kv_usage_old, MEAN, "V0 / early V1 (gpu_cache_usage_perc)"),
+    M("num_requests_running", running, SUM, NULL),
+    M("num_requests_waiting", waiting, SUM, NULL),
+    M("num_preemptions_total", preemptions, SUM, NULL),
+    M("prefix_cache_queries_total", prefix_queries, SUM, NULL),
+    M("prefix_cache_hits_total", prefix_hits, SUM, NULL),
+    M("gpu_prefix_cache_queries_total", prefix_queries_old, SUM, NULL),
+    M("gpu_prefix_cache_hits_total", prefix_hits_old, SUM, NULL),
+    M("gpu_prefix_cache_queries", prefix_queries_old, SUM, NULL),
+    M("gpu_prefix_cache_hits", prefix_hits_old, SUM, NULL),
+    M("gpu_prefix_cache_hit_rate", prefix_hit_rate, MEAN, NULL),
+    M("request_prompt_tokens_sum", prompt_sum, SUM, NULL),
+    M("request_prompt_tokens_count", prompt_count, SUM, NULL),
+    M("request_generation_tokens_sum", output_sum, SUM, NULL),
+    M("request_generation_tokens_count", output_count, SUM, NULL),
+    M("time_to_first_token_seconds_sum", ttft_sum, SUM, NULL),
+    M("time_to_first_token_seconds_count", ttft_count, SUM, NULL),
+    M("time_per_output_token_seconds_sum", tpot_sum, SUM, NULL),
+    M("time_per_output_token_seconds_count", tpot_count, SUM, NULL),
+    M("inter_token_latency_seconds_sum", itl_sum, SUM, NULL),
+    M("inter_token_latency_seconds_count", itl_count, SUM, NULL),
+    M("e2e_request_latency_seconds_sum", e2e_sum, SUM, NULL),
+    M("e2e_request_latency_seconds_count", e2e_count, SUM, NULL),
+    M("request_queue_time_seconds_sum", queue_sum, SUM, NULL),
+    M("request_queue_time_seconds_count", queue_count, SUM, NULL),
+    M("request_success_total", finished, SUM, NULL),
+    M("prompt_tokens_total", prompt_tokens_total, SUM, NULL),
+    M("generation_tokens_total", generation_tokens_total, SUM, NULL),
+};
+#undef M
+/* cache_config_info: str() of every CacheConfig attribute (PR #3100); num_gpu_blocks is
+ * "None" in early V1 (issue #16560), kv_cache_size_tokens and kv_cache_max_concurrency from
+ * 2026 */
+static const kv_metric_label metric_labels[] = {
+    {"cache_config_info", "num_gpu_blocks", KV_METRIC_AT(gpu_blocks)},
+    {"cache_config_info", "block_size", KV_METRIC_AT(block_size)},
+    {"cache_config_info", "gpu_memory_utilization", KV_METRIC_AT(gpu_util)},
+    {"cache_config_info", "kv_cache_size_tokens", KV_METRIC_AT(capacity_tokens)},
+    {"cache_config_info", "kv_cache_max_concurrency", KV_METRIC_AT(max_concurrency)},
+    {"cache_config_info", "enable_prefix_caching", KV_METRIC_AT(prefix_caching)},
+};
+static const kv_metric_input metric_inputs[] = {
+    {KV_METRIC_AT(gpu_util), "gpu-memory-utilization", 0},
+    {KV_METRIC_AT(max_model_len), "max-model-len", 0},
+    {KV_METRIC_AT(gpu_blocks), "num-gpu-blocks-override", 1},
+};
+static const char *const metric_prefixes[] = {"vllm:", NULL};
+static const char *const metric_prefix_words[] = {NULL, NULL};
+static const kv_engine_metrics vllm_metrics = {
+    .prefixes = metric_prefixes,
+    .prefix_words = metric_prefix_words,
+    KV_TABLE(rows, metric_rows),
+    KV_TABLE(labels, metric_labels),
+    KV_TABLE(inputs, metric_inputs),
+    .replica_label = "engine",
+};
+
 const kv_engine_desc kv_engine_vllm = {
     .id = E,
     .title = "vLLM",
@@ -542,5 +605,6 @@ const kv_engine_desc kv_engine_vllm = {
     .n_params = VLLM_PARAMS,
     KV_TABLE(fields, fields),
     .log = &vllm_log,
+    .metrics = &vllm_metrics,
     .sched = kv_vllm_sched,
 };

@@ -38,6 +38,8 @@ static const void *part(const kv_field *f, const kv_report *rep)
         return rep->comparison;
     case KV_FROM_WORKLOAD:
         return rep->workload;
+    case KV_FROM_METRICS:
+        return rep->metrics;
     }
     return NULL;
 }

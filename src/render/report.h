@@ -47,6 +47,8 @@ typedef struct {
     const kv_sched *sched;            /* ... the scheduler it ran on */
     const kv_workload_result *workload; /* ... and what it gave */
     const kv_trace *trace;            /* its requests' trace (--trace), or NULL */
+    const kv_metrics_comparison *metrics; /* --from-metrics, or NULL */
+    const char *metrics_name;         /* ... the first file, as typed */
     const char *trace_name;           /* ... as typed */
     /* --gpus N with no --tp / --pp / --dp typed: the best layout drives the report (spec,
      * result) and the layout as typed stays here; NULL otherwise */
@@ -78,6 +80,9 @@ void report_svg(FILE *out, const kv_report *rep);
 void report_llamacpp_lines(FILE *out, const kv_llamacpp_result *L);
 #endif
 void report_plan_text(FILE *out, const kv_report *rep);
+/* --from-metrics: the scrape's figures and kvcalc's (rep->metrics), as text and CSV. */
+void report_metrics_text(FILE *out, const kv_report *rep);
+void report_metrics_csv(FILE *out, const kv_report *rep);
 /* The workload's lines (rep->workload): the lengths on the scheduler, the limits, the run. */
 void report_workload_text(FILE *out, const kv_report *rep);
 void report_levers_text(FILE *out, const kv_report *rep);

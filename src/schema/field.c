@@ -24,6 +24,9 @@
 #define W(name, m, T, unit, type)                                                           \
     ROW(KV_FROM_WORKLOAD, kv_workload_result, workload_##name, m, T, unit, type, 0, 0)
 #define WN(name, m, unit) W(name, m, double, unit, KV_F_NUM_OR_NULL)
+#define MT(name, m, T, unit, type)                                                          \
+    ROW(KV_FROM_METRICS, kv_metrics_comparison, metrics_##name, m, T, unit, type, 0, 0)
+#define MN(name, m, unit) MT(name, m, double, unit, KV_F_NUM_OR_NULL)
 #define WI(name, m, unit) W(name, m, int64_t, unit, KV_F_INT)
 
 static const kv_field head[] = {
@@ -113,6 +116,35 @@ static const kv_field tail[] = {
     WN(preemption_onset_rate, preemption_onset_rate, "requests/s"),
     W(replicas, replicas, int64_t, "replicas", KV_F_INT_OR_NULL),
     WI(request_steps, request_steps, "steps"),
+    /* --from-metrics: what a scrape measured, and kvcalc's figure beside it */
+    MT(engine, engine, kv_engine, "string", KV_F_ENGINE_NAME),
+    MT(generation, generation, const char *, "string", KV_F_STR),
+    MT(model, model, const char *, "string", KV_F_STR),
+    MT(scrapes, scrapes, int64_t, "scrapes", KV_F_INT_OR_NULL),
+    MN(interval_s, interval_s, "seconds"),
+    MN(capacity_tokens, capacity_tokens, "tokens"),
+    MN(predicted_capacity_tokens, predicted_capacity_tokens, "tokens"),
+    MN(capacity_error_pct, capacity_error_pct, "percent"),
+    MN(running, running, "requests"),
+    MN(predicted_running, predicted_running, "requests"),
+    MN(waiting, waiting, "requests"),
+    MN(predicted_waiting, predicted_waiting, "requests"),
+    MN(kv_usage, kv_usage, "fraction"),
+    MN(predicted_kv_usage, predicted_kv_usage, "fraction"),
+    MN(preemptions, preemptions, "events"),
+    MN(preemptions_per_s, preemptions_per_s, "events/s"),
+    MN(predicted_preemptions_per_s, predicted_preemptions_per_s, "events/s"),
+    MN(prompt_tokens_mean, prompt_mean, "tokens"),
+    MN(output_tokens_mean, output_mean, "tokens"),
+    MN(rate, rate, "requests/s"),
+    MN(tpot_s, tpot_s, "seconds"),
+    MN(ttft_s, ttft_s, "seconds"),
+    MN(e2e_s, e2e_s, "seconds"),
+    MN(queue_s, queue_s, "seconds"),
+    MN(prefix_hit_rate, prefix_hit_rate, "fraction"),
+    MN(saturation_rate, saturation_rate, "requests/s"),
+    MN(onset_rate, onset_rate, "requests/s"),
+    MT(binding, binding, const char *, "string", KV_F_STR),
 };
 
 #define G(name, m, T, unit, type) ROW(KV_FROM_LOG, kv_comparison, name, m, T, unit, type, 0, 0)
