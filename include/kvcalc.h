@@ -1413,6 +1413,9 @@ typedef struct {
     const kv_trace_row *trace;    /* a trace's requests, or NULL */
     size_t trace_n;
     double rate;                  /* requests per second; 0: lengths only (no simulation) */
+    int64_t concurrency;          /* > 0 instead of a rate: a closed loop of this many clients,
+                                     each sending its next request when the last one ends
+                                     (vllm bench serve --max-concurrency) */
     kv_arrivals arrivals;
     double tpot_ms;               /* one decode step (time per output token), ms; > 0 with a rate */
     double ttft_ms;               /* a request of the mean prompt alone: its prefill, ms; 0: the
@@ -1475,7 +1478,9 @@ KVCALC_API kv_status kv_sched_of(const kv_spec *s, const kv_result *r, kv_sched 
 typedef struct {
     const char *rules_engine;          /* whose scheduler ran (kv_sched.engine_title) */
     const char *left_out;              /* what it leaves out (kv_sched.left_out) */
-    double rate;                       /* the rate simulated (NaN: none) */
+    double rate;                       /* the rate simulated (a closed loop: the rate it served;
+                                          NaN: none) */
+    int64_t concurrency;               /* the closed loop's clients (0: a rate) */
     double prompt_mean, output_mean;   /* of the requests simulated (after the limits) */
     double blocks_mean;                /* blocks one request holds, averaged over its steps */
     double fit_requests;               /* requests the pool holds at once at these lengths

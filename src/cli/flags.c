@@ -51,6 +51,9 @@ static const kv_flag program[] = {
      .min_exclusive = 1, .max = 1e9, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "R",
      .help = "requests per second arriving at one replica: simulate its scheduler (needs "
              "--tpot-ms)"},
+    WL("concurrency", WL_CONCURRENCY, ARG_INT, 1, 1e7, "N",
+       "instead of --rate: N clients in a closed loop, each sending its next request when "
+       "the last ends (needs --tpot-ms)"),
     {.name = "arrivals", .arg = ARG_CHOICE, .does = DO_WORKLOAD, .switch_value = WL_ARRIVALS,
      .choices = arrival_choices, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "KIND",
      .help = "how requests arrive: poisson or even [poisson]"},

@@ -217,6 +217,9 @@ static int take_workload(const kv_flag *f, const char *typed, const char *val, c
     case WL_HEADROOM:
         w->headroom = v->d;
         break;
+    case WL_CONCURRENCY:
+        w->concurrency = v->i;
+        break;
     case WL_TRACE:
         if (!val || !val[0])
             return kv_fail(err, cap, "%s: expected a trace file or - (stdin), got ''", typed);
@@ -432,9 +435,21 @@ static int check_workload(const kv_options *o, char *err, size_t cap)
     if ((g & (1u << WL_RATE)) && !(g & (1u << WL_TPOT)))
         return kv_fail(err, cap, "%s: simulating a rate needs --tpot-ms (the time of one engine "
                                  "step, ms)", o->workload_typed[WL_RATE]);
+    if (g & (1u << WL_CONCURRENCY)) {
+        if (!(g & (1u << WL_TPOT)))
+            return kv_fail(err, cap, "%s: simulating clients needs --tpot-ms (the time of one "
+                                     "engine step, ms)", o->workload_typed[WL_CONCURRENCY]);
+        static const int not_with[] = {WL_RATE, WL_ARRIVALS, WL_HEADROOM};
+        for (size_t i = 0; i < sizeof not_with / sizeof not_with[0]; i++)
+            if (g & (1u << not_with[i]))
+                return kv_fail(err, cap, "%s: a closed loop of clients sets its own arrivals; "
+                                         "drop %s", o->workload_typed[WL_CONCURRENCY],
+                               o->workload_typed[not_with[i]]);
+    }
     static const int need_rate[] = {WL_ARRIVALS, WL_TTFT, WL_HEADROOM};
     for (size_t i = 0; i < sizeof need_rate / sizeof need_rate[0]; i++)
-        if ((g & (1u << need_rate[i])) && !(g & (1u << WL_RATE)) && !(g & (1u << WL_TRACE)))
+        if ((g & (1u << need_rate[i])) && !(g & (1u << WL_RATE)) && !(g & (1u << WL_TRACE)) &&
+            !(g & (1u << WL_CONCURRENCY)))
             return kv_fail(err, cap, "%s: applies to a simulated rate; give --rate and --tpot-ms",
                            o->workload_typed[need_rate[i]]);
     if (o->n_sweep > 0)

@@ -93,12 +93,16 @@ void report_workload_text(FILE *out, const kv_report *rep)
         fputc('\n', out);
     }
     if (r->simulated) {
-        fprintf(out, "  at %s req/s (%s), a step %s ms",
-                rate_text(a, sizeof a, r->rate),
-                w->arrivals == KV_ARRIVE_EVEN    ? "evenly spaced"
-                : w->arrivals == KV_ARRIVE_TRACE ? "the trace's times, scaled"
-                                                 : "Poisson",
-                fmt_g(b, sizeof b, w->tpot_ms));
+        if (r->concurrency > 0)
+            fprintf(out, "  %s clients in a closed loop (%s req/s served), a step %s ms",
+                    fmt_int(l1, sizeof l1, r->concurrency, 1), rate_text(a, sizeof a, r->rate),
+                    fmt_g(b, sizeof b, w->tpot_ms));
+        else
+            fprintf(out, "  at %s req/s (%s), a step %s ms", rate_text(a, sizeof a, r->rate),
+                    w->arrivals == KV_ARRIVE_EVEN    ? "evenly spaced"
+                    : w->arrivals == KV_ARRIVE_TRACE ? "the trace's times, scaled"
+                                                     : "Poisson",
+                    fmt_g(b, sizeof b, w->tpot_ms));
         if (r->prefill_token_s > 0)
             fprintf(out, ", a prompt token %s ms (ttft %s ms)",
                     fmt_fixed(c, sizeof c, r->prefill_token_s * 1000.0, 4, 0),
@@ -119,10 +123,12 @@ void report_workload_text(FILE *out, const kv_report *rep)
                 fmt_fixed(d, sizeof d, r->time_in_system_s, 2, 1),
                 fmt_fixed(l1, sizeof l1, r->littles_law_requests, 1, 1),
                 fmt_fixed(l2, sizeof l2, r->running_mean + r->waiting_mean, 1, 1));
-        if (r->rate > r->saturation_rate)
+        if (r->concurrency == 0 && r->rate > r->saturation_rate)
             fputs("    (above the saturation rate the queue grows through the run: these means "
                   "depend on its length, --requests)\n", out);
-        if (isnan(r->preemption_onset_rate))
+        if (r->concurrency > 0)
+            ; /* a closed loop has no rate to scan */
+        else if (isnan(r->preemption_onset_rate))
             fprintf(out, "  onset   : no %s up to %s req/s\n", sc->preempt_word,
                     rate_text(a, sizeof a, 2.0 * (isnan(r->saturation_rate) ? r->rate
                                                                             : r->saturation_rate)));

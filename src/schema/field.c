@@ -100,6 +100,7 @@ static const kv_field tail[] = {
     WN(saturation_rate, saturation_rate, "requests/s"),
     W(binding, binding, const char *, "string", KV_F_STR),
     WN(rate, rate, "requests/s"),
+    W(concurrency, concurrency, int64_t, "requests", KV_F_INT_OR_NULL),
     WI(requests, requests, "requests"),
     WI(rejected, rejected, "requests"),
     WI(truncated, truncated, "requests"),

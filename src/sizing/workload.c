@@ -240,7 +240,19 @@ typedef struct {
     size_t n, whead, wcount, done;
     int64_t free_b, nrun;
     double ratio; /* SGLang's new_token_ratio */
+    size_t closed_next; /* a closed loop: the next request a client sends */
+    double now;         /* the step's start */
+    int closed;
 } sim;
+
+/* A closed loop: a client whose request ended sends the next one now. */
+static void client_free(sim *m, double t)
+{
+    while (m->closed && m->closed_next < m->n && m->a->r[m->closed_next].state == R_REFUSED)
+        m->closed_next++;
+    if (m->closed && m->closed_next < m->n)
+        m->a->r[m->closed_next++].arrive = t;
+}
 
 static void wait_back(sim *m, int64_t qi)
 {
@@ -316,6 +328,7 @@ static void schedule_paged(sim *m, int slots)
                 evict(m, v);
                 v->state = R_FAILED;
                 m->done++;
+                client_free(m, m->now);
             }
             m->nrun = 0;
             return;
@@ -355,6 +368,7 @@ static void schedule_paged(sim *m, int slots)
                 q->state = R_REFUSED;
                 wait_pop(m);
                 m->done++;
+                client_free(m, m->now);
                 continue;
             }
             break;
@@ -482,7 +496,8 @@ static void schedule_reserve(sim *m)
 }
 
 /* One run at rate x: every request through the scheduler until the last finishes. */
-static void simulate(const kv_sched *sc, arena *a, double x, double c, double tpot, run_stats *rs)
+static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, double c,
+                     double tpot, run_stats *rs)
 {
     size_t n = a->n;
     memset(rs, 0, sizeof *rs);
@@ -491,18 +506,26 @@ static void simulate(const kv_sched *sc, arena *a, double x, double c, double tp
     rs->bin_width = sc->pool_blocks / HIST_BINS + 1;
     sim m = {.sc = sc, .a = a, .rs = rs, .n = n, .free_b = sc->pool_blocks,
              .ratio = sc->ratio_init};
+    m.closed = clients > 0;
     for (size_t i = 0; i < n; i++) {
         req *q = &a->r[i];
-        q->arrive = q->unit / x;
+        q->arrive = m.closed ? INFINITY : q->unit / x;
         q->computed = q->gen = q->held = q->sched = 0;
         q->first = 0;
         q->state = q->state == R_REFUSED ? R_REFUSED : R_LATER;
         m.done += q->state == R_REFUSED;
     }
-    rs->t_lo = a->r[n / WARMUP_SHARE].arrive;
-    rs->t_hi = a->r[n - 1 - n / WARMUP_SHARE].arrive;
-    if (rs->t_hi <= rs->t_lo) /* one request, or all at once: measure everything */
+    if (m.closed) { /* the clients' first requests, at once; the whole run is measured */
+        for (int64_t k = 0; k < clients; k++)
+            client_free(&m, 0);
+        rs->t_lo = 0;
         rs->t_hi = INFINITY;
+    } else {
+        rs->t_lo = a->r[n / WARMUP_SHARE].arrive;
+        rs->t_hi = a->r[n - 1 - n / WARMUP_SHARE].arrive;
+        if (rs->t_hi <= rs->t_lo) /* one request, or all at once: measure everything */
+            rs->t_hi = INFINITY;
+    }
     size_t next = 0;
     double t = 0;
     while (m.done < n) {
@@ -514,11 +537,12 @@ static void simulate(const kv_sched *sc, arena *a, double x, double c, double tp
             next++;
         }
         if (m.nrun == 0 && m.wcount == 0) {
-            if (next >= n)
+            if (next >= n || isinf(a->r[next].arrive))
                 break;
             t = a->r[next].arrive;
             continue;
         }
+        m.now = t;
         if (sc->kind == KV_SCHED_RESERVE)
             schedule_reserve(&m);
         else
@@ -539,6 +563,7 @@ static void simulate(const kv_sched *sc, arena *a, double x, double c, double tp
             if (m.nrun == 0 && m.wcount > 0) {
                 a->r[wait_pop(&m)].state = R_REFUSED;
                 m.done++;
+                client_free(&m, t);
                 continue;
             }
             if (next < n) {
@@ -566,6 +591,7 @@ static void simulate(const kv_sched *sc, arena *a, double x, double c, double tp
                         q->held = 0;
                         finish(rs, q, t);
                         m.done++;
+                        client_free(&m, t);
                         continue;
                     }
                 }
@@ -601,6 +627,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     out->time_in_system_s = out->ttft_s = out->preemptions_per_s = NAN;
     out->littles_law_requests = out->preemption_onset_rate = out->duration_s = NAN;
     out->rate = w->rate > 0 ? w->rate : NAN;
+    out->concurrency = w->concurrency;
     out->rules_engine = sc->engine_title;
     out->left_out = sc->left_out;
     if (sc->pool_blocks < 1 || sc->n_groups == 0 || sc->max_model_len < 1)
@@ -614,8 +641,10 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     if (w->rate < 0 || !isfinite(w->rate) || w->tpot_ms < 0 || !isfinite(w->tpot_ms) ||
         w->ttft_ms < 0 || !isfinite(w->ttft_ms) || !(w->headroom >= 0 && w->headroom < 1))
         return refuse(why, "a rate, step time or headroom out of range%s", "", 0);
-    if (w->rate > 0 && !(w->tpot_ms > 0))
+    if ((w->rate > 0 || w->concurrency > 0) && !(w->tpot_ms > 0))
         return refuse(why, "a rate needs the time of one decode step (tpot)%s", "", 0);
+    if (w->rate > 0 && w->concurrency > 0)
+        return refuse(why, "a rate or a closed loop of clients, not both%s", "", 0);
     arena a;
     char *base = (char *)scratch;
     a.hist = (double *)base;
@@ -706,11 +735,11 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
                 out->binding = names[k];
             }
     }
-    if (w->rate <= 0)
+    if (w->rate <= 0 && w->concurrency <= 0)
         return KV_OK;
     /* the run at the rate asked for */
     run_stats rs;
-    simulate(sc, &a, w->rate, c, tpot, &rs);
+    simulate(sc, &a, w->rate, w->concurrency, c, tpot, &rs);
     out->simulated = 1;
     out->preemptions = rs.preemptions;
     out->request_steps = rs.steps_work;
@@ -724,12 +753,16 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         if (out->kv_usage_p99 > 1)
             out->kv_usage_p99 = 1;
     }
+    if (w->concurrency > 0) /* a closed loop's rate is what it served */
+        out->rate = rs.t_end > 0 ? (double)rs.n_meas / rs.t_end : NAN;
     if (rs.n_meas > 0) {
         out->time_in_system_s = rs.tis_sum / (double)rs.n_meas;
         out->ttft_s = rs.ttft_sum / (double)rs.n_meas;
-        out->littles_law_requests = w->rate * out->time_in_system_s;
+        out->littles_law_requests = out->rate * out->time_in_system_s;
     }
     out->preemptions_per_s = rs.t_end > 0 ? (double)rs.preemptions / rs.t_end : 0;
+    if (w->concurrency > 0) /* a closed loop has no arrival rate to scan */
+        return KV_OK;
     /* the onset: the lowest rate that preempts, on the same lengths and gaps (common random
      * numbers): a scan of eighths of 2 x the saturation, then a bisection of the first
      * eighth that preempts (a scan first: evenly spaced arrivals can preempt at a rate and
@@ -741,7 +774,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     double lo = 0, hi = NAN;
     for (int k = 1; k <= ONSET_SCAN && isnan(hi); k++) {
         double x = top * k / ONSET_SCAN;
-        simulate(sc, &a, x, c, tpot, &probe);
+        simulate(sc, &a, x, 0, c, tpot, &probe);
         out->request_steps += probe.steps_work;
         if (probe.preemptions > 0)
             hi = x;
@@ -751,7 +784,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     if (!isnan(hi)) {
         for (int k = 0; k < ONSET_STEPS; k++) {
             double mid = (lo + hi) / 2.0;
-            simulate(sc, &a, mid, c, tpot, &probe);
+            simulate(sc, &a, mid, 0, c, tpot, &probe);
             out->request_steps += probe.steps_work;
             if (probe.preemptions > 0)
                 hi = mid;

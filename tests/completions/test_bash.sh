@@ -49,7 +49,7 @@ expect_only() {
 }
 
 complete_at 1 kvcalc --con
-expect_only "kvcalc --con" --config --context --context-length
+expect_only "kvcalc --con" --concurrency --config --context --context-length
 
 complete_at 2 kvcalc --dtype ""
 expect "kvcalc --dtype ''" fp8 fp16 bf16 int4 auto bfloat16 fp8_e4m3
