@@ -247,6 +247,17 @@ typedef struct {
 
 #define KV_METRIC_AT(m) offsetof(kv_metrics_scrape, m)
 
+/* The latency histograms vLLM and SGLang name alike (prometheus_client's _sum and _count):
+ * time to first token, time per output token, inter-token latency, request latency. */
+#define KV_METRIC_HISTOGRAM(name, m)                                                        \
+    {name "_sum", KV_METRIC_AT(m##_sum), KV_AGG_SUM, NULL},                                 \
+        {name "_count", KV_METRIC_AT(m##_count), KV_AGG_SUM, NULL}
+#define KV_METRIC_LATENCY_ROWS                                                              \
+    KV_METRIC_HISTOGRAM("time_to_first_token_seconds", ttft),                               \
+        KV_METRIC_HISTOGRAM("time_per_output_token_seconds", tpot),                         \
+        KV_METRIC_HISTOGRAM("inter_token_latency_seconds", itl),                            \
+        KV_METRIC_HISTOGRAM("e2e_request_latency_seconds", e2e)
+
 typedef struct kv_engine_desc {
     kv_engine id;
     const char *name;                /* as --engine takes it */

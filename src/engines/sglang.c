@@ -879,14 +879,7 @@ static const kv_metric_row metric_rows[] = {
     M("prompt_tokens_total", prompt_tokens_total, SUM, NULL),
     M("generation_tokens_total", generation_tokens_total, SUM, NULL),
     M("num_requests_total", finished, SUM, NULL),
-    M("time_to_first_token_seconds_sum", ttft_sum, SUM, NULL),
-    M("time_to_first_token_seconds_count", ttft_count, SUM, NULL),
-    M("time_per_output_token_seconds_sum", tpot_sum, SUM, NULL),
-    M("time_per_output_token_seconds_count", tpot_count, SUM, NULL),
-    M("inter_token_latency_seconds_sum", itl_sum, SUM, NULL),
-    M("inter_token_latency_seconds_count", itl_count, SUM, NULL),
-    M("e2e_request_latency_seconds_sum", e2e_sum, SUM, NULL),
-    M("e2e_request_latency_seconds_count", e2e_count, SUM, NULL),
+    KV_METRIC_LATENCY_ROWS,
 };
 #undef M
 static const kv_metric_input metric_inputs[] = {

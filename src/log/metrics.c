@@ -14,6 +14,7 @@
  * timestamps the interval is theirs. Lines are bounded; an error names its line.
  */
 #include "engine.h"
+#include "lines.h"
 
 #include <errno.h>
 #include <math.h>
@@ -352,49 +353,18 @@ kv_status kv_metrics_finish(kv_metrics *m, char *err, size_t cap)
     return KV_OK;
 }
 
+static kv_status metrics_feed(void *ctx, const char *line, size_t len, char *err, size_t cap)
+{
+    return kv_metrics_feed_line(ctx, line, len, err, cap);
+}
+
 kv_status kv_metrics_read_file(const char *path, const char *label, kv_metrics *m, char *err,
                                size_t cap)
 {
-    enum { CHUNK = 1 << 16 };
-    int from_stdin = strcmp(path, "-") == 0;
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        snprintf(err, cap, "%s: cannot open: %s", label, strerror(errno));
-        return KV_ERR_FILE;
-    }
-    char *line = malloc(KV_METRICS_LINE_MAX + 1 + CHUNK);
-    char *chunk = line ? line + KV_METRICS_LINE_MAX + 1 : NULL;
-    kv_status st = line ? KV_OK : KV_ERR_NO_MEMORY;
     char msg[512];
-    msg[0] = '\0';
-    size_t n = 0, got;
-    while (st == KV_OK && (got = fread(chunk, 1, CHUNK, f)) > 0) {
-        const char *p = chunk, *end = chunk + got;
-        while (st == KV_OK && p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t take_n = (size_t)((nl ? nl : end) - p);
-            size_t room = KV_METRICS_LINE_MAX + 1 - n;
-            memcpy(line + n, p, take_n < room ? take_n : room);
-            n += take_n < room ? take_n : room;
-            p += take_n;
-            if (nl) {
-                st = kv_metrics_feed_line(m, line, n, msg, sizeof msg);
-                n = 0;
-                p++;
-            }
-        }
-    }
-    if (st == KV_OK && ferror(f)) {
-        snprintf(msg, sizeof msg, "cannot read: %s", strerror(errno));
-        st = KV_ERR_FILE;
-    }
-    if (st == KV_OK && n > 0)
-        st = kv_metrics_feed_line(m, line, n, msg, sizeof msg);
-    free(line);
-    if (!from_stdin)
-        fclose(f);
+    kv_status st = kv_lines_read(path, KV_METRICS_LINE_MAX, metrics_feed, m, msg, sizeof msg);
     if (st != KV_OK)
-        snprintf(err, cap, "%s: %s", label, msg[0] ? msg : "out of memory");
+        snprintf(err, cap, "%s: %s", label, msg);
     return st;
 }
 

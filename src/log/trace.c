@@ -12,6 +12,7 @@
 #include "kvcalc.h"
 
 #include "kvcalc_json.h"
+#include "lines.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -317,54 +318,21 @@ kv_status kv_trace_finish(kv_trace *t, char *err, size_t cap)
     return KV_OK;
 }
 
+static kv_status trace_feed(void *ctx, const char *line, size_t len, char *err, size_t cap)
+{
+    return kv_trace_feed_line(ctx, line, len, err, cap);
+}
+
 kv_status kv_trace_read_file(const char *path, const char *label, kv_trace *t, char *err,
                              size_t cap)
 {
-    enum { CHUNK = 1 << 16 };
-    int from_stdin = strcmp(path, "-") == 0;
-    kv_trace_init(t);
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        snprintf(err, cap, "%s: cannot open: %s", label, strerror(errno));
-        return KV_ERR_FILE;
-    }
-    /* a line being assembled (at most the limit + 1 byte, which marks it too long), then a
-     * chunk of the file */
-    char *line = malloc(KV_TRACE_LINE_MAX + 1 + CHUNK);
-    char *chunk = line ? line + KV_TRACE_LINE_MAX + 1 : NULL;
-    kv_status st = line ? KV_OK : KV_ERR_NO_MEMORY;
     char msg[1024];
-    msg[0] = '\0';
-    size_t n = 0, got;
-    while (st == KV_OK && (got = fread(chunk, 1, CHUNK, f)) > 0) {
-        const char *p = chunk, *end = chunk + got;
-        while (st == KV_OK && p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t take = (size_t)((nl ? nl : end) - p);
-            size_t room = KV_TRACE_LINE_MAX + 1 - n;
-            memcpy(line + n, p, take < room ? take : room);
-            n += take < room ? take : room;
-            p += take;
-            if (nl) { /* a whole line: over the limit, feed_line says so */
-                st = kv_trace_feed_line(t, line, n, msg, sizeof msg);
-                n = 0;
-                p++;
-            }
-        }
-    }
-    if (st == KV_OK && ferror(f)) {
-        snprintf(msg, sizeof msg, "cannot read: %s", strerror(errno));
-        st = KV_ERR_FILE;
-    }
-    if (st == KV_OK && n > 0) /* the last line, without its newline */
-        st = kv_trace_feed_line(t, line, n, msg, sizeof msg);
+    kv_trace_init(t);
+    kv_status st = kv_lines_read(path, KV_TRACE_LINE_MAX, trace_feed, t, msg, sizeof msg);
     if (st == KV_OK)
         st = kv_trace_finish(t, msg, sizeof msg);
-    free(line);
-    if (!from_stdin)
-        fclose(f);
     if (st != KV_OK) {
-        snprintf(err, cap, "%s: %s", label, msg[0] ? msg : "out of memory");
+        snprintf(err, cap, "%s: %s", label, msg);
         kv_trace_free(t);
     }
     return st;

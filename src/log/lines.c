@@ -1,0 +1,55 @@
+/*
+ * lines.c - the bounded line reader (see lines.h).
+ */
+#include "lines.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed, void *ctx,
+                        char *err, size_t errcap)
+{
+    enum { CHUNK = 1 << 16 };
+    int from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "cannot open: %s", strerror(errno));
+        return KV_ERR_FILE;
+    }
+    /* a line being assembled (at most the limit + 1 byte, which marks it too long), then a
+     * chunk of the file */
+    char *line = malloc(max_line + 1 + CHUNK);
+    char *chunk = line ? line + max_line + 1 : NULL;
+    kv_status st = line ? KV_OK : KV_ERR_NO_MEMORY;
+    if (!line)
+        snprintf(err, errcap, "out of memory");
+    size_t n = 0, got;
+    while (st == KV_OK && (got = fread(chunk, 1, CHUNK, f)) > 0) {
+        const char *p = chunk, *end = chunk + got;
+        while (st == KV_OK && p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t take = (size_t)((nl ? nl : end) - p);
+            size_t room = max_line + 1 - n;
+            memcpy(line + n, p, take < room ? take : room);
+            n += take < room ? take : room;
+            p += take;
+            if (nl) {
+                st = feed(ctx, line, n, err, errcap);
+                n = 0;
+                p++;
+            }
+        }
+    }
+    if (st == KV_OK && ferror(f)) {
+        snprintf(err, errcap, "cannot read: %s", strerror(errno));
+        st = KV_ERR_FILE;
+    }
+    if (st == KV_OK && n > 0) /* the last line, without its newline */
+        st = feed(ctx, line, n, err, errcap);
+    free(line);
+    if (!from_stdin)
+        fclose(f);
+    return st;
+}
