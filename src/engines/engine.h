@@ -313,6 +313,9 @@ typedef struct kv_engine_desc {
     kv_status (*sched)(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why);
 } kv_engine_desc;
 
+/* A scheduler's refusal (its `sched`): KV_ERR_WORKLOAD, with msg in *why when why is given. */
+kv_status kv_sched_refuse(kv_error *why, const char *msg);
+
 #define KV_ENGINE(ID, id, name) extern const kv_engine_desc kv_engine_##id;
 #include "kvcalc_engines.def"
 #undef KV_ENGINE

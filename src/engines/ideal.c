@@ -8,7 +8,6 @@
 #include "engine.h"
 
 #include <math.h>
-#include <stdio.h>
 
 static void ideal_defaults(kv_spec *s)
 {
@@ -96,18 +95,12 @@ static kv_status ideal_sched(const kv_spec *s, const kv_result *r, kv_sched *out
     out->rules = "kvcalc's ideal pool: tokens on demand, first come first served, the newest "
                  "request recomputed when the pool is full";
     double tokens = r->room && r->kv_bytes_per_token > 0 ? floor(r->free_kv_bytes / r->kv_bytes_per_token) : 0;
-    if (r->growth != KV_GROWTH_LINEAR || tokens < 1 || tokens > 9e18) {
-        if (why) {
-            why->code = KV_ERR_WORKLOAD;
-            why->blamed = NULL;
-            snprintf(why->msg, sizeof why->msg, "%s",
-                     r->growth != KV_GROWTH_LINEAR
-                         ? "the lesson's pool simulates caches that grow with every token; this "
-                           "model's windows or states need an engine's rules (--engine vllm)"
-                         : "the lesson's pool holds no token: nothing to simulate");
-        }
-        return KV_ERR_WORKLOAD;
-    }
+    if (r->growth != KV_GROWTH_LINEAR)
+        return kv_sched_refuse(why, "the lesson's pool simulates caches that grow with every "
+                                    "token; this model's windows or states need an engine's "
+                                    "rules (--engine vllm)");
+    if (tokens < 1 || tokens > 9e18)
+        return kv_sched_refuse(why, "the lesson's pool holds no token: nothing to simulate");
     out->pool_blocks = (int64_t)tokens;
     out->group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
     out->n_groups = 1;

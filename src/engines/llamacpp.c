@@ -1167,15 +1167,9 @@ static kv_status llamacpp_sched(const kv_spec *s, const kv_result *r, kv_sched *
     int fitted = L->autofit_ctx > 0;
     int64_t slot = fitted ? L->autofit_slot_ctx : L->slot_ctx;
     int64_t cells = fitted ? L->autofit_n_ctx : L->n_ctx;
-    if (!(L->fits_gpu || fitted) || slot < 2 || L->n_seq < 1) {
-        if (why) {
-            why->code = KV_ERR_WORKLOAD;
-            why->blamed = NULL;
-            snprintf(why->msg, sizeof why->msg, "%s",
-                     "llama.cpp would not start with these settings: nothing to simulate");
-        }
-        return KV_ERR_WORKLOAD;
-    }
+    if (!(L->fits_gpu || fitted) || slot < 2 || L->n_seq < 1)
+        return kv_sched_refuse(why, "llama.cpp would not start with these settings: nothing "
+                                    "to simulate");
     int shared = L->unified && L->n_seq > 1 && L->build >= B_AUTO_SLOTS;
     out->kind = KV_SCHED_SLOTS;
     out->engine_title = "llama.cpp";

@@ -926,14 +926,8 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
         no = "a page size above 1 (reserved and retracted by pages) is not simulated";
     else if (s->sglang.speculative_num_draft_tokens > 0)
         no = "speculative decoding's accepted tokens per step are not modelled in the workload";
-    if (no) {
-        if (why) {
-            why->code = KV_ERR_WORKLOAD;
-            why->blamed = NULL;
-            snprintf(why->msg, sizeof why->msg, "%s", no);
-        }
-        return KV_ERR_WORKLOAD;
-    }
+    if (no)
+        return kv_sched_refuse(why, no);
     int64_t n = g->max_total_num_tokens;
     int64_t slots = (int64_t)((double)n / (double)s->context * 512.0);
     slots = (slots < 2048 ? 2048 : slots > 4096 ? 4096 : slots) + 1;

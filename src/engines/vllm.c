@@ -1537,14 +1537,8 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
              "workload; leave --speculative-config out";
     else if (!v->fits || v->num_gpu_blocks < 2)
         no = "vLLM would not start with these settings: nothing to simulate";
-    if (no) {
-        if (why) {
-            why->code = KV_ERR_WORKLOAD;
-            why->blamed = NULL;
-            snprintf(why->msg, sizeof why->msg, "%s", no);
-        }
-        return KV_ERR_WORKLOAD;
-    }
+    if (no)
+        return kv_sched_refuse(why, no);
     out->kind = KV_SCHED_PAGED;
     out->engine_title = "vLLM";
     out->rules = "vLLM V1: vllm/v1/core/sched/scheduler.py (schedule) and "

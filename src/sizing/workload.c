@@ -31,6 +31,16 @@
 #define ONSET_SCAN 8           /* rates scanned for the preemption onset ... */
 #define ONSET_STEPS 10         /* ... and bisection steps in the first that preempts */
 
+kv_status kv_sched_refuse(kv_error *why, const char *msg)
+{
+    if (why) {
+        why->code = KV_ERR_WORKLOAD;
+        why->blamed = NULL;
+        snprintf(why->msg, sizeof why->msg, "%s", msg);
+    }
+    return KV_ERR_WORKLOAD;
+}
+
 static kv_status refuse(kv_error *why, const char *fmt, const char *a, double x)
 {
     if (why) {
@@ -822,13 +832,10 @@ kv_status kv_sched_of(const kv_spec *s, const kv_result *r, kv_sched *out, kv_er
                 used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
                                          used ? ", " : "", kv_engine_name((kv_engine)e));
         }
-        if (why) {
-            why->code = KV_ERR_WORKLOAD;
-            why->blamed = NULL;
-            snprintf(why->msg, sizeof why->msg,
-                     "%s's scheduler is not simulated (the workload runs on: %s)", d->title, names);
-        }
-        return KV_ERR_WORKLOAD;
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s's scheduler is not simulated (the workload runs on: %s)",
+                 d->title, names);
+        return kv_sched_refuse(why, msg);
     }
     return d->sched(s, r, out, why);
 }
