@@ -1473,6 +1473,8 @@ typedef struct {
 KVCALC_API kv_status kv_sched_of(const kv_spec *s, const kv_result *r, kv_sched *out,
                                  kv_error *why);
 
+#define KV_WORKLOAD_CURVE 8
+
 /* What the workload gives on that scheduler. Rates in requests per second, times in
  * seconds, KV usage a fraction of pool_blocks. NaN: not computed (no rate, nothing found). */
 typedef struct {
@@ -1512,6 +1514,11 @@ typedef struct {
                                           the same seed); NaN: none below 2 x saturation */
     int64_t replicas;                  /* ceil(rate / (limit x (1 - headroom))), the limit the
                                           onset or the saturation, whichever is lower */
+    /* the onset's scan: eighths of 2 x the saturation rate, each run on the same requests
+     * (--plot draws them) */
+    size_t n_curve;
+    double curve_rate[KV_WORKLOAD_CURVE], curve_kv_usage[KV_WORKLOAD_CURVE];
+    double curve_preemptions_per_s[KV_WORKLOAD_CURVE], curve_running[KV_WORKLOAD_CURVE];
 } kv_workload_result;
 
 /* Bytes of scratch memory kv_workload_run() needs for w (the caller allocates it: the

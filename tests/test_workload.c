@@ -622,6 +622,45 @@ static void published_preemptions(void **state)
 #undef PR44594
 }
 
+/* --plot with a workload: the scan's eight rates as points, the JSON's saturation rate as
+ * the chart's attribute; the usage climbs with the rate to the saturation. */
+static void the_workload_plot(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-wl-XXXXXX";
+    write_temp(path, "");
+    run_result r;
+    run_kvcalc(ARGS(AZURE_CONV, "--rate", "5", "--plot", path), &r);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char svg[1 << 16];
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = '\0';
+    fclose(f);
+    remove(path);
+    assert_non_null(strstr(svg, "<g id=\"workload\" data-saturation-rate=\""));
+    double sat = run_get("workload_saturation_rate", ARGS(AZURE_CONV, "--rate", "5"));
+    const char *at = strstr(svg, "data-saturation-rate=\"");
+    assert_non_null(at);
+    assert_double_equal(strtod(at + strlen("data-saturation-rate=\""), NULL), sat, 1e-9);
+    size_t points = 0;
+    double first = -1, last = -1;
+    for (const char *p = strstr(svg, "<polyline id=\"kv_usage\""); p && (p = strstr(p, "data-value=\""));
+         p++) {
+        if (points == 8)
+            break; /* the preemptions' points follow */
+        double v = strtod(p + strlen("data-value=\""), NULL);
+        if (points == 0)
+            first = v;
+        last = v;
+        points++;
+    }
+    assert_int_equal(points, 8);
+    assert_true(first < last); /* more arrivals, a fuller cache */
+}
+
 /* Bad workload input: one line naming the flag, exit 2, nothing on stdout. */
 static void workload_refusals(void **state)
 {
@@ -705,6 +744,7 @@ int main(void)
         cmocka_unit_test(the_docs_first_example),
         cmocka_unit_test(the_docs_vllm_example),
         cmocka_unit_test(published_preemptions),
+        cmocka_unit_test(the_workload_plot),
         cmocka_unit_test(workload_refusals),
         cmocka_unit_test(lengths_only),
     };

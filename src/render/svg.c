@@ -4,7 +4,8 @@
  * max concurrency on log axes, with the user's setting marked and the target as a line;
  * and the GPU memory split as a stacked bar (weights, overhead, KV in use, free). The
  * figures are also written as data-* attributes so that a test can check them against the
- * JSON output.
+ * JSON output. With a workload the first picture is the workload's instead: KV usage and
+ * preemptions against the arrival rate.
  */
 #include "report.h"
 
@@ -163,6 +164,74 @@ static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
     fputs("</g>\n", out);
 }
 
+/* With a workload: KV usage (%) and preemptions a second against the arrival rate, from the
+ * onset's scan, the rate asked for and the saturation rate marked. */
+static void workload_chart(FILE *out, const kv_report *rep)
+{
+    const kv_workload_result *w = rep->workload;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    double xmax = w->curve_rate[w->n_curve - 1], pmax = 0;
+    for (size_t i = 0; i < w->n_curve; i++)
+        pmax = w->curve_preemptions_per_s[i] > pmax ? w->curve_preemptions_per_s[i] : pmax;
+    if (pmax <= 0)
+        pmax = 1;
+#define WX(r) (PLOT_X + (r) / xmax * PLOT_W)
+#define WY(f) (PLOT_Y + PLOT_H - (f) * PLOT_H)
+    fprintf(out, "<g id=\"workload\" data-saturation-rate=\"%s\" data-onset-rate=\"%s\">\n",
+            num(a, sizeof a, w->saturation_rate), num(b, sizeof b, w->preemption_onset_rate));
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                 "stroke=\"#888\"/>\n", PLOT_X, PLOT_Y, PLOT_W, PLOT_H);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">requests per second arriving "
+                 "(one replica)</text>\n", PLOT_X + PLOT_W / 2 - 110, PLOT_Y + PLOT_H + 36);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#1f77b4\">KV cache in use "
+                 "(0-100%%)</text>\n", PLOT_X, PLOT_Y - 8);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#d62728\" "
+                 "text-anchor=\"end\">preemptions per second (0-%s)</text>\n",
+            PLOT_X + PLOT_W, PLOT_Y - 8, fmt_fixed(c, sizeof c, pmax, 3, 1));
+    for (int k = 0; k <= 4; k++) { /* the rate axis in quarters */
+        double r = xmax * k / 4;
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s"
+                     "</text>\n", WX(r), PLOT_Y + PLOT_H + 16, fmt_fixed(a, sizeof a, r, 2, 0));
+    }
+    const struct {
+        const double *y;
+        double scale;
+        const char *color, *id;
+    } lines[] = {{w->curve_kv_usage, 1, "#1f77b4", "kv_usage"},
+                 {w->curve_preemptions_per_s, pmax, "#d62728", "preemptions_per_s"}};
+    for (size_t l = 0; l < 2; l++) {
+        fprintf(out, "<polyline id=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                     "points=\"", lines[l].id, lines[l].color);
+        for (size_t i = 0; i < w->n_curve; i++) {
+            double y = isnan(lines[l].y[i]) ? 0 : lines[l].y[i] / lines[l].scale;
+            fprintf(out, "%s%.1f,%.1f", i ? " " : "", WX(w->curve_rate[i]), WY(y > 1 ? 1 : y));
+        }
+        fputs("\"/>\n", out);
+        for (size_t i = 0; i < w->n_curve; i++)
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" data-rate=\"%s\" "
+                         "data-value=\"%s\"/>\n",
+                    WX(w->curve_rate[i]),
+                    WY(isnan(lines[l].y[i]) ? 0 : fmin(1, lines[l].y[i] / lines[l].scale)),
+                    lines[l].color, num(a, sizeof a, w->curve_rate[i]),
+                    num(b, sizeof b, lines[l].y[i]));
+    }
+    const struct {
+        double rate;
+        const char *label;
+    } marks[] = {{w->rate, "your rate"}, {w->saturation_rate, "queue grows"}};
+    for (size_t m = 0; m < 2; m++)
+        if (marks[m].rate > 0 && marks[m].rate <= xmax)
+            fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" "
+                         "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s "
+                         "%s</text>\n",
+                    WX(marks[m].rate), PLOT_Y, WX(marks[m].rate), PLOT_Y + PLOT_H,
+                    WX(marks[m].rate) + 4, PLOT_Y + 14 + 14 * (int)m, marks[m].label,
+                    fmt_fixed(a, sizeof a, marks[m].rate, 2, 0));
+    fputs("</g>\n", out);
+#undef WX
+#undef WY
+}
+
 void report_svg(FILE *out, const kv_report *rep)
 {
     const kv_spec *s = rep->spec;
@@ -178,7 +247,10 @@ void report_svg(FILE *out, const kv_report *rep)
     fputs(" on ", out);
     xml_text(out, s->gpu_name ? s->gpu_name : "a GPU");
     fprintf(out, " (%s GiB)</text>\n", fmt_fixed(a, sizeof a, s->gpu_mem_gib, 2, 0));
-    curve_chart(out, rep);
+    if (rep->workload && rep->workload->n_curve > 0)
+        workload_chart(out, rep); /* the question asked: the workload against its rate */
+    else
+        curve_chart(out, rep);
     memory_bar(out, s, r);
     fputs("</svg>\n", out);
 }

@@ -28,7 +28,7 @@
 #define HIST_BINS 65536        /* usage histogram: exact for pools below this many blocks */
 #define WARMUP_SHARE 10        /* the first and the last tenth of arrivals are left out of
                                   the means: the run fills, then drains */
-#define ONSET_SCAN 8           /* rates scanned for the preemption onset ... */
+#define ONSET_SCAN KV_WORKLOAD_CURVE /* rates scanned for the preemption onset ... */
 #define ONSET_STEPS 10         /* ... and bisection steps in the first that preempts */
 
 kv_status kv_sched_refuse(kv_error *why, const char *msg)
@@ -782,10 +782,20 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         top = w->rate;
     run_stats probe;
     double lo = 0, hi = NAN;
-    for (int k = 1; k <= ONSET_SCAN && isnan(hi); k++) {
+    for (int k = 1; k <= ONSET_SCAN; k++) { /* every eighth: the curve --plot draws */
         double x = top * k / ONSET_SCAN;
         simulate(sc, &a, x, 0, c, tpot, &probe);
         out->request_steps += probe.steps_work;
+        size_t i = out->n_curve++;
+        out->curve_rate[i] = x;
+        out->curve_kv_usage[i] = probe.w_time > 0 ? probe.used_area / probe.w_time /
+                                                        (double)sc->pool_blocks
+                                                  : NAN;
+        out->curve_running[i] = probe.w_time > 0 ? probe.run_area / probe.w_time : NAN;
+        out->curve_preemptions_per_s[i] =
+            probe.t_end > 0 ? (double)probe.preemptions / probe.t_end : 0;
+        if (!isnan(hi))
+            continue;
         if (probe.preemptions > 0)
             hi = x;
         else
