@@ -1422,6 +1422,7 @@ typedef struct {
                                      prefill's time is not counted */
     uint64_t seed;                /* the sampler's seed: the same seed, the same run */
     int64_t requests;             /* requests simulated (sampled lengths), >= 1 */
+    int64_t onset_budget;         /* request-steps the onset search may take; 0: 2 x 10^8 */
     double headroom;              /* [0, 1): the share of a replica's limit kept free when
                                      counting replicas for `rate` */
 } kv_workload;
@@ -1514,6 +1515,8 @@ typedef struct {
                                           the same seed); NaN: none below 2 x saturation */
     int64_t replicas;                  /* ceil(rate / (limit x (1 - headroom))), the limit the
                                           onset or the saturation, whichever is lower */
+    int onset_cut;                     /* 1: the onset search stopped at its bound of 2 x 10^8
+                                          request-steps (onset null; fewer requests search it) */
     /* the onset's scan: eighths of 2 x the saturation rate, each run on the same requests
      * (--plot draws them) */
     size_t n_curve;

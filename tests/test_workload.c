@@ -165,6 +165,25 @@ static void above_the_cliff_preempts(void **state)
     assert_int_equal(r.replicas, (int64_t)ceil(2.0 / r.preemption_onset_rate));
 }
 
+/* The onset search is bounded: past its request-steps it stops, says so, and names no
+ * onset (the replicas then count the saturation rate alone). */
+static void onset_search_is_bounded(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(60);
+    kv_workload w = fixed(100, 50, 2.0, 125.0, 300);
+    w.arrivals = KV_ARRIVE_POISSON;
+    kv_workload_result whole, cut;
+    assert_int_equal(run(&sc, &w, &whole), KV_OK);
+    assert_int_equal(whole.onset_cut, 0);
+    w.onset_budget = 1000; /* less than one run */
+    assert_int_equal(run(&sc, &w, &cut), KV_OK);
+    assert_int_equal(cut.onset_cut, 1);
+    assert_true(isnan(cut.preemption_onset_rate));
+    assert_double_equal(cut.running_mean, whole.running_mean, 0); /* the run asked for: whole */
+    assert_int_equal(cut.replicas, (int64_t)ceil(2.0 / cut.saturation_rate - 1e-12));
+}
+
 /* max_num_seqs binds before the pool: 5 running at most, arrivals pile up, no preemption;
  * the cliff of the cap is 5 / (50 x 0.125) = 0.8 req/s. */
 static void running_cap_binds_first(void **state)
@@ -732,6 +751,7 @@ int main(void)
         cmocka_unit_test(littles_law_and_seed),
         cmocka_unit_test(above_the_cliff_preempts),
         cmocka_unit_test(running_cap_binds_first),
+        cmocka_unit_test(onset_search_is_bounded),
         cmocka_unit_test(longer_than_the_context_is_refused),
         cmocka_unit_test(slots_truncate_and_refuse),
         cmocka_unit_test(capped_and_fixed_groups),

@@ -63,7 +63,7 @@ static const kv_flag program[] = {
     WL("ttft-ms", WL_TTFT, ARG_NUM, 0, 1e7, "MS",
        "time to first token of a lone request of the mean prompt, ms [tpot: prefill free]"),
     WL("seed", WL_SEED, ARG_INT, 0, 0, "N", "the sampler's seed: the same seed, the same run [1]"),
-    WL("requests", WL_REQUESTS, ARG_INT, 1, 1e7, "N", "requests to simulate [1000]"),
+    WL("requests", WL_REQUESTS, ARG_INT, 1, 1e6, "N", "requests to simulate [1000]"),
     WL("headroom", WL_HEADROOM, ARG_NUM, 0, 0.99, "F",
        "share of a replica's limit kept free when counting replicas for --rate [0]"),
 #undef WL

@@ -128,6 +128,10 @@ void report_workload_text(FILE *out, const kv_report *rep)
                   "depend on its length, --requests)\n", out);
         if (r->concurrency > 0)
             ; /* a closed loop has no rate to scan */
+        else if (r->onset_cut)
+            fprintf(out, "  onset   : not searched to the end: the search stops after 2 x 10^8 "
+                         "request-steps (%s requests; fewer search it)\n",
+                    fmt_int(l1, sizeof l1, r->requests, 1));
         else if (isnan(r->preemption_onset_rate))
             fprintf(out, "  onset   : no %s up to %s req/s\n", sc->preempt_word,
                     rate_text(a, sizeof a, 2.0 * (isnan(r->saturation_rate) ? r->rate

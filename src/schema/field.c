@@ -115,6 +115,7 @@ static const kv_field tail[] = {
     WN(littles_law_requests, littles_law_requests, "requests"),
     WN(duration_s, duration_s, "seconds"),
     WN(preemption_onset_rate, preemption_onset_rate, "requests/s"),
+    W(onset_cut, onset_cut, int, "boolean", KV_F_BOOL),
     W(replicas, replicas, int64_t, "replicas", KV_F_INT_OR_NULL),
     WI(request_steps, request_steps, "steps"),
     /* --from-metrics: what a scrape measured, and kvcalc's figure beside it */

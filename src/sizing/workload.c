@@ -30,6 +30,8 @@
                                   the means: the run fills, then drains */
 #define ONSET_SCAN KV_WORKLOAD_CURVE /* rates scanned for the preemption onset ... */
 #define ONSET_STEPS 10         /* ... and bisection steps in the first that preempts */
+#define ONSET_BUDGET 200000000 /* request-steps the search may take (about 2 s here): past it
+                                  the search stops and says so (onset_cut) */
 
 kv_status kv_sched_refuse(kv_error *why, const char *msg)
 {
@@ -211,6 +213,8 @@ size_t kv_workload_scratch_bytes(const kv_workload *w)
 typedef struct {
     double rate, c, tpot;
     int64_t preemptions, steps_work, n_meas;
+    int64_t budget; /* request-steps a run may take before it stops (0: no bound) */
+    int cut;        /* 1: it stopped there */
     double t_lo, t_hi, w_time, run_area, wait_area, used_area, tis_sum, ttft_sum;
     double t_end;
     int64_t bin_width;
@@ -507,10 +511,11 @@ static void schedule_reserve(sim *m)
 
 /* One run at rate x: every request through the scheduler until the last finishes. */
 static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, double c,
-                     double tpot, run_stats *rs)
+                     double tpot, int64_t budget, run_stats *rs)
 {
     size_t n = a->n;
     memset(rs, 0, sizeof *rs);
+    rs->budget = budget;
     memset(a->hist, 0, HIST_BINS * sizeof(double));
     rs->rate = x;
     rs->bin_width = sc->pool_blocks / HIST_BINS + 1;
@@ -586,6 +591,10 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
         observe(rs, a, t, dt, m.nrun, (int64_t)m.wcount, sc->pool_blocks - m.free_b);
         t += dt;
         rs->steps_work += m.nrun;
+        if (rs->budget > 0 && rs->steps_work > rs->budget) {
+            rs->cut = 1; /* the onset search's bound: the caller says so */
+            break;
+        }
         int64_t kept = 0;
         for (int64_t k = 0; k < m.nrun; k++) {
             int64_t qi = a->run[k];
@@ -749,7 +758,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         return KV_OK;
     /* the run at the rate asked for */
     run_stats rs;
-    simulate(sc, &a, w->rate, w->concurrency, c, tpot, &rs);
+    simulate(sc, &a, w->rate, w->concurrency, c, tpot, 0, &rs);
     out->simulated = 1;
     out->preemptions = rs.preemptions;
     out->request_steps = rs.steps_work;
@@ -782,10 +791,16 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         top = w->rate;
     run_stats probe;
     double lo = 0, hi = NAN;
-    for (int k = 1; k <= ONSET_SCAN; k++) { /* every eighth: the curve --plot draws */
+    int64_t left = w->onset_budget > 0 ? w->onset_budget : ONSET_BUDGET;
+    for (int k = 1; k <= ONSET_SCAN && !out->onset_cut; k++) { /* every eighth: the plot's */
         double x = top * k / ONSET_SCAN;
-        simulate(sc, &a, x, 0, c, tpot, &probe);
+        simulate(sc, &a, x, 0, c, tpot, left, &probe);
         out->request_steps += probe.steps_work;
+        left -= probe.steps_work;
+        if (probe.cut || left <= 0) {
+            out->onset_cut = 1;
+            break;
+        }
         size_t i = out->n_curve++;
         out->curve_rate[i] = x;
         out->curve_kv_usage[i] = probe.w_time > 0 ? probe.used_area / probe.w_time /
@@ -802,16 +817,21 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
             lo = x;
     }
     if (!isnan(hi)) {
-        for (int k = 0; k < ONSET_STEPS; k++) {
+        for (int k = 0; k < ONSET_STEPS && !out->onset_cut; k++) {
             double mid = (lo + hi) / 2.0;
-            simulate(sc, &a, mid, 0, c, tpot, &probe);
+            simulate(sc, &a, mid, 0, c, tpot, left, &probe);
             out->request_steps += probe.steps_work;
+            left -= probe.steps_work;
+            if (probe.cut || left <= 0) {
+                out->onset_cut = 1;
+                break;
+            }
             if (probe.preemptions > 0)
                 hi = mid;
             else
                 lo = mid;
         }
-        out->preemption_onset_rate = hi;
+        out->preemption_onset_rate = out->onset_cut ? NAN : hi;
     }
     double limit = out->saturation_rate;
     if (!isnan(out->preemption_onset_rate) &&
