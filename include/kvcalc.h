@@ -1423,6 +1423,11 @@ typedef struct {
     uint64_t seed;                /* the sampler's seed: the same seed, the same run */
     int64_t requests;             /* requests simulated (sampled lengths), >= 1 */
     int64_t onset_budget;         /* request-steps the onset search may take; 0: 2 x 10^8 */
+    /* called after each run (the rate asked for, then the onset search's): its number from 1,
+     * the most there can be, and the request-steps so far; NULL: none. The library prints
+     * nothing; a program shows it. */
+    void (*progress)(void *ctx, int run, int runs, int64_t request_steps);
+    void *progress_ctx;
     double headroom;              /* [0, 1): the share of a replica's limit kept free when
                                      counting replicas for `rate` */
 } kv_workload;

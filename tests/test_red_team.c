@@ -543,7 +543,8 @@ static void item21_sweep_progress(void **state)
     (void)state;
     run_result r, plain;
     RUN(&r, "--progress");
-    expect_usage(&r, "kvcalc: --progress: shows a sweep's progress; give --sweep\n");
+    expect_usage(&r, "kvcalc: --progress: shows a sweep's or a simulation's progress; give "
+                     "--sweep, or --rate / --concurrency / --trace\n");
     run_free(&r);
     RUN(&r, "--sweep", "context=1..2000+1", "--format", "csv", "--progress");
     RUN(&plain, "--sweep", "context=1..2000+1", "--format", "csv");

@@ -725,6 +725,23 @@ static void workload_refusals(void **state)
                    "speculative decoding's accepted tokens per step are not modelled");
 }
 
+/* --progress with a simulated workload: the runs on stderr (the first, "of at most" the 19
+ * the rate and the onset search can take), the line ended; stdout as without it. */
+static void workload_progress(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc(ARGS(LESSON_WORKLOAD, "--progress", "--get", "workload_running_mean"), &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "\rkvcalc: workload: run 1 of at most 19, 100000 request-steps"));
+    assert_true(r.err_len > 0 && r.err[r.err_len - 1] == '\n');
+    double with = strtod(r.out, NULL);
+    run_free(&r);
+    assert_double_equal(with, run_get("workload_running_mean", ARGS(LESSON_WORKLOAD)), 0);
+    expect_refused(ARGS("--prompt-tokens", "10", "--output-tokens", "10", "--progress"),
+                   "--progress: shows a sweep's or a simulation's progress");
+}
+
 /* Lengths only: the closed forms, no run (and the run's keys null). */
 static void lengths_only(void **state)
 {
@@ -767,6 +784,7 @@ int main(void)
         cmocka_unit_test(the_workload_plot),
         cmocka_unit_test(workload_refusals),
         cmocka_unit_test(lengths_only),
+        cmocka_unit_test(workload_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

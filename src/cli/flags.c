@@ -89,7 +89,7 @@ static const kv_flag program[] = {
     {.name = "progress", .arg = ARG_NONE, .does = DO_PROGRESS, .engine = ANY,
      .section = SECTION_PLAN,
      .help = "with --sweep: rows done, rate and time left on stderr once it runs past a "
-             "second"},
+             "second; with a simulated workload: its runs"},
     TEXT_OPT("plot", DO_PLOT, SECTION_PLAN, "FILE",
              "also write an SVG chart of context vs concurrency and memory"),
     {.name = "lora", .arg = ARG_TEXT, .does = DO_LORA, .engine = ANY, .section = SECTION_MODEL,

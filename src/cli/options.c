@@ -484,8 +484,9 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
         return rc;
     /* ISO C cannot tell whether stderr is a terminal, so the progress is asked for; asked
      * for without a sweep it would be silently nothing */
-    if (o->progress && o->n_sweep == 0)
-        return kv_fail(err, cap, "--progress: shows a sweep's progress; give --sweep");
+    if (o->progress && o->n_sweep == 0 && !(o->workload_given & (1u << WL_RATE | 1u << WL_CONCURRENCY | 1u << WL_TRACE)))
+        return kv_fail(err, cap, "--progress: shows a sweep's or a simulation's progress; give "
+                                 "--sweep, or --rate / --concurrency / --trace");
     if (o->n_sweep > 0 && o->from_log)
         return kv_fail(err, cap, "--sweep: does not combine with --from-log");
     if (o->n_sweep > 0 && (o->get || o->plot || o->n_require || o->target || o->levers))

@@ -27,6 +27,15 @@ static int layout_typed(const kv_options *o)
            kv_options_given(o, kv_core_param_get(KV_P_DP));
 }
 
+/* --progress with a workload: the runs done, on stderr, rewritten in place. */
+static void show_progress(void *ctx, int run, int runs, int64_t steps)
+{
+    (void)ctx;
+    fprintf(stderr, "\rkvcalc: workload: run %d of at most %d, %lld request-steps", run, runs,
+            (long long)steps);
+    fflush(stderr);
+}
+
 /* The workload on the engine's scheduler, in scratch memory kept from run to run. */
 static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, kv_report *rep)
 {
@@ -51,8 +60,14 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
         scratch = p;
         have = need;
     }
-    if (kv_workload_run(&st->sched, &o->workload, scratch, have, &st->workload,
-                        &st->workload_why) != KV_OK)
+    kv_workload w = o->workload;
+    if (o->progress)
+        w.progress = show_progress;
+    kv_status rc = kv_workload_run(&st->sched, &w, scratch, have, &st->workload,
+                                   &st->workload_why);
+    if (o->progress)
+        fputs("\n", stderr); /* the line ends, whichever run was the last */
+    if (rc != KV_OK)
         return KV_ERR_WORKLOAD;
     rep->workload_in = &o->workload;
     rep->trace = o->trace;

@@ -759,6 +759,9 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     /* the run at the rate asked for */
     run_stats rs;
     simulate(sc, &a, w->rate, w->concurrency, c, tpot, 0, &rs);
+    int runs = w->concurrency > 0 ? 1 : 1 + ONSET_SCAN + ONSET_STEPS, run_no = 1;
+    if (w->progress)
+        w->progress(w->progress_ctx, run_no, runs, rs.steps_work);
     out->simulated = 1;
     out->preemptions = rs.preemptions;
     out->request_steps = rs.steps_work;
@@ -797,6 +800,8 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         simulate(sc, &a, x, 0, c, tpot, left, &probe);
         out->request_steps += probe.steps_work;
         left -= probe.steps_work;
+        if (w->progress)
+            w->progress(w->progress_ctx, ++run_no, runs, out->request_steps);
         if (probe.cut || left <= 0) {
             out->onset_cut = 1;
             break;
@@ -822,6 +827,8 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
             simulate(sc, &a, mid, 0, c, tpot, left, &probe);
             out->request_steps += probe.steps_work;
             left -= probe.steps_work;
+            if (w->progress)
+                w->progress(w->progress_ctx, ++run_no, runs, out->request_steps);
             if (probe.cut || left <= 0) {
                 out->onset_cut = 1;
                 break;
