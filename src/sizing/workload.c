@@ -622,6 +622,34 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
     rs->t_end = t;
 }
 
+/* The onset search's runs: one budget of request-steps for all of them, each counted and
+ * reported as it ends. */
+typedef struct {
+    const kv_sched *sc;
+    arena *a;
+    const kv_workload *w;
+    kv_workload_result *out;
+    double c, tpot;
+    int64_t left;
+    int run_no, runs;
+    run_stats probe;
+} onset_search;
+
+/* One run at rate x into os->probe: 1, or 0 when the budget ran out (onset_cut). */
+static int probe_at(onset_search *os, double x)
+{
+    if (os->out->onset_cut)
+        return 0;
+    simulate(os->sc, os->a, x, 0, os->c, os->tpot, os->left, &os->probe);
+    os->out->request_steps += os->probe.steps_work;
+    os->left -= os->probe.steps_work;
+    if (os->w->progress)
+        os->w->progress(os->w->progress_ctx, ++os->run_no, os->runs, os->out->request_steps);
+    if (os->probe.cut || os->left <= 0)
+        os->out->onset_cut = 1;
+    return !os->out->onset_cut;
+}
+
 /* The time-weighted 99th percentile of the usage, in blocks (the upper edge of its bin). */
 static double usage_p99(const arena *a, const run_stats *rs)
 {
@@ -792,51 +820,31 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     double top = 2.0 * (isnan(out->saturation_rate) ? w->rate : out->saturation_rate);
     if (top < w->rate)
         top = w->rate;
-    run_stats probe;
+    onset_search os = {.sc = sc, .a = &a, .w = w, .out = out, .c = c, .tpot = tpot,
+                       .left = w->onset_budget > 0 ? w->onset_budget : ONSET_BUDGET,
+                       .run_no = run_no, .runs = runs};
     double lo = 0, hi = NAN;
-    int64_t left = w->onset_budget > 0 ? w->onset_budget : ONSET_BUDGET;
-    for (int k = 1; k <= ONSET_SCAN && !out->onset_cut; k++) { /* every eighth: the plot's */
-        double x = top * k / ONSET_SCAN;
-        simulate(sc, &a, x, 0, c, tpot, left, &probe);
-        out->request_steps += probe.steps_work;
-        left -= probe.steps_work;
-        if (w->progress)
-            w->progress(w->progress_ctx, ++run_no, runs, out->request_steps);
-        if (probe.cut || left <= 0) {
-            out->onset_cut = 1;
-            break;
-        }
+    for (int k = 1; k <= ONSET_SCAN && probe_at(&os, top * k / ONSET_SCAN); k++) {
+        double x = top * k / ONSET_SCAN; /* every eighth: the plot's points */
         size_t i = out->n_curve++;
         out->curve_rate[i] = x;
-        out->curve_kv_usage[i] = probe.w_time > 0 ? probe.used_area / probe.w_time /
-                                                        (double)sc->pool_blocks
-                                                  : NAN;
-        out->curve_running[i] = probe.w_time > 0 ? probe.run_area / probe.w_time : NAN;
+        out->curve_kv_usage[i] = os.probe.w_time > 0 ? os.probe.used_area / os.probe.w_time /
+                                                           (double)sc->pool_blocks
+                                                     : NAN;
+        out->curve_running[i] = os.probe.w_time > 0 ? os.probe.run_area / os.probe.w_time : NAN;
         out->curve_preemptions_per_s[i] =
-            probe.t_end > 0 ? (double)probe.preemptions / probe.t_end : 0;
-        if (!isnan(hi))
-            continue;
-        if (probe.preemptions > 0)
+            os.probe.t_end > 0 ? (double)os.probe.preemptions / os.probe.t_end : 0;
+        if (isnan(hi) && os.probe.preemptions > 0)
             hi = x;
-        else
+        else if (isnan(hi))
             lo = x;
     }
     if (!isnan(hi)) {
-        for (int k = 0; k < ONSET_STEPS && !out->onset_cut; k++) {
-            double mid = (lo + hi) / 2.0;
-            simulate(sc, &a, mid, 0, c, tpot, left, &probe);
-            out->request_steps += probe.steps_work;
-            left -= probe.steps_work;
-            if (w->progress)
-                w->progress(w->progress_ctx, ++run_no, runs, out->request_steps);
-            if (probe.cut || left <= 0) {
-                out->onset_cut = 1;
-                break;
-            }
-            if (probe.preemptions > 0)
-                hi = mid;
+        for (int k = 0; k < ONSET_STEPS && probe_at(&os, (lo + hi) / 2.0); k++) {
+            if (os.probe.preemptions > 0)
+                hi = (lo + hi) / 2.0;
             else
-                lo = mid;
+                lo = (lo + hi) / 2.0;
         }
         out->preemption_onset_rate = out->onset_cut ? NAN : hi;
     }
