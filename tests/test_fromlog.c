@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -881,6 +882,207 @@ static void llamacpp_draft_lines_left_out(void **state)
     assert_int_equal(v->kv_lines, 1);
 }
 
+/* ---- the file reader's index: the same answers as trying every pattern ----------------- */
+
+/* What kv_log_feed gives line by line (every pattern tried on every line), for the bytes
+ * of a file as kv_log_read_file cuts them: complete lines, an unterminated last one
+ * dropped. */
+static void feed_every_line(kv_log *out, const char *data, size_t size)
+{
+    kv_log_init(out);
+    const char *p = data, *end = data + size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) {
+            out->unterminated = 1;
+            break;
+        }
+        kv_log_feed(out, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
+    kv_log_finish(out);
+}
+
+static kv_log by_file, by_line;
+
+/* kv_log_read_file (which tries on a line only the patterns whose words the line holds)
+ * and kv_log_feed (which tries them all) agree on everything a log yields. */
+static void same_as_every_pattern(const char *data, size_t size, const char *what)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    fflush(f);
+    char path[64];
+    /* kv_log_read_file takes a path: the temporary file's, through /proc (Linux), else a
+     * named file in the build tree */
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fileno(f));
+    FILE *probe = fopen(path, "rb");
+    const char *use = path;
+    char named[512];
+    if (!probe) {
+        snprintf(named, sizeof named, "%s/index-check.log", KVCALC_BINARY_DIR);
+        FILE *g = fopen(named, "wb");
+        assert_non_null(g);
+        assert_int_equal(fwrite(data, 1, size, g), size);
+        fclose(g);
+        use = named;
+    } else {
+        fclose(probe);
+    }
+    char err[4096];
+    kv_status st = kv_log_read_file(use, what, &by_file, err, sizeof err);
+    fclose(f);
+    feed_every_line(&by_line, data, size);
+    assert_int_equal(st == KV_OK, by_line.engine != KV_ENGINE_COUNT);
+    if (by_file.engine != by_line.engine || by_file.lines != by_line.lines ||
+        by_file.overlong != by_line.overlong || by_file.unterminated != by_line.unterminated)
+        fail_msg("%s: engine %d/%d, lines %ld/%ld, overlong %ld/%ld", what, by_file.engine,
+                 by_line.engine, by_file.lines, by_line.lines, by_file.overlong,
+                 by_line.overlong);
+    for (int e = 0; e < KV_MAX_ENGINES; e++)
+        if (memcmp(&by_file.cand[e], &by_line.cand[e], sizeof by_file.cand[e]) != 0)
+            fail_msg("%s: engine %d's values differ between the two readers", what, e);
+}
+
+static char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n + 65536 > cap) {
+            cap = (n + 65536) * 2;
+            char *b = realloc(buf, cap);
+            assert_non_null(b);
+            buf = b;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *size = n;
+    return buf;
+}
+
+static uint64_t mix_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t next_random(void) /* splitmix64: fixed seed, the same mutations each run */
+{
+    uint64_t z = (mix_state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* The log with each line changed at random in the ways logs change and the cleaning
+ * undoes: a colour inside a word, a progress bar redrawn before it ("\r"), tabs for
+ * blanks, a NUL, a prefix, the line cut short, a word's bytes doubled. */
+static char *mutate(const char *data, size_t size, size_t *out_size)
+{
+    char *out = malloc(size * 3 + 1024);
+    assert_non_null(out);
+    size_t o = 0;
+    const char *p = data, *end = data + size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((nl ? nl : end) - p);
+        size_t at = n ? (size_t)(next_random() % n) : 0;
+        switch (next_random() % 9) {
+        case 0: /* a colour in the middle */
+            memcpy(out + o, p, at), o += at;
+            memcpy(out + o, "\x1b[1;32m", 7), o += 7;
+            memcpy(out + o, p + at, n - at), o += n - at;
+            break;
+        case 1: /* a bar redrawn before the line */
+            memcpy(out + o, "  37%|####  \r", 13), o += 13;
+            memcpy(out + o, p, n), o += n;
+            break;
+        case 2: /* tabs for blanks */
+            for (size_t k = 0; k < n; k++)
+                out[o++] = p[k] == ' ' ? '\t' : p[k];
+            break;
+        case 3: /* a NUL */
+            memcpy(out + o, p, at), o += at;
+            out[o++] = '\0';
+            memcpy(out + o, p + at, n - at), o += n - at;
+            break;
+        case 4: /* cut short */
+            memcpy(out + o, p, at), o += at;
+            break;
+        case 5: /* a byte doubled */
+            memcpy(out + o, p, at), o += at;
+            if (n)
+                out[o++] = p[at];
+            memcpy(out + o, p + at, n - at), o += n - at;
+            break;
+        case 6: /* a prefix */
+            memcpy(out + o, "(EngineCore_0 pid=7) ", 21), o += 21;
+            memcpy(out + o, p, n), o += n;
+            break;
+        default:
+            memcpy(out + o, p, n), o += n;
+        }
+        if (nl)
+            out[o++] = '\n';
+        p += n + (nl != NULL);
+    }
+    *out_size = o;
+    return out;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+static void index_gives_the_same_answers(void **state)
+{
+    (void)state;
+    DIR *dir = opendir(LOGS);
+    assert_non_null(dir);
+    char logs[128][256];
+    size_t n_logs = 0;
+    for (struct dirent *d; (d = readdir(dir)) != NULL;) {
+        size_t len = strlen(d->d_name);
+        if (len > 4 && len < sizeof logs[0] && strcmp(d->d_name + len - 4, ".log") == 0) {
+            assert_true(n_logs < sizeof logs / sizeof logs[0]);
+            memcpy(logs[n_logs++], d->d_name, len + 1);
+        }
+    }
+    closedir(dir);
+    assert_true(n_logs >= 60); /* tests/logs holds 64 */
+    qsort(logs, n_logs, sizeof logs[0], by_name);
+    size_t all_size = 0;
+    char *all = NULL;
+    for (size_t i = 0; i < n_logs; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s%s", LOGS, logs[i]);
+        size_t size = 0;
+        char *data = slurp(path, &size);
+        if (!data)
+            fail_msg("%s: cannot read", path);
+        same_as_every_pattern(data, size, logs[i]);
+        for (int round = 0; round < 4; round++) {
+            size_t m_size;
+            char *m = mutate(data, size, &m_size);
+            same_as_every_pattern(m, m_size, logs[i]);
+            free(m);
+        }
+        char *grown = realloc(all, all_size + size);
+        assert_non_null(grown);
+        all = grown;
+        memcpy(all + all_size, data, size);
+        all_size += size;
+        free(data);
+    }
+    /* every log one after another: one long file, every engine's lines in it */
+    same_as_every_pattern(all, all_size, "all logs");
+    free(all);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -902,6 +1104,7 @@ int main(void)
         cmocka_unit_test(flags_override_the_log),
         cmocka_unit_test(stdin_and_errors),
         cmocka_unit_test(model_file_named_by_digest),
+        cmocka_unit_test(index_gives_the_same_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

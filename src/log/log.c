@@ -214,7 +214,7 @@ static int match_line(const char *p, const char *line, const pair_filter *f, cap
 {
     char anchor[64];
     size_t an = anchor_len(p);
-    if (an == 0 || an >= sizeof anchor || (an >= 2 && !pair_may_hold(f, p)))
+    if (an == 0 || an >= sizeof anchor || (f && an >= 2 && !pair_may_hold(f, p)))
         return -1; /* every pattern starts with a short literal */
     memcpy(anchor, p, an);
     anchor[an] = '\0';
@@ -490,6 +490,8 @@ char *kv_log_clean(char *line, size_t *len)
     return s;
 }
 
+static int wanted(const uint64_t *only, int id);
+
 /* ---- the reader ----------------------------------------------------------------------- */
 
 void kv_log_init(kv_log *lg)
@@ -498,7 +500,9 @@ void kv_log_init(kv_log *lg)
     lg->engine = KV_ENGINE_COUNT;
 }
 
-void kv_log_feed(kv_log *lg, const char *line, size_t len)
+/* Feeds one line, trying only the patterns whose bit `only` has set (NULL: every pattern;
+ * a pattern's bit is its place in the engines' tables, counted across them). */
+static void feed(kv_log *lg, const char *line, size_t len, const uint64_t *only)
 {
     char *buf = lg->scratch;
     capture caps[MAX_CAPS];
@@ -514,33 +518,35 @@ void kv_log_feed(kv_log *lg, const char *line, size_t len)
      * line as it came, and only lines that open such a prefix early pay for it */
     const char *paren = memchr(buf, '(', len < 80 ? len : 80);
     if (paren) {
-        pair_fill(&f, buf);
-        for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        if (!only)
+            pair_fill(&f, buf);
+        for (int e = 0, id = 0; e < KV_ENGINE_COUNT; e++) {
             const kv_engine_log *l = log_of(e);
-            for (size_t i = 0; l && i < l->n_patterns; i++) {
-                if (!(l->patterns[i].flags & KV_RAW))
+            for (size_t i = 0; l && i < l->n_patterns; i++, id++) {
+                if (!(l->patterns[i].flags & KV_RAW) || !wanted(only, id))
                     continue;
-                int n = match_line(l->patterns[i].pat, buf, &f, caps);
+                int n = match_line(l->patterns[i].pat, buf, only ? NULL : &f, caps);
                 if (n >= 0)
                     apply_row(l, &lg->cand[e], &l->patterns[i], caps, n, lg->lines);
             }
         }
     }
     char *s = kv_log_clean(buf, &len);
-    pair_fill(&f, s);
+    if (!only) /* the index already chose the patterns to try: the filter would not help */
+        pair_fill(&f, s);
     /* first the whole line (engines with no nested configs, and the patterns of nested
      * keys), then the line with the nested configs blanked out, for the other patterns of
      * the engines that have them: their keys are another model's */
     int blanked = 0;
     for (int pass = 0; pass < 2; pass++) {
-        for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        for (int e = 0, id = 0; e < KV_ENGINE_COUNT; e++) {
             const kv_engine_log *l = log_of(e);
-            for (size_t i = 0; l && i < l->n_patterns; i++) {
+            for (size_t i = 0; l && i < l->n_patterns; i++, id++) {
                 unsigned fl = l->patterns[i].flags;
                 int outer = l->nested && !(fl & KV_NESTED);
-                if (fl & KV_RAW || outer != pass || (pass == 1 && !blanked))
+                if (fl & KV_RAW || outer != pass || (pass == 1 && !blanked) || !wanted(only, id))
                     continue;
-                int n = match_line(l->patterns[i].pat, s, &f, caps);
+                int n = match_line(l->patterns[i].pat, s, only ? NULL : &f, caps);
                 if (n >= 0)
                     apply_row(l, &lg->cand[e], &l->patterns[i], caps, n, lg->lines);
             }
@@ -553,6 +559,300 @@ void kv_log_feed(kv_log *lg, const char *line, size_t len)
         if (pass == 0 && !blanked) /* nothing nested: the outer patterns on the line itself */
             blanked = 1;
     }
+}
+
+void kv_log_feed(kv_log *lg, const char *line, size_t len)
+{
+    feed(lg, line, len, NULL);
+}
+
+/* ---- the index: which patterns a line can hold -------------------------------------- */
+
+/* A long log is nearly all lines no pattern matches (requests, throughput, warnings), and
+ * trying ~300 patterns on each is what made reading cost 70,000 instructions a line. Every
+ * pattern has words it must hold (runs of its literal bytes with no blank and no conversion
+ * in them: the matcher takes those bytes one after another). The reader picks one key word
+ * of four bytes or more per pattern and reads only every second 3-byte window of a line:
+ * such a word, wherever it starts, has its first or its second window at an even place.
+ * A window's hash picks a byte of a 32 KiB table (in the L1 cache); a set byte sends the
+ * place to the check of the words there, and a pattern is tried only when the line holds
+ * every word of it. A pattern with no word of four bytes is checked word by word on
+ * every line. The cleaning only drops bytes from a line's start or blanks nested regions,
+ * so a word the cleaned line holds is in the raw line too, except where the cleaning
+ * joins or rewrites bytes: an ANSI escape taken out of a word, a NUL made '?'. A line
+ * holding one of those is tried against every pattern, as before. (A carriage return only
+ * drops what comes before it: the text after it is the raw line's own.) The tests read
+ * every log of tests/logs, and random changes of them, both ways. */
+#define IX_MAX 512   /* patterns, all engines together; more: no index (every line, all) */
+#define IX_WORDS (IX_MAX / 64)
+#define IX_BITS 15   /* the table: 2^15 bytes */
+#define IX_PROBES (2 * IX_MAX) /* windows: two per key word */
+
+typedef struct {
+    const char *word; /* a key word, len bytes */
+    unsigned len;
+    unsigned first, n; /* its patterns: ids[first .. first + n) */
+} ix_key;
+
+typedef struct {
+    unsigned hash; /* of the window */
+    unsigned key;  /* ix_key index */
+    unsigned at;   /* where the window starts in the key word */
+} ix_probe;
+
+typedef struct {
+    int ok;                              /* 0: the index is not used (too many patterns) */
+    size_t n_keys, n_probes, n_short;
+    unsigned char table[1u << IX_BITS];  /* 1: some probe has this hash */
+    uint16_t first[1u << IX_BITS];       /* the first probe of the hash, where table has 1 */
+    ix_key keys[IX_MAX];
+    int ids[IX_MAX];                     /* patterns, by key word */
+    const char *pats[IX_MAX];            /* each pattern's text, by id */
+    ix_probe probes[IX_PROBES];          /* by hash */
+    int short_ids[IX_MAX];               /* patterns without a key word */
+} log_index;
+
+static int wanted(const uint64_t *only, int id)
+{
+    return !only || (only[id / 64] >> (id % 64) & 1u);
+}
+
+static void mark(uint64_t *mask, int id)
+{
+    mask[id / 64] |= (uint64_t)1 << (id % 64);
+}
+
+/* A word of p (a run of literal bytes) at p, or the next one: its start, *len its length
+ * (0: no more words). */
+static const char *next_word(const char *p, unsigned *len)
+{
+    for (;;) {
+        if (*p == '%')
+            p += p[1] ? 2 : 1;
+        else if (*p == ' ')
+            p++;
+        else
+            break;
+    }
+    const char *s = p;
+    while (*p && *p != ' ' && *p != '%')
+        p++;
+    *len = (unsigned)(p - s);
+    return s;
+}
+
+/* The word of p most likely to be rare in other lines: the longest, a word of four bytes
+ * or more with a byte other than a letter counting 3 more ("size:" before "cache", which
+ * "KV cache usage" holds too). */
+static const char *key_word(const char *p, unsigned *len)
+{
+    const char *best = NULL;
+    unsigned best_score = 0, n;
+    *len = 0;
+    for (const char *w = next_word(p, &n); n > 0; w = next_word(w + n, &n)) {
+        unsigned score = n;
+        for (unsigned k = 0; n >= 4 && k < n; k++)
+            if (!((w[k] >= 'a' && w[k] <= 'z') || (w[k] >= 'A' && w[k] <= 'Z'))) {
+                score += 3;
+                break;
+            }
+        if (score > best_score) {
+            best_score = score;
+            best = w;
+            *len = n;
+        }
+    }
+    return best;
+}
+
+/* Three bytes, the first the low one (v's low 24 bits: the scan reads four bytes at once,
+ * in the machine's order; on a big-endian machine the hash is of the other three bytes, and
+ * hash3 below follows it), hashed to IX_BITS bits (Fibonacci hashing). */
+static unsigned hash_of(uint32_t v)
+{
+    static const union {
+        uint32_t u;
+        unsigned char c[4];
+    } order = {1};
+    v = order.c[0] ? v & 0xFFFFFFu : v >> 8;
+    return (unsigned)((v * 2654435769u) >> (32 - IX_BITS));
+}
+
+static unsigned hash3(const unsigned char *s)
+{
+    uint32_t v;
+    unsigned char b[4] = {s[0], s[1], s[2], 0};
+    memcpy(&v, b, 4);
+    return hash_of(v);
+}
+
+static int by_hash(const void *a, const void *b)
+{
+    const ix_probe *x = a, *y = b;
+    if (x->hash != y->hash)
+        return (x->hash > y->hash) - (x->hash < y->hash);
+    return x->key != y->key ? (x->key > y->key) - (x->key < y->key)
+                            : (x->at > y->at) - (x->at < y->at);
+}
+
+static int add_probe(log_index *ix, unsigned key, unsigned at, const unsigned char *window)
+{
+    if (ix->n_probes == IX_PROBES)
+        return -1;
+    ix_probe *p = &ix->probes[ix->n_probes++];
+    p->hash = hash3(window);
+    p->key = key;
+    p->at = at;
+    ix->table[p->hash] = 1;
+    return 0;
+}
+
+static void index_build(log_index *ix)
+{
+    memset(ix, 0, sizeof *ix);
+    int id = 0;
+    const char *word[IX_MAX];
+    unsigned len[IX_MAX];
+    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        const kv_engine_log *l = log_of(e);
+        for (size_t i = 0; l && i < l->n_patterns; i++, id++) {
+            if (id >= IX_MAX)
+                return; /* ok stays 0 */
+            ix->pats[id] = l->patterns[i].pat;
+            word[id] = key_word(l->patterns[i].pat, &len[id]);
+            if (len[id] < 4)
+                ix->short_ids[ix->n_short++] = id;
+        }
+    }
+    /* the key words, each once, with their patterns in table order */
+    size_t n_ids = 0;
+    for (int p = 0; p < id; p++) {
+        if (len[p] < 4)
+            continue;
+        int seen = 0;
+        for (int q = 0; q < p && !seen; q++)
+            seen = len[q] == len[p] && memcmp(word[q], word[p], len[p]) == 0;
+        if (seen)
+            continue;
+        ix_key *k = &ix->keys[ix->n_keys];
+        k->word = word[p];
+        k->len = len[p];
+        k->first = (unsigned)n_ids;
+        for (int q = p; q < id; q++)
+            if (len[q] == len[p] && memcmp(word[q], word[p], len[p]) == 0)
+                ix->ids[n_ids++] = q;
+        k->n = (unsigned)n_ids - k->first;
+        const unsigned char *w = (const unsigned char *)k->word;
+        unsigned key = (unsigned)ix->n_keys++;
+        if (add_probe(ix, key, 0, w) != 0 || add_probe(ix, key, 1, w + 1) != 0)
+            return;
+    }
+    qsort(ix->probes, ix->n_probes, sizeof ix->probes[0], by_hash);
+    for (size_t j = ix->n_probes; j-- > 0;)
+        ix->first[ix->probes[j].hash] = (uint16_t)j;
+    ix->ok = 1;
+}
+
+/* Whether s[0..n) holds the m bytes of w. */
+static int holds(const unsigned char *s, size_t n, const char *w, size_t m)
+{
+    for (const unsigned char *end = s + n; (size_t)(end - s) >= m; s++) {
+        s = memchr(s, (unsigned char)w[0], (size_t)(end - s) - m + 1);
+        if (!s)
+            return 0;
+        if (memcmp(s, w, m) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether s[0..n) holds every word of pattern p. */
+static int holds_words(const unsigned char *s, size_t n, const char *p)
+{
+    unsigned len;
+    for (const char *w = next_word(p, &len); len > 0; w = next_word(w + len, &len))
+        if (!holds(s, n, w, len))
+            return 0;
+    return 1;
+}
+
+/* The probes of hash h, the line's window at i: a key word found there (not tried before
+ * in this line) has its patterns set in mask when the line holds their other words.
+ * Returns how many. Out of line: it runs at one position in a hundred, and the scan's loop
+ * stays small. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int scan_hit(const log_index *ix, const unsigned char *s, size_t n, size_t i, unsigned h,
+                    uint64_t *mask, uint64_t *tried)
+{
+    int found = 0;
+    for (size_t j = ix->first[h]; j < ix->n_probes && ix->probes[j].hash == h; j++) {
+        const ix_probe *p = &ix->probes[j];
+        const ix_key *k = &ix->keys[p->key];
+        if (wanted(tried, (int)p->key) || i < p->at)
+            continue;
+        size_t start = i - p->at;
+        if (k->len > n - start || memcmp(s + start, k->word, k->len) != 0)
+            continue;
+        mark(tried, (int)p->key);
+        for (unsigned q = 0; q < k->n; q++) {
+            int id = ix->ids[k->first + q];
+            if (holds_words(s, n, ix->pats[id])) {
+                mark(mask, id);
+                found++;
+            }
+        }
+    }
+    return found;
+}
+
+/* Sets in mask the patterns whose every word the line holds. Returns how many, or -1 when
+ * the line holds a byte the cleaning joins around or rewrites (then every pattern is to be
+ * tried). */
+static int index_scan(const log_index *ix, const unsigned char *s, size_t n, uint64_t *mask)
+{
+    int found = 0;
+    uint64_t tried[IX_WORDS] = {0}; /* a key word twice in a line: its patterns tried once */
+    if (memchr(s, 0x1b, n) || memchr(s, '\0', n))
+        return -1;
+    for (size_t i = 0; i < ix->n_short; i++)
+        if (holds_words(s, n, ix->pats[ix->short_ids[i]])) {
+            mark(mask, ix->short_ids[i]);
+            found++;
+        }
+    const unsigned char *table = ix->table;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 2) { /* four bytes read at once, the fourth masked off */
+        uint32_t v;
+        memcpy(&v, s + i, 4);
+        unsigned h = hash_of(v);
+        if (table[h])
+            found += scan_hit(ix, s, n, i, h, mask, tried);
+    }
+    if (i + 3 == n) { /* the last window */
+        unsigned h = hash3(s + i);
+        if (table[h])
+            found += scan_hit(ix, s, n, i, h, mask, tried);
+    }
+    return found;
+}
+
+/* kv_log_feed, with the patterns the line cannot hold left untried: the same result. */
+static void feed_indexed(kv_log *lg, const log_index *ix, const char *line, size_t len)
+{
+    uint64_t mask[IX_WORDS] = {0};
+    if (!ix->ok || len > KV_LOG_LINE_MAX) {
+        feed(lg, line, len, NULL);
+        return;
+    }
+    int found = index_scan(ix, (const unsigned char *)line, len, mask);
+    if (found < 0)
+        feed(lg, line, len, NULL);
+    else if (found > 0)
+        feed(lg, line, len, mask);
+    else
+        lg->lines++; /* no pattern can match: counted, and nothing else */
 }
 
 /* The engine whose KV lines came last; on the same last line (an engine that embeds
@@ -583,8 +883,11 @@ int kv_log_finish(kv_log *lg)
     return lg->engine == KV_ENGINE_COUNT ? -1 : 0;
 }
 
-/* Feeds every complete line of f; a line longer than the buffer is skipped whole. */
-static int read_lines(FILE *f, kv_log *lg, char *line, char *chunk, size_t chunk_cap)
+/* Feeds every complete line of f; a line longer than the buffer is skipped whole. A line
+ * that lies whole in the chunk is fed from there; only one cut by the chunk's end is copied
+ * together. */
+static int read_lines(FILE *f, kv_log *lg, const log_index *ix, char *line, char *chunk,
+                      size_t chunk_cap)
 {
     size_t len = 0, got;
     int skipping = 0;
@@ -593,6 +896,16 @@ static int read_lines(FILE *f, kv_log *lg, char *line, char *chunk, size_t chunk
         while (p < end) {
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             size_t n = (size_t)((nl ? nl : end) - p);
+            if (nl && len == 0 && !skipping) { /* whole in the chunk */
+                if (n > KV_LOG_LINE_MAX) {
+                    lg->lines++;
+                    lg->overlong++;
+                } else {
+                    feed_indexed(lg, ix, p, n);
+                }
+                p = nl + 1;
+                continue;
+            }
             if (!skipping && len + n <= KV_LOG_LINE_MAX) {
                 memcpy(line + len, p, n);
                 len += n;
@@ -605,7 +918,7 @@ static int read_lines(FILE *f, kv_log *lg, char *line, char *chunk, size_t chunk
                 lg->lines++;
                 lg->overlong++;
             } else {
-                kv_log_feed(lg, line, len);
+                feed_indexed(lg, ix, line, len);
             }
             len = 0;
             skipping = 0;
@@ -666,11 +979,15 @@ kv_status kv_log_read_file(const char *path, const char *label, kv_log *lg, char
         snprintf(err, errcap, "%s: cannot open: %s", label, strerror(errno));
         return KV_ERR_FILE;
     }
-    enum { CHUNK = 1 << 16 };
-    char *line = malloc(KV_LOG_LINE_MAX + 1 + CHUNK);
-    int rc = line ? read_lines(f, lg, line, line + KV_LOG_LINE_MAX + 1, CHUNK) : -1;
+    enum { CHUNK = 1 << 18 };
+    log_index *ix = malloc(sizeof *ix);
+    char *line = ix ? malloc(KV_LOG_LINE_MAX + 1 + CHUNK) : NULL;
+    if (ix)
+        index_build(ix);
+    int rc = line ? read_lines(f, lg, ix, line, line + KV_LOG_LINE_MAX + 1, CHUNK) : -1;
     int saved = line ? errno : ENOMEM;
     free(line);
+    free(ix);
     if (!from_stdin)
         fclose(f);
     if (rc != 0) {
