@@ -67,13 +67,14 @@ char *fmt_g(char *buf, size_t cap, double v)
     return buf;
 }
 
+static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                            "31323334353637383940414243444546474849505152535455565758596061"
+                            "62636465666768697071727374757677787980818283848586878889909192"
+                            "93949596979899";
+
 /* Decimal digits of v without printf: sweeps print millions of integers. */
 static char *int_digits(char *buf, size_t cap, int64_t v)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
-                                "31323334353637383940414243444546474849505152535455565758596061"
-                                "62636465666768697071727374757677787980818283848586878889909192"
-                                "93949596979899";
     char tmp[24];
     size_t n = 0;
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
@@ -105,6 +106,92 @@ char *fmt_int(char *buf, size_t cap, int64_t v, int group)
     return group ? group_thousands(buf, cap) : buf;
 }
 
+/* The fewest significant digits that read back as v, by printf: the first of %.15g, %.16g
+ * (from %.1g for a subnormal) that strtod reads back as v, else %.17g, which always does. The
+ * rule fmt_json_number keeps, and what it still does in the one case argued below not to be
+ * a shortest decimal. */
+static char *json_digits_by_printf(char *buf, size_t cap, double v)
+{
+    for (int prec = fabs(v) < DBL_MIN ? 1 : 15; prec < 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return buf;
+    }
+    snprintf(buf, cap, "%.17g", v);
+    return buf;
+}
+
+/* The last `count` decimal digits of x (leading zeros included) into d[0] to d[count - 1]. */
+static void put_digits(char *d, uint32_t x, int count)
+{
+    while (count >= 2) {
+        unsigned pair = x % 100 * 2;
+        x /= 100;
+        count -= 2;
+        d[count] = pairs[pair];
+        d[count + 1] = pairs[pair + 1];
+    }
+    if (count)
+        d[0] = (char)('0' + x % 10);
+}
+
+/* What snprintf(buf, cap, "%.*g", prec, v) writes when v rounded to prec significant digits
+ * is digits 10^e (n digits, no trailing zeros, n <= prec; x = e + n - 1 the exponent of the
+ * first): C's %g, exponent form (at least two exponent digits) when x < -4 or x >= prec, else
+ * fixed, in both trailing zeros and a bare point dropped. NULL, and nothing written, when the
+ * text would not fit in cap bytes. */
+static char *spell_g(char *buf, size_t cap, int negative, uint64_t digits, int n, int e,
+                     int prec)
+{
+    char d[20], text[48];
+    size_t len = 0;
+    int x = e + n - 1;
+    if (n > 8) { /* in 32-bit halves: the first n - 8 digits, then the last 8 */
+        put_digits(d, (uint32_t)(digits / 100000000), n - 8);
+        put_digits(d + n - 8, (uint32_t)(digits % 100000000), 8);
+    } else {
+        put_digits(d, (uint32_t)digits, n);
+    }
+    if (negative)
+        text[len++] = '-';
+    if (x < -4 || x >= prec) {
+        text[len++] = d[0];
+        if (n > 1) {
+            text[len++] = '.';
+            memcpy(text + len, d + 1, (size_t)n - 1);
+            len += (size_t)n - 1;
+        }
+        unsigned ax = (unsigned)(x < 0 ? -x : x);
+        text[len++] = 'e';
+        text[len++] = x < 0 ? '-' : '+';
+        if (ax >= 100)
+            text[len++] = (char)('0' + ax / 100);
+        text[len++] = (char)('0' + ax / 10 % 10);
+        text[len++] = (char)('0' + ax % 10);
+    } else if (x >= 0) {
+        int whole = x + 1; /* digits before the point */
+        for (int i = 0; i < whole; i++)
+            text[len++] = i < n ? d[i] : '0';
+        if (n > whole) {
+            text[len++] = '.';
+            memcpy(text + len, d + whole, (size_t)(n - whole));
+            len += (size_t)(n - whole);
+        }
+    } else {
+        text[len++] = '0';
+        text[len++] = '.';
+        for (int i = -1; i > x; i--)
+            text[len++] = '0';
+        memcpy(text + len, d, (size_t)n);
+        len += (size_t)n;
+    }
+    if (len + 1 > cap) /* printf's loop would cut each try, and read back the cut text */
+        return NULL;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    return buf;
+}
+
 char *fmt_json_number(char *buf, size_t cap, double v)
 {
     if (!isfinite(v)) /* JSON has no inf or nan; callers never pass them */
@@ -115,17 +202,44 @@ char *fmt_json_number(char *buf, size_t cap, double v)
         snprintf(buf, cap, "%.0f", v);
         return buf;
     }
-    /* the fewest significant digits that read back as v (Python's repr). When the 15-digit
-     * rounding reads back it is the shortest (%g drops its trailing zeros, and two decimals
-     * of at most 15 digits that differ do so by more than a double's ulp, so no shorter one
-     * reads back too); else 16 digits, else 17, which always reads back. A subnormal's ulp
-     * is coarser: there the search starts at one digit. */
-    for (int prec = fabs(v) < DBL_MIN ? 1 : 15; prec < 17; prec++) {
-        snprintf(buf, cap, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return buf;
-    }
-    snprintf(buf, cap, "%.17g", v);
+    /* The fewest significant digits that read back as v (Python's repr), spelled as
+     * json_digits_by_printf() spells them, which is the rule: %.Pg with P the first of 15,
+     * 16, 17 whose rounding reads back (from 1 for a subnormal), and %g's choice of fixed or
+     * exponent form depends on that P, not on the digits left. From the shortest decimal d
+     * (n digits, the closest to v of that length; fmt_shortest) that P is known:
+     *  - a normal v, n <= 15: the 15-digit decimals are more than 4.5 of v's ulps apart
+     *    (10^-15 v against at most 2^-52 v), R_v (v's rounding interval) is at most one ulp
+     *    wide and holds d, so the 15-digit rounding of v is d and reads back: P = 15;
+     *  - n = 16: no decimal of 15 digits reads back, so %.15g does not. When R_v is
+     *    symmetric about v the 16-digit rounding of v is at least as close as d, so it reads
+     *    back, and it is d (d is the closest 16-digit decimal in R_v): P = 16. When v is a
+     *    power of two the double below is closer and R_v's lower half is half as wide: the
+     *    16-digit rounding may lie below v outside it while d lies above, and printf then
+     *    goes on to 17 digits (46 powers of two do, 2^-1017 for one). A power of two with a
+     *    16-digit d (1035 of the 2045 above DBL_MIN) goes to printf as before;
+     *  - n = 17: %.17g, whose rounding is within 0.5 10^-16 v of v and so always in R_v
+     *    (whose halves are at least 2^-54 v wide, even below a power of two): it is d, the
+     *    closest 17-digit decimal in R_v;
+     *  - a subnormal: R_v is symmetric (the ulp is the same either side), so the first P
+     *    whose rounding reads back is n, and that rounding is d.
+     * Where v is halfway between two decimals of the length printed (2^50 + 1/4 is, at 17
+     * digits), printf and fmt_shortest both take the even one. */
+    uint64_t digits, bits;
+    int e, n = fmt_shortest(v, &digits, &e), prec;
+    memcpy(&bits, &v, sizeof bits);
+    int power_of_two = (bits & (((uint64_t)1 << 52) - 1)) == 0;
+    if (fabs(v) < DBL_MIN)
+        prec = n;
+    else if (n <= 15)
+        prec = 15;
+    else if (n == 17)
+        prec = 17;
+    else if (!power_of_two)
+        prec = 16;
+    else
+        return json_digits_by_printf(buf, cap, v);
+    if (!spell_g(buf, cap, signbit(v) != 0, digits, n, e, prec))
+        return json_digits_by_printf(buf, cap, v); /* a buffer too small for the text */
     return buf;
 }
 
