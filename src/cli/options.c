@@ -12,6 +12,7 @@
 #include "suggest.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -505,7 +506,7 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
 int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, size_t errcap)
 {
     char shown[SHOWN + 8];
-    memset(o, 0, sizeof *o);
+    memset(o, 0, offsetof(kv_options, typed_buf)); /* the text buffers after it: see options.h */
     o->action = ACTION_RUN;
     o->help_section = -1;
     o->format = FORMAT_TEXT;

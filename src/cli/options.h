@@ -166,9 +166,7 @@ typedef struct {
     double measured_pool_tokens;  /* a scrape's KV capacity: the workload's pool (main.c) */
     const char *draft_name;       /* --draft-model NAME, or NULL */
     const char *draft_typed;      /* its spelling typed ("-md"): points into draft_typed_buf */
-    char draft_typed_buf[KV_TYPED_MAX];
-    char json_text[4096];         /* the string values of JSON flags, decoded (a draft's name) */
-    size_t json_used;
+    size_t json_used;             /* bytes of json_text in use */
     size_t n_lora;
     const char *lora[KV_MAX_LORA]; /* --lora FILE, as typed (argv) */
     const struct kv_lora_files *lora_files; /* the adapters, read by the program (main.c) */
@@ -181,7 +179,6 @@ typedef struct {
     const char *trace_path;       /* --trace FILE, as typed, or NULL */
     const kv_trace *trace;        /* the trace, read by the program (main.c) */
     const char *workload_typed[WL_INPUTS]; /* each as typed, for messages: into the buffer */
-    char workload_typed_buf[WL_INPUTS][KV_TYPED_MAX];
     size_t n_require;
     kv_requirement require[KV_MAX_REQUIRE];
     size_t n_sweep;
@@ -190,7 +187,14 @@ typedef struct {
     kv_value values[KV_MAX_FLAGS];   /* ... and their values, by flag index */
     const char *typed[KV_MAX_FLAGS]; /* ... and the spelling typed, dashes included
                                         ("--max-model-len", "-c"): points into typed_buf */
+
+    /* The text the pointers above point into. Last, and not cleared by kv_options_parse
+     * (only written, then pointed to): clearing 14 KB that a run mostly never touches cost
+     * a plain run four page faults. Nothing reads them but through those pointers. */
     char typed_buf[KV_MAX_FLAGS][KV_TYPED_MAX];
+    char workload_typed_buf[WL_INPUTS][KV_TYPED_MAX];
+    char draft_typed_buf[KV_TYPED_MAX];
+    char json_text[4096];         /* the string values of JSON flags, decoded (a draft's name) */
 } kv_options;
 
 /* Parses argv into *o. Returns 0, or KV_USAGE_ERROR with one line in err
