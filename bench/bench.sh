@@ -1,95 +1,120 @@
 #!/bin/sh
-# bench.sh - what kvcalc costs: one invocation next to starting a trivial process (the
-# usual build, and a fully static one: -DKVCALC_STATIC=ON in build-static/, built here when
-# missing), and the throughput of a sweep to CSV (grid points per second).
-# Usage: bench/bench.sh [path/to/kvcalc] [runs] [sweep points]
+# bench.sh - what kvcalc costs, each figure printed beside its floor measured in the same run
+# (issue 22): starting a command against starting /bin/true; a sweep against a C printf
+# loop printing as many rows of as many numbers; reading a long log against `grep -c` on
+# the same file; the workload simulation against an awk printf loop. Ratios, not absolute
+# times, are what compare across machines.
+# Usage: bench/bench.sh [path/to/kvcalc] [starts] [sweep points]
+# Builds the static kvcalc (build-static/) when missing, and the two helpers (spawn.c,
+# floor.c) with cc into a temporary folder. Peak memory needs GNU time (/usr/bin/time).
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$here/..
 bin=${1:-build/kvcalc}
 runs=${2:-1000}
 points=${3:-1000000}
 [ -x "$bin" ] || { echo "bench.sh: build kvcalc first ($bin not found)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc -O2 -o "$tmp/spawn" "$here/spawn.c"
+cc -O2 -o "$tmp/floor" "$here/floor.c"
 static=build-static/kvcalc
 if [ ! -x "$static" ]; then
   echo "== building the static kvcalc (build-static/)"
-  { cmake -S "$(dirname "$0")/.." -B build-static -DKVCALC_STATIC=ON -DBUILD_TESTING=OFF \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build build-static --target kvcalc; } \
-    >/dev/null || static=""
+  { cmake -S "$root" -B build-static -DKVCALC_STATIC=ON -DBUILD_TESTING=OFF \
+      -DCMAKE_BUILD_TYPE=Release && cmake --build build-static --target kvcalc; } \
+    >/dev/null 2>&1 || static=""
   [ -n "$static" ] || echo "bench.sh: no static build here (a static C library is needed)" >&2
 fi
-
 now_ns() { date +%s%N; }
+ms_since() { echo $(( ($(now_ns) - $1) / 1000000 + 1 )); }
+peak_kb() { # command...: its peak resident memory in KiB, or "-"
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1
+  else
+    echo -
+  fi
+}
 
-# The first and the last preset of the table: --model finds a preset by name and parses only
-# its config, so both should cost the same (startup does not grow with the presets).
-index="$(dirname "$0")/../data/models/INDEX.tsv"
-first=$(awk -F'\t' '!/^#/ && NF >= 3 { print $2; exit }' "$index")
-last=$(awk -F'\t' '!/^#/ && NF >= 3 { a = $2 } END { print a }' "$index")
+echo "== start: the median of $runs starts, each round interleaved (bench/spawn.c); goals:"
+echo "   a plain run <= 1.15x /bin/true, an engine run <= 1.3x, static <= 0.9x, --list-models <= 1.3x"
+"$tmp/spawn" "$runs" /bin/true -- "$bin" ${static:+-- "$static"} \
+  -- "$bin" --engine vllm --model qwen3-8b --gpu h100 \
+  -- "$bin" --engine sglang --model qwen3-8b --gpu h100 \
+  -- "$bin" --engine trtllm --model qwen3-8b --gpu h100 \
+  -- "$bin" --engine llama.cpp --model qwen3-8b --gpu h100 -c 32768 \
+  -- "$bin" --engine ollama --model qwen3-8b --gpu h100 \
+  -- "$bin" --model qwen3-8b --gpus 16 --format json \
+  -- "$bin" --list-models
 
-echo "== one invocation ($runs runs each)"
-if command -v hyperfine >/dev/null 2>&1; then
-  hyperfine -N --warmup 50 --runs "$runs" /bin/true "$bin" ${static:+"$static"} \
-    "$bin --model qwen3-8b --format json" "$bin --model $first" "$bin --model $last"
-else
-  measure() { # label, command...
-    label=$1; shift
-    start=$(now_ns)
-    i=0
-    while [ "$i" -lt "$runs" ]; do "$@" >/dev/null; i=$((i + 1)); done
-    end=$(now_ns)
-    echo "$label $(( (end - start) / runs / 1000 )) us per run"
-  }
-  measure "  /bin/true                        " /bin/true
-  measure "  kvcalc                           " "$bin"
-  [ -z "$static" ] || measure "  kvcalc, static build             " "$static"
-  measure "  kvcalc --model qwen3-8b --format json" "$bin" --model qwen3-8b --format json
-  measure "  kvcalc --model $first (first preset)" "$bin" --model "$first"
-  measure "  kvcalc --model $last (last preset)" "$bin" --model "$last"
-fi
-
-echo "== sweep to CSV ($points grid points)"
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-start=$(now_ns)
-"$bin" --sweep "context=1..$points+1" --format csv > "$out"
-end=$(now_ns)
-rows=$(( $(wc -l < "$out") - 1 ))
-ns=$(( end - start ))
-echo "  $rows rows in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"
-start=$(now_ns)
-"$bin" --sweep "context=1024..131072*2" --sweep "gpu=t4,l4,l40s,a100,h100,h200,b200" \
-  --sweep "tp=1,2,4,8" --sweep "dtype=fp16,fp8" --sweep "prefix-tokens=0..999+1" --format csv > "$out"
-end=$(now_ns)
-rows=$(( $(wc -l < "$out") - 1 ))
-ns=$(( end - start ))
-echo "  $rows rows over 5 axes in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"
-
-echo "== sweep by an engine's rules ($points grid points each)"
-for engine in vllm sglang trtllm llama.cpp; do
+echo "== sweeps to CSV: points per second beside a C printf loop printing as many rows of as"
+echo "   many numbers (bench/floor.c); goals: the ideal engine >= the floor, every engine >= half"
+sweep() { # label, columns, kvcalc arguments...
+  label=$1; cols=$2; shift 2
+  start=$(now_ns)
+  "$bin" "$@" --format csv > "$tmp/out"
+  ms=$(ms_since "$start")
+  rows=$(( $(wc -l < "$tmp/out") - 1 ))
+  start=$(now_ns)
+  "$tmp/floor" "$rows" "$cols" > "$tmp/floor.out"
+  fms=$(ms_since "$start")
+  awk -v l="$label" -v r="$rows" -v ms="$ms" -v fms="$fms" -v c="$cols" 'BEGIN {
+    printf "  %-9s %8d rows x %2d: %7.2fM points/s; floor %6.2fM rows/s; %.2fx the floor\n",
+      l, r, c, r / ms / 1000, r / fms / 1000, fms / ms }'
+}
+cols() { "$bin" "$@" --format csv | head -1 | awk -F, '{ print NF }'; }
+sweep ideal "$(cols --sweep context=1..2+1)" --sweep "context=1..$points+1"
+for engine in vllm sglang trtllm llama.cpp ollama; do
   axis=context
   [ "$engine" = llama.cpp ] && axis=ctx_size # llama.cpp's cache is sized by -c
-  start=$(now_ns)
-  "$bin" --engine "$engine" --model qwen3-8b --sweep "$axis=1..$points+1" --format csv > "$out"
-  end=$(now_ns)
-  rows=$(( $(wc -l < "$out") - 1 ))
-  ns=$(( end - start ))
-  echo "  $engine: $rows rows in $(( ns / 1000000 )) ms: $(( rows * 1000 / (ns / 1000000 + 1) )) points per second"
+  [ "$engine" = ollama ] && axis=num_ctx
+  sweep "$engine" "$(cols --engine "$engine" --model qwen3-8b --sweep "$axis=1..2+1")" \
+    --engine "$engine" --model qwen3-8b --sweep "$axis=1..$points+1"
 done
+sweep 5-axis "$(cols --sweep context=1024..2048*2 --sweep gpu=t4 --sweep tp=1 --sweep dtype=fp16 --sweep prefix-tokens=0..0+1)" \
+  --sweep "context=1024..131072*2" --sweep "gpu=t4,l4,l40s,a100,h100,h200,b200" \
+  --sweep "tp=1,2,4,8" --sweep "dtype=fp16,fp8" --sweep "prefix-tokens=0..999+1"
+echo "  peak memory of the ideal sweep: $(peak_kb "$bin" --sweep "context=1..$points+1" --format csv) KiB" \
+  "at $points points, $(peak_kb "$bin" --sweep "context=1..$((points * 4))+1" --format csv) KiB at $((points * 4))"
 
-echo "== workload simulation (request-steps per second, the onset search included)"
+echo "== --from-log: a startup log (tests/logs/vllm-d32.log), then serving lines (real ones:"
+echo "   tests/fixtures/vllm-serving-lines.log) to some 230 MB;"
+echo "   goal >= 1 GB/s, within 2x of grep -c on the same file, memory flat"
+log=$tmp/long.log
+cp "$root/tests/logs/vllm-d32.log" "$log"
+cp "$root/tests/fixtures/vllm-serving-lines.log" "$tmp/lines"
+while [ "$(wc -c < "$tmp/lines")" -lt 134217728 ]; do # doubled to 128-256 MiB
+  cat "$tmp/lines" "$tmp/lines" > "$tmp/l2" && mv "$tmp/l2" "$tmp/lines"
+done
+cat "$tmp/lines" >> "$log"
+rm -f "$tmp/lines"
+mb=$(( $(wc -c < "$log") / 1000000 ))
+cat "$log" > /dev/null # into the page cache, for both
+start=$(now_ns)
+grep -c "KV cache" "$log" > "$tmp/out" || true # not to /dev/null: GNU grep stops at a first match then
+gms=$(ms_since "$start")
+start=$(now_ns)
+"$bin" --from-log "$log" --get available_kv_bytes > /dev/null
+kms=$(ms_since "$start")
+awk -v mb="$mb" -v k="$kms" -v g="$gms" 'BEGIN {
+  printf "  kvcalc --from-log: %d MB in %d ms: %.2f GB/s; grep -c: %d ms (%.2f GB/s); kvcalc %.2fx grep\n",
+    mb, k, mb / k, g, mb / g, k / g }'
+echo "  peak memory: $(peak_kb "$bin" --from-log "$log" --get available_kv_bytes) KiB for $mb MB," \
+  "$(peak_kb "$bin" --from-log "$root/tests/logs/vllm-d32.log" --get available_kv_bytes) KiB for the startup log alone"
+rm -f "$log"
+
+echo "== workload simulation: request-steps per second (the onset search included)"
 for engine in vllm sglang llama.cpp; do
   args="--engine $engine --model qwen3-8b --gpu h100 --max-model-len 8192 --prompt-tokens median=1020,p99=4142 --output-tokens median=129,p99=601 --rate 5 --tpot-ms 30 --ttft-ms 150 --requests 4000"
   [ "$engine" = llama.cpp ] && args="$args -c 32768 -np 8"
   start=$(now_ns)
   # shellcheck disable=SC2086 # the words of args are flags
   steps=$("$bin" $args --get workload_request_steps)
-  end=$(now_ns)
-  ms=$(( (end - start) / 1000000 + 1 ))
+  ms=$(ms_since "$start")
   echo "  $engine: $steps request-steps in $ms ms: $(( steps / ms * 1000 )) per second"
 done
-# the floor: a printf loop writing as many lines as a second of the simulation's steps
 n=1000000
 start=$(now_ns)
-awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "%d,%d\n", i, i * 3 }' > "$out"
-end=$(now_ns)
-ms=$(( (end - start) / 1000000 + 1 ))
+awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "%d,%d\n", i, i * 3 }' > "$tmp/out"
+ms=$(ms_since "$start")
 echo "  floor, an awk printf loop: $n lines in $ms ms: $(( n / ms * 1000 )) per second"

@@ -1083,6 +1083,37 @@ static void index_gives_the_same_answers(void **state)
     free(all);
 }
 
+/* A long-running server's log is its startup and then hours of throughput lines (real
+ * ones, tests/fixtures/vllm-serving-lines.log: vLLM V1 and V0): they change nothing the
+ * startup stated, and the index gives them the same answers as trying every pattern. */
+static void serving_lines_change_nothing(void **state)
+{
+    (void)state;
+    size_t start_size = 0, lines_size = 0;
+    char *start = slurp(LOGS "vllm-d10.log", &start_size);
+    char *lines = slurp(KVCALC_SOURCE_DIR "/tests/fixtures/vllm-serving-lines.log", &lines_size);
+    assert_non_null(start);
+    assert_non_null(lines);
+    assert_int_equal(lines_size > 0 && lines[lines_size - 1] == '\n', 1);
+    enum { COPIES = 200 };
+    size_t size = start_size + COPIES * lines_size;
+    char *all = malloc(size);
+    assert_non_null(all);
+    memcpy(all, start, start_size);
+    for (size_t i = 0; i < COPIES; i++)
+        memcpy(all + start_size + i * lines_size, lines, lines_size);
+    same_as_every_pattern(all, size, "vllm-d10.log and serving lines");
+    static kv_log alone;
+    feed_every_line(&alone, start, start_size);
+    assert_int_equal(by_file.engine, KV_ENGINE_VLLM);
+    assert_int_equal(by_file.engine, alone.engine);
+    assert_memory_equal(&by_file.values, &alone.values, sizeof alone.values);
+    assert_true(by_file.lines > alone.lines + COPIES * 10); /* 15 lines each */
+    free(all);
+    free(lines);
+    free(start);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1105,6 +1136,7 @@ int main(void)
         cmocka_unit_test(stdin_and_errors),
         cmocka_unit_test(model_file_named_by_digest),
         cmocka_unit_test(index_gives_the_same_answers),
+        cmocka_unit_test(serving_lines_change_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
