@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 int kv_frommetrics_prepare(const kv_options *o, kv_metrics *m, kv_log_args *in, char *err,
                            size_t errcap)
 {
@@ -85,8 +87,8 @@ int kv_frommetrics_workload(const kv_metrics_comparison *c, kv_options *w)
     if (!(c->prompt_mean >= 1 && c->output_mean >= 1))
         return 0;
     kv_workload *wl = &w->workload;
-    wl->prompt = (kv_dist){.kind = KV_DIST_FIXED, .value = floor(c->prompt_mean + 0.5)};
-    wl->output = (kv_dist){.kind = KV_DIST_FIXED, .value = floor(c->output_mean + 0.5)};
+    wl->prompt = (kv_dist){.kind = KV_DIST_FIXED, .value = kvm_floor(c->prompt_mean + 0.5)};
+    wl->output = (kv_dist){.kind = KV_DIST_FIXED, .value = kvm_floor(c->output_mean + 0.5)};
     w->workload_given |= 1u << WL_PROMPT | 1u << WL_OUTPUT;
     if (c->rate > 0 && c->tpot_s > 0) { /* two scrapes: the interval's rate and step time */
         wl->rate = c->rate;

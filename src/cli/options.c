@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 #define SHOWN KV_SHOWN
 
 static int name_is(const char *name, const char *flag, size_t len)
@@ -146,7 +148,7 @@ static int take_length(const char *typed, const char *val, kv_dist *d, char *err
     const char *want = "N tokens (an integer >= 1) or two of mean=X, median=X, p99=X (a "
                        "log-normal), e.g. median=1020,p99=4142";
     if (kv_parse_number(val, &x) == 0) {
-        if (!(x >= 1 && x <= 1e15 && x == floor(x)))
+        if (!(x >= 1 && x <= 1e15 && x == kvm_floor(x)))
             return kv_fail(err, cap, "%s: expected %s, got '%s'", typed, want,
                            kv_safe(shown, sizeof shown, val, SHOWN));
         d->kind = KV_DIST_FIXED;

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "kvmath.h"
+
 static size_t gpu_choices(kv_gpu_choice *out, size_t cap)
 {
     size_t n = 0;
@@ -48,7 +50,7 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
     /* a scrape's measured capacity is the pool the load lands on (one group of blocks:
      * tokens / block, less what the engine keeps back) */
     if (o->measured_pool_tokens > 0 && st->sched.n_groups == 1) {
-        double blocks = floor(o->measured_pool_tokens / (double)st->sched.group[0].block_size);
+        double blocks = kvm_floor(o->measured_pool_tokens / (double)st->sched.group[0].block_size);
         if (blocks - (double)st->sched.reserved_blocks >= 1 && blocks < 9e18)
             st->sched.pool_blocks = (int64_t)blocks - st->sched.reserved_blocks;
     }

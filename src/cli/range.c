@@ -3,10 +3,13 @@
  */
 #include "range.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kvmath.h"
 
 #define TWO63 9223372036854775808.0 /* 2^63: the first double past INT64_MAX */
 #define NUM_TOL_ADD 1e-9            /* of a step */
@@ -211,7 +214,7 @@ int kv_range_init_int(kv_range *r, int64_t a, int64_t b, char op, const char *st
         if (a < 1)
             return fail(err, cap, "bad range '%s' (a geometric range on an integer key starts "
                                   "at A >= 1)", item);
-        if (f < TWO63 && f == floor(f))
+        if (f < TWO63 && f == kvm_floor(f))
             x.ifactor = (int64_t)f;
     }
     *r = x;
@@ -240,7 +243,7 @@ int kv_range_init_num(kv_range *r, double a, double b, char op, const char *step
         if (!(f > 0) || !isfinite(f))
             return fail(err, cap, "bad step '%s' in '%s' (+S takes a finite S > 0)", step, item);
         num_add_q(&x, &q);
-        if (q <= NUM_MAX_EXACT && f < fmax(fabs(a), fabs(b)) * 0x1p-50)
+        if (q <= NUM_MAX_EXACT && f < kvm_fmax(fabs(a), fabs(b)) * 0x1p-50)
             return fail(err, cap, "bad step '%s' in '%s' (too small for these endpoints: "
                                   "values would repeat in double precision)", step, item);
     } else {
@@ -276,7 +279,7 @@ static int int_mul_next(const kv_range *r, int64_t prev, int64_t *next)
         *next = prev * r->ifactor;
         return 1;
     }
-    double x = round((double)prev * r->dstep);
+    double x = kvm_round((double)prev * r->dstep);
     if (!(x < TWO63) || prev == INT64_MAX)
         return 0;
     n = (int64_t)x > prev ? (int64_t)x : prev + 1;
@@ -293,12 +296,12 @@ static uint64_t int_mul_count(const kv_range *r, uint64_t limit)
         /* Lower bound: next <= prev*G + 1 with G = F(1 + 2^-51) covering the double product,
          * so (v + c) grows at most G-fold, c = 1/(G-1): at least log_G((B+c)/(A+c)) steps. */
         double g = f * (1 + 0x1p-51), c = 1 / (g - 1);
-        double k = log1p(((double)r->ib - (double)r->ia) / ((double)r->ia + c)) / log1p(g - 1);
+        double k = kvm_log1p(((double)r->ib - (double)r->ia) / ((double)r->ia + c)) / kvm_log1p(g - 1);
         if (k * (1 - 1e-9) - 2 > (double)limit)
             return limit + 1;
         /* Up to t, prev*(F-1) <= 1, so the product rounds to at most prev + 1 and the values
          * are consecutive integers: count that stretch in one step. */
-        t = fmin(1 / (f - 1) * (1 - 1e-9) - 1, 9007199254740991.0); /* 2^53 - 1 */
+        t = kvm_fmin(1 / (f - 1) * (1 - 1e-9) - 1, 9007199254740991.0); /* 2^53 - 1 */
     }
     uint64_t n = 0;
     int64_t v = r->ia;
@@ -324,7 +327,7 @@ static uint64_t num_add_q(const kv_range *r, double *q)
 {
     double span = r->db - r->da;
     *q = isfinite(span) ? span / r->dstep : r->db / r->dstep - r->da / r->dstep;
-    *q = floor(*q + NUM_TOL_ADD);
+    *q = kvm_floor(*q + NUM_TOL_ADD);
     return *q >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)*q;
 }
 
@@ -333,22 +336,28 @@ static int num_mul_in(const kv_range *r, double v)
     return v <= r->db || (isfinite(v) && v - r->db <= r->db * NUM_TOL_MUL);
 }
 
+/* f^i, correctly rounded (past LLONG_MAX, f > 1 has overflowed long before) */
+static double pow_u(double f, uint64_t i)
+{
+    return kvm_powi(f, i > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)i);
+}
+
 static double num_value(const kv_range *r, uint64_t i)
 {
-    double v = r->op == '+' ? r->da + (double)i * r->dstep : r->da * pow(r->dstep, (double)i);
+    double v = r->op == '+' ? r->da + (double)i * r->dstep : r->da * pow_u(r->dstep, i);
     return v > r->db ? r->db : v;
 }
 
 /* NUM '*': the last index, or UINT64_MAX when it is past limit. */
 static uint64_t num_mul_last(const kv_range *r, uint64_t limit)
 {
-    double k = (log(r->db) - log(r->da)) / log1p(r->dstep - 1);
+    double k = (kvm_log(r->db) - kvm_log(r->da)) / kvm_log1p(r->dstep - 1);
     if (k > (double)limit * (1 + 1e-9) + 2)
         return UINT64_MAX;
     uint64_t g = k > 0 ? (uint64_t)k : 0;
-    while (num_mul_in(r, r->da * pow(r->dstep, (double)(g + 1))))
+    while (num_mul_in(r, r->da * pow_u(r->dstep, g + 1)))
         g++;
-    while (g > 0 && !num_mul_in(r, r->da * pow(r->dstep, (double)g)))
+    while (g > 0 && !num_mul_in(r, r->da * pow_u(r->dstep, g)))
         g--;
     return g;
 }

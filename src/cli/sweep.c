@@ -27,6 +27,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "kvmath.h"
+
 /* 10^8: about a minute of rows (a million take about half a second) - a grid larger than
  * this is refused before the first row, not run for hours (10^10 was allowed: issue 19) */
 #define MAX_POINTS 100000000.0
@@ -579,10 +581,10 @@ static void progress_show(progress *p, int final)
         snprintf(left, sizeof left, " in %.1f s", secs);
     else
         snprintf(left, sizeof left, ", about %.0f s left",
-                 per_s > 0 ? ceil((p->total - p->done) / per_s) : 0);
+                 per_s > 0 ? kvm_ceil((p->total - p->done) / per_s) : 0);
     /* trailing spaces cover a longer line before it */
     fprintf(stderr, "\rkvcalc: --sweep: %s of %s rows (%.0f%%), %s rows/s%s    %s", done, total,
-            p->total > 0 ? floor(100 * p->done / p->total) : 100, rate, left, final ? "\n" : "");
+            p->total > 0 ? kvm_floor(100 * p->done / p->total) : 100, rate, left, final ? "\n" : "");
     fflush(stderr);
 }
 
@@ -644,7 +646,7 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
         if (ferror(out))
             break; /* the reader is gone or the disk is full: stop now */
         pr.done++;
-        if (pr.on && fmod(pr.done, PROGRESS_EVERY) == 0)
+        if (pr.on && kvm_fmod(pr.done, PROGRESS_EVERY) == 0)
             progress_show(&pr, 0);
         size_t k = g.n;
         while (k > 0 && !axis_next(&g.axes[k - 1]))

@@ -15,6 +15,8 @@
 
 #include <math.h>
 
+#include "kvmath.h"
+
 #define LIMBS 8 /* 256 bits: the product of four factors below 2^64 */
 
 /* acc = acc * f, where acc has LIMBS 32-bit limbs (least significant first). The caller
@@ -70,7 +72,7 @@ static double big_to_double(const uint32_t v[LIMBS])
         if (round && (sticky || (mant & 1u)))
             mant++; /* may carry to 2^53: ldexp still gives the right power of two */
     }
-    return ldexp((double)mant, low);
+    return kvm_ldexp((double)mant, low);
 }
 
 double kv_exact_product(const uint64_t *factors, size_t n)
@@ -95,15 +97,15 @@ double kv_exact_product(const uint64_t *factors, size_t n)
 
 double kv_floordiv(double a, double b)
 {
-    double mod = fmod(a, b);
+    double mod = kvm_fmod(a, b);
     double div = (a - mod) / b;
     if (mod != 0.0 && ((b < 0) != (mod < 0)))
         div -= 1.0;
     if (div != 0.0) {
-        double fl = floor(div);
+        double fl = kvm_floor(div);
         if (div - fl > 0.5)
             fl += 1.0;
         return fl;
     }
-    return copysign(0.0, a / b);
+    return kvm_copysign(0.0, a / b);
 }

@@ -12,6 +12,8 @@
 
 #include <math.h>
 
+#include "kvmath.h"
+
 void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_LAYER_KINDS])
 {
     for (int k = 0; k < KV_LAYER_KINDS; k++)
@@ -210,10 +212,10 @@ void kv_state_per_rank(const kv_spec *s, int64_t tp, double *conv, double *ssm)
         /* n_groups + extra_groups_for_head_shards(): groups replicated to tp shards */
         double g = (double)(m->groups + (tp - m->groups % tp));
         double k = (double)(m->conv_kernel - 1);
-        *conv = floor(((double)m->inner + 2 * g * (double)m->d_state) / t) * k;
-        *ssm = floor((all - c) / t);
+        *conv = kvm_floor(((double)m->inner + 2 * g * (double)m->d_state) / t) * k;
+        *ssm = kvm_floor((all - c) / t);
         return;
     }
-    *conv = floor(c / t);
-    *ssm = floor((all - c) / t);
+    *conv = kvm_floor(c / t);
+    *ssm = kvm_floor((all - c) / t);
 }

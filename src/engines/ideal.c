@@ -9,6 +9,8 @@
 
 #include <math.h>
 
+#include "kvmath.h"
+
 static void ideal_defaults(kv_spec *s)
 {
     (void)s; /* the lesson's arithmetic has no inputs of its own */
@@ -52,7 +54,7 @@ static int64_t longest_fit(const kv_result *r)
         }
     }
     if (per_token > 0) {
-        double guess = floor((r->free_kv_bytes - fixed) / per_token);
+        double guess = kvm_floor((r->free_kv_bytes - fixed) / per_token);
         if (guess >= (double)widest && guess < 9.2e18) {
             int64_t c = (int64_t)guess;
             if (kv_groups_request_bytes(r, c) <= r->free_kv_bytes &&
@@ -94,7 +96,7 @@ static kv_status ideal_sched(const kv_spec *s, const kv_result *r, kv_sched *out
     out->engine_title = "the lesson";
     out->rules = "kvcalc's ideal pool: tokens on demand, first come first served, the newest "
                  "request recomputed when the pool is full";
-    double tokens = r->room && r->kv_bytes_per_token > 0 ? floor(r->free_kv_bytes / r->kv_bytes_per_token) : 0;
+    double tokens = r->room && r->kv_bytes_per_token > 0 ? kvm_floor(r->free_kv_bytes / r->kv_bytes_per_token) : 0;
     if (r->growth != KV_GROWTH_LINEAR)
         return kv_sched_refuse(why, "the lesson's pool simulates caches that grow with every "
                                     "token; this model's windows or states need an engine's "

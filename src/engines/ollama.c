@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 /* ---- the releases where a rule changed (the first release tag holding the commit) ---- */
 
 #define V OLLAMA_V
@@ -188,7 +190,7 @@ void kv_ollama_human_bytes(double b, char *buf, size_t cap)
         if (b < units[i].scale)
             continue;
         double v = b / units[i].scale;
-        if (v >= 10 || v == trunc(v))
+        if (v >= 10 || v == kvm_trunc(v))
             snprintf(buf, cap, "%d %s", (int)v, units[i].unit);
         else
             snprintf(buf, cap, "%.1f %s", v, units[i].unit);
@@ -1143,7 +1145,7 @@ static int64_t server_batch(const kv_spec *s, const model *m, const settings *st
     double predicted = file + 2.0 * (double)m->blocks * hkv * dim * (double)ctx * 2;
     double avail = st->lib == KV_OLLAMA_CPU ? 0 : (double)st->free;
     while (batch > 512 && predicted > 0 && avail > 0) {
-        double threshold = floor(avail * 80 / 100);
+        double threshold = kvm_floor(avail * 80 / 100);
         double room = batch >= 2048 ? 0.60 : 0.75;
         double surcharge = batch >= 2048 ? 2 * KV_GIB : 768 * KV_MIB;
         if (predicted <= threshold && predicted <= avail * room && surcharge <= threshold - predicted)
@@ -1264,7 +1266,7 @@ static void fill_estimate(const model *m, const settings *st, const estimate *e,
     o->required_partial_bytes = (double)e->vram;
     /* ollama ps: "100% CPU" without VRAM, "100% GPU" when all of it, else the rounded CPU
      * share (cmd/cmd.go ListRunningHandler) */
-    double cpu = e->total > 0 ? round((double)(e->total - e->vram) / (double)e->total * 100) : 0;
+    double cpu = e->total > 0 ? kvm_round((double)(e->total - e->vram) / (double)e->total * 100) : 0;
     o->gpu_percent = e->vram == 0 ? 0 : e->vram >= e->total ? 100 : 100 - (int64_t)cpu;
     /* CONTEXT (from 0.10.0): the configured num_ctx, the one in force from 0.15.5 */
     o->ps_context = st->v < R_PARALLEL_1 ? 0 : st->v >= R_VRAM_CTX ? e->num_ctx : st->num_ctx;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 #define E KV_ENGINE_OLLAMA
 #define P(TYPE, m) KV_EPARAM(E, kv_ollama_spec, TYPE, m)
 
@@ -389,7 +391,7 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         double par = p[KV_OLLAMA_LOG_PARALLEL] && x[KV_OLLAMA_LOG_PARALLEL] >= 1
                          ? x[KV_OLLAMA_LOG_PARALLEL]
                          : 1;
-        snprintf(buf, sizeof buf, "%.0f", floor(x[KV_OLLAMA_LOG_KV_SIZE] / par));
+        snprintf(buf, sizeof buf, "%.0f", kvm_floor(x[KV_OLLAMA_LOG_KV_SIZE] / par));
         kv_log_input_put(in, MINE(OL_P_NUM_CTX), KV_LOG_SETTING, buf);
     } else if (p[KV_OLLAMA_LOG_ENV_CTX] && x[KV_OLLAMA_LOG_ENV_CTX] >= 1) {
         snprintf(buf, sizeof buf, "%.0f", x[KV_OLLAMA_LOG_ENV_CTX]);
@@ -599,7 +601,7 @@ static kv_status model_of_log(const kv_log_values *v, kv_spec *s, kv_gguf_info *
                      : 0;
     kv_spec_defaults(s);
     for (int64_t l = 0; l < blocks; l++) {
-        g->block_bytes[l] = floor(rest / (double)blocks);
+        g->block_bytes[l] = kvm_floor(rest / (double)blocks);
         g->layer_kv_heads[l] = kv_heads;
         int slides = window > 0 && period > 0 && l % period < period - 1;
         g->layer_kind[l] = slides ? KV_LAYER_SLIDING : KV_LAYER_FULL;

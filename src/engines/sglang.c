@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 /* A version as one ordered number: ((major x 100 + minor) x 100 + patch) x 100 + suffix,
  * where the suffix is N for rcN (N < 40), 40 for the release and 41 + N for .postN, so that
  * 0.5.3rc0 < 0.5.3rc2 < 0.5.3 < 0.5.3.post1 compare as numbers. */
@@ -110,7 +112,7 @@ static double by_tp(int version, int64_t n)
 
 static double round3(double x)
 {
-    return nearbyint(x * 1000.0) / 1000.0;
+    return kvm_nearbyint(x * 1000.0) / 1000.0;
 }
 
 /* v0.4.7.post1 to v0.5.3rc0: a reserve in MiB by the card's size. */
@@ -277,7 +279,7 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
     } else if (!g->disable_radix_cache) {
         double r = g->mamba_full_memory_ratio.set ? g->mamba_full_memory_ratio.value : 0.9;
         double share = *rest_gib > 0 ? *rest_gib * r / (1 + r) : 0;
-        slots = (int64_t)floor(share * 1073741824.0 / out->mamba_per_req_bytes);
+        slots = (int64_t)kvm_floor(share * 1073741824.0 / out->mamba_per_req_bytes);
         out->mamba_auto = 1;
     } else {
         /* max_running_requests: the flag, else 48 under speculative decoding */
@@ -362,9 +364,9 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
          * B each) - model_runner_kv_cache_mixin.py @ 226149ac457bd1a1b5d450f55c01f72f604320d6 */
         double rank = (double)s->arch.kv_lora_rank, rope = (double)s->arch.qk_rope_dim;
         double idx = (double)s->layout.index_dim;
-        double latent = elem == 1 && rank > 0 ? rank + floor(rank / 128) * 4 + rope * 2
+        double latent = elem == 1 && rank > 0 ? rank + kvm_floor(rank / 128) * 4 + rope * 2
                                               : (double)s->layout.mla_latent * elem;
-        k_row = (latent + idx + floor(idx / 128) * 4) / elem; /* the row in elements of elem */
+        k_row = (latent + idx + kvm_floor(idx / 128) * 4) / elem; /* the row in elements of elem */
     }
     double k_all = s->layout.mla ? k_row * layers : k_elements(s);
     double v_all = s->layout.mla ? 0.0 : k_all;
@@ -375,7 +377,7 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     out->page_size = g->page_size;
     int64_t n = 0;
     if (out->cell_bytes > 0 && rest > 0)
-        n = (int64_t)floor(rest * 1073741824.0 / out->cell_bytes);
+        n = (int64_t)kvm_floor(rest * 1073741824.0 / out->cell_bytes);
     if (g->max_total_tokens.set && n > g->max_total_tokens.value)
         n = g->max_total_tokens.value;
     n = n / g->page_size * g->page_size;
@@ -484,11 +486,11 @@ static kv_status hicache(const kv_spec *s, kv_sglang_result *g)
     if (!in->hierarchical_cache || !(g->cell_bytes > 0))
         return KV_OK;
     double tokens = in->hicache_size_gb > 0
-                        ? floor(in->hicache_size_gb * 1e9 / g->cell_bytes)
-                        : floor((double)g->max_total_num_tokens *
+                        ? kvm_floor(in->hicache_size_gb * 1e9 / g->cell_bytes)
+                        : kvm_floor((double)g->max_total_num_tokens *
                                 (in->hicache_ratio.set ? in->hicache_ratio.value : 2.0));
     double page = (double)g->page_size;
-    tokens = (floor(tokens / page) + 1) * page;
+    tokens = (kvm_floor(tokens / page) + 1) * page;
     if (!(tokens < 9223372036854775807.0)) /* refused, not capped */
         return KV_ERR_RANGE;
     g->hicache_tokens = (int64_t)tokens;
@@ -506,7 +508,7 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
         return st;
     r->max_concurrency = whole_requests(g, s->context);
     if (g->max_running_requests > 0) /* a state slot each, or the flag's (or 48's) cap */
-        r->max_concurrency = fmin(r->max_concurrency, (double)g->max_running_requests);
+        r->max_concurrency = kvm_fmin(r->max_concurrency, (double)g->max_running_requests);
     kv_sglang_version_format(s->sglang.version, r->engine_version, sizeof r->engine_version);
     r->available_kv_bytes = g->rest_bytes;
     r->kv_cache_bytes = g->k_bytes + g->v_bytes;
@@ -523,7 +525,7 @@ static double sglang_at(const kv_spec *s, const kv_result *r, int64_t context,
     (void)request_bytes; /* SGLang counts tokens of one pool, not bytes */
     double n = whole_requests(&r->sglang, context);
     if (r->sglang.max_running_requests > 0)
-        n = fmin(n, (double)r->sglang.max_running_requests);
+        n = kvm_fmin(n, (double)r->sglang.max_running_requests);
     return n;
 }
 

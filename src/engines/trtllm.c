@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "kvmath.h"
+
 /* Token counts stay below 2^62 so that rounding up to a block (< 2^20 tokens) cannot
  * overflow an int64. */
 #define TRTLLM_TOKEN_LIMIT 4611686018427387904.0 /* 2^62 */
@@ -91,7 +93,7 @@ static kv_status token_budget(double primary, double per_token, int64_t *out)
     *out = 0;
     if (!(primary > 0) || !(per_token > 0))
         return KV_OK;
-    double tokens = floor(primary / per_token);
+    double tokens = kvm_floor(primary / per_token);
     if (!(tokens < TRTLLM_TOKEN_LIMIT))
         return KV_ERR_RANGE;
     *out = (int64_t)tokens;

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 #define V(minor, patch) ((minor) * 100 + (patch)) /* vllm.version of 0.MINOR.PATCH */
 #define VLLM_DEFAULT_BLOCK 16
 #define VLLM_MLA_BLOCK 64 /* FlashMLA forces a multiple of 64 on Hopper */
@@ -254,10 +256,10 @@ static double mla_entry_bytes(const kv_spec *s, double elem_bytes)
         double rank = (double)s->arch.kv_lora_rank, rope = (double)s->arch.qk_rope_dim;
         double idx = (double)s->layout.index_dim;
         if (elem_bytes == 1 && rank > 0)
-            b = rank + floor(rank / 128) * 4 + rope * 2;
-        return b + idx + floor(idx / 128) * 4;
+            b = rank + kvm_floor(rank / 128) * 4 + rope * 2;
+        return b + idx + kvm_floor(idx / 128) * 4;
     }
-    return s->vllm.mla_align ? ceil(b / 256.0) * 256.0 : b;
+    return s->vllm.mla_align ? kvm_ceil(b / 256.0) * 256.0 : b;
 }
 
 /* The MTP layers' weights on this GPU when --mtp loads them: the checkpoint's own bytes,
@@ -661,7 +663,7 @@ static int64_t longest_fit(const bucket *bk, size_t nb, const settings *v, int64
         }
     double room = out->v1 ? out->check_bytes : out->available_bytes;
     if (full_page > 0 && room >= 0) {
-        double most = (floor(room / full_page) + 1) * (double)full_bs;
+        double most = (kvm_floor(room / full_page) + 1) * (double)full_bs;
         if (most < (double)hi)
             hi = (uint64_t)most;
     }
@@ -843,9 +845,9 @@ static double unify_pages(const kv_spec *s, bucket *bk, size_t nb, int64_t bs,
         return attn_tok;
     if (!other)
         return full_tok;
-    double big = fmax(full_tok, attn_tok), small = fmin(full_tok, attn_tok);
+    double big = kvm_fmax(full_tok, attn_tok), small = kvm_fmin(full_tok, attn_tok);
     double ratio = big / small;
-    int divides = ratio == floor(ratio);
+    int divides = ratio == kvm_floor(ratio);
     for (size_t i = 0; i < nb; i++) {
         int is_full = bk[i].kind == KV_LAYER_FULL;
         double tok = is_full ? full_tok : attn_tok;
@@ -902,7 +904,7 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
          * backends: kernel_block_size 64 alignment"; 128 only when CUTLASS_MLA is chosen,
          * and 32 on Blackwell for heads of 256 - neither modelled) */
         double align = s->layout.mla ? (double)VLLM_MLA_BLOCK : (double)VLLM_MAMBA_ALIGN;
-        double attn_bs = align * ceil(state_page / (align * attn_tok));
+        double attn_bs = align * kvm_ceil(state_page / (align * attn_tok));
         if (attn_bs >= TWO_63)
             return KV_ERR_RANGE;
         /* vLLM logs the block it settles on whenever it had to look (a real 0.17 log of
@@ -984,7 +986,7 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
     const kv_vllm_spec *v = &s->vllm;
     int64_t bs = out->block_size;
     double block = block_bytes(out);
-    if (to_i64(floor(out->available_bytes / block), &out->num_gpu_blocks) < 0)
+    if (to_i64(kvm_floor(out->available_bytes / block), &out->num_gpu_blocks) < 0)
         return KV_ERR_RANGE;
     if (v->num_gpu_blocks_override.set)
         out->num_gpu_blocks = v->num_gpu_blocks_override.value;
@@ -1016,7 +1018,7 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
     out->num_cpu_blocks = 0;
     if (counts_blocks_per_token(v)) { /* V0 and V1 before 0.9.1: blocks x block size / M */
         out->max_concurrency = (double)out->num_gpu_blocks * (double)bs / (double)st->m;
-        if (!out->v1 && to_i64(floor(v->swap_space_gib * KV_GIB / block),
+        if (!out->v1 && to_i64(kvm_floor(v->swap_space_gib * KV_GIB / block),
                                &out->num_cpu_blocks) < 0)
             return KV_ERR_RANGE;
     }
@@ -1112,7 +1114,7 @@ static kv_status kv_offload(const kv_spec *s, kv_vllm_result *out)
         return KV_OK;
     double per_block = block_bytes(out) * (double)(s->tp * s->pp);
     /* counted exactly: beyond 2^63 - 1 the answer is refused, not capped */
-    if (to_i64(per_block > 0 ? floor(gib(v->kv_offloading_gib) / per_block) : 0,
+    if (to_i64(per_block > 0 ? kvm_floor(gib(v->kv_offloading_gib) / per_block) : 0,
                &out->kv_offload_blocks) < 0 ||
         to_i64((double)out->kv_offload_blocks * (double)out->block_size,
                &out->kv_offload_tokens) < 0)
@@ -1134,7 +1136,7 @@ static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result
     double saved_blocks =
         (double)(s->prefix_requests - 1) * (double)out->prefix_shared_blocks * (double)full_groups;
     out->prefix_saved_bytes = saved_blocks * block_bytes(out);
-    out->prefix_extra_concurrency = floor(saved_blocks / (double)out->blocks_per_request);
+    out->prefix_extra_concurrency = kvm_floor(saved_blocks / (double)out->blocks_per_request);
 }
 
 /* One result for a spec whose engine inputs are in range (vllm_check); KV_ERR_RANGE when a
@@ -1416,7 +1418,7 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
  * start (one request of max_model_len does not fit). */
 static double whole_requests(const kv_vllm_result *v)
 {
-    return v->fits ? floor(v->max_concurrency) : 0.0;
+    return v->fits ? kvm_floor(v->max_concurrency) : 0.0;
 }
 
 kv_status kv_vllm_compute(const kv_spec *s, kv_result *r)
@@ -1434,7 +1436,7 @@ kv_status kv_vllm_compute(const kv_spec *s, kv_result *r)
         memset(&plain.vllm.draft, 0, sizeof plain.vllm.draft);
         /* a measured figure held the draft: its weights come off it, or back to the cache */
         if (plain.vllm.weights_gib.set)
-            plain.vllm.weights_gib.value = fmax(0, plain.vllm.weights_gib.value -
+            plain.vllm.weights_gib.value = kvm_fmax(0, plain.vllm.weights_gib.value -
                                                        v->draft_weights_bytes / KV_GIB);
         if (plain.vllm.kv_cache_memory_gib.set)
             plain.vllm.kv_cache_memory_gib.value += v->draft_weights_bytes / KV_GIB;
@@ -1510,7 +1512,7 @@ void kv_vllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute)
          * blocks */
         double bytes = (double)f->num_gpu_blocks_override.value * block_bytes(x) + moved;
         double block = block_bytes(y);
-        double n = bytes > 0 && block > 0 ? floor(bytes / block) : 0;
+        double n = bytes > 0 && block > 0 ? kvm_floor(bytes / block) : 0;
         t->num_gpu_blocks_override = n >= 1 && n < TWO_63 ? KV_SOME_INT((int64_t)n) : KV_NONE_INT;
         if (!t->num_gpu_blocks_override.set) /* nothing left: an empty pool */
             t->kv_cache_memory_gib = KV_SOME_NUM(0);

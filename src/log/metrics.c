@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 #define MAX_LABELS 48
 
 static double *figure(kv_metrics_scrape *s, size_t at)
@@ -331,7 +333,7 @@ kv_status kv_metrics_finish(kv_metrics *m, char *err, size_t cap)
         if (s->prefix_hit_rate < 0) /* vLLM V0's -1: prefix caching off */
             s->prefix_hit_rate = NAN;
         if (!isnan(s->max_concurrency) && s->max_concurrency > 0 && !isnan(s->capacity_tokens))
-            s->max_model_len = floor(s->capacity_tokens / s->max_concurrency + 0.5);
+            s->max_model_len = kvm_floor(s->capacity_tokens / s->max_concurrency + 0.5);
         if (isnan(s->prefix_queries) && !isnan(s->prefix_queries_old)) { /* blocks, then tokens */
             s->prefix_queries = s->prefix_queries_old;
             s->prefix_hits = s->prefix_hits_old;
@@ -389,7 +391,7 @@ void kv_metrics_inputs_of(const kv_metrics *m, kv_metrics_inputs *out)
             continue;
         out->item[out->n].flag = in->flag;
         out->item[out->n].measured = in->measured;
-        if (v == floor(v))
+        if (v == kvm_floor(v))
             snprintf(out->item[out->n].text, sizeof out->item[out->n].text, "%.0f", v);
         else
             snprintf(out->item[out->n].text, sizeof out->item[out->n].text, "%.17g", v);
@@ -459,7 +461,7 @@ void kv_metrics_measure(const kv_metrics *m, double interval_s, kv_metrics_compa
         out->lengths_from_totals = !isnan(out->prompt_mean);
     }
     if (isnan(out->capacity_tokens) && b->used_tokens > 0 && b->kv_usage > 0) {
-        out->capacity_tokens = floor(b->used_tokens / b->kv_usage + 0.5);
+        out->capacity_tokens = kvm_floor(b->used_tokens / b->kv_usage + 0.5);
         out->capacity_derived = 1;
     }
     out->prefix_hit_rate = ratio(delta(a->prefix_hits, b->prefix_hits, two),

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 #define MAX_COUNT 1000000          /* layers, heads, dims: beyond this a config is absurd */
 #define MAX_WIDTH 100000000        /* hidden, intermediate and vocabulary sizes */
 #define MAX_TOKENS 1000000000000LL /* windows, chunks, positions */
@@ -198,7 +200,7 @@ static int int_value(cfg *c, size_t v, const char *key, int64_t lo, int64_t hi, 
 {
     char buf[64];
     double d = c->toks[v].type == KV_JSON_NUMBER ? kv_json_number(c->text, &c->toks[v]) : NAN;
-    if (!(d == floor(d)) || d < (double)lo || d > (double)hi)
+    if (!(d == kvm_floor(d)) || d < (double)lo || d > (double)hi)
         return cfg_fail(c, v, "%s: expected an integer from %lld to %lld, got %s", key,
                         (long long)lo, (long long)hi, shown(c, v, buf, sizeof buf));
     *out = (int64_t)d;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 static char *nonfinite(char *buf, size_t cap, double v)
 {
     snprintf(buf, cap, "%s", isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf"));
@@ -196,9 +198,9 @@ char *fmt_json_number(char *buf, size_t cap, double v)
 {
     if (!isfinite(v)) /* JSON has no inf or nan; callers never pass them */
         return nonfinite(buf, cap, v);
-    if (v == floor(v) && fabs(v) < 9.2e18 && !(v == 0 && signbit(v)))
+    if (v == kvm_floor(v) && fabs(v) < 9.2e18 && !(v == 0 && signbit(v)))
         return int_digits(buf, cap, (int64_t)v); /* exact: every such double is an int64 */
-    if (v == floor(v) && fabs(v) < 1e21) {
+    if (v == kvm_floor(v) && fabs(v) < 1e21) {
         snprintf(buf, cap, "%.0f", v);
         return buf;
     }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 /* A value in its unit for the table: GiB (MiB below 1 GiB) for bytes, grouped integers,
  * two decimals otherwise; "-" when not stated or not computed. */
 static const char *cell(char *buf, size_t cap, double x, const char *unit, int sign)
@@ -25,7 +27,7 @@ static const char *cell(char *buf, size_t cap, double x, const char *unit, int s
         int mib = fabs(x) < KV_GIB && x != 0;
         snprintf(buf, cap, "%s%s %s", sign && x >= 0 ? "+" : "",
                  fmt_fixed(num, sizeof num, x / (mib ? KV_MIB : KV_GIB), 2, 1), mib ? "MiB" : "GiB");
-    } else if (x == floor(x) && fabs(x) < 9e15) {
+    } else if (x == kvm_floor(x) && fabs(x) < 9e15) {
         snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_int(num, sizeof num, (int64_t)x, 1));
     } else {
         snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_fixed(num, sizeof num, x, 2, 1));

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 /* One figure: its words, the two values (NaN: none) and how they print. */
 typedef struct {
     const char *words;
@@ -37,7 +39,7 @@ static const char *shown(char *buf, size_t cap, double v, int kind)
     case 4:
         return fmt_fixed(buf, cap, v, 1, 1);
     default:
-        return v == floor(v) && fabs(v) < 9e15 ? fmt_int(buf, cap, (int64_t)v, 1)
+        return v == kvm_floor(v) && fabs(v) < 9e15 ? fmt_int(buf, cap, (int64_t)v, 1)
                                                : fmt_fixed(buf, cap, v, 1, 1);
     }
 }

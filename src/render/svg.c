@@ -13,6 +13,8 @@
 
 #include <math.h>
 
+#include "kvmath.h"
+
 #define W 860
 #define H 640
 #define PLOT_X 90
@@ -49,12 +51,12 @@ typedef struct {
 
 static double px_x(const scale *sc, double context)
 {
-    return PLOT_X + (log2(context) - sc->x0) / (sc->x1 - sc->x0) * PLOT_W;
+    return PLOT_X + (kvm_log2(context) - sc->x0) / (sc->x1 - sc->x0) * PLOT_W;
 }
 
 static double px_y(const scale *sc, double conc)
 {
-    double v = conc < 1 ? sc->y0 : log10(conc);
+    double v = conc < 1 ? sc->y0 : kvm_log10(conc);
     return PLOT_Y + PLOT_H - (v - sc->y0) / (sc->y1 - sc->y0) * PLOT_H;
 }
 
@@ -64,20 +66,20 @@ static void axes(FILE *out, const scale *sc)
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
                  "stroke=\"#999\"/>\n",
             PLOT_X, PLOT_Y, PLOT_W, PLOT_H);
-    for (double e = ceil(sc->x0); e <= sc->x1; e += 1) { /* every power of two */
+    for (double e = kvm_ceil(sc->x0); e <= sc->x1; e += 1) { /* every power of two */
         double x = PLOT_X + (e - sc->x0) / (sc->x1 - sc->x0) * PLOT_W;
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", x,
                 PLOT_Y, x, PLOT_Y + PLOT_H);
         if ((int)e % 2 == 0)
             fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
-                    x, PLOT_Y + PLOT_H + 16, fmt_fixed(a, sizeof a, pow(2, e), 0, 1));
+                    x, PLOT_Y + PLOT_H + 16, fmt_fixed(a, sizeof a, kvm_powi(2, (long long)e), 0, 1));
     }
-    for (double e = ceil(sc->y0); e <= sc->y1; e += 1) { /* every power of ten */
+    for (double e = kvm_ceil(sc->y0); e <= sc->y1; e += 1) { /* every power of ten */
         double y = PLOT_Y + PLOT_H - (e - sc->y0) / (sc->y1 - sc->y0) * PLOT_H;
         fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
                 PLOT_X, y, PLOT_X + PLOT_W, y);
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-                PLOT_X - 6, y + 4, fmt_fixed(a, sizeof a, pow(10, e), 0, 1));
+                PLOT_X - 6, y + 4, fmt_fixed(a, sizeof a, kvm_powi(10, (long long)e), 0, 1));
     }
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">context "
                  "(tokens per request, log scale)</text>\n",
@@ -98,8 +100,8 @@ static void curve_chart(FILE *out, const kv_report *rep)
         top = c->max_concurrency[i] > top ? c->max_concurrency[i] : top;
     if (rep->plan && (double)rep->plan->target > top)
         top = (double)rep->plan->target;
-    scale sc = {log2((double)c->context[0]), log2((double)c->context[c->n - 1]), 0,
-                ceil(log10(top) + 0.01)};
+    scale sc = {kvm_log2((double)c->context[0]), kvm_log2((double)c->context[c->n - 1]), 0,
+                kvm_ceil(kvm_log10(top) + 0.01)};
     axes(out, &sc);
     fputs("<polyline id=\"curve\" fill=\"none\" stroke=\"#1f6fb2\" stroke-width=\"2\" points=\"",
           out);
@@ -211,7 +213,7 @@ static void workload_chart(FILE *out, const kv_report *rep)
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" data-rate=\"%s\" "
                          "data-value=\"%s\"/>\n",
                     WX(w->curve_rate[i]),
-                    WY(isnan(lines[l].y[i]) ? 0 : fmin(1, lines[l].y[i] / lines[l].scale)),
+                    WY(isnan(lines[l].y[i]) ? 0 : kvm_fmin(1, lines[l].y[i] / lines[l].scale)),
                     lines[l].color, num(a, sizeof a, w->curve_rate[i]),
                     num(b, sizeof b, lines[l].y[i]));
     }

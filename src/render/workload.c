@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 static const char *length_text(char *buf, size_t cap, const kv_dist *d)
 {
     char a[FMT_BUF], b[FMT_BUF];
@@ -17,8 +19,8 @@ static const char *length_text(char *buf, size_t cap, const kv_dist *d)
         snprintf(buf, cap, "%s tokens", fmt_int(a, sizeof a, (int64_t)d->value, 1));
     else /* the median and the p99 the fit stands for, whichever two were given */
         snprintf(buf, cap, "log-normal, median %s, p99 %s",
-                 fmt_fixed(a, sizeof a, exp(d->mu), 0, 1),
-                 fmt_fixed(b, sizeof b, exp(d->mu + 2.3263478740408408 * d->sigma), 0, 1));
+                 fmt_fixed(a, sizeof a, kvm_exp(d->mu), 0, 1),
+                 fmt_fixed(b, sizeof b, kvm_exp(d->mu + 2.3263478740408408 * d->sigma), 0, 1));
     return buf;
 }
 

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 static const int64_t tp_sizes[] = {1, 2, 4, 8};
 
 /* ceil(target / per_replica) in integers (per_replica is a whole number of requests), so
@@ -156,7 +158,7 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
                 l->max_concurrency = kv_floordiv(l->free_kv_bytes, r.kv_bytes_per_request);
             else /* the engine's own pool, plus whole requests in the CPU tier */
                 l->max_concurrency =
-                    r.max_concurrency + floor(offload_gib * KV_GIB / r.kv_bytes_per_request);
+                    r.max_concurrency + kvm_floor(offload_gib * KV_GIB / r.kv_bytes_per_request);
         }
         l->replicas = target > 0 ? replicas_for(target, l->max_concurrency) : 0;
     }
@@ -197,7 +199,7 @@ kv_status kv_layouts_compute(const kv_spec *s, int64_t gpus, int64_t target, kv_
                 continue;
             int64_t dp = gpus / (tp * pp);
             if (target > 0) { /* as few replicas as the target needs, if they are at hand */
-                int64_t need = (int64_t)ceil((double)target / r.max_concurrency);
+                int64_t need = (int64_t)kvm_ceil((double)target / r.max_concurrency);
                 dp = need <= dp ? need : dp;
             }
             if (out->n_options == KV_MAX_LAYOUTS)
@@ -232,7 +234,7 @@ void kv_curve_compute(const kv_spec *s, kv_curve *out)
         first *= 2; /* keep the user's context on the chart */
     out->n = KV_CURVE_POINTS;
     for (size_t i = 0; i < KV_CURVE_POINTS; i++) {
-        int64_t c = (int64_t)llround(first * pow(2.0, (double)i / 4.0));
+        int64_t c = (int64_t)kvm_llround(first * kvm_exp2_quarters((long long)i));
         out->context[i] = c;
         out->max_concurrency[i] = kv_max_concurrency_at(s, c);
     }

@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kvmath.h"
+
 #define Z99 2.3263478740408408 /* the standard normal's 99th percentile */
 #define HIST_BINS 65536        /* usage histogram: exact for pools below this many blocks */
 #define WARMUP_SHARE 10        /* the first and the last tenth of arrivals are left out of
@@ -68,19 +70,19 @@ kv_status kv_dist_lognormal(double mean, double median, double p99, kv_dist *out
     if (isnan(mean)) { /* median and p99 */
         if (!(p99 > median))
             return KV_ERR_WORKLOAD;
-        mu = log(median);
-        sigma = (log(p99) - mu) / Z99;
+        mu = kvm_log(median);
+        sigma = (kvm_log(p99) - mu) / Z99;
     } else if (isnan(p99)) { /* mean and median: mean = median x exp(sigma^2 / 2) */
         if (!(mean > median))
             return KV_ERR_WORKLOAD;
-        mu = log(median);
-        sigma = sqrt(2.0 * log(mean / median));
+        mu = kvm_log(median);
+        sigma = kvm_sqrt(2.0 * kvm_log(mean / median));
     } else { /* mean and p99: ln mean = mu + s^2/2, ln p99 = mu + z s */
-        double c = log(p99 / mean), disc = Z99 * Z99 - 2.0 * c;
+        double c = kvm_log(p99 / mean), disc = Z99 * Z99 - 2.0 * c;
         if (!(p99 > mean) || disc < 0)
             return KV_ERR_WORKLOAD;
-        sigma = Z99 - sqrt(disc);
-        mu = log(mean) - sigma * sigma / 2.0;
+        sigma = Z99 - kvm_sqrt(disc);
+        mu = kvm_log(mean) - sigma * sigma / 2.0;
     }
     if (!(sigma > 0) || !isfinite(mu))
         return KV_ERR_WORKLOAD;
@@ -93,7 +95,7 @@ kv_status kv_dist_lognormal(double mean, double median, double p99, kv_dist *out
 
 double kv_dist_mean(const kv_dist *d)
 {
-    return d->kind == KV_DIST_FIXED ? d->value : exp(d->mu + d->sigma * d->sigma / 2.0);
+    return d->kind == KV_DIST_FIXED ? d->value : kvm_exp(d->mu + d->sigma * d->sigma / 2.0);
 }
 
 /* splitmix64: small, fast, and the same stream on every machine */
@@ -116,10 +118,10 @@ static int64_t sample(const kv_dist *d, uint64_t *x)
     double v = d->value;
     if (d->kind == KV_DIST_LOGNORMAL) { /* Box-Muller, one of the pair */
         double u1 = uniform(x), u2 = uniform(x);
-        double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-        v = exp(d->mu + d->sigma * z);
+        double z = kvm_sqrt(-2.0 * kvm_log(u1)) * kvm_cos(6.283185307179586 * u2);
+        v = kvm_exp(d->mu + d->sigma * z);
     }
-    v = floor(v + 0.5);
+    v = kvm_floor(v + 0.5);
     return v < 1 ? 1 : v > 4e18 ? (int64_t)4e18 : (int64_t)v;
 }
 
@@ -723,7 +725,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         else if (w->arrivals == KV_ARRIVE_EVEN)
             tunit = (double)i;
         else if (i > 0)
-            tunit += -log(uniform(&rng));
+            tunit += -kvm_log(uniform(&rng));
         q->unit = tunit;
         q->state = R_LATER;
         if (q->p < 1 || q->o < 1 ||
@@ -853,7 +855,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         (isnan(limit) || out->preemption_onset_rate < limit))
         limit = out->preemption_onset_rate;
     if (limit > 0 && isfinite(limit)) {
-        double r = ceil(w->rate / (limit * (1.0 - w->headroom)) - 1e-12);
+        double r = kvm_ceil(w->rate / (limit * (1.0 - w->headroom)) - 1e-12);
         out->replicas = r < 1 ? 1 : r > 9e18 ? INT64_MAX : (int64_t)r;
     }
     return KV_OK;

@@ -4,6 +4,7 @@
 #
 # A folder may include its own headers, the public ones (include/) and those of the folders
 # it stands on:
+#   math                      kvmath.h: floor, sqrt, exp, log... without libm (every layer)
 #   core                      the lesson's arithmetic, the layout, the parameter estimate
 #   model                     config.json, GGUF and safetensors readers, presets
 #   engines  -> core          one descriptor per engine
@@ -12,7 +13,7 @@
 #   log      -> engines core  startup logs and the comparison
 #   render                    the program's renderers (public headers only)
 #   cli      -> render        the program
-# The library (core model engines schema sizing log) names no program: no "kvcalc: "
+# The library (math core model engines schema sizing log) names no program: no "kvcalc: "
 # prefix, no exit status, nothing written to stdout or stderr.
 # Usage: check.sh SOURCE-DIR
 set -u
@@ -20,14 +21,15 @@ src=${1:?usage: check.sh SOURCE-DIR}/src
 status=0
 allowed() {
   case $1 in
-  core) echo "core" ;;
-  model) echo "model" ;;
-  engines) echo "engines core" ;;
-  schema) echo "schema engines core" ;;
-  sizing) echo "sizing engines core" ;;
-  log) echo "log engines core" ;;
-  render) echo "render" ;;
-  cli) echo "cli render" ;;
+  math) echo "math" ;;
+  core) echo "core math" ;;
+  model) echo "model math" ;;
+  engines) echo "engines core math" ;;
+  schema) echo "schema engines core math" ;;
+  sizing) echo "sizing engines core math" ;;
+  log) echo "log engines core math" ;;
+  render) echo "render math" ;;
+  cli) echo "cli render math" ;;
   *) echo "" ;;
   esac
 }
@@ -57,7 +59,7 @@ for dir in "$src"/*/; do
     done
   done
 done
-for layer in core model engines schema sizing log; do
+for layer in math core model engines schema sizing log; do
   [ -d "$src/$layer" ] || continue
   out=$(grep -n '"kvcalc: ' "$src/$layer"/*.[ch] 2>/dev/null)
   [ -n "$out" ] && { echo "$out" | sed 's/^/the library speaks for the program: /'; status=1; }
