@@ -301,7 +301,13 @@ static void grows_in_one_pass(void **state)
     long b = kv_json_parse_grow(text, n, &grown, 1, 8192, 8, &e2);
     assert_int_equal(a, 1 + 2000 * 4 + 2);
     assert_int_equal(a, b);
-    assert_memory_equal(whole, grown, (size_t)a * sizeof *whole);
+    for (long i = 0; i < a; i++) { /* field by field: the padding is not compared */
+        assert_int_equal(whole[i].type, grown[i].type);
+        assert_int_equal(whole[i].start, grown[i].start);
+        assert_int_equal(whole[i].end, grown[i].end);
+        assert_int_equal(whole[i].size, grown[i].size);
+        assert_int_equal(whole[i].next, grown[i].next);
+    }
     /* too small a bound: "too many values" where the bound is met */
     b = kv_json_parse_grow(text, n, &grown, 3, 1000, 8, &e2);
     a = kv_json_parse(text, n, whole, 1000, 8, &e1);
