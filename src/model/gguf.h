@@ -36,6 +36,9 @@ typedef struct gguf_cur {
     void *src;
 } gguf_cur;
 
+/* The file reader's first read and least window, in bytes (1 MiB; at least 16). */
+extern size_t gguf_file_first_chunk;
+
 /* A cursor over len bytes in memory (the whole header, or its start). */
 void gguf_cur_init(gguf_cur *c, const unsigned char *data, size_t len, const char *label,
                    char *err, size_t errcap, int adapter);

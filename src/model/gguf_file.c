@@ -14,6 +14,10 @@
 
 #define FIRST_CHUNK (1u << 20)
 
+/* The first read and the window's least size (internal: the fuzz target makes it small, so
+ * that every input slides the window). */
+size_t gguf_file_first_chunk = FIRST_CHUNK;
+
 /* The file as the cursor reads it: one buffer holding the metadata (kept whole: the second
  * walk and the model rules look at it again) and then a window on the tensor infos, which
  * slides: what the cursor has walked past is dropped. Every byte is read once; nothing is
@@ -135,12 +139,13 @@ static kv_status load(const char *path, kv_spec *s, kv_model_info *info, kv_gguf
     kv_gguf_info own;
     if (!g)
         g = &own;
-    stream st = {f, NULL, 0, 0, 0, 0, 0, FIRST_CHUNK};
-    if (grow(&st, FIRST_CHUNK) < 0) {
+    size_t first = gguf_file_first_chunk < 16 ? 16 : gguf_file_first_chunk;
+    stream st = {f, NULL, 0, 0, 0, 0, 0, first};
+    if (grow(&st, first) < 0) {
         snprintf(err, errcap, "%s: out of memory", name);
     } else {
         gguf_cur c;
-        size_t have = fill(&st, 0, FIRST_CHUNK);
+        size_t have = fill(&st, 0, first);
         gguf_cur_init(&c, st.buf, have, name, err, errcap, adapter);
         c.more = more;
         c.fetch = fetch;
