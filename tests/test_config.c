@@ -777,6 +777,45 @@ static void expect_config_error(const char *text, const char *want)
     assert_spec_equal(&s, &before); /* a failed read changes nothing */
 }
 
+/* The top and language-model objects are looked up through a key index (issue 22): the
+ * answers stay kv_json_find's - the last of a repeated key, an escaped key by its decoded
+ * name, a key with a NUL never, a key too long to index through the plain search. */
+static void indexed_keys(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_model_info info;
+    char err[512];
+    static char text[4096];
+    static const char *const tails[] = {
+        "", /* plain */
+        ", \"n\\u0000um_hidden_layers\": 2",
+        ", \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\u0041\": 1",
+    };
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        snprintf(text, sizeof text,
+                 "{\"num_hidden_layers\": 7, \"num_attention_heads\": 8, "
+                 "\"num_key_value_heads\": 2, \"hidden_size\": 1024, "
+                 "\"num_hidden_layers\": 12, \"he\\u0061d_dim\": 64%s}", tails[i]);
+        kv_spec_defaults(&s);
+        assert_int_equal(kv_config_read(text, strlen(text), "c.json", &s, &info, err, sizeof err),
+                         0);
+        assert_int_equal(s.layers, 12); /* the last one */
+        assert_int_equal(s.kv_heads, 2);
+        assert_int_equal(s.head_dim, 64); /* "he\u0061d_dim" is head_dim */
+    }
+    /* the language model's object is indexed too, the top object its fallback */
+    const char *nested = "{\"text_config\": {\"num_hidden_layers\": 3, \"num_hidden_layers\": 5, "
+                         "\"num_attention_heads\": 4, \"num_key_value_heads\": 1}, "
+                         "\"num_hidden_layers\": 9, \"hidden_size\": 512}";
+    kv_spec_defaults(&s);
+    assert_int_equal(kv_config_read(nested, strlen(nested), "c.json", &s, &info, err, sizeof err), 0);
+    assert_int_equal(s.layers, 5);
+    assert_int_equal(s.head_dim, 128);
+}
+
 static void malformed_configs(void **state)
 {
     (void)state;
@@ -863,6 +902,7 @@ int main(void)
         cmocka_unit_test(quantized_weights),
         cmocka_unit_test(labels_and_limits), cmocka_unit_test(window_covering_the_context),
         cmocka_unit_test(malformed_configs), cmocka_unit_test(hostile_nesting),
+        cmocka_unit_test(indexed_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

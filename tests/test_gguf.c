@@ -539,6 +539,130 @@ static void expect_input(const char *flag, const char *file, const char *want)
     run_free(&r);
 }
 
+/* The file reader reads a header once, in a window that slides over the tensor infos
+ * (issue 22): a header of megabytes, its metadata past the first read of 1 MiB and its
+ * tensor infos over many windows, reads as the same bytes read from memory do, and fails with
+ * the same message where it is cut, for a name given twice far apart (the first one long
+ * out of the window) and for an adapter's odd tensor. */
+static void write_bytes(const char *path, const unsigned char *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* kv_gguf_load_file on the first n bytes of p (the whole file: n == len, with its data) and
+ * kv_gguf_read on them agree: the same status, the same figures or the same message. */
+static void same_as_memory(const unsigned char *p, size_t n, const char *path, int adapter)
+{
+    static kv_gguf_info a, b;
+    kv_spec s1, s2;
+    kv_model_info i1, i2;
+    char e1[512] = "", e2[512] = "";
+    kv_spec_defaults(&s1);
+    kv_spec_defaults(&s2);
+    write_bytes(path, p, n);
+    int r1 = adapter ? kv_gguf_adapter_load_file(path, &a, e1, sizeof e1)
+                     : kv_gguf_load_file(path, &s1, &i1, &a, e1, sizeof e1);
+    int r2 = adapter ? kv_gguf_adapter_read(p, n, path, &b, e2, sizeof e2)
+                     : kv_gguf_read(p, n, path, &s2, &i2, &b, e2, sizeof e2);
+    if (r1 != r2 || strcmp(e1, e2) != 0)
+        fail_msg("%zu bytes: file %d '%s', memory %d '%s'", n, r1, e1, r2, e2);
+    if (r1 == 0) {
+        assert_memory_equal(&a, &b, sizeof a);
+        if (!adapter) {
+            assert_int_equal(s1.layers, s2.layers);
+            assert_int_equal(s1.kv_heads, s2.kv_heads);
+            assert_int_equal(s1.head_dim, s2.head_dim);
+            assert_string_equal(i1.name, i2.name);
+        }
+    }
+}
+
+static void big_headers(void **state)
+{
+    (void)state;
+    char path[1024], name[64];
+    snprintf(path, sizeof path, KVCALC_BINARY_DIR "/gguf-test-%ld-big.gguf", (long)getpid());
+    gguf_writer w;
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "llama");
+    enum { TOKENS = 150000, TENSORS = 40000 };
+    char **tok = malloc(TOKENS * sizeof *tok);
+    assert_non_null(tok);
+    for (int i = 0; i < TOKENS; i++) {
+        char t[32];
+        snprintf(t, sizeof t, "tok%d", i);
+        tok[i] = strdup(t);
+    }
+    gw_str_array(&w, "tokenizer.ggml.tokens", (const char *const *)tok, TOKENS); /* 2 MB */
+    gw_u32(&w, "llama.block_count", 32);
+    gw_u32(&w, "llama.context_length", 8192);
+    gw_u32(&w, "llama.embedding_length", 4096);
+    gw_u32(&w, "llama.attention.head_count", 32);
+    gw_u32(&w, "llama.attention.head_count_kv", 8);
+    gw_str(&w, "general.name", "a model whose name comes after 2 MB of tokens");
+    for (int i = 0; i < TENSORS; i++) { /* 2 MB of tensor infos */
+        snprintf(name, sizeof name, i == TENSORS - 1 ? "dup.weight" : "blk.%d.ffn.%d.weight",
+                 i % 32, i);
+        gw_tensor(&w, name, 1, (const int64_t[]){8}, GW_F32);
+    }
+    size_t len;
+    unsigned char *p = gw_finish(&w, 3, 1, &len);
+    assert_true(len > (4u << 20));
+    same_as_memory(p, len, path, 0); /* it reads */
+    /* cut inside the metadata past 1 MiB, inside the tensor infos in later windows, inside
+     * the last one, and in the data */
+    size_t hlen;
+    free(gw_finish(&w, 3, 0, &hlen)); /* the header alone: where the data starts */
+    size_t cuts[] = {1u << 20, (1u << 20) + 3, 2500000, 3000001, 4000000, hlen - 30, hlen - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
+        same_as_memory(p, cuts[i], path, 0);
+    /* the first tensor's name again at the end: refused, naming both (its bytes are fetched
+     * from the file: the window left them behind) */
+    gw_free(&w);
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "llama");
+    gw_str_array(&w, "tokenizer.ggml.tokens", (const char *const *)tok, TOKENS);
+    for (int i = 0; i < TENSORS; i++) {
+        snprintf(name, sizeof name, i == TENSORS - 1 || i == 1 ? "dup.weight"
+                                                                : "blk.%d.ffn.%d.weight", i % 32, i);
+        gw_tensor(&w, name, 1, (const int64_t[]){8}, GW_F32);
+    }
+    free(p);
+    p = gw_finish(&w, 3, 1, &len);
+    same_as_memory(p, len, path, 0);
+    {
+        static kv_gguf_info gi;
+        kv_spec s;
+        kv_model_info info;
+        char err[512];
+        kv_spec_defaults(&s);
+        assert_int_equal(kv_gguf_load_file(path, &s, &info, &gi, err, sizeof err), KV_ERR_FORMAT);
+        assert_non_null(strstr(err, "tensor 'dup.weight' is named twice (tensors 1 and 39999)"));
+    }
+    /* an adapter whose one odd tensor comes after megabytes of lora pairs */
+    gw_free(&w);
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "llama");
+    gw_str_array(&w, "tokenizer.ggml.tokens", (const char *const *)tok, TOKENS);
+    for (int i = 0; i < TENSORS; i++) {
+        snprintf(name, sizeof name, i == TENSORS - 2 ? "blk.%d.attn_k.%d.weight"
+                                                     : "blk.%d.attn_q.%d.weight.lora_a", i % 32, i);
+        gw_tensor(&w, name, 1, (const int64_t[]){8}, GW_F32);
+    }
+    free(p);
+    p = gw_finish(&w, 3, 1, &len);
+    same_as_memory(p, len, path, 1);
+    free(p);
+    gw_free(&w);
+    for (int i = 0; i < TOKENS; i++)
+        free(tok[i]);
+    free(tok);
+    remove(path);
+}
+
 /* --lora FILE (llama_adapter_lora_init_impl, src/llama-adapter.cpp): every pair on the
  * device of the weight it patches. An adapter for Qwen3-8B's 36 blocks, by hand: a block's
  * attn_q pair is lora_a 4,096 x 16 + lora_b 16 x 4,096 in F16 = 262,144 B; the output's
@@ -692,7 +816,7 @@ int main(void)
         cmocka_unit_test(bad_headers),     cmocka_unit_test(truncated_everywhere),
         cmocka_unit_test(bad_values),      cmocka_unit_test(bad_tensors),
         cmocka_unit_test(binary),
-        cmocka_unit_test(lora_adapters),
+        cmocka_unit_test(lora_adapters),   cmocka_unit_test(big_headers),
         cmocka_unit_test(item08_gguf_layers_and_tensors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,6 +254,84 @@ static void config_strings_are_decoded(void **state)
                              "bfloat16, float16 or float32)");
 }
 
+/* kv_json_find and kv_json_string_eq compare the bytes as written first (issue 22): the
+ * answer must stay the decoded comparison's, whichever way a key or a name is written. */
+static void raw_and_escaped_keys(void **state)
+{
+    (void)state;
+    /* key 1: "dtype" escaped (longer as written); key 2: a backslash pair; key 3: the plain
+     * spelling of key 1, later (it wins); key 4: a prefix of key 1 */
+    const char *text = "{\"dt\\u0079pe\": 1, \"a\\\\b\": 2, \"dtype\": 3, \"dtyp\": 4, "
+                       "\"\\u00e9\": 5, \"\xc3\xa9x\": 6}";
+    assert_true(parse(text) > 0);
+    assert_true(kv_json_number(text, &toks[kv_json_find(text, toks, 0, "dtype")]) == 3.0);
+    assert_true(kv_json_number(text, &toks[kv_json_find(text, toks, 0, "a\\b")]) == 2.0);
+    assert_int_equal(kv_json_find(text, toks, 0, "a\\\\b"), 0); /* the bytes as written */
+    assert_true(kv_json_number(text, &toks[kv_json_find(text, toks, 0, "dtyp")]) == 4.0);
+    assert_int_equal(kv_json_find(text, toks, 0, "dty"), 0);
+    assert_int_equal(kv_json_find(text, toks, 0, "dtypes"), 0);
+    assert_true(kv_json_number(text, &toks[kv_json_find(text, toks, 0, "\xc3\xa9")]) == 5.0);
+    assert_true(kv_json_number(text, &toks[kv_json_find(text, toks, 0, "\xc3\xa9x")]) == 6.0);
+    assert_int_equal(kv_json_find(text, toks, 0, "\\u00e9"), 0);
+    /* the escaped key alone: found by its decoded name only */
+    const char *one = "{\"dt\\u0079pe\": 1}";
+    assert_true(parse(one) > 0);
+    assert_int_equal(kv_json_find(one, toks, 0, "dtype"), 2);
+    assert_int_equal(kv_json_find(one, toks, 0, "dt\\u0079pe"), 0);
+    assert_true(kv_json_string_eq(one, &toks[1], "dtype"));
+    assert_false(kv_json_string_eq(one, &toks[1], "dtypE"));
+    assert_false(kv_json_string_eq(one, &toks[1], "dt"));
+}
+
+/* kv_json_parse_grow grows its array as it goes (no parse from the start again): the tokens
+ * and the errors, with their line and column, are those of one parse with the whole array. */
+static void grows_in_one_pass(void **state)
+{
+    (void)state;
+    static char text[80000];
+    size_t n = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n, "{\n");
+    for (int i = 0; i < 2000; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "  \"k%d\": [%d, \"\xc3\xa9\"],\n", i, i);
+    n += (size_t)snprintf(text + n, sizeof text - n, "  \"end\": true\n}");
+    static kv_json_tok whole[8192];
+    kv_json_tok *grown = NULL;
+    kv_json_error e1, e2;
+    long a = kv_json_parse(text, n, whole, 8192, 8, &e1);
+    long b = kv_json_parse_grow(text, n, &grown, 1, 8192, 8, &e2);
+    assert_int_equal(a, 1 + 2000 * 4 + 2);
+    assert_int_equal(a, b);
+    for (long i = 0; i < a; i++) { /* field by field: the padding is not compared */
+        assert_int_equal(whole[i].type, grown[i].type);
+        assert_int_equal(whole[i].start, grown[i].start);
+        assert_int_equal(whole[i].end, grown[i].end);
+        assert_int_equal(whole[i].size, grown[i].size);
+        assert_int_equal(whole[i].next, grown[i].next);
+    }
+    /* too small a bound: "too many values" where the bound is met */
+    b = kv_json_parse_grow(text, n, &grown, 3, 1000, 8, &e2);
+    a = kv_json_parse(text, n, whole, 1000, 8, &e1);
+    assert_int_equal(b, -1);
+    assert_int_equal(a, -1);
+    assert_string_equal(e2.msg, "too many values");
+    assert_int_equal(e2.line, e1.line);
+    assert_int_equal(e2.col, e1.col);
+    assert_int_equal(e2.line, 251); /* value 1000: k249's array, then its "\xc3\xa9" */
+    /* a syntax error after the array has grown: its line and column (characters) */
+    text[n - 2] = ','; /* "true,}" */
+    b = kv_json_parse_grow(text, n, &grown, 1, 8192, 8, &e2);
+    a = kv_json_parse(text, n, whole, 8192, 8, &e1);
+    assert_int_equal(b, -1);
+    assert_int_equal(a, -1);
+    assert_string_equal(e2.msg, "trailing comma");
+    assert_string_equal(e1.msg, "trailing comma");
+    assert_int_equal(e2.line, 2002);
+    assert_int_equal(e2.col, 15);
+    assert_int_equal(e1.line, 2002);
+    assert_int_equal(e1.col, 15);
+    free(grown);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,7 +340,8 @@ int main(void)
         cmocka_unit_test(refuses_malformed_input), cmocka_unit_test(bounds_depth_and_tokens),
         cmocka_unit_test(absurd_numbers),          cmocka_unit_test(decodes_every_escape),
         cmocka_unit_test(decode_truncates_safely), cmocka_unit_test(compares_decoded_unicode),
-        cmocka_unit_test(config_strings_are_decoded),
+        cmocka_unit_test(config_strings_are_decoded), cmocka_unit_test(raw_and_escaped_keys),
+        cmocka_unit_test(grows_in_one_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

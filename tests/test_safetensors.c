@@ -549,6 +549,57 @@ static void folders(void **state)
                                 "give the .gguf file itself)"));
 }
 
+/* weight_map's shards by their names, however written (issue 22: an entry is looked up, not
+ * decoded, unless it has escapes): the same shard escaped or in runs is one shard, read once;
+ * a bad entry after thousands of good ones is still located by its line and column. */
+static void index_names(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_folder_info f;
+    char err[1200];
+    mkdirs("escaped");
+    write_text("escaped/config.json", config_json);
+    write_shards("escaped");
+    write_text("escaped/model.safetensors.index.json",
+               "{\"weight_map\": {"
+               "\"model.embed_tokens.weight\": \"model-00001-of-00002.safetensors\", "
+               "\"model.layers.0.self_attn.q_proj.weight\": \"model\\u002d00001-of-00002.safetensors\", "
+               "\"model.layers.1.self_attn.q_proj.weight\": \"model-00002-of-00002.safetensors\", "
+               "\"model.layers.2.enorm.weight\": \"model-00001-of-00002.safetensors\", "
+               "\"vision_tower.proj.weight\": \"model-00002-of-00002\\u002esafetensors\"}}");
+    load_folder("escaped", &s, &f, 0, err, sizeof err);
+    assert_int_equal(f.st.files, 2);
+    assert_int_equal(f.st.tensors, 5);
+    /* an escape that decodes to a path is refused like the plain path */
+    write_text("escaped/model.safetensors.index.json",
+               "{\"weight_map\": {\"a\": \"model-00001-of-00002.safetensors\",\n"
+               "  \"b\": \"..\\/x\"}}");
+    load_folder("escaped", &s, &f, KV_ERR_FORMAT, err, sizeof err);
+    assert_non_null(strstr(err, "index.json:2:9: weight_map: a shard must be a file of this "
+                                "folder"));
+    /* 5,000 good entries (the token array grows, the names repeat), then a bad one: its
+     * line and column as before */
+    size_t cap = 5000 * 80 + 200, n = 0;
+    char *big = malloc(cap);
+    assert_non_null(big);
+    n += (size_t)snprintf(big + n, cap - n, "{\n  \"weight_map\": {\n");
+    for (int i = 0; i < 5000; i++)
+        n += (size_t)snprintf(big + n, cap - n, "    \"t.%d\": \"model-0000%d-of-00002.safetensors\",\n",
+                              i, 1 + i % 2);
+    n += (size_t)snprintf(big + n, cap - n, "    \"last\": 7\n  }\n}\n");
+    write_text("escaped/model.safetensors.index.json", big);
+    load_folder("escaped", &s, &f, KV_ERR_FORMAT, err, sizeof err);
+    assert_non_null(strstr(err, "index.json:5003:13: weight_map: a shard must be a file name "
+                                "(a string)"));
+    /* and a JSON error there: located once, where it is */
+    big[n - 7] = ','; /* "7,  }" */
+    write_text("escaped/model.safetensors.index.json", big);
+    load_folder("escaped", &s, &f, KV_ERR_FORMAT, err, sizeof err);
+    assert_non_null(strstr(err, "index.json:5003:17: trailing comma"));
+    free(big);
+}
+
 /* One file from disk: its header only; short, lying and missing files. */
 static void load_file(void **state)
 {
@@ -820,7 +871,8 @@ int main(void)
         cmocka_unit_test(bad_lengths),      cmocka_unit_test(bad_json),
         cmocka_unit_test(bad_tensors),      cmocka_unit_test(truncated_everywhere),
         cmocka_unit_test(load_file),
-        cmocka_unit_test(folders),          cmocka_unit_test(gguf_folder),
+        cmocka_unit_test(folders),          cmocka_unit_test(index_names),
+        cmocka_unit_test(gguf_folder),
         cmocka_unit_test(hf_cache),         cmocka_unit_test(binary),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,16 @@ static const struct {
 
 /* ---- lookups with checks ---------------------------------------------------------------- */
 
+/* The keys of one object by hash (issue 22: a config is asked for a hundred keys, and its top
+ * object has dozens; kv_json_find looks at each of them every time). Each distinct key keeps
+ * its last occurrence, as kv_json_find answers; 0 slots: no index, kv_json_find is asked. */
+typedef struct {
+    size_t obj;
+    size_t *slot; /* key token + 1; 0: empty */
+    size_t *hash; /* the slot's key's hash */
+    size_t mask;  /* slots - 1 (a power of two), or no index when slot is NULL */
+} key_index;
+
 typedef struct {
     const char *text;
     size_t len;
@@ -151,7 +162,103 @@ typedef struct {
     size_t root, model; /* the top object, and the language-model object in it */
     char *err;
     size_t errcap;
+    key_index ix[2];    /* of root and of model */
 } cfg;
+
+#define KEY_MAX 256 /* a key decoded for the index: longer ones leave the object unindexed */
+
+/* A key's hash from its length and its first and last eight bytes (keys differ there; equal
+ * hashes are told apart by kv_json_string_eq). */
+static size_t key_hash(const char *s, size_t n)
+{
+    uint64_t a = 0, b = 0;
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+    } else {
+        memcpy(&a, s, n);
+    }
+    uint64_t h = (a * 0x9E3779B97F4A7C15u) ^ (b * 0xC2B2AE3D27D4EB4Fu) ^ n;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Key token k decoded into buf (or its bytes as written when it has no escape): its bytes and
+ * length, or NULL when it is too long or holds a NUL (such a key equals no C string: it is
+ * never found, so it is left out). */
+static const char *key_bytes(const cfg *c, size_t k, char *buf, size_t *n)
+{
+    const kv_json_tok *t = &c->toks[k];
+    const char *raw = c->text + t->start;
+    size_t rl = t->end - t->start;
+    if (!memchr(raw, '\\', rl)) {
+        *n = rl;
+        return raw;
+    }
+    *n = kv_json_string_decode(c->text, t, buf, KEY_MAX);
+    return *n < KEY_MAX && strlen(buf) == *n ? buf : NULL;
+}
+
+static void index_free(key_index *x)
+{
+    free(x->slot);
+    free(x->hash);
+    x->slot = x->hash = NULL;
+}
+
+/* Indexes object obj's keys; no index (and so kv_json_find) when one is too long or memory
+ * is short. */
+static void index_build(cfg *c, key_index *x, size_t obj)
+{
+    memset(x, 0, sizeof *x);
+    x->obj = obj;
+    if (c->toks[obj].type != KV_JSON_OBJECT)
+        return;
+    size_t n = c->toks[obj].size, slots = 16;
+    while (slots < 2 * n)
+        slots *= 2;
+    x->slot = calloc(slots, sizeof *x->slot);
+    x->hash = malloc(slots * sizeof *x->hash);
+    if (!x->slot || !x->hash) {
+        index_free(x);
+        return;
+    }
+    x->mask = slots - 1;
+    char buf[KEY_MAX], other[KEY_MAX];
+    size_t k = obj + 1;
+    for (size_t m = 0; m < n; m++, k = c->toks[k + 1].next) {
+        size_t len;
+        const char *key = key_bytes(c, k, buf, &len);
+        if (!key) {
+            if (c->toks[k].end - c->toks[k].start >= KEY_MAX) { /* too long to index */
+                index_free(x);
+                return;
+            }
+            continue; /* a NUL in it: never found */
+        }
+        size_t h = key_hash(key, len), i = h & x->mask;
+        for (; x->slot[i]; i = (i + 1) & x->mask) {
+            size_t olen, ok = x->slot[i] - 1;
+            const char *o = x->hash[i] == h ? key_bytes(c, ok, other, &olen) : NULL;
+            if (o && olen == len && memcmp(o, key, len) == 0)
+                break; /* the same key again: the later one wins */
+        }
+        x->slot[i] = k + 1;
+        x->hash[i] = h;
+    }
+}
+
+/* kv_json_find(obj, key), through the index when obj has one. */
+static size_t lookup(const cfg *c, size_t obj, const char *key)
+{
+    const key_index *x = obj == c->ix[0].obj ? &c->ix[0] : obj == c->ix[1].obj ? &c->ix[1] : NULL;
+    if (!x || !x->slot)
+        return kv_json_find(c->text, c->toks, obj, key);
+    size_t len = strlen(key), h = key_hash(key, len);
+    for (size_t i = h & x->mask; x->slot[i]; i = (i + 1) & x->mask)
+        if (x->hash[i] == h && kv_json_string_eq(c->text, &c->toks[x->slot[i] - 1], key))
+            return x->slot[i];
+    return 0;
+}
 
 static int cfg_fail(cfg *c, size_t tok, const char *fmt, ...)
 {
@@ -171,9 +278,9 @@ static int cfg_fail(cfg *c, size_t tok, const char *fmt, ...)
  * null (JSON null means "not set" in these files). */
 static size_t find(cfg *c, const char *key)
 {
-    size_t v = kv_json_find(c->text, c->toks, c->model, key);
+    size_t v = lookup(c, c->model, key);
     if (v == 0 && c->model != c->root)
-        v = kv_json_find(c->text, c->toks, c->root, key);
+        v = lookup(c, c->root, key);
     return (v && c->toks[v].type != KV_JSON_NULL) ? v : 0;
 }
 
@@ -291,16 +398,16 @@ static int read_dtypes(cfg *c, kv_spec *s)
     s->arch.quant_scope = KV_QUANT_ALL;
     s->arch.quant_bytes = 0;
 
-    size_t q = kv_json_find(c->text, c->toks, c->root, "quantization_config");
+    size_t q = lookup(c, c->root, "quantization_config");
     if (!q && c->model != c->root)
-        q = kv_json_find(c->text, c->toks, c->model, "quantization_config");
+        q = lookup(c, c->model, "quantization_config");
     if (!q || c->toks[q].type == KV_JSON_NULL)
         return 0;
     if (c->toks[q].type != KV_JSON_OBJECT)
         return cfg_fail(c, q, "quantization_config: expected an object, got %s",
                         type_name(c->toks[q].type));
-    size_t m = kv_json_find(c->text, c->toks, q, "quant_method");
-    size_t b = kv_json_find(c->text, c->toks, q, "bits");
+    size_t m = lookup(c, q, "quant_method");
+    size_t b = lookup(c, q, "bits");
     kv_dtype w = KV_DTYPE_COUNT;
     kv_quant_scope scope = KV_QUANT_LINEAR; /* "bits" without a method: linear layers */
     double bytes = 0;
@@ -330,11 +437,11 @@ static int read_dtypes(cfg *c, kv_spec *s)
     }
     /* compressed-tensors files (Kimi-K2.5) give the width per group, not as "bits":
      * config_groups.<first group>.weights.num_bits */
-    size_t groups = kv_json_find(c->text, c->toks, q, "config_groups");
+    size_t groups = lookup(c, q, "config_groups");
     if (w == KV_DTYPE_COUNT && (!b || c->toks[b].type == KV_JSON_NULL) && groups &&
         c->toks[groups].type == KV_JSON_OBJECT && c->toks[groups].size > 0) {
-        size_t wt = kv_json_find(c->text, c->toks, groups + 2, "weights");
-        b = wt ? kv_json_find(c->text, c->toks, wt, "num_bits") : 0;
+        size_t wt = lookup(c, groups + 2, "weights");
+        b = wt ? lookup(c, wt, "num_bits") : 0;
     }
     if (w == KV_DTYPE_COUNT && b && c->toks[b].type != KV_JSON_NULL) {
         int64_t bits;
@@ -509,7 +616,7 @@ static int read_kda_layers(cfg *c, size_t obj, kv_spec *s)
                                 "full_attn_layers");
     unsigned char seen[KV_MAX_PATTERN] = {0};
     for (size_t k = 0; k < 2; k++) {
-        size_t v = kv_json_find(c->text, c->toks, obj, lists[k]);
+        size_t v = lookup(c, obj, lists[k]);
         if (!v || c->toks[v].type != KV_JSON_ARRAY)
             return cfg_fail(c, v ? v : obj, "linear_attn_config.%s: expected an array of layer "
                                             "numbers from 1 to %lld", lists[k], (long long)s->layers);
@@ -738,7 +845,7 @@ static int obj_int(cfg *c, size_t obj, const char *const *keys, int64_t lo, int6
                    int64_t *out)
 {
     for (; *keys; keys++) {
-        size_t v = kv_json_find(c->text, c->toks, obj, *keys);
+        size_t v = lookup(c, obj, *keys);
         if (v && c->toks[v].type != KV_JSON_NULL)
             return int_value(c, v, *keys, lo, hi, out) == 0 ? 1 : -1;
     }
@@ -1034,7 +1141,7 @@ static const struct {
 /* A tower's family row (its defaults) from its model_type; -1 for an unknown type. */
 static int tower_family(cfg *c, size_t obj)
 {
-    size_t v = kv_json_find(c->text, c->toks, obj, "model_type");
+    size_t v = lookup(c, obj, "model_type");
     for (size_t i = 0; v && i < sizeof tower_families / sizeof tower_families[0]; i++)
         if (c->toks[v].type == KV_JSON_STRING &&
             kv_json_string_eq(c->text, &c->toks[v], tower_families[i].type))
@@ -1108,13 +1215,13 @@ static int tower_merge(cfg *c, size_t obj, kv_tower *t)
         rc = obj_int(c, c->root, keys, 1, MAX_COUNT, &t->merge);
     if (rc < 0)
         return -1;
-    size_t deep = kv_json_find(c->text, c->toks, obj, "deepstack_visual_indexes");
+    size_t deep = lookup(c, obj, "deepstack_visual_indexes");
     if (deep && c->toks[deep].type == KV_JSON_ARRAY)
         t->mergers = 1 + (int64_t)c->toks[deep].size;
     int bias = t->proj_bias; /* Mistral-3 / Llama-4 say whether the projector has biases */
-    size_t b = kv_json_find(c->text, c->toks, c->root, "multimodal_projector_bias");
+    size_t b = lookup(c, c->root, "multimodal_projector_bias");
     if (!b)
-        b = kv_json_find(c->text, c->toks, obj, "multi_modal_projector_bias");
+        b = lookup(c, obj, "multi_modal_projector_bias");
     if (b && (c->toks[b].type == KV_JSON_TRUE || c->toks[b].type == KV_JSON_FALSE))
         bias = c->toks[b].type == KV_JSON_TRUE;
     t->proj_bias = bias;
@@ -1125,7 +1232,7 @@ static int tower_merge(cfg *c, size_t obj, kv_tower *t)
 static int read_tower(cfg *c, const char *key, kv_tower *t)
 {
     memset(t, 0, sizeof *t);
-    size_t obj = kv_json_find(c->text, c->toks, c->root, key);
+    size_t obj = lookup(c, c->root, key);
     if (!obj || c->toks[obj].type != KV_JSON_OBJECT)
         return 0;
     int fam = tower_family(c, obj);
@@ -1159,20 +1266,25 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
         free(toks);
         return KV_ERR_FORMAT;
     }
-    cfg c = {text, len, file, toks, 0, 0, err, errcap};
+    cfg c;
+    memset(&c, 0, sizeof c);
+    c.text = text, c.len = len, c.file = file, c.toks = toks, c.err = err, c.errcap = errcap;
     int rc = -1;
     if (toks[0].type != KV_JSON_OBJECT) {
         cfg_fail(&c, 0, "expected a JSON object at the top level, got %s",
                  type_name(toks[0].type));
         goto done;
     }
+    index_build(&c, &c.ix[0], 0);
     /* multimodal models keep the language model in a nested object */
     static const char *const nested[] = {"text_config", "llm_config", "language_config"};
     for (size_t i = 0; i < sizeof nested / sizeof nested[0] && c.model == 0; i++) {
-        size_t v = kv_json_find(text, toks, 0, nested[i]);
+        size_t v = lookup(&c, 0, nested[i]);
         if (v && toks[v].type == KV_JSON_OBJECT)
             c.model = v;
     }
+    if (c.model != c.root)
+        index_build(&c, &c.ix[1], c.model);
     static const char *const context_keys[] = {"max_position_embeddings", "seq_length", NULL};
     kv_spec out = *s;
     memset(&out.layout, 0, sizeof out.layout);
@@ -1191,12 +1303,14 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
         goto done;
     full_when_window_covers(&out.layout, info->max_context);
     /* a vision or audio tower: SGLang leaves more headroom for such models */
-    out.arch.vision_tower = kv_json_find(text, toks, 0, "vision_config") != 0 ||
-                            kv_json_find(text, toks, 0, "audio_config") != 0;
+    out.arch.vision_tower = lookup(&c, 0, "vision_config") != 0 ||
+                            lookup(&c, 0, "audio_config") != 0;
     out.params_estimated = out.arch.known;
     *s = out;
     rc = 0;
 done:
+    index_free(&c.ix[0]);
+    index_free(&c.ix[1]);
     free(toks);
     return rc == 0 ? KV_OK : KV_ERR_FORMAT;
 }

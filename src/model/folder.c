@@ -128,43 +128,138 @@ static int plain_file_name(const char *s, size_t n)
     return n > 0 && strlen(s) == n && !strchr(s, '/') && !strchr(s, '\\') && s[0] != '.';
 }
 
-/* The distinct shard names of weight_map (object token wm), sorted, malloc'ed. */
+/* The distinct shard names seen so far: the names (malloc'ed) and an open-addressing table
+ * of their indices + 1 by hash, so that each weight_map entry costs a look-up, not a string
+ * of its own (an index names 100,000 tensors and a handful of shards). */
+typedef struct {
+    char **v;
+    size_t n, cap;      /* names, room in v */
+    size_t *slot;       /* index + 1 of a name; 0: empty */
+    size_t *hash;       /* each name's hash */
+    size_t slots;       /* a power of two, at least twice n */
+} name_set;
+
+static size_t bytes_hash(const char *s, size_t n)
+{
+    size_t h = (size_t)14695981039346656037ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * (size_t)1099511628211u;
+    return h;
+}
+
+/* The index + 1 of the name s (n bytes, hash h), or 0. */
+static size_t set_find(const name_set *ns, const char *s, size_t n, size_t h)
+{
+    for (size_t k = h & (ns->slots - 1); ns->slot[k]; k = (k + 1) & (ns->slots - 1)) {
+        size_t i = ns->slot[k] - 1;
+        if (ns->hash[i] == h && strlen(ns->v[i]) == n && memcmp(ns->v[i], s, n) == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+/* Adds s (malloc'ed, n bytes, hash h, not in the set): 0, or -1 out of memory (s freed). */
+static int set_add(name_set *ns, char *s, size_t h)
+{
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap * 2 + 8;
+        char **v = realloc(ns->v, cap * sizeof *v);
+        size_t *hash = v ? realloc(ns->hash, cap * sizeof *hash) : NULL;
+        if (v)
+            ns->v = v;
+        if (!v || !hash) {
+            free(s);
+            return -1;
+        }
+        ns->hash = hash;
+        ns->cap = cap;
+    }
+    if (2 * (ns->n + 1) > ns->slots) { /* rehash into twice the slots */
+        size_t slots = ns->slots ? ns->slots * 2 : 16;
+        size_t *slot = calloc(slots, sizeof *slot);
+        if (!slot) {
+            free(s);
+            return -1;
+        }
+        for (size_t i = 0; i < ns->n; i++) {
+            size_t k = ns->hash[i] & (slots - 1);
+            while (slot[k])
+                k = (k + 1) & (slots - 1);
+            slot[k] = i + 1;
+        }
+        free(ns->slot);
+        ns->slot = slot;
+        ns->slots = slots;
+    }
+    size_t k = h & (ns->slots - 1);
+    while (ns->slot[k])
+        k = (k + 1) & (ns->slots - 1);
+    ns->v[ns->n] = s;
+    ns->hash[ns->n] = h;
+    ns->slot[k] = ++ns->n;
+    return 0;
+}
+
+/* The distinct shard names of weight_map (object token wm), sorted, malloc'ed. An entry whose
+ * bytes are those of the entry before it (the usual case: the map is sorted by tensor, the
+ * shards in runs) is the same shard; one without escapes is looked up by its bytes as
+ * written (they are its decoded name); only a new name is decoded, checked and kept. */
 static long shard_names(const char *text, size_t len, const kv_json_tok *t, size_t wm,
                         const char *shown, char ***out, char *err, size_t errcap)
 {
-    char **v = calloc(t[wm].size + 1, sizeof *v);
-    size_t n = 0, i = wm + 1;
-    if (!v) {
-        snprintf(err, errcap, "%s: out of memory", shown);
-        return -1;
-    }
+    name_set ns = {NULL, 0, 0, NULL, NULL, 0};
+    size_t i = wm + 1, last_at = 0, last_len = 0;
+    int have_last = 0;
     for (size_t k = 0; k < t[wm].size; k++, i = t[i + 1].next) {
         const kv_json_tok *val = &t[i + 1];
+        const char *raw = text + val->start;
+        size_t rl = val->end - val->start;
+        if (val->type == KV_JSON_STRING && have_last && rl == last_len &&
+            memcmp(raw, text + last_at, rl) == 0)
+            continue;
+        int plain = val->type == KV_JSON_STRING && !memchr(raw, '\\', rl);
+        size_t h = plain ? bytes_hash(raw, rl) : 0;
+        if (plain && ns.slots && set_find(&ns, raw, rl, h)) {
+            have_last = 1, last_at = val->start, last_len = rl;
+            continue;
+        }
         size_t need = kv_json_string_decode(text, val, NULL, 0) + 1;
         char *s = val->type == KV_JSON_STRING ? malloc(need) : NULL;
         if (s)
             kv_json_string_decode(text, val, s, need);
         if (!s || !plain_file_name(s, need - 1)) {
             free(s);
-            free_names(v, (long)n);
+            free_names(ns.v, (long)ns.n);
+            free(ns.slot);
+            free(ns.hash);
             json_fail(shown, text, len, val->start, "weight_map: ",
                       val->type != KV_JSON_STRING ? "a shard must be a file name (a string)"
                                                : "a shard must be a file of this folder",
                       err, errcap);
             return -1;
         }
-        v[n++] = s;
+        h = bytes_hash(s, need - 1); /* the decoded name's (the same bytes when plain) */
+        if (ns.slots && set_find(&ns, s, need - 1, h)) {
+            free(s);
+        } else if (set_add(&ns, s, h) < 0) {
+            free_names(ns.v, (long)ns.n);
+            free(ns.slot);
+            free(ns.hash);
+            snprintf(err, errcap, "%s: out of memory", shown);
+            return -1;
+        }
+        have_last = 1, last_at = val->start, last_len = rl;
     }
-    qsort(v, n, sizeof *v, by_string);
-    size_t u = 0;
-    for (size_t k = 0; k < n; k++) { /* one header read per shard, however many tensors */
-        if (u > 0 && strcmp(v[u - 1], v[k]) == 0)
-            free(v[k]);
-        else
-            v[u++] = v[k];
+    free(ns.slot);
+    free(ns.hash);
+    if (!ns.v && !(ns.v = malloc(sizeof *ns.v))) { /* an empty map: an empty list */
+        snprintf(err, errcap, "%s: out of memory", shown);
+        return -1;
     }
-    *out = v;
-    return (long)u;
+    /* one header read per shard, however many tensors, in the order of their names */
+    qsort(ns.v, ns.n, sizeof *ns.v, by_string);
+    *out = ns.v;
+    return (long)ns.n;
 }
 
 /* Tokenizes an index file; the token array grows as the file needs. */

@@ -11,6 +11,7 @@
  */
 #include "gguf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,20 +73,49 @@ int gguf_fail(gguf_cur *c, size_t at, const char *fmt, ...)
 
 uint64_t gguf_le(const unsigned char *p, size_t n)
 {
+    if (n == 4) /* the usual widths as one expression: the compiler reads them at once */
+        return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    if (n == 8)
+        return gguf_le(p, 4) | gguf_le(p + 4, 4) << 32;
     uint64_t v = 0;
     while (n--)
         v = (v << 8) | p[n];
     return v;
 }
 
-/* Fails unless n more bytes are there; "what" names the field. */
+void gguf_cur_init(gguf_cur *c, const unsigned char *data, size_t len, const char *label,
+                   char *err, size_t errcap, int adapter)
+{
+    memset(c, 0, sizeof *c);
+    c->p = c->kv = data;
+    c->len = c->kv_len = len;
+    c->label = label;
+    c->err = err;
+    c->errcap = errcap;
+    c->adapter = adapter;
+    c->keep = SIZE_MAX;
+}
+
+/* The byte at file offset off (within the bytes at hand). */
+#define AT(c, off) ((c)->p + ((off) - (c)->base))
+
+/* Bytes left at hand from the cursor. */
+static size_t left(const gguf_cur *c)
+{
+    return c->base + c->len - c->pos;
+}
+
+/* Fails unless n more bytes are there (brought by c->more when it can); "what" names the
+ * field. */
 static int need(gguf_cur *c, uint64_t n, const char *what)
 {
-    if (n <= c->len - c->pos)
+    if (n <= left(c))
         return 0;
     if (c->pos + n > KV_GGUF_MAX_HEADER || n > KV_GGUF_MAX_HEADER)
         return gguf_fail(c, c->pos, "%s runs past %u MiB: the header is too large to be real",
                          what, KV_GGUF_MAX_HEADER >> 20);
+    if (c->more && c->more(c, (size_t)n) == 0 && n <= left(c))
+        return 0;
     c->short_read = 1;
     return gguf_fail(c, c->pos, "file ends inside %s", what);
 }
@@ -94,7 +124,7 @@ static int rd(gguf_cur *c, size_t n, const char *what, uint64_t *out)
 {
     if (need(c, n, what) < 0)
         return -1;
-    *out = gguf_le(c->p + c->pos, n);
+    *out = gguf_le(AT(c, c->pos), n);
     c->pos += n;
     return 0;
 }
@@ -111,7 +141,7 @@ static int rd_string(gguf_cur *c, uint64_t max, const char *what, const char **s
                          (unsigned long long)len, (unsigned long long)max);
     if (need(c, len, what) < 0)
         return -1;
-    *s = (const char *)c->p + c->pos;
+    *s = (const char *)AT(c, c->pos);
     *n = (size_t)len;
     c->pos += (size_t)len;
     return 0;
@@ -128,20 +158,23 @@ static int skip_scalar(gguf_cur *c, uint32_t t)
            : (c->pos += value_types[t].size, 0);
 }
 
-static int check_type(gguf_cur *c, size_t at, uint64_t t, const char *key, size_t klen,
+/* The key at file offset kat (its length, then its bytes: read already, so at hand). */
+#define KEY(c, kat) ((const char *)AT(c, (kat) + 8))
+
+static int check_type(gguf_cur *c, size_t at, uint64_t t, size_t kat, size_t klen,
                       int in_array)
 {
     if (t >= GGUF_TYPES)
         return gguf_fail(c, at, "unknown value type %llu for key '%.*s'",
-                         (unsigned long long)t, (int)(klen > 80 ? 80 : klen), key);
+                         (unsigned long long)t, (int)(klen > 80 ? 80 : klen), KEY(c, kat));
     if (in_array && t == GGUF_ARRAY)
         return gguf_fail(c, at, "nested array in key '%.*s'", (int)(klen > 80 ? 80 : klen),
-                         key);
+                         KEY(c, kat));
     return 0;
 }
 
 /* Walks one value of type t, filling *v (where it is). */
-static int walk_value(gguf_cur *c, uint32_t t, const char *key, size_t klen, gguf_value *v)
+static int walk_value(gguf_cur *c, uint32_t t, size_t kat, size_t klen, gguf_value *v)
 {
     v->type = t;
     v->at = c->pos;
@@ -149,7 +182,7 @@ static int walk_value(gguf_cur *c, uint32_t t, const char *key, size_t klen, ggu
         return skip_scalar(c, t);
     uint64_t et, count;
     size_t at = c->pos;
-    if (rd(c, 4, "an array's element type", &et) < 0 || check_type(c, at, et, key, klen, 1) < 0)
+    if (rd(c, 4, "an array's element type", &et) < 0 || check_type(c, at, et, kat, klen, 1) < 0)
         return -1;
     at = c->pos;
     if (rd(c, 8, "an array's length", &count) < 0)
@@ -159,7 +192,7 @@ static int walk_value(gguf_cur *c, uint32_t t, const char *key, size_t klen, ggu
     if (count > GGUF_MAX_ELEMS || c->pos >= KV_GGUF_MAX_HEADER ||
         count > (KV_GGUF_MAX_HEADER - c->pos) / least)
         return gguf_fail(c, at, "array of %llu elements in key '%.*s' is absurd",
-                         (unsigned long long)count, (int)(klen > 80 ? 80 : klen), key);
+                         (unsigned long long)count, (int)(klen > 80 ? 80 : klen), KEY(c, kat));
     v->elem_type = (uint32_t)et;
     v->count = count;
     v->at = c->pos;
@@ -184,10 +217,11 @@ static int general_key(gguf_cur *c, const char *k, size_t n, const gguf_value *v
         if (v->type != GGUF_STRING)
             return gguf_fail(c, v->at, "'%.*s' must be a STRING, not %s", (int)n, k,
                              value_types[v->type].name);
-        size_t len = (size_t)gguf_le(c->p + v->at, 8);
-        const char *s = (const char *)c->p + v->at + 8;
+        size_t len = (size_t)gguf_le(AT(c, v->at), 8);
+        const char *s = (const char *)AT(c, v->at + 8);
         if (k[8] == 'n') {
             m->name = s;
+            m->name_at = v->at + 8;
             m->name_len = len;
         } else {
             if (len == 0 || len >= archcap)
@@ -201,7 +235,7 @@ static int general_key(gguf_cur *c, const char *k, size_t n, const gguf_value *v
         if (v->type != 4)
             return gguf_fail(c, v->at, "general.alignment must be a UINT32, not %s",
                              value_types[v->type].name);
-        *align = gguf_le(c->p + v->at, 4);
+        *align = gguf_le(AT(c, v->at), 4);
         if (*align == 0 || (*align & (*align - 1)) != 0)
             return gguf_fail(c, v->at, "general.alignment %llu is not a power of two",
                              (unsigned long long)*align);
@@ -224,11 +258,12 @@ static int walk_kv(gguf_cur *c, uint64_t n_kv, int pass, char *arch, size_t arch
         if (klen == 0)
             return gguf_fail(c, kat, "empty key");
         size_t tat = c->pos;
-        if (rd(c, 4, "a value type", &t) < 0 || check_type(c, tat, t, k, klen, 0) < 0)
+        if (rd(c, 4, "a value type", &t) < 0 || check_type(c, tat, t, kat, klen, 0) < 0)
             return -1;
         gguf_value v = {1, (uint32_t)t, 0, 0, 0, kat};
-        if (walk_value(c, (uint32_t)t, k, klen, &v) < 0)
+        if (walk_value(c, (uint32_t)t, kat, klen, &v) < 0)
             return -1;
+        k = KEY(c, kat); /* the bytes may have moved while the value was read */
         if (pass == 0) {
             if (general_key(c, k, klen, &v, arch, archcap, align, m) < 0)
                 return -1;
@@ -309,39 +344,66 @@ static void group_bytes(kv_gguf_info *g, const char *name, size_t n, double byte
         g->output_bytes += bytes;
 }
 
-/* One tensor info: name, shape, type, offset (which must follow the tensors before it). */
 /* The tensor names seen so far, to refuse a name given twice (llama.cpp's gguf_init refuses
- * such a file: "duplicate tensor name"); open addressing over (offset, length) in the header,
- * sized for the file's own tensor count. */
+ * such a file: "duplicate tensor name"): open addressing over 64-bit hashes of the names, with
+ * where each name is (its length's offset in the file) and which tensor it was. The names
+ * themselves are not kept: a hash met again is checked against the first name's bytes,
+ * fetched from wherever they are (the file, when the reader has moved on). 16 bytes a slot,
+ * at least two slots a tensor. */
 typedef struct {
-    size_t *at;  /* each slot: the name's offset + 1 in the header; 0: empty */
-    size_t *len;
-    size_t *index; /* which tensor it was */
-    size_t cap;
+    uint64_t hash;
+    uint32_t at;    /* the name's offset (of its length) in the header; 0: empty */
+    uint32_t index; /* which tensor it was */
+} name_slot;
+
+typedef struct {
+    name_slot *slot;
+    size_t mask; /* slots - 1, a power of two */
 } name_set;
 
-static size_t name_hash(const char *s, size_t n)
+static uint64_t name_hash(const char *s, size_t n)
 {
-    size_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    uint64_t h = 0x9E3779B97F4A7C15u ^ n;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, s + i, n - i < 8 ? n - i : 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
+    }
     return h;
 }
 
-/* Adds the name at (at, n) of tensor i; -1 with *first when it was there already. */
-static int name_add(name_set *ns, const gguf_cur *c, size_t at, size_t n, size_t i,
+/* n bytes of the file at offset at into out: at hand, or fetched. 0 or -1. */
+static int bytes_at(gguf_cur *c, size_t at, void *out, size_t n)
+{
+    if (at >= c->base && at - c->base <= c->len && n <= c->len - (at - c->base)) {
+        memcpy(out, AT(c, at), n);
+        return 0;
+    }
+    return c->fetch ? c->fetch(c, at, out, n) : -1;
+}
+
+/* Adds the name (n bytes; its length at offset at) of tensor i; -1 with *first when it was
+ * there already. */
+static int name_add(name_set *ns, gguf_cur *c, size_t at, const char *name, size_t n, size_t i,
                     size_t *first)
 {
-    const char *s = (const char *)c->p + at;
-    for (size_t k = name_hash(s, n) % ns->cap;; k = (k + 1) % ns->cap) {
-        if (ns->at[k] == 0) {
-            ns->at[k] = at + 1;
-            ns->len[k] = n;
-            ns->index[k] = i;
+    uint64_t h = name_hash(name, n);
+    for (size_t k = (size_t)h & ns->mask;; k = (k + 1) & ns->mask) {
+        name_slot *e = &ns->slot[k];
+        if (e->at == 0) {
+            e->hash = h;
+            e->at = (uint32_t)at;
+            e->index = (uint32_t)i;
             return 0;
         }
-        if (ns->len[k] == n && memcmp(c->p + ns->at[k] - 1, s, n) == 0) {
-            *first = ns->index[k];
+        if (e->hash != h)
+            continue;
+        unsigned char len[8];
+        char other[GGUF_MAX_NAME];
+        if (bytes_at(c, e->at, len, 8) == 0 && gguf_le(len, 8) == n &&
+            bytes_at(c, (size_t)e->at + 8, other, n) == 0 && memcmp(other, name, n) == 0) {
+            *first = e->index;
             return -1;
         }
     }
@@ -350,16 +412,20 @@ static int name_add(name_set *ns, const gguf_cur *c, size_t at, size_t n, size_t
 static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info *g,
                        name_set *ns, size_t index)
 {
-    const char *name = NULL;
+    const char *raw = NULL;
+    char name[GGUF_MAX_NAME + 1]; /* a copy: the bytes at hand may move as more are read */
     size_t nlen = 0, at = c->pos;
     uint64_t nd, t, off, bytes = 0, elems = 0;
     int64_t ne[4] = {1, 1, 1, 1};
-    if (rd_string(c, GGUF_MAX_NAME, "a tensor name", &name, &nlen) < 0)
+    c->mark = at;
+    if (rd_string(c, GGUF_MAX_NAME, "a tensor name", &raw, &nlen) < 0)
         return -1;
     if (nlen == 0)
         return gguf_fail(c, at, "empty tensor name");
+    memcpy(name, raw, nlen);
+    name[nlen] = '\0';
     size_t first = 0;
-    if (ns && name_add(ns, c, (size_t)(name - (const char *)c->p), nlen, index, &first) < 0)
+    if (ns && name_add(ns, c, at, name, nlen, index, &first) < 0)
         return gguf_fail(c, at, "tensor '%.*s' is named twice (tensors %zu and %zu): llama.cpp "
                                 "refuses such a file", (int)(nlen > 64 ? 64 : nlen), name,
                          first, index);
@@ -395,7 +461,8 @@ static int walk_tensor(gguf_cur *c, uint64_t align, uint64_t *next, kv_gguf_info
     if (c->adapter && !c->odd &&
         !(nlen > 7 && (memcmp(name + nlen - 7, ".lora_a", 7) == 0 ||
                        memcmp(name + nlen - 7, ".lora_b", 7) == 0))) {
-        c->odd = name;
+        memcpy(c->odd_name, name, nlen);
+        c->odd = c->odd_name;
         c->odd_len = nlen;
     }
     g->weight_bytes += (double)bytes;
@@ -446,21 +513,24 @@ static int parse(gguf_cur *c, kv_spec *s, kv_model_info *info, kv_gguf_info *g)
     g->n_kv = (int64_t)n_kv;
     if (walk_kv(c, n_kv, 0, arch, sizeof arch, &align, &m) < 0)
         return -1;
-    size_t end_kv = c->pos;
-    name_set ns = {NULL, NULL, NULL, (size_t)n_t * 2 + 1};
-    ns.at = calloc(ns.cap, sizeof *ns.at);
-    ns.len = calloc(ns.cap, sizeof *ns.len);
-    ns.index = calloc(ns.cap, sizeof *ns.index);
-    if (!ns.at || !ns.len || !ns.index) {
-        free(ns.at), free(ns.len), free(ns.index);
+    size_t end_kv = c->pos, slots = 16;
+    c->keep = end_kv; /* the metadata stays at hand (the second walk, the model rules) */
+    while (slots < 2 * (size_t)n_t)
+        slots *= 2;
+    name_set ns = {calloc(slots, sizeof(name_slot)), slots - 1};
+    if (!ns.slot)
         return gguf_fail(c, 8, "out of memory for %llu tensor names", (unsigned long long)n_t);
-    }
     int bad = 0;
     for (uint64_t i = 0; i < n_t && !bad; i++)
         bad = walk_tensor(c, align, &next, g, &ns, (size_t)i) < 0;
-    free(ns.at), free(ns.len), free(ns.index);
+    free(ns.slot);
     if (bad)
         return -1;
+    c->p = c->kv; /* back to the metadata */
+    c->base = 0;
+    c->len = c->kv_len;
+    if (m.name)
+        m.name = (const char *)c->p + m.name_at;
     g->alignment = align;
     g->data_offset = n_t ? (c->pos + align - 1) / align * align : c->pos;
     g->data_bytes = next;
@@ -498,7 +568,8 @@ kv_status kv_gguf_adapter_read(const unsigned char *data, size_t len, const char
     kv_spec s;
     kv_model_info info;
     kv_spec_defaults(&s);
-    gguf_cur c = {data, len, 0, label, err, errcap, 0, 1, NULL, 0};
+    gguf_cur c;
+    gguf_cur_init(&c, data, len, label, err, errcap, 1);
     return gguf_read_cur(&c, &s, &info, g);
 }
 
@@ -506,6 +577,7 @@ kv_status kv_gguf_read(const unsigned char *data, size_t len, const char *label,
                  kv_model_info *info, kv_gguf_info *g, char *err, size_t errcap)
 {
     kv_gguf_info own; /* when the caller does not want it */
-    gguf_cur c = {data, len, 0, label, err, errcap, 0, 0, NULL, 0};
+    gguf_cur c;
+    gguf_cur_init(&c, data, len, label, err, errcap, 0);
     return gguf_read_cur(&c, s, info, g ? g : &own);
 }

@@ -9,8 +9,12 @@
 
 #include <stdarg.h>
 
-/* A bounded forward cursor over the header bytes. */
-typedef struct {
+/* A bounded forward cursor over the header bytes. Offsets (pos, and every offset kept) are
+ * from the start of the file; the bytes at hand are p[0..len), those of the file at
+ * [base, base + len). A reader from memory has them all (base 0); the file reader brings more
+ * as the cursor needs them (more), keeping the metadata (the first `keep` bytes, at kv) and
+ * a window of the tensor infos after it. */
+typedef struct gguf_cur {
     const unsigned char *p;
     size_t len, pos;
     const char *label;
@@ -19,7 +23,25 @@ typedef struct {
     int short_read; /* the failure was "the buffer ends here" (load_file reads more) */
     int adapter;    /* a LoRA adapter: tensors only, every one a .lora_a / .lora_b */
     const char *odd; size_t odd_len; /* adapter: the first tensor of another suffix */
+    char odd_name[64];               /* its name (odd points here) */
+    size_t base;                     /* the file offset of p[0] */
+    const unsigned char *kv;         /* the file's first kv_len bytes (the metadata) */
+    size_t kv_len;
+    size_t keep;                     /* SIZE_MAX while the metadata is read; then its end */
+    size_t mark;                     /* the tensor info being read starts here */
+    /* at least n more bytes at pos: 0, or -1 (the file ends, or an error of the source) */
+    int (*more)(struct gguf_cur *c, size_t n);
+    /* n bytes of the file at offset at, wherever they are now: 0 or -1 */
+    int (*fetch)(struct gguf_cur *c, size_t at, void *out, size_t n);
+    void *src;
 } gguf_cur;
+
+/* The file reader's first read and least window, in bytes (1 MiB; at least 16). */
+extern size_t gguf_file_first_chunk;
+
+/* A cursor over len bytes in memory (the whole header, or its start). */
+void gguf_cur_init(gguf_cur *c, const unsigned char *data, size_t len, const char *label,
+                   char *err, size_t errcap, int adapter);
 
 /* One metadata value kept for the model rules: where its bytes are, not a copy. */
 typedef struct {
@@ -43,6 +65,7 @@ typedef enum {
 typedef struct {
     gguf_value v[GK_COUNT];
     const char *name; size_t name_len; /* general.name, borrowed from the buffer */
+    size_t name_at;                    /* its offset (the buffer may move while reading) */
     uint64_t vocab;                    /* elements of tokenizer.ggml.tokens; 0: absent */
 } gguf_meta;
 

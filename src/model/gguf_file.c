@@ -14,13 +14,98 @@
 
 #define FIRST_CHUNK (1u << 20)
 
-/* Reads until buf holds want bytes or the file ends; *eof says which. */
-static int fill(FILE *f, unsigned char *buf, size_t *have, size_t want, int *eof)
+/* The first read and the window's least size (internal: the fuzz target makes it small, so
+ * that every input slides the window). */
+size_t gguf_file_first_chunk = FIRST_CHUNK;
+
+/* The file as the cursor reads it: one buffer holding the metadata (kept whole: the second
+ * walk and the model rules look at it again) and then a window on the tensor infos, which
+ * slides: what the cursor has walked past is dropped. Every byte is read once; nothing is
+ * parsed again; the memory is the metadata and a window, not the header. */
+typedef struct {
+    FILE *f;
+    unsigned char *buf;
+    size_t cap;
+    size_t fpos;        /* where the file is (the end of what was read) */
+    int eof, error, oom;
+    size_t first_chunk; /* the first read and the window's least size */
+} stream;
+
+/* Reads into buf[at, at + want) from the file; the bytes got. */
+static size_t fill(stream *s, size_t at, size_t want)
 {
-    size_t got = fread(buf + *have, 1, want - *have, f);
-    *have += got;
-    *eof = *have < want;
-    return ferror(f) ? -1 : 0;
+    size_t got = want ? fread(s->buf + at, 1, want, s->f) : 0;
+    s->fpos += got;
+    if (got < want) {
+        s->eof = 1;
+        if (ferror(s->f))
+            s->error = 1;
+    }
+    return got;
+}
+
+static int grow(stream *s, size_t cap)
+{
+    unsigned char *b = realloc(s->buf, cap);
+    if (!b) {
+        s->oom = 1;
+        return -1;
+    }
+    s->buf = b;
+    s->cap = cap;
+    return 0;
+}
+
+/* gguf_cur.more: n more bytes at the cursor. */
+static int more(gguf_cur *c, size_t n)
+{
+    stream *s = c->src;
+    if (s->eof || s->error || s->oom)
+        return -1;
+    size_t end = c->pos + n; /* the file offset the bytes must reach (<= the 64 MiB bound) */
+    if (c->keep == SIZE_MAX) { /* the metadata: everything from offset 0 stays */
+        size_t cap = s->cap;
+        while (cap < end)
+            cap = cap * 2 > KV_GGUF_MAX_HEADER ? KV_GGUF_MAX_HEADER : cap * 2;
+        if (cap > s->cap && grow(s, cap) < 0)
+            return -1;
+        c->len += fill(s, c->len, s->cap - c->len);
+        c->p = c->kv = s->buf;
+        c->kv_len = c->len;
+        return 0;
+    }
+    size_t keep = c->keep;
+    if (c->base == 0) { /* the first slide: the window starts where the metadata ends */
+        c->base = keep;
+        c->len -= keep;
+        c->kv_len = keep;
+    }
+    /* drop what the cursor has walked past (before the tensor info being read) */
+    size_t drop = c->mark > c->base ? c->mark - c->base : 0;
+    memmove(s->buf + keep, s->buf + keep + drop, c->len - drop);
+    c->base += drop;
+    c->len -= drop;
+    size_t room = keep + (end - c->base); /* the buffer must hold this much */
+    size_t cap = s->cap < keep + s->first_chunk ? keep + s->first_chunk : s->cap;
+    while (cap < room)
+        cap *= 2;
+    if (cap > s->cap && grow(s, cap) < 0)
+        return -1;
+    size_t want = s->cap - keep - c->len, last = KV_GGUF_MAX_HEADER - (c->base + c->len);
+    c->len += fill(s, keep + c->len, want < last ? want : last);
+    c->p = s->buf + keep;
+    c->kv = s->buf;
+    return 0;
+}
+
+/* gguf_cur.fetch: bytes the window has left behind (a tensor name met again). */
+static int fetch(gguf_cur *c, size_t at, void *out, size_t n)
+{
+    stream *s = c->src;
+    int ok = fseek(s->f, (long)at, SEEK_SET) == 0 && fread(out, 1, n, s->f) == n;
+    if (fseek(s->f, (long)s->fpos, SEEK_SET) != 0)
+        s->error = 1;
+    return ok ? 0 : -1;
 }
 
 /* The data section must lie within the file (when its size can be known). */
@@ -50,32 +135,30 @@ static kv_status load(const char *path, kv_spec *s, kv_model_info *info, kv_gguf
     FILE *f = config_open(path, name, sizeof name, err, errcap);
     if (!f)
         return KV_ERR_FILE;
-    size_t cap = FIRST_CHUNK, have = 0;
-    unsigned char *buf = NULL;
-    int rc = KV_ERR_FORMAT, eof = 0;
+    int rc = KV_ERR_FORMAT;
     kv_gguf_info own;
     if (!g)
         g = &own;
-    for (;;) {
-        unsigned char *bigger = realloc(buf, cap);
-        if (!bigger) {
-            snprintf(err, errcap, "%s: out of memory", name);
-            break;
-        }
-        buf = bigger;
-        if (fill(f, buf, &have, cap, &eof) < 0) {
-            snprintf(err, errcap, "%s: read error", name);
-            break;
-        }
-        gguf_cur c = {buf, have, 0, name, err, errcap, 0, adapter, NULL, 0};
+    size_t first = gguf_file_first_chunk < 16 ? 16 : gguf_file_first_chunk;
+    stream st = {f, NULL, 0, 0, 0, 0, 0, first};
+    if (grow(&st, first) < 0) {
+        snprintf(err, errcap, "%s: out of memory", name);
+    } else {
+        gguf_cur c;
+        size_t have = fill(&st, 0, first);
+        gguf_cur_init(&c, st.buf, have, name, err, errcap, adapter);
+        c.more = more;
+        c.fetch = fetch;
+        c.src = &st;
         rc = gguf_read_cur(&c, s, info, g);
-        if (rc == 0 || !c.short_read || eof || cap >= KV_GGUF_MAX_HEADER) {
-            if (rc == 0 && check_extent(f, name, g, err, errcap) < 0)
-                rc = KV_ERR_FORMAT;
-            break;
-        }
-        cap = cap * 2 > KV_GGUF_MAX_HEADER ? KV_GGUF_MAX_HEADER : cap * 2;
+        if (st.oom) /* what stopped the reading, rather than where it stopped */
+            rc = KV_ERR_FORMAT, snprintf(err, errcap, "%s: out of memory", name);
+        else if (st.error)
+            rc = KV_ERR_FORMAT, snprintf(err, errcap, "%s: read error", name);
+        else if (rc == 0 && check_extent(f, name, g, err, errcap) < 0)
+            rc = KV_ERR_FORMAT;
     }
+    unsigned char *buf = st.buf;
     free(buf);
     fclose(f);
     return rc;

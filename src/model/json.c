@@ -8,16 +8,26 @@
 #include "kvcalc_json.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The cursor is a pointer (cur, end), not an index: the tokens' size_t fields cannot alias
+ * it, so the compiler keeps it in a register while tokens are written. */
 typedef struct {
-    const char *s;
-    size_t len, pos;
+    const char *s; /* the text */
+    const unsigned char *cur, *end;
     kv_json_tok *toks;
     size_t cap, n, max_depth;
-    kv_json_error *err;
+    kv_json_tok **grow; /* kv_json_parse_grow(): the array to realloc, up to `most` tokens */
+    size_t most;
+    const unsigned char *err_at; /* the failure: where and what (located as a line and a
+                                    column only once the parse has failed, never on the way) */
+    const char *err_msg;
+    int oom; /* the token array could not grow: no position */
 } parser;
+
+#define POS(p, at) ((size_t)((const char *)(at) - (p)->s))
 
 void kv_json_locate(const char *text, size_t len, size_t offset, size_t *line, size_t *col)
 {
@@ -34,44 +44,64 @@ void kv_json_locate(const char *text, size_t len, size_t offset, size_t *line, s
     *col = c;
 }
 
-static int fail_at(parser *p, size_t pos, const char *msg)
+static int fail_at(parser *p, const unsigned char *at, const char *msg)
 {
-    kv_json_locate(p->s, p->len, pos, &p->err->line, &p->err->col);
-    p->err->msg = msg;
+    p->err_at = at;
+    p->err_msg = msg;
     return -1;
 }
 
 static int fail(parser *p, const char *msg)
 {
-    return fail_at(p, p->pos, msg);
+    return fail_at(p, p->cur, msg);
 }
+
+/* 1 for JSON's whitespace: space, tab, newline, carriage return. */
+static const unsigned char ws[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
 static void skip_ws(parser *p)
 {
-    while (p->pos < p->len) {
-        char c = p->s[p->pos];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-            break;
-        p->pos++;
-    }
+    const unsigned char *c = p->cur, *e = p->end;
+    while (c < e && ws[*c])
+        c++;
+    p->cur = c;
 }
 
-static int peek(parser *p)
+static int peek(const parser *p)
 {
-    return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1;
+    return p->cur < p->end ? *p->cur : -1;
 }
 
-static long new_tok(parser *p, kv_json_type type)
+/* The array is full: grow it (kv_json_parse_grow: doubling, up to most), or fail. */
+static int more_toks(parser *p)
 {
-    if (p->n >= p->cap)
+    if (!p->grow || p->cap >= p->most)
         return fail(p, "too many values");
-    kv_json_tok *t = &p->toks[p->n];
+    size_t cap = p->cap * 2 < p->most ? (p->cap ? p->cap * 2 : 1) : p->most;
+    kv_json_tok *t = realloc(*p->grow, cap * sizeof *t);
+    if (!t) {
+        p->oom = 1;
+        return fail(p, "out of memory");
+    }
+    *p->grow = p->toks = t;
+    p->cap = cap;
+    return 0;
+}
+
+static inline long new_tok(parser *p, kv_json_type type)
+{
+    size_t n = p->n;
+    if (n >= p->cap && more_toks(p) < 0)
+        return -1;
+    kv_json_tok *t = &p->toks[n];
+    size_t at = POS(p, p->cur);
     t->type = type;
-    t->start = p->pos;
-    t->end = p->pos;
+    t->start = at;
+    t->end = at;
     t->size = 0;
     t->next = 0;
-    return (long)p->n++;
+    p->n = n + 1;
+    return (long)n;
 }
 
 static int hexval(int c)
@@ -85,28 +115,28 @@ static int hexval(int c)
     return -1;
 }
 
-/* Reads 4 hex digits at p->pos; returns the code unit or -1. */
+/* Reads 4 hex digits at the cursor; returns the code unit or -1 (the cursor unmoved). */
 static long hex4(parser *p)
 {
     long v = 0;
-    if (p->len - p->pos < 4)
+    if (p->end - p->cur < 4)
         return -1;
     for (int i = 0; i < 4; i++) {
-        int h = hexval((unsigned char)p->s[p->pos + (size_t)i]);
+        int h = hexval(p->cur[i]);
         if (h < 0)
             return -1;
         v = v * 16 + h;
     }
-    p->pos += 4;
+    p->cur += 4;
     return v;
 }
 
-/* One UTF-8 sequence starting at p->pos (first byte >= 0x80): checks shape, overlongs,
+/* One UTF-8 sequence at the cursor (first byte >= 0x80): checks shape, overlongs,
  * surrogates and the U+10FFFF limit. */
 static int utf8_seq(parser *p)
 {
-    const unsigned char *u = (const unsigned char *)p->s + p->pos;
-    size_t left = p->len - p->pos, n;
+    const unsigned char *u = p->cur;
+    size_t left = (size_t)(p->end - p->cur), n;
     unsigned long cp, min;
     if (u[0] >= 0xC2 && u[0] <= 0xDF) {
         n = 2, cp = u[0] & 0x1Fu, min = 0x80;
@@ -126,67 +156,103 @@ static int utf8_seq(parser *p)
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return fail(p, "invalid UTF-8");
-    p->pos += n;
+    p->cur += n;
     return 0;
+}
+
+/* One escape, the cursor on its backslash. */
+static int escape(parser *p)
+{
+    p->cur++;
+    int e = peek(p);
+    if (e == 'u') {
+        p->cur++;
+        long cu = hex4(p);
+        if (cu < 0)
+            return fail(p, "bad \\u escape");
+        if (cu >= 0xD800 && cu <= 0xDBFF) { /* a high surrogate needs its low half */
+            if (p->end - p->cur < 2 || p->cur[0] != '\\' || p->cur[1] != 'u')
+                return fail(p, "unpaired surrogate in \\u escape");
+            p->cur += 2;
+            long lo = hex4(p);
+            if (lo < 0xDC00 || lo > 0xDFFF)
+                return fail(p, "unpaired surrogate in \\u escape");
+        } else if (cu >= 0xDC00 && cu <= 0xDFFF) {
+            return fail(p, "unpaired surrogate in \\u escape");
+        }
+        return 0;
+    }
+    if (e < 0 || !strchr("\"\\/bfnrt", e))
+        return fail(p, "bad escape in string");
+    p->cur++;
+    return 0;
+}
+
+/* 1 for the bytes a string holds as they are: printable ASCII but '"' and '\\'. */
+static const unsigned char plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x20: '"' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x50: '\\' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x70 */
+    /* 0x80 to 0xFF: 0 (UTF-8, checked by utf8_seq) */
+};
+
+#define ONES ((uint64_t)0x0101010101010101u)
+#define HIGHS ((uint64_t)0x8080808080808080u)
+
+/* Whether one of the 8 bytes of w may not be plain: below 0x20, '"', '\\', or 0x80 and
+ * above ("Bit Twiddling Hacks": hasless(w, 0x20), haszero(w ^ '"'), haszero(w ^ '\\'),
+ * each exact as a yes or no; the byte itself is then found one at a time). */
+static int word_stops(uint64_t w)
+{
+    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+    uint64_t t = ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b);
+    return ((t | w) & HIGHS) != 0;
 }
 
 static long parse_string(parser *p)
 {
-    p->pos++; /* opening quote */
+    p->cur++; /* opening quote */
     long t = new_tok(p, KV_JSON_STRING);
     if (t < 0)
         return -1;
+    const unsigned char *c = p->cur, *e = p->end;
     for (;;) {
-        int c = peek(p);
-        if (c < 0)
+        /* the plain bytes, eight at a time, then one at a time */
+        while (e - c >= 8) {
+            uint64_t w;
+            memcpy(&w, c, 8);
+            if (word_stops(w))
+                break;
+            c += 8;
+        }
+        while (c < e && plain[*c])
+            c++;
+        p->cur = c;
+        if (c == e)
             return fail(p, "unterminated string");
-        if (c == '"')
+        if (*c == '"')
             break;
-        if (c < 0x20)
+        if (*c < 0x20)
             return fail(p, "control character in string");
-        if (c == '\\') {
-            p->pos++;
-            int e = peek(p);
-            if (e == 'u') {
-                p->pos++;
-                long cu = hex4(p);
-                if (cu < 0)
-                    return fail(p, "bad \\u escape");
-                if (cu >= 0xD800 && cu <= 0xDBFF) { /* a high surrogate needs its low half */
-                    if (p->len - p->pos < 2 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
-                        return fail(p, "unpaired surrogate in \\u escape");
-                    p->pos += 2;
-                    long lo = hex4(p);
-                    if (lo < 0xDC00 || lo > 0xDFFF)
-                        return fail(p, "unpaired surrogate in \\u escape");
-                } else if (cu >= 0xDC00 && cu <= 0xDFFF) {
-                    return fail(p, "unpaired surrogate in \\u escape");
-                }
-                continue;
-            }
-            if (e < 0 || !strchr("\"\\/bfnrt", e))
-                return fail(p, "bad escape in string");
-            p->pos++;
-            continue;
-        }
-        if (c >= 0x80) {
-            if (utf8_seq(p) < 0)
-                return -1;
-            continue;
-        }
-        p->pos++;
+        if ((*c == '\\' ? escape(p) : utf8_seq(p)) < 0)
+            return -1;
+        c = p->cur;
     }
-    p->toks[t].end = p->pos;
-    p->pos++; /* closing quote */
+    p->toks[t].end = POS(p, c);
+    p->cur = c + 1; /* closing quote */
     return t;
 }
 
-static size_t digits(parser *p)
+static const unsigned char *digits(const unsigned char *c, const unsigned char *e)
 {
-    size_t n = 0;
-    while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9')
-        p->pos++, n++;
-    return n;
+    while (c < e && *c >= '0' && *c <= '9')
+        c++;
+    return c;
 }
 
 static long parse_number(parser *p)
@@ -194,64 +260,88 @@ static long parse_number(parser *p)
     long t = new_tok(p, KV_JSON_NUMBER);
     if (t < 0)
         return -1;
-    if (peek(p) == '-')
-        p->pos++;
-    if (peek(p) == '0') {
-        p->pos++;
-        if (peek(p) >= '0' && peek(p) <= '9')
-            return fail(p, "leading zero in number");
-    } else if (digits(p) == 0) {
-        return fail(p, "expected a digit");
+    const unsigned char *c = p->cur, *e = p->end, *d;
+    if (c < e && *c == '-')
+        c++;
+    if (c < e && *c == '0') {
+        c++;
+        if (c < e && *c >= '0' && *c <= '9')
+            return fail_at(p, c, "leading zero in number");
+    } else if ((d = digits(c, e)) == c) {
+        return fail_at(p, c, "expected a digit");
+    } else {
+        c = d;
     }
-    if (peek(p) == '.') {
-        p->pos++;
-        if (digits(p) == 0)
-            return fail(p, "expected a digit after '.'");
+    if (c < e && *c == '.') {
+        c++;
+        if ((d = digits(c, e)) == c)
+            return fail_at(p, c, "expected a digit after '.'");
+        c = d;
     }
-    if (peek(p) == 'e' || peek(p) == 'E') {
-        p->pos++;
-        if (peek(p) == '+' || peek(p) == '-')
-            p->pos++;
-        if (digits(p) == 0)
-            return fail(p, "expected a digit in exponent");
+    if (c < e && (*c == 'e' || *c == 'E')) {
+        c++;
+        if (c < e && (*c == '+' || *c == '-'))
+            c++;
+        if ((d = digits(c, e)) == c)
+            return fail_at(p, c, "expected a digit in exponent");
+        c = d;
     }
-    p->toks[t].end = p->pos;
+    p->cur = c;
+    p->toks[t].end = POS(p, c);
     return t;
 }
 
 static long parse_literal(parser *p, const char *word, kv_json_type type)
 {
     size_t n = strlen(word);
-    if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n) != 0)
+    if ((size_t)(p->end - p->cur) < n || memcmp(p->cur, word, n) != 0)
         return fail(p, "unexpected character");
     long t = new_tok(p, type);
     if (t < 0)
         return -1;
-    p->pos += n;
-    p->toks[t].end = p->pos;
+    p->cur += n;
+    p->toks[t].end = POS(p, p->cur);
     return t;
 }
 
 static long parse_value(parser *p, size_t depth);
 
+/* A value inside a container: strings and numbers (most values) without the general
+ * dispatch; the cursor is on the value's first byte. */
+static inline long member(parser *p, size_t depth)
+{
+    int c = peek(p);
+    long t;
+    if (c == '"')
+        t = parse_string(p);
+    else if (c == '-' || (c >= '0' && c <= '9'))
+        t = parse_number(p);
+    else
+        return parse_value(p, depth);
+    if (t >= 0)
+        p->toks[t].next = p->n;
+    return t;
+}
+
 /* Objects and arrays share one loop: members separated by ',', closed by close. */
 static long parse_container(parser *p, size_t depth, kv_json_type type)
 {
     const int is_obj = (type == KV_JSON_OBJECT);
-    const char close = is_obj ? '}' : ']';
+    const int close = is_obj ? '}' : ']';
     if (depth >= p->max_depth)
         return fail(p, "nesting too deep");
     long t = new_tok(p, type);
     if (t < 0)
         return -1;
-    p->pos++;
+    p->cur++;
     skip_ws(p);
     if (peek(p) == close) {
-        p->pos++;
-        p->toks[t].end = p->pos;
+        p->cur++;
+        p->toks[t].end = POS(p, p->cur);
         p->toks[t].next = p->n;
         return t;
     }
+    size_t size = 0;
     for (;;) {
         skip_ws(p);
         if (is_obj) {
@@ -262,27 +352,28 @@ static long parse_container(parser *p, size_t depth, kv_json_type type)
             skip_ws(p);
             if (peek(p) != ':')
                 return fail(p, "expected ':'");
-            p->pos++;
+            p->cur++;
         }
-        if (parse_value(p, depth + 1) < 0)
+        skip_ws(p);
+        if (member(p, depth + 1) < 0)
             return -1;
-        p->toks[t].size++;
+        p->toks[t].size = ++size;
         skip_ws(p);
         int c = peek(p);
         if (c == ',') {
-            p->pos++;
+            p->cur++;
             skip_ws(p);
             if (peek(p) == close)
                 return fail(p, "trailing comma");
             continue;
         }
         if (c == close) {
-            p->pos++;
+            p->cur++;
             break;
         }
         return fail(p, is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
     }
-    p->toks[t].end = p->pos;
+    p->toks[t].end = POS(p, p->cur);
     p->toks[t].next = p->n;
     return t;
 }
@@ -322,35 +413,69 @@ static long parse_value(parser *p, size_t depth)
     return t;
 }
 
+/* The whole text through p; on failure *err gets the message and (only then) the line and
+ * column. */
+static long run(parser *p, kv_json_error *err)
+{
+    long rc = -1;
+    size_t len = (size_t)(p->end - p->cur);
+    if (len >= 3 && memcmp(p->s, "\xEF\xBB\xBF", 3) == 0) {
+        fail(p, "byte order mark not allowed");
+    } else if (parse_value(p, 0) >= 0) {
+        skip_ws(p);
+        if (p->cur != p->end)
+            fail(p, "unexpected data after the JSON value");
+        else
+            rc = (long)p->n;
+    }
+    if (rc < 0) {
+        err->msg = p->err_msg;
+        if (p->oom)
+            err->line = err->col = 0;
+        else
+            kv_json_locate(p->s, len, POS(p, p->err_at), &err->line, &err->col);
+    }
+    return rc;
+}
+
+static void start(parser *p, const char *text, size_t len, kv_json_tok *toks, size_t cap,
+                  size_t max_depth)
+{
+    memset(p, 0, sizeof *p);
+    p->s = text;
+    p->cur = (const unsigned char *)text;
+    p->end = p->cur + len;
+    p->toks = toks;
+    p->cap = cap;
+    p->max_depth = max_depth;
+}
+
 long kv_json_parse_grow(const char *text, size_t len, kv_json_tok **toks, size_t first, size_t most,
                      size_t max_depth, kv_json_error *err)
 {
-    for (size_t cap = first < most ? first : most;; cap = cap * 2 < most ? cap * 2 : most) {
-        kv_json_tok *t = realloc(*toks, cap * sizeof *t);
-        if (!t) {
-            err->line = err->col = 0;
-            err->msg = "out of memory";
-            return -1;
-        }
-        *toks = t;
-        long used = kv_json_parse(text, len, t, cap, max_depth, err);
-        if (used > 0 || strcmp(err->msg, "too many values") != 0 || cap == most)
-            return used;
+    /* one pass: the array grows when it is full (as a parse with the bigger array from the
+     * start would have gone on), never a retry from the start */
+    size_t cap = first < most ? first : most;
+    kv_json_tok *t = realloc(*toks, (cap ? cap : 1) * sizeof *t);
+    if (!t) {
+        err->line = err->col = 0;
+        err->msg = "out of memory";
+        return -1;
     }
+    *toks = t;
+    parser p;
+    start(&p, text, len, t, cap, max_depth);
+    p.grow = toks;
+    p.most = most;
+    return run(&p, err);
 }
 
 long kv_json_parse(const char *text, size_t len, kv_json_tok *toks, size_t max_toks,
                 size_t max_depth, kv_json_error *err)
 {
-    parser p = {text, len, 0, toks, max_toks, 0, max_depth, err};
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-        return fail(&p, "byte order mark not allowed");
-    if (parse_value(&p, 0) < 0)
-        return -1;
-    skip_ws(&p);
-    if (p.pos != len)
-        return fail(&p, "unexpected data after the JSON value");
-    return (long)p.n;
+    parser p;
+    start(&p, text, len, toks, max_toks, max_depth);
+    return run(&p, err);
 }
 
 /* Four hex digits at text[*i] (before end): the code unit, *i advanced; else -1. */
@@ -442,7 +567,8 @@ size_t kv_json_string_decode(const char *text, const kv_json_tok *t, char *out, 
     return len;
 }
 
-int kv_json_string_eq(const char *text, const kv_json_tok *t, const char *s)
+/* The decoded comparison, a character at a time (a token with escapes). */
+static int decoded_eq(const char *text, const kv_json_tok *t, const char *s)
 {
     size_t j = 0;
     for (size_t i = t->start; i < t->end;) {
@@ -455,15 +581,36 @@ int kv_json_string_eq(const char *text, const kv_json_tok *t, const char *s)
     return s[j] == '\0';
 }
 
+/* Whether string token t decodes to s (slen bytes), comparing the bytes as written first:
+ * a byte other than '\\' decodes to itself and every character or escape to at least one
+ * byte, so only a token whose bytes reach an escape before they differ from s is decoded. */
+static int token_eq(const char *text, const kv_json_tok *t, const char *s, size_t slen)
+{
+    size_t rl = t->end - t->start, i = 0;
+    const char *r = text + t->start;
+    if (rl < slen)
+        return 0; /* it decodes to at most rl bytes */
+    while (i < slen && r[i] == s[i] && r[i] != '\\')
+        i++;
+    if (i < rl && r[i] == '\\')
+        return decoded_eq(text, t, s);
+    return i == rl && i == slen;
+}
+
+int kv_json_string_eq(const char *text, const kv_json_tok *t, const char *s)
+{
+    return token_eq(text, t, s, strlen(s));
+}
+
 size_t kv_json_find(const char *text, const kv_json_tok *toks, size_t obj, const char *key)
 {
     size_t found = 0;
     if (toks[obj].type != KV_JSON_OBJECT)
         return 0;
-    size_t k = obj + 1;
+    size_t k = obj + 1, klen = strlen(key);
     for (size_t m = 0; m < toks[obj].size; m++) {
         size_t v = k + 1;
-        if (kv_json_string_eq(text, &toks[k], key))
+        if (token_eq(text, &toks[k], key, klen))
             found = v;
         k = toks[v].next;
     }

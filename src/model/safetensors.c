@@ -25,12 +25,14 @@
 
 /* The dtypes safetensors defines (safetensors/src/tensor.rs, Dtype::bitsize): bits per
  * element. F4 and F6 elements are smaller than a byte; a tensor must fill whole bytes. */
-static const struct { const char *name; unsigned bits; } st_dtypes[] = {
-    {"BOOL", 8},    {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"U8", 8},
-    {"I8", 8},      {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"I16", 16},
-    {"U16", 16},    {"F16", 16},    {"BF16", 16},   {"I32", 32},    {"U32", 32},
-    {"F32", 32},    {"C64", 64},    {"F64", 64},    {"I64", 64},    {"U64", 64},
+#define DT(n, b) {n, sizeof n - 1, b}
+static const struct { const char *name; size_t len; unsigned bits; } st_dtypes[] = {
+    DT("BOOL", 8),    DT("F4", 4),      DT("F6_E2M3", 6), DT("F6_E3M2", 6), DT("U8", 8),
+    DT("I8", 8),      DT("F8_E5M2", 8), DT("F8_E4M3", 8), DT("F8_E8M0", 8), DT("I16", 16),
+    DT("U16", 16),    DT("F16", 16),    DT("BF16", 16),   DT("I32", 32),    DT("U32", 32),
+    DT("F32", 32),    DT("C64", 64),    DT("F64", 64),    DT("I64", 64),    DT("U64", 64),
 };
+#undef DT
 #define ST_DTYPES (sizeof st_dtypes / sizeof st_dtypes[0])
 
 /* What one tensor is, for the parameter count (see kvcalc.h: the rule). */
@@ -126,21 +128,36 @@ static int st_uint(const st_ctx *c, size_t t, uint64_t *out)
     uint64_t v = 0;
     for (size_t i = k->start; i < k->end; i++) {
         unsigned d = (unsigned)(c->text[i] - '0');
-        if (d > 9 || v > (UINT64_MAX - d) / 10)
-            return -1; /* '-', '.', 'e', or 2^64 and above */
+        if (d > 9)
+            return -1; /* '-', '.', 'e' */
+        if (i - k->start >= 19 && v > (UINT64_MAX - d) / 10)
+            return -1; /* 2^64 and above (19 digits cannot reach it) */
         v = v * 10 + d;
     }
     *out = v;
     return 0;
 }
 
-/* The dtype of tensor `name` (token t), as bits per element. */
-static int st_dtype(const st_ctx *c, size_t t, const char *name, unsigned *bits,
-                    const char **dname)
+/* The name of the tensor whose name is token key, as messages show it (decoded only when a
+ * message needs it). */
+#define NAME(c, key, buf) shown_name(c, key, buf, sizeof buf)
+
+/* The dtype of tensor `key` (its value: token t), as bits per element. */
+static int st_dtype(const st_ctx *c, size_t t, size_t key, unsigned *bits, const char **dname)
 {
-    char d[16];
-    if (c->toks[t].type != KV_JSON_STRING)
-        return TOK_FAIL(c, t, "tensor '%s': dtype must be a string", name);
+    char d[16], name[84];
+    const kv_json_tok *k = &c->toks[t];
+    if (k->type != KV_JSON_STRING)
+        return TOK_FAIL(c, t, "tensor '%s': dtype must be a string", NAME(c, key, name));
+    size_t rl = k->end - k->start;
+    const char *raw = c->text + k->start;
+    if (rl < sizeof d && !memchr(raw, '\\', rl)) /* as written is as decoded: no copy */
+        for (size_t i = 0; i < ST_DTYPES; i++)
+            if (st_dtypes[i].len == rl && memcmp(raw, st_dtypes[i].name, rl) == 0) {
+                *bits = st_dtypes[i].bits;
+                *dname = st_dtypes[i].name;
+                return 0;
+            }
     size_t n = kv_json_string_decode(c->text, &c->toks[t], d, sizeof d);
     for (size_t i = 0; n < sizeof d && i < ST_DTYPES; i++)
         if (strcmp(d, st_dtypes[i].name) == 0) {
@@ -148,24 +165,26 @@ static int st_dtype(const st_ctx *c, size_t t, const char *name, unsigned *bits,
             *dname = st_dtypes[i].name;
             return 0;
         }
-    return TOK_FAIL(c, t, "tensor '%s': unknown dtype '%s%s'", name, printable(d),
+    return TOK_FAIL(c, t, "tensor '%s': unknown dtype '%s%s'", NAME(c, key, name), printable(d),
                     n >= sizeof d ? "..." : "");
 }
 
 /* The product of the shape's dimensions (token t), refused if it passes 2^64. */
-static int st_shape(const st_ctx *c, size_t t, const char *name, uint64_t *elements)
+static int st_shape(const st_ctx *c, size_t t, size_t key, uint64_t *elements)
 {
+    char name[84];
     if (c->toks[t].type != KV_JSON_ARRAY)
-        return TOK_FAIL(c, t, "tensor '%s': shape must be an array", name);
+        return TOK_FAIL(c, t, "tensor '%s': shape must be an array", NAME(c, key, name));
     uint64_t n = 1;
     size_t i = t + 1;
     for (size_t k = 0; k < c->toks[t].size; k++, i = c->toks[i].next) {
         uint64_t d;
         if (st_uint(c, i, &d) < 0)
             return TOK_FAIL(c, i, "tensor '%s': a dimension must be an integer from 0 to "
-                            "2^64 - 1", name);
+                            "2^64 - 1", NAME(c, key, name));
         if (d != 0 && n > UINT64_MAX / d)
-            return TOK_FAIL(c, t, "tensor '%s': the shape's product overflows 64 bits", name);
+            return TOK_FAIL(c, t, "tensor '%s': the shape's product overflows 64 bits",
+                            NAME(c, key, name));
         n *= d;
     }
     *elements = n;
@@ -173,16 +192,18 @@ static int st_shape(const st_ctx *c, size_t t, const char *name, uint64_t *eleme
 }
 
 /* data_offsets (token t): [begin, end], begin <= end, relative to the data section. */
-static int st_offsets(const st_ctx *c, size_t t, const char *name, st_span *sp)
+static int st_offsets(const st_ctx *c, size_t t, size_t key, st_span *sp)
 {
+    char name[84];
     const kv_json_tok *k = &c->toks[t];
     if (k->type != KV_JSON_ARRAY || k->size != 2 || st_uint(c, t + 1, &sp->begin) < 0 ||
         st_uint(c, c->toks[t + 1].next, &sp->end) < 0)
         return TOK_FAIL(c, t, "tensor '%s': data_offsets must be [begin, end], two "
-                        "integers", name);
+                        "integers", NAME(c, key, name));
     if (sp->end < sp->begin)
-        return TOK_FAIL(c, t, "tensor '%s': data_offsets end %llu is before begin %llu", name,
-                        (unsigned long long)sp->end, (unsigned long long)sp->begin);
+        return TOK_FAIL(c, t, "tensor '%s': data_offsets end %llu is before begin %llu",
+                        NAME(c, key, name), (unsigned long long)sp->end,
+                        (unsigned long long)sp->begin);
     return 0;
 }
 
@@ -198,11 +219,8 @@ static int next_component(const char *s, size_t *at, size_t *n)
     return 1;
 }
 
-static int starts(const char *s, size_t n, const char *prefix)
-{
-    size_t p = strlen(prefix);
-    return n >= p && memcmp(s, prefix, p) == 0;
-}
+/* Whether s (n bytes) starts with the string literal lit. */
+#define starts(s, n, lit) ((n) >= sizeof lit - 1 && memcmp(s, lit, sizeof lit - 1) == 0)
 
 /* Which part of the model a tensor belongs to, by its name. The components are looked at
  * up to the first layer index: "vision_tower.", "model.visual.", "multi_modal_projector.",
@@ -224,27 +242,43 @@ kv_part kv_safetensors_part(const char *name, int64_t main_layers)
                 return KV_PART_MTP;
             return KV_PART_LANGUAGE;
         }
-        if (starts(s, n, "vision") || starts(s, n, "visual") || starts(s, n, "embed_vision") ||
-            starts(s, n, "multi_modal_projector") || starts(s, n, "mm_projector") ||
-            starts(s, n, "image_newline"))
-            return KV_PART_VISION;
-        if (starts(s, n, "audio") || starts(s, n, "embed_audio"))
-            return KV_PART_AUDIO;
-        if (n == 3 && memcmp(s, "mtp", 3) == 0)
-            return KV_PART_MTP;
+        switch (n ? s[0] : 0) { /* the prefixes below by their first letter */
+        case 'v':
+            if (starts(s, n, "vision") || starts(s, n, "visual"))
+                return KV_PART_VISION;
+            break;
+        case 'e':
+            if (starts(s, n, "embed_vision"))
+                return KV_PART_VISION;
+            if (starts(s, n, "embed_audio"))
+                return KV_PART_AUDIO;
+            break;
+        case 'm':
+            if (starts(s, n, "multi_modal_projector") || starts(s, n, "mm_projector"))
+                return KV_PART_VISION;
+            if (n == 3 && memcmp(s, "mtp", 3) == 0)
+                return KV_PART_MTP;
+            break;
+        case 'i':
+            if (starts(s, n, "image_newline"))
+                return KV_PART_VISION;
+            break;
+        case 'a':
+            if (starts(s, n, "audio"))
+                return KV_PART_AUDIO;
+            break;
+        default:
+            break;
+        }
         after_layers = (n == 6 && memcmp(s, "layers", 6) == 0);
         at += n + (s[n] == '.');
     }
     return KV_PART_LANGUAGE;
 }
 
-/* The last component of a name equals w. */
-static int last_is(const char *name, size_t len, const char *w)
-{
-    size_t n = strlen(w);
-    return len >= n && memcmp(name + len - n, w, n) == 0 &&
-           (len == n || name[len - n - 1] == '.');
-}
+/* Whether the last component of a name (last, n bytes: after its last '.') is the string
+ * literal w (which has no '.'). */
+#define last_is(last, n, w) ((n) == sizeof w - 1 && memcmp(last, w, sizeof w - 1) == 0)
 
 /* What a tensor is, for the parameter count: a packed 4-bit weight (GPTQ/AWQ `qweight`,
  * compressed-tensors `weight_packed`: eight values per I32), an mxfp4 `_blocks` (two
@@ -252,21 +286,24 @@ static int last_is(const char *name, size_t len, const char *w)
  * or a plain tensor (each element a parameter). */
 static st_role role_of(const char *name, const char *dtype)
 {
-    size_t len = strlen(name);
-    if ((last_is(name, len, "qweight") || last_is(name, len, "weight_packed")) &&
+    size_t len = strlen(name), b = len;
+    while (b > 0 && name[b - 1] != '.')
+        b--;
+    const char *last = name + b;
+    size_t n = len - b;
+    if ((last_is(last, n, "qweight") || last_is(last, n, "weight_packed")) &&
         strcmp(dtype, "I32") == 0)
         return ROLE_PACKED8;
-    if (len >= 7 && strcmp(name + len - 7, "_blocks") == 0 && strcmp(dtype, "U8") == 0)
+    if (len >= 7 && memcmp(name + len - 7, "_blocks", 7) == 0 && strcmp(dtype, "U8") == 0)
         return ROLE_PACKED2;
-    static const char *const side[] = {
-        "scales", "qzeros", "g_idx", "weight_scale", "weight_scale_inv", "weight_scale_2",
-        "input_scale", "weight_zero_point", "weight_global_scale", "input_global_scale",
-        "weight_shape", "k_scale", "v_scale",
-    };
-    for (size_t i = 0; i < sizeof side / sizeof side[0]; i++)
-        if (last_is(name, len, side[i]))
-            return ROLE_SCALE;
-    if (len >= 7 && strcmp(name + len - 7, "_scales") == 0)
+    if (last_is(last, n, "scales") || last_is(last, n, "qzeros") || last_is(last, n, "g_idx") ||
+        last_is(last, n, "weight_scale") || last_is(last, n, "weight_scale_inv") ||
+        last_is(last, n, "weight_scale_2") || last_is(last, n, "input_scale") ||
+        last_is(last, n, "weight_zero_point") || last_is(last, n, "weight_global_scale") ||
+        last_is(last, n, "input_global_scale") || last_is(last, n, "weight_shape") ||
+        last_is(last, n, "k_scale") || last_is(last, n, "v_scale"))
+        return ROLE_SCALE;
+    if (len >= 7 && memcmp(name + len - 7, "_scales", 7) == 0)
         return ROLE_SCALE; /* mxfp4's per-block exponents */
     return ROLE_PLAIN;
 }
@@ -288,47 +325,75 @@ static void count_tensor(kv_safetensors_info *st, const char *name, const char *
     st->tensors++;
 }
 
+/* Token k is the key `word` (len bytes, no escapes in word): its bytes first, as
+ * kv_json_find compares. */
+static int key_is(const st_ctx *c, size_t k, const char *word, size_t len)
+{
+    const kv_json_tok *t = &c->toks[k];
+    size_t rl = t->end - t->start;
+    if (rl == len)
+        return memcmp(c->text + t->start, word, len) == 0;
+    /* longer: only escapes can make it decode to word */
+    return rl > len && memchr(c->text + t->start, '\\', rl) && kv_json_string_eq(c->text, t, word);
+}
+
 /* One tensor entry (name at token key, its object at key + 1): checked and counted. */
 static int st_tensor(const st_ctx *c, size_t key, uint64_t data_len, int64_t main_layers,
                      st_span *sp, kv_safetensors_info *st)
 {
     char name[84], full[512];
     size_t obj = key + 1;
-    shown_name(c, key, name, sizeof name);
     if (c->toks[obj].type != KV_JSON_OBJECT)
         return TOK_FAIL(c, obj, "tensor '%s' must be an object with dtype, shape and "
-                        "data_offsets", name);
-    size_t td = kv_json_find(c->text, c->toks, obj, "dtype");
-    size_t ts = kv_json_find(c->text, c->toks, obj, "shape");
-    size_t to = kv_json_find(c->text, c->toks, obj, "data_offsets");
+                        "data_offsets", NAME(c, key, name));
+    /* the three keys in one pass over the object (the last of a repeated key wins, as with
+     * kv_json_find) */
+    size_t td = 0, ts = 0, to = 0, k = obj + 1;
+    for (size_t m = 0; m < c->toks[obj].size; m++, k = c->toks[k + 1].next) {
+        if (key_is(c, k, "dtype", 5))
+            td = k + 1;
+        else if (key_is(c, k, "shape", 5))
+            ts = k + 1;
+        else if (key_is(c, k, "data_offsets", 12))
+            to = k + 1;
+    }
     if (!td || !ts || !to)
-        return TOK_FAIL(c, obj, "tensor '%s' has no %s", name,
+        return TOK_FAIL(c, obj, "tensor '%s' has no %s", NAME(c, key, name),
                         !td ? "dtype" : !ts ? "shape" : "data_offsets");
     unsigned bits = 8;
     const char *dname = "";
     uint64_t elements = 0;
-    if (st_dtype(c, td, name, &bits, &dname) || st_shape(c, ts, name, &elements) ||
-        st_offsets(c, to, name, sp))
+    if (st_dtype(c, td, key, &bits, &dname) || st_shape(c, ts, key, &elements) ||
+        st_offsets(c, to, key, sp))
         return KV_ERR_FORMAT;
     if (elements > UINT64_MAX / bits)
-        return TOK_FAIL(c, ts, "tensor '%s': %llu elements of %s overflow 64 bits", name,
-                        (unsigned long long)elements, dname);
+        return TOK_FAIL(c, ts, "tensor '%s': %llu elements of %s overflow 64 bits",
+                        NAME(c, key, name), (unsigned long long)elements, dname);
     if (elements * bits % 8 != 0)
         return TOK_FAIL(c, ts, "tensor '%s': %llu elements of %s are not a whole number of "
-                        "bytes", name, (unsigned long long)elements, dname);
+                        "bytes", NAME(c, key, name), (unsigned long long)elements, dname);
     uint64_t bytes = elements * bits / 8;
     if (sp->end - sp->begin != bytes)
         return TOK_FAIL(c, to, "tensor '%s': data_offsets [%llu, %llu] hold %llu bytes, but "
-                        "%llu elements of %s are %llu bytes", name,
+                        "%llu elements of %s are %llu bytes", NAME(c, key, name),
                         (unsigned long long)sp->begin, (unsigned long long)sp->end,
                         (unsigned long long)(sp->end - sp->begin), (unsigned long long)elements,
                         dname, (unsigned long long)bytes);
     if (sp->end > data_len)
         return TOK_FAIL(c, to, "tensor '%s': data_offsets end %llu is past the data section "
-                        "(%llu bytes): the file is incomplete or corrupted", name,
+                        "(%llu bytes): the file is incomplete or corrupted", NAME(c, key, name),
                         (unsigned long long)sp->end, (unsigned long long)data_len);
     sp->key = key;
-    kv_json_string_decode(c->text, &c->toks[key], full, sizeof full);
+    /* the name as a C string: its bytes as written when they hold no escape (and fit),
+     * else decoded (cut at 511 bytes, a NUL from \u0000 ending it, as before) */
+    const kv_json_tok *kt = &c->toks[key];
+    size_t rl = kt->end - kt->start;
+    if (rl < sizeof full && !memchr(c->text + kt->start, '\\', rl)) {
+        memcpy(full, c->text + kt->start, rl);
+        full[rl] = '\0';
+    } else {
+        kv_json_string_decode(c->text, kt, full, sizeof full);
+    }
     count_tensor(st, full, dname, elements, bytes, main_layers);
     return 0;
 }
@@ -360,7 +425,12 @@ static int by_offset(const void *a, const void *b)
 static int st_tiling(const st_ctx *c, st_span *sp, size_t n, uint64_t data_len)
 {
     char a[84], b[84];
-    qsort(sp, n, sizeof *sp, by_offset);
+    size_t sorted = 1;
+    while (sorted < n && by_offset(&sp[sorted - 1], &sp[sorted]) <= 0)
+        sorted++;
+    if (sorted < n) /* files list their tensors in offset order: then there is nothing to sort
+                       (and a stable sort would leave the order as it is) */
+        qsort(sp, n, sizeof *sp, by_offset);
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
         if (sp[i].begin < at)
@@ -407,7 +477,7 @@ static int st_walk(const st_ctx *c, uint64_t data_len, int64_t main_layers, st_s
 {
     size_t n = 0, i = 1;
     for (size_t k = 0; k < c->toks[0].size; k++, i = c->toks[i + 1].next) {
-        int rc = kv_json_string_eq(c->text, &c->toks[i], "__metadata__")
+        int rc = key_is(c, i, "__metadata__", 12)
                      ? st_metadata(c, i + 1)
                      : st_tensor(c, i, data_len, main_layers, &sp[n++], st);
         if (rc)
