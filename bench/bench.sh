@@ -4,22 +4,28 @@
 # loop printing as many rows of as many numbers; reading a long log against `grep -c` on
 # the same file; the workload simulation against an awk printf loop. Ratios, not absolute
 # times, are what compare across machines.
-# Usage: bench/bench.sh [path/to/kvcalc] [starts] [sweep points]
-# Builds the static kvcalc (build-static/) when missing, and the two helpers (spawn.c,
-# floor.c) with cc into a temporary folder. Peak memory needs GNU time (/usr/bin/time).
+# Usage: bench/bench.sh [path/to/kvcalc] [starts] [sweep points] [log MiB] [tensors]
+# Builds the static kvcalc (build-static/) when missing (with 100 starts or more), and the
+# helpers (spawn.c, floor.c, gen_checkpoints.c) with cc into a temporary folder. Peak memory
+# needs GNU time (/usr/bin/time), instructions valgrind. ctest runs it small (bench/quick).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$here/..
 bin=${1:-build/kvcalc}
 runs=${2:-1000}
 points=${3:-1000000}
+log_mib=${4:-128}
+tensors=${5:-100000}
 [ -x "$bin" ] || { echo "bench.sh: build kvcalc first ($bin not found)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/spawn" "$here/spawn.c"
 cc -O2 -o "$tmp/floor" "$here/floor.c"
+cc -std=c11 -O2 -o "$tmp/gen" "$here/gen_checkpoints.c"
 static=build-static/kvcalc
-if [ ! -x "$static" ]; then
+if [ ! -x "$static" ] && [ "$runs" -lt 100 ]; then
+  static=""
+elif [ ! -x "$static" ]; then
   echo "== building the static kvcalc (build-static/)"
   { cmake -S "$root" -B build-static -DKVCALC_STATIC=ON -DBUILD_TESTING=OFF \
       -DCMAKE_BUILD_TYPE=Release && cmake --build build-static --target kvcalc; } \
@@ -78,12 +84,12 @@ echo "  peak memory of the ideal sweep: $(peak_kb "$bin" --sweep "context=1..$po
   "at $points points, $(peak_kb "$bin" --sweep "context=1..$((points * 4))+1" --format csv) KiB at $((points * 4))"
 
 echo "== --from-log: a startup log (tests/logs/vllm-d32.log), then serving lines (real ones:"
-echo "   tests/fixtures/vllm-serving-lines.log) to some 230 MB;"
+echo "   tests/fixtures/vllm-serving-lines.log) doubled past $log_mib MiB;"
 echo "   goal >= 1 GB/s, within 2x of grep -c on the same file, memory flat"
 log=$tmp/long.log
 cp "$root/tests/logs/vllm-d32.log" "$log"
 cp "$root/tests/fixtures/vllm-serving-lines.log" "$tmp/lines"
-while [ "$(wc -c < "$tmp/lines")" -lt 134217728 ]; do # doubled to 128-256 MiB
+while [ "$(wc -c < "$tmp/lines")" -lt $((log_mib * 1048576)) ]; do # doubled past log_mib
   cat "$tmp/lines" "$tmp/lines" > "$tmp/l2" && mv "$tmp/l2" "$tmp/lines"
 done
 cat "$tmp/lines" >> "$log"
@@ -102,6 +108,28 @@ awk -v mb="$mb" -v k="$kms" -v g="$gms" 'BEGIN {
 echo "  peak memory: $(peak_kb "$bin" --from-log "$log" --get available_kv_bytes) KiB for $mb MB," \
   "$(peak_kb "$bin" --from-log "$root/tests/logs/vllm-d32.log" --get available_kv_bytes) KiB for the startup log alone"
 rm -f "$log"
+
+echo "== model readers: a $tensors-tensor safetensors folder (10 shards), a $((tensors * 10))-tensor GGUF"
+echo "   (bench/gen_checkpoints.c); goals: <= 2,000 instructions a safetensors tensor, GGUF linear"
+mkdir -p "$tmp/st" "$tmp/st-small"
+"$tmp/gen" "$tmp" "$tensors" 10 "$((tensors * 10))" > /dev/null
+for m in "$tmp/st" "$tmp/big.gguf"; do
+  start=$(now_ns)
+  "$bin" --model "$m" > /dev/null
+  echo "  kvcalc --model $(basename "$m"): $(ms_since "$start") ms, peak $(peak_kb "$bin" --model "$m") KiB"
+done
+start=$(now_ns)
+wc -l < "$tmp/big.gguf" > /dev/null
+echo "  wc -l on the same GGUF: $(ms_since "$start") ms"
+if command -v valgrind > /dev/null 2>&1; then
+  instr() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+    awk '/Collected/ { print $NF }'; }
+  big=$(instr "$bin" --model "$tmp/st")
+  small=$(instr "$bin" --model "$tmp/st-small")
+  echo "  safetensors: $(( (big - small) / tensors )) instructions a tensor (callgrind, the" \
+    "small folder's fixed cost taken off)"
+fi
+rm -rf "$tmp/st" "$tmp/st-small" "$tmp"/*.gguf
 
 echo "== workload simulation: request-steps per second (the onset search included)"
 for engine in vllm sglang llama.cpp; do
