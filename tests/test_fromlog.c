@@ -945,28 +945,6 @@ static void same_as_every_pattern(const char *data, size_t size, const char *wha
             fail_msg("%s: engine %d's values differ between the two readers", what, e);
 }
 
-static char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n + 65536 > cap) {
-            cap = (n + 65536) * 2;
-            char *b = realloc(buf, cap);
-            assert_non_null(b);
-            buf = b;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *size = n;
-    return buf;
-}
-
 static uint64_t mix_state = 0x9E3779B97F4A7C15u;
 
 static uint64_t next_random(void) /* splitmix64: fixed seed, the same mutations each run */
@@ -1061,7 +1039,7 @@ static void index_gives_the_same_answers(void **state)
         char path[512];
         snprintf(path, sizeof path, "%s%s", LOGS, logs[i]);
         size_t size = 0;
-        char *data = slurp(path, &size);
+        char *data = read_file(path, &size);
         if (!data)
             fail_msg("%s: cannot read", path);
         same_as_every_pattern(data, size, logs[i]);
@@ -1090,8 +1068,8 @@ static void serving_lines_change_nothing(void **state)
 {
     (void)state;
     size_t start_size = 0, lines_size = 0;
-    char *start = slurp(LOGS "vllm-d10.log", &start_size);
-    char *lines = slurp(KVCALC_SOURCE_DIR "/tests/fixtures/vllm-serving-lines.log", &lines_size);
+    char *start = read_file(LOGS "vllm-d10.log", &start_size);
+    char *lines = read_file(KVCALC_SOURCE_DIR "/tests/fixtures/vllm-serving-lines.log", &lines_size);
     assert_non_null(start);
     assert_non_null(lines);
     assert_int_equal(lines_size > 0 && lines[lines_size - 1] == '\n', 1);
