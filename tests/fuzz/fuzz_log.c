@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "build.h"
@@ -18,6 +20,39 @@
 #include "report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The file reader (which tries on a line only the patterns whose words it holds) against
+ * kv_log_feed (which tries every pattern), on the input's complete lines: they must agree
+ * on every candidate's values. */
+static void same_both_ways(const uint8_t *data, size_t size)
+{
+    static kv_log by_file, by_line;
+    static char path[64];
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/fuzz_log.%ld", (long)clock());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return;
+    size_t wrote = fwrite(data, 1, size, f);
+    fclose(f);
+    if (wrote != size)
+        return;
+    char err[4096];
+    kv_log_read_file(path, "fuzz.log", &by_file, err, sizeof err);
+    kv_log_init(&by_line);
+    const char *p = (const char *)data, *end = p + size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        kv_log_feed(&by_line, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
+    kv_log_finish(&by_line);
+    if (by_file.engine != by_line.engine || by_file.lines != by_line.lines ||
+        memcmp(by_file.cand, by_line.cand, sizeof by_file.cand) != 0)
+        abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sink = fopen("/dev/null", "w");
     if (!sink)
         return 0;
+    same_both_ways(data, size);
     kv_log_init(&lg);
     const char *p = (const char *)data, *end = p + size;
     while (p < end) { /* lines as the file reader cuts them; the last one too */
