@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "kvcalc.h"
+#include "modellist.h"
 #include "run.h"
 
 #define RUN(r, ...) run_kvcalc((const char *const[]){__VA_ARGS__, NULL}, r)
@@ -598,11 +599,41 @@ static void bad_files(void **state)
     unlink(cut);
 }
 
+/* --list-models prints the lists the build wrote (modellist.h): byte for byte what the
+ * presets give through the reader, the core and the renderers now, in every format. */
+static void model_list_is_the_presets_now(void **state)
+{
+    (void)state;
+    static const char *const formats[3] = {"text", "json", "csv"};
+    for (int f = 0; f < 3; f++) {
+        FILE *t = tmpfile();
+        assert_non_null(t);
+        char err[2048];
+        assert_int_equal(kv_model_list_write(t, (kv_list_format)f, err, sizeof err), 0);
+        long n = ftell(t);
+        rewind(t);
+        char *want = malloc((size_t)n + 1);
+        assert_non_null(want);
+        assert_int_equal(fread(want, 1, (size_t)n, t), (size_t)n);
+        want[n] = '\0';
+        fclose(t);
+        run_result r;
+        RUN(&r, "--list-models", "--format", formats[f]);
+        assert_int_equal(r.status, 0);
+        assert_int_equal(r.out_len, (size_t)n);
+        assert_memory_equal(r.out, want, (size_t)n);
+        assert_true(n > 80 * 40); /* every preset's row */
+        run_free(&r);
+        free(want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_preset_equals_its_config),
         cmocka_unit_test(model_names),
+        cmocka_unit_test(model_list_is_the_presets_now),
         cmocka_unit_test(gpu_presets),
         cmocka_unit_test(gpus_found_by_every_name),
         cmocka_unit_test(no_two_gpus_share_a_name),

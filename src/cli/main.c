@@ -11,6 +11,7 @@
 #include "fromlog.h"
 #include "frommetrics.h"
 #include "options.h"
+#include "modellist.h"
 #include "pipeline.h"
 #include "report.h"
 #include "sweep.h"
@@ -202,34 +203,16 @@ static int from_metrics(const kv_options *o, int has_model, kv_model *model)
     return output(o, &rep, render);
 }
 
-/* Every built-in model through the same reader and core as --model, one row each. */
 static kv_list_format list_format(const kv_options *o)
 {
     return o->format == FORMAT_JSON ? LIST_JSON : o->format == FORMAT_CSV ? LIST_CSV : LIST_TEXT;
 }
 
+/* Every built-in model: the list the build wrote (modellist.h), as it is. */
 static int list_models(const kv_options *o)
 {
-    char err[KV_ERR_BUF];
     kv_list_format f = list_format(o);
-    report_model_list_header(stdout, f);
-    for (size_t i = 0; i < kv_model_preset_count(); i++) {
-        const kv_model_preset *m = kv_model_preset_at(i);
-        kv_model_info info;
-        kv_spec s;
-        kv_result r;
-        kv_status st = kv_model_preset_spec(m, &s, &info, err, sizeof err);
-        if (st == KV_OK && s.arch.unknown[0]) { /* weights it cannot count: "-", the KV alone */
-            s.arch.unknown[0] = '\0';
-            s.params_b = 0;
-        }
-        if (st != KV_OK || kv_compute(&s, &r) != KV_OK) {
-            fprintf(stderr, "kvcalc: built-in model %s does not load: %s\n", m->id, err);
-            return 1;
-        }
-        report_model_row(stdout, f, i, m->alias, &s, &r);
-    }
-    report_model_list_footer(stdout, f);
+    fwrite(kv_model_list_bytes[f], 1, kv_model_list_size[f], stdout);
     return finish();
 }
 
