@@ -166,9 +166,13 @@ const kv_gpu *kv_gpu_at(size_t i)
 static void squash(const char *in, size_t len, char *out, size_t cap)
 {
     size_t n = 0;
-    for (size_t i = 0; i < len && in[i] && n + 1 < cap; i++)
-        if (isalnum((unsigned char)in[i]))
-            out[n++] = (char)tolower((unsigned char)in[i]);
+    for (size_t i = 0; i < len && in[i] && n + 1 < cap; i++) {
+        char c = in[i]; /* ASCII, not the locale's classes: a GPU's name is ASCII */
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))
+            out[n++] = c;
+        else if (c >= 'A' && c <= 'Z')
+            out[n++] = (char)(c - 'A' + 'a');
+    }
     out[n] = '\0';
 }
 
@@ -194,15 +198,15 @@ static const char *unbranded(const char *s)
     return s;
 }
 
+/* Whether name a (alen bytes) is want, a name already squashed and unbranded. */
 static int same_name(const char *a, size_t alen, const char *want)
 {
-    char x[96], y[96];
+    char x[96];
     squash(a, alen, x, sizeof x);
-    squash(want, strlen(want), y, sizeof y);
-    return x[0] != '\0' && strcmp(unbranded(x), unbranded(y)) == 0;
+    return x[0] != '\0' && strcmp(unbranded(x), want) == 0;
 }
 
-/* Whether one of the sep-separated names in list is want. */
+/* Whether one of the sep-separated names in list is want (squashed and unbranded). */
 static int in_list(const char *list, char sep, const char *want)
 {
     const char seps[2] = {sep, '\0'};
@@ -218,10 +222,13 @@ static int in_list(const char *list, char sep, const char *want)
 
 const kv_gpu *kv_gpu_find(const char *name)
 {
+    char y[96]; /* the name asked for, squashed once (not once a GPU: 80k instructions) */
+    squash(name, strlen(name), y, sizeof y);
+    const char *want = unbranded(y);
     for (size_t i = 0; i < N_GPUS; i++) {
         const kv_gpu *g = &gpus[i];
-        if (same_name(g->name, strlen(g->name), name) || in_list(g->aliases, ' ', name) ||
-            in_list(g->smi_names, '|', name))
+        if (same_name(g->name, strlen(g->name), want) || in_list(g->aliases, ' ', want) ||
+            in_list(g->smi_names, '|', want))
             return g;
     }
     return NULL;
