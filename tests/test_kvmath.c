@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "kvmath.h"
 
 /* ---- inputs ------------------------------------------------------------------------------ */
@@ -39,19 +40,6 @@ static void seed(uint64_t s)
     rng_state = s;
 }
 
-static uint64_t bits(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-static double dbl(uint64_t u)
-{
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
 
 /* [0, 1) */
 static double unit(void)
@@ -96,7 +84,7 @@ static double any_double(void)
     default:
         break;
     }
-    return dbl(u);
+    return double_of(u);
 }
 
 static const double specials[] = {
@@ -109,7 +97,7 @@ static const double specials[] = {
 
 static double nan_of(uint64_t payload, int quiet, int neg)
 {
-    return dbl((neg ? 0xfff0000000000000ull : 0x7ff0000000000000ull) |
+    return double_of((neg ? 0xfff0000000000000ull : 0x7ff0000000000000ull) |
                (quiet ? 0x0008000000000000ull : 0) | (payload & 0x0007ffffffffffffull) |
                (quiet ? 0 : 1));
 }
@@ -130,7 +118,7 @@ static uint64_t ulps(double a, double b)
 {
     if (isnan(a) || isnan(b))
         return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    uint64_t ua = bits(a), ub = bits(b);
+    uint64_t ua = u64_of(a), ub = u64_of(b);
     int64_t oa = (ua >> 63) ? -(int64_t)(ua & ~(1ull << 63)) : (int64_t)ua;
     int64_t ob = (ub >> 63) ? -(int64_t)(ub & ~(1ull << 63)) : (int64_t)ub;
     return oa > ob ? (uint64_t)(oa - ob) : (uint64_t)(ob - oa);
@@ -138,9 +126,9 @@ static uint64_t ulps(double a, double b)
 
 static void same_bits(const char *what, double in, double in2, double want, double got)
 {
-    if (bits(want) != bits(got)) {
+    if (u64_of(want) != u64_of(got)) {
         print_error("%s(%a, %a): libm %a (%016llx), kvmath %a (%016llx)\n", what, in, in2, want,
-                    (unsigned long long)bits(want), got, (unsigned long long)bits(got));
+                    (unsigned long long)u64_of(want), got, (unsigned long long)u64_of(got));
         fail();
     }
 }
@@ -207,7 +195,7 @@ static void rounding_bit_exact(void **state)
     exact1("sqrt", sqrt, kvm_sqrt, 500000);
     for (unsigned long i = 0; i < 500000; i++) { /* sqrt of normal numbers, every binade */
         uint64_t f = rnd() & 0x000fffffffffffffull;
-        double x = dbl(f | ((1 + rnd() % 2046) << 52));
+        double x = double_of(f | ((1 + rnd() % 2046) << 52));
         same_bits("sqrt", x, 0, sqrt(x), kvm_sqrt(x));
     }
     for (unsigned long i = 0; i < 500000; i++) {
@@ -278,7 +266,7 @@ typedef struct {
 static void arbitrate(versus *v, double in, double in2, double lib, double mine, long double ref)
 {
     v->n++;
-    if (bits(lib) == bits(mine))
+    if (u64_of(lib) == u64_of(mine))
         return;
     v->differ++;
     int wide = LDBL_MANT_DIG > DBL_MANT_DIG;
@@ -368,13 +356,13 @@ static void pow_check(double x, long long n)
 {
     double lib = pow(x, (double)n), mine = kvm_powi(x, n);
     if (x != 0 && isfinite(x) && n >= 0 && n <= 1200 &&
-        (bits(lib) != bits(mine) || pow_exact_checked < 20000)) {
+        (u64_of(lib) != u64_of(mine) || pow_exact_checked < 20000)) {
         double want = exact_pow(fabs(x), (int)n);
         want = x < 0 && n % 2 ? -want : want;
         if (want != 0) {
             pow_exact_checked++;
-            pow_glibc_off += bits(lib) != bits(want);
-            if (bits(mine) != bits(want)) {
+            pow_glibc_off += u64_of(lib) != u64_of(want);
+            if (u64_of(mine) != u64_of(want)) {
                 print_error("pow(%a, %lld): exactly %a, kvmath %a, libm %a\n", x, n, want, mine,
                             lib);
                 fail();
@@ -548,7 +536,7 @@ static void elementary_within_one_ulp(void **state)
     report(&t);
     t = (tally){.name = "log of any positive double"};
     for (unsigned long i = 0; i < 300000; i++) {
-        double x = dbl(rnd() >> 1 & 0x7fefffffffffffffull);
+        double x = double_of(rnd() >> 1 & 0x7fefffffffffffffull);
         if (x == 0)
             continue;
         count(&t, x, log(x), kvm_log(x), 1);
@@ -563,7 +551,7 @@ static void elementary_within_one_ulp(void **state)
     t = (tally){.name = "log2 of any positive double"};
     tally t10 = {.name = "log10 of any positive double"};
     for (unsigned long i = 0; i < 300000; i++) {
-        double x = dbl(rnd() >> 1 & 0x7fefffffffffffffull);
+        double x = double_of(rnd() >> 1 & 0x7fefffffffffffffull);
         if (x == 0)
             continue;
         count(&t, x, log2(x), kvm_log2(x), 1);
@@ -600,7 +588,7 @@ static void elementary_within_one_ulp(void **state)
     t = (tally){.name = "cos of |x| >= 2^20, to DBL_MAX"};
     for (unsigned long i = 0; i < 200000; i++) {
         uint64_t f = rnd() & 0x800fffffffffffffull;
-        double x = dbl(f | ((1043 + rnd() % 980) << 52));
+        double x = double_of(f | ((1043 + rnd() % 980) << 52));
         count(&t, x, cos(x), kvm_cos(x), 1);
     }
     for (int k = 1; k < 2000; k++) { /* next to the doubles nearest a multiple of pi/2 */
@@ -611,13 +599,13 @@ static void elementary_within_one_ulp(void **state)
      * (600 digits, scripts/kvmath_tables.py's pi) rounds to -0x1.14ae72e6ba22fp-61; glibc
      * 2.36 returns -0x1.14ae72e6ba227p-61, 8 ULPs off (GCC folds the constant right) */
     volatile double worst = 0x1.6ac5b262ca1ffp+849;
-    assert_true(bits(kvm_cos(worst)) == bits(-0x1.14ae72e6ba22fp-61));
+    assert_true(u64_of(kvm_cos(worst)) == u64_of(-0x1.14ae72e6ba22fp-61));
     report(&t);
     t = (tally){.name = "cos near its zeros"};
     for (long k = -20000; k <= 20000; k += 1) {
         double x = ((double)k + 0.5) * 3.141592653589793;
         for (int d = -2; d <= 2; d++) {
-            double y = dbl(bits(x) + (uint64_t)(int64_t)d);
+            double y = double_of(u64_of(x) + (uint64_t)(int64_t)d);
             count(&t, y, cos(y), kvm_cos(y), 1);
         }
     }

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bits.h"
 #include "format.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -75,18 +76,6 @@ static uint64_t rnd(void)
 }
 static uint64_t rnd_below(uint64_t n) { return rnd() % n; }
 
-static double from_bits(uint64_t b)
-{
-    double v;
-    memcpy(&v, &b, sizeof v);
-    return v;
-}
-static uint64_t to_bits(double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
 
 static long scale = 1;
 static long checked, mismatches, unread;
@@ -107,7 +96,7 @@ static void check1(double v)
     checked++;
     if (strcmp(want, got) != 0 && ++mismatches <= 20)
         print_message("mismatch: %a (%.17g): old \"%s\", new \"%s\"\n", v, v, want, got);
-    if (to_bits(strtod(got, NULL)) != to_bits(v) && ++unread <= 20)
+    if (u64_of(strtod(got, NULL)) != u64_of(v) && ++unread <= 20)
         print_message("does not read back: %a: \"%s\"\n", v, got);
 }
 static void check(double v)
@@ -143,7 +132,7 @@ static void random_bits(void **state)
 {
     (void)state;
     for (long i = 0, n = count(400000); i < n; i++)
-        check1(from_bits(rnd())); /* both signs come up, and the NaNs and infinities skip */
+        check1(double_of(rnd())); /* both signs come up, and the NaNs and infinities skip */
     finish("random bit patterns");
 }
 
@@ -219,9 +208,9 @@ static void subnormals(void **state)
 {
     (void)state;
     for (uint64_t c = 1; c < 3000; c++) /* the smallest, one by one */
-        check(from_bits(c));
+        check(double_of(c));
     for (long i = 0, n = count(10000); i < n; i++)
-        check(from_bits(1 + rnd_below(((uint64_t)1 << 52) - 1)));
+        check(double_of(1 + rnd_below(((uint64_t)1 << 52) - 1)));
     check_around(DBL_MIN, 500); /* the last subnormals and the first normals */
     finish("subnormals");
 }
@@ -232,7 +221,7 @@ static void extremes_and_boundaries(void **state)
     check_around(DBL_MAX, 1000);
     check_around(DBL_MIN, 10);
     check_around(DBL_EPSILON, 100);
-    check(from_bits(1));
+    check(double_of(1));
     /* where the spelling changes: fixed and exponent forms (1e-5, 1e-4; 1e15, 1e16, 1e17 for
      * precisions 15 to 17), the integer paths (9.2e18, 2^63, 2^64, 1e21) and 2^53 */
     static const double at[] = {1e-5, 1e-4,   1e-3,   1e14,   1e15,         1e16,
@@ -280,7 +269,7 @@ static void shortest_reads_back(void **state)
     (void)state;
     char text[64];
     for (long i = 0, n = count(100000); i < n; i++) {
-        double v = from_bits(rnd() & ~((uint64_t)1 << 63));
+        double v = double_of(rnd() & ~((uint64_t)1 << 63));
         if (i % 3 == 0)
             v = ldexp((double)(rnd() >> 11), (int)rnd_below(120) - 60);
         if (!isfinite(v) || v == 0)
