@@ -1,8 +1,8 @@
 /*
- * lines.h - the bounded line reader the trace and /metrics readers share: a file (or stdin)
- * in chunks of 64 KiB, each line handed to a feed function without its newline, a line over
- * the limit handed as limit + 1 bytes (so the feed refuses it by its line number), the file
- * never held whole.
+ * lines.h - the bounded line reader the startup-log, trace and /metrics readers share: a
+ * file (or stdin) in chunks of 64 KiB, each line handed to a feed function without its
+ * newline, a line over the limit handed as limit + 1 bytes (so the feed refuses it by its
+ * line number, or skips it), the file never held whole.
  */
 #ifndef KVCALC_LINES_H
 #define KVCALC_LINES_H
@@ -14,9 +14,13 @@
 typedef kv_status (*kv_line_feed)(void *ctx, const char *line, size_t len, char *err,
                                   size_t errcap);
 
-/* Feeds every line of path ("-": stdin) to feed. Returns KV_OK, the feed's status (its
- * message in err), KV_ERR_FILE ("cannot open: ...", "cannot read: ...") or KV_ERR_NO_MEMORY. */
+/* Feeds every line of path ("-": stdin) to feed; a line that lies whole in a chunk is fed
+ * from the chunk, not copied. The last line, when no newline ends it, is fed too, or, with
+ * unterminated non-NULL, left out and *unterminated set to 1 (a cut file's last line could
+ * match what it does not hold: the startup-log reader drops it). Returns KV_OK, the feed's
+ * status (its message in err), KV_ERR_FILE ("cannot open: ...", "cannot read: ...") or
+ * KV_ERR_NO_MEMORY. */
 kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed, void *ctx,
-                        char *err, size_t errcap);
+                        int *unterminated, char *err, size_t errcap);
 
 #endif

@@ -8,8 +8,8 @@
  * log needs: prefixes, ranks and colours vary; the engine's words do not.
  */
 #include "engine.h"
+#include "lines.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -931,52 +931,24 @@ int kv_log_finish(kv_log *lg)
     return lg->engine == KV_ENGINE_COUNT ? -1 : 0;
 }
 
-/* Feeds every complete line of f; a line longer than the buffer is skipped whole. A line
- * that lies whole in the chunk is fed from there; only one cut by the chunk's end is copied
- * together. */
-static int read_lines(FILE *f, kv_log *lg, const log_index *ix, char *line, char *chunk,
-                      size_t chunk_cap)
+/* kv_lines_read's feed: a line longer than KV_LOG_LINE_MAX is skipped whole, and counted. */
+typedef struct {
+    kv_log *lg;
+    const log_index *ix;
+} log_reading;
+
+static kv_status log_line(void *ctx, const char *line, size_t len, char *err, size_t errcap)
 {
-    size_t len = 0, got;
-    int skipping = 0;
-    while ((got = fread(chunk, 1, chunk_cap, f)) > 0) {
-        const char *p = chunk, *end = chunk + got;
-        while (p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t n = (size_t)((nl ? nl : end) - p);
-            if (nl && len == 0 && !skipping) { /* whole in the chunk */
-                if (n > KV_LOG_LINE_MAX) {
-                    lg->lines++;
-                    lg->overlong++;
-                } else {
-                    feed_indexed(lg, ix, p, n);
-                }
-                p = nl + 1;
-                continue;
-            }
-            if (!skipping && len + n <= KV_LOG_LINE_MAX) {
-                memcpy(line + len, p, n);
-                len += n;
-            } else if (!skipping) {
-                skipping = 1;
-            }
-            if (!nl)
-                break;
-            if (skipping) { /* counted as a line too long to read */
-                lg->lines++;
-                lg->overlong++;
-            } else {
-                feed_indexed(lg, ix, line, len);
-            }
-            len = 0;
-            skipping = 0;
-            p = nl + 1;
-        }
+    const log_reading *r = ctx;
+    (void)err;
+    (void)errcap;
+    if (len > KV_LOG_LINE_MAX) {
+        r->lg->lines++;
+        r->lg->overlong++;
+    } else {
+        feed_indexed(r->lg, r->ix, line, len);
     }
-    if (ferror(f))
-        return -1;
-    lg->unterminated = len > 0 || skipping; /* a cut last line could match falsely: dropped */
-    return 0;
+    return KV_OK;
 }
 
 /* The words of a KV line: its pattern up to the first conversion, trailing blanks and
@@ -1020,28 +992,21 @@ static void kv_lines_looked_for(char *buf, size_t cap)
 kv_status kv_log_read_file(const char *path, const char *label, kv_log *lg, char *err,
                            size_t errcap)
 {
-    int from_stdin = strcmp(path, "-") == 0;
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     kv_log_init(lg);
-    if (!f) {
-        snprintf(err, errcap, "%s: cannot open: %s", label, strerror(errno));
-        return KV_ERR_FILE;
-    }
-    enum { CHUNK = 1 << 16 }; /* 64 KiB: a chunk that stays in the L2 cache is copied from
-                                  the page cache seven times faster than one of 256 KiB */
     log_index *ix = malloc(sizeof *ix);
-    char *line = ix ? malloc(KV_LOG_LINE_MAX + 1 + CHUNK) : NULL;
-    if (ix)
-        index_build(ix);
-    int rc = line ? read_lines(f, lg, ix, line, line + KV_LOG_LINE_MAX + 1, CHUNK) : -1;
-    int saved = line ? errno : ENOMEM;
-    free(line);
+    if (!ix) {
+        snprintf(err, errcap, "%s: out of memory", label);
+        return KV_ERR_NO_MEMORY;
+    }
+    index_build(ix);
+    log_reading r = {lg, ix};
+    char msg[512];
+    kv_status st = kv_lines_read(path, KV_LOG_LINE_MAX, log_line, &r, &lg->unterminated, msg,
+                                 sizeof msg);
     free(ix);
-    if (!from_stdin)
-        fclose(f);
-    if (rc != 0) {
-        snprintf(err, errcap, "%s: cannot read: %s", label, strerror(saved));
-        return saved == ENOMEM ? KV_ERR_NO_MEMORY : KV_ERR_FILE;
+    if (st != KV_OK) {
+        snprintf(err, errcap, "%s: %s", label, msg);
+        return st;
     }
     if (kv_log_finish(lg) != 0) {
         char lines[1024];
