@@ -51,7 +51,7 @@
 #define KV_GIB 1073741824.0 /* 2^30 bytes */
 #define KV_MIB 1048576.0    /* 2^20 bytes */
 
-/* The library's version ("5.0.0"), which may differ from the header's KVCALC_VERSION when
+/* The library's version ("6.0.0"), which may differ from the header's KVCALC_VERSION when
  * a program runs against a newer shared library of the same SONAME. */
 KVCALC_API const char *kv_version(void);
 
@@ -1215,6 +1215,8 @@ typedef struct {
     char version[32];      /* "0.10.1.1", "0.4.6.post2", "7445"; "" when not stated */
     char era[32];          /* the line formats seen: "V0", "V1", "#tokens", "llama_kv_cache" */
     char model[256];       /* model id or path as logged; "" */
+    char served[128];      /* the name it is served under (served_model_name), first of a
+                              list; "" when not stated */
     char dtype[32];        /* weights' torch dtype ("bfloat16"); "" */
     char kv_dtype[32];     /* KV cache dtype ("auto", "fp8", "bfloat16"); "" */
     char quantization[32]; /* "fp8", "awq", ...; "" */
@@ -1337,6 +1339,9 @@ KVCALC_API int kv_log_contradicts(const kv_log *lg, const struct kv_param *p, co
 KVCALC_API double kv_log_gpu_total(const kv_log *lg);
 /* The model the log names, as it names it ("" when none). */
 KVCALC_API const char *kv_log_model(const kv_log *lg);
+/* The name the log says the model is served under (vLLM's and SGLang's
+ * served_model_name, "" when not stated): a local path's model is often known only by it. */
+KVCALC_API const char *kv_log_served_model(const kv_log *lg);
 /* The model as the log's own lines describe it, for an engine whose logs print them (an
  * Ollama runner's llama_model_loader lines and file size): *s starts from kv_spec_defaults()
  * and gets the geometry and weights, *g the per-layer rows (g->version 0: described by a

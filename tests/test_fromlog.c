@@ -327,6 +327,16 @@ static void public_vllm_values(void **state)
     read_log(LOGS "vllm-d32.log");
     assert_string_equal(lg.values.era, "V0");
     assert_string_equal(lg.values.quantization, "fp8");
+    assert_string_equal(kv_log_served_model(&lg), "");
+    /* D31 keeps only its launch command: "vllm serve /models/DeepSeek-R1 ...
+     * --served-model-name deepseek-r1 --tensor-parallel-size 8 ..." */
+    read_log(LOGS "vllm-d31-v0.log");
+    assert_string_equal(kv_log_model(&lg), "/models/DeepSeek-R1");
+    assert_string_equal(kv_log_served_model(&lg), "deepseek-r1");
+    assert_true(lg.values.present[KV_LOG_TP] && lg.values.v[KV_LOG_TP] == 8);
+    /* H01's config line and non-default args name it alike */
+    read_log(LOGS "vllm-h01-nemotron-cascade-2.log");
+    assert_string_equal(kv_log_served_model(&lg), "nemotron-cascade-2-nvfp4");
 }
 
 /* ---- the reader: robustness ----------------------------------------------------------- */

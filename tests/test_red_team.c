@@ -150,9 +150,6 @@ static void item05_defaults_by_gpu_size_said(void **state)
     run_free(&r);
 }
 
-/* 15. SGLang: the launch command a log keeps gives mem_fraction_static and TP when no
- * server_args dump does (S09: "python3 -m sglang.launch_server ... --tp 4 ...
- * --mem-fraction-static 0.93"; they were not read). */
 /* 14. A model logged as a local path is found by its last part or by the Hugging Face cache
  * folder it lies in (models--Qwen--Qwen3-8B/snapshots/<commit>: Qwen/Qwen3-8B); a path that
  * names neither is refused with the path as logged. */
@@ -189,6 +186,65 @@ static void item14_model_paths(void **state)
     unlink(path);
 }
 
+/* 14 (the rest). The name a model is served under finds it when its path names nothing
+ * kvcalc knows ('/model' served as Qwen/Qwen3-8B, as vLLM's non-default args and config
+ * line print it), and the launch command line a log keeps is read: D31's real log holds only
+ * "vllm serve /models/DeepSeek-R1 ... --served-model-name deepseek-r1 --tensor-parallel-size
+ * 8 ..." and V0's memory lines (it said "the log names no model"). */
+static void item14_served_name_and_command_line(void **state)
+{
+    (void)state;
+    const char *d31 = KVCALC_SOURCE_DIR "/tests/logs/vllm-d31-v0.log";
+    EXPECT_STDOUT("deepseek-ai/DeepSeek-R1\n", "--from-log", d31, "--get", "model");
+    EXPECT_STDOUT("8\n", "--from-log", d31, "--get", "tensor_parallel_size");
+    EXPECT_STDOUT("128000\n", "--from-log", d31, "--get", "context");
+    run_result r;
+    RUN(&r, "--from-log", d31);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nLogged: tensor_parallel_size 8, max_model_len 128000, "
+                                  "gpu_memory_utilization 0.85, max_num_batched_tokens 32000, "
+                                  "served_model_name deepseek-r1.\n"));
+    run_free(&r);
+    static const char *const logs[] = {
+        "INFO 10-06 17:00:00 [utils.py:1] non-default args: {'model': '/model', "
+        "'served_model_name': ['Qwen/Qwen3-8B', 'qwen'], 'max_model_len': 8192}\n",
+        "INFO 10-06 17:00:00 [core.py:1] Initializing a V1 LLM engine (v0.10.1) with config: "
+        "model='/model', speculative_config=None, tokenizer='/model', max_seq_len=8192, "
+        "seed=0, served_model_name=qwen3-8b, enable_prefix_caching=True\n",
+        "vllm serve /model --served-model-name Qwen3-8B --max-model-len 8192\n"};
+    char text[700], path[] = "/tmp/kvcalc-item14s-XXXXXX";
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        snprintf(text, sizeof text,
+                 "%sINFO 10-06 17:00:33 [gpu_worker.py:692] Available KV cache memory: 56.21 "
+                 "GiB\n",
+                 logs[i]);
+        strcpy(path, "/tmp/kvcalc-item14s-XXXXXX");
+        write_temp(path, text);
+        EXPECT_STDOUT("Qwen/Qwen3-8B\n", "--from-log", path, "--get", "model");
+        EXPECT_STDOUT("8192\n", "--from-log", path, "--get", "context");
+        unlink(path);
+    }
+    /* a served name that names nothing either: both in the message */
+    RUN(&r, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/vllm-h01-nemotron-cascade-2.log");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "the log names model 'chankhavu/Nemotron-Cascade-2-30B-A3B-NVFP4' "
+                                  "(served as 'nemotron-cascade-2-nvfp4'), which kvcalc cannot "
+                                  "resolve: give --model or --config\n"));
+    run_free(&r);
+    /* SGLang's command line: --model-path is not "--model" with the value "-path" */
+    EXPECT_STDOUT("Qwen/Qwen3-235B-A22B-FP8\n", "--from-log",
+                  KVCALC_SOURCE_DIR "/tests/logs/sglang-s09-tp4.log", "--get", "model");
+    strcpy(path, "/tmp/kvcalc-item14s-XXXXXX");
+    write_temp(path, "python3 -m sglang.launch_server --model-path /m/Qwen3-8B --tp 2\n"
+                     "[2025-07-21 10:00:00 TP0] KV Cache is allocated. #tokens: 36740, K size: "
+                     "2.52 GB, V size: 2.52 GB\n");
+    EXPECT_STDOUT("Qwen/Qwen3-8B\n", "--from-log", path, "--get", "model");
+    unlink(path);
+}
+
+/* 15. SGLang: the launch command a log keeps gives mem_fraction_static and TP when no
+ * server_args dump does (S09: "python3 -m sglang.launch_server ... --tp 4 ...
+ * --mem-fraction-static 0.93"; they were not read). */
 static void item15_sglang_launch_line(void **state)
 {
     (void)state;
@@ -580,6 +636,7 @@ int main(void)
         cmocka_unit_test(item04_term_signs_follow_the_difference),
         cmocka_unit_test(item05_defaults_by_gpu_size_said),
         cmocka_unit_test(item14_model_paths),
+        cmocka_unit_test(item14_served_name_and_command_line),
         cmocka_unit_test(item15_sglang_launch_line),
         cmocka_unit_test(item16_ollama_print_info_geometry),
         cmocka_unit_test(item17_inputs_and_messages),

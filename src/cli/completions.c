@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS 512 /* the output keys: about 330 in kvcalc 5 */
+#define MAX_WORDS 512 /* the output keys: about 330 in kvcalc 6 */
 
 typedef struct {
     const char *w[MAX_WORDS];

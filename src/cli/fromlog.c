@@ -80,6 +80,14 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
         return kv_model_load(NULL, name, m, err, errcap);
     if ((preset = preset_in_path(name, named, sizeof named)) != NULL) /* a local copy */
         return kv_model_load(NULL, preset, m, err, errcap);
+    /* the name it is served under ("/model" served as "Qwen/Qwen3-8B"): the engine loaded
+     * what the path holds, which the operator named; a path or id that names another known
+     * model has already been taken above */
+    const char *served = kv_log_served_model(lg);
+    if (served[0] && kv_model_preset_find(served))
+        return kv_model_load(NULL, served, m, err, errcap);
+    if (served[0] && (preset = preset_in_path(served, named, sizeof named)) != NULL)
+        return kv_model_load(NULL, preset, m, err, errcap);
     /* the model as the log's own lines describe it (a runner's loader dump) */
     char why[300], also[400] = "";
     kv_status described =
@@ -94,11 +102,20 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
     }
     if (described == KV_ERR_FORMAT) /* the engine's lines would describe it, not this log's */
         snprintf(also, sizeof also, " (nor do its lines describe it: %s)", why);
+    char sshown[200], as[260] = "";
+    if (served[0] && strcmp(served, name) != 0)
+        snprintf(as, sizeof as, " (served as '%s')", kv_safe(sshown, sizeof sshown, served, 120));
     if (name[0])
         kv_fail(err, errcap,
-                "--from-log %s: the log names model '%s', which kvcalc cannot resolve%s: give "
+                "--from-log %s: the log names model '%s'%s, which kvcalc cannot resolve%s: give "
                 "--model or --config",
                 kv_safe(fshown, sizeof fshown, file, 200), kv_safe(shown, sizeof shown, name, 200),
+                as, also);
+    else if (served[0])
+        kv_fail(err, errcap,
+                "--from-log %s: the log names model '%s' only by the name it is served under, "
+                "which kvcalc cannot resolve%s: give --model or --config",
+                kv_safe(fshown, sizeof fshown, file, 200), kv_safe(shown, sizeof shown, served, 200),
                 also);
     else
         kv_fail(err, errcap, "--from-log %s: the log names no model%s: give --model or --config",

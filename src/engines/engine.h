@@ -31,7 +31,7 @@
  * KV_LOG_MAX_FIELDS) or one of these. */
 enum {
     KV_TO_SKIP = KV_LOG_MAX_FIELDS, /* read and dropped */
-    KV_TO_VERSION, KV_TO_MODEL, KV_TO_DTYPE, KV_TO_KV_DTYPE, KV_TO_QUANT, KV_TO_TYPE_K,
+    KV_TO_VERSION, KV_TO_MODEL, KV_TO_SERVED, KV_TO_DTYPE, KV_TO_KV_DTYPE, KV_TO_QUANT, KV_TO_TYPE_K,
     KV_TO_TYPE_V,
     KV_TO_ERA_V,   /* vLLM's "Initializing a V<n> LLM engine" */
     KV_TO_FLASH,   /* a flash-attention word: 0, 1, auto, enabled, disabled, on, off, true,
@@ -65,8 +65,10 @@ enum {
 
 /* One line pattern. The pattern is the line's own text with conversions: "%n" an integer
  * (thousands commas allowed), "%f" a decimal, "%b" a decimal and its unit (GiB, GB, MiB,
- * MB, KiB, B: bytes; the engines' "GB" is GiB), "%s" a word up to the pattern's next character,
- * "%*" any text up to what follows; a blank matches any run of blanks. */
+ * MB, KiB, B: bytes; the engines' "GB" is GiB), "%s" a word up to the pattern's next character
+ * (never one that starts with '-': on a command line that is the next flag, and "--model %s"
+ * must not read "--model-path" as the value "-path"), "%*" any text up to what follows; a
+ * blank matches any run of blanks, or none. */
 typedef struct {
     const char *pat;
     short to[KV_LOG_MAX_CAPS];

@@ -689,6 +689,11 @@ static const kv_field fields[] = {
 static const kv_log_pattern patterns[] = {
     {"server_args=ServerArgs(", T(0), KV_START, NULL},
     {"model_path='%s'", T(KV_TO_MODEL), 0, NULL},
+    {"served_model_name='%s'", T(KV_TO_SERVED), 0, NULL},
+    /* the launch command line (python/sglang/srt/server_args.py's add_cli_args) */
+    {"--model-path %s ", T(KV_TO_MODEL), 0, NULL},
+    {"--model %s ", T(KV_TO_MODEL), 0, NULL}, /* as S09's real command line spells it */
+    {"--served-model-name %s ", T(KV_TO_SERVED), 0, NULL},
     {"mem_fraction_static=%f", T(KV_LOG_MEM_FRACTION), 0, NULL},
     {"tp_size=%n", T(KV_LOG_TP), 0, NULL},
     {"pp_size=%n", T(KV_LOG_PP), 0, NULL},

@@ -243,6 +243,31 @@ static const kv_log_pattern patterns[] = {
     {"model='%s'", T(KV_TO_MODEL), 0, NULL},
     {"'model_tag': '%s'", T(KV_TO_MODEL), 0, NULL},
     {"model_tag='%s'", T(KV_TO_MODEL), 0, NULL},
+    /* the name it is served under: a model loaded from a local path ('/model') is often
+     * known only by it (the non-default args hold a list, the config line its first) */
+    {"'served_model_name': ['%s'", T(KV_TO_SERVED), 0, NULL},
+    {"served_model_name=%s,", T(KV_TO_SERVED), 0, NULL},
+    /* the launch command line, when the log keeps it (`vllm serve MODEL --flag value`:
+     * vllm/entrypoints/cli/serve.py's model_tag, the flags of vllm/engine/arg_utils.py);
+     * the engine's own lines, printed later, say the same or overrule it */
+    {"vllm serve %s ", T(KV_TO_MODEL), KV_START, NULL},
+    {"--served-model-name %s ", T(KV_TO_SERVED), 0, NULL},
+    {"--served-model-name=%s ", T(KV_TO_SERVED), 0, NULL},
+    {"--tensor-parallel-size %n", T(KV_LOG_TP), 0, NULL},
+    {"--tensor-parallel-size=%n", T(KV_LOG_TP), 0, NULL},
+    {"-tp %n", T(KV_LOG_TP), 0, NULL},
+    {"--pipeline-parallel-size %n", T(KV_LOG_PP), 0, NULL},
+    {"--pipeline-parallel-size=%n", T(KV_LOG_PP), 0, NULL},
+    {"--max-model-len %n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
+    {"--max-model-len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
+    {"--gpu-memory-utilization %f", T(KV_LOG_UTIL), 0, NULL},
+    {"--gpu-memory-utilization=%f", T(KV_LOG_UTIL), 0, NULL},
+    {"--max-num-batched-tokens %n", T(KV_LOG_BATCHED_TOKENS), 0, NULL},
+    {"--max-num-batched-tokens=%n", T(KV_LOG_BATCHED_TOKENS), 0, NULL},
+    {"--block-size %n", T(KV_LOG_BLOCK_SIZE), 0, NULL},
+    {"--kv-cache-dtype %s ", T(KV_TO_KV_DTYPE), 0, NULL},
+    {"--quantization %s ", T(KV_TO_QUANT), 0, NULL},
+    {"--cpu-offload-gb %f", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
     {"'max_model_len': %n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
     {"max_seq_len=%n,", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
     {"max_model_len=%n,", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},

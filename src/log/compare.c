@@ -93,6 +93,11 @@ const char *kv_log_model(const kv_log *lg)
     return lg->values.model;
 }
 
+const char *kv_log_served_model(const kv_log *lg)
+{
+    return lg->values.served;
+}
+
 kv_status kv_log_model_spec(const kv_log *lg, kv_spec *s, kv_gguf_info *g, char *name,
                             size_t cap, char *err, size_t errcap)
 {

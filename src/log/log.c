@@ -157,7 +157,7 @@ static int match_at(const char *p, const char *s, capture *caps, int n)
             const char *start = s;
             while (*s && (*p == ' ' ? !is_blank(*s) : *s != *p))
                 s++;
-            if (s == start || s - start > 255)
+            if (s == start || s - start > 255 || *start == '-') /* engine.h: the next flag */
                 return 0;
             c->str = start;
             c->len = (size_t)(s - start);
@@ -319,7 +319,8 @@ static const struct {
     size_t offset, cap;
 } text_members[] = {
 #define TM(t, m) {t, offsetof(kv_log_values, m), sizeof(((kv_log_values *)0)->m)}
-    TM(KV_TO_VERSION, version), TM(KV_TO_MODEL, model), TM(KV_TO_DTYPE, dtype),
+    TM(KV_TO_VERSION, version), TM(KV_TO_MODEL, model), TM(KV_TO_SERVED, served),
+    TM(KV_TO_DTYPE, dtype),
     TM(KV_TO_KV_DTYPE, kv_dtype), TM(KV_TO_QUANT, quantization), TM(KV_TO_TYPE_K, type_k),
     TM(KV_TO_TYPE_V, type_v),
 #undef TM

@@ -43,6 +43,7 @@ static const struct {
     {"version", offsetof(kv_log_values, version)},
     {"era", offsetof(kv_log_values, era)},
     {"model", offsetof(kv_log_values, model)},
+    {"served_model_name", offsetof(kv_log_values, served)},
     {"dtype", offsetof(kv_log_values, dtype)},
     {"kv_cache_dtype", offsetof(kv_log_values, kv_dtype)},
     {"quantization", offsetof(kv_log_values, quantization)},

@@ -2,7 +2,7 @@
  * consumer.c - a program outside the kvcalc tree that uses the installed library the way
  * a user would: only <kvcalc.h>, linked through pkg-config or find_package(kvcalc). Built
  * and run by tests/install/run.sh. Exits 0 when every figure matches, 1 otherwise.
- * Define EXPECTED_VERSION ("5.0.0") to check the header against the package metadata.
+ * Define EXPECTED_VERSION ("6.0.0") to check the header against the package metadata.
  */
 #include <kvcalc.h>
 
