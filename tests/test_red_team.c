@@ -518,10 +518,10 @@ static void item18_nothing_dropped(void **state)
     RUN(&r, "--list-models", "--format", "json");
     assert_int_equal(r.status, 0);
     assert_memory_equal(r.out, "[\n  {\"model\": \"allenai/OLMo-2-0325-32B\", \"alias\": "
-                               "\"olmo-2-32b\", \"params\": 32233886720, \"kv_bytes_per_token\": "
+                               "\"olmo-2-32b\", \"params\": 32234279936, \"kv_bytes_per_token\": "
                                "262144, \"layout\": \"64 layers, 8 KV heads, head_dim 128\"}",
                         strlen("[\n  {\"model\": \"allenai/OLMo-2-0325-32B\", \"alias\": "
-                               "\"olmo-2-32b\", \"params\": 32233886720, \"kv_bytes_per_token\": "
+                               "\"olmo-2-32b\", \"params\": 32234279936, \"kv_bytes_per_token\": "
                                "262144, \"layout\": \"64 layers, 8 KV heads, head_dim 128\"}"));
     assert_int_equal(count_lines(r.out), 83 + 2);
     run_free(&r);

@@ -29,14 +29,16 @@ static double attention_params(const kv_arch *a, int64_t kv_heads, int64_t head_
     return p;
 }
 
-/* What attention layers add besides their projections: q/k norms (head_dim each), one sink
- * logit per head (gpt-oss: self_attn.sinks), and an output gate that doubles q_proj (Qwen3.5
- * attn_output_gate: q_proj is hidden x heads x head_dim x 2). */
-static double attention_extras(const kv_arch *a, int64_t head_dim)
+/* What attention layers add besides their projections: q/k norms (head_dim each, or with
+ * qk_norm 2 the whole projection's: OLMo-2 and -3 norm q over heads x head_dim and k over KV
+ * heads x head_dim, transformers' Olmo2Attention), one sink logit per head (gpt-oss:
+ * self_attn.sinks), and an output gate that doubles q_proj (Qwen3.5 attn_output_gate:
+ * q_proj is hidden x heads x head_dim x 2). */
+static double attention_extras(const kv_arch *a, int64_t kv_heads, int64_t head_dim)
 {
     double d = (double)head_dim, n = (double)a->heads;
-    return (a->qk_norm ? 2 * d : 0) + (a->attn_sinks ? n : 0) +
-           (a->attn_gate ? (double)a->hidden * n * d : 0);
+    double norms = a->qk_norm == 2 ? (n + (double)kv_heads) * d : a->qk_norm ? 2 * d : 0;
+    return norms + (a->attn_sinks ? n : 0) + (a->attn_gate ? (double)a->hidden * n * d : 0);
 }
 
 /* DeepSeek sparse attention's indexer (DeepSeek-V3.2 / GLM-5 `indexer`): wq_b from the q
@@ -201,14 +203,14 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     out->other = h + (double)all * norms * h; /* final norm + per-layer norms */
     double attention = layout->mla ? mla_params(a) + indexer_params(a, layout)
                                    : attention_params(a, kv_heads, head_dim);
-    attention += attention_extras(a, layout->mla ? 0 : head_dim);
+    attention += attention_extras(a, kv_heads, layout->mla ? 0 : head_dim);
     out->attention = (double)attn_layers * attention;
     if (!layout->mla && !blocks && (layout->full_kv_heads > 0 || layout->full_head_dim > 0)) {
         /* Gemma-4's full layers: their own KV heads and head size; with attention_k_eq_v
          * no v_proj (V is K) */
         int64_t fkv = layout->full_kv_heads > 0 ? layout->full_kv_heads : kv_heads;
         int64_t fd = layout->full_head_dim > 0 ? layout->full_head_dim : head_dim;
-        double full = attention_params(a, fkv, fd) + attention_extras(a, fd);
+        double full = attention_params(a, fkv, fd) + attention_extras(a, fkv, fd);
         if (a->attn_k_eq_v)
             full -= h * (double)fkv * (double)fd + (a->qkv_bias ? (double)(fkv * fd) : 0);
         out->attention += (double)counts[KV_LAYER_FULL] * (full - attention);

@@ -140,6 +140,11 @@ static const struct {
     {"deepseek_v32", 0, 0, 0, 1, 0, 2},
     {"glm4_moe", 0, 0, 0, 1, 0, 2},
     {"glm4_shared_moe", 0, 0, 0, 1, 0, 2}, /* a GLM-4.5 derivative's spelling */
+    /* OLMo-2 and -3: q_norm of heads x head_dim, k_norm of KV heads x head_dim (qk_norm 2):
+     * 393,216 parameters in 64 layers of OLMo-2-32B and Olmo-3-32B, the checkpoints' own
+     * counts (data/models/CHECKPOINTS.tsv) */
+    {"olmo2", 2, 0, 0, 0, 0, 2},
+    {"olmo3", 2, 0, 0, 0, 0, 2},
 };
 
 /* ---- lookups with checks ---------------------------------------------------------------- */
@@ -1043,7 +1048,8 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
             gate |= family_traits[i].gate;
             own |= family_traits[i].mtp_embeddings;
         }
-    a->qk_norm |= qk;
+    if (qk && !a->qk_norm) /* use_qk_norm: head_dim each, unless the family says wider */
+        a->qk_norm = 1;
     a->attn_gate = gate;
     a->mlp_plain = strcmp(act, "relu2") == 0; /* Nemotron-H: up and down projections */
     if (shared_width > 0) { /* Nemotron-H: shared experts of their own width */
