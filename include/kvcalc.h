@@ -266,8 +266,9 @@ typedef struct {
     kv_mixer mixer;             /* the state layers' mixer (kind KV_MIXER_NONE: no state layers) */
     int attn_gate;              /* q_proj also makes a per-head output gate: twice as wide
                                    (Qwen3-Next, Qwen3.5 attn_output_gate) */
-    int qk_norm;                /* q_norm and k_norm, head_dim weights each, per attention layer
-                                   (Qwen3, Qwen3.5, Gemma-3, OLMo-2) */
+    int qk_norm;                /* q_norm and k_norm per attention layer: 1, head_dim weights
+                                   each (Qwen3, Qwen3.5, Gemma-3); 2, the whole projection's,
+                                   heads x head_dim and KV heads x head_dim (OLMo-2, OLMo-3) */
     int attn_sinks;             /* one learned sink logit per head per attention layer (gpt-oss) */
     int mlp_plain;              /* MLPs and experts are up and down only, no gate (relu2:
                                    Nemotron-H) */
@@ -440,6 +441,9 @@ struct kv_spec {
     int64_t pp_stage;        /* < 0: the whole replica. Set by kv_compute() to 0..pp-1 while it
                                 computes one stage (engines read it: vLLM's sampler profile
                                 runs on the last stage only) */
+    kv_opt_num host_mem_gib; /* the host's memory in GiB (--host-mem-gib), for the check of
+                                what the engine keeps there (kv_result.host_bytes); not set:
+                                no check */
 
     /* Labels for reports; the sizing ignores them. Borrowed strings, NULL when unset. */
     const char *model_name;  /* "Qwen/Qwen3-8B"; NULL: the lesson's illustrative model */
@@ -574,6 +578,12 @@ struct kv_result {
     int64_t pp_stage_layers;     /* its layers */
     double deployment_max_concurrency; /* max_concurrency x dp */
     double weights_bytes_group;  /* all weights: per GPU x tp */
+    double host_bytes;           /* host memory the chosen engine allocates for one replica
+                                    (every GPU's share: pinned weight offload, KV tiers, a
+                                    cache kept on the host); weights a runner maps from its
+                                    file are not in it (the OS pages them) */
+    int host_short;              /* 1: host_mem_gib is given and host_bytes exceeds it: the
+                                    engine cannot allocate it, so max_concurrency is 0 */
 
     /* The chosen engine's own result (kvcalc_engines.h): valid for spec.engine only. */
     union {
@@ -691,7 +701,7 @@ typedef enum {
     KV_P_LAYERS, KV_P_KV_HEADS, KV_P_HEAD_DIM, KV_P_DTYPE, KV_P_PARAMS_B, KV_P_WEIGHT_DTYPE,
     KV_P_QUANTIZATION, KV_P_GPU_MEM_GIB, KV_P_OVERHEAD_GIB, KV_P_CONTEXT, KV_P_PREFIX_TOKENS,
     KV_P_PREFIX_REQUESTS, KV_P_TP, KV_P_PP, KV_P_DP, KV_P_EXPERT_PARALLEL, KV_P_ENGINE,
-    KV_CORE_PARAMS
+    KV_P_HOST_MEM_GIB, KV_CORE_PARAMS
 } kv_core_param;
 KVCALC_API const kv_param *kv_core_param_get(kv_core_param id);
 /* 1 when engine e decides the spec's input p in its defaults, unless it is given

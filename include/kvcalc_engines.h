@@ -245,8 +245,9 @@ typedef struct {
     double prefix_extra_concurrency;/* floor(saved blocks / blocks_per_request) */
     double cpu_offload_bytes;       /* --cpu-offload-gb: weights per GPU in pinned host memory
                                        (what the GPU's weights shrink by) */
-    double host_pinned_bytes;       /* that on every GPU of the replica, and the KV offloading
-                                       tier: the host memory vLLM pins */
+    double host_pinned_bytes;       /* that on every GPU of the replica, the KV offloading tier
+                                       and V0's swap space on every GPU: the host memory vLLM
+                                       pins */
     double lora_bytes;              /* --enable-lora: the A and B buffers of every wrapped
                                        linear, one GPU (inside the weights in V1) */
     int64_t kv_offload_blocks;      /* --kv-offloading-size: the CPU tier's blocks */

@@ -49,6 +49,8 @@ void kv_core_defaults(kv_spec *s)
     s->pp = 1;
     s->dp = 1;
     s->expert_parallel = 0;
+    s->host_mem_gib.set = 0;
+    s->host_mem_gib.value = 0;
     s->pp_stage = -1;
     s->model_name = NULL;
     s->model_source = NULL;

@@ -86,4 +86,9 @@ const kv_param kv_core_params[KV_CORE_PARAMS] = {
     [KV_P_ENGINE] = {.name = "engine", KV_CPARAM(ENGINE, engine), .key = "engine",
                      .blames = KV_ERR_ENGINE_UNKNOWN, .section = "engines", .meta = "NAME",
                      .help = "the serving engine whose allocation answers"},
+    [KV_P_HOST_MEM_GIB] = {.name = "host-mem-gib", KV_CPARAM(OPT_NUM, host_mem_gib),
+                           .key = "host_mem_gib", .min = 0, .min_exclusive = 1, .max = 1e9,
+                           .section = "gpu", .meta = "GIB",
+                           .help = "host memory of a replica's machine in GiB: what the engine "
+                                   "keeps there (pinned offload, KV tiers) is checked against it"},
 };

@@ -797,6 +797,9 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
         cells_at(&st, L->ctx_size_fit, has_swa, s->llamacpp.swa_full, &c);
         r->longest_context_fit = c.slot_ctx;
     }
+    /* the cache buffers on the CPU buffer type (-nkvo, layers past -ngl, a draft's); the
+     * weights left on the host are mapped from the file (mmap), not allocated */
+    r->host_bytes = L->kv_host_bytes;
     return KV_OK;
 }
 

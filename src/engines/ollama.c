@@ -1220,6 +1220,7 @@ static kv_status llama_server(const kv_spec *s, kv_result *r, const model *m,
     if (m->ctx_train > 0 && o->longest_num_ctx > m->ctx_train)
         o->longest_num_ctx = m->ctx_train;
     r->available_kv_bytes = lr.available_kv_bytes;
+    r->host_bytes = lr.host_bytes; /* the runner's host KV, as llama.cpp's */
     return KV_OK;
 }
 
@@ -1322,6 +1323,7 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
             return KV_ERR_RANGE;
         o->num_parallel = parallel;
         fill_estimate(&m, &st, &e, o);
+        r->host_bytes = o->cpu_kv_bytes; /* the layers left on the CPU keep their cache there */
         double other = m.g ? m.g->weight_bytes - (double)e.blocks_sum - m.g->token_embd_bytes -
                                  m.g->output_bytes - m.g->output_norm_bytes
                            : 0;

@@ -515,6 +515,7 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_tokens = g->max_total_num_tokens;
     r->longest_context_fit = g->max_total_num_tokens;
     r->estimated = g->estimated;
+    r->host_bytes = g->hicache_host_bytes; /* every rank's host pool */
     return KV_OK;
 }
 

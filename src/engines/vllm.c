@@ -1449,6 +1449,11 @@ kv_status kv_vllm_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_bytes = (double)v->num_gpu_blocks * block_bytes(v);
     r->kv_cache_tokens = v->gpu_kv_cache_tokens;
     r->longest_context_fit = v->longest_fit;
+    /* V0's swap space: CacheEngine allocates its CPU blocks pinned on every worker
+     * (vllm/worker/cache_engine.py, _allocate_kv_cache(num_cpu_blocks, "cpu")) */
+    if (!v->v1)
+        v->host_pinned_bytes += (double)v->num_cpu_blocks * block_bytes(v) * (double)(s->tp * s->pp);
+    r->host_bytes = v->host_pinned_bytes; /* --cpu-offload-gb x GPUs, --kv-offloading-size, swap */
     r->estimated = !s->vllm.kv_cache_memory_gib.set && !s->vllm.num_gpu_blocks_override.set &&
                    (!s->vllm.weights_gib.set || !s->vllm.activation_gib.set ||
                     !s->vllm.non_torch_gib.set);

@@ -236,6 +236,10 @@ static void report_extra_sections(FILE *out, const kv_report *rep)
         report_levers_text(out, rep);
     if (rep->layouts)
         report_layouts_text(out, rep);
+    if (rep->result->host_short)
+        fprintf(out, "(%s stops before the lines below: the host holds less than it keeps there; "
+                     "see Host memory above.)\n",
+                kv_engine_title(rep->spec->engine));
     engine_sections[rep->spec->engine](out, rep);
 }
 
@@ -404,6 +408,33 @@ static void answer_lines(FILE *out, const kv_spec *s, const kv_result *r)
           out);
 }
 
+/* What the engine keeps in host memory, and whether the host given holds it. */
+static void host_lines(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    if (!(r->host_bytes > 0) && !s->host_mem_gib.set)
+        return;
+    fmt_fixed(a, sizeof a, r->host_bytes / KV_GIB, 2, 1);
+    fmt_fixed(b, sizeof b, s->host_mem_gib.value, 2, 1);
+    if (r->host_short && r->longest_context_fit > 0)
+        fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
+                     "(--host-mem-gib):\n  it cannot allocate them, so it does not start; the "
+                     "longest context that fits the host too: %s tokens.\n\n",
+                kv_engine_title(s->engine), a, b, fmt_int(c, sizeof c, r->longest_context_fit, 1));
+    else if (r->host_short)
+        fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
+                     "(--host-mem-gib):\n  it cannot allocate them, so it does not start, at any "
+                     "context.\n\n",
+                kv_engine_title(s->engine), a, b);
+    else if (s->host_mem_gib.set)
+        fprintf(out, "Host memory: %s keeps %s GiB in host memory, of the %s GiB given "
+                     "(--host-mem-gib).\n\n",
+                kv_engine_title(s->engine), a, b);
+    else
+        fprintf(out, "Host memory: %s keeps %s GiB in host memory (--host-mem-gib checks it).\n\n",
+                kv_engine_title(s->engine), a);
+}
+
 static void table_lines(FILE *out, const kv_report *rep)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
@@ -475,6 +506,7 @@ void report_text(FILE *out, const kv_report *rep)
     per_token_lines(out, s, r);
     request_lines(out, s, r);
     answer_lines(out, s, r);
+    host_lines(out, s, r);
     if (rep->workload) /* the question asked: right after the answer at the maximum */
         report_workload_text(out, rep);
     table_lines(out, rep);

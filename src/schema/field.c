@@ -71,6 +71,8 @@ static const kv_field head[] = {
     RI(kv_heads_per_gpu, "heads"),
     RN(kv_bytes_per_request_group, "bytes"),
     RN(weights_bytes_group, "bytes"),
+    RN(host_bytes, "bytes"),
+    RB(host_short),
 };
 
 static const kv_field tail[] = {

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static kv_status compute_once(const kv_spec *s, kv_result *r);
+
 /* Every stage's result; the one that holds the fewest requests answers (vLLM takes the
  * smallest block count of its workers), with the whole replica's weights kept. */
 static kv_status compute_stages(const kv_spec *s, kv_result *r)
@@ -21,11 +23,11 @@ static kv_status compute_stages(const kv_spec *s, kv_result *r)
     kv_spec w = *s;
     w.pp = 1;
     w.pp_stage = -1;
-    if ((rc = kv_compute(&w, &whole)) != KV_OK && rc != KV_ERR_RANGE)
+    if ((rc = compute_once(&w, &whole)) != KV_OK && rc != KV_ERR_RANGE)
         return rc;
     for (int64_t i = 0; i < s->pp; i++) {
         kv_core_stage_spec(s, &whole, i, &st);
-        if ((rc = kv_compute(&st, &one)) != KV_OK)
+        if ((rc = compute_once(&st, &one)) != KV_OK)
             return rc;
         if (i == 0 || one.max_concurrency < r->max_concurrency) {
             *r = one;
@@ -52,7 +54,7 @@ static kv_status check(const kv_spec *s, const kv_engine_desc **engine, kv_error
     return kv_core_check_layout(s);
 }
 
-kv_status kv_compute(const kv_spec *s, kv_result *r)
+static kv_status compute_once(const kv_spec *s, kv_result *r)
 {
     const kv_engine_desc *engine = NULL;
     kv_status st = check(s, &engine, NULL);
@@ -64,13 +66,51 @@ kv_status kv_compute(const kv_spec *s, kv_result *r)
         return st;
     r->estimated = 0;
     r->longest_context_any = 0;
+    r->host_bytes = 0;
+    r->host_short = 0;
     /* the chosen engine answers */
     if ((st = engine->compute(s, r)) != KV_OK)
         return st;
+    /* what it keeps on the host must be there: pinned and allocated buffers are not paged
+     * out, so an engine short of them fails to start (torch's pin_memory, SGLang's HiCache
+     * check, llama.cpp's host KV buffers) and holds no request */
+    if (s->host_mem_gib.set && r->host_bytes > s->host_mem_gib.value * KV_GIB) {
+        r->host_short = 1;
+        r->max_concurrency = 0;
+    }
     r->fits = r->max_concurrency >= 1;
     r->pp_stage = s->pp_stage > 0 ? s->pp_stage : 0;
     r->pp_stage_layers = s->layers;
     r->deployment_max_concurrency = r->max_concurrency * (double)s->dp;
+    return KV_OK;
+}
+
+/* Whether one request of `context` tokens fits, host memory included. */
+static int fits_at(const kv_spec *s, int64_t context)
+{
+    kv_spec v = *s;
+    kv_result r;
+    v.context = context;
+    return compute_once(&v, &r) == KV_OK && r.fits;
+}
+
+kv_status kv_compute(const kv_spec *s, kv_result *r)
+{
+    kv_status st = compute_once(s, r);
+    if (st != KV_OK || !r->host_short || s->pp_stage >= 0)
+        return st;
+    /* the engine's longest fit left the host out: the longest context whose host part is
+     * there too, by bisection (what the host keeps grows with the context or not at all) */
+    int64_t lo = 0, hi = s->context; /* fits at lo (0: none), not at hi */
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (fits_at(s, mid))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    r->longest_context_fit = lo;
+    r->longest_context_any = 0;
     return KV_OK;
 }
 
@@ -177,7 +217,8 @@ static void add_row(const kv_spec *s, const kv_engine_desc *engine, const kv_res
     row->context = c;
     row->kv_bytes_per_request = kv_groups_request_bytes(r, c);
     row->max_concurrency = c == s->context ? r->max_concurrency
-                           : s->pp > 1     ? kv_max_concurrency_at(s, c) /* another stage may bind */
+                           : s->pp > 1 || s->host_mem_gib.set
+                               ? kv_max_concurrency_at(s, c) /* another stage, or the host, may bind */
                                            : engine->concurrency_at(s, r, c, row->kv_bytes_per_request);
     row->is_setting = (c == s->context);
 }
