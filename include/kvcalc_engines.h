@@ -412,6 +412,8 @@ typedef struct {
     kv_opt_num free_mem_gib;  /* the logged "available: F GiB"; not set: estimated as the
                                  spec's free memory (GPU - weights - overhead) */
     kv_draft draft;           /* a two-model draft (speculative_config, --draft-model) */
+    double host_cache_size;   /* KvCacheConfig.host_cache_size, bytes of every rank's
+                                 secondary (host) pool; 0: none (the default) */
 } kv_trtllm_spec;
 
 /* What TensorRT-LLM would allocate and print, per GPU (rank). */
@@ -432,6 +434,9 @@ typedef struct {
                                  per_token_bytes); 0: no draft */
     double draft_weights_bytes; /* its weights on this rank (out of the estimated free) */
     int draft_weights_estimated; /* 1: from its config's parameter estimate, not tensors */
+    int64_t secondary_blocks; /* host_cache_size // per token // tokens_per_block: "secondary
+                                 pool: B" */
+    double host_cache_bytes;  /* those blocks in pinned host memory, this rank */
 } kv_trtllm_result;
 
 /* ---- llama.cpp ---- */

@@ -67,6 +67,37 @@ static void t01_memory_faq(void **state)
     assert_int_equal(GET(T01, "--free-mem-gib", "70.485", "--get", "trtllm_blocks"), 4060);
 }
 
+/* The secondary (host) pool, KVCacheManager::calculateMaxNumBlocks: int32(host_cache_size
+ * // bytes a token) // tokens per block. T01's log prints 0 for the default (none). T01's
+ * 262,144 B a token at --host-cache-size 10^10: 38,146 tokens // 64 = 596 blocks = 38,144
+ * tokens x 262,144 B = 9,999,220,736 B of pinned host memory; at TP 2 a rank keeps 131,072 B
+ * a token: 76,293 // 64 = 1,192 blocks, the same 9,999,220,736 B, on each of 2 ranks
+ * (19,998,441,472 B of host_bytes); the primary pool unchanged. 2^31 tokens or more (5.7e14 B here) are refused, not wrapped. */
+static void secondary_host_pool(void **state)
+{
+    (void)state;
+    EXPECT_LINE("Number of blocks in KV cache primary pool: 4060\nNumber of blocks in KV cache "
+                "secondary pool: 0, onboard blocks to primary memory before reuse: true\n",
+                T01, "--free-mem-gib", "70.48");
+    EXPECT_LINE("Number of blocks in KV cache secondary pool: 596, onboard blocks to primary "
+                "memory before reuse: true\n",
+                T01, "--free-mem-gib", "70.48", "--host-cache-size", "1e10");
+    assert_int_equal(GET(T01, "--free-mem-gib", "70.48", "--host-cache-size", "1e10", "--get",
+                         "trtllm_blocks"), 4060);
+    assert_int_equal(GET(T01, "--free-mem-gib", "70.48", "--host-cache-size", "1e10", "--get",
+                         "trtllm_host_cache_bytes"), 9999220736LL);
+    assert_int_equal(GET(T01, "--free-mem-gib", "70.48", "--host-cache-size", "1e10", "--tp", "2",
+                         "--get", "host_bytes"), 19998441472LL);
+    assert_int_equal(GET(T01, "--free-mem-gib", "70.48", "--host-cache-size", "1e10", "--tp", "2",
+                         "--get", "trtllm_secondary_blocks"), 1192);
+    run_result r;
+    run_kvcalc((const char *const[]){T01, "--free-mem-gib", "70.48", "--host-cache-size", "6e14",
+                                     NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "2^31 - 1 tokens"));
+    run_free(&r);
+}
+
 /* T02 (TensorRT-LLM 0.19.0, RTX 5090): logged 8,219 blocks, 263,008 tokens, 16.05 GiB at
  * "available: 17.83". 17.825 x 0.9 x 2^30 / 65,536 = 262,840 tokens -> 8,214 blocks;
  * 17.83 -> 262,914 -> 8,217; 17.835 -> 262,987 -> 8,219 = 263,008 tokens, x 65,536 B =
@@ -252,6 +283,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t01_memory_faq),
+        cmocka_unit_test(secondary_host_pool),
         cmocka_unit_test(two_model_draft),
         cmocka_unit_test(t02_llama_fp8),
         cmocka_unit_test(requests_take_whole_blocks),

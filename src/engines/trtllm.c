@@ -26,9 +26,10 @@ static void trtllm_defaults(kv_spec *s)
     kv_trtllm_spec *t = &s->trtllm;
     t->fraction = 0.9;       /* KvCacheConfig.free_gpu_memory_fraction */
     t->tokens_per_block = 32; /* LLM API and trtllm-serve */
+    t->host_cache_size = 0;   /* KvCacheConfig.host_cache_size: no secondary pool */
 }
 
-enum { TR_P_FRACTION, TR_P_BLOCK, TR_P_MAX_TOKENS, TR_P_FREE, TR_PARAMS };
+enum { TR_P_FRACTION, TR_P_BLOCK, TR_P_MAX_TOKENS, TR_P_FREE, TR_P_HOST_CACHE, TR_PARAMS };
 static const kv_param params[TR_PARAMS];
 
 static kv_status trtllm_check(const kv_spec *s, kv_error *why)
@@ -42,10 +43,12 @@ static kv_status trtllm_check(const kv_spec *s, kv_error *why)
         (t->max_tokens.set &&
          (t->max_tokens.value < 1 || (double)t->max_tokens.value >= TRTLLM_TOKEN_LIMIT)) ||
         (t->free_mem_gib.set && (!isfinite(t->free_mem_gib.value) || t->free_mem_gib.value < 0 ||
-                                 t->free_mem_gib.value > 1e12)))
+                                 t->free_mem_gib.value > 1e12)) ||
+        !(t->host_cache_size >= 0 && t->host_cache_size <= 1e18))
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
                          "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, "
-                         "1), tokens per block >= 1, free memory >= 0 and finite)");
+                         "1), tokens per block >= 1, free memory and host cache size >= 0 and "
+                         "finite)");
     /* what TensorRT-LLM keeps for state layers (its Mamba cache manager) and for the
      * sparse-attention indexer was not read from its source: refused, not guessed */
     int64_t counts[KV_LAYER_KINDS];
@@ -143,6 +146,20 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
     t->allocated_bytes = (double)t->tokens * t->per_token_bytes;
     t->blocks_per_request = blocks_for(s->context, in->tokens_per_block);
     t->max_concurrency = (double)(t->blocks / t->blocks_per_request);
+    /* the secondary (host) pool (KVCacheManager::calculateMaxNumBlocks,
+     * cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp @ b35ac1b64368, NVIDIA/TensorRT-LLM):
+     * maxTokensSecondary = SizeType32(hostCacheSize / cacheSizeBytesPerToken), blocks =
+     * max(0, that / tokensPerBlock), allocated in pinned host memory on every rank; the
+     * primary pool and the concurrency do not change (evicted blocks wait there for reuse) */
+    t->secondary_blocks = 0;
+    t->host_cache_bytes = 0;
+    if (in->host_cache_size > 0 && t->per_token_bytes > 0) {
+        double tokens = kvm_floor(in->host_cache_size / kvm_floor(t->per_token_bytes));
+        if (!(tokens <= 2147483647.0)) /* past SizeType32: refused, not wrapped */
+            return KV_ERR_RANGE;
+        t->secondary_blocks = (int64_t)tokens / in->tokens_per_block;
+        t->host_cache_bytes = (double)(t->secondary_blocks * in->tokens_per_block) * t->per_token_bytes;
+    }
 
     r->max_concurrency = t->max_concurrency;
     r->engine_version[0] = '\0'; /* the release is not an input: its rules are one era's */
@@ -151,6 +168,7 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_tokens = t->tokens;
     r->longest_context_fit = t->tokens;
     r->estimated = t->free_estimated;
+    r->host_bytes = t->host_cache_bytes * (double)(s->tp * s->pp);
     return KV_OK;
 }
 
@@ -191,6 +209,11 @@ static const kv_param params[TR_PARAMS] = {
                    .meta = "GIB",
                    .help = "the log's \"available: F GiB\" [auto: GPU - weights - overhead, an "
                            "estimate]"},
+    [TR_P_HOST_CACHE] = {.name = "host-cache-size", P(NUM, host_cache_size),
+                         .key = "host_cache_size", .min = 0, .max = 1e18,
+                         .blames = KV_ERR_ENGINE_INPUT, .meta = "BYTES",
+                         .help = "KvCacheConfig.host_cache_size: bytes of each rank's secondary "
+                                 "(host) pool [0: none]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_trtllm_result, name, m, T, unit, ftype, sweep)
@@ -206,6 +229,8 @@ static const kv_field fields[] = {
     F(trtllm_draft_token_bytes, draft_token_bytes, double, "bytes", KV_F_NUM, 0),
     F(trtllm_draft_weights_bytes, draft_weights_bytes, double, "bytes", KV_F_NUM, 0),
     F(trtllm_draft_weights_estimated, draft_weights_estimated, int, "boolean", KV_F_BOOL, 0),
+    F(trtllm_secondary_blocks, secondary_blocks, int64_t, "blocks", KV_F_INT, 0),
+    F(trtllm_host_cache_bytes, host_cache_bytes, double, "bytes", KV_F_NUM, 0),
 };
 
 const kv_engine_desc kv_engine_trtllm = {
@@ -217,7 +242,8 @@ const kv_engine_desc kv_engine_trtllm = {
     .check = trtllm_check,
     .range_words = "a TensorRT-LLM input is out of range (free GPU memory fraction in (0, 1), "
                    "tokens per block >= 1, free memory >= 0 and finite), or its token count "
-                   "exceeds 2^62; kvcalc refuses rather than cap it",
+                   "exceeds 2^62, or --host-cache-size holds more than 2^31 - 1 tokens "
+                   "(TensorRT-LLM's SizeType32); kvcalc refuses rather than cap it",
     .compute = trtllm_compute,
     .concurrency_at = trtllm_at,
     .relayout = trtllm_relayout,

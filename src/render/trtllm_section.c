@@ -54,6 +54,20 @@ void report_trtllm_text(FILE *out, const kv_report *rep)
         fprintf(out, "Maximum kv-cache token overridden by configuration as '%lld'.\n",
                 (long long)s->trtllm.max_tokens.value);
     fprintf(out, "Number of blocks in KV cache primary pool: %lld\n", (long long)t->blocks);
+    fprintf(out, "Number of blocks in KV cache secondary pool: %lld, onboard blocks to primary "
+                 "memory before reuse: true\n",
+            (long long)t->secondary_blocks);
+    if (t->secondary_blocks > 0 && s->tp * s->pp > 1)
+        fprintf(out, "  (--host-cache-size: %s GiB of pinned host memory on this rank, %s GiB on "
+                     "all %lld; the primary pool and the concurrency unchanged: evicted blocks "
+                     "wait there for reuse)\n",
+                gib(a, sizeof a, t->host_cache_bytes),
+                gib(b, sizeof b, t->host_cache_bytes * (double)(s->tp * s->pp)),
+                (long long)(s->tp * s->pp));
+    else if (t->secondary_blocks > 0)
+        fprintf(out, "  (--host-cache-size: %s GiB of pinned host memory; the primary pool and the "
+                     "concurrency unchanged: evicted blocks wait there for reuse)\n",
+                gib(a, sizeof a, t->host_cache_bytes));
     fprintf(out, "Number of tokens per block: %lld.\n", (long long)t->tokens_per_block);
     fprintf(out, "[MemUsageChange] Allocated %s GiB for max tokens in paged KV cache (%lld).\n",
             gib(a, sizeof a, t->allocated_bytes), (long long)t->tokens);
