@@ -183,6 +183,34 @@ static void sweep_rows_equal_single_runs(void **state)
     }
 }
 
+/* A point where only the last axis moved writes that one input into the last point's spec
+ * (issue 22); a carry, an "auto" value and a flag that changes other inputs go through the
+ * whole builder. Each row equals the single run either way: here "auto" after fp8 gives the
+ * model's bf16 back (2 B: 147,456 B a token for Qwen3-8B, fp8 73,728), and the rows after
+ * the carry (tp 2) are halved. */
+static void sweep_one_input_path(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--model", "qwen3-8b", "--sweep", "tp=1,2", "--sweep", "dtype=auto,fp8,auto",
+        "--format", "csv");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n1,bf16,147456,"));
+    assert_non_null(strstr(r.out, "\n1,fp8,73728,"));
+    assert_non_null(strstr(r.out, "\n2,bf16,73728,"));
+    assert_non_null(strstr(r.out, "\n2,fp8,36864,"));
+    assert_int_equal(count_lines(r.out), 7);
+    char *first = strstr(r.out, "\n1,bf16,"), *third = strstr(first + 1, "\n1,bf16,");
+    assert_non_null(third); /* the same row twice: auto restored the model's */
+    assert_memory_equal(first, third, strcspn(first + 1, "\n") + 1);
+    run_free(&r);
+    /* a flag that clears other inputs (--params-b drops the estimate) keeps the builder */
+    RUN(&r, "--model", "qwen3-8b", "--params-b", "8", "--sweep", "context=1000,2000",
+        "--format", "csv");
+    assert_non_null(strstr(r.out, "\n2000,147456,294912000,"));
+    run_free(&r);
+}
+
 /* The axes kvcalc 1 ignored or mis-resolved. */
 static void sweep_axes_take_effect(void **state)
 {
@@ -451,6 +479,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_engine_drives_the_answer),
         cmocka_unit_test(sweep_rows_equal_single_runs),
+        cmocka_unit_test(sweep_one_input_path),
         cmocka_unit_test(sweep_axes_take_effect),
         cmocka_unit_test(sweep_ranges_are_exact),
         cmocka_unit_test(sweep_stops_when_output_fails),

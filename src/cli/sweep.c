@@ -442,8 +442,9 @@ typedef struct {
 
 static void add_columns(column_set *cs, int engine, int beside_engine)
 {
+    size_t n = kv_field_count();
     for (int rank = 1; rank < 64; rank++)
-        for (size_t i = 0; i < kv_field_count() && cs->n < MAX_COLUMNS; i++) {
+        for (size_t i = 0; i < n && cs->n < MAX_COLUMNS; i++) {
             const kv_field *f = kv_field_at(i);
             int mine = engine < 0 ? f->from != KV_FROM_ENGINE
                                   : f->from == KV_FROM_ENGINE && (int)f->engine == engine;
@@ -588,6 +589,30 @@ static void progress_show(progress *p, int final)
     fflush(stderr);
 }
 
+/* Whether the last axis may move by itself: its value written into the last point's spec
+ * gives the spec the builder would (the flags applied over the model, in the table's order).
+ * That holds for a spec input that changes nothing else (no KV_CLEARS_*, not the engine)
+ * while no other flag given changes other inputs either (its clears could overwrite this
+ * one, or read it), and no --max-model-len auto (which depends on every input). Then a point
+ * costs one kv_spec_set instead of a copy of the spec and every flag again (issue 22). */
+static int last_axis_alone(const grid *g, const kv_options *o)
+{
+    if (g->n == 0 || o->auto_max_model_len)
+        return 0;
+    const axis *ax = &g->axes[g->n - 1];
+    if (ax->kind != AXIS_FLAG || ax->flag->param->type == KV_T_ENGINE || ax->flag->param->clears)
+        return 0;
+    size_t n;
+    const kv_flag *flags = kv_flag_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (o->set[i] && flags[i].param->clears && &flags[i] != ax->flag)
+            return 0;
+    for (size_t k = 0; k + 1 < g->n; k++) /* another axis's flag with clears */
+        if (g->axes[k].kind == AXIS_FLAG && g->axes[k].flag->param->clears)
+            return 0;
+    return 1;
+}
+
 int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
 {
     static grid g; /* large: off the stack */
@@ -628,19 +653,25 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
     char err[KV_ERR_BUF];
     const kv_model *m = model, *base_model = NULL;
     const kv_gpu *gpu = base->gpu, *base_gpu = NULL;
-    int have_base = 0;
+    int have_base = 0, rebuild = 1;
     o = *base; /* each point writes every axis over this copy */
+    int alone = last_axis_alone(&g, &o);
+    const axis *last = g.n ? &g.axes[g.n - 1] : NULL;
     progress pr = {base->progress, 0, now_s(), 0, points, 0};
     for (;;) {
         apply_axes(&g, &o, &m, &gpu);
-        if (!have_base || m != base_model || gpu != base_gpu) { /* the builder's first half */
-            kv_build_base(m, gpu, &base_spec);
-            base_model = m;
-            base_gpu = gpu;
-            have_base = 1;
+        if (!rebuild && !last->now_auto) { /* only the last axis moved: its value alone */
+            kv_spec_set(&s, last->flag->param, &last->now);
+        } else {
+            if (!have_base || m != base_model || gpu != base_gpu) { /* the builder's first half */
+                kv_build_base(m, gpu, &base_spec);
+                base_model = m;
+                base_gpu = gpu;
+                have_base = 1;
+            }
+            s = base_spec; /* then its second half: checked above for every value */
+            kv_build_flags(&o, &s, err, sizeof err);
         }
-        s = base_spec; /* then its second half: checked above for every value */
-        kv_build_flags(&o, &s, err, sizeof err);
         kv_status st = kv_pipeline_run(&o, &s, &store, &rep);
         row(out, base->format, &g, &s, &rep, st, &cs);
         if (ferror(out))
@@ -653,6 +684,8 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
             k--;
         if (k == 0)
             break;
+        /* a carry moved other axes too; "auto" unsets a flag: the builder again */
+        rebuild = !alone || k != g.n || last->now_auto;
     }
     free_grid(&g);
     if (pr.on)

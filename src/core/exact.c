@@ -97,6 +97,17 @@ double kv_exact_product(const uint64_t *factors, size_t n)
 
 double kv_floordiv(double a, double b)
 {
+    /* whole numbers below 2^53 (every count and byte size of the lesson's sums): fmod is
+     * exact, a - mod is b x the quotient exactly, so Python's answer is the integer floor;
+     * a zero quotient keeps the path below for its sign (issue 22: fmod was 3% of a sweep) */
+    if (a > -9007199254740992.0 && a < 9007199254740992.0 && b > -9007199254740992.0 &&
+        b < 9007199254740992.0 && b != 0 && a == (double)(int64_t)a && b == (double)(int64_t)b) {
+        int64_t x = (int64_t)a, y = (int64_t)b, q = x / y;
+        if (x % y != 0 && ((x < 0) != (y < 0)))
+            q--;
+        if (q != 0)
+            return (double)q;
+    }
     double mod = kvm_fmod(a, b);
     double div = (a - mod) / b;
     if (mod != 0.0 && ((b < 0) != (mod < 0)))

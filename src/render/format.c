@@ -78,27 +78,28 @@ static const char pairs[] = "000102030405060708091011121314151617181920212223242
 static char *int_digits(char *buf, size_t cap, int64_t v)
 {
     char tmp[24];
-    size_t n = 0;
+    char *p = tmp + sizeof tmp; /* written from the end: no reversal */
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    while (u >= 10) { /* two digits a division */
+    while (u >= 100) { /* two digits a division */
         unsigned d = (unsigned)(u % 100) * 2;
         u /= 100;
-        tmp[n++] = pairs[d + 1];
-        tmp[n++] = pairs[d];
+        *--p = pairs[d + 1];
+        *--p = pairs[d];
     }
-    if (u || n == 0) /* the last digit alone (never a leading zero: the loop leaves u < 10) */
-        tmp[n++] = (char)('0' + u);
-    size_t len = n + (v < 0);
+    if (u >= 10) {
+        *--p = pairs[u * 2 + 1];
+        *--p = pairs[u * 2];
+    } else
+        *--p = (char)('0' + u);
+    if (v < 0)
+        *--p = '-';
+    size_t len = (size_t)(tmp + sizeof tmp - p);
     if (len + 1 > cap) {
         snprintf(buf, cap, "%lld", (long long)v);
         return buf;
     }
-    size_t i = 0;
-    if (v < 0)
-        buf[i++] = '-';
-    while (n)
-        buf[i++] = tmp[--n];
-    buf[i] = '\0';
+    memcpy(buf, p, len);
+    buf[len] = '\0';
     return buf;
 }
 
