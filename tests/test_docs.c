@@ -118,12 +118,15 @@ static const char *real_word(const char *w, char *buf, size_t cap)
                 snprintf(buf, cap, "%s", files[i].real);
             return buf;
         }
+    int n; /* checked: a path longer than buf fails the test rather than run cut */
     if (strncmp(w, "build/tests/", 12) == 0)
-        snprintf(buf, cap, "%s/%s", KVCALC_BINARY_DIR, w + 12);
+        n = snprintf(buf, cap, "%s/%s", KVCALC_BINARY_DIR, w + 12);
     else if (strncmp(w, "tests/", 6) == 0 || strncmp(w, "data/", 5) == 0)
-        snprintf(buf, cap, "%s/%s", KVCALC_SOURCE_DIR, w);
+        n = snprintf(buf, cap, "%s/%s", KVCALC_SOURCE_DIR, w);
     else
-        snprintf(buf, cap, "%s", w);
+        n = snprintf(buf, cap, "%s", w);
+    if (n < 0 || (size_t)n >= cap)
+        fail_msg("a word of a command is too long for the test's buffer: %.60s...", w);
     return buf;
 }
 
