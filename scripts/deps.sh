@@ -1,6 +1,6 @@
 #!/bin/sh
-# deps.sh - install what kvcalc needs to build and test, when it is missing: a C compiler,
-# cmake, cmocka, pkg-config (the install test builds a program with it) and libabigail's
+# deps.sh - install what kvcalc needs to build and test, when it is missing: a C compiler
+# (and Clang, the second one the tests build with), cmake, cmocka, pkg-config (the install test builds a program with it) and libabigail's
 # abidiff (the ABI check). Debian/Ubuntu
 # (apt-get); elsewhere it only says what is missing.
 set -eu
@@ -8,6 +8,8 @@ set -eu
 missing=""
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
 command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+# the second compiler whose warnings are errors too (scripts/test.sh builds with both)
+command -v clang >/dev/null 2>&1 || missing="$missing clang"
 command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1 || missing="$missing make"
 command -v pkg-config >/dev/null 2>&1 || command -v pkgconf >/dev/null 2>&1 || missing="$missing pkg-config"
 cmocka_found=0
