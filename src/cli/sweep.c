@@ -501,6 +501,13 @@ static void row(FILE *out, kv_format fmt, const grid *g, const kv_spec *s, const
         kv_field_value v = {KV_VAL_NUM, 0, 0, 0, NULL, 1};
         if (st == KV_OK)
             v = kv_report_value(cs->keys[c], rep);
+        if (fmt == FORMAT_CSV && !v.is_null && v.kind != KV_VAL_STR &&
+            sizeof l.text - l.n > FMT_BUF + 1) {
+            /* a number or a boolean needs no quoting: written in place (issue 22) */
+            l.text[l.n++] = ',';
+            l.n += kv_value_text_n(l.text + l.n, FMT_BUF, v);
+            continue;
+        }
         cell(&l, fmt, 0, cs->keys[c]->name, kv_value_text(buf, sizeof buf, v), 0, v.is_null);
     }
     const char *status = st == KV_OK ? "ok" : kv_status_message(st);

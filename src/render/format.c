@@ -74,12 +74,37 @@ static const char pairs[] = "000102030405060708091011121314151617181920212223242
                             "62636465666768697071727374757677787980818283848586878889909192"
                             "93949596979899";
 
-/* Decimal digits of v without printf: sweeps print millions of integers. */
-static char *int_digits(char *buf, size_t cap, int64_t v)
+/* Decimal digits of v without printf: sweeps print millions of integers. The length comes
+ * first, so the digits are written once, in place, from the end: no copy and no strlen over
+ * bytes just stored (a vector load of them waits for the stores: issue 22). */
+static size_t u64_digits(uint64_t u)
 {
-    char tmp[24];
-    char *p = tmp + sizeof tmp; /* written from the end: no reversal */
+    static const uint64_t tens[] = {10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+                                    10000000ull, 100000000ull, 1000000000ull,
+                                    10000000000ull, 100000000000ull, 1000000000000ull,
+                                    10000000000000ull, 100000000000000ull,
+                                    1000000000000000ull, 10000000000000000ull,
+                                    100000000000000000ull, 1000000000000000000ull,
+                                    10000000000000000000ull};
+    size_t n = 1;
+    while (n < 20 && u >= tens[n - 1])
+        n++;
+    return n;
+}
+
+/* Writes v's digits into buf (cap >= its length + 1) and returns the length; 0 (buf cut
+ * to "") when it does not fit. */
+static size_t int_digits_n(char *buf, size_t cap, int64_t v)
+{
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    size_t len = u64_digits(u) + (v < 0);
+    if (len + 1 > cap) {
+        if (cap)
+            buf[0] = '\0';
+        return 0;
+    }
+    char *p = buf + len;
+    *p = '\0';
     while (u >= 100) { /* two digits a division */
         unsigned d = (unsigned)(u % 100) * 2;
         u /= 100;
@@ -93,13 +118,13 @@ static char *int_digits(char *buf, size_t cap, int64_t v)
         *--p = (char)('0' + u);
     if (v < 0)
         *--p = '-';
-    size_t len = (size_t)(tmp + sizeof tmp - p);
-    if (len + 1 > cap) {
-        snprintf(buf, cap, "%lld", (long long)v);
-        return buf;
-    }
-    memcpy(buf, p, len);
-    buf[len] = '\0';
+    return len;
+}
+
+static char *int_digits(char *buf, size_t cap, int64_t v)
+{
+    if (int_digits_n(buf, cap, v) == 0 && cap > 0)
+        snprintf(buf, cap, "%lld", (long long)v); /* cut, as printf cuts */
     return buf;
 }
 
@@ -193,6 +218,15 @@ static char *spell_g(char *buf, size_t cap, int negative, uint64_t digits, int n
     memcpy(buf, text, len);
     buf[len] = '\0';
     return buf;
+}
+
+size_t fmt_json_number_n(char *buf, size_t cap, double v)
+{
+    size_t n;
+    if (isfinite(v) && v == kvm_floor(v) && fabs(v) < 9.2e18 && !(v == 0 && signbit(v)) &&
+        (n = int_digits_n(buf, cap, (int64_t)v)) > 0)
+        return n; /* the common case, without a strlen */
+    return strlen(fmt_json_number(buf, cap, v));
 }
 
 char *fmt_json_number(char *buf, size_t cap, double v)

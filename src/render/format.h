@@ -28,6 +28,8 @@ char *fmt_int(char *buf, size_t cap, int64_t v, int group);
 /* The shortest decimal that reads back as v (what JSON output needs); integral values
  * below 1e21 print without a fraction or exponent, as JSON integers. */
 char *fmt_json_number(char *buf, size_t cap, double v);
+/* The same, returning its length (no strlen in the common case of a whole number). */
+size_t fmt_json_number_n(char *buf, size_t cap, double v);
 /* The shortest decimal that reads back as the finite v, and of those the closest to v:
  * *digits (no trailing zeros) times 10^*exp10 is |v|'s decimal; returns the digit count,
  * 1 to 17 (v = 0: 0 with one digit). Schubfach, in shortest.c. */

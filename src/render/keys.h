@@ -16,5 +16,7 @@
 kv_field_value kv_report_value(const kv_field *f, const kv_report *rep);
 /* The value as JSON text (strings without quotes or escapes: callers quote them). */
 char *kv_value_text(char *buf, size_t cap, kv_field_value v);
+/* The same, returning its length (sweeps write cells in place). */
+size_t kv_value_text_n(char *buf, size_t cap, kv_field_value v);
 
 #endif
