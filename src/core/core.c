@@ -215,10 +215,11 @@ static kv_status size_weights(const kv_spec *s, kv_result *r)
     if (s->checkpoint_weights_bytes > 0) { /* the checkpoint's own tensors (GGUF) */
         r->params = s->checkpoint_params > 0 ? s->checkpoint_params : s->params_b * 1e9;
         r->weights_bytes_group = s->checkpoint_weights_bytes;
-    } else if (s->params_estimated) {
-        r->params = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
-        r->weights_bytes_group = kv_estimate_weight_bytes(&s->arch, &s->layout, s->layers,
-                                                          s->kv_heads, s->head_dim, s->weight_dtype);
+    } else if (s->params_estimated) { /* the parts once, for both (a sweep sizes them per point) */
+        kv_param_parts parts;
+        kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &parts);
+        r->params = kv_parts_params(&parts);
+        r->weights_bytes_group = kv_parts_weight_bytes(&s->arch, &parts, s->weight_dtype);
     } else {
         r->params = s->params_b * 1e9;
         r->weights_bytes_group = r->params * kv_dtype_get(s->weight_dtype)->bytes;

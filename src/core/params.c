@@ -247,21 +247,25 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     }
 }
 
-double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t layers,
-                          int64_t kv_heads, int64_t head_dim)
+double kv_parts_params(const kv_param_parts *q)
 {
-    kv_param_parts p;
-    kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
+    kv_param_parts p = *q;
     /* towers last: a model without one adds exact zeros, so its count is unchanged */
     return p.embeddings + p.attention + p.dense_mlp + p.experts + p.other + p.vision + p.audio +
            p.mixers;
 }
 
-double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64_t layers,
-                                int64_t kv_heads, int64_t head_dim, kv_dtype weight_dtype)
+double kv_estimate_params(const kv_arch *a, const kv_layout *layout, int64_t layers,
+                          int64_t kv_heads, int64_t head_dim)
 {
     kv_param_parts p;
     kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
+    return kv_parts_params(&p);
+}
+
+double kv_parts_weight_bytes(const kv_arch *a, const kv_param_parts *parts, kv_dtype weight_dtype)
+{
+    kv_param_parts p = *parts;
     double q = a->quant_bytes > 0 ? a->quant_bytes : kv_dtype_get(weight_dtype)->bytes;
     double base = kv_dtype_get(a->base_dtype)->bytes;
     double towers = p.vision + p.audio;
@@ -276,4 +280,12 @@ double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64
     default:
         return all * kv_dtype_get(weight_dtype)->bytes;
     }
+}
+
+double kv_estimate_weight_bytes(const kv_arch *a, const kv_layout *layout, int64_t layers,
+                                int64_t kv_heads, int64_t head_dim, kv_dtype weight_dtype)
+{
+    kv_param_parts p;
+    kv_estimate_param_parts(a, layout, layers, kv_heads, head_dim, &p);
+    return kv_parts_weight_bytes(a, &p, weight_dtype);
 }
