@@ -1473,7 +1473,15 @@ typedef struct {
     int64_t max_batched_tokens;/* tokens one step computes; 0: no cap */
     int64_t max_model_len;     /* longest request (prompt + output); longer ones are refused */
     int64_t slot_tokens;       /* KV_SCHED_SLOTS: tokens one slot holds; a request that reaches
-                                  it stops there (truncated: no context shift) */
+                                  it stops there (truncated) unless shift_discard is set */
+    int64_t prompt_limit;      /* KV_SCHED_SLOTS: the longest prompt passed as it is; 0:
+                                  slot_tokens - 1 */
+    int64_t prompt_truncate_to;/* a longer prompt is cut to this many tokens (its first
+                                  num_keep and its last); 0: refused */
+    int64_t shift_discard;     /* > 0: context shift - a slot that is full drops this many
+                                  tokens after num_keep and goes on (cells stay in the slot) */
+    int64_t output_limit;      /* outputs longer are cut there (Ollama's num_predict cap of
+                                  10 x num_ctx); 0: none */
     int unified_fail_all;      /* KV_SCHED_SLOTS with a shared cache: a full cache fails every
                                   processing slot ("Context size has been exceeded.") */
     const char *preempt_word;  /* "preemptions", "context-full failures" */

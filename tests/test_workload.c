@@ -260,6 +260,67 @@ static void slots_truncate_and_refuse(void **state)
     assert_true(r.preemptions >= 2);
 }
 
+/* Ollama's slots (kv_ollama_sched; ollama/ollama v0.24.0 and v0.33.0-rc2): num_ctx cells a
+ * slot, a long prompt cut, a full slot shifted by max((num_ctx - 4) / 2, 1). By hand, one
+ * slot of 2,048 (d = 1,022) on a Go runner (0.9.6), prompts of 3,000 cut to 2,048 and 100
+ * tokens out: the steps hold 2,048, then 1,027 .. 1,125 after the first shift: (2,048 +
+ * 99 x 1,027 + 98 x 99 / 2) / 100 = 1,085.72 cells. On llama-server 0.30.5 (shift only
+ * below 8,192) num_ctx 4,096 (d = 2,046): cut to 4,095, steps 4,095, 4,096, then 2,051 ..
+ * 2,148: (8,191 + 98 x (2,051 + 2,148) / 2) / 100 = 2,139.42; num_ctx 16,384 has no shift:
+ * cut to 16,383, one token out (16,383 cells). 0.32.15 shifts any num_ctx but deepseek2's and
+ * cuts a prompt to num_ctx - d: 4,096 - 2,046 = 2,050, then 2,050 .. 2,149: 2,099.5. */
+static void ollama_slots(void **state)
+{
+    (void)state;
+#define OL(...) ARGS("--engine", "ollama", "--model", "qwen3-8b", "--gpu", "rtx4090", \
+                     "--num-parallel", "1", "--rate", "0.1", "--tpot-ms", "20", "--requests", \
+                     "50", __VA_ARGS__)
+    assert_double_equal(run_get("workload_blocks_per_request_mean",
+                                OL("--ollama-version", "0.9.6", "--num-ctx", "2048",
+                                   "--prompt-tokens", "3000", "--output-tokens", "100")),
+                        1085.72, 1e-9);
+    assert_double_equal(run_get("workload_truncated",
+                                OL("--ollama-version", "0.9.6", "--num-ctx", "2048",
+                                   "--prompt-tokens", "3000", "--output-tokens", "100")),
+                        50, 0);
+    assert_double_equal(run_get("workload_blocks_per_request_mean",
+                                OL("--ollama-version", "0.30.5", "--num-ctx", "4096",
+                                   "--prompt-tokens", "5000", "--output-tokens", "100")),
+                        2139.42, 1e-9);
+    assert_double_equal(run_get("workload_blocks_per_request_mean",
+                                OL("--ollama-version", "0.30.5", "--num-ctx", "16384",
+                                   "--prompt-tokens", "20000", "--output-tokens", "100")),
+                        16383, 0);
+    assert_double_equal(run_get("workload_output_tokens_mean",
+                                OL("--ollama-version", "0.30.5", "--num-ctx", "16384",
+                                   "--prompt-tokens", "20000", "--output-tokens", "100")),
+                        1, 0);
+    assert_double_equal(run_get("workload_blocks_per_request_mean",
+                                OL("--ollama-version", "0.32.15", "--num-ctx", "4096",
+                                   "--prompt-tokens", "5000", "--output-tokens", "100")),
+                        2099.5, 1e-9);
+    /* a long output shifts and goes on: every slot holds at most its num_ctx */
+    assert_double_equal(run_get("workload_output_tokens_mean",
+                                OL("--ollama-version", "0.32.15", "--num-ctx", "4096",
+                                   "--prompt-tokens", "1000", "--output-tokens", "30000")),
+                        30000, 0);
+    assert_true(run_get("workload_kv_usage_p99",
+                        OL("--ollama-version", "0.32.15", "--num-ctx", "4096", "--prompt-tokens",
+                           "1000", "--output-tokens", "30000")) <= 1.0);
+    /* num_predict's cap: 10 x num_ctx */
+    assert_double_equal(run_get("workload_output_tokens_mean",
+                                OL("--ollama-version", "0.32.15", "--num-ctx", "2048",
+                                   "--prompt-tokens", "100", "--output-tokens", "30000")),
+                        20480, 0);
+    expect_refused(OL("--ollama-version", "0.3.12", "--prompt-tokens", "10", "--output-tokens",
+                      "10"),
+                   "Ollama before 0.3.13 served from its C++ ext_server");
+    expect_refused(OL("--ollama-version", "0.4.2", "--prompt-tokens", "10", "--output-tokens",
+                      "10"),
+                   "Ollama 0.4.2 shifted a long prompt while reading it");
+#undef OL
+}
+
 /* Windows cap a group's blocks; a state's are held from the first token. Prompt 10, output
  * 40, block 16, a window of 2 blocks and a state of 1: steps hold ceil((9 + j) / 16) capped
  * at 2 (j = 1..6: 1 block, then 2) plus 1. */
@@ -709,7 +770,7 @@ static void workload_refusals(void **state)
                    "--rate: expected a finite number > 0");
     expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--engine", "trtllm"),
                    "kvcalc: --engine trtllm: TensorRT-LLM's scheduler is not simulated (the "
-                   "workload runs on: ideal, vllm, sglang, llama.cpp");
+                   "workload runs on: ideal, vllm, sglang, llama.cpp, ollama)");
     expect_refused(ARGS("--prompt-tokens", "5000", "--output-tokens", "10"),
                    "kvcalc: --prompt-tokens: every request is longer than the engine's context "
                    "(4096 tokens)");
@@ -771,6 +832,7 @@ int main(void)
         cmocka_unit_test(onset_search_is_bounded),
         cmocka_unit_test(longer_than_the_context_is_refused),
         cmocka_unit_test(slots_truncate_and_refuse),
+        cmocka_unit_test(ollama_slots),
         cmocka_unit_test(capped_and_fixed_groups),
         cmocka_unit_test(lognormal_fits),
         cmocka_unit_test(engine_schedulers),

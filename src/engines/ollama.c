@@ -1377,3 +1377,84 @@ void kv_ollama_kv8(kv_spec *s)
     s->ollama.kv_cache_type = KV_SOME_INT(KV_OLLAMA_Q8_0);
     s->ollama.flash_attention = KV_SOME_INT(1);
 }
+
+/* ---- under a workload ---- */
+
+/* Ollama serving one loaded model (ollama/ollama, read at v0.24.0 c28ddc0a and v0.33.0-rc2
+ * fb307609; docs/ollama.md): OLLAMA_NUM_PARALLEL slots of num_ctx cells each (KvSize =
+ * num_ctx x parallel; llama-server gets -c num_ctx x parallel -np parallel, never
+ * --kv-unified), requests beyond them wait first come first served (the runner client's
+ * semaphore.NewWeighted(numParallel)). num_keep is 4 (api.DefaultOptions) and a shift drops
+ * max((num_ctx - num_keep) / 2, 1) tokens after it (ShiftDiscard, runner/llamarunner/
+ * cache.go; contextShiftPromptLimit in llm/llama_server.go). By runner:
+ * - the Go runners (0.3.13 - 0.24): a prompt over num_ctx keeps num_keep and its end,
+ *   num_ctx tokens ("truncating input prompt", from 0.4.3: c4b34f2a2); a full slot shifts
+ *   (the `truncate` and `shift` request fields of 0.12.6+ default to true);
+ * - llama-server (0.30+): prompts up to num_ctx - 1 pass; 0.30.0 - 0.30.8 cut longer ones
+ *   to num_ctx - 1 and shift only below num_ctx 8192 (resolveContextShift); from 0.30.9
+ *   (0f047feef) the shift is on unless the model is deepseek2, and a longer prompt is cut to
+ *   num_ctx - max((num_ctx - num_keep) / 2, 1) with it, refused without it (HTTP 400);
+ * - every release caps num_predict at 10 x num_ctx (llm/server.go, boundedNumPredict). */
+#define OLLAMA_GO_RUNNER OLLAMA_V(3, 13)   /* llama/runner: the Go runner */
+#define OLLAMA_NO_CUT OLLAMA_V(4, 2)       /* 65973ceb6: long prompts shifted while read */
+#define OLLAMA_SHIFT_ANY OLLAMA_V(30, 9)   /* 0f047feef, bbb40a0a6 */
+#define OLLAMA_NUM_KEEP 4
+
+kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why)
+{
+    const kv_ollama_result *o = &r->ollama;
+    int v = s->ollama.version;
+    if (v < OLLAMA_GO_RUNNER)
+        return kv_sched_refuse(why, "Ollama before 0.3.13 served from its C++ ext_server, whose "
+                                    "slot rules kvcalc has not read (--ollama-version 0.3.13 or "
+                                    "later)");
+    if (v == OLLAMA_NO_CUT)
+        return kv_sched_refuse(why, "Ollama 0.4.2 shifted a long prompt while reading it "
+                                    "(65973ceb6) instead of cutting it: not simulated");
+    int64_t ctx = o->num_ctx, par = o->num_parallel;
+    if (ctx < 8 || par < 1 || o->kv_size < 8)
+        return kv_sched_refuse(why, "Ollama would hold no context with these settings: nothing "
+                                    "to simulate");
+    int64_t d = (ctx - OLLAMA_NUM_KEEP) / 2;
+    if (d < 1)
+        d = 1;
+    int server = v >= R_SERVER, shift = 1;
+    int64_t limit = ctx, cut_to = ctx;
+    if (server) {
+        model m;
+        model_of(s, &m);
+        shift = v < OLLAMA_SHIFT_ANY ? ctx < 8192 : !arch_is(&m, "deepseek2");
+        limit = ctx - 1;
+        cut_to = v < OLLAMA_SHIFT_ANY ? ctx - 1 : shift ? ctx - d : 0;
+    }
+    out->kind = KV_SCHED_SLOTS;
+    out->engine_title = "Ollama";
+    out->rules = server ? "Ollama: llm/llama_server.go, server/sched.go @ fb307609 (v0.33.0-rc2), "
+                          "llama-server's slots"
+                        : "Ollama: runner/llamarunner/runner.go and cache.go, "
+                          "runner/ollamarunner @ c28ddc0a (v0.24.0)";
+    out->pool_blocks = ctx * par;
+    out->group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
+    out->n_groups = 1;
+    out->max_seqs = par;
+    out->max_seqs_name = "OLLAMA_NUM_PARALLEL slots";
+    out->max_batched_tokens = o->batch > 0 ? o->batch : 512;
+    out->max_model_len = ctx;
+    out->slot_tokens = ctx;
+    out->prompt_limit = limit;
+    out->prompt_truncate_to = cut_to;
+    out->shift_discard = shift ? d : 0;
+    out->output_limit = 10 * ctx;
+    out->unified_fail_all = 0;
+    out->preempt_word = "preemptions";
+    out->unit = "cells";
+    out->left_out = server ? "prompt reuse in a slot (every prompt distinct); num_keep taken as 4 "
+                             "(one more where the model adds a BOS token); a step takes the "
+                             "given tpot whatever its batch"
+                           : "prompt reuse in a slot (every prompt distinct); num_keep taken as 4 "
+                             "(llamarunner adds one for a BOS token); the batch filled as "
+                             "llama-server fills it (llamarunner takes num_batch a sequence, "
+                             "ollamarunner shares it round robin from 0.6.4); a step takes the "
+                             "given tpot whatever its batch";
+    return KV_OK;
+}

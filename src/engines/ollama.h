@@ -24,6 +24,7 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r);
 double kv_ollama_at(const kv_spec *s, const kv_result *r, int64_t context, double request_bytes);
 void kv_ollama_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute);
 void kv_ollama_kv8(kv_spec *s);
+kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why);
 
 /* Half the last digit Go's HumanBytes2 prints of x bytes ("%.1f GiB": 0.05 GiB). */
 double kv_ollama_rounding(double x);

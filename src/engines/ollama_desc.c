@@ -30,7 +30,7 @@ static const kv_choice bools[] = {
 const kv_param kv_ollama_params[OL_PARAMS] = {
     [OL_P_VERSION] = {.name = "ollama-version", P(VERSION, version), .key = "ollama_version",
                       .blames = KV_ERR_ENGINE_INPUT, .meta = "V",
-                      .help = "the Ollama release whose rules apply [0.33]",
+                      .help = "the Ollama release whose rules apply [0.33.0]",
                       .parse = kv_ollama_version_parse, .format = kv_ollama_version_format,
                       .accepts = "an Ollama version such as 0.9.6"},
     [OL_P_NUM_CTX] = {.name = "num-ctx", P(OPT_INT, num_ctx), .key = "num_ctx", .min = 1,
@@ -664,4 +664,5 @@ const kv_engine_desc kv_engine_ollama = {
     .n_params = OL_PARAMS,
     KV_TABLE(fields, fields),
     .log = &ollama_log,
+    .sched = kv_ollama_sched,
 };

@@ -61,7 +61,11 @@ void report_workload_text(FILE *out, const kv_report *rep)
     if (r->rejected > 0 || r->truncated > 0)
         fprintf(out, "            %s refused (longer than the %s-token context)%s%s\n",
                 fmt_int(a, sizeof a, r->rejected, 1), fmt_int(b, sizeof b, sc->max_model_len, 1),
-                r->truncated > 0 ? ", truncated at the slot's end: " : "",
+                r->truncated > 0 ? sc->prompt_truncate_to > 0 || sc->output_limit > 0
+                                       ? ", cut (a prompt to the context, an output at the "
+                                         "slot's end or its cap): "
+                                       : ", truncated at the slot's end: "
+                                 : "",
                 r->truncated > 0 ? fmt_int(c, sizeof c, r->truncated, 1) : "");
     fprintf(out, "  holds   : %s %s a request on average over its steps, so the pool's %s "
                  "%s hold ~%s at once",

@@ -133,8 +133,19 @@ static int64_t ceil_div(int64_t a, int64_t b)
 }
 
 /* Blocks a request holds with n tokens in its cache. */
+/* Cells a slot holds after n tokens when a context shift drops d of them each time it is full
+ * (llama.cpp's and Ollama's runners): n up to the slot, then a saw from slot - d + 1 to slot. */
+static int64_t shifted(const kv_sched *sc, int64_t n)
+{
+    int64_t slot = sc->slot_tokens, d = sc->shift_discard;
+    if (d <= 0 || n <= slot)
+        return n;
+    return slot - d + 1 + (n - slot - 1) % d;
+}
+
 static int64_t held_at(const kv_sched *sc, int64_t n)
 {
+    n = shifted(sc, n);
     int64_t total = 0;
     for (size_t g = 0; g < sc->n_groups; g++) {
         const kv_sched_group *k = &sc->group[g];
@@ -171,8 +182,24 @@ static double sum_capped(int64_t lo, int64_t hi, int64_t bs, int64_t cap)
 }
 
 /* Blocks a request of prompt p and output o holds, summed over its o steps. */
+/* sum over n = 1 .. m of shifted(n), in closed form: the slot's triangle, whole saws and
+ * the part of one */
+static double sum_shifted_to(const kv_sched *sc, int64_t m)
+{
+    double slot = (double)sc->slot_tokens, d = (double)sc->shift_discard;
+    if (m <= sc->slot_tokens)
+        return (double)m * ((double)m + 1) / 2.0;
+    int64_t k = m - sc->slot_tokens;
+    double full = (double)(k / sc->shift_discard), rem = (double)(k % sc->shift_discard);
+    double low = slot - d + 1;
+    return slot * (slot + 1) / 2.0 + full * (d * low + d * (d - 1) / 2.0) + rem * low +
+           rem * (rem - 1) / 2.0;
+}
+
 static double block_steps(const kv_sched *sc, int64_t p, int64_t o)
 {
+    if (sc->shift_discard > 0) /* slots of cells (block size 1, one group): kv_sched_check */
+        return sum_shifted_to(sc, p + o - 1) - sum_shifted_to(sc, p - 1);
     double total = 0;
     for (size_t g = 0; g < sc->n_groups; g++) {
         const kv_sched_group *k = &sc->group[g];
@@ -681,6 +708,11 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     out->left_out = sc->left_out;
     if (sc->pool_blocks < 1 || sc->n_groups == 0 || sc->max_model_len < 1)
         return refuse(why, "the engine's scheduler has no cache to simulate%s", "", 0);
+    if (sc->shift_discard > 0 &&
+        (sc->kind != KV_SCHED_SLOTS || sc->n_groups != 1 || sc->group[0].block_size != 1 ||
+         sc->group[0].fixed || sc->group[0].cap_blocks > 0 || sc->unified_fail_all ||
+         sc->shift_discard >= sc->slot_tokens))
+        return refuse(why, "a context shift needs slots of their own of plain cells%s", "", 0);
     size_t n = w->trace ? w->trace_n : (size_t)w->requests;
     if (n < 1 || (!w->trace && w->requests < 1))
         return refuse(why, "no requests to simulate%s", "", 0);
@@ -734,14 +766,32 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
             out->rejected++;
             continue;
         }
-        if (sc->kind == KV_SCHED_SLOTS && q->p + q->o > sc->slot_tokens) {
-            if (q->p >= sc->slot_tokens) {
-                q->state = R_REFUSED;
+        if (sc->kind == KV_SCHED_SLOTS) {
+            int64_t limit = sc->prompt_limit > 0 ? sc->prompt_limit : sc->slot_tokens - 1;
+            int cut = 0;
+            if (q->p > limit) {
+                if (sc->prompt_truncate_to <= 0) {
+                    q->state = R_REFUSED;
+                    out->rejected++;
+                    continue;
+                }
+                q->p = sc->prompt_truncate_to; /* num_keep and the prompt's end kept */
+                cut = 1;
+            }
+            if (sc->shift_discard <= 0 && q->p >= sc->slot_tokens) {
+                q->state = R_REFUSED; /* no room for one token, and no shift to make it */
                 out->rejected++;
                 continue;
             }
-            q->o = sc->slot_tokens - q->p; /* the slot ends: no context shift */
-            out->truncated++;
+            if (q->p + q->o > sc->slot_tokens && sc->shift_discard <= 0) {
+                q->o = sc->slot_tokens - q->p; /* the slot ends */
+                cut = 1;
+            }
+            if (sc->output_limit > 0 && q->o > sc->output_limit) {
+                q->o = sc->output_limit;
+                cut = 1;
+            }
+            out->truncated += cut;
         }
         kept++;
         psum += (double)q->p;
