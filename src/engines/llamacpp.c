@@ -547,18 +547,39 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
         *any = 1;
         return INT64_MAX; /* (the JSON's spelling of "any"; readers test *any) */
     }
+    double f_hi = u.needed;
     cells_at(st, lo, has_swa, s->llamacpp.swa_full, &c);
     gpu_use_at(s, r, st, w, &c, &u);
     if (u.needed > r->gpu_mem_bytes)
         return 0;
-    while (hi - lo > 1) { /* lo fits, hi does not */
+    double f_lo = u.needed, room = r->gpu_mem_bytes;
+    /* lo fits, hi does not; what is needed grows with -c (every layer's cells, in steps of
+     * the padding): the next try is where the line through the two ends meets the memory,
+     * or the middle when that did not halve the bracket - the same answer as bisection in a
+     * few tries instead of 30 (issue 22: a sweep searched at every point) */
+    int halve = 0;
+    while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
+        if (!halve && f_hi > f_lo) {
+            double guess = (double)lo + (room - f_lo) / (f_hi - f_lo) * (double)(hi - lo);
+            if (guess > (double)lo && guess < (double)hi)
+                mid = (int64_t)guess;
+            if (mid <= lo)
+                mid = lo + 1;
+            if (mid >= hi)
+                mid = hi - 1;
+        }
+        int64_t span = hi - lo;
         cells_at(st, mid, has_swa, s->llamacpp.swa_full, &c);
         gpu_use_at(s, r, st, w, &c, &u);
-        if (u.needed <= r->gpu_mem_bytes)
+        if (u.needed <= room) {
             lo = mid;
-        else
+            f_lo = u.needed;
+        } else {
             hi = mid;
+            f_hi = u.needed;
+        }
+        halve = !halve && hi - lo > span / 2; /* a poor guess: bisect once */
     }
     return lo;
 }
