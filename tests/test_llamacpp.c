@@ -838,9 +838,46 @@ static void draft_model_contexts(void **state)
     }
 }
 
+/* llamacpp_ctx_size_fit is the largest -c whose buffers fit the GPU: a property, whatever
+ * search finds it (issue 22 replaced bisection by a guess along the line through the
+ * bracket): -c at the answer fits, one more does not. Dense, sliding-window, hybrid and
+ * MoE models on small and large GPUs. */
+static void ctx_size_fit_is_the_edge(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"qwen3-8b", "rtx4090"},         {"qwen3-8b", "t4"},
+        {"gemma-3-27b-it", "rtx4090"},   {"gemma-3-27b-it", "h100"},
+        {"qwen3.5-9b", "rtx-4060"},      {"gpt-oss-20b", "rtx-5070"},
+        {"llama-3.1-8b-instruct", "a10g"}, {"qwen3-30b-a3b", "h100"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *m = cases[i][0], *g = cases[i][1];
+        double fit = run_get("llamacpp_ctx_size_fit", (const char *const[]){
+                                 "--engine", "llama.cpp", "--model", m, "--gpu", g, NULL});
+        if (!(fit >= 1 && fit < 9e18))
+            continue; /* none, or any: nothing to bracket */
+        char at[32], above[32];
+        snprintf(at, sizeof at, "%.0f", fit);
+        snprintf(above, sizeof above, "%.0f", fit + 1);
+        run_result r;
+        run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", m, "--gpu", g, "-c",
+                                         at, "--get", "llamacpp_fits_gpu", NULL}, &r);
+        if (strcmp(r.out, "true\n") != 0)
+            fail_msg("%s on %s: -c %s (the fit) does not fit: %s", m, g, at, r.out);
+        run_free(&r);
+        run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", m, "--gpu", g, "-c",
+                                         above, "--get", "llamacpp_fits_gpu", NULL}, &r);
+        if (strcmp(r.out, "false\n") != 0)
+            fail_msg("%s on %s: -c %s (one past the fit) fits: %s", m, g, above, r.out);
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ctx_size_fit_is_the_edge),
         cmocka_unit_test(no_kv_offload),
         cmocka_unit_test(draft_model_contexts),
         cmocka_unit_test(n_cpu_moe),
