@@ -166,7 +166,8 @@ static double vision_factor(int version)
 /* Speculative decoding's share of the default reserve (server_args.py, the 0.5 series'
  * _handle_gpu_memory_settings: after the 10 GiB floor, "eagle draft models and cuda graphs"
  * reserved_mem += 2 * 1024 MiB, STANDALONE 6 * 1024, NGRAM none; kvcalc models EAGLE and
- * NEXTN). PR #23862 (2026-04-27) replaced it by counting the draft's pool: see spec_rules. */
+ * NEXTN). PR #23862 (opened 2026-04-27, merged 2026-06-12) replaced it by counting the
+ * draft's pool: see spec_rules; #19418 (2026-02-26, after 0.5.9) had made the EAGLE share 4 GiB. */
 #define SPEC_RESERVE_MIB 2048.0
 /* The releases whose speculative rules kvcalc has read: from the 0.5.3rc2 reserve (the
  * 2 GiB above; every stored server_args.py of the 0.4.7-0.5 series reserves 2 GiB for EAGLE,
