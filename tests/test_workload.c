@@ -275,43 +275,31 @@ static void ollama_slots(void **state)
 #define OL(...) ARGS("--engine", "ollama", "--model", "qwen3-8b", "--gpu", "rtx4090", \
                      "--num-parallel", "1", "--rate", "0.1", "--tpot-ms", "20", "--requests", \
                      "50", __VA_ARGS__)
-    assert_double_equal(run_get("workload_blocks_per_request_mean",
-                                OL("--ollama-version", "0.9.6", "--num-ctx", "2048",
-                                   "--prompt-tokens", "3000", "--output-tokens", "100")),
-                        1085.72, 1e-9);
-    assert_double_equal(run_get("workload_truncated",
-                                OL("--ollama-version", "0.9.6", "--num-ctx", "2048",
-                                   "--prompt-tokens", "3000", "--output-tokens", "100")),
-                        50, 0);
-    assert_double_equal(run_get("workload_blocks_per_request_mean",
-                                OL("--ollama-version", "0.30.5", "--num-ctx", "4096",
-                                   "--prompt-tokens", "5000", "--output-tokens", "100")),
-                        2139.42, 1e-9);
-    assert_double_equal(run_get("workload_blocks_per_request_mean",
-                                OL("--ollama-version", "0.30.5", "--num-ctx", "16384",
-                                   "--prompt-tokens", "20000", "--output-tokens", "100")),
-                        16383, 0);
-    assert_double_equal(run_get("workload_output_tokens_mean",
-                                OL("--ollama-version", "0.30.5", "--num-ctx", "16384",
-                                   "--prompt-tokens", "20000", "--output-tokens", "100")),
-                        1, 0);
-    assert_double_equal(run_get("workload_blocks_per_request_mean",
-                                OL("--ollama-version", "0.32.15", "--num-ctx", "4096",
-                                   "--prompt-tokens", "5000", "--output-tokens", "100")),
-                        2099.5, 1e-9);
-    /* a long output shifts and goes on: every slot holds at most its num_ctx */
-    assert_double_equal(run_get("workload_output_tokens_mean",
-                                OL("--ollama-version", "0.32.15", "--num-ctx", "4096",
-                                   "--prompt-tokens", "1000", "--output-tokens", "30000")),
-                        30000, 0);
+    static const struct {
+        const char *version, *ctx, *prompt, *output, *key;
+        double want;
+    } cases[] = {
+        {"0.9.6", "2048", "3000", "100", "workload_blocks_per_request_mean", 1085.72},
+        {"0.9.6", "2048", "3000", "100", "workload_truncated", 50},
+        {"0.30.5", "4096", "5000", "100", "workload_blocks_per_request_mean", 2139.42},
+        {"0.30.5", "16384", "20000", "100", "workload_blocks_per_request_mean", 16383},
+        {"0.30.5", "16384", "20000", "100", "workload_output_tokens_mean", 1},
+        {"0.32.15", "4096", "5000", "100", "workload_blocks_per_request_mean", 2099.5},
+        /* a long output shifts and goes on */
+        {"0.32.15", "4096", "1000", "30000", "workload_output_tokens_mean", 30000},
+        /* num_predict's cap: 10 x num_ctx */
+        {"0.32.15", "2048", "100", "30000", "workload_output_tokens_mean", 20480},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_double_equal(run_get(cases[i].key, OL("--ollama-version", cases[i].version,
+                                                     "--num-ctx", cases[i].ctx, "--prompt-tokens",
+                                                     cases[i].prompt, "--output-tokens",
+                                                     cases[i].output)),
+                            cases[i].want, 1e-9);
+    /* every slot holds at most its num_ctx */
     assert_true(run_get("workload_kv_usage_p99",
                         OL("--ollama-version", "0.32.15", "--num-ctx", "4096", "--prompt-tokens",
                            "1000", "--output-tokens", "30000")) <= 1.0);
-    /* num_predict's cap: 10 x num_ctx */
-    assert_double_equal(run_get("workload_output_tokens_mean",
-                                OL("--ollama-version", "0.32.15", "--num-ctx", "2048",
-                                   "--prompt-tokens", "100", "--output-tokens", "30000")),
-                        20480, 0);
     expect_refused(OL("--ollama-version", "0.3.12", "--prompt-tokens", "10", "--output-tokens",
                       "10"),
                    "Ollama before 0.3.13 served from its C++ ext_server");
