@@ -84,6 +84,11 @@ static void default_fraction_by_version(void **state)
     /* the user's chunked prefill changes it: 512 + 16,384 x 1.5 + 512 + 128 = 25,728 MiB,
      * round(55,831 / 81,559, 3) = 0.685 */
     assert_true(kv_sglang_default_fraction(version("0.5.6"), 81559, 1, 0, 16384, 0) == 0.685);
+    /* 0.5.10: the piecewise CUDA graph (#16331), 8 MiB a captured size up to chunked 8,192:
+     * 8 + 14 + 8 + 8 + 12 sizes to 4,096, then 4,608 .. 8,192 by 512 (8): 58 x 8 = 464 MiB;
+     * 13,440 + 464 = 13,904, round(67,655 / 81,559, 3) = 0.830 */
+    assert_true(fraction("0.5.10rc0", 81559, 1, 0) == 0.83);
+    assert_true(fraction("0.5.9", 81559, 1, 0) == 0.835);
     /* a vision tower: x 0.95 up to 0.4.4.post3 (0.836, the S10 log), x 0.90 to 0.4.9.post2 */
     assert_true(fabs(fraction("0.4.4.post2", 143771, 1, 1) - 0.836) < 1e-12);
     assert_true(fabs(fraction("0.4.5", 81559, 1, 1) - 0.792) < 1e-12);
@@ -258,7 +263,7 @@ static void speculative_decoding(void **state)
     /* releases whose rules kvcalc has not read */
     EXPECT_STDOUT("48\n", "--engine", "sglang", "--sglang-version", "0.5.9",
                   "--speculative-num-draft-tokens", "2", "--get", "sglang_max_running_requests");
-    static const char *const versions[] = {"0.5.2", "0.5.3rc0", "0.5.10rc0", "0.5.14"};
+    static const char *const versions[] = {"0.5.2", "0.5.3rc0", "0.5.14"};
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
         run_kvcalc((const char *const[]){"--engine", "sglang", "--sglang-version", versions[i],
                                          "--speculative-num-draft-tokens", "2", NULL},
@@ -267,9 +272,24 @@ static void speculative_decoding(void **state)
         assert_int_equal(r.out_len, 0);
         assert_non_null(strstr(r.err, "kvcalc: --speculative-num-draft-tokens: kvcalc has read "
                                       "SGLang's speculative-decoding memory rules of 0.5.3rc2 "
-                                      "to 0.5.9 only (--sglang-version)\n"));
+                                      "to 0.5.13 only (--sglang-version)\n"));
         run_free(&r);
     }
+    /* a model with state layers keeps 0.5.9 as its last: 0.5.10 solves its pools anew */
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3.5-4b", "--gpu", "h100",
+                                     "--sglang-version", "0.5.10rc0",
+                                     "--speculative-num-draft-tokens", "2", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "rules of 0.5.3rc2 to 0.5.9 only for models with state layers "
+                                  "(--sglang-version)\n"));
+    run_free(&r);
+    /* 0.5.10 - 0.5.13, a plain model: 4 GiB of reserve for the draft (#19418), beside the
+     * piecewise graphs' 464 MiB (below): 512 + 12,288 + 512 + 128 + 464 + 4,096 = 18,000 MiB,
+     * round(63,559 / 81,559, 3) = 0.779 */
+    EXPECT_STDOUT("0.779\n", "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--sglang-version", "0.5.12", "--speculative-num-draft-tokens", "2", "--get",
+                  "sglang_mem_fraction_static");
 }
 #undef S20
 

@@ -138,7 +138,35 @@ static const card_row card_rows[] = {
     {90 * 1024, 8192, 256, 512}, {160 * 1024, 8192, 256, 512}, {1e300, 16384, 512, 512},
 };
 
-static double reserve_2025(double mib, int64_t tp, int64_t chunked, int64_t graph_bs)
+/* From 0.5.10 the piecewise CUDA graph is on by default (#16331, c64274c74; server_args.py
+ * _handle_gpu_memory_settings, the same at a27651d5e, 88bb5dffe and 0f8673851 of the
+ * modal-projects/sglang copy of upstream's history): before the 10 GiB floor the reserve
+ * grows by 8 MiB a captured size, or 1.5 GiB with an MLA backend. The sizes are
+ * _generate_piecewise_cuda_graph_tokens' 4..32 by 4, 48..256 by 16, 288..512 by 32,
+ * 576..1024 by 64, 1280..4096 by 256, then by 512, up to piecewise_cuda_graph_max_tokens:
+ * chunked_prefill_size, and from 0.5.13 at most the context length. */
+#define PCG_DEFAULT RC(V(0, 5, 10), 0)
+#define PCG_CONTEXT_CAP V(0, 5, 13)
+static double piecewise_graph_mib(int64_t max_tokens, int mla)
+{
+    static const struct {
+        int64_t from, to, step;
+    } runs[] = {{4, 32, 4}, {48, 256, 16}, {288, 512, 32}, {576, 1024, 64}, {1280, 4096, 256}};
+    if (mla)
+        return 1.5 * 1024;
+    int64_t n = 0;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        if (max_tokens >= runs[i].from) {
+            int64_t top = max_tokens < runs[i].to ? max_tokens : runs[i].to;
+            n += (top - runs[i].from) / runs[i].step + 1;
+        }
+    if (max_tokens >= 4608)
+        n += (max_tokens - 4608) / 512 + 1;
+    return (double)n * 8.0;
+}
+
+static double reserve_2025(double mib, int64_t tp, int64_t chunked, int64_t graph_bs,
+                           int version, int mla, int64_t context)
 {
     const card_row *row = card_rows;
     while (mib >= row->below_mib)
@@ -149,6 +177,12 @@ static double reserve_2025(double mib, int64_t tp, int64_t chunked, int64_t grap
         graph_bs = tp < 4 ? row->graph_bs_small_tp : row->graph_bs_large_tp;
     double reserve = 512.0 + (double)(chunked > 2048 ? chunked : 2048) * 1.5 +
                      (double)graph_bs * 2.0 + (double)tp / 8.0 * 1024.0;
+    if (version >= PCG_DEFAULT) {
+        int64_t cap = chunked;
+        if (version >= PCG_CONTEXT_CAP && context > 0 && context < cap)
+            cap = context;
+        reserve += piecewise_graph_mib(cap, mla);
+    }
     if (mib > 60 * 1024 && reserve < 10 * 1024)
         reserve = 10 * 1024;
     return reserve;
@@ -169,20 +203,34 @@ static double vision_factor(int version)
  * NEXTN). PR #23862 (opened 2026-04-27, merged 2026-06-12) replaced it by counting the
  * draft's pool: see spec_rules; #19418 (2026-02-26, after 0.5.9) had made the EAGLE share 4 GiB. */
 #define SPEC_RESERVE_MIB 2048.0
+#define SPEC_RESERVE_4G RC(V(0, 5, 10), 0) /* #19418, e55e65535: 4 * 1024 */
+
+static double spec_reserve_mib(int version)
+{
+    return version >= SPEC_RESERVE_4G ? 4096.0 : SPEC_RESERVE_MIB;
+}
 /* The releases whose speculative rules kvcalc has read: from the 0.5.3rc2 reserve (the
  * 2 GiB above; every stored server_args.py of the 0.4.7-0.5 series reserves 2 GiB for EAGLE,
  * though #23862 calls what it removed "a flat 4GB/6GB heuristic") to 0.5.9 (2026-02-24): the
  * reservation below is the same in model_runner_kv_cache_mixin.py @ 226149ac and @ 001ccef0
  * (after #19002, 2026-02-19; before #20058's refactor, 2026-03-06, which 0.5.10rc0 of
- * 2026-03-28 holds). Later releases solve the slots and the draft-token states together
- * (kv_cache_configurator.py, #32184), count the draft's pool in the cell (#23862, in 0.5.14)
- * and store the conv windows once (#28302, 0.5.14's notes): not modelled, refused. */
+ * 2026-03-28 holds). Later releases change a state model's reservation (the pool refactor
+ * of 0.5.10, #20063), solve its slots and draft-token states together (#23837, in 0.5.13,
+ * model_runner_kv_cache_mixin.py), count the draft's pool in the cell (#23862, in 0.5.14)
+ * and store the conv windows once (#28302, 0.5.14): not modelled, refused. */
 #define SPEC_RULES_FIRST RC(V(0, 5, 3), 2)
 #define SPEC_RULES_LAST V(0, 5, 9)
 #define SPEC_RULES_CHANGED RC(V(0, 5, 10), 0)
+/* Models without state layers keep 0.5.9's rules through 0.5.13 (the draft's pool the same
+ * tokens in its own layers, out of the headroom; 4 GiB of reserve): #23862 (75998d042)
+ * counts the draft in the cell and drops the reserve from 0.5.14 (read at 88bb5dffe and
+ * 0f8673851 of the modal-projects/sglang copy). */
+#define SPEC_ATTN_LAST V(0, 5, 13)
+#define SPEC_ATTN_CHANGED RC(V(0, 5, 14), 0)
 
 static double default_fraction(int version, double mib, int64_t tp, int vision,
-                               int64_t chunked, int64_t graph_bs, double spec_mib)
+                               int64_t chunked, int64_t graph_bs, double spec_mib, int mla,
+                               int64_t context)
 {
     double f;
     if (version < POST(V(0, 4, 5), 3))
@@ -200,14 +248,15 @@ static double default_fraction(int version, double mib, int64_t tp, int vision,
     } else if (version < RC(V(0, 5, 3), 2))
         f = round3((mib - reserve_by_card(mib, tp)) / mib);
     else
-        f = round3((mib - reserve_2025(mib, tp, chunked, graph_bs) - spec_mib) / mib);
+        f = round3((mib - reserve_2025(mib, tp, chunked, graph_bs, version, mla, context) -
+                    spec_mib) / mib);
     return vision ? f * vision_factor(version) : f;
 }
 
 double kv_sglang_default_fraction(int version, double mib, int64_t tp, int vision,
                                   int64_t chunked, int64_t graph_bs)
 {
-    return default_fraction(version, mib, tp, vision, chunked, graph_bs, 0);
+    return default_fraction(version, mib, tp, vision, chunked, graph_bs, 0, 0, 0);
 }
 
 /* Up to v0.4.8 the vision factor was applied at model load to whatever f was in force. */
@@ -320,7 +369,8 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
             g->version, out->gpu_mem_mib, s->tp, vision,
             g->chunked_prefill_size.set ? g->chunked_prefill_size.value : 0,
             g->cuda_graph_max_bs.set ? g->cuda_graph_max_bs.value : 0,
-            g->speculative_num_draft_tokens > 0 ? SPEC_RESERVE_MIB : 0);
+            g->speculative_num_draft_tokens > 0 ? spec_reserve_mib(g->version) : 0,
+            s->layout.mla, s->context);
     }
 
     /* P and A: from the log, else estimated (the GPU minus the CUDA context, minus the
@@ -445,14 +495,19 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
                          "(--avail-mem-before-load-gib %.17g): the after-load reading is at "
                          "most the before-load one",
                          g->avail_after_gib.value, g->avail_before_gib.value);
+    int64_t kinds[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, kinds);
+    int stateful = kinds[KV_LAYER_STATE] > 0;
     if (g->speculative_num_draft_tokens > 0 &&
-        (g->version < SPEC_RULES_FIRST || g->version >= SPEC_RULES_CHANGED)) {
+        (g->version < SPEC_RULES_FIRST ||
+         g->version >= (stateful ? SPEC_RULES_CHANGED : SPEC_ATTN_CHANGED))) {
         char first[32], last[32];
         kv_sglang_version_format(SPEC_RULES_FIRST, first, sizeof first);
-        kv_sglang_version_format(SPEC_RULES_LAST, last, sizeof last);
+        kv_sglang_version_format(stateful ? SPEC_RULES_LAST : SPEC_ATTN_LAST, last, sizeof last);
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOKENS],
                          "kvcalc has read SGLang's speculative-decoding memory rules of %s to "
-                         "%s only (--sglang-version)", first, last);
+                         "%s only%s (--sglang-version)", first, last,
+                         stateful ? " for models with state layers" : "");
     }
     const kv_opt_num f = g->mem_fraction_static;
     if (bad_gib(g->avail_before_gib) || bad_gib(g->avail_after_gib) ||
