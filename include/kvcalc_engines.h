@@ -348,7 +348,28 @@ typedef struct {
     kv_opt_num hicache_ratio;    /* --hicache-ratio: host tokens per device token; not set: 2 */
     double hicache_size_gb;      /* --hicache-size: host pool per rank, GB (10^9 B); 0: by the
                                     ratio */
+    /* LoRA (--enable-lora): the adapters' buffers, made after the weights and before the
+     * pool, so out of the token pool's budget */
+    int enable_lora;             /* --enable-lora */
+    int64_t max_loras_per_batch; /* --max-loras-per-batch: adapter slots of a batch; 8 */
+    int64_t max_lora_rank;       /* --max-lora-rank: the adapters' largest r; 0: not given */
+    int lora_target_modules;     /* --lora-target-modules: KV_SGLANG_LORA_* bits; 0: none */
 } kv_sglang_spec;
+
+/* SGLang's LoRA target modules (its own names; q, k, v share the qkv_proj buffers and gate,
+ * up the gate_up_proj ones). */
+#define KV_SGLANG_LORA_Q 1
+#define KV_SGLANG_LORA_K 2
+#define KV_SGLANG_LORA_V 4
+#define KV_SGLANG_LORA_O 8
+#define KV_SGLANG_LORA_GATE 16
+#define KV_SGLANG_LORA_UP 32
+#define KV_SGLANG_LORA_DOWN 64
+#define KV_SGLANG_LORA_QKV 128
+#define KV_SGLANG_LORA_GATE_UP 256
+#define KV_SGLANG_LORA_EMBED 512   /* embed_tokens (0.5.6.post2+): not sized */
+#define KV_SGLANG_LORA_LM_HEAD 1024 /* lm_head (0.5.6.post2+): not sized */
+#define KV_SGLANG_LORA_ALL 2048    /* "all": every projection (SUPPORTED_LORA_TARGET_MODULES) */
 
 /* What SGLang would allocate and print, per GPU. */
 typedef struct {
@@ -389,6 +410,7 @@ typedef struct {
     int64_t hicache_tokens;      /* host tokens, page-aligned */
     double hicache_bytes;        /* tokens x cell: "Allocating X GB host memory ...", a rank */
     double hicache_host_bytes;   /* that on every rank: the host memory it needs */
+    double lora_bytes;           /* the LoRA buffers of one rank: out of the budget */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
@@ -836,13 +858,14 @@ typedef enum {
     KV_LOG_CG_UTIL_CURRENT,   /* "The current --gpu-memory-utilization=U ..." */
     KV_LOG_CPU_OFFLOAD,       /* vLLM cpu_offload_gb (GiB per GPU) */
     KV_LOG_KV_OFFLOADING,     /* vLLM kv_offloading_size (GiB across the ranks) */
-    KV_LOG_MAX_LORAS,         /* vLLM max_loras */
-    KV_LOG_LORA_RANK,         /* vLLM max_lora_rank */
+    KV_LOG_MAX_LORAS,         /* vLLM max_loras, SGLang max_loras_per_batch */
+    KV_LOG_LORA_RANK,         /* vLLM and SGLang max_lora_rank */
     KV_LOG_HICACHE_GB,        /* SGLang "Allocating X GB host memory for hierarchical KV cache" */
     KV_LOG_HICACHE_RATIO,     /* SGLang hicache_ratio (ServerArgs) */
     KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA
                                graph memory profiling" */
     KV_LOG_DRAFT_TP,          /* vLLM speculative_config draft_tensor_parallel_size */
+    KV_LOG_LORA_ON,           /* SGLang enable_lora=True (ServerArgs), --enable-lora */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -88,6 +88,38 @@ static void core_errors_name_the_flag(void **state)
 
 /* ---- help, version, write errors ----------------------------------------------------- */
 
+/* A long name is one flag, or one row per engine that spells it alike (vLLM's and SGLang's
+ * --enable-lora): those rows have one type and bounds (a value read before the engine is
+ * known fits the engine's row) and no short name; never two rows of one engine, never a
+ * name of every engine beside an engine's. */
+static void shared_names_are_twins(void **state)
+{
+    (void)state;
+    size_t shared = 0;
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *a = kv_flag_at(i);
+        for (size_t j = i + 1; j < kv_flag_count(); j++) {
+            const kv_flag *b = kv_flag_at(j);
+            if (strcmp(a->name, b->name) != 0)
+                continue;
+            shared++;
+            assert_true(a->engine != KV_ENGINE_COUNT && b->engine != KV_ENGINE_COUNT);
+            assert_true(a->engine != b->engine);
+            assert_int_equal(a->arg, b->arg);
+            assert_int_equal(a->does, b->does);
+            assert_true(a->min == b->min && a->max == b->max);
+            assert_int_equal(a->min_exclusive, b->min_exclusive);
+            assert_int_equal(a->tokens, b->tokens);
+            assert_null(a->short_name);
+            assert_null(b->short_name);
+            assert_ptr_equal(kv_flag_twin(a, b->engine), b);
+            assert_ptr_equal(kv_flag_find_for(a->name, strlen(a->name), b->engine), b);
+            assert_ptr_equal(kv_flag_find(a->name, strlen(a->name)), a);
+        }
+    }
+    assert_true(shared >= 2); /* --enable-lora and --max-lora-rank */
+}
+
 static void help_lists_every_flag(void **state)
 {
     (void)state;
@@ -405,6 +437,7 @@ int main(void)
         cmocka_unit_test(bad_input_exits_2),
         cmocka_unit_test(core_errors_name_the_flag),
         cmocka_unit_test(help_lists_every_flag),
+        cmocka_unit_test(shared_names_are_twins),
         cmocka_unit_test(version),
         cmocka_unit_test(write_error_is_not_success),
         cmocka_unit_test(get_prints_one_value),

@@ -355,10 +355,124 @@ static void hierarchical_cache(void **state)
     run_free(&r);
 }
 
+/* --enable-lora (docs/lora.md; python/sglang/srt/lora/mem_pool.py @ 7ae368efde14): per layer
+ * and slot, A = r c x in and B = out x r in bf16; the seven projections of Llama-3.1-8B
+ * (h 4,096, I 14,336, Hq d 4,096, Hkv d 1,024) at TP 1: S = 7h + 2q + 2kv + 3I = 81,920
+ * elements x r, x 32 layers x 8 slots x 16 x 2 B = 671,088,640 B (0.625 GiB); TP 2:
+ * 28,672 + (2 x 4,096 + 2 x 1,024 + 3 x 14,336) / 2 = 55,296 -> 452,984,832 B. */
+static void lora_buffers(void **state)
+{
+    (void)state;
+#define LL(...) ((const char *const[]){"--engine", "sglang", "--model", "llama-3.1-8b-instruct", \
+                                       "--gpu", "h100", __VA_ARGS__, NULL})
+#define LORA "--enable-lora", "--max-lora-rank", "16", "--lora-target-modules"
+    assert_true(run_get("sglang_lora_bytes", LL(LORA, "all")) == 671088640.0);
+    assert_true(run_get("sglang_lora_bytes", LL(LORA, "all", "--tp", "2")) == 452984832.0);
+    /* q, v and o: the whole qkv pair (3h + q + 2kv = 18,432) and o (q + h = 8,192) */
+    assert_true(run_get("sglang_lora_bytes", LL(LORA, "q_proj,v_proj,o_proj")) ==
+                26624.0 * 32 * 8 * 16 * 2);
+    assert_true(run_get("sglang_lora_bytes",
+                        LL(LORA, "all", "--max-loras-per-batch", "2", "--max-lora-rank", "64")) ==
+                81920.0 * 32 * 2 * 64 * 2);
+    /* out of the token pool's budget: 0.625 GiB / 131,072 B a token = 5,120 fewer tokens
+     * (A and P the estimate's, the same with and without) */
+    assert_true(run_get("sglang_max_total_num_tokens", LL("--context", "4096")) -
+                    run_get("sglang_max_total_num_tokens", LL(LORA, "all")) ==
+                5120.0);
+    /* the engine decides what a shared name is, wherever --engine stands */
+    assert_true(run_get("sglang_lora_bytes",
+                        (const char *const[]){"--enable-lora", "--max-lora-rank", "16",
+                                              "--lora-target-modules", "all", "--engine", "sglang",
+                                              "--model", "llama-3.1-8b-instruct", "--gpu", "h100",
+                                              NULL}) == 671088640.0);
+    assert_true(run_get("vllm_lora_bytes",
+                        (const char *const[]){"--enable-lora", "--engine", "vllm", "--model",
+                                              "llama-3.1-8b-instruct", "--gpu", "h100",
+                                              NULL}) == 83886080.0);
+    /* Qwen3-0.6B, where Hq d = 2,048 is not h = 1,024 (28 layers, Hkv d 1,024, I 3,072):
+     * from 0.5.0rc1 S = 7h + 2q + 2kv + 3I = 22,528; before, q and o's input are h and kv
+     * is h // (16 // 8) = 512: 19,456; only q_proj: 3h + q + 2kv = 7,168 from 0.5.0rc1, the
+     * early q buffer alone (3h + h) 4,096 before */
+#define QW(v, t) ((const char *const[]){"--engine", "sglang", "--model", "qwen3-0.6b", "--gpu", \
+                                        "h100", "--sglang-version", v, LORA, t, NULL})
+    const double per = 28.0 * 8 * 16 * 2;
+    assert_true(run_get("sglang_lora_bytes", QW("0.5.6", "all")) == 22528 * per);
+    assert_true(run_get("sglang_lora_bytes", QW("0.5.0rc0", "all")) == 19456 * per);
+    assert_true(run_get("sglang_lora_bytes", QW("0.5.6", "q_proj")) == 7168 * per);
+    assert_true(run_get("sglang_lora_bytes", QW("0.5.0rc0", "q_proj")) == 4096 * per);
+    /* the budget line says it */
+    run_result r;
+    run_kvcalc(LL(LORA, "all"), &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  LoRA    : 8 adapter slots of rank 16 in every layer's all, "
+                                  "model dtype: 0.62 GB, made after the weights, before the pool\n"));
+    assert_non_null(strstr(r.out, "rest = A - LoRA - P x (1 - f) = "));
+    run_free(&r);
+    /* a log's what-if: the flags read before the log named its engine take SGLang's rows;
+     * S02's pool loses the same 5,120 tokens */
+    const char *log = KVCALC_SOURCE_DIR "/tests/logs/sglang-s02.log";
+    assert_true(run_get("kv_cache_tokens", (const char *const[]){"--from-log", log,
+                                                                  "--sglang-version", "0.5.6",
+                                                                  NULL}) -
+                    run_get("kv_cache_tokens",
+                            (const char *const[]){"--from-log", log, "--sglang-version", "0.5.6",
+                                                  LORA, "all", NULL}) ==
+                5120.0);
+#undef QW
+#undef LL
+}
+
+/* What kvcalc cannot size is refused, in SGLang's words where it has them. */
+static void lora_refusals(void **state)
+{
+    (void)state;
+    const struct {
+        const char *const *args;
+        const char *says;
+    } cases[] = {
+        {(const char *const[]){"--engine", "sglang", "--enable-lora", NULL},
+         "--max-lora-rank: SGLang: \"When no initial --lora-paths is provided, you need to "
+         "specify both --max-lora-rank and --lora-target-modules"},
+        {(const char *const[]){"--engine", "sglang", "--enable-lora", "--max-lora-rank", "8", NULL},
+         "--lora-target-modules: SGLang: \"When no initial"},
+        {(const char *const[]){"--engine", "sglang", "--model", "llama-3.1-8b-instruct",
+                               "--enable-lora", "--max-lora-rank", "8", "--lora-target-modules",
+                               "all", "--sglang-version", "0.4.9", NULL},
+         "kvcalc sizes SGLang's LoRA buffers from 0.4.9.post3"},
+        {(const char *const[]){"--engine", "sglang", "--model", "qwen3-30b-a3b", "--enable-lora",
+                               "--max-lora-rank", "8", "--lora-target-modules", "all", NULL},
+         "not MoE experts"},
+        {(const char *const[]){"--engine", "sglang", "--model", "llama-3.1-8b-instruct",
+                               "--enable-lora", "--max-lora-rank", "8", "--lora-target-modules",
+                               "q_proj,lm_head", NULL},
+         "not embed_tokens or lm_head targets"},
+        {(const char *const[]){"--engine", "sglang", "--model", "llama-3.1-8b-instruct",
+                               "--enable-lora", "--max-lora-rank", "8", "--lora-target-modules",
+                               "all", "--tp", "16", NULL},
+         "more TP ranks than KV heads"},
+        {(const char *const[]){"--engine", "sglang", "--lora-target-modules", "all,q_proj", NULL},
+         "--lora-target-modules: "},
+        {(const char *const[]){"--engine", "sglang", "--lora-target-modules", "qproj", NULL},
+         "--lora-target-modules: "},
+        /* a name two engines have, without either */
+        {(const char *const[]){"--max-lora-rank", "8", NULL},
+         "--max-lora-rank: applies only with --engine vllm or --engine sglang"},
+        {(const char *const[]){"--engine", "llama.cpp", "--enable-lora", NULL},
+         "--enable-lora: applies only with --engine vllm or --engine sglang"},
+        /* vLLM keeps its own ranks under the shared bounds */
+        {(const char *const[]){"--engine", "vllm", "--enable-lora", "--max-lora-rank", "1024", NULL},
+         "1, 8, 16, 32, 64, 128, 256, 320 or 512"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(cases[i].args, cases[i].says);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(versions_order_and_round_trip),
+        cmocka_unit_test(lora_buffers),
+        cmocka_unit_test(lora_refusals),
         cmocka_unit_test(default_fraction_by_version),
         cmocka_unit_test(estimates_without_a_log),
         cmocka_unit_test(pool_arithmetic),

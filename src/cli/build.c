@@ -266,10 +266,19 @@ static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errc
         if (!o->set[i])
             continue;
         const kv_param *p = flags[i].param;
-        if (p->engine != KV_ENGINE_COUNT && p->engine != out->engine)
-            return kv_fail(err, errcap, "%s: applies only with --engine %s",
-                           kv_flag_shown(o, &flags[i], shown, sizeof shown),
-                           kv_engine_name(p->engine));
+        if (p->engine != KV_ENGINE_COUNT && p->engine != out->engine) {
+            /* a name engines share, read before the engine was known (a log's): the
+             * engine's own row takes the value (twins have one type and bounds) */
+            const kv_flag *twin = kv_flag_twin(&flags[i], out->engine);
+            if (twin) {
+                kv_spec_set(out, twin->param, &o->values[i]);
+                continue;
+            }
+            char with[160];
+            kv_flag_engines(&flags[i], with, sizeof with);
+            return kv_fail(err, errcap, "%s: applies only with %s",
+                           kv_flag_shown(o, &flags[i], shown, sizeof shown), with);
+        }
         if (p->type != KV_T_ENGINE)
             kv_spec_set(out, p, &o->values[i]);
     }

@@ -272,17 +272,64 @@ static int name_is(const char *name, const char *flag, size_t len)
     return name && strlen(name) == len && memcmp(name, flag, len) == 0;
 }
 
-const kv_flag *kv_flag_find(const char *name, size_t len)
+static int spelled(const kv_flag *f, const char *name, size_t len)
+{
+    if (name_is(f->name, name, len))
+        return 1;
+    for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
+        if (name_is(f->alias[a], name, len))
+            return 1;
+    return 0;
+}
+
+/* Engines spell some flags alike (vLLM's and SGLang's --enable-lora, --max-lora-rank): the
+ * table holds each engine's row, and the engine decides which one a name is. */
+const kv_flag *kv_flag_find_for(const char *name, size_t len, kv_engine engine)
 {
     init();
+    const kv_flag *first = NULL;
     for (size_t i = 0; i < n_table; i++) {
-        if (name_is(table[i].name, name, len))
+        if (!spelled(&table[i], name, len))
+            continue;
+        if (table[i].engine == engine)
             return &table[i];
-        for (size_t a = 0; a < KV_MAX_ALIASES && table[i].alias[a]; a++)
-            if (name_is(table[i].alias[a], name, len))
-                return &table[i];
+        if (!first)
+            first = &table[i];
     }
+    return first;
+}
+
+const kv_flag *kv_flag_find(const char *name, size_t len)
+{
+    return kv_flag_find_for(name, len, KV_ENGINE_COUNT);
+}
+
+const kv_flag *kv_flag_twin(const kv_flag *f, kv_engine engine)
+{
+    init();
+    for (size_t i = 0; i < n_table; i++)
+        if (&table[i] != f && table[i].engine == engine && f->name &&
+            spelled(&table[i], f->name, strlen(f->name)))
+            return &table[i];
     return NULL;
+}
+
+size_t kv_flag_engines(const kv_flag *f, char *buf, size_t cap)
+{
+    init();
+    size_t n = 0, at = 0;
+    const kv_flag *of[KV_ENGINE_COUNT];
+    for (size_t i = 0; i < n_table && n < KV_ENGINE_COUNT; i++)
+        if (table[i].engine != KV_ENGINE_COUNT && f->name &&
+            spelled(&table[i], f->name, strlen(f->name)))
+            of[n++] = &table[i];
+    if (cap)
+        buf[0] = '\0';
+    for (size_t k = 0; k < n && at < cap; k++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s--engine %s",
+                               k == 0 ? "" : k + 1 == n ? " or " : ", ",
+                               kv_engine_name(of[k]->engine));
+    return n;
 }
 
 const kv_flag *kv_flag_find_short(const char *name, size_t len)

@@ -39,7 +39,7 @@ int kv_frommetrics_prepare(const kv_options *o, kv_metrics *m, kv_log_args *in, 
     kv_metrics_inputs_of(m, &inputs);
     for (size_t i = 0; i < inputs.n; i++) {
         const char *name = inputs.item[i].flag;
-        const kv_flag *f = kv_flag_find(name, strlen(name));
+        const kv_flag *f = kv_flag_find_for(name, strlen(name), s->engine);
         if (!f)
             continue;
         char typed[400];

@@ -109,7 +109,7 @@ static int take_json(const kv_flag *f, const char *typed, const char *val, kv_op
                            typed, kv_safe(shown, sizeof shown, keyname, 60), keys);
         }
         snprintf(sub, sizeof sub, "--%s.%s", j->name, jk->key);
-        const kv_flag *to = kv_flag_find(jk->flag, strlen(jk->flag));
+        const kv_flag *to = kv_flag_find_for(jk->flag, strlen(jk->flag), j->engine);
         if (!to)
             return kv_fail(err, cap, "%s: no flag %s", typed, jk->flag);
         if (value->type == KV_JSON_NULL)
@@ -505,6 +505,30 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
     return 0;
 }
 
+/* The engine the command line names, wherever it names it (the last, as the flag is read),
+ * so that a name engines share is that engine's flag: "--enable-lora --engine sglang" is
+ * SGLang's --enable-lora. KV_ENGINE_COUNT: none named (or not one kvcalc knows: the loop
+ * says so). */
+static kv_engine engine_named(int argc, char *const argv[])
+{
+    const kv_flag *e = kv_flag_of(kv_core_param_get(KV_P_ENGINE));
+    kv_engine found = KV_ENGINE_COUNT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] != '-')
+            continue;
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        if (!spelling(e, name, len))
+            continue;
+        const char *val = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
+        for (const kv_choice *c = e->choices; val && c && c->name; c++)
+            if (strcmp(c->name, val) == 0)
+                found = (kv_engine)c->value;
+    }
+    return found;
+}
+
 int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, size_t errcap)
 {
     char shown[SHOWN + 8];
@@ -516,6 +540,7 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
     o->workload.requests = 1000;
     o->workload.arrivals = KV_ARRIVE_POISSON;
     err[0] = '\0';
+    kv_engine named = engine_named(argc, argv);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -526,7 +551,8 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
         const char *name = a + (is_short ? 1 : 2);
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        const kv_flag *f = is_short ? kv_flag_find_short(name, len) : kv_flag_find(name, len);
+        const kv_flag *f = is_short ? kv_flag_find_short(name, len)
+                                    : kv_flag_find_for(name, len, named);
         if (!f) {
             char flag[SHOWN + 8];
             size_t dashes = is_short ? 1 : 2;

@@ -226,8 +226,16 @@ void kv_flag_number(const kv_flag *f, kv_value *v, int64_t i, double d);
  * read whole; no hex, inf, nan or spaces; -0 is 0. Returns 0, -1 (syntax) or -2 (not finite). */
 int kv_parse_number(const char *text, double *out);
 
-/* A flag by long name or alias (len bytes of name); NULL if none. */
+/* A flag by long name or alias (len bytes of name); NULL if none. Where engines share a
+ * name (each has its own row), kv_flag_find gives the first engine's and kv_flag_find_for
+ * the row of `engine` (KV_ENGINE_COUNT: the first). */
 const kv_flag *kv_flag_find(const char *name, size_t len);
+const kv_flag *kv_flag_find_for(const char *name, size_t len, kv_engine engine);
+/* The row of another engine spelled as f is (the same type and bounds), or NULL. */
+const kv_flag *kv_flag_twin(const kv_flag *f, kv_engine engine);
+/* "--engine vllm or --engine sglang": the engines with a row of f's name, into buf; their
+ * number. */
+size_t kv_flag_engines(const kv_flag *f, char *buf, size_t cap);
 /* A flag by short name ("h", "np"); NULL if none. */
 const kv_flag *kv_flag_find_short(const char *name, size_t len);
 

@@ -65,6 +65,7 @@ typedef struct {
 typedef struct {
     axis axes[KV_MAX_SWEEP];
     size_t n;
+    kv_engine engine;        /* the command line's: a key engines share is its flag */
     char err[KV_ERR_BUF];
 } grid;
 
@@ -206,7 +207,7 @@ static int axis_key(grid *g, axis *ax, const char *text, size_t len)
         return 0;
     }
     ax->kind = AXIS_FLAG;
-    ax->flag = kv_flag_find(key, strlen(key));
+    ax->flag = kv_flag_find_for(key, strlen(key), g->engine);
     char hint[160];
     if (!ax->flag || ax->flag->does != DO_SPEC || ax->flag->arg == ARG_NONE)
         return grid_fail(g, "kvcalc: --sweep: unknown key '%s'%s (expected gpu, model or an input "
@@ -626,6 +627,7 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
     static kv_options o;
     static kv_store store;
     memset(&g, 0, sizeof g);
+    g.engine = kv_options_engine(base);
     int rc = 0;
     double points = 1;
     for (size_t i = 0; i < base->n_sweep && rc == 0; i++)

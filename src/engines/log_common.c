@@ -25,7 +25,7 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     "kv_buffers", "tp_rank_max", "consumed", "cuda_graph_captured", "activation_with_cuda_graph",
     "cuda_graph_util_current", "cpu_offload_gb", "kv_offloading_size", "max_loras", "max_lora_rank",
     "hicache_gb", "hicache_ratio",
-    "cuda_graph_util_equivalent", "draft_tensor_parallel_size",
+    "cuda_graph_util_equivalent", "draft_tensor_parallel_size", "enable_lora",
 };
 
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)

@@ -35,6 +35,7 @@ static void sglang_defaults(kv_spec *s)
     kv_sglang_spec *g = &s->sglang;
     g->page_size = 1;
     g->version = SGLANG_DEFAULT_VERSION;
+    g->max_loras_per_batch = 8; /* server_args.py: max_loras_per_batch: int = 8, every release */
 }
 
 /* Up to two decimal digits (0..99) at *p; advances *p. */
@@ -353,6 +354,138 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
     }
 }
 
+/* ---- LoRA ------------------------------------------------------------------------------ */
+
+/* The releases of the LoRA rules: --max-lora-rank and --lora-target-modules from 0.4.9.post3
+ * (#7844; before, the adapters' own ranks sized the buffers), the head size in the
+ * projections' widths from 0.5.0rc1 (#8987, #8940: one qkv B of (Hq + 2 Hkv) d / tp). */
+#define LORA_FLAGS POST(V(0, 4, 9), 3)
+#define LORA_HEAD_DIM RC(V(0, 5, 0), 1)
+
+#define LQ KV_SGLANG_LORA_Q
+#define LK KV_SGLANG_LORA_K
+#define LV KV_SGLANG_LORA_V
+#define LO KV_SGLANG_LORA_O
+#define LGATE KV_SGLANG_LORA_GATE
+#define LUP KV_SGLANG_LORA_UP
+#define LDOWN KV_SGLANG_LORA_DOWN
+#define LQKV KV_SGLANG_LORA_QKV
+#define LGATE_UP KV_SGLANG_LORA_GATE_UP
+#define LALL KV_SGLANG_LORA_ALL
+
+static const kv_choice lora_modules[] = {
+    {"q_proj", LQ}, {"k_proj", LK}, {"v_proj", LV}, {"o_proj", LO}, {"gate_proj", LGATE},
+    {"up_proj", LUP}, {"down_proj", LDOWN}, {"qkv_proj", LQKV}, {"gate_up_proj", LGATE_UP},
+    {"embed_tokens", KV_SGLANG_LORA_EMBED}, {"lm_head", KV_SGLANG_LORA_LM_HEAD},
+    {"all", LALL}, {NULL, 0}};
+
+/* --lora-target-modules: SGLang's names, comma- or blank-separated ("all" alone, as
+ * server_args.py asserts); -1 when text is not such a list. */
+static int lora_modules_parse(const char *text, int *out)
+{
+    int mask = 0;
+    const char *p = text;
+    for (;;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, ", ");
+        const kv_choice *c = lora_modules;
+        while (c->name && !(strlen(c->name) == len && memcmp(c->name, p, len) == 0))
+            c++;
+        if (!c->name)
+            return -1;
+        mask |= c->value;
+        p += len;
+    }
+    if (mask == 0 || ((mask & LALL) && mask != LALL))
+        return -1;
+    *out = mask;
+    return 0;
+}
+
+static void lora_modules_format(int mask, char *buf, size_t cap)
+{
+    size_t at = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (const kv_choice *c = lora_modules; c->name && at < cap; c++)
+        if (mask & c->value)
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
+}
+
+/* LoRAMemoryPool's buffers (python/sglang/srt/lora/mem_pool.py @ 7ae368efde14, get_lora_A_shape
+ * / get_lora_B_shape; lora/utils.py get_hidden_dim): for every layer on every rank
+ * (num_hidden_layers, whatever the pipeline) and every target, A = n x r c x in and B = n x
+ * out x r in the model's dtype, n = --max-loras-per-batch, r = --max-lora-rank, c the stacked
+ * slices (qkv 3, gate_up 2); o and down (ROW_PARALLELISM_LINEAR_LORA_NAMES) split the input
+ * by TP, the others the output. q, k or v targets the whole qkv pair, gate or up the whole
+ * gate_up pair (get_normalized_target_modules). Before 0.5.0rc1 the widths were the hidden
+ * size's: q and o's input h, a KV width h // (Hq // Hkv), and B split in a q and a kv buffer,
+ * each there only when its projections are targeted (@ 9020f7fc3202). */
+static double lora_bytes(const kv_spec *s)
+{
+    const kv_sglang_spec *g = &s->sglang;
+    const kv_arch *a = &s->arch;
+    int m = g->lora_target_modules;
+    if (m & LALL)
+        m = LQKV | LO | LGATE_UP | LDOWN;
+    double tp = (double)s->tp, h = (double)a->hidden, im = (double)a->intermediate;
+    int early = g->version < LORA_HEAD_DIM;
+    double q = early ? h : (double)(a->heads * s->head_dim);
+    double kv = early ? (double)(a->hidden / (a->heads / s->kv_heads))
+                      : (double)(s->kv_heads * s->head_dim);
+    double sum = 0;
+    if (m & (LQ | LK | LV | LQKV)) {
+        sum += 3 * h; /* A: 3 r rows of the hidden input */
+        if (!early)
+            sum += (q + 2 * kv) / tp;
+        else {
+            if (m & (LQ | LQKV))
+                sum += q / tp;
+            if (m & (LK | LV | LQKV))
+                sum += 2 * kv / tp;
+        }
+    }
+    if (m & LO)
+        sum += q / tp + h;
+    if (m & (LGATE | LUP | LGATE_UP))
+        sum += 2 * h + 2 * im / tp;
+    if (m & LDOWN)
+        sum += im / tp + h;
+    return (double)s->layers * (double)g->max_loras_per_batch * (double)g->max_lora_rank *
+           kv_dtype_get(a->base_dtype)->bytes * sum;
+}
+
+/* What SGLang's LoRA pool needs that kvcalc cannot give it, or NULL. */
+static const char *lora_unsized(const kv_spec *s)
+{
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    if (s->arch.experts > 0)
+        return "MoE experts (their LoRA buffers have shapes of their own)";
+    if (s->layout.mla)
+        return "MLA attention (its LoRA layers have shapes of their own)";
+    if (counts[KV_LAYER_STATE] > 0)
+        return "state layers (their LoRA layers have shapes of their own)";
+    if (!s->arch.known || s->arch.hidden <= 0 || s->arch.intermediate <= 0)
+        return "a model kvcalc has no widths of";
+    if (s->arch.mlp_plain)
+        return "an MLP without a gate (no gate_up_proj)";
+    if (s->layout.kv_shared_layers > 0 || s->layout.full_head_dim > 0 ||
+        s->layout.full_kv_heads > 0)
+        return "layers of several shapes (the model's own get_hidden_dim)";
+    if (s->sglang.lora_target_modules & (KV_SGLANG_LORA_EMBED | KV_SGLANG_LORA_LM_HEAD))
+        return "embed_tokens or lm_head targets";
+    if (s->tp > s->kv_heads)
+        return "more TP ranks than KV heads (the qkv buffer's width by release)";
+    if (s->arch.heads % s->kv_heads != 0 || (s->arch.heads * s->head_dim) % s->tp != 0 ||
+        (s->kv_heads * s->head_dim) % s->tp != 0 || s->arch.intermediate % s->tp != 0)
+        return "widths TP does not divide (SGLang's divide() asserts)";
+    return NULL;
+}
+
 static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_result *out)
 {
     const kv_sglang_spec *g = &s->sglang;
@@ -386,7 +519,11 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
         a = p - weights_gib;
     out->avail_before_gib = p;
     out->avail_after_gib = a;
-    double rest = a - p * (1 - out->mem_fraction_static);
+    /* LoRA's buffers are made after "Load weight end" and before the pool, which measures
+     * free memory again: out of A (model_runner.py: init_lora_manager, then
+     * init_memory_pool, in every release from v0.3.1; no LoRA term in the default f) */
+    out->lora_bytes = g->enable_lora ? lora_bytes(s) : 0;
+    double rest = a - out->lora_bytes / 1073741824.0 - p * (1 - out->mem_fraction_static);
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, counts);
     out->budget_bytes = rest * 1073741824.0;
@@ -467,7 +604,7 @@ enum {
     SG_P_FRACTION, SG_P_BEFORE, SG_P_AFTER, SG_P_PAGE, SG_P_MAX_TOTAL, SG_P_CHUNKED,
     SG_P_GRAPH_BS, SG_P_VERSION, SG_P_MAMBA_RATIO, SG_P_MAMBA_SLOTS, SG_P_RUNNING,
     SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_P_SPEC_TOKENS, SG_P_HICACHE, SG_P_HICACHE_RATIO,
-    SG_P_HICACHE_SIZE, SG_PARAMS
+    SG_P_HICACHE_SIZE, SG_P_LORA, SG_P_MAX_LORAS, SG_P_LORA_RANK, SG_P_LORA_MODULES, SG_PARAMS
 };
 static const kv_param params[SG_PARAMS];
 
@@ -508,6 +645,26 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
                          "kvcalc has read SGLang's speculative-decoding memory rules of %s to "
                          "%s only%s (--sglang-version)", first, last,
                          stateful ? " for models with state layers" : "");
+    }
+    if (g->enable_lora) {
+        char first[32];
+        kv_sglang_version_format(LORA_FLAGS, first, sizeof first);
+        if (g->version < LORA_FLAGS)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_LORA],
+                             "kvcalc sizes SGLang's LoRA buffers from %s, whose --max-lora-rank "
+                             "and --lora-target-modules size them (earlier releases size them by "
+                             "the adapters' own ranks; --sglang-version)", first);
+        if (g->max_lora_rank <= 0 || g->lora_target_modules == 0)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT,
+                             &params[g->max_lora_rank <= 0 ? SG_P_LORA_RANK : SG_P_LORA_MODULES],
+                             "SGLang: \"When no initial --lora-paths is provided, you need to "
+                             "specify both --max-lora-rank and --lora-target-modules for LoRA "
+                             "initialization\" (kvcalc reads no adapter folders: give both)");
+        const char *unsized = lora_unsized(s);
+        if (unsized)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_LORA],
+                             "kvcalc sizes SGLang's LoRA buffers for dense attention models "
+                             "only, not %s", unsized);
     }
     const kv_opt_num f = g->mem_fraction_static;
     if (bad_gib(g->avail_before_gib) || bad_gib(g->avail_after_gib) ||
@@ -707,6 +864,29 @@ static const kv_param params[SG_PARAMS] = {
     [SG_P_HICACHE_SIZE] = {.name = "hicache-size", P(NUM, hicache_size_gb), .key = "hicache_size",
                            .min = 0, .max = 1e9, .blames = KV_ERR_ENGINE_INPUT, .meta = "GB",
                            .help = "host pool per rank, GB (10^9 B), instead of the ratio [0]"},
+    /* --enable-lora and --max-lora-rank are vLLM's names too: each engine has its row, of
+     * one type and bounds, and --engine decides which a name is */
+    [SG_P_LORA] = {.name = "enable-lora", P(SWITCH, enable_lora), .key = "enable_lora",
+                   .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                   .help = "LoRA buffers of --max-loras-per-batch slots at --max-lora-rank in "
+                           "every layer's --lora-target-modules, out of the token pool's budget"},
+    [SG_P_MAX_LORAS] = {.name = "max-loras-per-batch", P(INT, max_loras_per_batch),
+                        .key = "max_loras_per_batch", .min = 1, .max = 65536,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                        .help = "adapter slots of a batch [8]"},
+    [SG_P_LORA_RANK] = {.name = "max-lora-rank", P(INT, max_lora_rank), .key = "max_lora_rank",
+                        .min = 1, .max = 65536, .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
+                        .help = "the adapters' largest rank [none: needed with --enable-lora]"},
+    [SG_P_LORA_MODULES] = {.name = "lora-target-modules", P(VERSION, lora_target_modules),
+                           .key = "lora_target_modules", .blames = KV_ERR_ENGINE_INPUT,
+                           .meta = "LIST",
+                           .help = "targets, comma-separated: q_proj k_proj v_proj o_proj "
+                                   "gate_proj up_proj down_proj qkv_proj gate_up_proj, or all "
+                                   "[none: needed with --enable-lora]",
+                           .parse = lora_modules_parse, .format = lora_modules_format,
+                           .accepts = "SGLang's module names, comma-separated (q_proj, k_proj, "
+                                      "v_proj, o_proj, gate_proj, up_proj, down_proj, qkv_proj, "
+                                      "gate_up_proj, embed_tokens, lm_head), or all"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_sglang_result, name, m, T, unit, ftype, sweep)
@@ -737,6 +917,7 @@ static const kv_field fields[] = {
     F(sglang_draft_k_bytes, draft_k_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_draft_v_bytes, draft_v_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_draft_weights_bytes, draft_weights_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_lora_bytes, lora_bytes, double, "bytes", KV_F_NUM, 0),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -761,6 +942,9 @@ static const kv_log_pattern patterns[] = {
     {"max_total_tokens=%n", T(KV_LOG_MAX_TOTAL_TOKENS), 0, NULL},
     {"chunked_prefill_size=%n", T(KV_LOG_CHUNKED_PREFILL), 0, NULL},
     {"speculative_num_draft_tokens=%n", T(KV_LOG_SPEC_TOKENS), 0, NULL},
+    {"enable_lora=True", T(KV_LOG_LORA_ON, 1), KV_CONST, NULL},
+    {"max_loras_per_batch=%n", T(KV_LOG_MAX_LORAS), 0, NULL},
+    {"max_lora_rank=%n", T(KV_LOG_LORA_RANK), 0, NULL},
     /* the launch command line, when the log keeps it and not the server_args dump */
     {"--mem-fraction-static %f", T(KV_LOG_MEM_FRACTION), 0, NULL},
     {"--mem-fraction-static=%f", T(KV_LOG_MEM_FRACTION), 0, NULL},
@@ -770,6 +954,9 @@ static const kv_log_pattern patterns[] = {
     {"--page-size %n", T(KV_LOG_PAGE_SIZE), 0, NULL},
     {"--chunked-prefill-size %n", T(KV_LOG_CHUNKED_PREFILL), 0, NULL},
     {"--speculative-num-draft-tokens %n", T(KV_LOG_SPEC_TOKENS), 0, NULL},
+    {"--enable-lora", T(KV_LOG_LORA_ON, 1), KV_CONST, NULL},
+    {"--max-loras-per-batch %n", T(KV_LOG_MAX_LORAS), 0, NULL},
+    {"--max-lora-rank %n", T(KV_LOG_LORA_RANK), 0, NULL},
     {"Load weight begin. avail mem=%b", T(KV_LOG_AVAIL_BEFORE), KV_MIN, NULL},
     {"Load weight end.%*dtype=torch.%s,", T(KV_TO_DTYPE), 0, NULL},
     {"Load weight end.%*avail mem=%b", T(KV_LOG_AVAIL_AFTER), KV_MIN, NULL},
@@ -812,6 +999,9 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_CHUNKED_PREFILL, MINE(SG_P_CHUNKED)),
     SET(KV_LOG_SPEC_TOKENS, MINE(SG_P_SPEC_TOKENS)),
     SET(KV_LOG_HICACHE_RATIO, MINE(SG_P_HICACHE_RATIO)),
+    SET(KV_LOG_LORA_ON, MINE(SG_P_LORA)),
+    SET(KV_LOG_MAX_LORAS, MINE(SG_P_MAX_LORAS)),
+    SET(KV_LOG_LORA_RANK, MINE(SG_P_LORA_RANK)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE, MINE(SG_P_BEFORE)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_AFTER, MINE(SG_P_AFTER)),
     {KV_LOG_MAMBA_SLOTS, MINE(SG_P_MAMBA_SLOTS), KV_LOG_KV_FIGURE, 0, 0, 0},
@@ -1034,7 +1224,8 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
 const kv_engine_desc kv_engine_sglang = {
     .id = E,
     .title = "SGLang",
-    .budget_words = "SGLang's token pool (rest = A - P x (1 - f), less any state pool)",
+    .budget_words = "SGLang's token pool (rest = A - P x (1 - f), less any LoRA buffers and "
+                    "state pool)",
     .doc = "docs/sglang.md",
     .defaults = sglang_defaults,
     .check = sglang_check,

@@ -136,7 +136,8 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                           .max = 65536, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                           .help = "adapters in one batch (GPU slots) [1]"},
     [VLLM_P_LORA_RANK] = {.name = "max-lora-rank", P(INT, max_lora_rank), .key = "max_lora_rank",
-                          .min = 1, .max = 512, .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
+                          .min = 1, .max = 65536, /* SGLang's row's bounds; the check takes
+                                                     vLLM's ranks */ .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
                           .help = "largest adapter rank: 1, 8, 16, 32, 64, 128, 256, 320 or 512 "
                                   "[16]"},
     [VLLM_P_LORA_SHARDED] = {.name = "fully-sharded-loras", P(SWITCH, fully_sharded_loras),

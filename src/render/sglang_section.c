@@ -70,8 +70,22 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
     fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",
             fmt_fixed(a, sizeof a, g->avail_after_gib, 2, 0),
             fmt_fixed(b, sizeof b, g->avail_before_gib - g->avail_after_gib, 2, 0), a_note);
-    fprintf(out, "  budget  : rest = A - P x (1 - f) = %s - %s x (1 - %s) = %s GB  (f: %s)\n",
-            fmt_g(a, sizeof a, g->avail_after_gib), fmt_g(b, sizeof b, g->avail_before_gib),
+    char l[FMT_BUF + 8] = "";
+    if (g->lora_bytes > 0) {
+        /* SGLang prints no line of its own for them */
+        const kv_sglang_spec *in = &s->sglang;
+        char t[256];
+        int is_string;
+        kv_param_text(t, sizeof t, s, kv_param_find("lora-target-modules", 19), &is_string);
+        fprintf(out, "  LoRA    : %lld adapter slot%s of rank %lld in every layer's %s, model "
+                     "dtype: %s GB, made after the weights, before the pool\n",
+                (long long)in->max_loras_per_batch, in->max_loras_per_batch == 1 ? "" : "s",
+                (long long)in->max_lora_rank, t, gb(c, sizeof c, g->lora_bytes));
+        snprintf(l, sizeof l, "%s - ", gb(c, sizeof c, g->lora_bytes));
+    }
+    fprintf(out, "  budget  : rest = A - %sP x (1 - f) = %s - %s%s x (1 - %s) = %s GB  (f: %s)\n",
+            g->lora_bytes > 0 ? "LoRA - " : "", fmt_g(a, sizeof a, g->avail_after_gib), l,
+            fmt_g(b, sizeof b, g->avail_before_gib),
             fmt_g(c, sizeof c, g->mem_fraction_static), gb(d, sizeof d, g->budget_bytes),
             g->fraction_default ? "this version's default for the GPU's size and TP: a "
                                   "bigger card reserves more"

@@ -85,7 +85,7 @@ complete_at 1 kvcalc -
 expect "kvcalc - (aliases, short)" -h --help --tp --tensor-parallel-size --kv-cache-dtype \
   --version --list-models --list-gpus --levers --disable-hybrid-kv-cache-manager
 complete_at 4 kvcalc --levers --context 4096 --l
-expect_only "kvcalc ... --l (past values)" --layers --language-model-only --llamacpp-build --library --levers --lora --list-models --list-gpus
+expect_only "kvcalc ... --l (past values)" --layers --language-model-only --lora-target-modules --llamacpp-build --library --levers --lora --list-models --list-gpus
 
 complete_at 2 kvcalc --layers ""
 expect_only "kvcalc --layers (a number to type)"
