@@ -354,7 +354,19 @@ typedef struct {
     int64_t max_loras_per_batch; /* --max-loras-per-batch: adapter slots of a batch; 8 */
     int64_t max_lora_rank;       /* --max-lora-rank: the adapters' largest r; 0: not given */
     int lora_target_modules;     /* --lora-target-modules: KV_SGLANG_LORA_* bits; 0: none */
+    /* speculative decoding's other settings */
+    kv_opt_int speculative_algorithm; /* --speculative-algorithm, KV_SGLANG_SPEC_*; not set:
+                                         EAGLE / NEXTN when draft tokens are given */
+    kv_opt_int speculative_num_steps; /* --speculative-num-steps */
+    kv_opt_int speculative_eagle_topk;/* --speculative-eagle-topk */
+    kv_draft draft;              /* STANDALONE: the draft model (--speculative-draft-model-path) */
 } kv_sglang_spec;
+
+/* --speculative-algorithm's values (server_args.py; NEXTN is EAGLE's implementation). */
+#define KV_SGLANG_SPEC_EAGLE 1
+#define KV_SGLANG_SPEC_EAGLE3 2
+#define KV_SGLANG_SPEC_NEXTN 3
+#define KV_SGLANG_SPEC_STANDALONE 4
 
 /* SGLang's LoRA target modules (its own names; q, k, v share the qkv_proj buffers and gate,
  * up the gate_up_proj ones). */
@@ -411,6 +423,12 @@ typedef struct {
     double hicache_bytes;        /* tokens x cell: "Allocating X GB host memory ...", a rank */
     double hicache_host_bytes;   /* that on every rank: the host memory it needs */
     double lora_bytes;           /* the LoRA buffers of one rank: out of the budget */
+    int64_t spec_draft_tokens;   /* draft tokens verified a step (given, or STANDALONE's 4) */
+    int64_t spec_headroom_tokens;/* up to 0.5.6.post2: running x (steps x topk + draft tokens)
+                                    + 100 tokens added to both pools */
+    int64_t draft_kv_heads;      /* STANDALONE: the draft's KV heads on one rank (0: no draft
+                                    model) */
+    double draft_cell_bytes;     /* STANDALONE: the draft's KV bytes of one token, one rank */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
@@ -866,6 +884,9 @@ typedef enum {
                                graph memory profiling" */
     KV_LOG_DRAFT_TP,          /* vLLM speculative_config draft_tensor_parallel_size */
     KV_LOG_LORA_ON,           /* SGLang enable_lora=True (ServerArgs), --enable-lora */
+    KV_LOG_SPEC_STEPS,        /* SGLang speculative_num_steps (ServerArgs) */
+    KV_LOG_SPEC_TOPK,         /* SGLang speculative_eagle_topk (ServerArgs) */
+    KV_LOG_SPEC_ALGO,         /* SGLang speculative_algorithm, a KV_SGLANG_SPEC_* */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -217,7 +217,7 @@ static void speculative_decoding(void **state)
     EXPECT_STDOUT("187\n", S20, "--get", "sglang_max_mamba_cache_size"); /* without: S20 */
     EXPECT_STDOUT("62\n", S20, "--speculative-num-draft-tokens", "0", "--get",
                   "sglang_max_running_requests"); /* 0 is off: 187 / 3 */
-#define SPEC S20, "--speculative-num-draft-tokens", "4"
+#define SPEC S20, "--speculative-num-draft-tokens", "4", "--sglang-version", "0.5.9"
     EXPECT_STDOUT("25755648\n", SPEC, "--get", "sglang_mamba_bytes_per_request");
     EXPECT_STDOUT("4945084416\n", SPEC, "--get", "sglang_speculative_reserved_bytes");
     EXPECT_STDOUT("96\n", SPEC, "--get", "sglang_max_mamba_cache_size");
@@ -246,18 +246,38 @@ static void speculative_decoding(void **state)
      * (docs/sglang.md) -> round((81,559 - 13,440 - 2,048) / 81,559, 3) = 0.810, not 0.835 */
 #define H100 "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100", "--context", "1024"
     EXPECT_STDOUT("0.835\n", H100, "--get", "sglang_mem_fraction_static");
-    EXPECT_STDOUT("0.81\n", H100, "--speculative-num-draft-tokens", "3", "--get",
-                  "sglang_mem_fraction_static");
-    EXPECT_STDOUT("48\n", H100, "--speculative-num-draft-tokens", "3", "--get",
-                  "max_concurrency");
+#define D3 "--speculative-num-draft-tokens", "3", "--speculative-num-steps", "2", \
+           "--speculative-eagle-topk", "1"
+    EXPECT_STDOUT("0.81\n", H100, D3, "--get", "sglang_mem_fraction_static");
+    EXPECT_STDOUT("48\n", H100, D3, "--get", "max_concurrency");
     EXPECT_STDOUT("10\n", H100, "--max-running-requests", "10", "--get", "max_concurrency");
-    EXPECT_STDOUT("0\n", H100, "--speculative-num-draft-tokens", "3", "--get",
+    EXPECT_STDOUT("0\n", H100, D3, "--get",
                   "sglang_draft_attention_layers"); /* no MTP layers: no draft pool counted */
+    /* up to 0.5.6.post2 both pools hold 48 x (2 steps x 1 + 3 draft tokens) + 100 = 340
+     * tokens more (draft_runner_cache_size), at the same fraction; none from 0.5.7 (#15748) */
+    EXPECT_STDOUT("340\n", H100, D3, "--get", "sglang_speculative_headroom_tokens");
+    assert_true(get_number((const char *const[]){H100, D3, "--mem-fraction-static", "0.8",
+                                                 "--get", "kv_cache_tokens", NULL}) -
+                    get_number((const char *const[]){H100, "--mem-fraction-static", "0.8",
+                                                     "--get", "kv_cache_tokens", NULL}) ==
+                340);
+    assert_true(get_number((const char *const[]){H100, D3, "--mem-fraction-static", "0.8",
+                                                 "--sglang-version", "0.5.7", "--get",
+                                                 "kv_cache_tokens", NULL}) ==
+                get_number((const char *const[]){H100, "--mem-fraction-static", "0.8",
+                                                 "--sglang-version", "0.5.7", "--get",
+                                                 "kv_cache_tokens", NULL}));
+    /* 48 x (5 x 4 + 8) + 100 = 1,444 with Llama's (5, 4, 8) */
+    EXPECT_STDOUT("1444\n", H100, "--speculative-num-draft-tokens", "8", "--speculative-num-steps",
+                  "5", "--speculative-eagle-topk", "4", "--get",
+                  "sglang_speculative_headroom_tokens");
+#undef D3
 #undef H100
     /* the draft worker loads the MTP layer's weights: Qwen3.5-4B's checkpoint holds 120,599,552
      * mtp.* parameters (its shard headers, data/models/CHECKPOINTS.tsv), 2 B each in bf16 */
     EXPECT_STDOUT("241199104\n", "--engine", "sglang", "--model", "qwen3.5-4b", "--gpu", "h100",
-                  "--speculative-num-draft-tokens", "2", "--get", "sglang_draft_weights_bytes");
+                  "--speculative-num-draft-tokens", "2", "--sglang-version", "0.5.9", "--get",
+                  "sglang_draft_weights_bytes");
     EXPECT_STDOUT("0\n", "--engine", "sglang", "--model", "qwen3.5-4b", "--gpu", "h100", "--get",
                   "sglang_draft_weights_bytes"); /* no speculative decoding: not loaded */
     /* releases whose rules kvcalc has not read */
@@ -281,9 +301,14 @@ static void speculative_decoding(void **state)
                                      "--speculative-num-draft-tokens", "2", NULL},
                &r);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "rules of 0.5.3rc2 to 0.5.9 only for models with state layers "
+    assert_non_null(strstr(r.err, "rules of 0.5.7 to 0.5.9 only for models with state layers "
                                   "(--sglang-version)\n"));
     run_free(&r);
+    /* and 0.5.7 as its first: before, the headroom's requests were bounded by the state slots
+     * too (not modelled) */
+    expect_refused((const char *const[]){"--engine", "sglang", "--model", "qwen3.5-4b", "--gpu",
+                                         "h100", "--speculative-num-draft-tokens", "2", NULL},
+                   "rules of 0.5.7 to 0.5.9 only for models with state layers");
     /* 0.5.10 - 0.5.13, a plain model: 4 GiB of reserve for the draft (#19418), beside the
      * piecewise graphs' 464 MiB (below): 512 + 12,288 + 512 + 128 + 464 + 4,096 = 18,000 MiB,
      * round(63,559 / 81,559, 3) = 0.779 */
@@ -353,6 +378,82 @@ static void hierarchical_cache(void **state)
     run_kvcalc((const char *const[]){"--engine", "sglang", "--hicache-ratio", "0", NULL}, &r);
     assert_int_equal(r.status, 2); /* a ratio above 0 */
     run_free(&r);
+}
+
+/* --speculative-algorithm STANDALONE (docs/sglang.md): Llama-3.1-8B with Llama-3.2-1B (16
+ * layers, 8 KV heads of 64) as its draft on an H100 at 0.5.6: the reserve 13,440 + 6,144 MiB
+ * -> round((81,559 - 19,584) / 81,559, 3) = 0.760; SGLang's own (3, 1, 4) -> 48 x (3 + 4) +
+ * 100 = 436 tokens of headroom in both pools; the draft's pool (N + 1) rows of 16 x 8 x 64
+ * x 2 B (16,384 B of K a token); its weights, 1,235,814,400 bf16 parameters (the preset's
+ * checkpoint), split by TP. */
+static void standalone_draft(void **state)
+{
+    (void)state;
+#define SA "--engine", "sglang", "--model", "llama-3.1-8b-instruct", "--gpu", "h100",      \
+           "--speculative-algorithm", "STANDALONE", "--speculative-draft-model-path", \
+           "llama-3.2-1b-instruct"
+    EXPECT_STDOUT("0.76\n", SA, "--get", "sglang_mem_fraction_static");
+    EXPECT_STDOUT("436\n", SA, "--get", "sglang_speculative_headroom_tokens");
+    EXPECT_STDOUT("4\n", SA, "--get", "sglang_speculative_num_draft_tokens");
+    EXPECT_STDOUT("48\n", SA, "--get", "max_concurrency");
+    EXPECT_STDOUT("32768\n", SA, "--get", "sglang_draft_cell_bytes");
+    double n = get_number((const char *const[]){SA, "--get", "kv_cache_tokens", NULL});
+    assert_true(get_number((const char *const[]){SA, "--get", "sglang_draft_k_bytes", NULL}) ==
+                (n + 1) * 16384);
+    assert_true(get_number((const char *const[]){SA, "--get", "sglang_draft_v_bytes", NULL}) ==
+                (n + 1) * 16384);
+    EXPECT_STDOUT("2471628800\n", SA, "--get", "sglang_draft_weights_bytes");
+    EXPECT_STDOUT("1235814400\n", SA, "--tp", "2", "--get", "sglang_draft_weights_bytes");
+    EXPECT_STDOUT("4\n", SA, "--tp", "2", "--get", "sglang_draft_kv_heads_per_gpu");
+    /* the target's pool is what it is without a draft, but for the headroom: at 0.5.9 the
+     * same fraction gives 436 tokens fewer */
+    assert_true(n - get_number((const char *const[]){SA, "--sglang-version", "0.5.9", "--get",
+                                                     "kv_cache_tokens", NULL}) ==
+                436);
+    run_result r;
+    run_kvcalc((const char *const[]){SA, NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  drafts  : + 48 running x (3 steps x 1 top-k + 4 draft tokens) "
+                                  "+ 100 = 436 tokens in both pools"));
+    assert_non_null(strstr(r.out, "  draft   : STANDALONE's meta-llama/Llama-3.2-1B-Instruct: its "
+                                  "own pool (16 layers, 8 KV heads of 64 a rank, 32,768 B a token"));
+    run_free(&r);
+    /* what does not go together */
+    const struct {
+        const char *const *args;
+        const char *says;
+    } cases[] = {
+        {(const char *const[]){"--engine", "sglang", "--speculative-algorithm", "STANDALONE", NULL},
+         "--speculative-algorithm: STANDALONE speculates with a draft model of its own: give "
+         "--speculative-draft-model-path"},
+        {(const char *const[]){"--engine", "sglang", "--model", "llama-3.1-8b-instruct",
+                               "--speculative-draft-model-path", "llama-3.2-1b-instruct", NULL},
+         "kvcalc sizes SGLang's separate draft model with --speculative-algorithm STANDALONE"},
+        {(const char *const[]){"--engine", "sglang", "--speculative-algorithm", "EAGLE", NULL},
+         "give --speculative-num-steps, --speculative-eagle-topk and "
+         "--speculative-num-draft-tokens"},
+        {(const char *const[]){"--engine", "sglang", "--speculative-num-draft-tokens", "4",
+                               "--speculative-num-steps", "2", "--speculative-eagle-topk", "1",
+                               NULL},
+         "--speculative-num-draft-tokens: SGLang: \"speculative_num_draft_tokens is adjusted to "
+         "speculative_num_steps + 1 when speculative_eagle_topk == 1\": give "
+         "--speculative-num-draft-tokens 3"},
+        {(const char *const[]){"--engine", "sglang", "--speculative-num-steps", "2", NULL},
+         "give --speculative-num-draft-tokens (0: off)"},
+        {(const char *const[]){"--engine", "sglang", "--speculative-num-draft-tokens", "4",
+                               "--speculative-num-steps", "3", NULL},
+         "--speculative-eagle-topk: up to 0.5.6.post2 SGLang adds running x (steps x top-k + "
+         "draft tokens) + 100 tokens to both pools"},
+        {(const char *const[]){"--engine", "sglang", "--model", "qwen3.5-4b",
+                               "--speculative-algorithm", "STANDALONE", "--sglang-version", "0.5.9",
+                               "--speculative-draft-model-path", "qwen3-0.6b", NULL},
+         "kvcalc sizes STANDALONE for targets of attention layers only"},
+        {(const char *const[]){"--engine", "sglang", "--speculative-algorithm", "MEDUSA", NULL},
+         "--speculative-algorithm: "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(cases[i].args, cases[i].says);
+#undef SA
 }
 
 /* --enable-lora (docs/lora.md; python/sglang/srt/lora/mem_pool.py @ 7ae368efde14): per layer
@@ -472,6 +573,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(versions_order_and_round_trip),
         cmocka_unit_test(lora_buffers),
+        cmocka_unit_test(standalone_draft),
         cmocka_unit_test(lora_refusals),
         cmocka_unit_test(default_fraction_by_version),
         cmocka_unit_test(estimates_without_a_log),

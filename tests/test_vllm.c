@@ -993,10 +993,11 @@ static void speculative_draft_model(void **state)
     }
     /* an engine that takes no draft model says which do */
     run_result r;
-    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "-md",
+    run_kvcalc((const char *const[]){"--engine", "ollama", "--model", "qwen3-8b", "-md",
                                      "qwen3-0.6b", NULL}, &r);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "-md: kvcalc sizes a draft model with --engine vllm"));
+    assert_non_null(strstr(r.err, "-md: kvcalc sizes a draft model with --engine vllm, "
+                                  "sglang, trtllm, llama.cpp\n"));
     run_free(&r);
 }
 

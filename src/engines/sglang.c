@@ -206,10 +206,49 @@ static double vision_factor(int version)
 #define SPEC_RESERVE_MIB 2048.0
 #define SPEC_RESERVE_4G RC(V(0, 5, 10), 0) /* #19418, e55e65535: 4 * 1024 */
 
-static double spec_reserve_mib(int version)
+/* STANDALONE's share: 6 * 1024 in every release from v0.5.2 (#10090) until #23862 ("Standalone
+ * speculative decoding needs more memory than other speculative decoding algorithms since
+ * the draft model is typically larger"; server_args.py @ 7ae368efde14 l.848-853). */
+#define STANDALONE_RESERVE_MIB 6144.0
+
+static double spec_reserve_mib(const kv_sglang_spec *g)
 {
-    return version >= SPEC_RESERVE_4G ? 4096.0 : SPEC_RESERVE_MIB;
+    if (g->speculative_algorithm.set && g->speculative_algorithm.value == KV_SGLANG_SPEC_STANDALONE)
+        return STANDALONE_RESERVE_MIB;
+    return g->version >= SPEC_RESERVE_4G ? 4096.0 : SPEC_RESERVE_MIB;
 }
+
+static int standalone(const kv_sglang_spec *g)
+{
+    return g->speculative_algorithm.set && g->speculative_algorithm.value == KV_SGLANG_SPEC_STANDALONE;
+}
+
+/* STANDALONE's own defaults when none of the three is given: auto_choose_speculative_params,
+ * 'if self.speculative_algorithm == "STANDALONE": return (3, 1, 4)' (server_args.py, v0.5.2 to
+ * 0.5.6.post2). */
+static int standalone_defaults(const kv_sglang_spec *g)
+{
+    return standalone(g) && g->speculative_num_draft_tokens == 0 &&
+           !g->speculative_num_steps.set && !g->speculative_eagle_topk.set;
+}
+
+/* Draft tokens verified a step: the flag's, STANDALONE's 4, else 0 (off). */
+static int64_t spec_tokens(const kv_sglang_spec *g)
+{
+    return standalone_defaults(g) ? 4 : g->speculative_num_draft_tokens;
+}
+
+/* Up to 0.5.6.post2 the target's pool, and the draft's with it, grows by a headroom for the
+ * draft and verify tokens that share its indices (model_runner.py init_memory_pool, every
+ * bump to 0.5.6.post2: draft_runner_cache_size = max_total_num_tokens + max_num_reqs x steps x
+ * topk + max_num_reqs x draft tokens + 100, before --max-total-tokens and the page floor);
+ * #15748 (d5fbbfd98, 2025-12-24, "Retry removing wrong logic about max total token in spec
+ * decoding") removes it: from 0.5.7. */
+#define SPEC_HEADROOM_GONE V(0, 5, 7)
+/* Models with state layers: the reservation kvcalc has read (226149ac, 001ccef0) is that of
+ * releases without the headroom; before, their max_num_reqs was also bounded by the state
+ * slots (is_hybrid_gdn): not modelled. */
+#define SPEC_STATE_FIRST SPEC_HEADROOM_GONE
 /* The releases whose speculative rules kvcalc has read: from the 0.5.3rc2 reserve (the
  * 2 GiB above; every stored server_args.py of the 0.4.7-0.5 series reserves 2 GiB for EAGLE,
  * though #23862 calls what it removed "a flat 4GB/6GB heuristic") to 0.5.9 (2026-02-24): the
@@ -319,7 +358,7 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
     /* speculative decoding: every running request keeps the states of each draft token for
      * the verify step (handle_max_mamba_cache: mamba_cache_per_req x max_running_requests x
      * speculative_num_draft_tokens, off the budget before the split) */
-    int64_t d = g->speculative_num_draft_tokens;
+    int64_t d = spec_tokens(g);
     if (d > 0) {
         out->spec_reserved_bytes = out->mamba_per_req_bytes * (double)out->spec_running * (double)d;
         *rest_gib -= out->spec_reserved_bytes / 1073741824.0;
@@ -502,7 +541,7 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
             g->version, out->gpu_mem_mib, s->tp, vision,
             g->chunked_prefill_size.set ? g->chunked_prefill_size.value : 0,
             g->cuda_graph_max_bs.set ? g->cuda_graph_max_bs.value : 0,
-            g->speculative_num_draft_tokens > 0 ? spec_reserve_mib(g->version) : 0,
+            spec_tokens(g) > 0 ? spec_reserve_mib(g) : 0,
             s->layout.mla, s->context);
     }
 
@@ -531,8 +570,9 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
      * (server_args.py _handle_speculative_decoding: "Max running requests is reset to 48 for
      * speculative decoding"), else no cap of its own */
     out->spec_running = g->max_running_requests.set ? g->max_running_requests.value
-                        : g->speculative_num_draft_tokens > 0 ? 48 : 0;
+                        : spec_tokens(g) > 0 ? 48 : 0;
     out->max_running_requests = out->spec_running;
+    out->spec_draft_tokens = spec_tokens(g);
     if (counts[KV_LAYER_STATE] > 0)
         mamba_pool(s, counts[KV_LAYER_STATE], &rest, out);
     out->rest_bytes = rest * 1073741824.0;
@@ -566,6 +606,13 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     int64_t n = 0;
     if (out->cell_bytes > 0 && rest > 0)
         n = (int64_t)kvm_floor(rest * 1073741824.0 / out->cell_bytes);
+    if (n > 0 && out->spec_draft_tokens > 0 && g->version < SPEC_HEADROOM_GONE) {
+        int64_t steps = standalone_defaults(g) ? 3 : g->speculative_num_steps.value;
+        int64_t topk = standalone_defaults(g) ? 1 : g->speculative_eagle_topk.value;
+        out->spec_headroom_tokens =
+            out->spec_running * steps * topk + out->spec_running * out->spec_draft_tokens + 100;
+        n += out->spec_headroom_tokens;
+    }
     if (g->max_total_tokens.set && n > g->max_total_tokens.value)
         n = g->max_total_tokens.value;
     n = n / g->page_size * g->page_size;
@@ -579,7 +626,22 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
          * size) in its own layers - num_nextn_predict_layers, one full-attention layer for a
          * model of state layers (HybridLinearKVPool full_attention_layer_ids=[0]) - and comes
          * out of what the budget left (model_runner_kv_cache_mixin.py @ 226149ac) */
-        if (g->speculative_num_draft_tokens > 0 && s->arch.mtp_layers > 0 && layers > 0) {
+        if (standalone(g) && g->draft.name) {
+            /* STANDALONE: the draft worker's own pool of the same N (draft_runner_cache_size,
+             * then the shared MemoryPoolConfig of #20183) in the draft's own cell - its layers,
+             * its KV heads on each of the same TP ranks, its head size, the same KV dtype -
+             * and its weights, split by the same TP: both out of the (1 - f) headroom, after
+             * the target's pool (speculative/standalone_worker.py @ b0d25e72c401: "Draft and
+             * target worker own their own KV cache pools") */
+            const kv_draft *d = &g->draft;
+            out->draft_layers = d->layers;
+            out->draft_kv_heads = d->kv_heads / s->tp > 1 ? d->kv_heads / s->tp : 1;
+            double row = (double)out->draft_kv_heads * (double)d->head_dim * (double)d->layers;
+            out->draft_cell_bytes = 2 * row * elem;
+            out->draft_k_bytes = rows * row * elem;
+            out->draft_v_bytes = rows * row * elem;
+            out->draft_weights_bytes = d->weights_bytes / (double)s->tp;
+        } else if (out->spec_draft_tokens > 0 && s->arch.mtp_layers > 0 && layers > 0) {
             out->draft_layers = counts[KV_LAYER_STATE] > 0 ? 1 : s->arch.mtp_layers;
             double share = (double)out->draft_layers / layers;
             out->draft_k_bytes = out->k_bytes * share;
@@ -604,13 +666,80 @@ enum {
     SG_P_FRACTION, SG_P_BEFORE, SG_P_AFTER, SG_P_PAGE, SG_P_MAX_TOTAL, SG_P_CHUNKED,
     SG_P_GRAPH_BS, SG_P_VERSION, SG_P_MAMBA_RATIO, SG_P_MAMBA_SLOTS, SG_P_RUNNING,
     SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_P_SPEC_TOKENS, SG_P_HICACHE, SG_P_HICACHE_RATIO,
-    SG_P_HICACHE_SIZE, SG_P_LORA, SG_P_MAX_LORAS, SG_P_LORA_RANK, SG_P_LORA_MODULES, SG_PARAMS
+    SG_P_HICACHE_SIZE, SG_P_LORA, SG_P_MAX_LORAS, SG_P_LORA_RANK, SG_P_LORA_MODULES,
+    SG_P_SPEC_ALGO, SG_P_SPEC_STEPS, SG_P_SPEC_TOPK, SG_PARAMS
 };
 static const kv_param params[SG_PARAMS];
 
 static int bad_gib(kv_opt_num x)
 {
     return x.set && (!isfinite(x.value) || x.value < 0 || x.value > 1e6);
+}
+
+/* The settings speculative decoding takes together, refused in SGLang's terms where they do
+ * not go together (server_args.py _handle_speculative_decoding). */
+static kv_status spec_check(const kv_spec *s, int stateful, kv_error *why)
+{
+    const kv_sglang_spec *g = &s->sglang;
+    int alone = standalone(g);
+    if (g->draft.name && !alone)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_ALGO],
+                         "kvcalc sizes SGLang's separate draft model with --speculative-algorithm "
+                         "STANDALONE (an EAGLE head's own layers are not read)");
+    if (alone && !g->draft.name)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_ALGO],
+                         "STANDALONE speculates with a draft model of its own: give "
+                         "--speculative-draft-model-path");
+    if (alone && stateful)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_ALGO],
+                         "kvcalc sizes STANDALONE for targets of attention layers only (a model "
+                         "with state layers pools its drafts' states apart)");
+    if (alone && s->layout.mla)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_ALGO],
+                         "kvcalc sizes STANDALONE beside targets of GQA / MHA attention only, "
+                         "not an MLA latent");
+    if (alone && g->draft.attn_heads % s->tp != 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_ALGO],
+                         "the draft's %lld attention heads do not split over %lld TP ranks (its "
+                         "worker has the target's TP)",
+                         (long long)g->draft.attn_heads, (long long)s->tp);
+    if (g->speculative_algorithm.set && !alone && g->speculative_num_draft_tokens == 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOKENS],
+                         "SGLang chooses an EAGLE's steps, top-k and draft tokens by the model's "
+                         "architecture when none is given; kvcalc does not: give "
+                         "--speculative-num-steps, --speculative-eagle-topk and "
+                         "--speculative-num-draft-tokens");
+    if (spec_tokens(g) == 0 &&
+        (g->speculative_num_steps.set || g->speculative_eagle_topk.set))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOKENS],
+                         "speculative decoding is on with its draft tokens: give "
+                         "--speculative-num-draft-tokens (0: off)");
+    if (spec_tokens(g) == 0 || standalone_defaults(g))
+        return KV_OK;
+    int steps = g->speculative_num_steps.set, topk = g->speculative_eagle_topk.set;
+    if (g->version < SPEC_HEADROOM_GONE && (!steps || !topk)) {
+        char last[32];
+        kv_sglang_version_format(POST(V(0, 5, 6), 2), last, sizeof last);
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT,
+                         &params[steps ? SG_P_SPEC_TOPK : SG_P_SPEC_STEPS],
+                         "up to %s SGLang adds running x (steps x top-k + draft tokens) + 100 "
+                         "tokens to both pools, and takes draft tokens only beside the steps and "
+                         "the top-k: give --speculative-num-steps and --speculative-eagle-topk",
+                         last);
+    }
+    if (steps && topk && g->speculative_eagle_topk.value == 1 &&
+        g->speculative_num_draft_tokens != g->speculative_num_steps.value + 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOKENS],
+                         "SGLang: \"speculative_num_draft_tokens is adjusted to "
+                         "speculative_num_steps + 1 when speculative_eagle_topk == 1\": give "
+                         "--speculative-num-draft-tokens %lld",
+                         (long long)(g->speculative_num_steps.value + 1));
+    if (g->version < SPEC_HEADROOM_GONE && topk && g->speculative_eagle_topk.value > 1 &&
+        g->page_size > 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOPK],
+                         "a top-k above 1 with pages above 1 token is changed or refused by "
+                         "release: not modelled (give --speculative-eagle-topk 1)");
+    return KV_OK;
 }
 
 static kv_status sglang_check(const kv_spec *s, kv_error *why)
@@ -635,17 +764,21 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
     int64_t kinds[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, kinds);
     int stateful = kinds[KV_LAYER_STATE] > 0;
-    if (g->speculative_num_draft_tokens > 0 &&
-        (g->version < SPEC_RULES_FIRST ||
+    if (spec_tokens(g) > 0 &&
+        (g->version < (stateful ? SPEC_STATE_FIRST : SPEC_RULES_FIRST) ||
          g->version >= (stateful ? SPEC_RULES_CHANGED : SPEC_ATTN_CHANGED))) {
         char first[32], last[32];
-        kv_sglang_version_format(SPEC_RULES_FIRST, first, sizeof first);
+        kv_sglang_version_format(stateful ? SPEC_STATE_FIRST : SPEC_RULES_FIRST, first,
+                                 sizeof first);
         kv_sglang_version_format(stateful ? SPEC_RULES_LAST : SPEC_ATTN_LAST, last, sizeof last);
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOKENS],
                          "kvcalc has read SGLang's speculative-decoding memory rules of %s to "
                          "%s only%s (--sglang-version)", first, last,
                          stateful ? " for models with state layers" : "");
     }
+    kv_status spec = spec_check(s, stateful, why);
+    if (spec != KV_OK)
+        return spec;
     if (g->enable_lora) {
         char first[32];
         kv_sglang_version_format(LORA_FLAGS, first, sizeof first);
@@ -786,6 +919,10 @@ static void sglang_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn comp
 #define P(TYPE, m) KV_EPARAM(E, kv_sglang_spec, TYPE, m)
 
 
+static const kv_choice spec_algorithms[] = {
+    {"EAGLE", KV_SGLANG_SPEC_EAGLE}, {"EAGLE3", KV_SGLANG_SPEC_EAGLE3},
+    {"NEXTN", KV_SGLANG_SPEC_NEXTN}, {"STANDALONE", KV_SGLANG_SPEC_STANDALONE}, {NULL, 0}};
+
 static const kv_choice ssm_dtypes[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2},
                                        {NULL, 0}};
 
@@ -887,6 +1024,24 @@ static const kv_param params[SG_PARAMS] = {
                            .accepts = "SGLang's module names, comma-separated (q_proj, k_proj, "
                                       "v_proj, o_proj, gate_proj, up_proj, down_proj, qkv_proj, "
                                       "gate_up_proj, embed_tokens, lm_head), or all"},
+    [SG_P_SPEC_ALGO] = {.name = "speculative-algorithm", P(OPT_CHOICE, speculative_algorithm),
+                        .aliases = {"speculative-algo", NULL}, .key = "speculative_algorithm",
+                        .choices = spec_algorithms, .blames = KV_ERR_ENGINE_INPUT,
+                        .meta = "NAME",
+                        .help = "EAGLE, EAGLE3, NEXTN, or STANDALONE (a draft model of its own: "
+                                "--speculative-draft-model-path; 6 GiB of reserve, its pool "
+                                "and weights out of the headroom) [EAGLE / NEXTN with draft "
+                                "tokens]"},
+    [SG_P_SPEC_STEPS] = {.name = "speculative-num-steps", P(OPT_INT, speculative_num_steps),
+                         .key = "speculative_num_steps", .min = 1, .max = 1024,
+                         .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                         .help = "draft steps (up to 0.5.6.post2 they size the pools' "
+                                 "headroom) [STANDALONE: 3]"},
+    [SG_P_SPEC_TOPK] = {.name = "speculative-eagle-topk", P(OPT_INT, speculative_eagle_topk),
+                        .key = "speculative_eagle_topk", .min = 1, .max = 1024,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "K",
+                        .help = "drafts a step branches into (up to 0.5.6.post2 they size the "
+                                "pools' headroom) [STANDALONE: 1]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_sglang_result, name, m, T, unit, ftype, sweep)
@@ -918,6 +1073,10 @@ static const kv_field fields[] = {
     F(sglang_draft_v_bytes, draft_v_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_draft_weights_bytes, draft_weights_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_lora_bytes, lora_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_speculative_num_draft_tokens, spec_draft_tokens, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_speculative_headroom_tokens, spec_headroom_tokens, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_draft_kv_heads_per_gpu, draft_kv_heads, int64_t, "heads", KV_F_INT, 0),
+    F(sglang_draft_cell_bytes, draft_cell_bytes, double, "bytes", KV_F_NUM, 0),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -942,6 +1101,13 @@ static const kv_log_pattern patterns[] = {
     {"max_total_tokens=%n", T(KV_LOG_MAX_TOTAL_TOKENS), 0, NULL},
     {"chunked_prefill_size=%n", T(KV_LOG_CHUNKED_PREFILL), 0, NULL},
     {"speculative_num_draft_tokens=%n", T(KV_LOG_SPEC_TOKENS), 0, NULL},
+    {"speculative_algorithm='EAGLE'", T(KV_LOG_SPEC_ALGO, KV_SGLANG_SPEC_EAGLE), KV_CONST, NULL},
+    {"speculative_algorithm='EAGLE3'", T(KV_LOG_SPEC_ALGO, KV_SGLANG_SPEC_EAGLE3), KV_CONST, NULL},
+    {"speculative_algorithm='NEXTN'", T(KV_LOG_SPEC_ALGO, KV_SGLANG_SPEC_NEXTN), KV_CONST, NULL},
+    {"speculative_algorithm='STANDALONE'", T(KV_LOG_SPEC_ALGO, KV_SGLANG_SPEC_STANDALONE),
+     KV_CONST, NULL},
+    {"speculative_num_steps=%n", T(KV_LOG_SPEC_STEPS), 0, NULL},
+    {"speculative_eagle_topk=%n", T(KV_LOG_SPEC_TOPK), 0, NULL},
     {"enable_lora=True", T(KV_LOG_LORA_ON, 1), KV_CONST, NULL},
     {"max_loras_per_batch=%n", T(KV_LOG_MAX_LORAS), 0, NULL},
     {"max_lora_rank=%n", T(KV_LOG_LORA_RANK), 0, NULL},
@@ -1000,6 +1166,8 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_SPEC_TOKENS, MINE(SG_P_SPEC_TOKENS)),
     SET(KV_LOG_HICACHE_RATIO, MINE(SG_P_HICACHE_RATIO)),
     SET(KV_LOG_LORA_ON, MINE(SG_P_LORA)),
+    SET(KV_LOG_SPEC_STEPS, MINE(SG_P_SPEC_STEPS)),
+    SET(KV_LOG_SPEC_TOPK, MINE(SG_P_SPEC_TOPK)),
     SET(KV_LOG_MAX_LORAS, MINE(SG_P_MAX_LORAS)),
     SET(KV_LOG_LORA_RANK, MINE(SG_P_LORA_RANK)),
     KV_FIGURE_GIB(KV_LOG_AVAIL_BEFORE, MINE(SG_P_BEFORE)),
@@ -1026,6 +1194,10 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
                  (v->v[KV_LOG_AVAIL_AFTER] + v->v[KV_LOG_WEIGHTS]) / KV_GIB);
         kv_log_input_put(in, MINE(SG_P_BEFORE), KV_LOG_KV_FIGURE, text);
     }
+    /* speculative_algorithm='STANDALONE': by its name, as typed */
+    for (const kv_choice *c = spec_algorithms; v->present[KV_LOG_SPEC_ALGO] && c->name; c++)
+        if (c->value == (int)v->v[KV_LOG_SPEC_ALGO])
+            kv_log_input_put(in, MINE(SG_P_SPEC_ALGO), KV_LOG_SETTING, c->name);
 }
 
 static const kv_cmp_row rows[] = {
@@ -1178,7 +1350,7 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
         no = "SGLang would not start with these settings: nothing to simulate";
     else if (g->page_size > 1)
         no = "a page size above 1 (reserved and retracted by pages) is not simulated";
-    else if (s->sglang.speculative_num_draft_tokens > 0)
+    else if (spec_tokens(&s->sglang) > 0)
         no = "speculative decoding's accepted tokens per step are not modelled in the workload";
     if (no)
         return kv_sched_refuse(why, no);
@@ -1235,6 +1407,7 @@ const kv_engine_desc kv_engine_sglang = {
     .kv8_name = "fp8",
     .params = params,
     .n_params = SG_PARAMS,
+    .draft_at = KV_DRAFT_AT(kv_sglang_spec, draft),
     KV_TABLE(fields, fields),
     .log = &sglang_log,
     .metrics = &sglang_metrics,

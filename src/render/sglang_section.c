@@ -26,7 +26,7 @@ static void state_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     const kv_sglang_spec *in = &s->sglang;
-    int64_t d = in->speculative_num_draft_tokens;
+    int64_t d = g->spec_draft_tokens;
     const char *why = in->max_mamba_cache_size.set ? "--max-mamba-cache-size"
                       : g->mamba_auto ? "r / (1 + r) of the budget, r = --mamba-full-memory-ratio"
                       : in->max_running_requests.set ? "--max-running-requests (no radix cache)"
@@ -134,6 +134,16 @@ void report_sglang_text(FILE *out, const kv_report *rep)
               "  (SGLang would not start with these settings.)\n\n", out);
         return;
     }
+    if (g->spec_headroom_tokens > 0) {
+        const kv_sglang_spec *in = &s->sglang;
+        int dflt = !in->speculative_num_steps.set; /* STANDALONE's (3, 1, 4) */
+        fprintf(out, "  drafts  : + %lld running x (%lld steps x %lld top-k + %lld draft tokens) + "
+                     "100 = %s tokens in both pools (the headroom of releases to 0.5.6.post2)\n",
+                (long long)g->spec_running,
+                (long long)(dflt ? 3 : in->speculative_num_steps.value),
+                (long long)(dflt ? 1 : in->speculative_eagle_topk.value),
+                (long long)g->spec_draft_tokens, fmt_int(a, sizeof a, g->spec_headroom_tokens, 1));
+    }
     pool_line(out, s, g);
     if (g->hicache_tokens > 0) {
         char c[FMT_BUF];
@@ -154,7 +164,7 @@ void report_sglang_text(FILE *out, const kv_report *rep)
     }
     if (g->draft_layers > 0) {
         /* the draft worker's pool: the same line, as many tokens, its own layers */
-        char c[FMT_BUF];
+        char c[FMT_BUF], d[FMT_BUF];
         if (s->layout.mla)
             fprintf(out, "KV Cache is allocated. #tokens: %lld, KV size: %s GB\n",
                     (long long)g->max_total_num_tokens, gb(a, sizeof a, g->draft_k_bytes));
@@ -163,11 +173,23 @@ void report_sglang_text(FILE *out, const kv_report *rep)
                     (long long)g->max_total_num_tokens, gb(a, sizeof a, g->draft_k_bytes),
                     gb(b, sizeof b, g->draft_v_bytes));
         char w[FMT_BUF];
-        fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many tokens) "
-                     "%s GB and its weights %s GB: out of the (1 - f) headroom, not the budget\n",
-                (long long)g->draft_layers, g->draft_layers == 1 ? "" : "s",
-                gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes),
-                gb(w, sizeof w, g->draft_weights_bytes));
+        if (g->draft_kv_heads > 0)
+            fprintf(out, "  draft   : STANDALONE's %s: its own pool (%lld layers, %lld KV head%s "
+                         "of %lld a rank, %s B a token, as many tokens) %s GB and its weights "
+                         "%s GB: out of the (1 - f) headroom, not the budget\n",
+                    s->sglang.draft.name, (long long)g->draft_layers,
+                    (long long)g->draft_kv_heads, g->draft_kv_heads == 1 ? "" : "s",
+                    (long long)s->sglang.draft.head_dim,
+                    fmt_fixed(d, sizeof d, g->draft_cell_bytes, 0, 1),
+                    gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes),
+                    gb(w, sizeof w, g->draft_weights_bytes));
+        else
+            fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many "
+                         "tokens) %s GB and its weights %s GB: out of the (1 - f) headroom, not "
+                         "the budget\n",
+                    (long long)g->draft_layers, g->draft_layers == 1 ? "" : "s",
+                    gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes),
+                    gb(w, sizeof w, g->draft_weights_bytes));
     }
     fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
             (long long)g->max_total_num_tokens, (long long)s->context);
