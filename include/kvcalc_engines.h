@@ -429,6 +429,9 @@ typedef struct {
     int64_t draft_kv_heads;      /* STANDALONE: the draft's KV heads on one rank (0: no draft
                                     model) */
     double draft_cell_bytes;     /* STANDALONE: the draft's KV bytes of one token, one rank */
+    double sizing_cell_bytes;    /* the cell N is sized by: cell_bytes, or from 0.5.14
+                                    STANDALONE's int(cell x (1 + draft layers / layers)) */
+    double draft_weights_in_a_bytes; /* from 0.5.14: the draft's weights, loaded before A */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders

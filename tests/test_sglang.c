@@ -418,6 +418,27 @@ static void standalone_draft(void **state)
     assert_non_null(strstr(r.out, "  draft   : STANDALONE's meta-llama/Llama-3.2-1B-Instruct: its "
                                   "own pool (16 layers, 8 KV heads of 64 a rank, 32,768 B a token"));
     run_free(&r);
+    /* 0.5.14 and 0.5.15 (#23862, #28855): no reserve (f 0.83, as without a draft), the draft's
+     * 2,471,628,800 B of weights loaded before A is read, and N sized by 131,072 x (1 + 16 /
+     * 32) = 196,608 B a token; the draft's pool that N in its own 32,768 B */
+#define SA14 SA, "--sglang-version", "0.5.14"
+#define NO14 "--engine", "sglang", "--model", "llama-3.1-8b-instruct", "--gpu", "h100", \
+             "--sglang-version", "0.5.14"
+    EXPECT_STDOUT("0.83\n", SA14, "--get", "sglang_mem_fraction_static");
+    EXPECT_STDOUT("0.83\n", NO14, "--get", "sglang_mem_fraction_static");
+    EXPECT_STDOUT("196608\n", SA14, "--get", "sglang_sizing_cell_bytes");
+    EXPECT_STDOUT("0\n", SA14, "--get", "sglang_speculative_headroom_tokens");
+    double rest14 = get_number((const char *const[]){SA14, "--get", "available_kv_bytes", NULL});
+    double plain14 = get_number((const char *const[]){NO14, "--get", "available_kv_bytes", NULL});
+    assert_true(fabs(plain14 - rest14 - 2471628800.0) < 1); /* the draft's weights in A */
+    double n14 = get_number((const char *const[]){SA14, "--get", "kv_cache_tokens", NULL});
+    assert_true(n14 == floor(rest14 / 196608));
+    assert_true(get_number((const char *const[]){SA14, "--get", "sglang_draft_k_bytes", NULL}) ==
+                (n14 + 1) * 16384);
+    expect_refused((const char *const[]){SA, "--sglang-version", "0.5.16", NULL},
+                   "rules of 0.5.3rc2 to 0.5.15 only for STANDALONE (--sglang-version)");
+#undef SA14
+#undef NO14
     /* what does not go together */
     const struct {
         const char *const *args;

@@ -206,6 +206,16 @@ static double vision_factor(int version)
 #define SPEC_RESERVE_MIB 2048.0
 #define SPEC_RESERVE_4G RC(V(0, 5, 10), 0) /* #19418, e55e65535: 4 * 1024 */
 
+/* STANDALONE from 0.5.14 (#23862, 75998d042, and #28855, 0c065671c; read at 7e6587c94 and
+ * 9a6f8e599 of the modal-projects/sglang copy, its 0.5.14 and 0.5.15 branches): no reserve;
+ * the draft's weights load before the pool is sized, so A holds them ("If using speculative
+ * decoding, draft weights are now counted"); and the target's cell grows by the draft's
+ * layers, int(cell x (1 + L_draft / L_target)) (pool_configurator.py: "Assumes draft and
+ * target share the same per-layer KV size"), while the draft's pool is that N in its own
+ * cell. */
+#define SPEC_CELL_SCALED RC(V(0, 5, 14), 0)
+#define STANDALONE_LAST V(0, 5, 15)
+#define STANDALONE_CHANGED RC(V(0, 5, 16), 0)
 /* STANDALONE's share: 6 * 1024 in every release from v0.5.2 (#10090) until #23862 ("Standalone
  * speculative decoding needs more memory than other speculative decoding algorithms since
  * the draft model is typically larger"; server_args.py @ 7ae368efde14 l.848-853). */
@@ -214,7 +224,7 @@ static double vision_factor(int version)
 static double spec_reserve_mib(const kv_sglang_spec *g)
 {
     if (g->speculative_algorithm.set && g->speculative_algorithm.value == KV_SGLANG_SPEC_STANDALONE)
-        return STANDALONE_RESERVE_MIB;
+        return g->version >= SPEC_CELL_SCALED ? 0 : STANDALONE_RESERVE_MIB;
     return g->version >= SPEC_RESERVE_4G ? 4096.0 : SPEC_RESERVE_MIB;
 }
 
@@ -547,7 +557,10 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
 
     /* P and A: from the log, else estimated (the GPU minus the CUDA context, minus the
      * weights on this rank); one of them given gives the other through the weights */
-    double weights_gib = r->weights_bytes / KV_GIB;
+    /* from 0.5.14 a STANDALONE draft's weights are loaded when A is read (SPEC_CELL_SCALED) */
+    int scaled = standalone(g) && g->draft.name && g->version >= SPEC_CELL_SCALED;
+    double draft_gib = scaled ? g->draft.weights_bytes / (double)s->tp / KV_GIB : 0;
+    double weights_gib = r->weights_bytes / KV_GIB + draft_gib;
     int given_p = g->avail_before_gib.set, given_a = g->avail_after_gib.set;
     double p = g->avail_before_gib.value, a = g->avail_after_gib.value;
     out->estimated = !given_p || !given_a;
@@ -604,8 +617,13 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
      * the flags bound P and A, so N stays far below 2^63 */
     out->page_size = g->page_size;
     int64_t n = 0;
-    if (out->cell_bytes > 0 && rest > 0)
-        n = (int64_t)kvm_floor(rest * 1073741824.0 / out->cell_bytes);
+    double cell_n = out->cell_bytes; /* the cell N is sized by */
+    if (scaled && out->attn_layers > 0)
+        cell_n = kvm_floor(cell_n * (1.0 + (double)g->draft.layers / (double)out->attn_layers));
+    out->sizing_cell_bytes = cell_n;
+    out->draft_weights_in_a_bytes = draft_gib * KV_GIB;
+    if (cell_n > 0 && rest > 0)
+        n = (int64_t)kvm_floor(rest * 1073741824.0 / cell_n);
     if (n > 0 && out->spec_draft_tokens > 0 && g->version < SPEC_HEADROOM_GONE) {
         int64_t steps = standalone_defaults(g) ? 3 : g->speculative_num_steps.value;
         int64_t topk = standalone_defaults(g) ? 1 : g->speculative_eagle_topk.value;
@@ -764,17 +782,25 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
     int64_t kinds[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, kinds);
     int stateful = kinds[KV_LAYER_STATE] > 0;
+    int alone = standalone(g) && !stateful;
     if (spec_tokens(g) > 0 &&
         (g->version < (stateful ? SPEC_STATE_FIRST : SPEC_RULES_FIRST) ||
-         g->version >= (stateful ? SPEC_RULES_CHANGED : SPEC_ATTN_CHANGED))) {
+         g->version >= (stateful ? SPEC_RULES_CHANGED
+                        : alone  ? STANDALONE_CHANGED
+                                 : SPEC_ATTN_CHANGED))) {
         char first[32], last[32];
         kv_sglang_version_format(stateful ? SPEC_STATE_FIRST : SPEC_RULES_FIRST, first,
                                  sizeof first);
-        kv_sglang_version_format(stateful ? SPEC_RULES_LAST : SPEC_ATTN_LAST, last, sizeof last);
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOKENS],
+        kv_sglang_version_format(stateful ? SPEC_RULES_LAST
+                                 : alone  ? STANDALONE_LAST
+                                          : SPEC_ATTN_LAST,
+                                 last, sizeof last);
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[alone ? SG_P_SPEC_ALGO : SG_P_SPEC_TOKENS],
                          "kvcalc has read SGLang's speculative-decoding memory rules of %s to "
                          "%s only%s (--sglang-version)", first, last,
-                         stateful ? " for models with state layers" : "");
+                         stateful ? " for models with state layers"
+                         : alone  ? " for STANDALONE"
+                                  : "");
     }
     kv_status spec = spec_check(s, stateful, why);
     if (spec != KV_OK)
@@ -1077,6 +1103,7 @@ static const kv_field fields[] = {
     F(sglang_speculative_headroom_tokens, spec_headroom_tokens, int64_t, "tokens", KV_F_INT, 0),
     F(sglang_draft_kv_heads_per_gpu, draft_kv_heads, int64_t, "heads", KV_F_INT, 0),
     F(sglang_draft_cell_bytes, draft_cell_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_sizing_cell_bytes, sizing_cell_bytes, double, "bytes", KV_F_NUM, 0),
 };
 
 #define T(...) {__VA_ARGS__}

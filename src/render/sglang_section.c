@@ -64,7 +64,10 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     const char *p_note = s->sglang.avail_before_gib.set ? "" : " (estimate: GPU minus CUDA context)";
-    const char *a_note = s->sglang.avail_after_gib.set ? "" : " (estimate: minus the weights)";
+    const char *a_note = s->sglang.avail_after_gib.set ? ""
+                         : g->draft_weights_in_a_bytes > 0
+                             ? " (estimate: minus the weights, the draft's too)"
+                             : " (estimate: minus the weights)";
     fprintf(out, "Load weight begin. avail mem=%s GB%s\n",
             fmt_fixed(a, sizeof a, g->avail_before_gib, 2, 0), p_note);
     fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",
@@ -95,6 +98,11 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
     fprintf(out, "  cell    : %s B per token (%lld attention layers%s), page size %lld\n",
             fmt_fixed(a, sizeof a, g->cell_bytes, 0, 1), (long long)g->attn_layers,
             s->layout.mla ? ", one MLA latent, not split by TP" : "", (long long)g->page_size);
+    if (g->sizing_cell_bytes != g->cell_bytes)
+        fprintf(out, "  sized by: %s B = the cell x (1 + %lld draft layers / %lld): the draft's "
+                     "pool is counted as layers of the target's\n",
+                fmt_fixed(a, sizeof a, g->sizing_cell_bytes, 0, 1),
+                (long long)s->sglang.draft.layers, (long long)g->attn_layers);
 }
 
 static void pool_line(FILE *out, const kv_spec *s, const kv_sglang_result *g)
@@ -176,13 +184,16 @@ void report_sglang_text(FILE *out, const kv_report *rep)
         if (g->draft_kv_heads > 0)
             fprintf(out, "  draft   : STANDALONE's %s: its own pool (%lld layers, %lld KV head%s "
                          "of %lld a rank, %s B a token, as many tokens) %s GB and its weights "
-                         "%s GB: out of the (1 - f) headroom, not the budget\n",
+                         "%s GB: %s\n",
                     s->sglang.draft.name, (long long)g->draft_layers,
                     (long long)g->draft_kv_heads, g->draft_kv_heads == 1 ? "" : "s",
                     (long long)s->sglang.draft.head_dim,
                     fmt_fixed(d, sizeof d, g->draft_cell_bytes, 0, 1),
                     gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes),
-                    gb(w, sizeof w, g->draft_weights_bytes));
+                    gb(w, sizeof w, g->draft_weights_bytes),
+                    g->draft_weights_in_a_bytes > 0
+                        ? "the weights in A, the pool in the sized cell (0.5.14's rules)"
+                        : "out of the (1 - f) headroom, not the budget");
         else
             fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many "
                          "tokens) %s GB and its weights %s GB: out of the (1 - f) headroom, not "
