@@ -1195,6 +1195,11 @@ typedef struct {
     int estimated;         /* 1: no public driver or engine reading was found; total_mib is the
                               marketed capacity, "N GB" taken as N x 1024 MiB (binary-sized
                               memory; drivers report up to a few percent less) */
+    /* kvcalc 6: what a decode step's roofline divides by (kv_workload_roofline()) */
+    double bandwidth_gbs;  /* peak memory bandwidth as published, GB/s (10^9 bytes a second);
+                              0: no figure was found (the roofline is refused for it) */
+    const char *bandwidth_form; /* the form the figure is of where the names cover several
+                              ("SXM": the H100 80GB's PCIe card has less), else "" */
 } kv_gpu;
 
 KVCALC_API size_t kv_gpu_count(void);
@@ -1422,6 +1427,19 @@ KVCALC_API kv_status kv_trace_read_file(const char *path, const char *label, kv_
                                         char *err, size_t errcap);
 KVCALC_API void kv_trace_free(kv_trace *t);
 
+/* A decode step's memory-bandwidth roofline on one GPU of a replica (docs/workload.md): the
+ * step reads the weights that GPU holds, once, and the blocks of cache its running requests
+ * hold, at the GPU's peak bandwidth. */
+typedef struct {
+    const char *gpu;        /* whose figure it is (kv_gpu.name) */
+    const char *form;       /* the form of that GPU it is of (kv_gpu.bandwidth_form), "" */
+    double bandwidth;       /* bytes a second: kv_gpu.bandwidth_gbs x 10^9; 0: no roofline */
+    double weights_bytes;   /* the weights on that GPU (the engine's figure), read each step */
+    double block_bytes;     /* the bytes that GPU holds of one of the pool's blocks (units):
+                               the engine's cache bytes / its blocks */
+    int moe;                /* 1: the weights hold MoE experts (all counted read each step) */
+} kv_roofline;
+
 /* The workload: lengths, arrivals and the time an engine step takes. */
 typedef struct {
     kv_dist prompt, output;       /* sampled lengths (unused with a trace) */
@@ -1432,7 +1450,8 @@ typedef struct {
                                      each sending its next request when the last one ends
                                      (vllm bench serve --max-concurrency) */
     kv_arrivals arrivals;
-    double tpot_ms;               /* one decode step (time per output token), ms; > 0 with a rate */
+    double tpot_ms;               /* one decode step (time per output token), ms; > 0 with a
+                                     rate, or 0 with a roofline (below) to estimate it */
     double ttft_ms;               /* a request of the mean prompt alone: its prefill, ms; 0: the
                                      prefill's time is not counted */
     uint64_t seed;                /* the sampler's seed: the same seed, the same run */
@@ -1445,6 +1464,9 @@ typedef struct {
     void *progress_ctx;
     double headroom;              /* [0, 1): the share of a replica's limit kept free when
                                      counting replicas for `rate` */
+    kv_roofline roofline;         /* kvcalc 6: with tpot_ms 0 and a rate or clients, the step
+                                     is estimated from this roofline (bandwidth 0: none, and
+                                     the step must be given); kv_workload_roofline() sets it */
 } kv_workload;
 
 /* How an engine schedules requests on its cache, from its result (kv_sched_of()). */
@@ -1516,7 +1538,7 @@ typedef struct {
     double blocks_mean;                /* blocks one request holds, averaged over its steps */
     double fit_requests;               /* requests the pool holds at once at these lengths
                                           (pool / blocks_mean; slots: the slots) */
-    double step_s;                     /* one decode step (tpot) */
+    double step_s;                     /* one decode step (tpot: given, or the roofline's) */
     double prefill_token_s;            /* one prompt token's prefill (ttft / mean prompt) */
     double kv_cliff_rate;              /* the rate whose mean demand fills the pool */
     double seq_cliff_rate;             /* the rate that keeps max_seqs running (NaN: no cap) */
@@ -1550,7 +1572,26 @@ typedef struct {
     size_t n_curve;
     double curve_rate[KV_WORKLOAD_CURVE], curve_kv_usage[KV_WORKLOAD_CURVE];
     double curve_preemptions_per_s[KV_WORKLOAD_CURVE], curve_running[KV_WORKLOAD_CURVE];
+    /* kvcalc 6: the step's roofline estimate (step_estimated 1: step_s is it; no tpot given) */
+    int step_estimated;
+    kv_roofline step_roofline;         /* what it divided by and read (the workload's) */
+    double step_kv_bytes;              /* the KV a step reads on that GPU: the blocks the
+                                          running requests hold x block_bytes */
+    double step_running;               /* those running requests: by Little's law at the rate
+                                          (rate x output x step), the clients of a closed loop,
+                                          at most the requests the pool holds (fit_requests) */
+    const char *step_assumes;          /* what the estimate assumes and leaves out, in words
+                                          (NULL: the step was given) */
 } kv_workload_result;
+
+/* Sets w->roofline from GPU g (its bandwidth_gbs), the weights the engine of spec s keeps
+ * on one GPU (r = kv_compute(s)) and the bytes of one of sc's blocks (sc = kv_sched_of(s,
+ * r)), for kv_workload_run() to estimate the step when w->tpot_ms is 0. Returns KV_OK, or
+ * KV_ERR_WORKLOAD with *why (may be NULL) when the roofline cannot stand for the step: no
+ * GPU, its bandwidth unknown (0), pipeline stages (a step passes each in turn), or weights
+ * or cache the engine reads from host memory (w->roofline then zero). */
+KVCALC_API kv_status kv_workload_roofline(const kv_spec *s, const kv_result *r, const kv_sched *sc,
+                                          const kv_gpu *g, kv_workload *w, kv_error *why);
 
 /* Bytes of scratch memory kv_workload_run() needs for w (the caller allocates it: the
  * library does not). */

@@ -345,9 +345,12 @@ static void estimates_are_flagged(void **state)
     run_result r;
     RUN(&r, "--list-gpus");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "MI350X                     294,912*     288.00  mi350x-288gb\n"));
-    assert_non_null(strstr(r.out, "H20                          97,871      95.58  h20-96gb\n"));
-    assert_non_null(strstr(r.out, "DGX Spark                         -     121.69  gb10 spark\n"));
+    assert_non_null(
+        strstr(r.out, "MI350X                     294,912*     288.00  8,000  mi350x-288gb\n"));
+    assert_non_null(
+        strstr(r.out, "H20                          97,871      95.58  4,000  h20-96gb\n"));
+    assert_non_null(
+        strstr(r.out, "DGX Spark                         -     121.69    273  gb10 spark\n"));
     assert_non_null(strstr(r.out, "*: an estimate, the marketed capacity"));
     run_free(&r);
     RUN(&r, "--gpu", "mi350x", "--model", "qwen3-8b");

@@ -526,7 +526,8 @@ static void item18_nothing_dropped(void **state)
     assert_int_equal(count_lines(r.out), 83 + 2);
     run_free(&r);
     RUN(&r, "--list-gpus", "--format", "csv");
-    assert_memory_equal(r.out, "gpu,mib,gib,estimated,aliases\n", 30);
+    assert_memory_equal(r.out, "gpu,mib,gib,estimated,aliases,bandwidth_gbs,bandwidth_form\n",
+                        59);
     run_free(&r);
     static const char *const sections[][2] = {
         {"--levers", NULL}, {"--target-concurrency", "8"}, {"--gpus", "8"}};

@@ -657,6 +657,13 @@ static void the_docs_vllm_example(void **state)
     assert_non_null(strstr(r.out, "the queue grows without bound above 7.257 req/s (the KV cache "
                                   "binds first)"));
     run_free(&r);
+    /* README's: without --tpot-ms, the H100's roofline gives a step of 5.14 ms */
+    assert_double_equal(run_get("workload_step_s", ARGS("--model", "qwen3-8b", "--gpu", "h100",
+                                                        "--engine", "vllm", "--max-model-len",
+                                                        "8192", "--prompt-tokens",
+                                                        "median=1020,p99=4142", "--output-tokens",
+                                                        "median=129,p99=601", "--rate", "5")),
+                        0.00514, 0.000005);
 }
 
 /* A published measurement (vLLM PR #44594, njhill, 2026-06-05; ../shared/reference/
@@ -805,10 +812,199 @@ static void lengths_only(void **state)
                                 ARGS("--prompt-tokens", "1000", "--output-tokens", "100")),
                         617189.0 / 1049.5, 1e-9);
     run_kvcalc(ARGS("--prompt-tokens", "1000", "--output-tokens", "100"), &r);
-    assert_non_null(strstr(r.out, "(give --rate and --tpot-ms for occupancy, queueing and "
-                                  "preemptions)"));
+    assert_non_null(strstr(r.out, "(give --rate for occupancy, queueing and preemptions, with "
+                                  "--tpot-ms or a --gpu whose memory bandwidth kvcalc knows)"));
     run_free(&r);
 }
+
+/* ---- the step's memory-bandwidth roofline (issue 21, item 1; docs/workload.md) ---- */
+
+/* A roofline by hand on paged(1000): weights W = 16 GB, bandwidth B = 2,000 GB/s, k = 10^6
+ * bytes a block. Prompt 100, output 50: S = 413 block-steps a request (above), 8.26 blocks
+ * on average. At 2 req/s Little's law holds 2 x 413 x t blocks, so t = W / (B - 2 x 413 x k)
+ * = 16e9 / (2e12 - 826e6) = 8.0331...ms, 2 x 50 x t = 0.8033 running. Evenly spaced, one
+ * request runs alone for its 50 steps: 50 t in the system, and Little's law's 2 x 50 t in the
+ * simulation is that same 0.8033. The
+ * KV cliff at its own step, the pool's 1,000 blocks read: t = (16e9 + 1e9) / 2e12 = 8.5 ms,
+ * 1,000 / (413 x 0.0085) = 284.87 req/s. Far above it (5,000 req/s: 5,000 x 413 x k = 2.065e12
+ * B/s of cache alone, more than B), the pool is full: t = 8.5 ms, fit = 1,000 / 8.26
+ * requests. Three clients in a closed loop: (16e9 + 3 x 8.26 x 1e6) / 2e12. */
+static void roofline_by_hand(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(1000);
+    kv_workload w = fixed(100, 50, 2.0, 0, 200);
+    w.roofline = (kv_roofline){.gpu = "test GPU", .form = "", .bandwidth = 2e12,
+                               .weights_bytes = 16e9, .block_bytes = 1e6};
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    double t = 16e9 / (2e12 - 2.0 * 413.0 * 1e6);
+    assert_int_equal(r.step_estimated, 1);
+    assert_double_equal(r.step_s, t, 1e-15);
+    assert_double_equal(r.step_running, 2.0 * 50.0 * t, 1e-12);
+    assert_double_equal(r.step_kv_bytes, 2.0 * 413.0 * t * 1e6, 1e-3);
+    assert_double_equal(r.time_in_system_s, 50.0 * t, 1e-12);
+    assert_double_equal(r.littles_law_requests, r.step_running, 1e-12);
+    assert_double_equal(r.kv_cliff_rate, 1000.0 / (413.0 * 0.0085), 1e-9);
+    assert_string_equal(r.step_roofline.gpu, "test GPU");
+    assert_non_null(strstr(r.step_assumes, "compute, the kernels' efficiency, communication and "
+                                           "prefill are not counted"));
+    assert_null(strstr(r.step_assumes, "MoE"));
+    w.rate = 5000;
+    w.roofline.moe = 1;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_double_equal(r.step_s, 0.0085, 1e-15);
+    assert_double_equal(r.step_running, 1000.0 / 8.26, 1e-9);
+    assert_non_null(strstr(r.step_assumes, "every MoE expert is counted read each step"));
+    w.rate = 0;
+    w.concurrency = 3;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_double_equal(r.step_s, (16e9 + 3.0 * 8.26 * 1e6) / 2e12, 1e-15);
+    assert_double_equal(r.step_running, 3.0, 1e-12);
+    /* a given step is not an estimate, whatever the roofline says */
+    w.tpot_ms = 10;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_int_equal(r.step_estimated, 0);
+    assert_double_equal(r.step_s, 0.010, 1e-15);
+    assert_null(r.step_assumes);
+    assert_true(isnan(r.step_kv_bytes));
+    /* no roofline, no step: refused as before */
+    w.tpot_ms = 0;
+    w.roofline.bandwidth = 0;
+    assert_int_equal(run(&sc, &w, &r), KV_ERR_WORKLOAD);
+}
+
+/* Every GPU's bandwidth is a figure of data/gpus/SOURCES.md or 0: the two Hygon DCUs no
+ * figure was found for (the BW1000's is not disclosed; the Z100L's only a third party's
+ * "~1 TB/s" estimate); the H100 80GB row is its SXM form's 3,350 GB/s. */
+static void gpu_bandwidths(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < kv_gpu_count(); i++) {
+        const kv_gpu *g = kv_gpu_at(i);
+        int none = strcmp(g->name, "Hygon BW1000") == 0 || strcmp(g->name, "Hygon Z100L") == 0;
+        if ((g->bandwidth_gbs == 0) != none || g->bandwidth_gbs < 0 || !g->bandwidth_form)
+            fail_msg("%s: bandwidth %g GB/s", g->name, g->bandwidth_gbs);
+    }
+    const kv_gpu *h100 = kv_gpu_find("h100");
+    assert_double_equal(h100->bandwidth_gbs, 3350, 0);
+    assert_string_equal(h100->bandwidth_form, "SXM");
+    assert_double_equal(kv_gpu_find("mi250x")->bandwidth_gbs, 1600, 0); /* one GCD */
+    assert_double_equal(kv_gpu_find("b200")->bandwidth_gbs, 7700, 0);
+}
+
+/* Qwen3-8B on one H100 (3,350 GB/s), vLLM. Its weights: the config's 8,190,735,360
+ * parameters (36 layers of q 4,096 x 4,096, k and v 4,096 x 1,024, o 4,096 x 4,096, the MLP
+ * 3 x 4,096 x 12,288, norms 2 x 4,096 + 2 x 128: 192,946,432 each; embeddings and head
+ * 2 x 151,936 x 4,096; the final norm 4,096) x 2 B = 16,381,470,720 B. A block: 16 tokens x
+ * 147,456 B = 2,359,296 B. One client, prompt 100, output 1: its one step holds ceil(100 /
+ * 16) = 7 blocks, so a step is (16,381,470,720 + 7 x 2,359,296) / 3.35e12 = 4.8949 ms. At
+ * 5 req/s of prompt 1,000, output 100: the steps hold ceil((999 + j) / 16), j = 1..100: 9 x
+ * 63 + 16 x (64 + .. + 68) + 11 x 69 = 6,606 block-steps, so t = 16,381,470,720 / (3.35e12 -
+ * 5 x 6,606 x 2,359,296) = 5.0065 ms, reading 5 x 6,606 x 2,359,296 x t = 0.39 GB of cache
+ * held by 5 x 100 x t = 2.5 running requests. */
+#define QWEN_H100 "--model", "qwen3-8b", "--gpu", "h100", "--engine", "vllm"
+static void roofline_qwen3_8b_h100(void **state)
+{
+    (void)state;
+    assert_double_equal(run_get("weights_bytes", ARGS(QWEN_H100)), 16381470720.0, 0);
+#define ONE_CLIENT QWEN_H100, "--prompt-tokens", "100", "--output-tokens", "1", \
+                   "--concurrency", "1", "--requests", "10"
+    assert_double_equal(run_get("workload_step_s", ARGS(ONE_CLIENT)),
+                        (16381470720.0 + 7.0 * 2359296.0) / 3.35e12, 1e-15);
+    assert_double_equal(run_get("workload_step_weights_bytes", ARGS(ONE_CLIENT)), 16381470720.0,
+                        0);
+    assert_double_equal(run_get("workload_step_kv_bytes", ARGS(ONE_CLIENT)), 7.0 * 2359296.0,
+                        1e-6);
+    assert_double_equal(run_get("workload_step_bandwidth", ARGS(ONE_CLIENT)), 3.35e12, 0);
+#define AT_FIVE QWEN_H100, "--prompt-tokens", "1000", "--output-tokens", "100", "--rate", "5"
+    double t = 16381470720.0 / (3.35e12 - 5.0 * 6606.0 * 2359296.0);
+    assert_double_equal(run_get("workload_step_s", ARGS(AT_FIVE)), t, 1e-15);
+    assert_double_equal(run_get("workload_step_running", ARGS(AT_FIVE)), 5.0 * 100.0 * t, 1e-9);
+    /* the KV cliff at its own step: the pool's 22,898 blocks read, (16,381,470,720 + 22,898 x
+     * 2,359,296) / 3.35e12 = 21.02 ms, and 22,898 / (6,606 x 0.02102) = 164.93 req/s */
+    double t_kv = (16381470720.0 + 22898.0 * 2359296.0) / 3.35e12;
+    assert_double_equal(t_kv, 0.02102, 0.000005);
+    assert_double_equal(run_get("workload_kv_cliff_rate", ARGS(AT_FIVE)), 22898.0 / (6606.0 * t_kv),
+                        1e-9);
+    assert_double_equal(22898.0 / (6606.0 * t_kv), 164.93, 0.005);
+    /* the text labels it, with what it assumes; JSON's sources say it is an estimate */
+    run_result r;
+    run_kvcalc(ARGS(AT_FIVE), &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  step    : 5.006 ms, estimated from the memory-bandwidth "
+                                  "roofline of one H100 80GB (SXM):\n"
+                                  "            (weights 16.38 GB + KV 0.39 GB of 2.5 running "
+                                  "requests) / 3,350 GB/s\n"
+                                  "            (an estimate: the memory-bandwidth roofline of "
+                                  "one GPU: a decode step reads the weights on it once"));
+    assert_non_null(strstr(r.out, "compute, the kernels' efficiency, communication and prefill "
+                                  "are not counted"));
+    assert_non_null(strstr(r.out, "  at 5.000 req/s (Poisson), a step 5.006 ms (estimated):\n"));
+    run_free(&r);
+    run_kvcalc(ARGS(AT_FIVE, "--format", "json"), &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"workload_step_estimated\": true,"));
+    assert_non_null(strstr(r.out, "\"workload_step_gpu\": \"H100 80GB\",\n"
+                                  "  \"workload_step_gpu_form\": \"SXM\","));
+    assert_non_null(strstr(r.out, "\"workload_step_assumes\": \"the memory-bandwidth roofline"));
+    assert_non_null(strstr(r.out, ",\n    \"workload_step_s\": \"estimate\"\n  },"));
+    run_free(&r);
+    /* a given step: the flag's, no estimate */
+    run_kvcalc(ARGS(AT_FIVE, "--tpot-ms", "30", "--format", "json"), &r);
+    assert_non_null(strstr(r.out, "\"workload_step_s\": 0.03,"));
+    assert_non_null(strstr(r.out, "\"workload_step_estimated\": false,"));
+    assert_non_null(strstr(r.out, "\"workload_step_assumes\": null,"));
+    assert_non_null(strstr(r.out, ",\n    \"workload_step_s\": \"flag\"\n  },"));
+    run_free(&r);
+    /* lengths only: no step to name */
+    run_kvcalc(ARGS(QWEN_H100, "--prompt-tokens", "1000", "--output-tokens", "100", "--format",
+                    "json"), &r);
+    assert_null(strstr(r.out, "\"workload_step_s\": \""));
+    run_free(&r);
+    /* a MoE model: every expert read, and said so */
+    run_kvcalc(ARGS("--model", "qwen3-30b-a3b", "--gpu", "h100", "--engine", "vllm",
+                    "--prompt-tokens", "1000", "--output-tokens", "100", "--rate", "1"), &r);
+    assert_non_null(strstr(r.out, "; every MoE expert is counted read each step (a small batch "
+                                  "reads fewer))\n"));
+    run_free(&r);
+#undef ONE_CLIENT
+#undef AT_FIVE
+}
+
+/* The estimate is refused, naming --tpot-ms, where it cannot stand for the step: no GPU, a
+ * GPU whose bandwidth is not known, pipeline stages, weights read from host memory. */
+static void roofline_refusals(void **state)
+{
+    (void)state;
+#define LENGTHS "--prompt-tokens", "1000", "--output-tokens", "100"
+    expect_refused(ARGS(LENGTHS, "--rate", "2"),
+                   "kvcalc: --rate: simulating a rate needs --tpot-ms (the time of one engine "
+                   "step, ms), or a --gpu whose memory bandwidth kvcalc knows to estimate it");
+    expect_refused(ARGS(LENGTHS, "--gpu", "bw1000", "--rate", "2"),
+                   "kvcalc: --rate: simulating a rate needs --tpot-ms (the time of one engine "
+                   "step, ms): the memory bandwidth of Hygon BW1000 (--gpu) is not known, so "
+                   "kvcalc cannot estimate it (data/gpus/SOURCES.md)");
+    expect_refused(ARGS(LENGTHS, "--gpu", "z100l", "--concurrency", "4"),
+                   "kvcalc: --concurrency: simulating clients needs --tpot-ms (the time of one "
+                   "engine step, ms): the memory bandwidth of Hygon Z100L (--gpu) is not known");
+    expect_refused(ARGS(QWEN_H100, LENGTHS, "--pp", "2", "--rate", "2"),
+                   "kvcalc: --rate: simulating a rate needs --tpot-ms (the time of one engine "
+                   "step, ms): kvcalc cannot estimate it, as the roofline times one GPU's reads, "
+                   "and with pipeline parallelism a step passes its 2 stages in turn");
+    expect_refused(ARGS(QWEN_H100, LENGTHS, "--cpu-offload-gb", "4", "--rate", "2"),
+                   "kvcalc cannot estimate it, as vLLM reads part of its weights or cache from "
+                   "host memory each step (4.00 GiB)");
+    expect_refused(ARGS("--model", "qwen3-8b", "--gpu", "rtx4090", "--engine", "llama.cpp",
+                        "--n-gpu-layers", "20", LENGTHS, "--rate", "2"),
+                   "as llama.cpp reads part of its weights or cache from host memory each step");
+    /* each works with the step given */
+    assert_double_equal(run_get("workload_step_s", ARGS(QWEN_H100, LENGTHS, "--pp", "2", "--rate",
+                                                        "2", "--tpot-ms", "20")),
+                        0.020, 0);
+#undef LENGTHS
+}
+#undef QWEN_H100
 
 int main(void)
 {
@@ -835,6 +1031,10 @@ int main(void)
         cmocka_unit_test(workload_refusals),
         cmocka_unit_test(lengths_only),
         cmocka_unit_test(workload_progress),
+        cmocka_unit_test(roofline_by_hand),
+        cmocka_unit_test(gpu_bandwidths),
+        cmocka_unit_test(roofline_qwen3_8b_h100),
+        cmocka_unit_test(roofline_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

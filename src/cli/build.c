@@ -381,6 +381,8 @@ void kv_build_sources(const kv_options *o, const kv_model *model, const kv_gpu *
     for (size_t i = 0, n = kv_param_count(); i < n; i++)
         out->of[i] = o->set[i] ? SOURCE_FLAG
                                : (unsigned char)unset_source(kv_param_at(i), model, gpu, s);
+    /* the step: --tpot-ms, else the run's roofline estimate (the caller marks it) */
+    out->step = o->workload_given & (1u << WL_TPOT) ? SOURCE_FLAG : SOURCE_COUNT;
 }
 
 int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu, kv_spec *out,

@@ -50,16 +50,17 @@ static const kv_flag program[] = {
     {.name = "rate", .arg = ARG_NUM, .does = DO_WORKLOAD, .switch_value = WL_RATE, .min = 0,
      .min_exclusive = 1, .max = 1e9, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "R",
      .help = "requests per second arriving at one replica: simulate its scheduler (needs "
-             "--tpot-ms)"},
+             "--tpot-ms, else estimated from the --gpu's memory bandwidth)"},
     WL("concurrency", WL_CONCURRENCY, ARG_INT, 1, 1e7, "N",
        "instead of --rate: N clients in a closed loop, each sending its next request when "
-       "the last ends (needs --tpot-ms)"),
+       "the last ends (needs --tpot-ms, or a --gpu, as --rate)"),
     {.name = "arrivals", .arg = ARG_CHOICE, .does = DO_WORKLOAD, .switch_value = WL_ARRIVALS,
      .choices = arrival_choices, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "KIND",
      .help = "how requests arrive: poisson or even [poisson]"},
     {.name = "tpot-ms", .arg = ARG_NUM, .does = DO_WORKLOAD, .switch_value = WL_TPOT, .min = 0,
      .min_exclusive = 1, .max = 1e7, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "MS",
-     .help = "time per output token: one engine step, ms (measured, or a log's figure)"},
+     .help = "time per output token: one engine step, ms (measured, or a log's figure) "
+             "[the --gpu's memory-bandwidth roofline, an estimate]"},
     WL("ttft-ms", WL_TTFT, ARG_NUM, 0, 1e7, "MS",
        "time to first token of a lone request of the mean prompt, ms [tpot: prefill free]"),
     WL("seed", WL_SEED, ARG_INT, 0, 0, "N", "the sampler's seed: the same seed, the same run [1]"),

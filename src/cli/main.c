@@ -290,6 +290,8 @@ int main(int argc, char **argv)
     }
     static kv_sources sources;
     kv_build_sources(&o, has_model ? &model : NULL, o.gpu, &spec, &sources);
+    if (rep.workload && rep.workload->step_estimated)
+        sources.step = SOURCE_ESTIMATE; /* the GPU's memory-bandwidth roofline */
     rep.sources = &sources;
     return output(&o, &rep, renderers);
 }

@@ -414,8 +414,27 @@ int kv_options_workload(const kv_options *o)
     return (o->workload_given & (1u << WL_PROMPT | 1u << WL_OUTPUT | 1u << WL_TRACE)) != 0;
 }
 
-/* The workload's flags together: both lengths, a step time with a rate, no flag of it
- * alone. */
+/* A rate or clients without --tpot-ms: the step is estimated from the memory-bandwidth
+ * roofline of the --gpu, when kvcalc knows its bandwidth; else refused, naming --tpot-ms. */
+static int step_known(const kv_options *o, const char *typed, const char *what, char *err,
+                      size_t cap)
+{
+    if (o->workload_given & (1u << WL_TPOT))
+        return 0;
+    if (!o->gpu)
+        return kv_fail(err, cap, "%s: simulating %s needs --tpot-ms (the time of one engine "
+                                 "step, ms), or a --gpu whose memory bandwidth kvcalc knows to "
+                                 "estimate it", typed, what);
+    if (!(o->gpu->bandwidth_gbs > 0))
+        return kv_fail(err, cap, "%s: simulating %s needs --tpot-ms (the time of one engine "
+                                 "step, ms): the memory bandwidth of %s (--gpu) is not known, so "
+                                 "kvcalc cannot estimate it (data/gpus/SOURCES.md)",
+                       typed, what, o->gpu->name);
+    return 0;
+}
+
+/* The workload's flags together: both lengths, a step time with a rate (given, or the GPU's
+ * roofline), no flag of it alone. */
 static int check_workload(const kv_options *o, char *err, size_t cap)
 {
     unsigned g = o->workload_given;
@@ -435,13 +454,11 @@ static int check_workload(const kv_options *o, char *err, size_t cap)
     } else if (!(g & (1u << WL_PROMPT)) || !(g & (1u << WL_OUTPUT)))
         return kv_fail(err, cap, "%s: a workload needs both --prompt-tokens and --output-tokens "
                                  "(or --trace)", first);
-    if ((g & (1u << WL_RATE)) && !(g & (1u << WL_TPOT)))
-        return kv_fail(err, cap, "%s: simulating a rate needs --tpot-ms (the time of one engine "
-                                 "step, ms)", o->workload_typed[WL_RATE]);
+    if ((g & (1u << WL_RATE)) && step_known(o, o->workload_typed[WL_RATE], "a rate", err, cap))
+        return KV_USAGE_ERROR;
     if (g & (1u << WL_CONCURRENCY)) {
-        if (!(g & (1u << WL_TPOT)))
-            return kv_fail(err, cap, "%s: simulating clients needs --tpot-ms (the time of one "
-                                     "engine step, ms)", o->workload_typed[WL_CONCURRENCY]);
+        if (step_known(o, o->workload_typed[WL_CONCURRENCY], "clients", err, cap))
+            return KV_USAGE_ERROR;
         static const int not_with[] = {WL_RATE, WL_ARRIVALS, WL_HEADROOM};
         for (size_t i = 0; i < sizeof not_with / sizeof not_with[0]; i++)
             if (g & (1u << not_with[i]))

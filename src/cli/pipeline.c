@@ -63,6 +63,14 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
         have = need;
     }
     kv_workload w = o->workload;
+    st->workload_blames_step = 0;
+    if (!(w.tpot_ms > 0) && (w.rate > 0 || w.concurrency > 0)) { /* the GPU's roofline */
+        st->workload_blames_step = 1;
+        if (kv_workload_roofline(s, &st->result, &st->sched, o->gpu, &w, &st->workload_why) !=
+            KV_OK)
+            return KV_ERR_WORKLOAD;
+        st->workload_blames_step = 0;
+    }
     if (o->progress)
         w.progress = show_progress;
     kv_status rc = kv_workload_run(&st->sched, &w, scratch, have, &st->workload,
@@ -158,6 +166,14 @@ void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o
     }
     if (st->workload_blames_engine && kv_options_engine(o) != KV_ENGINE_IDEAL)
         kv_fail(err, cap, "--engine %s: %s", kv_engine_name(s->engine), st->workload_why.msg);
+    else if (st->workload_blames_step) {
+        int clients = o->workload.concurrency > 0;
+        const char *typed = o->workload_typed[clients ? WL_CONCURRENCY : WL_RATE];
+        kv_fail(err, cap, "%s: simulating %s needs --tpot-ms (the time of one engine step, ms): "
+                          "kvcalc cannot estimate it, as %s",
+                typed ? typed : clients ? "--concurrency" : "--rate",
+                clients ? "clients" : "a rate", st->workload_why.msg);
+    }
     else
         kv_fail(err, cap, "%s: %s", o->workload_typed[WL_PROMPT], st->workload_why.msg);
 }

@@ -313,6 +313,12 @@ typedef struct kv_engine_desc {
     /* How it schedules requests on its cache under a workload (kv_sched_of()), from its
      * result; NULL: its scheduler is not simulated */
     kv_status (*sched)(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why);
+    /* What a decode step reads of the weights on one GPU (kv_workload_roofline()); into
+     * *host what it reads from host memory (weights or cache the engine keeps there: layers
+     * on the CPU, offloaded weights), and into *block_bytes, when the engine's cache bytes
+     * are not of its scheduler's blocks (the caller's r->kv_cache_bytes / those blocks),
+     * the bytes of one. NULL: r->weights_bytes, nothing from the host, that block */
+    double (*step_reads)(const kv_spec *s, const kv_result *r, double *block_bytes, double *host);
 } kv_engine_desc;
 
 /* A scheduler's refusal (its `sched`): KV_ERR_WORKLOAD, with msg in *why when why is given. */

@@ -110,8 +110,8 @@ static kv_status ideal_sched(const kv_spec *s, const kv_result *r, kv_sched *out
     out->max_model_len = s->context;
     out->preempt_word = "preemptions";
     out->unit = "tokens";
-    out->left_out = "any engine's caps and blocks (the lesson's pool); a step takes the given "
-                    "tpot whatever its batch";
+    out->left_out = "any engine's caps and blocks (the lesson's pool); a step takes one "
+                    "tpot (given or estimated) whatever its batch";
     return KV_OK;
 }
 

@@ -1211,8 +1211,21 @@ static kv_status llamacpp_sched(const kv_spec *s, const kv_result *r, kv_sched *
     out->preempt_word = "context-full failures";
     out->unit = "cells";
     out->left_out = "the prompt cache (every prompt distinct), context shift (off by default); "
-                    "a step takes the given tpot whatever its batch";
+                    "a step takes one tpot (given or estimated) whatever its batch";
     return KV_OK;
+}
+
+/* A decode step's weights on the GPU (the GPU layers' share), and what it reads on the host:
+ * the weights past -ngl or --n-cpu-moe (mapped from the file), the cache on the CPU; a cell's
+ * bytes are the cache's over its n_ctx cells (the scheduler's may be auto-fit's fewer) */
+static double llamacpp_step_reads(const kv_spec *s, const kv_result *r, double *block_bytes,
+                                  double *host)
+{
+    (void)s;
+    if (r->llamacpp.n_ctx > 0)
+        *block_bytes = r->kv_cache_bytes / (double)r->llamacpp.n_ctx;
+    *host = r->llamacpp.weights_host_bytes + r->llamacpp.kv_host_bytes;
+    return r->llamacpp.weights_gpu_bytes;
 }
 
 const kv_engine_desc kv_engine_llamacpp = {
@@ -1235,4 +1248,5 @@ const kv_engine_desc kv_engine_llamacpp = {
     .log = &llamacpp_log,
     .metrics = &llamacpp_metrics,
     .sched = llamacpp_sched,
+    .step_reads = llamacpp_step_reads,
 };

@@ -1400,6 +1400,15 @@ void kv_ollama_kv8(kv_spec *s)
 #define OLLAMA_SHIFT_ANY OLLAMA_V(30, 9)   /* 0f047feef, bbb40a0a6 */
 #define OLLAMA_NUM_KEEP 4
 
+double kv_ollama_step_reads(const kv_spec *s, const kv_result *r, double *block_bytes,
+                            double *host)
+{
+    (void)s;
+    (void)block_bytes; /* the cache of num_ctx x parallel cells: the scheduler's */
+    *host = r->ollama.cpu_weights_bytes + r->ollama.cpu_kv_bytes;
+    return r->ollama.gpu_weights_bytes;
+}
+
 kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why)
 {
     const kv_ollama_result *o = &r->ollama;
@@ -1449,12 +1458,12 @@ kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, k
     out->preempt_word = "preemptions";
     out->unit = "cells";
     out->left_out = server ? "prompt reuse in a slot (every prompt distinct); num_keep taken as 4 "
-                             "(one more where the model adds a BOS token); a step takes the "
-                             "given tpot whatever its batch"
+                             "(one more where the model adds a BOS token); a step takes one "
+                             "tpot (given or estimated) whatever its batch"
                            : "prompt reuse in a slot (every prompt distinct); num_keep taken as 4 "
                              "(llamarunner adds one for a BOS token); the batch filled as "
                              "llama-server fills it (llamarunner takes num_batch a sequence, "
-                             "ollamarunner shares it round robin from 0.6.4); a step takes the "
-                             "given tpot whatever its batch";
+                             "ollamarunner shares it round robin from 0.6.4); a step takes one "
+                             "tpot (given or estimated) whatever its batch";
     return KV_OK;
 }

@@ -25,6 +25,9 @@ double kv_ollama_at(const kv_spec *s, const kv_result *r, int64_t context, doubl
 void kv_ollama_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute);
 void kv_ollama_kv8(kv_spec *s);
 kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why);
+/* A decode step's weights on the GPU, and what the layers left on the CPU read there */
+double kv_ollama_step_reads(const kv_spec *s, const kv_result *r, double *block_bytes,
+                            double *host);
 
 /* Half the last digit Go's HumanBytes2 prints of x bytes ("%.1f GiB": 0.05 GiB). */
 double kv_ollama_rounding(double x);

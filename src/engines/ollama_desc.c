@@ -665,4 +665,5 @@ const kv_engine_desc kv_engine_ollama = {
     KV_TABLE(fields, fields),
     .log = &ollama_log,
     .sched = kv_ollama_sched,
+    .step_reads = kv_ollama_step_reads,
 };

@@ -1415,8 +1415,8 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
     out->preempt_word = "retractions";
     out->unit = "tokens";
     out->left_out = "the radix cache's prefix hits (every prompt distinct), each request's "
-                    "max_new_tokens taken as its output; a step takes the given tpot whatever "
-                    "its batch";
+                    "max_new_tokens taken as its output; a step takes one tpot (given or "
+                    "estimated) whatever its batch";
     return KV_OK;
 }
 

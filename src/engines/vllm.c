@@ -1524,6 +1524,14 @@ void kv_vllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute)
     }
 }
 
+double kv_vllm_step_reads(const kv_spec *s, const kv_result *r, double *block_bytes, double *host)
+{
+    (void)s;
+    (void)block_bytes; /* num_gpu_blocks of the cache's bytes: the scheduler's */
+    *host = r->vllm.cpu_offload_bytes;
+    return r->vllm.weights_bytes;
+}
+
 /* V1's scheduler under a workload (vllm/v1/core/sched/scheduler.py, schedule(), and
  * vllm/v1/core/kv_cache_manager.py, allocate_slots(), @ 9aaf83ef5): a step's token budget
  * is max_num_batched_tokens; running requests first, each its known tokens less those
@@ -1562,6 +1570,7 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
     out->preempt_word = "preemptions";
     out->unit = "blocks";
     out->left_out = "prefix caching (every prompt distinct), long_prefill_token_threshold, "
-                    "async scheduling; a step takes the given tpot whatever its batch";
+                    "async scheduling; a step takes one tpot (given or estimated) whatever its "
+                    "batch";
     return KV_OK;
 }

@@ -26,6 +26,9 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why);
 kv_status kv_vllm_compute(const kv_spec *s, kv_result *r);
 double kv_vllm_at(const kv_spec *s, const kv_result *r, int64_t context, double request_bytes);
 kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_error *why);
+/* A decode step's weights on one GPU: vLLM's own figure, less --cpu-offload-gb, which it
+ * reads from the host each step (UVA) */
+double kv_vllm_step_reads(const kv_spec *s, const kv_result *r, double *block_bytes, double *host);
 void kv_vllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn compute);
 
 #endif

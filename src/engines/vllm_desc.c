@@ -626,4 +626,5 @@ const kv_engine_desc kv_engine_vllm = {
     .log = &vllm_log,
     .metrics = &vllm_metrics,
     .sched = kv_vllm_sched,
+    .step_reads = kv_vllm_step_reads,
 };

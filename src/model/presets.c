@@ -5,8 +5,10 @@
  * total / 2^20 on AMD), which is what the CUDA / HIP context sees (an "80 GB" H100 reports
  * 81,559 MiB = 79.65 GiB, not 80 GiB). Where only a serving engine's or torch's total was
  * found (unified-memory parts, some AMD parts) the table has that instead, in GiB. A figure
- * no public reading gave is the marketed capacity and is flagged `estimated`. Every figure's
- * source: data/gpus/SOURCES.md.
+ * no public reading gave is the marketed capacity and is flagged `estimated`. The peak memory
+ * bandwidth is the vendor's published figure where one was read, else a third party's table
+ * (graded in the sources), 0 where none was found. Every figure's source:
+ * data/gpus/SOURCES.md.
  */
 #include "presets.h"
 
@@ -14,139 +16,142 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One GPU per entry: name, total MiB, engine GiB, estimated on the first line; the short
- * aliases (space-separated) and the full names nvidia-smi / rocm-smi / torch print
- * ('|'-separated, pasted as printed) below it. */
-#define GPU(name, mib, engine, est, aliases, smi) {name, aliases, smi, mib, engine, est}
+/* One GPU per entry: name, total MiB, engine GiB, estimated, peak memory bandwidth in GB/s
+ * (0: no figure found) and the form that figure is of ("" when the names cover one) on the
+ * first line; the short aliases (space-separated) and the full names nvidia-smi / rocm-smi /
+ * torch print ('|'-separated, pasted as printed) below it. */
+#define GPU(name, mib, engine, est, gbs, form, aliases, smi)                                 \
+    {name, aliases, smi, mib, engine, est, gbs, form}
 
 static const kv_gpu gpus[] = {
-    GPU("RTX 4060", 8188, 0, 0,
+    GPU("RTX 4060", 8188, 0, 0, 272, "",
         "4060 geforce-rtx-4060", "NVIDIA GeForce RTX 4060"),
     /* Apple silicon: unified memory, of which Metal lets the GPU hold its
      * recommendedMaxWorkingSetSize (what llama.cpp sizes against; ggml_metal_init prints
      * it, in MiB labelled "MB" in 2023 builds): one row per machine, as the limit follows
      * the RAM, and no device name (every M1 Max prints "Apple M1 Max") */
-    GPU("Apple M1 16GB", 0, 10922.67 / 1024, 0,
+    GPU("Apple M1 16GB", 0, 10922.67 / 1024, 0, 68, "",
         "m1-16gb apple-m1-16gb", ""),
-    GPU("RTX 3080", 10240, 0, 0,
+    GPU("RTX 3080", 10240, 0, 0, 760, "",
         "3080 geforce-rtx-3080 rtx-3080-10gb", "NVIDIA GeForce RTX 3080"),
-    GPU("RTX 5070", 12227, 0, 0,
+    GPU("RTX 5070", 12227, 0, 0, 672, "",
         "5070 geforce-rtx-5070", "NVIDIA GeForce RTX 5070"),
-    GPU("RTX 4070", 12282, 0, 0,
+    GPU("RTX 4070", 12282, 0, 0, 504, "",
         "4070 geforce-rtx-4070", "NVIDIA GeForce RTX 4070"),
-    GPU("RTX 3060", 12288, 0, 0, /* the 12 GB card (an 8 GB one prints the same name) */
+    GPU("RTX 3060", 12288, 0, 0, 360, "", /* the 12 GB card (an 8 GB one prints the same name) */
         "3060 geforce-rtx-3060 rtx-3060-12gb", "NVIDIA GeForce RTX 3060"),
-    GPU("T4", 15360, 14.56, 0,
+    GPU("T4", 15360, 14.56, 0, 320, "",
         "t4-16gb", "Tesla T4"),
-    GPU("RTX 5070 Ti", 16303, 0, 0,
+    GPU("RTX 5070 Ti", 16303, 0, 0, 896, "",
         "5070-ti 5070ti geforce-rtx-5070-ti", "NVIDIA GeForce RTX 5070 Ti"),
-    GPU("RTX 5080", 16303, 0, 0,
+    GPU("RTX 5080", 16303, 0, 0, 960, "",
         "5080 geforce-rtx-5080", "NVIDIA GeForce RTX 5080"),
-    GPU("RTX 5060 Ti 16GB", 16311, 0, 0,
+    GPU("RTX 5060 Ti 16GB", 16311, 0, 0, 448, "",
         "5060-ti 5060ti rtx-5060-ti geforce-rtx-5060-ti", "NVIDIA GeForce RTX 5060 Ti"),
-    GPU("RTX 4080", 16376, 0, 0,
+    GPU("RTX 4080", 16376, 0, 0, 717, "",
         "4080 geforce-rtx-4080", "NVIDIA GeForce RTX 4080"),
-    GPU("RTX 4080 SUPER", 16376, 0, 0,
+    GPU("RTX 4080 SUPER", 16376, 0, 0, 736, "",
         "4080-super 4080s geforce-rtx-4080-super", "NVIDIA GeForce RTX 4080 SUPER"),
-    GPU("RTX 4070 Ti SUPER", 16376, 0, 0,
+    GPU("RTX 4070 Ti SUPER", 16376, 0, 0, 672, "",
         "4070-ti-super 4070tis geforce-rtx-4070-ti-super", "NVIDIA GeForce RTX 4070 Ti SUPER"),
-    GPU("L4", 23034, 0, 0,
+    GPU("L4", 23034, 0, 0, 300, "",
         "l4-24gb", "NVIDIA L4"),
-    GPU("A10G", 23028, 0, 0,
+    GPU("A10G", 23028, 0, 0, 600, "",
         "a10g-24gb", "NVIDIA A10G"),
-    GPU("A10", 23028, 0, 0,
+    GPU("A10", 23028, 0, 0, 600, "",
         "a10-24gb", "NVIDIA A10"),
-    GPU("RX 7900 XTX", 24560, 0, 0,
+    GPU("RX 7900 XTX", 24560, 0, 0, 960, "",
         "7900xtx 7900-xtx radeon-rx-7900-xtx", "Radeon RX 7900 XTX|AMD Radeon RX 7900 XTX"),
-    GPU("RTX 3090", 24576, 23.58, 0,
+    GPU("RTX 3090", 24576, 23.58, 0, 936, "",
         "3090 geforce-rtx-3090", "NVIDIA GeForce RTX 3090"),
-    GPU("RTX 4090", 24564, 0, 0,
+    GPU("RTX 4090", 24564, 0, 0, 1008, "",
         "4090 geforce-rtx-4090", "NVIDIA GeForce RTX 4090"),
-    GPU("A30", 24576, 0, 0,
+    GPU("A30", 24576, 0, 0, 933, "",
         "a30-24gb", "NVIDIA A30"),
-    GPU("Quadro RTX 6000", 24576, 0, 0,
+    GPU("Quadro RTX 6000", 24576, 0, 0, 672, "",
         "rtx6000 rtx-6000", "Quadro RTX 6000"),
-    GPU("Apple M1 Max 32GB", 0, 21845.34 / 1024, 0,
+    GPU("Apple M1 Max 32GB", 0, 21845.34 / 1024, 0, 400, "",
         "m1-max-32gb apple-m1-max-32gb", ""),
-    GPU("Apple M2 Max 32GB", 0, 21845.34 / 1024, 0,
+    GPU("Apple M2 Max 32GB", 0, 21845.34 / 1024, 0, 400, "",
         "m2-max-32gb apple-m2-max-32gb", ""),
-    GPU("RTX 5090", 32607, 0, 0,
+    GPU("RTX 5090", 32607, 0, 0, 1792, "",
         "5090 geforce-rtx-5090", "NVIDIA GeForce RTX 5090"),
-    GPU("Hygon Z100L", 32752, 0, 0, /* rocminfo's GPU pool, 33,538,048 KB */
+    GPU("Hygon Z100L", 32752, 0, 0, 0, "", /* rocminfo's GPU pool, 33,538,048 KB */
         "z100l dcu-z100l hygon-dcu-z100l", ""),
-    GPU("V100 32GB", 32768, 0, 0,
+    GPU("V100 32GB", 32768, 0, 0, 900, "SXM2",
         "v100 v100-32gb v100-sxm2-32gb", "Tesla V100-SXM2-32GB|Tesla V100-PCIE-32GB"),
-    GPU("A100 40GB", 40960, 39.39, 0,
+    GPU("A100 40GB", 40960, 39.39, 0, 1555, "SXM",
         "a100-40gb a100-sxm4-40gb a100-pcie-40gb", "NVIDIA A100-SXM4-40GB|NVIDIA A100-PCIE-40GB"),
-    GPU("L40S", 46068, 44.42, 0,
+    GPU("L40S", 46068, 44.42, 0, 864, "",
         "l40s-48gb", "NVIDIA L40S"),
-    GPU("L40", 46068, 0, 0,
+    GPU("L40", 46068, 0, 0, 864, "",
         "l40-48gb", "NVIDIA L40"),
-    GPU("L20", 46068, 0, 0,
+    GPU("L20", 46068, 0, 0, 864, "",
         "l20-48gb", "NVIDIA L20"),
-    GPU("A40", 46068, 0, 0,
+    GPU("A40", 46068, 0, 0, 696, "",
         "a40-48gb", "NVIDIA A40"),
-    GPU("RTX A6000", 49140, 0, 0,
+    GPU("RTX A6000", 49140, 0, 0, 768, "",
         "a6000 rtx-a6000", "NVIDIA RTX A6000"),
-    GPU("RTX 6000 Ada", 49140, 0, 0,
+    GPU("RTX 6000 Ada", 49140, 0, 0, 960, "",
         "6000-ada rtx-6000-ada-generation", "NVIDIA RTX 6000 Ada Generation"),
-    GPU("Apple M1 Max 64GB", 0, 49152.00 / 1024, 0,
+    GPU("Apple M1 Max 64GB", 0, 49152.00 / 1024, 0, 400, "",
         "m1-max-64gb apple-m1-max-64gb", ""),
-    GPU("Hygon BW1000", 65520, 0, 0,
+    GPU("Hygon BW1000", 65520, 0, 0, 0, "",
         "bw1000 dcu-bw1000 hygon-dcu-bw1000", ""),
-    GPU("Hygon K100_AI", 65536, 0, 1, /* estimate: marketed 64 GB (hy-smi shows 65,438 MiB
-                                         available; no total was found) */
+    /* estimate: marketed 64 GB (hy-smi shows 65,438 MiB available; no total was found) */
+    GPU("Hygon K100_AI", 65536, 0, 1, 896, "",
         "k100-ai k100ai dcu-k100-ai hygon-dcu-k100-ai", "K100_AI"),
-    GPU("MI210", 65520, 0, 0,
+    GPU("MI210", 65520, 0, 0, 1600, "",
         "mi210-64gb", "AMD Instinct MI210"),
-    GPU("MI250X", 65520, 0, 0, /* one of its two GCDs: each is a device of 64 GB */
+    /* one of its two GCDs: each is a device of 64 GB, with half the package's bandwidth */
+    GPU("MI250X", 65520, 0, 0, 1600, "one GCD",
         "mi250x-64gb mi250", "AMD Instinct MI250X|AMD Instinct MI250X/MI250"),
-    GPU("Apple M2 Max 96GB", 0, 73728.00 / 1024, 0,
+    GPU("Apple M2 Max 96GB", 0, 73728.00 / 1024, 0, 400, "",
         "m2-max-96gb apple-m2-max-96gb", ""),
-    GPU("A100 80GB", 81920, 79.25, 0,
+    GPU("A100 80GB", 81920, 79.25, 0, 2039, "SXM",
         "a100 a100-80gb a100-sxm4-80gb a100-pcie-80gb", "NVIDIA A100-SXM4-80GB|NVIDIA A100 80GB PCIe"),
-    GPU("A800 80GB", 81920, 0, 0,
+    GPU("A800 80GB", 81920, 0, 0, 2039, "SXM4",
         "a800 a800-80gb a800-sxm4-80gb a800-pcie-80gb", "NVIDIA A800-SXM4-80GB|NVIDIA A800 80GB PCIe"),
-    GPU("H100 80GB", 81559, 79.18, 0,
+    GPU("H100 80GB", 81559, 79.18, 0, 3350, "SXM",
         "h100 h100-sxm h100-pcie h100-80gb", "NVIDIA H100 80GB HBM3|NVIDIA H100 PCIe"),
-    GPU("H800 80GB", 81559, 0, 0,
+    GPU("H800 80GB", 81559, 0, 0, 3350, "",
         "h800 h800-80gb h800-sxm", "NVIDIA H800"),
-    GPU("H100 NVL", 95830, 0, 0,
+    GPU("H100 NVL", 95830, 0, 0, 3900, "",
         "h100-nvl h100-94gb", "NVIDIA H100 NVL"),
-    GPU("H20", 97871, 0, 0,
+    GPU("H20", 97871, 0, 0, 4000, "",
         "h20-96gb", "NVIDIA H20"),
-    GPU("GH200 96GB", 97871, 0, 0,
+    GPU("GH200 96GB", 97871, 0, 0, 4000, "",
         "gh200 gh200-96gb gh200-480gb", "NVIDIA GH200 480GB"),
-    GPU("RTX PRO 6000 Blackwell", 97887, 0, 0,
+    GPU("RTX PRO 6000 Blackwell", 97887, 0, 0, 1792, "",
         "rtx-pro-6000 rtx-pro-6000-blackwell",
         "NVIDIA RTX PRO 6000 Blackwell Workstation Edition|"
         "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition|"
         "NVIDIA RTX PRO 6000 Blackwell Server Edition"),
-    GPU("DGX Spark", 0, 121.69, 0, /* GB10, unified memory: nvidia-smi shows no total */
+    GPU("DGX Spark", 0, 121.69, 0, 273, "", /* GB10, unified: nvidia-smi shows no total */
         "gb10 spark", "NVIDIA GB10"),
-    GPU("Jetson Thor", 0, 122.80, 0, /* unified memory: nvidia-smi shows no total */
+    GPU("Jetson Thor", 0, 122.80, 0, 273, "", /* unified memory: nvidia-smi shows no total */
         "thor jetson-agx-thor agx-thor", "NVIDIA Thor"),
-    GPU("H200", 143771, 139.81, 0,
+    GPU("H200", 143771, 139.81, 0, 4800, "",
         "h200-141gb h200-sxm", "NVIDIA H200"),
-    GPU("H200 NVL", 143771, 0, 0,
+    GPU("H200 NVL", 143771, 0, 0, 4800, "",
         "h200-nvl", "NVIDIA H200 NVL"),
-    GPU("H20 141GB", 143771, 0, 0,
+    GPU("H20 141GB", 143771, 0, 0, 4917, "",
         "h20-3e h20-141gb", "NVIDIA H20-3e"),
-    GPU("B200", 183359, 0, 0,
+    GPU("B200", 183359, 0, 0, 7700, "",
         "b200-180gb", "NVIDIA B200"),
-    GPU("GB200", 189471, 0, 0, /* the B200 GPU of a GB200 superchip */
+    GPU("GB200", 189471, 0, 0, 8000, "", /* the B200 GPU of a GB200 superchip */
         "gb200-nvl72", "NVIDIA GB200"),
-    GPU("MI300X", 0, 191.45, 0,
+    GPU("MI300X", 0, 191.45, 0, 5300, "",
         "mi300x-192gb", "AMD Instinct MI300X"),
-    GPU("MI325X", 0, 255.98, 0,
+    GPU("MI325X", 0, 255.98, 0, 6000, "",
         "mi325x-256gb", "AMD Instinct MI325X"),
-    GPU("B300", 275040, 0, 0,
+    GPU("B300", 275040, 0, 0, 7700, "",
         "b300-288gb b300-sxm6", "NVIDIA B300 SXM6 AC"),
-    GPU("GB300", 284208, 0, 0, /* the B300 GPU of a GB300 superchip (NVL72) */
+    GPU("GB300", 284208, 0, 0, 8000, "", /* the B300 GPU of a GB300 superchip (NVL72) */
         "gb300-nvl72", "NVIDIA GB300"),
-    GPU("MI355X", 0, 287.98, 0,
+    GPU("MI355X", 0, 287.98, 0, 8000, "",
         "mi355x-288gb", "AMD Instinct MI355X"),
-    GPU("MI350X", 294912, 0, 1, /* estimate: marketed 288 GB */
+    GPU("MI350X", 294912, 0, 1, 8000, "", /* estimate: marketed 288 GB */
         "mi350x-288gb", "AMD Instinct MI350X"),
 };
 #undef GPU

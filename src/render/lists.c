@@ -7,42 +7,55 @@
 
 void report_gpu_list(FILE *out, kv_list_format f)
 {
-    char a[FMT_BUF], b[FMT_BUF];
-    if (f != LIST_TEXT) { /* one object or row a GPU: name, driver MiB (null: unknown), GiB */
-        fputs(f == LIST_JSON ? "[" : "gpu,mib,gib,estimated,aliases\n", out);
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    if (f != LIST_TEXT) { /* one object or row a GPU: name, driver MiB (null: unknown), GiB,
+                             peak memory bandwidth GB/s (null: unknown) and its form */
+        fputs(f == LIST_JSON ? "[" : "gpu,mib,gib,estimated,aliases,bandwidth_gbs,bandwidth_form\n",
+              out);
         for (size_t i = 0; i < kv_gpu_count(); i++) {
             const kv_gpu *g = kv_gpu_at(i);
+            const char *form = g->bandwidth_form ? g->bandwidth_form : "";
             fmt_json_number(a, sizeof a, kv_gpu_gib(g));
             fmt_json_number(b, sizeof b, g->total_mib);
+            fmt_json_number(c, sizeof c, g->bandwidth_gbs);
             if (f == LIST_JSON) {
                 fputs(i ? ",\n  {\"gpu\": " : "\n  {\"gpu\": ", out);
                 json_string(out, g->name);
                 fprintf(out, ", \"mib\": %s, \"gib\": %s, \"estimated\": %s, \"aliases\": ",
                         g->total_mib > 0 ? b : "null", a, g->estimated ? "true" : "false");
                 json_string(out, g->aliases ? g->aliases : "");
+                fprintf(out, ", \"bandwidth_gbs\": %s, \"bandwidth_form\": ",
+                        g->bandwidth_gbs > 0 ? c : "null");
+                json_string(out, form);
                 fputc('}', out);
             } else {
-                fprintf(out, "%s,%s,%s,%s,%s\n", g->name, g->total_mib > 0 ? b : "", a,
-                        g->estimated ? "true" : "false", g->aliases ? g->aliases : "");
+                fprintf(out, "%s,%s,%s,%s,%s,%s,%s\n", g->name, g->total_mib > 0 ? b : "", a,
+                        g->estimated ? "true" : "false", g->aliases ? g->aliases : "",
+                        g->bandwidth_gbs > 0 ? c : "", form);
             }
         }
         if (f == LIST_JSON)
             fputs("\n]\n", out);
         return;
     }
-    fprintf(out, "%-24s %10s %10s  %s\n", "gpu", "MiB", "GiB used", "also known as");
+    fprintf(out, "%-24s %10s %10s %6s  %s\n", "gpu", "MiB", "GiB used", "GB/s", "also known as");
     for (size_t i = 0; i < kv_gpu_count(); i++) {
         const kv_gpu *g = kv_gpu_at(i);
         char mib[FMT_BUF + 1] = "-";
         if (g->total_mib > 0)
             snprintf(mib, sizeof mib, "%s%s", fmt_fixed(a, sizeof a, g->total_mib, 0, 1),
                      g->estimated ? "*" : "");
-        fprintf(out, "%-24s %10s %10s  %s\n", g->name, mib,
-                fmt_fixed(b, sizeof b, kv_gpu_gib(g), 2, 0), g->aliases);
+        fprintf(out, "%-24s %10s %10s %6s  %s\n", g->name, mib,
+                fmt_fixed(b, sizeof b, kv_gpu_gib(g), 2, 0),
+                g->bandwidth_gbs > 0 ? fmt_fixed(c, sizeof c, g->bandwidth_gbs, 0, 1) : "-",
+                g->aliases);
     }
     fputs("\nMiB: total as the driver reports it (nvidia-smi, rocm-smi); GiB used: what kvcalc\n"
           "sizes from (MiB / 1024, or the total a serving engine or torch reported where the\n"
           "driver's is unknown). *: an estimate, the marketed capacity (no public reading).\n"
+          "GB/s: peak memory bandwidth as published (-: none found), what a workload's step\n"
+          "roofline divides by; where the names cover several forms it is of the one the\n"
+          "sources name (H100 80GB: the SXM's; a PCIe card's is lower).\n"
           "--gpu also takes the name nvidia-smi or rocm-smi prints (\"NVIDIA H100 80GB HBM3\").\n"
           "Sources: data/gpus/SOURCES.md.\n",
           out);

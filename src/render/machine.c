@@ -124,6 +124,11 @@ static void report_json_sources(FILE *out, const kv_report *rep)
                 kv_source_names[rep->sources->of[i]]);
         first = 0;
     }
+    /* the workload's step time: --tpot-ms, or the roofline's estimate (workload_step_assumes
+     * says what it assumes) */
+    if (rep->sources->step < SOURCE_COUNT && rep->workload && rep->workload->step_s > 0)
+        fprintf(out, "%s\n    \"workload_step_s\": \"%s\"", first ? "" : ",",
+                kv_source_names[rep->sources->step]);
     fputs("\n  },\n", out);
 }
 

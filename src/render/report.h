@@ -28,9 +28,12 @@ extern const char *const kv_source_names[SOURCE_COUNT];
 
 #define KV_MAX_SOURCES 192
 
-/* The source of each spec input, by parameter index (kv_param_index()). */
+/* The source of each spec input, by parameter index (kv_param_index()), and of the
+ * workload's step time (SOURCE_FLAG: --tpot-ms, SOURCE_ESTIMATE: the GPU's roofline;
+ * SOURCE_COUNT: none to name). */
 typedef struct kv_sources {
     unsigned char of[KV_MAX_SOURCES];
+    unsigned char step;
 } kv_sources;
 
 typedef struct {

@@ -77,7 +77,8 @@ void report_workload_text(FILE *out, const kv_report *rep)
     fputc('\n', out);
     if (!r->simulated) {
         if (isnan(r->saturation_rate))
-            fputs("  (give --rate and --tpot-ms for occupancy, queueing and preemptions)\n", out);
+            fputs("  (give --rate for occupancy, queueing and preemptions, with --tpot-ms or a "
+                  "--gpu whose memory bandwidth kvcalc knows)\n", out);
     }
     if (!isnan(r->saturation_rate)) {
         fprintf(out, "  limit   : the queue grows without bound above %s req/s (%s binds first)\n",
@@ -99,16 +100,36 @@ void report_workload_text(FILE *out, const kv_report *rep)
         fputc('\n', out);
     }
     if (r->simulated) {
+        char step[FMT_BUF + 16];
+        if (r->step_estimated) { /* the roofline's step, labelled with what it assumes */
+            const kv_roofline *rf = &r->step_roofline;
+            char name[120];
+            snprintf(step, sizeof step, "%s ms (estimated)",
+                     fmt_fixed(a, sizeof a, r->step_s * 1000.0, 3, 1));
+            fprintf(out, "  step    : %s ms, estimated from the memory-bandwidth roofline of one "
+                         "%s%s%s%s:\n",
+                    fmt_fixed(a, sizeof a, r->step_s * 1000.0, 3, 1),
+                    text_safe_cut(name, sizeof name, rf->gpu, 80), rf->form[0] ? " (" : "",
+                    rf->form, rf->form[0] ? ")" : "");
+            fprintf(out,
+                    "            (weights %s GB + KV %s GB of %s running requests) / %s GB/s\n",
+                    fmt_fixed(a, sizeof a, rf->weights_bytes / 1e9, 2, 1),
+                    fmt_fixed(b, sizeof b, r->step_kv_bytes / 1e9, 2, 1),
+                    fmt_fixed(c, sizeof c, r->step_running, 1, 1),
+                    fmt_fixed(d, sizeof d, rf->bandwidth / 1e9, 0, 1));
+            fprintf(out, "            (an estimate: %s)\n", r->step_assumes);
+        } else
+            snprintf(step, sizeof step, "%s ms", fmt_g(a, sizeof a, w->tpot_ms));
         if (r->concurrency > 0)
-            fprintf(out, "  %s clients in a closed loop (%s req/s served), a step %s ms",
+            fprintf(out, "  %s clients in a closed loop (%s req/s served), a step %s",
                     fmt_int(l1, sizeof l1, r->concurrency, 1), rate_text(a, sizeof a, r->rate),
-                    fmt_g(b, sizeof b, w->tpot_ms));
+                    step);
         else
-            fprintf(out, "  at %s req/s (%s), a step %s ms", rate_text(a, sizeof a, r->rate),
+            fprintf(out, "  at %s req/s (%s), a step %s", rate_text(a, sizeof a, r->rate),
                     w->arrivals == KV_ARRIVE_EVEN    ? "evenly spaced"
                     : w->arrivals == KV_ARRIVE_TRACE ? "the trace's times, scaled"
                                                      : "Poisson",
-                    fmt_g(b, sizeof b, w->tpot_ms));
+                    step);
         if (r->prefill_token_s > 0)
             fprintf(out, ", a prompt token %s ms (ttft %s ms)",
                     fmt_fixed(c, sizeof c, r->prefill_token_s * 1000.0, 4, 0),

@@ -12,7 +12,8 @@
  *
  * Time: a step takes tpot, and each prompt token it computes adds c = (ttft - tpot) / (mean
  * prompt), so a request of the mean prompt alone sees its ttft. Both are the user's figures
- * (or a metrics scrape's); nothing here estimates a GPU's speed.
+ * (or a metrics scrape's), or, without a tpot, the step is estimated from the memory-bandwidth
+ * roofline of one GPU (kv_workload_roofline(), step_at()): labelled so in the result.
  *
  * The library allocates nothing: the caller gives scratch memory of
  * kv_workload_scratch_bytes().
@@ -53,6 +54,109 @@ static kv_status refuse(kv_error *why, const char *fmt, const char *a, double x)
         snprintf(why->msg, sizeof why->msg, fmt, a, x);
     }
     return KV_ERR_WORKLOAD;
+}
+
+/* ---- the step's roofline ----------------------------------------------------------------- */
+
+/* What the estimate assumes and leaves out (kv_workload_result.step_assumes). */
+#define ROOFLINE_WORDS                                                                      \
+    "the memory-bandwidth roofline of one GPU: a decode step reads the weights on it once and "  \
+    "the KV cache its running requests hold, at its peak bandwidth; the running requests by "   \
+    "Little's law at each rate (rate x output x step, decode steps only), or a closed loop's "  \
+    "clients, at most the requests the pool holds; each limit's rate at the step where it "     \
+    "binds; compute, the kernels' efficiency, communication and prefill are not counted, and "  \
+    "within a run the step does not change with its batch"
+static const char roofline_words[] = ROOFLINE_WORDS;
+static const char roofline_words_moe[] =
+    ROOFLINE_WORDS "; every MoE expert is counted read each step (a small batch reads fewer)";
+
+kv_status kv_workload_roofline(const kv_spec *s, const kv_result *r, const kv_sched *sc,
+                               const kv_gpu *g, kv_workload *w, kv_error *why)
+{
+    memset(&w->roofline, 0, sizeof w->roofline);
+    if (!g)
+        return refuse(why, "no GPU is named whose memory bandwidth kvcalc knows%s", "", 0);
+    if (!(g->bandwidth_gbs > 0) || !isfinite(g->bandwidth_gbs))
+        return refuse(why, "the memory bandwidth of %s is not known (data/gpus/SOURCES.md)%.0s",
+                      g->name, 0);
+    if (s->pp > 1)
+        return refuse(why, "%sthe roofline times one GPU's reads, and with pipeline parallelism "
+                           "a step passes its %.0f stages in turn", "", (double)s->pp);
+    double blocks = (double)sc->pool_blocks + (double)sc->reserved_blocks;
+    double block = blocks >= 1 ? r->kv_cache_bytes / blocks : 0, host = 0;
+    double weights = r->weights_bytes;
+    const kv_engine_desc *d = kv_engine_get(s->engine);
+    if (d && d->step_reads)
+        weights = d->step_reads(s, r, &block, &host);
+    if (host > 0)
+        return refuse(why, "%s reads part of its weights or cache from host memory each step "
+                           "(%.2f GiB): the GPU's roofline does not time it",
+                      d ? d->title : "the engine", host / KV_GIB);
+    if (!(block > 0) || !isfinite(block) || !(weights >= 0) || !isfinite(weights))
+        return refuse(why, "the engine's cache or weights give the roofline nothing to read%s", "",
+                      0);
+    w->roofline.gpu = g->name;
+    w->roofline.form = g->bandwidth_form ? g->bandwidth_form : "";
+    w->roofline.bandwidth = g->bandwidth_gbs * 1e9;
+    w->roofline.weights_bytes = weights;
+    w->roofline.block_bytes = block;
+    w->roofline.moe = s->arch.experts > 0;
+    return KV_OK;
+}
+
+/* The step's time at a load: given (tpot, and c = (ttft - tpot) / mean prompt for each prompt
+ * token a step computes), or the roofline's: t = (W + K) / B, W the weights' bytes, B the
+ * bandwidth, K the bytes of the blocks the running requests hold (k each). At a rate Little's
+ * law holds lambda x S x t of them (S a request's blocks summed over its steps, lambda the rate
+ * of the requests the engine admits), so t = W / (B - lambda x S x k); a closed loop's N
+ * clients hold min(N, fit) x the mean blocks; either at most the requests the pool holds
+ * (fit), where t = (W + fit x mean x k) / B. */
+typedef struct {
+    const kv_roofline *rf;    /* NULL: the step is given */
+    double tpot_ms, ttft_ms;  /* the workload's */
+    double admitted;          /* the share of requests the engine admits (not refused) */
+    double block_steps, blocks_mean, fit, prompt_mean;
+} step_model;
+
+/* c for a step of t seconds: (ttft - tpot) / mean prompt when ttft is longer, else 0 */
+static double prefill_per_token(const step_model *m, double t_ms)
+{
+    return m->ttft_ms > t_ms ? (m->ttft_ms - t_ms) / 1000.0 / m->prompt_mean : 0;
+}
+
+/* The roofline's step while `blocks` are held */
+static double step_holding(const kv_roofline *rf, double blocks)
+{
+    return (rf->weights_bytes + blocks * rf->block_bytes) / rf->bandwidth;
+}
+
+/* The step and c at rate x (or `clients` in a closed loop); *held the blocks the running
+ * requests hold (NaN: the step is given). */
+static double step_at(const step_model *m, double x, int64_t clients, double *c, double *held)
+{
+    if (!m->rf) {
+        *held = NAN;
+        *c = prefill_per_token(m, m->tpot_ms);
+        return m->tpot_ms / 1000.0;
+    }
+    const kv_roofline *rf = m->rf;
+    double most = m->fit * m->blocks_mean, t;
+    if (clients > 0) {
+        *held = ((double)clients < m->fit ? (double)clients : m->fit) * m->blocks_mean;
+        t = step_holding(rf, *held);
+    } else {
+        double lambda = x * m->admitted, t_full = step_holding(rf, most);
+        double room = rf->bandwidth - lambda * m->block_steps * rf->block_bytes;
+        t = room > 0 ? rf->weights_bytes / room : INFINITY;
+        if (t < t_full) {
+            *held = lambda * m->block_steps * t;
+        } else {
+            *held = most;
+            t = t_full;
+        }
+    }
+    *c = prefill_per_token(m, t * 1000.0);
+    return t;
 }
 
 /* ---- lengths ---------------------------------------------------------------------------- */
@@ -659,6 +763,7 @@ typedef struct {
     const kv_workload *w;
     kv_workload_result *out;
     double c, tpot;
+    const step_model *step;   /* the roofline's: each rate its own step */
     int64_t left;
     int run_no, runs;
     run_stats probe;
@@ -669,6 +774,10 @@ static int probe_at(onset_search *os, double x)
 {
     if (os->out->onset_cut)
         return 0;
+    if (os->step->rf) { /* the step at this rate's load */
+        double held;
+        os->tpot = step_at(os->step, x, 0, &os->c, &held);
+    }
     simulate(os->sc, os->a, x, 0, os->c, os->tpot, os->left, &os->probe);
     os->out->request_steps += os->probe.steps_work;
     os->left -= os->probe.steps_work;
@@ -704,6 +813,9 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     out->littles_law_requests = out->preemption_onset_rate = out->duration_s = NAN;
     out->rate = w->rate > 0 ? w->rate : NAN;
     out->concurrency = w->concurrency;
+    out->step_kv_bytes = out->step_running = NAN;
+    out->step_roofline.bandwidth = out->step_roofline.weights_bytes = NAN; /* given: none */
+    out->step_roofline.block_bytes = NAN;
     out->rules_engine = sc->engine_title;
     out->left_out = sc->left_out;
     if (sc->pool_blocks < 1 || sc->n_groups == 0 || sc->max_model_len < 1)
@@ -722,7 +834,13 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     if (w->rate < 0 || !isfinite(w->rate) || w->tpot_ms < 0 || !isfinite(w->tpot_ms) ||
         w->ttft_ms < 0 || !isfinite(w->ttft_ms) || !(w->headroom >= 0 && w->headroom < 1))
         return refuse(why, "a rate, step time or headroom out of range%s", "", 0);
-    if ((w->rate > 0 || w->concurrency > 0) && !(w->tpot_ms > 0))
+    const kv_roofline *rf = &w->roofline;
+    if (!(rf->bandwidth >= 0 && isfinite(rf->bandwidth)) ||
+        !(rf->weights_bytes >= 0 && isfinite(rf->weights_bytes)) ||
+        !(rf->block_bytes >= 0 && isfinite(rf->block_bytes)))
+        return refuse(why, "a roofline's bandwidth or bytes out of range%s", "", 0);
+    int estimate = (w->rate > 0 || w->concurrency > 0) && !(w->tpot_ms > 0);
+    if (estimate && !(rf->bandwidth > 0))
         return refuse(why, "a rate needs the time of one decode step (tpot)%s", "", 0);
     if (w->rate > 0 && w->concurrency > 0)
         return refuse(why, "a rate or a closed loop of clients, not both%s", "", 0);
@@ -811,18 +929,40 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     out->fit_requests = cap;
     /* closed forms: a request is in service for its o steps of tpot, stretched by the
      * share of time prefill takes, lambda x mean prompt x c */
-    double tpot = w->tpot_ms / 1000.0, c = 0;
-    if (w->ttft_ms > w->tpot_ms) /* a lone request of the mean prompt: tpot + c x prompt */
-        c = (w->ttft_ms - w->tpot_ms) / 1000.0 / out->prompt_mean;
+    double mean_steps = steps_sum / (double)kept, c, held;
+    step_model step = {.rf = estimate ? rf : NULL, .tpot_ms = w->tpot_ms, .ttft_ms = w->ttft_ms,
+                       .admitted = (double)kept / (double)n, .block_steps = mean_steps,
+                       .blocks_mean = out->blocks_mean, .fit = cap,
+                       .prompt_mean = out->prompt_mean};
+    double tpot = step_at(&step, w->rate, w->concurrency, &c, &held);
+    if (estimate) { /* the roofline's step at this load (its words: step_assumes) */
+        if (!(tpot > 0) || !isfinite(tpot))
+            return refuse(why, "the roofline gives a step no time (no weights, no cache)%s", "",
+                          0);
+        out->step_estimated = 1;
+        out->step_roofline = *rf;
+        out->step_kv_bytes = held * rf->block_bytes;
+        out->step_running = held / out->blocks_mean;
+        out->step_assumes = rf->moe ? roofline_words_moe : roofline_words;
+    }
     out->step_s = tpot > 0 ? tpot : NAN;
     out->prefill_token_s = c;
-    double mean_steps = steps_sum / (double)kept;
     if (tpot > 0) {
+        /* each limit at its own step: the roofline's reads the blocks held where that limit
+         * binds (the pool, the running cap's mean blocks); a given step is the same at all */
+        double tk = tpot, ck = c, ts = tpot, cs = c;
+        if (estimate) {
+            tk = step_holding(rf, (double)sc->pool_blocks);
+            ck = prefill_per_token(&step, tk * 1000.0);
+            ts = step_holding(rf, (double)sc->max_seqs * out->blocks_mean);
+            cs = prefill_per_token(&step, ts * 1000.0);
+        }
         out->kv_cliff_rate = (double)sc->pool_blocks /
-                                 (mean_steps * tpot + (double)sc->pool_blocks * out->prompt_mean * c);
+                             (mean_steps * tk + (double)sc->pool_blocks * out->prompt_mean * ck);
         if (sc->max_seqs > 0)
-            out->seq_cliff_rate = (double)sc->max_seqs /
-                                  (out->output_mean * tpot + (double)sc->max_seqs * out->prompt_mean * c);
+            out->seq_cliff_rate =
+                (double)sc->max_seqs /
+                (out->output_mean * ts + (double)sc->max_seqs * out->prompt_mean * cs);
         if (c > 0)
             out->prefill_cliff_rate = 1.0 / (out->prompt_mean * c);
         /* the lowest of the three binds (NaN: that limit does not apply) */
@@ -872,7 +1012,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     double top = 2.0 * (isnan(out->saturation_rate) ? w->rate : out->saturation_rate);
     if (top < w->rate)
         top = w->rate;
-    onset_search os = {.sc = sc, .a = &a, .w = w, .out = out, .c = c, .tpot = tpot,
+    onset_search os = {.sc = sc, .a = &a, .w = w, .out = out, .c = c, .tpot = tpot, .step = &step,
                        .left = w->onset_budget > 0 ? w->onset_budget : ONSET_BUDGET,
                        .run_no = run_no, .runs = runs};
     double lo = 0, hi = NAN;
