@@ -281,12 +281,13 @@ static void from_metrics_through_the_program(void **state)
                              "--gpu", "h100")),
                 (415441.0 - 442354.0) / 442354.0 * 100.0, 1e-9);
     /* the hand-made pair: 0.5 req/s of 500 + 100 tokens at 40 ms a step: about
-     * 0.5 x 100 x 0.04 = 2 running (a prefill step each adds a little) */
+     * 0.5 x 100 x 0.04 = 2 running (a prefill step each adds a little), within the sampling
+     * error of 1,000 Poisson arrivals (the idle time between them counted: 1.87 here) */
     double running = run_get("metrics_predicted_running",
                              ARGS("--from-metrics", KVCALC_SOURCE_DIR
                                   "/tests/fixtures/two-scrapes-handmade.prom", "--model",
                                   "qwen3-8b", "--gpu", "h100"));
-    assert_true(running > 1.9 && running < 2.4);
+    assert_true(running > 1.8 && running < 2.3);
     assert_near(run_get("metrics_capacity_tokens",
                         ARGS("--from-metrics", DIR "vllm_v0_llama31_8b_a40_koblog.prom")),
                 38000, 0);

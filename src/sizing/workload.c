@@ -687,6 +687,8 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
         if (m.nrun == 0 && m.wcount == 0) {
             if (next >= n || isinf(a->r[next].arrive))
                 break;
+            /* the empty system is part of the time: Little's law counts it */
+            observe(rs, a, t, a->r[next].arrive - t, 0, 0, sc->pool_blocks - m.free_b);
             t = a->r[next].arrive;
             continue;
         }
@@ -704,6 +706,7 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
                 prompt_tokens += q->sched;
         }
         if (scheduled == 0 && m.nrun == 0 && next < n && m.wcount == 0) {
+            observe(rs, a, t, a->r[next].arrive - t, 0, 0, sc->pool_blocks - m.free_b);
             t = a->r[next].arrive;
             continue;
         }
@@ -715,7 +718,10 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
                 continue;
             }
             if (next < n) {
-                t = a->r[next].arrive > t ? a->r[next].arrive : t + tpot;
+                double until = a->r[next].arrive > t ? a->r[next].arrive : t + tpot;
+                observe(rs, a, t, until - t, m.nrun, (int64_t)m.wcount,
+                        sc->pool_blocks - m.free_b);
+                t = until;
                 continue;
             }
             break; /* stuck: should not happen, stop rather than spin */
