@@ -446,6 +446,70 @@ static void sglang_prefill_alone_and_retraction(void **state)
     assert_memory_equal(&a, &b, sizeof a);
 }
 
+/* SGLang with --page-size 16 (schedule_reserve in pages): prompt 100, output 50, one request
+ * alone every second at 10 ms a step. Its prefill step holds ceil(100 / 16) = 7 pages and its
+ * j-th step ceil((99 + j) / 16): 413 page-steps over the 50 (as vLLM's blocks, above), 4.13
+ * page-seconds a second in a pool of 20 pages: a usage of 20.65% (in tokens, P = 1, the
+ * steps hold 100..149 tokens: 6,225 token-steps, 62.25 a second). The admission counts free
+ * pages x 16 tokens: prompt + output = 150 is admitted below 10 pages (160) and not at 9
+ * (144), where it never runs; a pool of 10 pages holds it to its end. Busy, every request
+ * still finishes and the pages are never over-committed. */
+static void sglang_pages(void **state)
+{
+    (void)state;
+    kv_sched sc;
+    memset(&sc, 0, sizeof sc);
+    sc.kind = KV_SCHED_RESERVE;
+    sc.engine_title = "test";
+    sc.pool_blocks = 20;
+    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = 16};
+    sc.n_groups = 1;
+    sc.max_seqs = 4097;
+    sc.max_seqs_name = "max_running_requests";
+    sc.max_batched_tokens = 8192;
+    sc.max_prefill_tokens = 16384;
+    sc.clip_new_tokens = 4096;
+    sc.ratio_init = 0.7;
+    sc.ratio_min = 0.098;
+    sc.ratio_decay = (0.7 - 0.098) / 600;
+    sc.retract_steps = 20;
+    sc.max_model_len = 1 << 20;
+    kv_workload w = fixed(100, 50, 1.0, 10.0, 200);
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_int_equal(r.preemptions, 0);
+    assert_double_equal(r.kv_usage_mean, 4.13 / 20, 1e-9);
+    assert_double_equal(r.blocks_mean, 413.0 / 50, 1e-9);
+    kv_sched tokens = sc;
+    tokens.group[0].block_size = 1;
+    tokens.pool_blocks = 320;
+    assert_int_equal(run(&tokens, &w, &r), KV_OK);
+    assert_double_equal(r.kv_usage_mean, 62.25 / 320, 1e-9);
+    /* the admission's edge, one client at a time */
+    kv_workload one = fixed(100, 50, 0, 10.0, 20);
+    one.concurrency = 1;
+    sc.pool_blocks = 10;
+    assert_int_equal(run(&sc, &one, &r), KV_OK);
+    assert_int_equal(r.preemptions, 0);
+    assert_false(isnan(r.time_in_system_s));
+    double ten = r.time_in_system_s;
+    assert_double_equal(ten, 0.5, 1e-9); /* 50 steps of 10 ms */
+    sc.pool_blocks = 9;
+    assert_int_equal(run(&sc, &one, &r), KV_OK);
+    assert_true(isnan(r.time_in_system_s)); /* none ran */
+    /* busy: Poisson arrivals into 200 pages, outputs of 1,000 */
+    sc.pool_blocks = 200;
+    w = fixed(100, 1000, 1.0, 10.0, 200);
+    w.arrivals = KV_ARRIVE_POISSON;
+    kv_workload_result a, b;
+    assert_int_equal(run(&sc, &w, &a), KV_OK);
+    assert_true(a.preemptions > 0);
+    assert_false(isnan(a.time_in_system_s));
+    assert_true(a.kv_usage_p99 <= 1.0);
+    assert_int_equal(run(&sc, &w, &b), KV_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
 #define AZURE_TRACE KVCALC_SOURCE_DIR "/tests/fixtures/traces/AzureLLMInferenceTrace_conv.csv"
 
 static kv_status feed(kv_trace *t, const char *text, char *err, size_t cap)
@@ -1031,6 +1095,7 @@ int main(void)
         cmocka_unit_test(lognormal_fits),
         cmocka_unit_test(engine_schedulers),
         cmocka_unit_test(sglang_prefill_alone_and_retraction),
+        cmocka_unit_test(sglang_pages),
         cmocka_unit_test(azure_trace_reads_whole),
         cmocka_unit_test(trace_layouts_and_errors),
         cmocka_unit_test(trace_through_the_program),

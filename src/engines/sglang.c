@@ -1375,8 +1375,9 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
     const char *no = NULL;
     if (g->max_total_num_tokens < 2)
         no = "SGLang would not start with these settings: nothing to simulate";
-    else if (g->page_size > 1)
-        no = "a page size above 1 (reserved and retracted by pages) is not simulated";
+    else if (s->sglang.chunked_prefill_size.set &&
+             s->sglang.chunked_prefill_size.value % g->page_size != 0)
+        no = "SGLang: \"chunked_prefill_size must be divisible by page_size\"";
     else if (spec_tokens(&s->sglang) > 0)
         no = "speculative decoding's accepted tokens per step are not modelled in the workload";
     if (no)
@@ -1397,8 +1398,10 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
     out->engine_title = "SGLang";
     out->rules = "SGLang: python/sglang/srt/managers/schedule_policy.py (PrefillAdder) @ ad0119fd, "
                  "scheduler.py @ 0003215c, schedule_batch.py (retract_decode) @ fd3907ee";
-    out->pool_blocks = n;
-    out->group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
+    /* pages of --page-size tokens (N is whole pages); the simulation takes, reserves and
+     * frees them as the paged allocator does (workload.c schedule_reserve) */
+    out->pool_blocks = n / g->page_size;
+    out->group[0] = (kv_sched_group){.groups = 1, .block_size = g->page_size};
     out->n_groups = 1;
     out->max_seqs = running;
     out->max_seqs_name = "max_running_requests";
@@ -1413,7 +1416,7 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
     out->retract_steps = 20;
     out->max_model_len = s->context;
     out->preempt_word = "retractions";
-    out->unit = "tokens";
+    out->unit = g->page_size > 1 ? "pages" : "tokens";
     out->left_out = "the radix cache's prefix hits (every prompt distinct), each request's "
                     "max_new_tokens taken as its output; a step takes one tpot (given or "
                     "estimated) whatever its batch";

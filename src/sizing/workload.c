@@ -531,14 +531,29 @@ static int decodes(const req *q)
 }
 
 /* SGLang (KV_SCHED_RESERVE): a prefill batch when one can be formed, else a decode step. */
+/* Tokens rounded up to whole pages (PrefillAdder.ceil_paged_tokens). */
+static int64_t ceil_paged(int64_t tokens, int64_t page)
+{
+    return ceil_div(tokens, page) * page;
+}
+
+/* SGLang (KV_SCHED_RESERVE): one step's schedule. The pool is in pages of P tokens
+ * (group[0].block_size; PagedTokenToKVPoolAllocator, page 0 kept back as the padding slot
+ * outside N): a request from length a to b takes ceil(b / P) - ceil(a / P) pages, a decode
+ * step one page when its length is a whole number of pages, and what it frees is whole
+ * pages; the budgets count tokens, free ones as free pages x P, and round a prefill up to
+ * pages but not the running requests' reservations (schedule_policy.py @ ad0119fd;
+ * allocator.py, utils/common.py get_num_new_pages, schedule_batch.py new_page_count_next_decode
+ * @ fd3907ee). P = 1 is the token pool. */
 static void schedule_reserve(sim *m)
 {
     const kv_sched *sc = m->sc;
     arena *a = m->a;
     int64_t clip = sc->clip_new_tokens;
+    int64_t page = sc->group[0].block_size > 1 ? sc->group[0].block_size : 1;
     /* PrefillAdder: the free tokens less what running requests may still generate, each
      * min(max_new - generated, clip) x new_token_ratio; a chunked request goes on first */
-    double rem_total = (double)m->free_b;
+    double rem_total = (double)m->free_b * (double)page;
     int64_t chunked = -1;
     for (int64_t k = 0; k < m->nrun; k++) {
         req *q = &a->r[a->run[k]];
@@ -550,20 +565,23 @@ static void schedule_reserve(sim *m)
     int64_t rem_input = sc->max_prefill_tokens, rem_chunk = sc->max_batched_tokens;
     int any = 0;
     if (chunked >= 0) {
+        /* add_chunked_req: min(the chunk budget, the free tokens), not page-aligned */
         req *q = &a->r[a->run[chunked]];
         int64_t extend = q->p + q->gen - q->computed, room = rem_chunk;
         if ((double)room > rem_total)
             room = rem_total > 0 ? (int64_t)rem_total : 0;
         if (extend > room)
             extend = room;
-        if (extend > 0 && extend <= m->free_b) {
+        int64_t pages = ceil_div(q->computed + extend, page) - ceil_div(q->computed, page);
+        if (extend > 0 && pages <= m->free_b) {
             int whole = q->computed + extend == q->p + q->gen;
+            int64_t paged = ceil_paged(extend, page);
             q->sched = extend;
-            q->held += extend;
-            m->free_b -= extend;
-            rem_chunk -= extend;
-            rem_input -= extend;
-            rem_total -= (double)extend + (whole ? (double)(q->o < clip ? q->o : clip) : 0);
+            q->held += pages;
+            m->free_b -= pages;
+            rem_chunk -= paged;
+            rem_input -= paged;
+            rem_total -= (double)paged + (whole ? (double)(q->o < clip ? q->o : clip) : 0);
             any = 1;
         }
     }
@@ -574,19 +592,22 @@ static void schedule_reserve(sim *m)
         int64_t extend = q->p + q->gen, left = q->o - q->gen;
         double total = (double)extend + (double)(left < clip ? left : clip);
         if (total >= rem_total)
-            break; /* NO_TOKEN */
-        if (extend >= rem_input && added > 0)
+            break; /* NO_TOKEN: the admission test is not rounded */
+        int64_t input = ceil_paged(extend, page);
+        if (input >= rem_input && added > 0)
             break; /* OTHER: the first request of a batch may pass max_prefill_tokens */
         int64_t take = extend;
-        if (sc->max_batched_tokens > 0 && extend > rem_chunk) {
-            take = rem_chunk; /* a chunk of it; it reserves no decode tokens */
+        if (sc->max_batched_tokens > 0 && input > rem_chunk) {
+            take = rem_chunk / page * page; /* a chunk of it, whole pages; it reserves no
+                                               decode tokens */
             if (take <= 0)
                 break;
         }
-        run_push(m, wait_pop(m), take, take);
-        rem_total -= (double)take + (take == extend ? (double)(q->o < clip ? q->o : clip) : 0);
-        rem_input -= take;
-        rem_chunk -= take;
+        int64_t paged = ceil_paged(take, page);
+        run_push(m, wait_pop(m), paged / page, take);
+        rem_total -= (double)paged + (take == extend ? (double)(q->o < clip ? q->o : clip) : 0);
+        rem_input -= paged;
+        rem_chunk -= paged;
         added++;
         any = 1;
         if (take < extend)
@@ -594,14 +615,18 @@ static void schedule_reserve(sim *m)
     }
     if (any) /* the prefill batch runs alone: no decode this step */
         return;
-    /* decode: a token for each running request (check_decode_mem); short of them, retract
-     * the fewest generated, then the longest prompt, until the rest get theirs */
-    int64_t decoding = 0;
-    for (int64_t k = 0; k < m->nrun; k++)
-        decoding += decodes(&a->r[a->run[k]]);
-    if (decoding > m->free_b) {
+    /* decode (check_decode_mem): a page for each running request whose length is a whole
+     * number of pages; short of them, retract the fewest generated, then the longest prompt,
+     * until the rest get theirs (at least one, one kept) */
+    int64_t decoding = 0, need = 0;
+    for (int64_t k = 0; k < m->nrun; k++) {
+        req *q = &a->r[a->run[k]];
+        decoding += decodes(q);
+        need += decodes(q) && q->computed % page == 0;
+    }
+    if (need > m->free_b) {
         int first = 1;
-        while (decoding > 1 && (first || decoding > m->free_b)) {
+        while (decoding > 1 && (first || need > m->free_b)) {
             int64_t best = -1;
             for (int64_t k = 0; k < m->nrun; k++) {
                 req *x = &a->r[a->run[k]];
@@ -614,6 +639,7 @@ static void schedule_reserve(sim *m)
             int64_t vi = a->run[best];
             req *v = &a->r[vi];
             decoding--;
+            need -= v->computed % page == 0;
             evict(m, v);
             memmove(&a->run[best], &a->run[best + 1], (size_t)(m->nrun - best - 1) * sizeof(int64_t));
             m->nrun--;
@@ -634,7 +660,11 @@ static void schedule_reserve(sim *m)
     }
     for (int64_t k = 0; k < m->nrun; k++) {
         req *q = &a->r[a->run[k]];
-        if (decodes(q) && m->free_b > 0) {
+        if (!decodes(q))
+            continue;
+        if (q->computed % page != 0) {
+            q->sched = 1; /* the token goes in its last page */
+        } else if (m->free_b > 0) {
             q->sched = 1;
             q->held++;
             m->free_b--;
