@@ -530,14 +530,14 @@ static int decodes(const req *q)
     return q->gen > 0 && q->computed == q->p + q->gen - 1;
 }
 
-/* SGLang (KV_SCHED_RESERVE): a prefill batch when one can be formed, else a decode step. */
 /* Tokens rounded up to whole pages (PrefillAdder.ceil_paged_tokens). */
 static int64_t ceil_paged(int64_t tokens, int64_t page)
 {
     return ceil_div(tokens, page) * page;
 }
 
-/* SGLang (KV_SCHED_RESERVE): one step's schedule. The pool is in pages of P tokens
+/* SGLang (KV_SCHED_RESERVE): one step's schedule, a prefill batch when one can be formed,
+ * else a decode step. The pool is in pages of P tokens
  * (group[0].block_size; PagedTokenToKVPoolAllocator, page 0 kept back as the padding slot
  * outside N): a request from length a to b takes ceil(b / P) - ceil(a / P) pages, a decode
  * step one page when its length is a whole number of pages, and what it frees is whole
