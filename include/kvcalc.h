@@ -1467,6 +1467,10 @@ typedef struct {
     kv_roofline roofline;         /* kvcalc 6: with tpot_ms 0 and a rate or clients, the step
                                      is estimated from this roofline (bandwidth 0: none, and
                                      the step must be given); kv_workload_roofline() sets it */
+    int64_t shared_prefix;        /* every prompt begins with the same N tokens (a system
+                                     prompt), at most 2^20: the engine's prefix cache finds their
+                                     full blocks (kv_sched.prefix_caching, else refused); 0:
+                                     every prompt distinct */
 } kv_workload;
 
 /* How an engine schedules requests on its cache, from its result (kv_sched_of()). */
@@ -1516,6 +1520,9 @@ typedef struct {
     int64_t clip_new_tokens;   /* a decode reservation's cap per request */
     double ratio_init, ratio_min, ratio_decay; /* new_token_ratio: start, floor, fall a step */
     int64_t retract_steps;     /* the tokens per remaining request a retraction plans for */
+    int prefix_caching;        /* 1: full blocks of computed prompts are cached and shared by
+                                  requests that begin alike (vLLM V1's prefix cache): a shared
+                                  prefix (kv_workload.shared_prefix) is computed and held once */
 } kv_sched;
 
 /* The scheduler of spec s's engine, from r = kv_compute(s). Returns KV_OK, or
@@ -1582,6 +1589,10 @@ typedef struct {
                                           at most the requests the pool holds (fit_requests) */
     const char *step_assumes;          /* what the estimate assumes and leaves out, in words
                                           (NULL: the step was given) */
+    /* a shared prefix (kv_workload.shared_prefix): the prefix cache's hits */
+    int64_t prefix_blocks;             /* the prefix's full blocks: shared_prefix / block size */
+    double prefix_hit_rate;            /* tokens found in the cache / tokens looked up, over
+                                          every admission (NaN: no shared prefix) */
 } kv_workload_result;
 
 /* Sets w->roofline from GPU g (its bandwidth_gbs), the weights the engine of spec s keeps

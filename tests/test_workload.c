@@ -510,6 +510,98 @@ static void sglang_pages(void **state)
     assert_memory_equal(&a, &b, sizeof a);
 }
 
+/* vLLM V1's prefix cache with a shared prefix (--shared-prefix-tokens): prompt 1,000,
+ * output 100, blocks of 16, the prefix 960 tokens = 60 full blocks. A request then holds
+ * ceil((999 + j) / 16) blocks at its j-th step, 6,606 over its 100 steps (9 x 63 + 16 x
+ * (64 + .. + 68) + 11 x 69), 60 of them shared each step: 606 of its own, 6.06 a step, in a
+ * pool of 1,000 - 60 blocks (the prefix held once): 940 / 6.06 = 155.1 requests at once
+ * (10.08 without the cache: 1,000 / 66.06 = 15.1). One request alone every second: the
+ * first computes the whole prompt and caches the 60 blocks, each later one finds 960 of its
+ * 1,000 tokens: 199 x 960 / (200 x 1,000) = 0.9552 of what is looked up. Ten clients in a
+ * pool of 260 blocks: 69 blocks each without the cache preempt, 60 + 10 x 9 with it do not. */
+static void vllm_prefix_cache(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(1000);
+    sc.max_seqs = 256;
+    sc.max_batched_tokens = 8192;
+    sc.prefix_caching = 1;
+    kv_workload w = fixed(1000, 100, 1.0, 10.0, 200);
+    w.shared_prefix = 960;
+    kv_workload_result r;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_int_equal(r.prefix_blocks, 60);
+    assert_double_equal(r.blocks_mean, 6.06, 1e-12);
+    assert_double_equal(r.fit_requests, 940.0 / 6.06, 1e-9);
+    assert_double_equal(r.prefix_hit_rate, 199.0 * 960.0 / (200.0 * 1000.0), 1e-12);
+    assert_int_equal(r.preemptions, 0);
+    w.shared_prefix = 0;
+    assert_int_equal(run(&sc, &w, &r), KV_OK);
+    assert_double_equal(r.blocks_mean, 66.06, 1e-12);
+    assert_true(isnan(r.prefix_hit_rate));
+    /* ten clients, 260 blocks: without the cache four are admitted (4 x 63 = 252) and grow to
+     * 4 x 69 = 276, and one is preempted */
+    sc.pool_blocks = 260;
+    kv_workload ten = fixed(1000, 100, 0, 10.0, 400);
+    ten.concurrency = 10;
+    kv_workload_result cold, warm, again;
+    assert_int_equal(run(&sc, &ten, &cold), KV_OK);
+    assert_true(cold.preemptions > 0);
+    ten.shared_prefix = 960;
+    assert_int_equal(run(&sc, &ten, &warm), KV_OK);
+    /* only the cold start preempts: the four first admitted all compute the prefix (nothing
+     * is cached yet), the copies of the three beside the first stay their own, and as they
+     * grow the newest are preempted; found again, they hold 9 blocks each */
+    assert_true(cold.preemptions >= 100);
+    assert_true(warm.preemptions <= 3);
+    assert_true(warm.prefix_hit_rate > 0.9);
+    assert_true(warm.kv_usage_p99 <= 1.0);
+    assert_true(warm.time_in_system_s < cold.time_in_system_s);
+    assert_int_equal(run(&sc, &ten, &again), KV_OK);
+    assert_memory_equal(&warm, &again, sizeof warm);
+    /* busy Poisson arrivals on a small pool: free cached blocks are evicted and found again,
+     * every request still finishes */
+    sc.pool_blocks = 200;
+    kv_workload busy = fixed(1000, 100, 3.0, 10.0, 400);
+    busy.arrivals = KV_ARRIVE_POISSON;
+    busy.shared_prefix = 960;
+    assert_int_equal(run(&sc, &busy, &r), KV_OK);
+    assert_false(isnan(r.time_in_system_s));
+    assert_true(r.kv_usage_p99 <= 1.0);
+    assert_true(r.prefix_hit_rate > 0 && r.prefix_hit_rate < 0.96);
+    /* an engine whose simulation keeps no such cache is refused, not ignored */
+    kv_error err;
+    void *mem = malloc(kv_workload_scratch_bytes(&busy));
+    sc.prefix_caching = 0;
+    assert_int_equal(kv_workload_run(&sc, &busy, mem, kv_workload_scratch_bytes(&busy), &r, &err),
+                     KV_ERR_WORKLOAD);
+    assert_non_null(strstr(err.msg, "a shared prefix is simulated for vLLM V1's prefix cache"));
+    free(mem);
+    /* the program: one screen, one pool (docs/workload.md's example) */
+    run_result rr;
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--prompt-tokens", "2000", "--output-tokens", "200",
+                                     "--tpot-ms", "20", "--rate", "20", "--shared-prefix-tokens",
+                                     "1600", NULL},
+               &rr);
+    assert_int_equal(rr.status, 0);
+    assert_non_null(strstr(rr.out, "so the pool's 22,798 blocks beside the prefix's hold ~"));
+    assert_non_null(strstr(rr.out, "  prefix  : the shared 1,600 tokens' 100 full blocks, held "
+                                   "once and not computed again (the pool's other 22,798 for "
+                                   "the requests); 79.9% of the tokens looked up found\n"));
+    run_free(&rr);
+    expect_refused((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu",
+                                         "h100", "--prompt-tokens", "100", "--output-tokens",
+                                         "10", "--tpot-ms", "10", "--rate", "2",
+                                         "--shared-prefix-tokens", "50", NULL},
+                   "kvcalc: --shared-prefix-tokens: a shared prefix is simulated for vLLM V1's "
+                   "prefix cache on a pool of full-attention layers only (SGLang's scheduler "
+                   "keeps no such cache here)");
+    expect_refused((const char *const[]){"--prompt-tokens", "100", "--output-tokens", "10",
+                                         "--shared-prefix-tokens", "50", NULL},
+                   "--shared-prefix-tokens: applies to a simulated rate");
+}
+
 #define AZURE_TRACE KVCALC_SOURCE_DIR "/tests/fixtures/traces/AzureLLMInferenceTrace_conv.csv"
 
 static kv_status feed(kv_trace *t, const char *text, char *err, size_t cap)
@@ -1096,6 +1188,7 @@ int main(void)
         cmocka_unit_test(engine_schedulers),
         cmocka_unit_test(sglang_prefill_alone_and_retraction),
         cmocka_unit_test(sglang_pages),
+        cmocka_unit_test(vllm_prefix_cache),
         cmocka_unit_test(azure_trace_reads_whole),
         cmocka_unit_test(trace_layouts_and_errors),
         cmocka_unit_test(trace_through_the_program),

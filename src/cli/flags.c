@@ -67,6 +67,9 @@ static const kv_flag program[] = {
     WL("requests", WL_REQUESTS, ARG_INT, 1, 1e6, "N", "requests to simulate [1000]"),
     WL("headroom", WL_HEADROOM, ARG_NUM, 0, 0.99, "F",
        "share of a replica's limit kept free when counting replicas for --rate [0]"),
+    WL("shared-prefix-tokens", WL_PREFIX, ARG_INT, 0, 1048576, "N",
+       "every prompt begins with the same N tokens (a system prompt): vLLM's prefix cache "
+       "computes and holds their full blocks once [0: every prompt distinct]"),
 #undef WL
 
     /* planning */

@@ -223,6 +223,9 @@ static int take_workload(const kv_flag *f, const char *typed, const char *val, c
     case WL_CONCURRENCY:
         w->concurrency = v->i;
         break;
+    case WL_PREFIX:
+        w->shared_prefix = v->i;
+        break;
     case WL_TRACE:
         if (!val || !val[0])
             return kv_fail(err, cap, "%s: expected a trace file or - (stdin), got ''", typed);
@@ -466,7 +469,7 @@ static int check_workload(const kv_options *o, char *err, size_t cap)
                                          "drop %s", o->workload_typed[WL_CONCURRENCY],
                                o->workload_typed[not_with[i]]);
     }
-    static const int need_rate[] = {WL_ARRIVALS, WL_TTFT, WL_HEADROOM};
+    static const int need_rate[] = {WL_ARRIVALS, WL_TTFT, WL_HEADROOM, WL_PREFIX};
     for (size_t i = 0; i < sizeof need_rate / sizeof need_rate[0]; i++)
         if ((g & (1u << need_rate[i])) && !(g & (1u << WL_RATE)) && !(g & (1u << WL_TRACE)) &&
             !(g & (1u << WL_CONCURRENCY)))

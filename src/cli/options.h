@@ -67,7 +67,7 @@ typedef enum {
 /* The workload's inputs, as flags (DO_WORKLOAD). */
 typedef enum {
     WL_PROMPT, WL_OUTPUT, WL_RATE, WL_ARRIVALS, WL_TPOT, WL_TTFT, WL_SEED, WL_REQUESTS,
-    WL_HEADROOM, WL_TRACE, WL_CONCURRENCY, WL_INPUTS
+    WL_HEADROOM, WL_TRACE, WL_CONCURRENCY, WL_PREFIX, WL_INPUTS
 } kv_wl_input;
 
 /* --help's sections, in the order it prints them (--help=NAME prints one): the spec's

@@ -73,6 +73,7 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
     }
     if (o->progress)
         w.progress = show_progress;
+    st->workload_blames_prefix = w.shared_prefix > 0 && !st->sched.prefix_caching;
     kv_status rc = kv_workload_run(&st->sched, &w, scratch, have, &st->workload,
                                    &st->workload_why);
     if (o->progress)
@@ -174,8 +175,13 @@ void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o
                 typed ? typed : clients ? "--concurrency" : "--rate",
                 clients ? "clients" : "a rate", st->workload_why.msg);
     }
-    else
-        kv_fail(err, cap, "%s: %s", o->workload_typed[WL_PROMPT], st->workload_why.msg);
+    else {
+        /* the input the refusal is about: the prefix, else the lengths (or the trace) */
+        const char *typed = st->workload_blames_prefix ? o->workload_typed[WL_PREFIX]
+                            : o->workload_typed[WL_PROMPT] ? o->workload_typed[WL_PROMPT]
+                                                           : o->workload_typed[WL_TRACE];
+        kv_fail(err, cap, "%s: %s", typed ? typed : "workload", st->workload_why.msg);
+    }
 }
 
 int kv_requirement_met(const kv_requirement *q, const kv_report *rep, char *got, size_t cap)

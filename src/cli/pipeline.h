@@ -27,6 +27,7 @@ typedef struct {
     kv_error workload_why;       /* why it could not run (KV_ERR_WORKLOAD) */
     int workload_blames_engine;  /* 1: the engine's scheduler is what is missing */
     int workload_blames_step;    /* 1: the step's roofline cannot stand for it (no --tpot-ms) */
+    int workload_blames_prefix;  /* 1: the engine's simulation keeps no prefix cache */
 } kv_store;
 
 /* Computes spec s and the sections o asks for (the context table unless it is a sweep's

@@ -1569,8 +1569,17 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
     out->max_model_len = s->context;
     out->preempt_word = "preemptions";
     out->unit = "blocks";
-    out->left_out = "prefix caching (every prompt distinct), long_prefill_token_threshold, "
-                    "async scheduling; a step takes one tpot (given or estimated) whatever its "
-                    "batch";
+    /* V1's prefix cache (enable_prefix_caching, on by default): a shared prefix's full blocks
+     * are found and shared (kv_cache_manager.py get_computed_blocks, block_pool.py); the
+     * simulation holds one pool of full-attention blocks */
+    out->prefix_caching = out->n_groups == 1 && !out->group[0].fixed && out->group[0].cap_blocks == 0;
+    out->left_out = out->prefix_caching
+                        ? "prefix hits beyond --shared-prefix-tokens (other prompts distinct, a "
+                          "preempted request's own blocks not found again), "
+                          "long_prefill_token_threshold, async scheduling; a step takes one "
+                          "tpot (given or estimated) whatever its batch"
+                        : "prefix caching (every prompt distinct), long_prefill_token_threshold, "
+                          "async scheduling; a step takes one tpot (given or estimated) whatever "
+                          "its batch";
     return KV_OK;
 }

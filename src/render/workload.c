@@ -68,13 +68,25 @@ void report_workload_text(FILE *out, const kv_report *rep)
                                  : "",
                 r->truncated > 0 ? fmt_int(c, sizeof c, r->truncated, 1) : "");
     fprintf(out, "  holds   : %s %s a request on average over its steps, so the pool's %s "
-                 "%s hold ~%s at once",
+                 "%s%s hold ~%s at once",
             fmt_fixed(a, sizeof a, r->blocks_mean, 1, 1), sc->unit,
-            fmt_int(b, sizeof b, sc->pool_blocks, 1), sc->unit,
+            fmt_int(b, sizeof b, sc->pool_blocks - r->prefix_blocks, 1), sc->unit,
+            r->prefix_blocks > 0 ? " beside the prefix's" : "",
             fmt_fixed(c, sizeof c, r->fit_requests, 1, 1));
     if (sc->max_seqs > 0)
         fprintf(out, " (%s %s)", sc->max_seqs_name, fmt_int(d, sizeof d, sc->max_seqs, 1));
     fputc('\n', out);
+    if (r->prefix_blocks > 0) {
+        fprintf(out, "  prefix  : the shared %s tokens' %s full %s, held once and not "
+                     "computed again (the pool's other %s for the requests)",
+                fmt_int(a, sizeof a, w->shared_prefix, 1),
+                fmt_int(b, sizeof b, r->prefix_blocks, 1), sc->unit,
+                fmt_int(c, sizeof c, sc->pool_blocks - r->prefix_blocks, 1));
+        if (!isnan(r->prefix_hit_rate))
+            fprintf(out, "; %s%% of the tokens looked up found",
+                    fmt_fixed(d, sizeof d, r->prefix_hit_rate * 100.0, 1, 1));
+        fputc('\n', out);
+    }
     if (!r->simulated) {
         if (isnan(r->saturation_rate))
             fputs("  (give --rate for occupancy, queueing and preemptions, with --tpot-ms or a "

@@ -129,6 +129,8 @@ static const kv_field tail[] = {
     W(onset_cut, onset_cut, int, "boolean", KV_F_BOOL),
     W(replicas, replicas, int64_t, "replicas", KV_F_INT_OR_NULL),
     WI(request_steps, request_steps, "steps"),
+    WI(prefix_blocks, prefix_blocks, "blocks"),
+    WN(prefix_hit_rate, prefix_hit_rate, "fraction"),
     /* --from-metrics: what a scrape measured, and kvcalc's figure beside it */
     MT(engine, engine, kv_engine, "string", KV_F_ENGINE_NAME),
     MT(generation, generation, const char *, "string", KV_F_STR),

@@ -322,7 +322,8 @@ typedef struct {
     double arrive, first;
     int64_t computed;  /* tokens in its cache */
     int64_t gen;       /* tokens generated */
-    int64_t held;      /* blocks held */
+    int64_t held;      /* blocks held of its own */
+    int64_t shared;    /* the shared prefix's first blocks it references (prefix caching) */
     int64_t sched;     /* tokens scheduled this step */
     int state;         /* R_* */
 } req;
@@ -335,12 +336,31 @@ typedef struct {
     int64_t *run;    /* in the order admitted */
     double *hist;    /* time in each usage bin */
     size_t n;
+    /* the shared prefix's blocks (prefix caching): requests referencing each, whether its
+     * tokens are cached, and, while it is free and cached, the free blocks ahead of it in the
+     * allocator's queue */
+    int32_t *ref;
+    unsigned char *cached;
+    int64_t *ahead;
+    int64_t h, bs, prefix_tokens; /* its full blocks (0: none), their size, its tokens */
 } arena;
+
+/* A shared prefix's blocks the arena keeps state for: at most one a token. */
+#define MAX_SHARED_PREFIX (1 << 20)
+
+static size_t prefix_slots(const kv_workload *w)
+{
+    return w->shared_prefix > 0 && w->shared_prefix <= MAX_SHARED_PREFIX
+               ? (size_t)w->shared_prefix
+               : 0;
+}
 
 size_t kv_workload_scratch_bytes(const kv_workload *w)
 {
     size_t n = w->trace ? w->trace_n : (size_t)(w->requests > 0 ? w->requests : 1);
-    return n * (sizeof(req) + 2 * sizeof(int64_t)) + HIST_BINS * sizeof(double) + 64;
+    size_t h = prefix_slots(w);
+    return n * (sizeof(req) + 2 * sizeof(int64_t)) + HIST_BINS * sizeof(double) +
+           h * (sizeof(int64_t) + sizeof(int32_t) + 1) + 64;
 }
 
 typedef struct {
@@ -350,6 +370,7 @@ typedef struct {
     int cut;        /* 1: it stopped there */
     double t_lo, t_hi, w_time, run_area, wait_area, used_area, tis_sum, ttft_sum;
     double t_end;
+    double looked_up, found; /* prefix caching: tokens looked up and found at admissions */
     int64_t bin_width;
 } run_stats;
 
@@ -390,6 +411,10 @@ typedef struct {
     size_t closed_next; /* a closed loop: the next request a client sends */
     double now;         /* the step's start */
     int closed;
+    /* prefix caching: the shared prefix's full blocks, those free and cached, the block
+     * size, the prefix's tokens, and the tokens looked up and found at admissions */
+    int64_t h, n_free_cached, bs, prefix_tokens;
+    double looked_up, found;
 } sim;
 
 /* A closed loop: a client whose request ended sends the next one now. */
@@ -421,14 +446,105 @@ static int64_t wait_pop(sim *m)
     return qi;
 }
 
+/* Takes k free blocks: the allocator pops the oldest of its queue, so a free block of the
+ * shared prefix with fewer than k ahead of it is reused, and its tokens leave the cache
+ * (vLLM's FreeKVCacheBlockQueue, block_pool.py get_new_blocks: the evicted block's hash is
+ * dropped). */
+static void take_blocks(sim *m, int64_t k)
+{
+    m->free_b -= k;
+    if (m->n_free_cached == 0 || k <= 0)
+        return;
+    arena *a = m->a;
+    for (int64_t j = 0; j < m->h; j++) {
+        if (a->ref[j] != 0 || !a->cached[j])
+            continue;
+        a->ahead[j] -= k;
+        if (a->ahead[j] < 0) {
+            a->cached[j] = 0;
+            m->n_free_cached--;
+        }
+    }
+}
+
+/* A request's blocks back to the queue, the last of its chain first (vLLM frees a request's
+ * blocks reversed, so that the tail of a chain is evicted first): its own, then the shared
+ * prefix's it referenced, which stay cached, free, behind what was free before. */
+static void release(sim *m, req *q)
+{
+    arena *a = m->a;
+    m->free_b += q->held;
+    q->held = 0;
+    for (int64_t j = q->shared - 1; j >= 0; j--) {
+        if (--a->ref[j] == 0) {
+            a->ahead[j] = m->free_b;
+            m->free_b++;
+            m->n_free_cached++;
+        }
+    }
+    q->shared = 0;
+}
+
 /* Frees a running request's cache: it waits again with nothing computed (its generated
  * tokens are recomputed with its prompt when it runs again). */
 static void evict(sim *m, req *v)
 {
-    m->free_b += v->held;
-    v->held = v->computed = v->sched = 0;
+    release(m, v);
+    v->computed = v->sched = 0;
     v->state = R_WAITING;
     m->rs->preemptions++;
+}
+
+/* The shared prefix's leading cached blocks a request of n tokens finds (vLLM's
+ * find_longest_cache_hit: at most (n - 1) // block_size, so one token is always computed),
+ * and how many of them are free (they leave the queue when it takes them). */
+static int64_t prefix_hit(const sim *m, int64_t n, int64_t *free_among)
+{
+    int64_t k = 0, e = 0, most = m->h;
+    if (m->h == 0)
+        return *free_among = 0;
+    if ((n - 1) / m->bs < most)
+        most = (n - 1) / m->bs;
+    while (k < most && m->a->cached[k]) {
+        e += m->a->ref[k] == 0;
+        k++;
+    }
+    *free_among = e;
+    return k;
+}
+
+/* A waiting request takes its k cached prefix blocks: the free ones leave the middle of the
+ * queue, so the free cached blocks behind each are one nearer its head. */
+static void take_hit(sim *m, req *q, int64_t k)
+{
+    arena *a = m->a;
+    for (int64_t j = 0; j < k; j++) {
+        if (a->ref[j]++ != 0)
+            continue;
+        int64_t at = a->ahead[j];
+        m->free_b--;
+        m->n_free_cached--;
+        for (int64_t i = 0; i < m->h; i++)
+            if (a->ref[i] == 0 && a->cached[i] && a->ahead[i] > at)
+                a->ahead[i]--;
+    }
+    q->shared = k;
+    q->computed = k * m->bs;
+}
+
+/* After a step: the full blocks of the shared prefix a request computed enter the cache
+ * (cache_full_blocks), the first copy of each; they are shared from then on. */
+static void cache_prefix(sim *m, req *q)
+{
+    arena *a = m->a;
+    while (q->shared < m->h && (q->shared + 1) * m->bs <= q->computed &&
+           (q->shared + 1) * m->bs <= m->prefix_tokens && (q->shared + 1) * m->bs <= q->p &&
+           !a->cached[q->shared] && q->held > 0) {
+        a->cached[q->shared] = 1;
+        a->ref[q->shared] = 1;
+        q->held--;
+        q->shared++;
+    }
 }
 
 static void run_push(sim *m, int64_t qi, int64_t held, int64_t want)
@@ -436,7 +552,7 @@ static void run_push(sim *m, int64_t qi, int64_t held, int64_t want)
     req *q = &m->a->r[qi];
     q->state = R_RUNNING;
     q->held = held;
-    m->free_b -= held;
+    take_blocks(m, held);
     q->sched = want;
     m->a->run[m->nrun++] = qi;
 }
@@ -468,7 +584,7 @@ static void schedule_paged(sim *m, int slots)
         }
         if (want > budget && pass == 1)
             want = budget;
-        int64_t need = held_at(sc, q->computed + want) - q->held;
+        int64_t need = held_at(sc, q->computed + want) - q->held - q->shared;
         if (need > m->free_b && sc->unified_fail_all) { /* every processing slot fails */
             for (int64_t k = 0; k < m->nrun; k++) {
                 req *v = &a->r[a->run[k]];
@@ -493,7 +609,7 @@ static void schedule_paged(sim *m, int slots)
         }
         if (self)
             break;
-        m->free_b -= need;
+        take_blocks(m, need);
         q->held += need;
         q->sched = want;
         budget -= want;
@@ -506,11 +622,13 @@ static void schedule_paged(sim *m, int slots)
     while (!slots && !preempted && m->wcount > 0 && budget > 0 &&
            (sc->max_seqs == 0 || m->nrun < sc->max_seqs)) {
         req *q = &a->r[a->wait[m->whead]];
-        int64_t want = q->p + q->gen;
+        /* a prefix cache: its leading cached blocks need no computing and no new blocks */
+        int64_t free_hit, hit = prefix_hit(m, q->p + q->gen, &free_hit);
+        int64_t want = q->p + q->gen - hit * m->bs;
         if (want > budget)
             want = budget;
-        int64_t need = held_at(sc, want);
-        if (need > m->free_b) {
+        int64_t need = held_at(sc, hit * m->bs + want) - hit;
+        if (need > m->free_b - free_hit) {
             if (m->nrun == 0) { /* it cannot fit an empty cache: refused */
                 q->state = R_REFUSED;
                 wait_pop(m);
@@ -519,6 +637,11 @@ static void schedule_paged(sim *m, int slots)
                 continue;
             }
             break;
+        }
+        if (m->h > 0) {
+            m->looked_up += (double)(q->p + q->gen);
+            m->found += (double)(hit * m->bs);
+            take_hit(m, q, hit);
         }
         run_push(m, wait_pop(m), need, want);
     }
@@ -683,12 +806,16 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
     rs->rate = x;
     rs->bin_width = sc->pool_blocks / HIST_BINS + 1;
     sim m = {.sc = sc, .a = a, .rs = rs, .n = n, .free_b = sc->pool_blocks,
-             .ratio = sc->ratio_init};
+             .ratio = sc->ratio_init, .h = a->h, .bs = a->bs, .prefix_tokens = a->prefix_tokens};
     m.closed = clients > 0;
+    if (m.h > 0) { /* a cold cache */
+        memset(a->ref, 0, (size_t)m.h * sizeof *a->ref);
+        memset(a->cached, 0, (size_t)m.h);
+    }
     for (size_t i = 0; i < n; i++) {
         req *q = &a->r[i];
         q->arrive = m.closed ? INFINITY : q->unit / x;
-        q->computed = q->gen = q->held = q->sched = 0;
+        q->computed = q->gen = q->held = q->shared = q->sched = 0;
         q->first = 0;
         q->state = q->state == R_REFUSED ? R_REFUSED : R_LATER;
         m.done += q->state == R_REFUSED;
@@ -771,12 +898,13 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
             if (q->sched > 0) {
                 q->computed += q->sched;
                 q->sched = 0;
+                if (m.h > 0)
+                    cache_prefix(&m, q);
                 if (q->computed == q->p + q->gen) {
                     if (++q->gen == 1)
                         q->first = t;
                     if (q->gen == q->o) {
-                        m.free_b += q->held;
-                        q->held = 0;
+                        release(&m, q);
                         finish(rs, q, t);
                         m.done++;
                         client_free(&m, t);
@@ -789,6 +917,8 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
         m.nrun = kept;
     }
     rs->t_end = t;
+    rs->looked_up = m.looked_up;
+    rs->found = m.found;
 }
 
 /* The onset search's runs: one budget of request-steps for all of them, each counted and
@@ -880,6 +1010,14 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         return refuse(why, "a rate needs the time of one decode step (tpot)%s", "", 0);
     if (w->rate > 0 && w->concurrency > 0)
         return refuse(why, "a rate or a closed loop of clients, not both%s", "", 0);
+    if (w->shared_prefix < 0 || w->shared_prefix > MAX_SHARED_PREFIX)
+        return refuse(why, "a shared prefix of 0 to 1,048,576 tokens%s", "", 0);
+    if (w->shared_prefix > 0 &&
+        (!sc->prefix_caching || sc->kind != KV_SCHED_PAGED || sc->n_groups != 1 ||
+         sc->group[0].fixed || sc->group[0].cap_blocks > 0))
+        return refuse(why, "a shared prefix is simulated for vLLM V1's prefix cache on a pool "
+                           "of full-attention layers only (%s's scheduler keeps no such cache "
+                           "here)", sc->engine_title ? sc->engine_title : "this", 0);
     arena a;
     char *base = (char *)scratch;
     a.hist = (double *)base;
@@ -887,9 +1025,15 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     a.wait = (int64_t *)(a.r + n);
     a.run = a.wait + n;
     a.n = n;
+    a.bs = sc->group[0].block_size > 0 ? sc->group[0].block_size : 1;
+    a.prefix_tokens = w->shared_prefix;
+    a.h = w->shared_prefix / a.bs;
+    a.ahead = a.run + n;
+    a.ref = (int32_t *)(a.ahead + a.h);
+    a.cached = (unsigned char *)(a.ref + a.h);
     /* lengths and arrivals at rate 1, from the seed (or the trace) */
     uint64_t rng = w->seed;
-    double span = 0, psum = 0, osum = 0, steps_sum = 0;
+    double span = 0, psum = 0, osum = 0, steps_sum = 0, hitsum = 0;
     int64_t kept = 0;
     if (w->trace && w->arrivals == KV_ARRIVE_TRACE) {
         span = w->trace[n - 1].arrival_s - w->trace[0].arrival_s;
@@ -951,6 +1095,11 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         psum += (double)q->p;
         osum += (double)q->o;
         steps_sum += block_steps(sc, q->p, q->o);
+        if (a.h > 0) { /* its shared blocks are held once, by the pool, and never computed */
+            int64_t hb = (q->p - 1) / a.bs < a.h ? (q->p - 1) / a.bs : a.h;
+            steps_sum -= (double)q->o * (double)hb;
+            hitsum += (double)(hb * a.bs);
+        }
     }
     out->requests = (int64_t)n;
     if (kept == 0)
@@ -959,7 +1108,14 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     out->prompt_mean = psum / (double)kept;
     out->output_mean = osum / (double)kept;
     out->blocks_mean = steps_sum / osum;
-    double cap = (double)sc->pool_blocks / out->blocks_mean;
+    out->prefix_blocks = a.h;
+    out->prefix_hit_rate = NAN;
+    /* the pool less the shared prefix, held once; the prompt tokens a request computes */
+    double pool = (double)(sc->pool_blocks - a.h), computed_prompt = (psum - hitsum) / (double)kept;
+    if (!(pool > 0))
+        return refuse(why, "the shared prefix's %s%.0f blocks fill the whole pool", "",
+                      (double)a.h);
+    double cap = pool / out->blocks_mean;
     if (sc->max_seqs > 0 && cap > (double)sc->max_seqs)
         cap = (double)sc->max_seqs;
     out->fit_requests = cap;
@@ -993,14 +1149,13 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
             ts = step_holding(rf, (double)sc->max_seqs * out->blocks_mean);
             cs = prefill_per_token(&step, ts * 1000.0);
         }
-        out->kv_cliff_rate = (double)sc->pool_blocks /
-                             (mean_steps * tk + (double)sc->pool_blocks * out->prompt_mean * ck);
+        out->kv_cliff_rate = pool / (mean_steps * tk + pool * computed_prompt * ck);
         if (sc->max_seqs > 0)
             out->seq_cliff_rate =
                 (double)sc->max_seqs /
-                (out->output_mean * ts + (double)sc->max_seqs * out->prompt_mean * cs);
+                (out->output_mean * ts + (double)sc->max_seqs * computed_prompt * cs);
         if (c > 0)
-            out->prefill_cliff_rate = 1.0 / (out->prompt_mean * c);
+            out->prefill_cliff_rate = 1.0 / (computed_prompt * c);
         /* the lowest of the three binds (NaN: that limit does not apply) */
         const double limits[] = {out->kv_cliff_rate, out->seq_cliff_rate, out->prefill_cliff_rate};
         const char *const names[] = {"kv_cache", sc->max_seqs_name, "prefill"};
@@ -1039,6 +1194,8 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         out->littles_law_requests = out->rate * out->time_in_system_s;
     }
     out->preemptions_per_s = rs.t_end > 0 ? (double)rs.preemptions / rs.t_end : 0;
+    if (a.h > 0 && rs.looked_up > 0)
+        out->prefix_hit_rate = rs.found / rs.looked_up;
     if (w->concurrency > 0) /* a closed loop has no arrival rate to scan */
         return KV_OK;
     /* the onset: the lowest rate that preempts, on the same lengths and gaps (common random
