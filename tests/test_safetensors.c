@@ -19,6 +19,7 @@
 
 #include "kvcalc.h"
 #include "run.h"
+#include "safetensors.h" /* src/model: the two ways through a header and an index */
 #include "st_writer.h"
 
 #define LABEL "t.safetensors"
@@ -600,6 +601,396 @@ static void index_names(void **state)
     free(big);
 }
 
+/* ---- the one-pass readers and the token readers (issue 22) ----
+ *
+ * A header or an index as the hub's libraries write it is read in one pass; anything else by
+ * the tokens. Each input below is read both ways (kv_safetensors_read_ways,
+ * kv_index_shards): the same status, figures, names and message, and the one-pass way taken
+ * where it should be. Spellings of the same tensors that send one to each way must give the
+ * same totals - which a one-pass reader that counted wrong would not. */
+
+static void info_equal(const kv_safetensors_info *a, const kv_safetensors_info *b)
+{
+    for (int p = 0; p < KV_PARTS; p++) {
+        assert_int_equal(a->bytes[p], b->bytes[p]);
+        assert_int_equal(a->elements[p], b->elements[p]);
+        assert_int_equal(a->params[p], b->params[p]);
+    }
+    assert_int_equal(a->packed_bytes, b->packed_bytes);
+    assert_int_equal(a->scale_bytes, b->scale_bytes);
+    assert_int_equal(a->tensors, b->tensors);
+    assert_int_equal(a->files, b->files);
+    assert_int_equal(a->header_bytes, b->header_bytes);
+}
+
+/* The header text json (padded with spaces to a multiple of 8, as safetensors pads it) and
+ * `data` bytes of data, read both ways; returns whether the one-pass reader gave the answer,
+ * its figures in *st and its status in *rc. */
+static int both_ways(const char *json, uint64_t data, int64_t layers, kv_safetensors_info *st,
+                     int *rc)
+{
+    size_t jl = strlen(json), padded = (jl + 7) / 8 * 8, len;
+    char *text = malloc(padded + 1);
+    assert_non_null(text);
+    memcpy(text, json, jl);
+    memset(text + jl, ' ', padded - jl);
+    text[padded] = '\0';
+    unsigned char *p = raw_header(text, padded, &len);
+    kv_safetensors_info a, b;
+    char ea[512] = "", eb[512] = "";
+    int fast = -1, tokens = -1;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    int ra = kv_safetensors_read_ways(p, len, len + data, LABEL, layers, 1, &fast, &a, ea,
+                                      sizeof ea);
+    int rb = kv_safetensors_read_ways(p, len, len + data, LABEL, layers, 0, &tokens, &b, eb,
+                                      sizeof eb);
+    assert_int_equal(tokens, 0);
+    assert_int_equal(ra, rb);
+    assert_string_equal(ea, eb);
+    info_equal(&a, &b);
+    if (fast)
+        assert_int_equal(ra, KV_OK); /* it only ever answers with figures */
+    free(p);
+    free(text);
+    *st = a;
+    *rc = ra;
+    return fast;
+}
+
+/* One tensor of a test header: its name, dtype, shape (up to 4 dimensions, -1 ending it). */
+typedef struct {
+    const char *name, *dtype;
+    int shape[5];
+} st_case;
+
+/* Spellings of one tensor list: how the header is written. */
+enum {
+    SP_COMPACT = 1,   /* as safetensors writes it: no space */
+    SP_SPACED = 2,    /* as Python's json.dumps: ", " and ": " */
+    SP_ORDER = 4,     /* each object's keys as shape, data_offsets, dtype */
+    SP_REVERSED = 8,  /* the entries in reverse: offsets out of order */
+    SP_ESCAPED = 16,  /* each name's first '.' as \u002e */
+    SP_EXTRA_LAST = 32, /* the last tensor with one more key ("extra": [1]) */
+    SP_META = 64      /* a __metadata__ first ({"format": "pt"}) */
+};
+
+#define ENTRY_MAX 640 /* one entry: a name (300), its dtype, shape and offsets (260) */
+
+/* The header of those tensors (offsets given out in list order), spelled so; *data: the
+ * data section's size. malloc'ed. */
+static char *spell(const st_case *t, size_t n, unsigned how, uint64_t *data)
+{
+    size_t cap = 256 + n * ENTRY_MAX, len = 0;
+    char *out = malloc(cap), **entry = malloc(n * sizeof *entry);
+    const char *comma = how & SP_SPACED ? ", " : ",", *colon = how & SP_SPACED ? ": " : ":";
+    assert_non_null(out);
+    assert_non_null(entry);
+    uint64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        char name[300], shape[100] = "", offs[64], dt[40], sh[120], of[100];
+        uint64_t el = 1;
+        const char *dot = strchr(t[i].name, '.');
+        if ((how & SP_ESCAPED) && dot)
+            snprintf(name, sizeof name, "%.*s\\u002e%s", (int)(dot - t[i].name), t[i].name,
+                     dot + 1);
+        else
+            snprintf(name, sizeof name, "%s", t[i].name);
+        for (int d = 0; t[i].shape[d] >= 0; d++) {
+            snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%d",
+                     d ? comma : "", t[i].shape[d]);
+            el *= (uint64_t)t[i].shape[d];
+        }
+        uint64_t bytes = sw_bytes(t[i].dtype, el);
+        snprintf(offs, sizeof offs, "%llu%s%llu", (unsigned long long)at, comma,
+                 (unsigned long long)(at + bytes));
+        at += bytes;
+        snprintf(dt, sizeof dt, "\"dtype\"%s\"%s\"", colon, t[i].dtype);
+        snprintf(sh, sizeof sh, "\"shape\"%s[%s]", colon, shape);
+        snprintf(of, sizeof of, "\"data_offsets\"%s[%s]", colon, offs);
+        entry[i] = malloc(ENTRY_MAX);
+        assert_non_null(entry[i]);
+        if (how & SP_ORDER)
+            snprintf(entry[i], ENTRY_MAX, "\"%s\"%s{%s%s%s%s%s%s}", name, colon, sh, comma, of,
+                     comma, dt, (how & SP_EXTRA_LAST) && i + 1 == n ? ",\"extra\":[1]" : "");
+        else
+            snprintf(entry[i], ENTRY_MAX, "\"%s\"%s{%s%s%s%s%s%s}", name, colon, dt, comma, sh,
+                     comma, of, (how & SP_EXTRA_LAST) && i + 1 == n ? ",\"extra\":[1]" : "");
+    }
+    len += (size_t)snprintf(out + len, cap - len, "{");
+    if (how & SP_META)
+        len += (size_t)snprintf(out + len, cap - len, "\"__metadata__\"%s{\"format\"%s\"pt\"}%s",
+                                colon, colon, n ? comma : "");
+    for (size_t k = 0; k < n; k++) {
+        size_t i = how & SP_REVERSED ? n - 1 - k : k;
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", k ? comma : "", entry[i]);
+        free(entry[i]);
+    }
+    snprintf(out + len, cap - len, "}");
+    free(entry);
+    *data = at;
+    return out;
+}
+
+/* Every part, role and dtype, in runs of a dtype and changing: spelled every way, the same
+ * figures, and by hand. */
+static void one_pass_spellings(void **state)
+{
+    (void)state;
+    static const st_case t[] = {
+        {"model.embed_tokens.weight", "BF16", {16, 8, -1}},                /* 256 B */
+        {"model.layers.0.self_attn.q_proj.weight", "BF16", {8, 8, -1}},    /* 128 */
+        {"model.layers.0.mlp.down_proj.qweight", "I32", {4, 8, -1}},       /* 128, 256 p */
+        {"model.layers.0.mlp.down_proj.scales", "F16", {1, 64, -1}},       /* 128, 0 p */
+        {"model.layers.1.mlp.experts.gate_up_proj_blocks", "U8", {2, 4, 16, -1}}, /* 128 */
+        {"model.layers.1.mlp.experts.gate_up_proj_scales", "U8", {2, 4, -1}},     /* 8 */
+        {"model.layers.1.x.f4", "F4", {2, 4, -1}},                         /* 4 */
+        {"model.layers.1.x.f6", "F6_E2M3", {4, -1}},                       /* 3 */
+        {"model.layers.1.x.f8", "F8_E4M3", {3, -1}},                       /* 3 */
+        {"model.layers.2.eh_proj.weight", "BF16", {4, 2, -1}},             /* 16, MTP */
+        {"mtp.fc.weight", "F32", {2, -1}},                                 /* 8, MTP */
+        {"model.visual.blocks.0.attn.qkv.weight", "F16", {3, 3, -1}},      /* 18, vision */
+        {"audio_tower.conv1.weight", "F16", {5, -1}},                      /* 10, audio */
+        {"model.norm.weight", "F32", {8, -1}},                             /* 32 */
+        {"model.layers.0.empty", "BOOL", {0, 7, -1}},                      /* 0 */
+        {"lm_head.scalar", "F64", {-1}},                                   /* 8 */
+    };
+    const size_t n = sizeof t / sizeof t[0];
+    static const unsigned fast_ways[] = {SP_COMPACT, SP_COMPACT | SP_META, SP_SPACED,
+                                         SP_SPACED | SP_META, SP_ORDER, SP_REVERSED,
+                                         SP_ORDER | SP_REVERSED | SP_SPACED | SP_META};
+    static const unsigned token_ways[] = {SP_ESCAPED, SP_ESCAPED | SP_SPACED | SP_META,
+                                          SP_EXTRA_LAST, SP_EXTRA_LAST | SP_REVERSED};
+    kv_safetensors_info want, st;
+    uint64_t data;
+    int rc;
+    char *json = spell(t, n, SP_COMPACT, &data);
+    assert_int_equal(both_ways(json, data, 2, &want, &rc), 1);
+    free(json);
+    assert_int_equal(want.tensors, 16);
+    assert_int_equal(want.bytes[KV_PART_LANGUAGE],
+                     256 + 128 + 128 + 128 + 128 + 8 + 4 + 3 + 3 + 32 + 0 + 8);
+    assert_int_equal(want.params[KV_PART_LANGUAGE],
+                     128 + 64 + 256 + 0 + 256 + 0 + 8 + 4 + 3 + 8 + 0 + 1);
+    assert_int_equal(want.bytes[KV_PART_MTP], 16 + 8);
+    assert_int_equal(want.bytes[KV_PART_VISION], 18);
+    assert_int_equal(want.bytes[KV_PART_AUDIO], 10);
+    assert_int_equal(want.packed_bytes, 128 + 128);
+    assert_int_equal(want.scale_bytes, 128 + 8);
+    for (size_t i = 0; i < sizeof fast_ways / sizeof fast_ways[0]; i++) {
+        json = spell(t, n, fast_ways[i], &data);
+        if (both_ways(json, data, 2, &st, &rc) != 1)
+            fail_msg("not read in one pass: %s", json);
+        want.header_bytes = st.header_bytes; /* the spellings differ in length only */
+        info_equal(&st, &want);
+        free(json);
+    }
+    for (size_t i = 0; i < sizeof token_ways / sizeof token_ways[0]; i++) {
+        json = spell(t, n, token_ways[i], &data);
+        if (both_ways(json, data, 2, &st, &rc) != 0)
+            fail_msg("read in one pass: %s", json);
+        /* the one-pass reader counted 15 tensors before it gave up on the last: none of
+         * them may stay counted */
+        want.header_bytes = st.header_bytes;
+        info_equal(&st, &want);
+        free(json);
+    }
+}
+
+/* A number below m from a fixed generator (a 64-bit LCG's high bits). */
+static unsigned next_below(uint64_t *seed, unsigned m)
+{
+    *seed = *seed * 6364136223846793005u + 1442695040888963407u;
+    return (unsigned)((*seed >> 33) % m);
+}
+
+/* Random tensor lists (a fixed generator), each spelled a random way: both ways agree,
+ * and the one-pass way reads every plain spelling. */
+static void one_pass_random(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "model.layers.%u.mlp.experts.%u.up_proj.weight", "model.layers.%u.attn.qweight%u",
+        "model.layers.%u.x.weight_scale_inv%u", "vision_tower.%u.blocks.%u.w",
+        "mtp.%u.fc.%u", "layers.%u.%u.w_blocks", "audio_tower.%u.conv%u", "model.mtp.%u.%u"};
+    static const char *const dtypes[] = {"BOOL", "F4", "F6_E3M2", "U8", "I8", "F8_E5M2",
+                                         "F8_E8M0", "I16", "U16", "F16", "BF16", "I32",
+                                         "U32", "F32", "C64", "F64", "I64", "U64"};
+    uint64_t seed = 22;
+#define NEXT(m) next_below(&seed, m)
+    for (int round = 0; round < 300; round++) {
+        st_case t[40];
+        char name[40][120];
+        size_t n = (size_t)NEXT(40);
+        for (size_t i = 0; i < n; i++) {
+            const char *form = names[NEXT(8)];
+            unsigned x = NEXT(6), y = NEXT(100);
+            snprintf(name[i], sizeof name[i], form, x, y);
+            t[i].name = name[i];
+            t[i].dtype = dtypes[NEXT(18)];
+            int nd = (int)NEXT(4);
+            if (nd == 0 && t[i].dtype[0] == 'F' && (t[i].dtype[1] == '4' || t[i].dtype[1] == '6'))
+                nd = 1; /* one F4 or F6 element is no whole byte */
+            for (int d = 0; d < nd; d++)
+                t[i].shape[d] = 4 * (int)NEXT(3); /* 0, 4, 8: F4 and F6 fill whole bytes */
+            t[i].shape[nd] = -1;
+        }
+        unsigned how = (unsigned)NEXT(128);
+        uint64_t data;
+        kv_safetensors_info st;
+        int rc;
+        char *json = spell(t, n, how, &data);
+        int fast = both_ways(json, data, 3, &st, &rc);
+        assert_int_equal(rc, KV_OK);
+        int plain = !(how & SP_EXTRA_LAST && n > 0) && !(how & SP_ESCAPED && n > 0);
+        if (fast != plain)
+            fail_msg("one pass %d for %s", fast, json);
+        free(json);
+    }
+#undef NEXT
+}
+
+/* What the one-pass reader gives up on: the token reader's answer, its message. */
+static void one_pass_gives_up(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json;
+        uint64_t data;
+    } h[] = {
+        {"{}", 0}, /* read in one pass, below */
+        {"{}", 8},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]},}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4,],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[04],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4.0],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4e0],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[-0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[18446744073709551616],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[18446744073709551620],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,18446744073709551620]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U16\",\"shape\":[9223372036854775808],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,1]}}", 1},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,5]}}", 5},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[4,0]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}", 3},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}", 5},
+        {"{\"a\":{\"dtype\":\"u8\",\"shape\":[4],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4],\"dtype\":\"U8\"}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4],\"dtype\":\"I8\"}}", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4]}}", 4},
+        {"{\"a\":{\"dtype\":\"U\\u0038\",\"shape\":[4],\"data_offsets\":[0,4]}}", 4},
+        {"{\"a\\u0000b\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}", 4},
+        {"{\"\xc3\xa9\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}", 4},
+        {"{\"\\u005f_metadata__\":{\"format\":\"pt\"},\"a\":{\"dtype\":\"U8\",\"shape\":[4],"
+         "\"data_offsets\":[0,4]}}", 4},
+        {"{\"__metadata__\":{\"f\":\"a\\\"b\"}}", 0},
+        {"{\"__metadata__\":{\"f\":1}}", 0},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},\"b\":{\"dtype\":\"U8\","
+         "\"shape\":[2],\"data_offsets\":[1,3]}}", 3},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},\"b\":{\"dtype\":\"U8\","
+         "\"shape\":[2],\"data_offsets\":[3,5]}}", 5},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}x", 4},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}", 4},
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
+        kv_safetensors_info st;
+        int rc;
+        int fast = both_ways(h[i].json, h[i].data, 0, &st, &rc);
+        if (fast != (i == 0))
+            fail_msg("one pass %d for %s", fast, h[i].json);
+    }
+    /* a long name: the token reader cuts it for the parts, so it reads it */
+    char big[700];
+    snprintf(big, sizeof big, "{\"%0600d\":{\"dtype\":\"U8\",\"shape\":[4],"
+             "\"data_offsets\":[0,4]}}", 0);
+    kv_safetensors_info st;
+    int rc;
+    assert_int_equal(both_ways(big, 4, 0, &st, &rc), 0);
+    assert_int_equal(rc, KV_OK);
+}
+
+/* An index both ways: the same names (joined by '|' into names) and message; returns
+ * whether the one-pass reader gave them. */
+static int index_both(const char *text, char *names, size_t cap, char *err, size_t errcap)
+{
+    char **a = NULL, **b = NULL, eb[512] = "";
+    int fast = -1, tokens = -1;
+    err[0] = names[0] = '\0';
+    long na = kv_index_shards(text, strlen(text), "i.json", 1, &fast, &a, err, errcap);
+    long nb = kv_index_shards(text, strlen(text), "i.json", 0, &tokens, &b, eb, sizeof eb);
+    assert_int_equal(tokens, 0);
+    assert_int_equal(na, nb);
+    assert_string_equal(err, eb);
+    if (fast)
+        assert_true(na >= 0);
+    for (long i = 0; i < na; i++) {
+        assert_string_equal(a[i], b[i]);
+        snprintf(names + strlen(names), cap - strlen(names), "%s%s", i ? "|" : "", a[i]);
+        free(a[i]);
+        free(b[i]);
+    }
+    free(a);
+    free(b);
+    return fast;
+}
+
+static void one_pass_index(void **state)
+{
+    (void)state;
+    char names[512], err[512];
+    static const struct {
+        const char *text, *names; /* names NULL: refused */
+        int fast;
+    } c[] = {
+        {"{\"metadata\": {\"total_size\": 29640}, \"weight_map\": {\"a\": \"s-2\", \"b\": \"s-2\", "
+         "\"c\": \"s-1\", \"d\": \"s-1\"}}", "s-1|s-2", 1},
+        /* interleaved: each shard again after another */
+        {"{\"weight_map\":{\"a\":\"s-1\",\"b\":\"s-2\",\"c\":\"s-1\",\"d\":\"s-3\",\"e\":\"s-2\"},"
+         "\"metadata\":{\"total_size\":1,\"format\":\"pt\"}}", "s-1|s-2|s-3", 1},
+        /* a name that starts as the one before it, or is it with more */
+        {"{\"weight_map\":{\"a\":\"s-1\",\"b\":\"s-10\",\"c\":\"s-1\",\"d\":\"s-\"}}",
+         "s-|s-1|s-10", 1},
+        {"{\"weight_map\": {}}", "", 1},
+        /* escapes: the tokens; the same names */
+        {"{\"weight_map\": {\"a\": \"s\\u002d1\", \"b\": \"s-1\", \"c\": \"s-2\"}}", "s-1|s-2", 0},
+        {"{\"weight_map\": {\"a\\u0062\": \"s-1\"}}", "s-1", 0},
+        {"{\"metadata\": {\"total_size\": 1.5}, \"weight_map\": {\"a\": \"s-1\"}}", "s-1", 0},
+        {"{\"metadata\": {\"x\": {\"y\": []}}, \"weight_map\": {\"a\": \"s-1\"}}", "s-1", 0},
+        /* weight_map twice: the last one */
+        {"{\"weight_map\": {\"a\": \"s-1\"}, \"weight_map\": {\"a\": \"s-2\"}}", "s-2", 0},
+        /* refused, as the tokens refuse them */
+        {"{\"weight_map\": {\"a\": \"s-1\", \"b\": \"../s-1\"}}", NULL, 0},
+        {"{\"weight_map\": {\"a\": \"s-1\", \"b\": \"s/1\"}}", NULL, 0},
+        {"{\"weight_map\": {\"a\": \"s-1\", \"b\": \"\"}}", NULL, 0},
+        {"{\"weight_map\": {\"a\": \"s-1\", \"b\": 1}}", NULL, 0},
+        {"{\"weight_map\": {\"a\": \"s\\u00001\"}}", NULL, 0},
+        {"{\"weight_map\": {\"a\": \"s-1\",}}", NULL, 0},
+        {"{\"weight_map\": {\"a\": \"s-1\"}} x", NULL, 0},
+        {"{\"metadata\": {}}", NULL, 0},
+        {"{\"weight_map\": 3}", NULL, 0},
+        {"\xEF\xBB\xBF{\"weight_map\": {}}", NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        int fast = index_both(c[i].text, names, sizeof names, err, sizeof err);
+        if (fast != c[i].fast || (c[i].names ? strcmp(names, c[i].names) != 0 : !err[0]))
+            fail_msg("%s: one pass %d, names '%s', '%s'", c[i].text, fast, names, err);
+    }
+    /* 3,000 entries over 7 shards in turn: one pass, the 7 names */
+    size_t cap = 3000 * 40 + 100, n = 0;
+    char *big = malloc(cap);
+    assert_non_null(big);
+    n += (size_t)snprintf(big + n, cap - n, "{\"weight_map\": {");
+    for (int i = 0; i < 3000; i++)
+        n += (size_t)snprintf(big + n, cap - n, "%s\"t.%d\": \"m-%d\"", i ? ", " : "", i,
+                              (i * 5) % 7);
+    snprintf(big + n, cap - n, "}}");
+    assert_int_equal(index_both(big, names, sizeof names, err, sizeof err), 1);
+    assert_string_equal(names, "m-0|m-1|m-2|m-3|m-4|m-5|m-6");
+    free(big);
+}
+
 /* One file from disk: its header only; short, lying and missing files. */
 static void load_file(void **state)
 {
@@ -871,6 +1262,8 @@ int main(void)
         cmocka_unit_test(bad_lengths),      cmocka_unit_test(bad_json),
         cmocka_unit_test(bad_tensors),      cmocka_unit_test(truncated_everywhere),
         cmocka_unit_test(load_file),
+        cmocka_unit_test(one_pass_spellings), cmocka_unit_test(one_pass_random),
+        cmocka_unit_test(one_pass_gives_up), cmocka_unit_test(one_pass_index),
         cmocka_unit_test(folders),          cmocka_unit_test(index_names),
         cmocka_unit_test(gguf_folder),
         cmocka_unit_test(hf_cache),         cmocka_unit_test(binary),

@@ -5,7 +5,9 @@
  * Hugging Face hub cache. Only headers are read, each shard once.
  */
 #include "config.h"
+#include "json_scan.h"
 #include "kvcalc_json.h"
+#include "safetensors.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -122,10 +124,12 @@ static int by_string(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A shard name from weight_map must be a plain file of this folder: no '/', no "..". */
+/* A shard name from weight_map (its n bytes, decoded) must be a plain file of this folder:
+ * no NUL (a \u0000 would cut the path), no '/', no "..". */
 static int plain_file_name(const char *s, size_t n)
 {
-    return n > 0 && strlen(s) == n && !strchr(s, '/') && !strchr(s, '\\') && s[0] != '.';
+    return n > 0 && !memchr(s, '\0', n) && !memchr(s, '/', n) && !memchr(s, '\\', n) &&
+           s[0] != '.';
 }
 
 /* The distinct shard names seen so far: the names (malloc'ed) and an open-addressing table
@@ -200,6 +204,27 @@ static int set_add(name_set *ns, char *s, size_t h)
     return 0;
 }
 
+static void set_free(name_set *ns)
+{
+    free_names(ns->v, (long)ns->n);
+    free(ns->slot);
+    free(ns->hash);
+}
+
+/* The set's names, sorted (one header read per shard, however many tensors, in the order of
+ * their names), as the caller's malloc'ed array; the rest of the set freed. -1 out of
+ * memory (the set freed). */
+static long set_sorted(name_set *ns, char ***out)
+{
+    free(ns->slot);
+    free(ns->hash);
+    if (!ns->v && !(ns->v = malloc(sizeof *ns->v))) /* an empty map: an empty list */
+        return -1;
+    qsort(ns->v, ns->n, sizeof *ns->v, by_string);
+    *out = ns->v;
+    return (long)ns->n;
+}
+
 /* The distinct shard names of weight_map (object token wm), sorted, malloc'ed. An entry whose
  * bytes are those of the entry before it (the usual case: the map is sorted by tensor, the
  * shards in runs) is the same shard; one without escapes is looked up by its bytes as
@@ -229,9 +254,7 @@ static long shard_names(const char *text, size_t len, const kv_json_tok *t, size
             kv_json_string_decode(text, val, s, need);
         if (!s || !plain_file_name(s, need - 1)) {
             free(s);
-            free_names(ns.v, (long)ns.n);
-            free(ns.slot);
-            free(ns.hash);
+            set_free(&ns);
             json_fail(shown, text, len, val->start, "weight_map: ",
                       val->type != KV_JSON_STRING ? "a shard must be a file name (a string)"
                                                : "a shard must be a file of this folder",
@@ -242,24 +265,16 @@ static long shard_names(const char *text, size_t len, const kv_json_tok *t, size
         if (ns.slots && set_find(&ns, s, need - 1, h)) {
             free(s);
         } else if (set_add(&ns, s, h) < 0) {
-            free_names(ns.v, (long)ns.n);
-            free(ns.slot);
-            free(ns.hash);
+            set_free(&ns);
             snprintf(err, errcap, "%s: out of memory", shown);
             return -1;
         }
         have_last = 1, last_at = val->start, last_len = rl;
     }
-    free(ns.slot);
-    free(ns.hash);
-    if (!ns.v && !(ns.v = malloc(sizeof *ns.v))) { /* an empty map: an empty list */
+    long n = set_sorted(&ns, out);
+    if (n < 0)
         snprintf(err, errcap, "%s: out of memory", shown);
-        return -1;
-    }
-    /* one header read per shard, however many tensors, in the order of their names */
-    qsort(ns.v, ns.n, sizeof *ns.v, by_string);
-    *out = ns.v;
-    return (long)ns.n;
+    return n;
 }
 
 /* Tokenizes an index file; the token array grows as the file needs. */
@@ -273,6 +288,167 @@ static long index_tokens(const char *text, size_t len, const char *shown, kv_jso
     return used;
 }
 
+/* ---- an index in one pass ----
+ *
+ * A 100,000-tensor index is 9 MB of JSON that the tokenizer turns into 200,000 tokens, for
+ * a handful of shard names (issue 22). Indexes are written by the hub's libraries and look
+ * alike: {"metadata": {"total_size": N}, "weight_map": {"tensor": "shard", ...}}, strings
+ * of printable ASCII. index_fast reads such an index in one pass with no token: a name of
+ * the shard before it is seen from its bytes alone, and only a new name is checked and kept.
+ *
+ * It reads a strict subset of JSON (json.c's grammar and whitespace, json_scan.h) and gives
+ * up - the tokens then read the index from the start - on anything else: a string with an
+ * escape, UTF-8 or a control character; a top-level value other than weight_map that is not
+ * an object of such strings and plain integers; weight_map twice or not at all; a shard name
+ * shard_names would refuse; more tokens than the tokenizer allows; any JSON error. So its
+ * names are those shard_names finds, and every message is still the token path's. */
+
+/* The object at c (a '{') of plain strings and plain integers (metadata's total_size): the
+ * byte after its '}', or NULL; *toks counts its tokens. */
+static const unsigned char *flat_object(const unsigned char *c, const unsigned char *e,
+                                        size_t *toks)
+{
+    if (c >= e || *c != '{')
+        return NULL;
+    ++*toks;
+    c = kv_json_ws_end(c + 1, e);
+    if (c < e && *c == '}')
+        return c + 1;
+    for (;;) {
+        const unsigned char *s, *q = kv_json_plain_string(c, e, &s);
+        uint64_t v;
+        if (!q || !(c = kv_json_expect(q + 1, e, ':')))
+            return NULL;
+        c = kv_json_ws_end(c, e);
+        if (c < e && *c == '"')
+            c = (q = kv_json_plain_string(c, e, &s)) ? q + 1 : NULL;
+        else
+            c = kv_json_plain_uint(c, e, &v);
+        if (!c)
+            return NULL;
+        *toks += 2;
+        c = kv_json_ws_end(c, e);
+        if (c < e && *c == ',') {
+            c = kv_json_ws_end(c + 1, e);
+            continue;
+        }
+        return c < e && *c == '}' ? c + 1 : NULL;
+    }
+}
+
+/* weight_map's object at c: its shard names into ns. The byte after its '}', or NULL. */
+static const unsigned char *fast_weight_map(const unsigned char *c, const unsigned char *e,
+                                            name_set *ns, size_t *toks)
+{
+    const unsigned char *last = NULL; /* the value before, its bytes as written */
+    size_t last_len = 0;
+    if (c >= e || *c != '{')
+        return NULL;
+    ++*toks;
+    c = kv_json_ws_end(c + 1, e);
+    if (c < e && *c == '}')
+        return c + 1;
+    for (;;) {
+        const unsigned char *s, *q = kv_json_plain_string(c, e, &s);
+        if (!q || !(c = kv_json_expect(q + 1, e, ':')))
+            return NULL;
+        c = kv_json_ws_end(c, e);
+        if (last && c < e && *c == '"' && (size_t)(e - c) > last_len + 1 &&
+            c[last_len + 1] == '"' && memcmp(c + 1, last, last_len) == 0) {
+            c += last_len + 2; /* the bytes of the name before and its end: that name again */
+        } else {
+            if (!(q = kv_json_plain_string(c, e, &s)))
+                return NULL;
+            size_t n = (size_t)(q - s), h = bytes_hash((const char *)s, n);
+            if (!plain_file_name((const char *)s, n))
+                return NULL;
+            if (!ns->slots || !set_find(ns, (const char *)s, n, h)) {
+                char *copy = malloc(n + 1);
+                if (!copy)
+                    return NULL; /* the token path says "out of memory" if it is so */
+                memcpy(copy, s, n);
+                copy[n] = '\0';
+                if (set_add(ns, copy, h) < 0)
+                    return NULL;
+            }
+            last = s, last_len = n;
+            c = q + 1;
+        }
+        *toks += 2;
+        c = kv_json_ws_end(c, e);
+        if (c < e && *c == ',') {
+            c = kv_json_ws_end(c + 1, e);
+            continue;
+        }
+        return c < e && *c == '}' ? c + 1 : NULL;
+    }
+}
+
+/* The shard names of the index text[0..len) in one pass, as shard_names gives them; -1 when
+ * the tokens must read it. */
+static long index_fast(const char *text, size_t len, char ***out)
+{
+    const unsigned char *c = (const unsigned char *)text, *e = c + len;
+    name_set ns = {NULL, 0, 0, NULL, NULL, 0};
+    size_t toks = 1;
+    int have_map = 0;
+    c = kv_json_ws_end(c, e);
+    if (c >= e || *c != '{')
+        goto give_up;
+    c = kv_json_ws_end(c + 1, e);
+    for (;;) {
+        const unsigned char *k, *q = kv_json_plain_string(c, e, &k);
+        if (!q || !(c = kv_json_expect(q + 1, e, ':')))
+            goto give_up;
+        c = kv_json_ws_end(c, e);
+        if (q - k == 10 && memcmp(k, "weight_map", 10) == 0) {
+            if (have_map++ || !(c = fast_weight_map(c, e, &ns, &toks)))
+                goto give_up; /* twice: the last one counts, as kv_json_find says */
+        } else if (!(c = flat_object(c, e, &toks))) {
+            goto give_up;
+        }
+        toks++; /* the key */
+        c = kv_json_ws_end(c, e);
+        if (c < e && *c == ',') {
+            c = kv_json_ws_end(c + 1, e);
+            continue;
+        }
+        if (c < e && *c == '}')
+            break;
+        goto give_up;
+    }
+    if (!have_map || kv_json_ws_end(c + 1, e) != e || toks > len / 2 + 2) /* index_tokens' */
+        goto give_up;
+    return set_sorted(&ns, out);
+give_up:
+    set_free(&ns);
+    return -1;
+}
+
+long kv_index_shards(const char *text, size_t len, const char *shown, int fast,
+                     int *took_fast, char ***names, char *err, size_t errcap)
+{
+    if (took_fast)
+        *took_fast = 0;
+    long n = fast ? index_fast(text, len, names) : -1;
+    if (n >= 0) {
+        if (took_fast)
+            *took_fast = 1;
+        return n;
+    }
+    kv_json_tok *t = NULL;
+    if (index_tokens(text, len, shown, &t, err, errcap) > 0) {
+        size_t wm = t[0].type == KV_JSON_OBJECT ? kv_json_find(text, t, 0, "weight_map") : 0;
+        if (!wm || t[wm].type != KV_JSON_OBJECT)
+            json_fail(shown, text, len, wm ? t[wm].start : 0,
+                      "no weight_map object (the tensor -> shard table)", "", err, errcap);
+        else
+            n = shard_names(text, len, t, wm, shown, names, err, errcap);
+    }
+    free(t);
+    return n;
+}
+
 /* model.safetensors.index.json: every shard its weight_map names, each header once. */
 static int read_index(const char *dir, const char *path, int64_t layers,
                       kv_safetensors_info *st, char *err, size_t errcap)
@@ -281,17 +457,10 @@ static int read_index(const char *dir, const char *path, int64_t layers,
     config_path_shown(shown, sizeof shown, path);
     char *text = NULL, **names = NULL;
     size_t len = 0;
-    kv_json_tok *t = NULL;
     long n = -1;
     int rc = slurp(path, shown, INDEX_MAX_BYTES, &text, &len, err, errcap);
-    if (rc == 0 && index_tokens(text, len, shown, &t, err, errcap) > 0) {
-        size_t wm = t[0].type == KV_JSON_OBJECT ? kv_json_find(text, t, 0, "weight_map") : 0;
-        if (!wm || t[wm].type != KV_JSON_OBJECT)
-            json_fail(shown, text, len, wm ? t[wm].start : 0,
-                      "no weight_map object (the tensor -> shard table)", "", err, errcap);
-        else
-            n = shard_names(text, len, t, wm, shown, &names, err, errcap);
-    }
+    if (rc == 0)
+        n = kv_index_shards(text, len, shown, 1, NULL, &names, err, errcap);
     rc = n < 0 ? KV_ERR_FORMAT : KV_OK;
     for (long i = 0; i < n && rc == 0; i++) {
         if (join(shard, sizeof shard, dir, names[i]) < 0)
@@ -301,7 +470,6 @@ static int read_index(const char *dir, const char *path, int64_t layers,
     }
     if (names)
         free_names(names, n);
-    free(t);
     free(text);
     return rc;
 }

@@ -6,9 +6,9 @@
  * once; the parser never reads past len, so the input need not be NUL-terminated.
  */
 #include "kvcalc_json.h"
+#include "json_scan.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,15 +56,9 @@ static int fail(parser *p, const char *msg)
     return fail_at(p, p->cur, msg);
 }
 
-/* 1 for JSON's whitespace: space, tab, newline, carriage return. */
-static const unsigned char ws[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
-
 static void skip_ws(parser *p)
 {
-    const unsigned char *c = p->cur, *e = p->end;
-    while (c < e && ws[*c])
-        c++;
-    p->cur = c;
+    p->cur = kv_json_ws_end(p->cur, p->end);
 }
 
 static int peek(const parser *p)
@@ -188,32 +182,6 @@ static int escape(parser *p)
     return 0;
 }
 
-/* 1 for the bytes a string holds as they are: printable ASCII but '"' and '\\'. */
-static const unsigned char plain[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
-    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x20: '"' */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x50: '\\' */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x70 */
-    /* 0x80 to 0xFF: 0 (UTF-8, checked by utf8_seq) */
-};
-
-#define ONES ((uint64_t)0x0101010101010101u)
-#define HIGHS ((uint64_t)0x8080808080808080u)
-
-/* Whether one of the 8 bytes of w may not be plain: below 0x20, '"', '\\', or 0x80 and
- * above ("Bit Twiddling Hacks": hasless(w, 0x20), haszero(w ^ '"'), haszero(w ^ '\\'),
- * each exact as a yes or no; the byte itself is then found one at a time). */
-static int word_stops(uint64_t w)
-{
-    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
-    uint64_t t = ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b);
-    return ((t | w) & HIGHS) != 0;
-}
-
 static long parse_string(parser *p)
 {
     p->cur++; /* opening quote */
@@ -222,16 +190,7 @@ static long parse_string(parser *p)
         return -1;
     const unsigned char *c = p->cur, *e = p->end;
     for (;;) {
-        /* the plain bytes, eight at a time, then one at a time */
-        while (e - c >= 8) {
-            uint64_t w;
-            memcpy(&w, c, 8);
-            if (word_stops(w))
-                break;
-            c += 8;
-        }
-        while (c < e && plain[*c])
-            c++;
+        c = kv_json_plain_end(c, e); /* the plain bytes (json_scan.h) */
         p->cur = c;
         if (c == e)
             return fail(p, "unterminated string");
