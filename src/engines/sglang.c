@@ -1417,9 +1417,17 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
     out->max_model_len = s->context;
     out->preempt_word = "retractions";
     out->unit = g->page_size > 1 ? "pages" : "tokens";
-    out->left_out = "the radix cache's prefix hits (every prompt distinct), each request's "
-                    "max_new_tokens taken as its output; a step takes one tpot (given or "
-                    "estimated) whatever its batch";
+    /* the radix cache (on unless --disable-radix-cache): a shared prefix's pages are matched,
+     * locked while used and evicted last (mem_cache/radix_cache.py); a model of state layers
+     * keeps its states in a cache of its own (not simulated with one) */
+    out->prefix_caching = !s->sglang.disable_radix_cache && !(g->mamba_per_req_bytes > 0);
+    out->left_out = out->prefix_caching
+                        ? "the radix cache's hits beyond --shared-prefix-tokens (other prompts "
+                          "distinct), each request's max_new_tokens taken as its output; a step "
+                          "takes one tpot (given or estimated) whatever its batch"
+                        : "the radix cache's prefix hits (every prompt distinct), each request's "
+                          "max_new_tokens taken as its output; a step takes one tpot (given or "
+                          "estimated) whatever its batch";
     return KV_OK;
 }
 

@@ -77,11 +77,17 @@ void report_workload_text(FILE *out, const kv_report *rep)
         fprintf(out, " (%s %s)", sc->max_seqs_name, fmt_int(d, sizeof d, sc->max_seqs, 1));
     fputc('\n', out);
     if (r->prefix_blocks > 0) {
-        fprintf(out, "  prefix  : the shared %s tokens' %s full %s, held once and not "
-                     "computed again (the pool's other %s for the requests)",
-                fmt_int(a, sizeof a, w->shared_prefix, 1),
-                fmt_int(b, sizeof b, r->prefix_blocks, 1), sc->unit,
-                fmt_int(c, sizeof c, sc->pool_blocks - r->prefix_blocks, 1));
+        if (sc->group[0].block_size > 1)
+            fprintf(out, "  prefix  : the shared %s tokens' %s full %s, held once and not "
+                         "computed again (the pool's other %s for the requests)",
+                    fmt_int(a, sizeof a, w->shared_prefix, 1),
+                    fmt_int(b, sizeof b, r->prefix_blocks, 1), sc->unit,
+                    fmt_int(c, sizeof c, sc->pool_blocks - r->prefix_blocks, 1));
+        else
+            fprintf(out, "  prefix  : the shared %s tokens, held once and not computed again "
+                         "(the pool's other %s for the requests)",
+                    fmt_int(a, sizeof a, w->shared_prefix, 1),
+                    fmt_int(c, sizeof c, sc->pool_blocks - r->prefix_blocks, 1));
         if (!isnan(r->prefix_hit_rate))
             fprintf(out, "; %s%% of the tokens looked up found",
                     fmt_fixed(d, sizeof d, r->prefix_hit_rate * 100.0, 1, 1));

@@ -456,6 +456,20 @@ static void take_blocks(sim *m, int64_t k)
     if (m->n_free_cached == 0 || k <= 0)
         return;
     arena *a = m->a;
+    if (m->sc->kind == KV_SCHED_RESERVE) {
+        /* SGLang's radix cache evicts leaves first, least recently used: the other requests'
+         * tokens hang below the prefix, so its pages go last, the tail's first, and only when
+         * the rest of the free pages is short (radix_cache.py evict) */
+        int64_t short_by = m->n_free_cached - m->free_b;
+        for (int64_t j = m->h - 1; j >= 0 && short_by > 0; j--) {
+            if (a->ref[j] != 0 || !a->cached[j])
+                continue;
+            a->cached[j] = 0;
+            m->n_free_cached--;
+            short_by--;
+        }
+        return;
+    }
     for (int64_t j = 0; j < m->h; j++) {
         if (a->ref[j] != 0 || !a->cached[j])
             continue;
@@ -712,9 +726,12 @@ static void schedule_reserve(sim *m)
     int64_t added = 0;
     while (chunked < 0 && m->wcount > 0 && added < allocatable) {
         req *q = &a->r[a->wait[m->whead]];
-        int64_t extend = q->p + q->gen, left = q->o - q->gen;
+        /* the radix cache: its match (page-aligned, at most the input less one token) is
+         * locked while the request runs, so it leaves the evictable tokens the budget counts */
+        int64_t free_hit, hit = prefix_hit(m, q->p + q->gen, &free_hit);
+        int64_t extend = q->p + q->gen - hit * page, left = q->o - q->gen;
         double total = (double)extend + (double)(left < clip ? left : clip);
-        if (total >= rem_total)
+        if (total >= rem_total - (double)(free_hit * page))
             break; /* NO_TOKEN: the admission test is not rounded */
         int64_t input = ceil_paged(extend, page);
         if (input >= rem_input && added > 0)
@@ -727,6 +744,12 @@ static void schedule_reserve(sim *m)
                 break;
         }
         int64_t paged = ceil_paged(take, page);
+        if (m->h > 0) {
+            m->looked_up += (double)(q->p + q->gen);
+            m->found += (double)(hit * page);
+            take_hit(m, q, hit);
+            rem_total -= (double)(free_hit * page);
+        }
         run_push(m, wait_pop(m), paged / page, take);
         rem_total -= (double)paged + (take == extend ? (double)(q->o < clip ? q->o : clip) : 0);
         rem_input -= paged;
@@ -1013,11 +1036,12 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     if (w->shared_prefix < 0 || w->shared_prefix > MAX_SHARED_PREFIX)
         return refuse(why, "a shared prefix of 0 to 1,048,576 tokens%s", "", 0);
     if (w->shared_prefix > 0 &&
-        (!sc->prefix_caching || sc->kind != KV_SCHED_PAGED || sc->n_groups != 1 ||
+        (!sc->prefix_caching || sc->kind == KV_SCHED_SLOTS || sc->n_groups != 1 ||
          sc->group[0].fixed || sc->group[0].cap_blocks > 0))
-        return refuse(why, "a shared prefix is simulated for vLLM V1's prefix cache on a pool "
-                           "of full-attention layers only (%s's scheduler keeps no such cache "
-                           "here)", sc->engine_title ? sc->engine_title : "this", 0);
+        return refuse(why, "a shared prefix is simulated for vLLM V1's prefix cache and SGLang's "
+                           "radix cache on a pool of full-attention layers only (%s's scheduler "
+                           "keeps no such cache here)",
+                      sc->engine_title ? sc->engine_title : "this", 0);
     arena a;
     char *base = (char *)scratch;
     a.hist = (double *)base;
