@@ -838,6 +838,104 @@ static void draft_model_contexts(void **state)
     }
 }
 
+/* The layers are added up by kind, each kind's count on the GPU from the pattern (issue 22):
+ * Gemma-3-like, 62 layers of 5 sliding (window 1,024) to 1 full, 16 KV heads of 128 (K row
+ * 2,048 elements, 4,096 B in f16), the last 10 reusing earlier caches. Own caches: layers 0
+ * to 51, full where l % 6 = 5 (5, 11, ..., 47: 8), sliding 44. -ngl 30: layers >= 62 + 1 - 30
+ * = 33 are on the GPU, of the own ones 33 to 51: full 35, 41, 47 (3), sliding 16. -c 8192:
+ * 8,192 cells; the sliding cache min(1,024 + 512, 8,192) = 1,536 cells. So K = V = 8 x 4,096 x
+ * 8,192 = 268,435,456 B (main) and 44 x 4,096 x 1,536 = 276,824,064 B (sliding); on the GPU
+ * 2 x 3 x 4,096 x 8,192 + 2 x 16 x 4,096 x 1,536 = 402,653,184 B, in host memory the rest,
+ * 1,090,519,040 - 402,653,184 = 687,865,856 B. -ngl 11 leaves only reusing layers on the GPU
+ * (first 52); -ngl 0 none; -nkvo keeps every cache in host memory; -ngl 29 puts the layers
+ * from 34 there (3 full, 15 sliding), -ngl 34 those from 29 (full 29 too: 4 full, 19). */
+static void layers_by_kind(void **state)
+{
+    (void)state;
+    kv_spec s;
+    kv_result r;
+    plain(&s, 11000, 8192, 1);
+    s.layers = 62;
+    s.kv_heads = 16;
+    s.layout.pattern_len = 6;
+    for (int i = 0; i < 5; i++)
+        s.layout.pattern[i] = KV_LAYER_SLIDING;
+    s.layout.pattern[5] = KV_LAYER_FULL;
+    s.layout.window = 1024;
+    s.layout.kv_shared_layers = 10;
+    s.llamacpp.n_gpu_layers = KV_SOME_INT(30);
+    const kv_llamacpp_result *L = run(&s, &r);
+    assert_int_equal(L->main.layers, 8);
+    assert_int_equal(L->swa.layers, 44);
+    assert_int_equal(L->main.cells, 8192);
+    assert_int_equal(L->swa.cells, 1536);
+    assert_true(L->main.k_bytes == 268435456.0 && L->main.v_bytes == 268435456.0);
+    assert_true(L->swa.k_bytes == 276824064.0 && L->swa.v_bytes == 276824064.0);
+    assert_true(L->kv_gpu_bytes == 402653184.0);
+    assert_true(L->kv_host_bytes == 687865856.0);
+    static const struct {
+        int64_t ngl;
+        int nkvo;
+        double gpu;
+    } cases[] = {{11, 0, 0}, {0, 0, 0}, {100, 0, 1090519040.0}, {30, 1, 0},
+                 {29, 0, 2 * 4096.0 * (3 * 8192 + 15 * 1536)},
+                 {34, 0, 2 * 4096.0 * (4 * 8192 + 19 * 1536)}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s.llamacpp.n_gpu_layers = KV_SOME_INT(cases[i].ngl);
+        s.llamacpp.no_kv_offload = cases[i].nkvo;
+        L = run(&s, &r);
+        if (!(L->kv_gpu_bytes == cases[i].gpu && L->kv_host_bytes == 1090519040.0 - cases[i].gpu))
+            fail_msg("-ngl %lld%s: %.0f B on the GPU, %.0f in host memory; want %.0f",
+                     (long long)cases[i].ngl, cases[i].nkvo ? " -nkvo" : "", L->kv_gpu_bytes,
+                     L->kv_host_bytes, cases[i].gpu);
+    }
+}
+
+/* The fit search moves each end of its bracket to the edge of its padding step (issue 22),
+ * where the cells and so the memory are the same: the answer is still the one -c that fits
+ * with the next not fitting, under each padding rule - none (before b2493), 32 (b2493), 256
+ * with flash attention (b2771), each stream's share padded (split streams, b6071), n_ctx
+ * padded to 256 (b6975) - unified or not, with a sliding-window cache, and without flash
+ * attention (where the compute buffer grows with the cells too). */
+static void fit_edge_under_every_padding(void **state)
+{
+    (void)state;
+    static const int64_t builds[] = {2000, 2600, 3000, 6500, 7000, 11000};
+    int checked = 0;
+    for (size_t b = 0; b < sizeof builds / sizeof builds[0]; b++)
+        for (int model = 0; model < 2; model++)
+            for (int np = 1; np <= 3; np += 2)
+                for (int unified = 0; unified < 2; unified++)
+                    for (int fa = KV_FLASH_OFF; fa <= KV_FLASH_ON; fa++) {
+                        kv_spec s;
+                        kv_result r, r2;
+                        if (model)
+                            gpt_oss(&s, builds[b], 8192);
+                        else
+                            plain(&s, builds[b], 8192, 1);
+                        s.llamacpp.parallel = KV_SOME_INT(np);
+                        s.llamacpp.kv_unified = unified;
+                        s.llamacpp.flash_attn = KV_SOME_INT(fa);
+                        s.llamacpp.n_gpu_layers = KV_SOME_INT(99);
+                        s.gpu_mem_gib = 20.3;
+                        int64_t fit = run(&s, &r)->ctx_size_fit;
+                        if (fit <= 0 || fit == INT64_MAX)
+                            fail_msg("b%lld: no edge to check (fit %lld)", (long long)builds[b],
+                                     (long long)fit);
+                        s.llamacpp.ctx_size = KV_SOME_INT(fit);
+                        int at = run(&s, &r2)->fits_gpu;
+                        s.llamacpp.ctx_size = KV_SOME_INT(fit + 1);
+                        int past = run(&s, &r2)->fits_gpu;
+                        if (!at || past)
+                            fail_msg("b%lld %s -np %d%s -fa %d: the fit %lld %s, the next %s",
+                                     (long long)builds[b], model ? "gpt-oss" : "plain", np,
+                                     unified ? " -kvu" : "", fa, (long long)fit,
+                                     at ? "fits" : "does not fit", past ? "fits" : "does not");
+                        checked++;
+                    }
+    assert_int_equal(checked, 6 * 2 * 2 * 2 * 2);
+}
+
 /* llamacpp_ctx_size_fit is the largest -c whose buffers fit the GPU: a property, whatever
  * search finds it (issue 22 replaced bisection by a guess along the line through the
  * bracket): -c at the answer fits, one more does not. Dense, sliding-window, hybrid and
@@ -878,6 +976,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ctx_size_fit_is_the_edge),
+        cmocka_unit_test(layers_by_kind),
+        cmocka_unit_test(fit_edge_under_every_padding),
         cmocka_unit_test(no_kv_offload),
         cmocka_unit_test(draft_model_contexts),
         cmocka_unit_test(n_cpu_moe),

@@ -323,6 +323,202 @@ static void sweep_columns_follow_the_engine(void **state)
     }
 }
 
+/* The JSON text of top-level key `key` in a single run's output (a string without its
+ * quotes: as a CSV cell spells it), or "" when there is no such key. */
+static void json_top(const char *json, const char *key, char *out, size_t cap)
+{
+    char pat[96];
+    snprintf(pat, sizeof pat, "\n  \"%s\": ", key);
+    const char *at = strstr(json, pat);
+    out[0] = '\0';
+    if (!at)
+        return;
+    at += strlen(pat);
+    size_t n = strcspn(at, "\n");
+    if (n > 0 && at[n - 1] == ',')
+        n--;
+    if (n >= 2 && at[0] == '"' && at[n - 1] == '"') {
+        at++;
+        n -= 2;
+    }
+    snprintf(out, cap, "%.*s", (int)(n < cap - 1 ? n : cap - 1), at);
+}
+
+/* Every row of the CSV sweep `base` + `--sweep A=..., --sweep B=...` equals, cell by cell,
+ * the single run of `base` with the row's two values typed as flags a and b (its JSON's
+ * keys); returns the rows. */
+static int rows_are_single_runs(const char *const *base, const char *flag_a, const char *a,
+                                const char *flag_b, const char *b)
+{
+    const char *args[24];
+    size_t nb = 0, n = 0;
+    while (base[nb])
+        nb++;
+    for (size_t k = 0; k < nb; k++)
+        args[n++] = base[k];
+    char sweep_a[256], sweep_b[512];
+    snprintf(sweep_a, sizeof sweep_a, "%s=%s", flag_a + 2, a);
+    snprintf(sweep_b, sizeof sweep_b, "%s=%s", flag_b + 2, b);
+    args[n++] = "--sweep";
+    args[n++] = sweep_a;
+    args[n++] = "--sweep";
+    args[n++] = sweep_b;
+    args[n++] = "--format";
+    args[n++] = "csv";
+    args[n] = NULL;
+    run_result sw;
+    run_kvcalc(args, &sw);
+    if (sw.status != 0)
+        fail_msg("--sweep %s --sweep %s: exit %d: %s", sweep_a, sweep_b, sw.status, sw.err);
+    char names[32][64];
+    size_t cols = 0;
+    const char *p = sw.out;
+    while (cols < 32 && *p != '\n') { /* the header */
+        size_t len = strcspn(p, ",\n");
+        snprintf(names[cols++], sizeof names[0], "%.*s", (int)len, p);
+        p += len + (p[len] == ',');
+    }
+    int rows = 0;
+    for (const char *line = strchr(sw.out, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        char va[128], vb[128];
+        csv_field(line, 0, va, sizeof va);
+        csv_field(line, 1, vb, sizeof vb);
+        const char *one[24];
+        size_t m = 0;
+        for (size_t k = 0; k < nb; k++)
+            one[m++] = base[k];
+        one[m++] = flag_a;
+        one[m++] = va;
+        one[m++] = flag_b;
+        one[m++] = vb;
+        one[m++] = "--format";
+        one[m++] = "json";
+        one[m] = NULL;
+        run_result single;
+        run_kvcalc(one, &single);
+        for (size_t c = 2; c < cols; c++) {
+            char cell[128], want[128];
+            csv_field(line, c, cell, sizeof cell);
+            if (strcmp(names[c], "status") == 0)
+                snprintf(want, sizeof want, "%s", single.status == 0 ? "ok" : "error");
+            else
+                json_top(single.out, names[c], want, sizeof want);
+            if (strcmp(cell, want) != 0)
+                fail_msg("--sweep %s --sweep %s, row %s %s %s %s: %s is '%s' in the sweep, '%s' "
+                         "in the single run", sweep_a, sweep_b, flag_a, va, flag_b, vb, names[c],
+                         cell, want);
+        }
+        run_free(&single);
+        rows++;
+    }
+    run_free(&sw);
+    return rows;
+}
+
+/* "A,A+1,B,B+1,...": for each value, the largest -c that fits (llamacpp_ctx_size_fit of
+ * base with flag = value) and the next one, where llamacpp_fits_gpu turns false; values
+ * whose fit is none or any add nothing. Returns how many values added one. */
+static int fit_edges(const char *const *base, const char *flag, const char *const *values,
+                     char *out, size_t cap)
+{
+    size_t n = 0;
+    int edges = 0;
+    out[0] = '\0';
+    for (size_t v = 0; values[v]; v++) {
+        const char *args[24];
+        size_t m = 0;
+        while (base[m]) {
+            args[m] = base[m];
+            m++;
+        }
+        args[m++] = flag;
+        args[m++] = values[v];
+        args[m] = NULL;
+        double fit = run_get("llamacpp_ctx_size_fit", args);
+        if (!(fit >= 1 && fit < 1e12))
+            continue;
+        n += (size_t)snprintf(out + n, cap - n, "%s%.0f,%.0f", n ? "," : "", fit, fit + 1);
+        edges++;
+    }
+    return edges;
+}
+
+/* Values in a comma-separated list. */
+static int listed(const char *list)
+{
+    int n = 1;
+    for (; *list; list++)
+        n += *list == ',';
+    return n;
+}
+
+/* Issue 22: llama.cpp adds its layers up by kind, not layer by layer at every point, and
+ * its fit search steps over whole padding steps; Ollama from 0.30 runs those rules on its
+ * own spec. Nothing of a point may outlive it: sweeps whose model, layer count or GPU layers
+ * change between rows (that axis first, so -c moves alone within it and the builder runs at
+ * each carry) equal the single runs cell by cell. -c runs through each model's (each layer
+ * count's, each -ngl's) largest -c that fits and the one after it, where llamacpp_fits_gpu
+ * and the answer flip: figures left from the model before would move the flip. */
+static void sweeps_across_models_are_single_runs(void **state)
+{
+    (void)state;
+    char edges[1024];
+    /* models of one layer count among others (Qwen3-8B, SmolLM3-3B and gpt-oss-120b have 36:
+     * 8 KV heads, 4, and half of them sliding), some twice */
+    static const char *const models[] = {"qwen3-8b", "smollm3-3b", "gemma-3-27b-it",
+                                         "qwen3.5-9b", "gpt-oss-20b", NULL};
+    const char *const models_again = "qwen3-8b,smollm3-3b,gemma-3-27b-it,qwen3.5-9b,gpt-oss-20b,"
+                                     "qwen3-8b";
+    const char *const llama_l4[] = {"--engine", "llama.cpp", "--gpu", "l4", NULL};
+    assert_int_equal(fit_edges(llama_l4, "--model", models, edges, sizeof edges), 4);
+    assert_int_equal(rows_are_single_runs(llama_l4, "--model", models_again, "--ctx-size", edges),
+                     6 * listed(edges));
+    static const char *const models_36[] = {"qwen3-8b", "gpt-oss-120b", "smollm3-3b", NULL};
+    const char *const llama_h100[] = {"--engine", "llama.cpp", "--gpu", "h100", NULL};
+    assert_int_equal(fit_edges(llama_h100, "--model", models_36, edges, sizeof edges), 3);
+    assert_int_equal(rows_are_single_runs(llama_h100, "--model",
+                                          "qwen3-8b,gpt-oss-120b,smollm3-3b,qwen3-8b", "--ctx-size",
+                                          edges),
+                     4 * listed(edges));
+    /* the layer count of one model */
+    static const char *const layers[] = {"12", "24", "36", NULL};
+    const char *const qwen_l4[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "l4",
+                                   NULL};
+    assert_int_equal(fit_edges(qwen_l4, "--layers", layers, edges, sizeof edges), 3);
+    assert_int_equal(rows_are_single_runs(qwen_l4, "--layers", "12,24,36", "--ctx-size", edges),
+                     3 * listed(edges));
+    /* the layers on the GPU, of a hybrid model (state layers) and a sliding-window one */
+    static const char *const ngl_hybrid[] = {"4", "8", "16", "20", NULL};
+    const char *const hybrid[] = {"--engine", "llama.cpp", "--model", "qwen3.5-9b", "--gpu", "t4",
+                                  NULL};
+    assert_int_equal(fit_edges(hybrid, "--n-gpu-layers", ngl_hybrid, edges, sizeof edges), 4);
+    assert_int_equal(rows_are_single_runs(hybrid, "--n-gpu-layers", "4,8,16,20", "--ctx-size",
+                                          edges),
+                     4 * listed(edges));
+    static const char *const ngl_sliding[] = {"5", "15", "25", NULL};
+    const char *const sliding[] = {"--engine", "llama.cpp", "--model", "gemma-3-27b-it", "--gpu",
+                                   "rtx4090", NULL};
+    assert_int_equal(fit_edges(sliding, "--n-gpu-layers", ngl_sliding, edges, sizeof edges), 3);
+    assert_int_equal(rows_are_single_runs(sliding, "--n-gpu-layers", "5,15,25", "--ctx-size",
+                                          edges),
+                     3 * listed(edges));
+    /* Ollama (llama-server's era, and the estimator's): its models and num_gpu */
+    const char *const ollama_l4[] = {"--engine", "ollama", "--gpu", "l4", NULL};
+    assert_int_equal(rows_are_single_runs(ollama_l4, "--model", models_again, "--num-ctx",
+                                          "4096,40000,131072"),
+                     18);
+    const char *const ollama_old[] = {"--engine", "ollama", "--gpu", "l4", "--ollama-version",
+                                      "0.12.11", NULL};
+    assert_int_equal(rows_are_single_runs(ollama_old, "--model", models_again, "--num-ctx",
+                                          "4096,131072"),
+                     12);
+    const char *const ollama_gemma[] = {"--engine", "ollama", "--model", "gemma-3-27b-it", "--gpu",
+                                        "rtx4090", NULL};
+    assert_int_equal(rows_are_single_runs(ollama_gemma, "--num-gpu", "0,20,63", "--num-ctx",
+                                          "4096,32768"),
+                     6);
+}
+
 static void sweep_stops_when_output_fails(void **state)
 {
     (void)state;
@@ -486,6 +682,7 @@ int main(void)
         cmocka_unit_test(hostile_text_is_made_safe),
         cmocka_unit_test(messages_and_numbers),
         cmocka_unit_test(sweep_columns_follow_the_engine),
+        cmocka_unit_test(sweeps_across_models_are_single_runs),
         cmocka_unit_test(per_gpu_figures_and_true_words),
         cmocka_unit_test(plans_are_exact_or_refused),
     };

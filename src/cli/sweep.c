@@ -499,14 +499,19 @@ static void row(FILE *out, kv_format fmt, const grid *g, const kv_spec *s, const
         cell(&l, fmt, k == 0, ax->key, v, is_str, 0);
     }
     for (size_t c = 0; c < cs->n; c++) {
-        kv_field_value v = {KV_VAL_NUM, 0, 0, 0, NULL, 1};
-        if (st == KV_OK)
-            v = kv_report_value(cs->keys[c], rep);
+        if (st != KV_OK) { /* no result: every column null */
+            cell(&l, fmt, 0, cs->keys[c]->name, "null", 0, 1);
+            continue;
+        }
+        /* the value made in place (an assignment over an initialized one copied it whole,
+         * with loads wider than the stores that had just written it, which the processor
+         * cannot forward: a stall at every cell, issue 22) */
+        kv_field_value v = kv_report_value(cs->keys[c], rep);
         if (fmt == FORMAT_CSV && !v.is_null && v.kind != KV_VAL_STR &&
             sizeof l.text - l.n > FMT_BUF + 1) {
             /* a number or a boolean needs no quoting: written in place (issue 22) */
             l.text[l.n++] = ',';
-            l.n += kv_value_text_n(l.text + l.n, FMT_BUF, v);
+            l.n += kv_value_text_n(l.text + l.n, FMT_BUF, &v);
             continue;
         }
         cell(&l, fmt, 0, cs->keys[c]->name, kv_value_text(buf, sizeof buf, v), 0, v.is_null);

@@ -361,3 +361,16 @@ kv_status kv_refuse(kv_error *why, kv_status st, const struct kv_param *blamed,
     va_end(ap);
     return st;
 }
+
+size_t kv_uint_digits(char *buf, uint64_t v)
+{
+    char tmp[20]; /* 2^64 - 1 has 20 digits */
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    return n;
+}

@@ -57,6 +57,11 @@ kv_status kv_refuse(kv_error *why, kv_status st, const struct kv_param *blamed,
 #endif
     ;
 
+/* The decimal digits of v at buf, no terminator; returns how many (1 to 20). For the
+ * release names engines write into engine_version at every point of a sweep, where snprintf
+ * cost more than the rest of llama.cpp's computation (issue 22). */
+size_t kv_uint_digits(char *buf, uint64_t v);
+
 /* ---- typed table rows, checked by the compiler ---- */
 
 /* The offset of member m of struct S, checked to have C type T: a wrong type does not

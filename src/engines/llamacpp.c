@@ -10,7 +10,7 @@
  * is the number of slots that hold a request of the spec's context, and 0 when the whole
  * does not fit the GPU. Pure: no I/O, no globals.
  */
-#include "engine.h"
+#include "llamacpp.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -72,14 +72,18 @@ static const char *const encoders[] = {"bert", "nomic-bert", "nomic-bert-moe", "
 /* The newest build's rules, every optional flag "not given" (zeroed); and llama.cpp caches
  * in f16 whatever the model's dtype (common/arg.cpp: cache_type_k = GGML_TYPE_F16), unless
  * --dtype says otherwise (the spec's dtype is one of the inputs this engine overrides). */
-static void llamacpp_defaults(kv_spec *s)
+void kv_llamacpp_spec_defaults(kv_llamacpp_spec *l, kv_dtype *dtype)
 {
-    s->llamacpp.type_k_draft = s->llamacpp.type_v_draft = KV_GGML_F16;
-    kv_llamacpp_spec *l = &s->llamacpp;
+    l->type_k_draft = l->type_v_draft = KV_GGML_F16;
     l->build = KV_LLAMACPP_NEWEST_BUILD;
     l->batch_size = DEFAULT_BATCH;
     l->ubatch_size = DEFAULT_UBATCH;
-    s->dtype = KV_DTYPE_FP16;
+    *dtype = KV_DTYPE_FP16;
+}
+
+static void llamacpp_defaults(kv_spec *s)
+{
+    kv_llamacpp_spec_defaults(&s->llamacpp, &s->dtype);
 }
 
 const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t)
@@ -100,6 +104,7 @@ static int is_quantized(int t)
 /* ---- the settings in force: flags, then the build's defaults ---- */
 
 typedef struct {
+    const kv_llamacpp_spec *l; /* the flags (of the spec's engine part, or an embedder's) */
     int64_t build;
     int64_t n_seq;
     int auto_slots, unified, flash, type_k, type_v, v_less;
@@ -115,9 +120,9 @@ static int cache_type(kv_opt_int given, kv_dtype d)
     return given.set ? (int)given.value : (unsigned)d < KV_DTYPE_COUNT ? type_of_dtype[d] : -1;
 }
 
-static void resolve(const kv_spec *s, settings *st)
+static void resolve(const kv_spec *s, const kv_llamacpp_spec *l, kv_dtype dtype, settings *st)
 {
-    const kv_llamacpp_spec *l = &s->llamacpp;
+    st->l = l;
     st->build = l->build > KV_LLAMACPP_NEWEST_BUILD ? KV_LLAMACPP_NEWEST_BUILD : l->build;
     st->auto_slots = !l->parallel.set && st->build >= B_AUTO_SLOTS;
     st->n_seq = l->parallel.set ? l->parallel.value : st->auto_slots ? AUTO_SLOTS : 1;
@@ -128,8 +133,8 @@ static void resolve(const kv_spec *s, settings *st)
                                       : KV_FLASH_OFF;
     st->flash = fa == KV_FLASH_ON || fa == KV_FLASH_AUTO; /* the cache exists before auto
                                                              is decided per device */
-    st->type_k = cache_type(l->type_k, s->dtype);
-    st->type_v = cache_type(l->type_v, s->dtype);
+    st->type_k = cache_type(l->type_k, dtype);
+    st->type_v = cache_type(l->type_v, dtype);
     st->n_batch = l->batch_size;
     st->n_ubatch = l->ubatch_size < l->batch_size ? l->ubatch_size : l->batch_size;
     st->ctx_train = s->gguf ? s->gguf->context_length : s->max_context;
@@ -165,11 +170,19 @@ static int cache_of_kind(int kind, int64_t build)
     return kind == KV_LAYER_FULL ? CACHE_MAIN : CACHE_NONE;
 }
 
-/* Layer l (of n_layers()) as a GGUF header gives it: per-layer heads, K and V sizes. */
-static layer_row gguf_layer(const kv_gguf_info *g, int64_t l, int64_t build)
+/* Whether a GGUF header's model is an encoder that keeps no cache from this build: asked once
+ * a computation, not once a layer (a dozen string compares each time). */
+static int gguf_cacheless(const kv_gguf_info *g, int64_t build)
+{
+    return g && build >= B_ENCODER && is_encoder(g);
+}
+
+/* Layer l (of n_layers()) as a GGUF header gives it: per-layer heads, K and V sizes;
+ * cacheless: gguf_cacheless(). */
+static layer_row gguf_layer(const kv_gguf_info *g, int64_t l, int64_t build, int cacheless)
 {
     layer_row row = {CACHE_NONE, 0, 0, 0, 0};
-    if (l >= g->layer_count || (build >= B_ENCODER && is_encoder(g)))
+    if (l >= g->layer_count || cacheless)
         return row;
     row.cache = cache_of_kind(g->layer_kind[l], build);
     if (row.cache != CACHE_MAIN && row.cache != CACHE_SWA)
@@ -184,18 +197,13 @@ static layer_row gguf_layer(const kv_gguf_info *g, int64_t l, int64_t build)
     return row;
 }
 
-/* Layer l of a spec without a GGUF header: every attention layer alike; an MLA model as
- * llama.cpp's converters write it since b5137 (K = the latent, V = kv_lora_rank). */
-static layer_row spec_layer(const kv_spec *s, int64_t l, int64_t build)
+/* A layer of `kind` of a spec without a GGUF header (one that keeps its own cache): every
+ * attention layer alike; an MLA model as llama.cpp's converters write it since b5137 (K = the
+ * latent, V = kv_lora_rank). */
+static layer_row spec_row(const kv_spec *s, int kind, int64_t build)
 {
     const kv_layout *y = &s->layout;
-    int kind = y->pattern_len ? y->pattern[(size_t)l % y->pattern_len] : KV_LAYER_FULL;
     layer_row row = {cache_of_kind(kind, build), 0, 0, 0, 0};
-    if (y->kv_shared_layers > 0 && l >= s->layers - y->kv_shared_layers) {
-        row.cache = CACHE_NONE; /* reuses an earlier layer's cache (the cache's reuse
-                                   callback): no cells of its own */
-        return row;
-    }
     if (y->mla) {
         row.head_k = row.k = y->mla_latent;
         row.head_v = row.v = s->arch.kv_lora_rank > 0 ? s->arch.kv_lora_rank : y->mla_latent;
@@ -209,14 +217,36 @@ static layer_row spec_layer(const kv_spec *s, int64_t l, int64_t build)
     return row;
 }
 
+/* Layers of a spec without a GGUF header that keep their own cache: all but the trailing
+ * ones that reuse an earlier layer's (the cache's reuse callback: no cells of their own). */
+static int64_t spec_own_layers(const kv_spec *s)
+{
+    int64_t shared = s->layout.kv_shared_layers;
+    if (shared <= 0)
+        return s->layers;
+    return s->layers - shared > 0 ? s->layers - shared : 0;
+}
+
+/* Layer l of a spec without a GGUF header. */
+static layer_row spec_layer(const kv_spec *s, int64_t l, int64_t build)
+{
+    const kv_layout *y = &s->layout;
+    int kind = y->pattern_len ? y->pattern[(size_t)l % y->pattern_len] : KV_LAYER_FULL;
+    if (l >= spec_own_layers(s)) {
+        layer_row none = {CACHE_NONE, 0, 0, 0, 0};
+        return none;
+    }
+    return spec_row(s, kind, build);
+}
+
 static int64_t n_layers(const kv_spec *s)
 {
     return s->gguf ? s->gguf->block_count : s->layers;
 }
 
-static layer_row layer_at(const kv_spec *s, int64_t l, int64_t build)
+static layer_row layer_at(const kv_spec *s, int64_t l, int64_t build, int cacheless)
 {
-    return s->gguf ? gguf_layer(s->gguf, l, build) : spec_layer(s, l, build);
+    return s->gguf ? gguf_layer(s->gguf, l, build, cacheless) : spec_layer(s, l, build);
 }
 
 /* Bytes of one cell of every layer of each cache, all of them and the GPU's. */
@@ -253,61 +283,126 @@ static void state_row(const kv_spec *s, double *r, double *sz)
     }
 }
 
+/* What n layers alike (row) add to w, n_gpu of them with their cache on the GPU; index: their
+ * indexer key's elements; v_max: the widest V row of the model, which every V row takes
+ * without flash attention (V is stored transposed). With n = 1 these are the very operations
+ * of adding one layer. */
+static void add_layers(rows *w, const settings *st, const layer_row *row, int64_t index,
+                       int64_t v_max, double r, double sz, int64_t n, int64_t n_gpu)
+{
+    double dn = (double)n, dg = (double)n_gpu;
+    w->layers[row->cache] += n;
+    if (row->cache == CACHE_STATE) {
+        w->state_r += dn * (r * 4);
+        w->state_s += dn * (sz * 4);
+        w->state_gpu += n_gpu ? dg * ((r + sz) * 4) : 0;
+    }
+    if (row->cache != CACHE_MAIN && row->cache != CACHE_SWA)
+        return;
+    if (row->cache == CACHE_MAIN && index > 0) {
+        /* the indexer's key cache (llama_ik_cache, src/llama-ik-cache.cpp @
+         * 57a8def44ec1aa7d1839c1d7178e736ec786fc4e): one row of index_head_dim elements per
+         * layer and cell, in -ctk's type, beside the main cache (its cells, its streams); a
+         * config gives every MLA layer one, a GGUF the blocks with indexer tensors (a header
+         * without tensors: every one) */
+        double ik = row_bytes(st->type_k, index);
+        w->index_layers += n;
+        w->index += dn * ik;
+        w->index_gpu += n_gpu ? dg * ik : 0;
+    }
+    double k = row_bytes(st->type_k, row->k);
+    double v = st->v_less ? 0 : row_bytes(st->type_v, st->flash ? row->v : v_max);
+    w->k[row->cache] += dn * k;
+    w->v[row->cache] += dn * v;
+    w->k_gpu[row->cache] += n_gpu ? dg * k : 0;
+    w->v_gpu[row->cache] += n_gpu ? dg * v : 0;
+}
+
+/* A spec without a GGUF header, by kind: a layer's row depends on its kind alone, so each
+ * kind is added once, times its layers and its layers on the GPU - counted by
+ * kv_layer_counts, arithmetic on the pattern (issue 22: a sweep walked every layer three
+ * times a point). A row's byte figures are whole numbers, so n x a row is the double that n
+ * rows added one by one give while every sum stays below 2^53; 0 when the geometry could
+ * pass 2^52 (then the caller adds layer by layer). */
+static int rows_by_kind(const kv_spec *s, const settings *st, rows *w, int64_t first_gpu,
+                        double r, double sz)
+{
+    int64_t own = spec_own_layers(s);
+    /* the layers from g0 to own keep their cache on the GPU (rows_of) */
+    int64_t g0 = st->l->no_kv_offload ? own
+                 : first_gpu < 0      ? 0
+                 : first_gpu > own    ? own
+                                      : first_gpu;
+    int64_t all[KV_LAYER_KINDS], below[KV_LAYER_KINDS], v_max = 0;
+    layer_row row[KV_LAYER_KINDS]; /* of the kinds some layer has */
+    kv_layer_counts(&s->layout, own, all);
+    kv_layer_counts(&s->layout, g0, below);
+    for (int k = 0; k < KV_LAYER_KINDS; k++) {
+        if (all[k] == 0)
+            continue; /* (no row: a kind no layer has may hold sizes that overflow) */
+        row[k] = spec_row(s, k, st->build);
+        if ((row[k].cache == CACHE_MAIN || row[k].cache == CACHE_SWA) && row[k].v > v_max)
+            v_max = row[k].v;
+    }
+    double most = 0; /* the most one layer adds to any one sum */
+    for (int k = 0; k < KV_LAYER_KINDS; k++) {
+        if (all[k] == 0)
+            continue;
+        double one = row[k].cache == CACHE_STATE
+                         ? (r < 0 ? -r : r) * 4 + (sz < 0 ? -sz : sz) * 4
+                         : row_bytes(st->type_k, row[k].k) +
+                               row_bytes(st->type_k, s->layout.index_dim) +
+                               row_bytes(st->type_v, v_max);
+        most = one > most ? one : most;
+    }
+    if (!((double)w->n_layer * most < 4503599627370496.0)) /* 2^52 */
+        return 0;
+    int64_t counted = 0;
+    for (int k = 0; k < KV_LAYER_KINDS; k++)
+        if (all[k] > 0) {
+            add_layers(w, st, &row[k], s->layout.index_dim, v_max, r, sz, all[k],
+                       all[k] - below[k]);
+            counted += all[k];
+        }
+    w->layers[CACHE_NONE] += w->n_layer - counted; /* the reusing layers */
+    return 1;
+}
+
 static void rows_of(const kv_spec *s, const settings *st, rows *w)
 {
     memset(w, 0, sizeof *w);
     w->n_layer = n_layers(s);
-    int64_t ngl = s->llamacpp.n_gpu_layers.set ? s->llamacpp.n_gpu_layers.value
-                  : st->build >= B_FA_AUTO     ? w->n_layer + 1
-                                               : 0;
+    int64_t ngl = st->l->n_gpu_layers.set ? st->l->n_gpu_layers.value
+                  : st->build >= B_FA_AUTO  ? w->n_layer + 1
+                                            : 0;
     w->gpu_layers = ngl > w->n_layer + 1 ? w->n_layer + 1 : ngl;
     int64_t first_gpu = w->n_layer + 1 - w->gpu_layers; /* the output layer counts as one */
-    /* without flash attention V is stored transposed: every row as wide as the widest */
-    int64_t v_max = 0;
-    for (int64_t l = 0; l < w->n_layer; l++) {
-        layer_row row = layer_at(s, l, st->build);
-        if ((row.cache == CACHE_MAIN || row.cache == CACHE_SWA) && row.v > v_max)
-            v_max = row.v;
-    }
     double r, sz;
     state_row(s, &r, &sz);
+    if (!s->gguf && rows_by_kind(s, st, w, first_gpu, r, sz))
+        return;
+    /* layer by layer: a GGUF header's numbers are per layer */
+    const kv_gguf_info *g = s->gguf;
+    int cacheless = gguf_cacheless(g, st->build);
+    int64_t v_max = 0;
+    if (!st->flash && !st->v_less) /* only a transposed V reads the widest row */
+        for (int64_t l = 0; l < w->n_layer; l++) {
+            layer_row row = layer_at(s, l, st->build, cacheless);
+            if ((row.cache == CACHE_MAIN || row.cache == CACHE_SWA) && row.v > v_max)
+                v_max = row.v;
+        }
     for (int64_t l = 0; l < w->n_layer; l++) {
-        layer_row row = layer_at(s, l, st->build);
+        layer_row row = layer_at(s, l, st->build, cacheless);
         /* each layer's cache sits on its layer's device, or in host memory with -nkvo: the
          * llama_kv_cache constructor (src/llama-kv-cache.cpp) starts from
          * ggml_backend_cpu_buffer_type() and takes model.dev_layer(il)'s buffer type only
          * `if (offload)` (cparams.offload_kqv); the recurrent state is placed the same way
          * (text read in the code index, file 38613623; its commit is not exposed) */
-        int on_gpu = l >= first_gpu && !s->llamacpp.no_kv_offload;
-        w->layers[row.cache]++;
-        if (row.cache == CACHE_STATE) {
-            w->state_r += r * 4;
-            w->state_s += sz * 4;
-            w->state_gpu += on_gpu ? (r + sz) * 4 : 0;
-        }
-        if (row.cache != CACHE_MAIN && row.cache != CACHE_SWA)
-            continue;
-        const kv_gguf_info *g = s->gguf;
+        int on_gpu = l >= first_gpu && !st->l->no_kv_offload;
         int64_t index = !g                                          ? s->layout.index_dim
                         : g->n_tensors == 0 || g->layer_indexer[l] ? g->indexer_key_length
                                                                      : 0;
-        if (row.cache == CACHE_MAIN && index > 0) {
-            /* the indexer's key cache (llama_ik_cache, src/llama-ik-cache.cpp @
-             * 57a8def44ec1aa7d1839c1d7178e736ec786fc4e): one row of index_head_dim elements
-             * per layer and cell, in -ctk's type, beside the main cache (its cells, its
-             * streams); a config gives every MLA layer one, a GGUF the blocks with indexer
-             * tensors (a header without tensors: every one) */
-            double ik = row_bytes(st->type_k, index);
-            w->index_layers++;
-            w->index += ik;
-            w->index_gpu += on_gpu ? ik : 0;
-        }
-        double k = row_bytes(st->type_k, row.k);
-        double v = st->v_less ? 0 : row_bytes(st->type_v, st->flash ? row.v : v_max);
-        w->k[row.cache] += k;
-        w->v[row.cache] += v;
-        w->k_gpu[row.cache] += on_gpu ? k : 0;
-        w->v_gpu[row.cache] += on_gpu ? v : 0;
+        add_layers(w, st, &row, index, v_max, r, sz, 1, on_gpu);
     }
 }
 
@@ -360,7 +455,7 @@ static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_ful
 /* The n_ctx asked for: -c, or the build's default; 0 means the model's context_length. */
 static int64_t n_ctx_asked(const kv_spec *s, const settings *st, int *from_model, int *autofit)
 {
-    const kv_opt_int given = s->llamacpp.ctx_size;
+    const kv_opt_int given = st->l->ctx_size;
     *autofit = !given.set && st->build >= B_AUTOFIT;
     int64_t c = given.set               ? given.value
                 : st->build >= B_AUTOFIT ? 0
@@ -440,7 +535,7 @@ static double lora_on_gpu(const kv_lora_files *lf, const rows *w)
 
 static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_use *u)
 {
-    const kv_llamacpp_spec *l = &s->llamacpp;
+    const kv_llamacpp_spec *l = st->l;
     u->draft_contexts = u->draft_cells = u->draft_gpu_layers = 0;
     u->draft_shared = st->build >= B_DRAFT_SHARED;
     u->draft_kv = u->draft_kv_gpu = u->draft_weights_gpu = 0;
@@ -453,9 +548,11 @@ static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_
     d.layers = l->draft.layers;
     d.kv_heads = l->draft.kv_heads;
     d.head_dim = l->draft.head_dim;
-    d.llamacpp.n_gpu_layers = l->n_gpu_layers_draft;
-    d.llamacpp.draft.name = NULL;
+    kv_llamacpp_spec dl = *l; /* the draft's layers placed by -ngld */
+    dl.n_gpu_layers = l->n_gpu_layers_draft;
+    dl.draft.name = NULL;
     settings ds = *st;
+    ds.l = &dl;
     ds.type_k = (int)l->type_k_draft;
     ds.type_v = (int)l->type_v_draft;
     ds.v_less = 0;
@@ -494,7 +591,7 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     /* each sequence's state, and 1 + n_rs_seq copies of it ("tensors are widened to (1 +
      * n_rs_seq) groups", llama-memory-recurrent.h; a real log: 201.00 MiB = 4 x 50.25 for
      * Qwen3.5-4B with 3 rs_seq) */
-    double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1) * (double)(1 + s->llamacpp.n_rs_seq);
+    double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1) * (double)(1 + st->l->n_rs_seq);
     double state_all = (w->state_r + w->state_s) * rows_n;
     u->kv_gpu = (w->k_gpu[CACHE_MAIN] + w->v_gpu[CACHE_MAIN] + w->index_gpu) * (double)c->n_ctx +
                 (w->k_gpu[CACHE_SWA] + w->v_gpu[CACHE_SWA]) * (double)(c->swa_cells * c->streams) +
@@ -508,7 +605,7 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
      * 87268f77): the GPU's MoE blocks among them lose their experts, each a MoE layer's share
      * of the experts' estimated parameters */
     u->cpu_moe = 0;
-    if (s->llamacpp.n_cpu_moe > 0 && s->arch.known && s->arch.experts > 0) {
+    if (st->l->n_cpu_moe > 0 && s->arch.known && s->arch.experts > 0) {
         kv_param_parts p;
         kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
         double all =
@@ -518,7 +615,7 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
         for (int64_t i = 0; i < w->n_layer; i++) {
             int is_moe = i >= s->arch.first_dense && (i + 1) % step == 0;
             moe += is_moe;
-            kept += is_moe && i < s->llamacpp.n_cpu_moe && i >= first_gpu;
+            kept += is_moe && i < st->l->n_cpu_moe && i >= first_gpu;
         }
         if (all > 0 && moe > 0)
             u->cpu_moe = r->weights_bytes * p.experts / all * (double)kept / (double)moe;
@@ -527,9 +624,47 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     int64_t widest = c->cells > c->swa_cells ? c->cells : c->swa_cells;
     u->compute = w->gpu_layers > 0 ? compute_estimate(s, st, widest) : 0;
     draft_use(s, st, c, u);
-    u->lora_gpu = lora_on_gpu(&s->llamacpp.lora, w);
+    u->lora_gpu = lora_on_gpu(&st->l->lora, w);
     u->needed = u->weights_gpu + u->kv_gpu + u->compute + r->overhead_bytes + u->draft_kv_gpu +
                 u->draft_weights_gpu + u->lora_gpu;
+}
+
+/* Whether two -c give the same cells: then the same memory, as gpu_use_at() reads of -c only
+ * what cells_at() made of it. */
+static int same_cells(const cells *a, const cells *b)
+{
+    return a->pad == b->pad && a->cells == b->cells && a->streams == b->streams &&
+           a->n_ctx == b->n_ctx && a->swa_cells == b->swa_cells && a->slot_ctx == b->slot_ctx &&
+           a->rounded == b->rounded;
+}
+
+/* The padding step of -c x (c: its cells): the last and the first -c cells_at() pads as it
+ * pads x - n_ctx to 256 from b6975, else one stream's share of it (n_seq of them) to the
+ * build's padding. A guess that the search checks (step_to): only the cells decide. */
+static int64_t step_last(const settings *st, const cells *c, int64_t x)
+{
+    if (st->build >= B_PAD_256)
+        return pad_to(x, 256);
+    return st->unified ? pad_to(x, c->pad) : c->cells * st->n_seq;
+}
+
+static int64_t step_first(const settings *st, const cells *c, int64_t x)
+{
+    if (st->build >= B_PAD_256)
+        return (x - 1) / 256 * 256 + 1;
+    return st->unified ? (x - 1) / c->pad * c->pad + 1 : (c->cells - c->pad) * st->n_seq + 1;
+}
+
+/* Moves the bracket's end *x to -c `to` when that has the cells of *x (c): the same memory,
+ * so the same side of the bracket. to must lie strictly inside the bracket's other end. */
+static void step_to(const settings *st, int has_swa, const cells *c, int64_t *x, int64_t to)
+{
+    cells t;
+    if (to == *x)
+        return;
+    cells_at(st, to, has_swa, st->l->swa_full, &t);
+    if (same_cells(&t, c))
+        *x = to;
 }
 
 /* The largest -c whose whole fits the GPU: what is needed only grows with n_ctx. *any: every
@@ -541,22 +676,29 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
     gpu_use u;
     int64_t lo = 1, hi = CTX_LIMIT;
     *any = 0;
-    cells_at(st, hi, has_swa, s->llamacpp.swa_full, &c);
+    cells_at(st, hi, has_swa, st->l->swa_full, &c);
     gpu_use_at(s, r, st, w, &c, &u);
     if (u.needed <= r->gpu_mem_bytes) {
         *any = 1;
         return INT64_MAX; /* (the JSON's spelling of "any"; readers test *any) */
     }
     double f_hi = u.needed;
-    cells_at(st, lo, has_swa, s->llamacpp.swa_full, &c);
+    int64_t first = step_first(st, &c, hi);
+    step_to(st, has_swa, &c, &hi, first > lo ? first : lo + 1);
+    cells_at(st, lo, has_swa, st->l->swa_full, &c);
     gpu_use_at(s, r, st, w, &c, &u);
     if (u.needed > r->gpu_mem_bytes)
         return 0;
     double f_lo = u.needed, room = r->gpu_mem_bytes;
+    int64_t last = step_last(st, &c, lo);
+    step_to(st, has_swa, &c, &lo, last < hi ? last : hi - 1);
     /* lo fits, hi does not; what is needed grows with -c (every layer's cells, in steps of
      * the padding): the next try is where the line through the two ends meets the memory,
      * or the middle when that did not halve the bracket - the same answer as bisection in a
-     * few tries instead of 30 (issue 22: a sweep searched at every point) */
+     * few tries instead of 30 (issue 22: a sweep searched at every point). Each end is then
+     * moved to the edge of its padding step, where the memory is the same: within a step the
+     * line says nothing, and bisecting down to its edge took some 8 more tries a point. The
+     * answer is the one -c that fits with -c + 1 not fitting, however the bracket moves. */
     int halve = 0;
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
@@ -570,14 +712,18 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
                 mid = hi - 1;
         }
         int64_t span = hi - lo;
-        cells_at(st, mid, has_swa, s->llamacpp.swa_full, &c);
+        cells_at(st, mid, has_swa, st->l->swa_full, &c);
         gpu_use_at(s, r, st, w, &c, &u);
         if (u.needed <= room) {
             lo = mid;
             f_lo = u.needed;
+            last = step_last(st, &c, lo);
+            step_to(st, has_swa, &c, &lo, last < hi ? last : hi - 1);
         } else {
             hi = mid;
             f_hi = u.needed;
+            first = step_first(st, &c, hi);
+            step_to(st, has_swa, &c, &hi, first > lo ? first : lo + 1);
         }
         halve = !halve && hi - lo > span / 2; /* a poor guess: bisect once */
     }
@@ -593,10 +739,10 @@ enum {
 };
 static const kv_param params[LC_PARAMS];
 
-/* The first rule of llama.cpp's that s breaks, in its words, blaming the flag. */
-static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
+/* The first rule of llama.cpp's that s with flags l breaks, in its words, blaming the flag. */
+kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_dtype dtype,
+                               kv_error *why)
 {
-    const kv_llamacpp_spec *l = &s->llamacpp;
     settings st;
     const kv_status no = KV_ERR_ENGINE_INPUT;
     if (s->tp != 1)
@@ -621,7 +767,7 @@ static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, no, &params[LC_P_CPU_MOE],
                          "the experts' size needs the model's widths (a config.json, a GGUF or a "
                          "preset), not only its KV geometry");
-    resolve(s, &st);
+    resolve(s, l, dtype, &st);
     if (st.type_k < 0 || st.type_v < 0)
         return kv_refuse(why, no, &kv_core_params[KV_P_DTYPE],
                          "llama.cpp has no fp8 KV cache (--cache-type-k / --cache-type-v: f32, "
@@ -681,8 +827,19 @@ static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
                              "the draft's head size is not a multiple of the type's block of 32 "
                              "elements; llama.cpp refuses it");
     }
-    for (int64_t i = 0; i < n_layers(s); i++) {
-        layer_row row = layer_at(s, i, st.build);
+    /* a block of one element divides every head size: the walk only for quantized types; a
+     * spec's rows depend on the kind alone, so its first pattern period holds the first layer
+     * of each kind, in layer order */
+    int64_t n = n_layers(s);
+    int cacheless = gguf_cacheless(s->gguf, st.build);
+    if (!s->gguf && s->layout.pattern_len > 0 && (int64_t)s->layout.pattern_len < n)
+        n = (int64_t)s->layout.pattern_len;
+    else if (!s->gguf && s->layout.pattern_len == 0 && n > 1)
+        n = 1;
+    if (!is_quantized(st.type_k) && (st.v_less || !is_quantized(st.type_v)))
+        n = 0;
+    for (int64_t i = 0; i < n; i++) {
+        layer_row row = layer_at(s, i, st.build, cacheless);
         if (row.cache != CACHE_MAIN && row.cache != CACHE_SWA)
             continue;
         if (row.head_k % cache_types[st.type_k].block != 0)
@@ -739,14 +896,14 @@ static void fill_caches(kv_llamacpp_result *L, const rows *w, const cells *c, do
     L->state_s_bytes = w->state_s * rows_n * (double)(1 + L->n_rs_seq);
 }
 
-static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
+kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_dtype dtype,
+                                 kv_result *r, kv_llamacpp_result *L)
 {
-    kv_llamacpp_result *L = &r->llamacpp;
     settings st;
     rows w;
     cells c;
     gpu_use u;
-    resolve(s, &st);
+    resolve(s, l, dtype, &st);
     rows_of(s, &st, &w);
     int has_swa = w.layers[CACHE_SWA] > 0;
     memset(L, 0, sizeof *L);
@@ -761,13 +918,13 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->type_v = st.type_v;
     L->v_less = st.v_less;
     L->n_ubatch = st.n_ubatch;
-    cells_at(&st, L->n_ctx_asked, has_swa, s->llamacpp.swa_full, &c);
+    cells_at(&st, L->n_ctx_asked, has_swa, l->swa_full, &c);
     L->pad = c.pad;
     L->streams = c.streams;
     L->n_ctx = c.n_ctx;
     L->rounded = c.rounded;
     L->slot_ctx = c.slot_ctx;
-    L->n_rs_seq = s->llamacpp.n_rs_seq;
+    L->n_rs_seq = l->n_rs_seq;
     fill_caches(L, &w, &c, (double)(st.n_seq > 1 ? st.n_seq : 1));
     L->n_layer = w.n_layer;
     L->gpu_layers = w.gpu_layers;
@@ -776,8 +933,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->kv_host_bytes = u.kv_host + (u.draft_kv - u.draft_kv_gpu);
     L->weights_gpu_bytes = u.weights_gpu;
     L->weights_host_bytes = r->weights_bytes - u.weights_gpu +
-                            (s->llamacpp.draft.weights_bytes - u.draft_weights_gpu) +
-                            (s->llamacpp.lora.total_bytes - u.lora_gpu);
+                            (l->draft.weights_bytes - u.draft_weights_gpu) +
+                            (l->lora.total_bytes - u.lora_gpu);
     L->cpu_moe_bytes = u.cpu_moe;
     L->compute_bytes = u.compute;
     L->gpu_needed_bytes = u.needed;
@@ -788,8 +945,8 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     L->draft_kv_bytes = u.draft_kv;
     L->draft_kv_gpu_bytes = u.draft_kv_gpu;
     L->draft_weights_gpu_bytes = u.draft_weights_gpu;
-    L->draft_weights_estimated = s->llamacpp.draft.name && s->llamacpp.draft.weights_estimated;
-    L->lora_bytes = s->llamacpp.lora.total_bytes;
+    L->draft_weights_estimated = l->draft.name && l->draft.weights_estimated;
+    L->lora_bytes = l->lora.total_bytes;
     L->lora_gpu_bytes = u.lora_gpu;
     L->fits_gpu = u.needed <= r->gpu_mem_bytes;
     st.ctx_from_model = 0; /* the search gives -c: a shared draft follows it */
@@ -797,14 +954,16 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
     if (L->autofit && !L->fits_gpu && !L->ctx_size_fit_any && L->ctx_size_fit >= AUTOFIT_MIN &&
         L->ctx_size_fit < L->n_ctx_asked) {
         cells fit;
-        cells_at(&st, L->ctx_size_fit, has_swa, s->llamacpp.swa_full, &fit);
+        cells_at(&st, L->ctx_size_fit, has_swa, l->swa_full, &fit);
         L->autofit_ctx = L->ctx_size_fit;
         L->autofit_n_ctx = fit.n_ctx;
         L->autofit_slot_ctx = fit.slot_ctx;
     }
 
     r->max_concurrency = slots_for(L, s->context);
-    snprintf(r->engine_version, sizeof r->engine_version, "b%lld", (long long)st.build);
+    /* "b%lld" of a build from 1 to the newest (checked; resolve() caps it), by hand: */
+    r->engine_version[0] = 'b';
+    r->engine_version[1 + kv_uint_digits(r->engine_version + 1, (uint64_t)st.build)] = '\0';
     r->available_kv_bytes = r->gpu_mem_bytes - u.weights_gpu - u.compute - r->overhead_bytes -
                             u.draft_weights_gpu;
     r->kv_cache_bytes = L->main.k_bytes + L->main.v_bytes + L->swa.k_bytes + L->swa.v_bytes +
@@ -815,13 +974,24 @@ static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
         r->longest_context_fit = st.ctx_train > 0 ? st.ctx_train : INT64_MAX;
         r->longest_context_any = st.ctx_train <= 0;
     } else if (L->ctx_size_fit > 0) {
-        cells_at(&st, L->ctx_size_fit, has_swa, s->llamacpp.swa_full, &c);
+        cells_at(&st, L->ctx_size_fit, has_swa, l->swa_full, &c);
         r->longest_context_fit = c.slot_ctx;
     }
     /* the cache buffers on the CPU buffer type (-nkvo, layers past -ngl, a draft's); the
      * weights left on the host are mapped from the file (mmap), not allocated */
     r->host_bytes = L->kv_host_bytes;
     return KV_OK;
+}
+
+/* The descriptor's check and compute: the spec's own flags and dtype. */
+static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
+{
+    return kv_llamacpp_check_as(s, &s->llamacpp, s->dtype, why);
+}
+
+static kv_status llamacpp_compute(const kv_spec *s, kv_result *r)
+{
+    return kv_llamacpp_compute_as(s, &s->llamacpp, s->dtype, r, &r->llamacpp);
 }
 
 /* The 8-bit KV lever: q8_0 for K and V; a quantized V cache needs flash attention. */

@@ -16,7 +16,10 @@
  */
 #include "ollama.h"
 
+#include "llamacpp.h"
+
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -163,7 +166,19 @@ int kv_ollama_version_parse(const char *text, int *version)
 
 void kv_ollama_version_format(int version, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
+    if (version < 0 || cap < 16) { /* no release: printf's spelling of it */
+        snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
+        return;
+    }
+    /* the same text by hand (at most "0.21474836.47"): every point of a sweep names its
+     * release, and snprintf cost more than the rest of the estimate (issue 22) */
+    size_t n = 2;
+    buf[0] = '0';
+    buf[1] = '.';
+    n += kv_uint_digits(buf + n, (uint64_t)(version / 100));
+    buf[n++] = '.';
+    n += kv_uint_digits(buf + n, (uint64_t)(version % 100));
+    buf[n] = '\0';
 }
 
 /* format.HumanBytes2 (format/bytes.go:52-63). */
@@ -256,7 +271,9 @@ typedef struct {
 
 static int arch_is(const model *m, const char *name)
 {
-    return strcmp(m->arch, name) == 0;
+    /* the first byte compared inline: a point asks some fifty names, and a preset's arch is
+     * "" (the strcmp calls alone were 8% of an Ollama sweep: issue 22) */
+    return m->arch[0] == name[0] && strcmp(m->arch, name) == 0;
 }
 
 static void model_of(const kv_spec *s, model *m)
@@ -1158,19 +1175,23 @@ static int64_t server_batch(const kv_spec *s, const model *m, const settings *st
 static kv_status llama_server(const kv_spec *s, kv_result *r, const model *m,
                               const settings *st, kv_ollama_result *o)
 {
-    const kv_engine_desc *lc = kv_engine_get(KV_ENGINE_LLAMACPP);
-    kv_spec ls = *s;
-    kv_result lr = *r;
+    /* llama.cpp's rules on this spec with the flags Ollama passes llama-server (llamacpp.h: no
+     * copy of the spec to hold them), its own result into o->server; the figures every engine
+     * shares into a copy of the result's, since it writes more of them than Ollama takes
+     * (longest_context_any) - up to the engine's part, which it does not read */
+    kv_llamacpp_spec flags;
+    kv_dtype dtype;
+    kv_result lr;
+    memcpy(&lr, r, offsetof(kv_result, engine_space));
     int64_t num_ctx = st->num_ctx;
     /* NewLlamaServer cuts num_ctx to the model's context (llm/server.go:111-116@v0.30.0) */
     o->ctx_clamped = m->ctx_train > 0 && num_ctx > m->ctx_train;
     if (o->ctx_clamped)
         num_ctx = m->ctx_train;
     int64_t ctx = num_ctx * st->parallel;
-    ls.engine = KV_ENGINE_LLAMACPP;
-    memset(&ls.engine_space, 0, sizeof ls.engine_space);
-    lc->defaults(&ls);
-    kv_llamacpp_spec *l = &ls.llamacpp;
+    memset(&flags, 0, sizeof flags);
+    kv_llamacpp_spec_defaults(&flags, &dtype);
+    kv_llamacpp_spec *l = &flags;
     l->build = server_build(st->v);
     l->ctx_size = KV_SOME_INT(ctx);                 /* -c num_ctx x np */
     l->parallel = KV_SOME_INT(st->parallel);        /* -np; no --kv-unified */
@@ -1185,13 +1206,12 @@ static kv_status llama_server(const kv_spec *s, kv_result *r, const model *m,
     else if (st->lib == KV_OLLAMA_CPU)
         l->n_gpu_layers = KV_SOME_INT(0);
     kv_error why;
-    kv_status rc = lc->check(&ls, &why);
+    kv_status rc = kv_llamacpp_check_as(s, l, dtype, &why);
     if (rc != KV_OK)
         return rc;
-    if ((rc = lc->compute(&ls, &lr)) != KV_OK)
+    if ((rc = kv_llamacpp_compute_as(s, l, dtype, &lr, &o->server)) != KV_OK)
         return rc;
-    const kv_llamacpp_result *L = &lr.llamacpp;
-    o->server = *L;
+    const kv_llamacpp_result *L = &o->server;
     o->llamacpp_build = L->build;
     o->server_flash = st->server_flash;
     o->num_ctx = num_ctx;
@@ -1285,7 +1305,6 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
         (!m.g && m.blocks > KV_GGUF_MAX_LAYERS))
         return KV_ERR_RANGE; /* more blocks than the layout's table holds */
     resolve(s, r, &m, &st);
-    memset(&e, 0, sizeof e);
     memset(o, 0, sizeof *o);
     o->version = st.v;
     o->era = (kv_ollama_era)st.era;
@@ -1315,6 +1334,7 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
             return rc;
         o->ps_context = o->num_ctx;
     } else {
+        memset(&e, 0, sizeof e); /* (the estimate's alone: llama-server's era has none) */
         int64_t parallel = choose_parallel(s, r, &m, &st, &e, sizes);
         if (e.c.wrapped)
             return KV_ERR_RANGE;

@@ -128,6 +128,12 @@ static char *int_digits(char *buf, size_t cap, int64_t v)
     return buf;
 }
 
+size_t fmt_int_n(char *buf, size_t cap, int64_t v)
+{
+    size_t n = int_digits_n(buf, cap, v);
+    return n > 0 ? n : strlen(int_digits(buf, cap, v));
+}
+
 char *fmt_int(char *buf, size_t cap, int64_t v, int group)
 {
     int_digits(buf, cap, v);

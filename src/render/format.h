@@ -25,6 +25,8 @@ char *fmt_g(char *buf, size_t cap, double v);
 char *fmt_figure(char *buf, size_t cap, double v, int typed);
 /* f"{v}" or f"{v:,}" for an integer. */
 char *fmt_int(char *buf, size_t cap, int64_t v, int group);
+/* f"{v}", returning its length. */
+size_t fmt_int_n(char *buf, size_t cap, int64_t v);
 /* The shortest decimal that reads back as v (what JSON output needs); integral values
  * below 1e21 print without a fraction or exponent, as JSON integers. */
 char *fmt_json_number(char *buf, size_t cap, double v);

@@ -64,11 +64,13 @@ static char *copy(char *buf, size_t cap, const char *text)
     return buf;
 }
 
-size_t kv_value_text_n(char *buf, size_t cap, kv_field_value v)
+size_t kv_value_text_n(char *buf, size_t cap, const kv_field_value *v)
 {
-    if (!v.is_null && v.kind == KV_VAL_NUM)
-        return fmt_json_number_n(buf, cap, v.d);
-    return strlen(kv_value_text(buf, cap, v));
+    if (!v->is_null && v->kind == KV_VAL_NUM)
+        return fmt_json_number_n(buf, cap, v->d);
+    if (!v->is_null && v->kind == KV_VAL_INT)
+        return fmt_int_n(buf, cap, v->i);
+    return strlen(kv_value_text(buf, cap, *v));
 }
 
 char *kv_value_text(char *buf, size_t cap, kv_field_value v)

@@ -16,7 +16,9 @@
 kv_field_value kv_report_value(const kv_field *f, const kv_report *rep);
 /* The value as JSON text (strings without quotes or escapes: callers quote them). */
 char *kv_value_text(char *buf, size_t cap, kv_field_value v);
-/* The same, returning its length (sweeps write cells in place). */
-size_t kv_value_text_n(char *buf, size_t cap, kv_field_value v);
+/* The same, returning its length (sweeps write cells in place). By address: passed whole,
+ * the value was copied with loads wider than the stores that had just written it, which the
+ * processor cannot forward - a stall at every cell of a sweep (issue 22). */
+size_t kv_value_text_n(char *buf, size_t cap, const kv_field_value *v);
 
 #endif
