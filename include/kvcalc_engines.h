@@ -432,6 +432,9 @@ typedef struct {
     double sizing_cell_bytes;    /* the cell N is sized by: cell_bytes, or from 0.5.14
                                     STANDALONE's int(cell x (1 + draft layers / layers)) */
     double draft_weights_in_a_bytes; /* from 0.5.14: the draft's weights, loaded before A */
+    double headroom_bytes;       /* what the target's pool leaves free, about P x (1 - f) */
+    int draft_oom;               /* 1: the draft's pool (and weights, before 0.5.14) outgrow
+                                    that headroom: SGLang runs out of memory starting it */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders

@@ -418,6 +418,27 @@ static void standalone_draft(void **state)
     assert_non_null(strstr(r.out, "  draft   : STANDALONE's meta-llama/Llama-3.2-1B-Instruct: its "
                                   "own pool (16 layers, 8 KV heads of 64 a rank, 32,768 B a token"));
     run_free(&r);
+    /* the draft allocates in what the target's pool left free, about P x (1 - f) = 78.65 x
+     * 0.24 GiB: the 1B draft's 11.22 + 2.30 GB fit; Llama-3.2-1B speculated by Llama-3.1-8B
+     * (a draft of 32 layers of 8 x 128, 4x the target's cell, and 14.96 GB of weights) does
+     * not, and SGLang would not start */
+    double room = get_number((const char *const[]){SA, "--get", "sglang_headroom_bytes", NULL});
+    double after = get_number(
+        (const char *const[]){SA, "--get", "sglang_avail_mem_after_load_gib", NULL});
+    assert_true(fabs(room - (after * 1073741824.0 - (n + 1) * 131072)) < 1); /* A - K - V */
+    assert_true(fabs(room / 1073741824.0 - 78.6475 * (1 - 0.76)) < 0.1);
+    EXPECT_STDOUT("false\n", SA, "--get", "sglang_draft_oom");
+    EXPECT_STDOUT("true\n", SA, "--get", "fits");
+#define BIG "--engine", "sglang", "--model", "llama-3.2-1b-instruct", "--gpu", "h100",       \
+            "--speculative-algorithm", "STANDALONE", "--speculative-draft-model-path", \
+            "llama-3.1-8b-instruct"
+    EXPECT_STDOUT("true\n", BIG, "--get", "sglang_draft_oom");
+    EXPECT_STDOUT("false\n", BIG, "--get", "fits");
+    EXPECT_STDOUT("0\n", BIG, "--get", "max_concurrency");
+    run_kvcalc((const char *const[]){BIG, NULL}, &r);
+    assert_non_null(strstr(r.out, "torch.OutOfMemoryError: the draft's 244.89 GB outgrow the "));
+    run_free(&r);
+#undef BIG
     /* 0.5.14 and 0.5.15 (#23862, #28855): no reserve (f 0.83, as without a draft), the draft's
      * 2,471,628,800 B of weights loaded before A is read, and N sized by 131,072 x (1 + 16 /
      * 32) = 196,608 B a token; the draft's pool that N in its own 32,768 B */

@@ -881,6 +881,17 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     r->max_concurrency = whole_requests(g, s->context);
     if (g->max_running_requests > 0) /* a state slot each, or the flag's (or 48's) cap */
         r->max_concurrency = kvm_fmin(r->max_concurrency, (double)g->max_running_requests);
+    /* the draft worker allocates after the target's pool took its budget: what is free then
+     * is A less the pool (and the LoRA buffers and state pool before it), about P x (1 - f);
+     * a draft that needs more cannot start (its graphs and activations need some too, so
+     * this is the least that fails) */
+    g->headroom_bytes = g->avail_after_gib * 1073741824.0 - g->lora_bytes - g->mamba_bytes -
+                        g->k_bytes - g->v_bytes;
+    double draft = g->draft_k_bytes + g->draft_v_bytes +
+                   (g->draft_weights_in_a_bytes > 0 ? 0 : g->draft_weights_bytes);
+    g->draft_oom = g->draft_layers > 0 && draft > g->headroom_bytes;
+    if (g->draft_oom)
+        r->max_concurrency = 0;
     kv_sglang_version_format(s->sglang.version, r->engine_version, sizeof r->engine_version);
     r->available_kv_bytes = g->rest_bytes;
     r->kv_cache_bytes = g->k_bytes + g->v_bytes;
@@ -1104,6 +1115,8 @@ static const kv_field fields[] = {
     F(sglang_draft_kv_heads_per_gpu, draft_kv_heads, int64_t, "heads", KV_F_INT, 0),
     F(sglang_draft_cell_bytes, draft_cell_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_sizing_cell_bytes, sizing_cell_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_headroom_bytes, headroom_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_draft_oom, draft_oom, int, "boolean", KV_F_BOOL, 0),
 };
 
 #define T(...) {__VA_ARGS__}

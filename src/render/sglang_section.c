@@ -202,6 +202,16 @@ void report_sglang_text(FILE *out, const kv_report *rep)
                     gb(c, sizeof c, g->draft_k_bytes + g->draft_v_bytes),
                     gb(w, sizeof w, g->draft_weights_bytes));
     }
+    if (g->draft_oom) {
+        char c[FMT_BUF];
+        fprintf(out, "torch.OutOfMemoryError: the draft's %s GB outgrow the %s GB the target's "
+                     "pool leaves free\n  (SGLang would not start with these settings.)\n\n",
+                gb(a, sizeof a,
+                   g->draft_k_bytes + g->draft_v_bytes +
+                       (g->draft_weights_in_a_bytes > 0 ? 0 : g->draft_weights_bytes)),
+                gb(c, sizeof c, g->headroom_bytes));
+        return;
+    }
     fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
             (long long)g->max_total_num_tokens, (long long)s->context);
     if (g->mamba_per_req_bytes > 0)
