@@ -48,6 +48,30 @@ static kv_sched paged(int64_t pool)
     return sc;
 }
 
+/* SGLang's scheduler (KV_SCHED_RESERVE) on a hand-built pool of `pool` pages of `page`
+ * tokens, with SGLang's constants (schedule_policy.py, new_token_ratio_tracker.py). */
+static kv_sched reserve(int64_t pool, int64_t page)
+{
+    kv_sched sc;
+    memset(&sc, 0, sizeof sc);
+    sc.kind = KV_SCHED_RESERVE;
+    sc.engine_title = "test";
+    sc.pool_blocks = pool;
+    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = page};
+    sc.n_groups = 1;
+    sc.max_seqs = 4097;
+    sc.max_seqs_name = "max_running_requests";
+    sc.max_batched_tokens = 8192;
+    sc.max_prefill_tokens = 16384;
+    sc.clip_new_tokens = 4096;
+    sc.ratio_init = 0.7;
+    sc.ratio_min = 0.098;
+    sc.ratio_decay = (0.7 - 0.098) / 600;
+    sc.retract_steps = 20;
+    sc.max_model_len = 1 << 20;
+    return sc;
+}
+
 static kv_workload fixed(int64_t p, int64_t o, double rate, double tpot_ms, int64_t n)
 {
     kv_workload w;
@@ -411,23 +435,7 @@ static void engine_schedulers(void **state)
 static void sglang_prefill_alone_and_retraction(void **state)
 {
     (void)state;
-    kv_sched sc;
-    memset(&sc, 0, sizeof sc);
-    sc.kind = KV_SCHED_RESERVE;
-    sc.engine_title = "test";
-    sc.pool_blocks = 1000000;
-    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = 1};
-    sc.n_groups = 1;
-    sc.max_seqs = 4097;
-    sc.max_seqs_name = "max_running_requests";
-    sc.max_batched_tokens = 8192;
-    sc.max_prefill_tokens = 16384;
-    sc.clip_new_tokens = 4096;
-    sc.ratio_init = 0.7;
-    sc.ratio_min = 0.098;
-    sc.ratio_decay = (0.7 - 0.098) / 600;
-    sc.retract_steps = 20;
-    sc.max_model_len = 1 << 20;
+    kv_sched sc = reserve(1000000, 1);
     kv_workload w = fixed(100, 49, 2.0, 125.0, 400);
     kv_workload_result r;
     assert_int_equal(run(&sc, &w, &r), KV_OK);
@@ -457,23 +465,7 @@ static void sglang_prefill_alone_and_retraction(void **state)
 static void sglang_pages(void **state)
 {
     (void)state;
-    kv_sched sc;
-    memset(&sc, 0, sizeof sc);
-    sc.kind = KV_SCHED_RESERVE;
-    sc.engine_title = "test";
-    sc.pool_blocks = 20;
-    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = 16};
-    sc.n_groups = 1;
-    sc.max_seqs = 4097;
-    sc.max_seqs_name = "max_running_requests";
-    sc.max_batched_tokens = 8192;
-    sc.max_prefill_tokens = 16384;
-    sc.clip_new_tokens = 4096;
-    sc.ratio_init = 0.7;
-    sc.ratio_min = 0.098;
-    sc.ratio_decay = (0.7 - 0.098) / 600;
-    sc.retract_steps = 20;
-    sc.max_model_len = 1 << 20;
+    kv_sched sc = reserve(20, 16);
     kv_workload w = fixed(100, 50, 1.0, 10.0, 200);
     kv_workload_result r;
     assert_int_equal(run(&sc, &w, &r), KV_OK);
@@ -612,23 +604,7 @@ static void vllm_prefix_cache(void **state)
 static void sglang_radix_prefix(void **state)
 {
     (void)state;
-    kv_sched sc;
-    memset(&sc, 0, sizeof sc);
-    sc.kind = KV_SCHED_RESERVE;
-    sc.engine_title = "test";
-    sc.pool_blocks = 1000;
-    sc.group[0] = (kv_sched_group){.groups = 1, .block_size = 16};
-    sc.n_groups = 1;
-    sc.max_seqs = 4097;
-    sc.max_seqs_name = "max_running_requests";
-    sc.max_batched_tokens = 8192;
-    sc.max_prefill_tokens = 16384;
-    sc.clip_new_tokens = 4096;
-    sc.ratio_init = 0.7;
-    sc.ratio_min = 0.098;
-    sc.ratio_decay = (0.7 - 0.098) / 600;
-    sc.retract_steps = 20;
-    sc.max_model_len = 1 << 20;
+    kv_sched sc = reserve(1000, 16);
     sc.prefix_caching = 1;
     kv_workload w = fixed(1000, 100, 1.0, 10.0, 200);
     w.shared_prefix = 960;
