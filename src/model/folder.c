@@ -303,39 +303,6 @@ static long index_tokens(const char *text, size_t len, const char *shown, kv_jso
  * shard_names would refuse; more tokens than the tokenizer allows; any JSON error. So its
  * names are those shard_names finds, and every message is still the token path's. */
 
-/* The object at c (a '{') of plain strings and plain integers (metadata's total_size): the
- * byte after its '}', or NULL; *toks counts its tokens. */
-static const unsigned char *flat_object(const unsigned char *c, const unsigned char *e,
-                                        size_t *toks)
-{
-    if (c >= e || *c != '{')
-        return NULL;
-    ++*toks;
-    c = kv_json_ws_end(c + 1, e);
-    if (c < e && *c == '}')
-        return c + 1;
-    for (;;) {
-        const unsigned char *s, *q = kv_json_plain_string(c, e, &s);
-        uint64_t v;
-        if (!q || !(c = kv_json_expect(q + 1, e, ':')))
-            return NULL;
-        c = kv_json_ws_end(c, e);
-        if (c < e && *c == '"')
-            c = (q = kv_json_plain_string(c, e, &s)) ? q + 1 : NULL;
-        else
-            c = kv_json_plain_uint(c, e, &v);
-        if (!c)
-            return NULL;
-        *toks += 2;
-        c = kv_json_ws_end(c, e);
-        if (c < e && *c == ',') {
-            c = kv_json_ws_end(c + 1, e);
-            continue;
-        }
-        return c < e && *c == '}' ? c + 1 : NULL;
-    }
-}
-
 /* weight_map's object at c: its shard names into ns. The byte after its '}', or NULL. */
 static const unsigned char *fast_weight_map(const unsigned char *c, const unsigned char *e,
                                             name_set *ns, size_t *toks)
@@ -404,7 +371,7 @@ static long index_fast(const char *text, size_t len, char ***out)
         if (q - k == 10 && memcmp(k, "weight_map", 10) == 0) {
             if (have_map++ || !(c = fast_weight_map(c, e, &ns, &toks)))
                 goto give_up; /* twice: the last one counts, as kv_json_find says */
-        } else if (!(c = flat_object(c, e, &toks))) {
+        } else if (!(c = kv_json_flat_object(c, e, &toks, 1))) {
             goto give_up;
         }
         toks++; /* the key */

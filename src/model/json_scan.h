@@ -112,4 +112,39 @@ static inline const unsigned char *kv_json_plain_uint(const unsigned char *c,
     return c;
 }
 
+/* The object at c (a '{') of plain strings, and plain integers too when `ints` (an index's
+ * metadata: total_size), flat: the byte after its '}', or NULL; *toks counts its tokens as
+ * the tokenizer would. */
+static inline const unsigned char *kv_json_flat_object(const unsigned char *c,
+                                                       const unsigned char *e, size_t *toks,
+                                                       int ints)
+{
+    if (c >= e || *c != '{')
+        return NULL;
+    ++*toks;
+    c = kv_json_ws_end(c + 1, e);
+    if (c < e && *c == '}')
+        return c + 1;
+    for (;;) {
+        const unsigned char *s, *q = kv_json_plain_string(c, e, &s);
+        uint64_t v;
+        if (!q || !(c = kv_json_expect(q + 1, e, ':')))
+            return NULL;
+        c = kv_json_ws_end(c, e);
+        if (c < e && *c == '"')
+            c = (q = kv_json_plain_string(c, e, &s)) ? q + 1 : NULL;
+        else
+            c = ints ? kv_json_plain_uint(c, e, &v) : NULL;
+        if (!c)
+            return NULL;
+        *toks += 2;
+        c = kv_json_ws_end(c, e);
+        if (c < e && *c == ',') {
+            c = kv_json_ws_end(c + 1, e);
+            continue;
+        }
+        return c < e && *c == '}' ? c + 1 : NULL;
+    }
+}
+
 #endif

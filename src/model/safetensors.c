@@ -698,31 +698,6 @@ static const unsigned char *fast_tensor(const unsigned char *c, const unsigned c
     return seen == 7 ? c + 1 : NULL;
 }
 
-/* __metadata__'s object at c: strings only. The byte after its '}', or NULL. */
-static const unsigned char *fast_metadata(const unsigned char *c, const unsigned char *e,
-                                          size_t *toks)
-{
-    if (c >= e || *c != '{')
-        return NULL;
-    ++*toks;
-    c = kv_json_ws_end(c + 1, e);
-    if (c < e && *c == '}')
-        return c + 1;
-    for (;;) {
-        const unsigned char *s, *q = kv_json_plain_string(c, e, &s);
-        if (!q || !(c = kv_json_expect(q + 1, e, ':')) ||
-            !(q = kv_json_plain_string(kv_json_ws_end(c, e), e, &s)))
-            return NULL;
-        *toks += 2;
-        c = kv_json_ws_end(q + 1, e);
-        if (c < e && *c == ',') {
-            c = kv_json_ws_end(c + 1, e);
-            continue;
-        }
-        return c < e && *c == '}' ? c + 1 : NULL;
-    }
-}
-
 /* The header text[0..len) (text[0] is '{') in one pass: 1 with its figures added to *st, or
  * 0 when the token reader must read it (*st then holds a part of them: the caller clears
  * it). */
@@ -748,7 +723,7 @@ static int st_fast(const char *text, size_t len, uint64_t data_len, int64_t main
             c = kv_json_ws_end(c, e);
             size_t kl = (size_t)(q - k);
             if (kl == 12 && memcmp(k, "__metadata__", 12) == 0) {
-                if (!(c = fast_metadata(c, e, &toks)))
+                if (!(c = kv_json_flat_object(c, e, &toks, 0)))
                     goto out;
             } else {
                 st_fast_tensor t;
