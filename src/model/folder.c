@@ -342,12 +342,10 @@ static const unsigned char *fast_weight_map(const unsigned char *c, const unsign
             c = q + 1;
         }
         *toks += 2;
-        c = kv_json_ws_end(c, e);
-        if (c < e && *c == ',') {
-            c = kv_json_ws_end(c + 1, e);
+        int k = kv_json_after_member(&c, e, '}');
+        if (k > 0)
             continue;
-        }
-        return c < e && *c == '}' ? c + 1 : NULL;
+        return k == 0 ? c + 1 : NULL;
     }
 }
 
@@ -375,12 +373,10 @@ static long index_fast(const char *text, size_t len, char ***out)
             goto give_up;
         }
         toks++; /* the key */
-        c = kv_json_ws_end(c, e);
-        if (c < e && *c == ',') {
-            c = kv_json_ws_end(c + 1, e);
+        int next = kv_json_after_member(&c, e, '}');
+        if (next > 0)
             continue;
-        }
-        if (c < e && *c == '}')
+        if (next == 0)
             break;
         goto give_up;
     }

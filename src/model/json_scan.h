@@ -112,6 +112,20 @@ static inline const unsigned char *kv_json_plain_uint(const unsigned char *c,
     return c;
 }
 
+/* After a member or an element: whitespace, then ',' (1: *c past it and the whitespace
+ * after, another member follows), `close` (0: *c at it) or anything else (-1). */
+static inline int kv_json_after_member(const unsigned char **c, const unsigned char *e,
+                                       unsigned char close)
+{
+    const unsigned char *p = kv_json_ws_end(*c, e);
+    *c = p;
+    if (p < e && *p == ',') {
+        *c = kv_json_ws_end(p + 1, e);
+        return 1;
+    }
+    return p < e && *p == close ? 0 : -1;
+}
+
 /* The object at c (a '{') of plain strings, and plain integers too when `ints` (an index's
  * metadata: total_size), flat: the byte after its '}', or NULL; *toks counts its tokens as
  * the tokenizer would. */
@@ -138,12 +152,10 @@ static inline const unsigned char *kv_json_flat_object(const unsigned char *c,
         if (!c)
             return NULL;
         *toks += 2;
-        c = kv_json_ws_end(c, e);
-        if (c < e && *c == ',') {
-            c = kv_json_ws_end(c + 1, e);
+        int k = kv_json_after_member(&c, e, '}');
+        if (k > 0)
             continue;
-        }
-        return c < e && *c == '}' ? c + 1 : NULL;
+        return k == 0 ? c + 1 : NULL;
     }
 }
 

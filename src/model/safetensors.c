@@ -664,12 +664,10 @@ static const unsigned char *fast_tensor(const unsigned char *c, const unsigned c
                         return NULL;
                     n *= d;
                     t->toks++;
-                    c = kv_json_ws_end(c, e);
-                    if (c < e && *c == ',') {
-                        c = kv_json_ws_end(c + 1, e);
+                    int k = kv_json_after_member(&c, e, ']');
+                    if (k > 0)
                         continue;
-                    }
-                    if (c < e && *c == ']') {
+                    if (k == 0) {
                         c++;
                         break;
                     }
@@ -686,12 +684,10 @@ static const unsigned char *fast_tensor(const unsigned char *c, const unsigned c
                 return NULL;
             t->toks += 4;
         }
-        c = kv_json_ws_end(c, e);
-        if (c < e && *c == ',') {
-            c = kv_json_ws_end(c + 1, e);
+        int k = kv_json_after_member(&c, e, '}');
+        if (k > 0)
             continue;
-        }
-        if (c < e && *c == '}')
+        if (k == 0)
             break;
         return NULL;
     }
@@ -754,12 +750,10 @@ static int st_fast(const char *text, size_t len, uint64_t data_len, int64_t main
                 toks += t.toks;
             }
             toks++; /* the key */
-            c = kv_json_ws_end(c, e);
-            if (c < e && *c == ',') {
-                c = kv_json_ws_end(c + 1, e);
+            int next = kv_json_after_member(&c, e, '}');
+            if (next > 0)
                 continue;
-            }
-            if (c < e && *c == '}') {
+            if (next == 0) {
                 c++;
                 break;
             }
