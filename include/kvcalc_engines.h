@@ -110,8 +110,10 @@ typedef struct {
     int64_t num_speculative_tokens; /* speculative_config num_speculative_tokens: a state
                                     layer keeps one more page per draft token and a gated
                                     delta net's conv state that many more rows; 0: none */
-    double kv_offloading_gib;    /* --kv-offloading-size: the native CPU tier of KV blocks, GiB
-                                    across the ranks; 0: none */
+    double kv_offloading_gib;    /* --kv-offloading-size: a CPU tier of KV blocks, GiB across
+                                    the ranks; 0: none */
+    kv_opt_int kv_offloading_backend; /* --kv-offloading-backend (kv_vllm_offload_backend); not
+                                    set: native from 0.15, before that no tier at all */
     double cpu_offload_gib;      /* --cpu-offload-gb: weights per GPU moved to pinned host
                                     memory, GiB (vLLM's unit, despite the name); 0: none */
     int mtp;                     /* speculative_config method "mtp": the checkpoint's MTP
@@ -153,6 +155,12 @@ typedef enum {
     KV_VLLM_SPEC_MLP_SPECULATOR,
     KV_VLLM_SPEC_DFLASH
 } kv_vllm_spec_method;
+
+/* Who holds vLLM's CPU tier of KV blocks (--kv-offloading-backend). */
+typedef enum {
+    KV_VLLM_OFFLOAD_NATIVE,  /* vLLM's OffloadingConnector: blocks of the GPU's size */
+    KV_VLLM_OFFLOAD_LMCACHE  /* LMCache's CPU backend in each worker: chunks of 256 tokens */
+} kv_vllm_offload_backend;
 
 /* Where vLLM's GPU total came from. */
 typedef enum {
@@ -252,6 +260,9 @@ typedef struct {
                                        linear, one GPU (inside the weights in V1) */
     int64_t kv_offload_blocks;      /* --kv-offloading-size: the CPU tier's blocks */
     int64_t kv_offload_tokens;      /* those blocks in tokens */
+    int64_t kv_offload_block_tokens;/* tokens in one of them: the block size (native), 256 (an
+                                       LMCache chunk); 0: no tier */
+    int kv_offload_backend;         /* the backend in force (kv_vllm_offload_backend), -1: none */
     int spec_method;                /* the speculative method in force (kv_vllm_spec_method) */
     const char *spec_method_name;   /* its name ("draft_model"), NULL: none */
     const char *draft_model;        /* the draft model's name (the spec's), NULL: none */
@@ -893,6 +904,7 @@ typedef enum {
     KV_LOG_SPEC_STEPS,        /* SGLang speculative_num_steps (ServerArgs) */
     KV_LOG_SPEC_TOPK,         /* SGLang speculative_eagle_topk (ServerArgs) */
     KV_LOG_SPEC_ALGO,         /* SGLang speculative_algorithm, a KV_SGLANG_SPEC_* */
+    KV_LOG_KV_OFFLOAD_BACKEND,/* vLLM kv_offloading_backend, a KV_VLLM_OFFLOAD_* */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -807,25 +807,77 @@ static void cpu_offload(void **state)
 /* --kv-offloading-size (CPUOffloadingSpec, vllm/v1/kv_offload/cpu/spec.py): blocks = size //
  * (page x the group's tensors x world size). Qwen3-8B at TP 2, by hand: a page is 16 tokens
  * x 4 KV heads x 128 x 2 (K, V) x 2 B = 32,768 B, x 36 layers x 2 ranks = 2,359,296 B a
- * block; 100 GiB // that = 45,511 blocks = 728,176 tokens. The GPU pool is unchanged. */
+ * block; 100 GiB // that = 45,511 blocks = 728,176 tokens. The GPU pool is unchanged. The
+ * size alone is native from 0.15 (vllm#32421); the flags exist from 0.11.1 (#27621). */
 static void kv_offloading(void **state)
 {
     (void)state;
 #define Q(...) ((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", \
                                       "--tp", "2", __VA_ARGS__, NULL})
-    assert_true(run_get("vllm_kv_offload_blocks", Q("--kv-offloading-size", "100")) == 45511);
-    assert_true(run_get("vllm_kv_offload_tokens", Q("--kv-offloading-size", "100")) == 728176);
-    assert_true(run_get("vllm_host_pinned_bytes", Q("--kv-offloading-size", "100")) ==
+#define N(...) Q("--vllm-version", "0.15", __VA_ARGS__)
+    assert_true(run_get("vllm_kv_offload_blocks", N("--kv-offloading-size", "100")) == 45511);
+    assert_true(run_get("vllm_kv_offload_tokens", N("--kv-offloading-size", "100")) == 728176);
+    assert_true(run_get("vllm_kv_offload_block_tokens", N("--kv-offloading-size", "100")) == 16);
+    assert_true(run_get("vllm_host_pinned_bytes", N("--kv-offloading-size", "100")) ==
                 100 * 1073741824.0);
-    assert_true(run_get("num_gpu_blocks", Q("--kv-offloading-size", "100")) ==
-                run_get("num_gpu_blocks", Q("--kv-offloading-size", "0")));
-    assert_true(run_get("max_concurrency", Q("--kv-offloading-size", "100")) ==
-                run_get("max_concurrency", Q("--kv-offloading-size", "0")));
-    run_result r;
-    run_kvcalc(Q("--kv-offloading-size", "100", "--vllm-use-v1", "0", "--vllm-version", "0.8"), &r);
-    assert_int_equal(r.status, 2); /* V0 has no offloading connector */
-    assert_non_null(strstr(r.err, "--kv-offloading-size"));
-    run_free(&r);
+    assert_true(run_get("num_gpu_blocks", N("--kv-offloading-size", "100")) ==
+                run_get("num_gpu_blocks", N("--kv-offloading-size", "0")));
+    assert_true(run_get("max_concurrency", N("--kv-offloading-size", "100")) ==
+                run_get("max_concurrency", N("--kv-offloading-size", "0")));
+    /* 0.14 (#24498) takes native when it is named, and the same blocks */
+    assert_true(run_get("vllm_kv_offload_blocks", Q("--vllm-version", "0.14", "--kv-offloading-size",
+                                                    "100", "--kv-offloading-backend",
+                                                    "native")) == 45511);
+    /* LMCache's CPU backend (0.11.1-0.21): 50 GiB a rank = 53,687,091,200 B; a chunk is 256
+     * tokens x 36 layers x 2 x 4 heads x 128 x 2 B = 18,874,368 B (a multiple of 4,096);
+     * 53,687,091,200 // 18,874,368 = 2,844 chunks = 728,064 tokens, the whole 100 GiB pinned */
+    assert_true(run_get("vllm_kv_offload_blocks", Q("--vllm-version", "0.13", "--kv-offloading-size",
+                                                    "100", "--kv-offloading-backend",
+                                                    "lmcache")) == 2844);
+    assert_true(run_get("vllm_kv_offload_tokens", Q("--vllm-version", "0.13", "--kv-offloading-size",
+                                                    "100", "--kv-offloading-backend",
+                                                    "lmcache")) == 728064);
+    assert_true(run_get("vllm_host_pinned_bytes", Q("--vllm-version", "0.21", "--kv-offloading-size",
+                                                    "100", "--kv-offloading-backend",
+                                                    "lmcache")) == 100 * 1073741824.0);
+    /* refusals, each naming its flag: V0, before the flags, the size alone before 0.15, native
+     * before 0.14 (vLLM's own words), LMCache's server from 0.22, a backend without a size
+     * before 0.15, LMCache beside sliding layers */
+    const struct {
+        const char *const *argv;
+        const char *says;
+    } bad[] = {
+        {Q("--kv-offloading-size", "100", "--vllm-use-v1", "0", "--vllm-version", "0.8"),
+         "--kv-offloading-size: the KV offloading tier is V1's"},
+        {Q("--kv-offloading-size", "100", "--vllm-version", "0.11"), "from 0.11.1 (vllm#27621)"},
+        {Q("--kv-offloading-size", "100", "--vllm-version", "0.14"),
+         "--kv-offloading-size: before 0.15 vLLM offloads only beside --kv-offloading-backend"},
+        {Q("--kv-offloading-size", "100", "--vllm-version", "0.13", "--kv-offloading-backend",
+           "native"),
+         "\"num_cpu_blocks must be specified in kv_connector_extra_config\""},
+        {Q("--kv-offloading-size", "100", "--vllm-version", "0.22", "--kv-offloading-backend",
+           "lmcache"),
+         "LMCacheMPConnector"},
+        {Q("--vllm-version", "0.12", "--kv-offloading-backend", "lmcache"),
+         "\"You must set kv_offloading_size when kv_offloading_backend is set.\""},
+        {Q("--model", "gemma-3-27b-it", "--vllm-version", "0.13", "--kv-offloading-size", "10",
+           "--kv-offloading-backend", "lmcache"),
+         "--disable-hybrid-kv-cache-manager"},
+        {Q("--kv-offloading-size", "100", "--kv-offloading-backend", "disk"),
+         "--kv-offloading-backend"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_result r;
+        run_kvcalc(bad[i].argv, &r);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        if (!strstr(r.err, bad[i].says))
+            fail_msg("case %zu: %s", i, r.err);
+        run_free(&r);
+    }
+    /* from 0.15 a backend without a size does nothing, as in vLLM */
+    assert_true(run_get("vllm_host_pinned_bytes", N("--kv-offloading-backend", "lmcache")) == 0);
+#undef N
 #undef Q
 }
 

@@ -1099,27 +1099,79 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
 }
 
 /* Prefix caching shares whole blocks only, and only in full-attention groups. */
-/* --kv-offloading-size (vllm/config/cache.py @ 002f10e0cfa1, the native backend's
- * CPUOffloadingSpec in vllm/v1/kv_offload/cpu/spec.py @ 0072b0b7443b): kv_bytes_per_block =
- * page_size_bytes x len(kv_cache_tensors) x world_size, num_cpu_blocks = cpu_bytes //
- * (kv_bytes_per_block x block_size_factor), at the default factor 1 (offloaded blocks the
- * GPU's size). The tensors of one block are the group's layers (group_size), so a block is
- * kvcalc's page x group_size; the tier is pinned host memory of the size given, and the GPU
- * pool, so the concurrency, is unchanged (only prefix hits grow). */
+/* --kv-offloading-size and --kv-offloading-backend by release (vllm/config/vllm.py
+ * _post_init_kv_transfer_config and vllm/config/cache.py, read in the local-inference-lab/vllm
+ * mirror; each first release is the one after the merge, not pinned):
+ *   - #27621 (e67511884, 2025-11-01) adds both flags: 0.11.1. Offloading is on only when a
+ *     backend is named; "native" hands the OffloadingConnector num_cpu_blocks 0, which
+ *     CPUOffloadingSpec refuses ("num_cpu_blocks must be specified in
+ *     kv_connector_extra_config"); "lmcache" gives LMCacheConnectorV1 lmcache.local_cpu and
+ *     lmcache.max_local_cpu_size = size / (TP x PP) on every rank;
+ *   - #24498 (9cddbdba6, 2026-01-12) passes cpu_bytes_to_use = size x 2^30: native works
+ *     from 0.14;
+ *   - #32421 (1be5a7357, 2026-01-15) makes native the default backend, so the size alone turns
+ *     it on: 0.15;
+ *   - #42865 (merged 2026-05-17) points "lmcache" at LMCacheMPConnector, a separate LMCache
+ *     server that owns its capacity ("Drop the now-irrelevant lmcache.local_cpu /
+ *     lmcache.max_local_cpu_size"): from 0.22 vLLM sizes no LMCache tier. */
+#define KV_OFFLOAD_FLAGS V(11, 1)
+#define KV_OFFLOAD_NATIVE_WORKS V(14, 0)
+#define KV_OFFLOAD_NATIVE_DEFAULT V(15, 0)
+#define KV_OFFLOAD_LMCACHE_SERVER V(22, 0)
+
+/* The backend in force: the one named, native from 0.15 when none is, else -1 (no tier). */
+static int offload_backend(const kv_vllm_spec *v)
+{
+    if (!(v->kv_offloading_gib > 0))
+        return -1;
+    if (v->kv_offloading_backend.set)
+        return (int)v->kv_offloading_backend.value;
+    return v->version >= KV_OFFLOAD_NATIVE_DEFAULT ? KV_VLLM_OFFLOAD_NATIVE : -1;
+}
+
+/* Tokens in one LMCache chunk (lmcache/v1/config.py: "chunk_size" default 256) and the
+ * alignment of each chunk in its pinned pool (lmcache/v1/memory_management.py
+ * TensorMemoryAllocator.ALIGN_BYTES, 4096 in 2026; 512 earlier, the same count whenever a
+ * chunk is a multiple of 4096 bytes, as every model's here is but a few). */
+#define LMCACHE_CHUNK_TOKENS 256
+#define LMCACHE_ALIGN 4096.0
+
+/* The CPU tier. Native (CPUOffloadingSpec in vllm/v1/kv_offload/cpu/spec.py @ 0072b0b7443b):
+ * kv_bytes_per_block = page_size_bytes x len(kv_cache_tensors) x world_size, num_cpu_blocks =
+ * cpu_bytes // (kv_bytes_per_block x block_size_factor), at the default factor 1 (offloaded
+ * blocks the GPU's size). The tensors of one block are the group's layers (group_size), so a
+ * block is kvcalc's page x group_size. LMCache (LMCacheEngineBuilder._Create_memory_allocator:
+ * MixedMemoryAllocator(int(max_local_cpu_size x 1024**3)), a pinned buffer in each worker):
+ * every rank holds size / (TP x PP) GiB in chunks of 256 tokens of all its layers (format
+ * KV_2LTD), each aligned to 4096 bytes. Either way the tier is pinned host memory of the size
+ * given, and the GPU pool, so the concurrency, is unchanged (only prefix hits grow). */
 static kv_status kv_offload(const kv_spec *s, kv_vllm_result *out)
 {
     const kv_vllm_spec *v = &s->vllm;
-    out->kv_offload_blocks = out->kv_offload_tokens = 0;
-    if (!(v->kv_offloading_gib > 0))
+    out->kv_offload_blocks = out->kv_offload_tokens = out->kv_offload_block_tokens = 0;
+    out->kv_offload_backend = offload_backend(v);
+    if (out->kv_offload_backend < 0)
         return KV_OK;
-    double per_block = block_bytes(out) * (double)(s->tp * s->pp);
+    double blocks, tokens_per;
+    if (out->kv_offload_backend == KV_VLLM_OFFLOAD_LMCACHE) {
+        double ranks = (double)(s->tp * s->pp);
+        double pool = kvm_floor(v->kv_offloading_gib / ranks * 1073741824.0);
+        double chunk = block_bytes(out) / (double)out->block_size * LMCACHE_CHUNK_TOKENS;
+        chunk = kvm_ceil(chunk / LMCACHE_ALIGN) * LMCACHE_ALIGN;
+        blocks = chunk > 0 ? kvm_floor(pool / chunk) : 0;
+        tokens_per = LMCACHE_CHUNK_TOKENS;
+        out->host_pinned_bytes += pool * ranks;
+    } else {
+        double per_block = block_bytes(out) * (double)(s->tp * s->pp);
+        blocks = per_block > 0 ? kvm_floor(gib(v->kv_offloading_gib) / per_block) : 0;
+        tokens_per = (double)out->block_size;
+        out->host_pinned_bytes += gib(v->kv_offloading_gib);
+    }
     /* counted exactly: beyond 2^63 - 1 the answer is refused, not capped */
-    if (to_i64(per_block > 0 ? kvm_floor(gib(v->kv_offloading_gib) / per_block) : 0,
-               &out->kv_offload_blocks) < 0 ||
-        to_i64((double)out->kv_offload_blocks * (double)out->block_size,
-               &out->kv_offload_tokens) < 0)
+    if (to_i64(blocks, &out->kv_offload_blocks) < 0 ||
+        to_i64(blocks * tokens_per, &out->kv_offload_tokens) < 0)
         return KV_ERR_RANGE;
-    out->host_pinned_bytes += gib(v->kv_offloading_gib);
+    out->kv_offload_block_tokens = (int64_t)tokens_per;
     return KV_OK;
 }
 
@@ -1227,6 +1279,59 @@ static void block_sizes_text(int version, char *buf, size_t n)
 static int bad_gib(kv_opt_num x)
 {
     return x.set && (!isfinite(x.value) || x.value < 0 || x.value > 1e12);
+}
+
+/* The CPU tier's settings each release takes, refused in vLLM's words where it has them. */
+static kv_status check_offload(const kv_spec *s, kv_error *why)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    const kv_param *size = &kv_vllm_params[VLLM_P_KV_OFFLOAD];
+    const kv_param *backend = &kv_vllm_params[VLLM_P_KV_OFFLOAD_BACKEND];
+    int given = v->kv_offloading_gib > 0 || v->kv_offloading_backend.set;
+    if (given && !uses_v1(v))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, v->kv_offloading_gib > 0 ? size : backend,
+                         "the KV offloading tier is V1's (a KV connector); V0 swaps to "
+                         "--swap-space instead");
+    if (given && v->version < KV_OFFLOAD_FLAGS)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, v->kv_offloading_gib > 0 ? size : backend,
+                         "vLLM has --kv-offloading-size and --kv-offloading-backend from 0.11.1 "
+                         "(vllm#27621): give --vllm-version 0.11.1 or later");
+    if (v->version >= KV_OFFLOAD_NATIVE_DEFAULT || !given)
+        ; /* the size alone is native; a backend without a size does nothing */
+    else if (!v->kv_offloading_backend.set)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, size,
+                         "before 0.15 vLLM offloads only beside --kv-offloading-backend (native "
+                         "or lmcache) and ignores the size alone (vllm#32421 made native the "
+                         "default)");
+    else if (!(v->kv_offloading_gib > 0))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, backend,
+                         "vLLM: \"You must set kv_offloading_size when kv_offloading_backend is "
+                         "set.\"");
+    if (offload_backend(v) == KV_VLLM_OFFLOAD_NATIVE && v->version < KV_OFFLOAD_NATIVE_WORKS)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, backend,
+                         "vLLM before 0.14 cannot start its native tier from these flags (it "
+                         "passes num_cpu_blocks 0): \"num_cpu_blocks must be specified in "
+                         "kv_connector_extra_config\"");
+    if (offload_backend(v) == KV_VLLM_OFFLOAD_LMCACHE) {
+        if (v->version >= KV_OFFLOAD_LMCACHE_SERVER)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, backend,
+                             "from 0.22 lmcache is LMCacheMPConnector, a separate LMCache server "
+                             "that sizes its own tier (vllm#42865): kvcalc does not size it");
+        if (s->pp > 1)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, backend,
+                             "kvcalc sizes LMCache's CPU tier without pipeline parallelism "
+                             "(each stage holds its own layers' chunks)");
+        int64_t counts[KV_LAYER_KINDS];
+        kv_cache_layer_counts(s, counts);
+        if (counts[KV_LAYER_STATE] > 0 ||
+            (v->hybrid_manager && counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED] > 0))
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, backend,
+                             "LMCache's connector of these releases keeps one KV group: a model "
+                             "of sliding, chunked or state layers needs "
+                             "--disable-hybrid-kv-cache-manager, and state layers are not "
+                             "offloaded");
+    }
+    return KV_OK;
 }
 
 /* speculative_config's refusals, in vLLM's words where it has them. */
@@ -1389,10 +1494,9 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
                              "vLLM's LoRA buffers are counted for dense attention models only, "
                              "not %s (their LoRA layers have shapes of their own)", kind);
     }
-    if (v->kv_offloading_gib > 0 && !uses_v1(v))
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_KV_OFFLOAD],
-                         "the native KV offloading tier is V1's (its OffloadingConnector); V0 "
-                         "swaps to --swap-space instead");
+    kv_status offload = check_offload(s, why);
+    if (offload != KV_OK)
+        return offload;
     kv_status spec = check_speculative(s, why);
     if (spec != KV_OK)
         return spec;

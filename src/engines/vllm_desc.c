@@ -32,6 +32,9 @@ static const kv_choice spec_methods[] = {
     {"longcat_flash_mtp", KV_VLLM_SPEC_MTP}, {"gemma4_mtp", KV_VLLM_SPEC_MTP},
     {"medusa", KV_VLLM_SPEC_MEDUSA}, {"mlp_speculator", KV_VLLM_SPEC_MLP_SPECULATOR},
     {"dflash", KV_VLLM_SPEC_DFLASH}, {NULL, 0}};
+/* --kv-offloading-backend (vllm/config/cache.py, KVOffloadingBackend) */
+static const kv_choice offload_backends[] = {{"native", KV_VLLM_OFFLOAD_NATIVE},
+                                             {"lmcache", KV_VLLM_OFFLOAD_LMCACHE}, {NULL, 0}};
 static const kv_choice ssm_dtypes[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2},
                                        {NULL, 0}};
 
@@ -126,8 +129,15 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
     [VLLM_P_KV_OFFLOAD] = {.name = "kv-offloading-size", P(NUM, kv_offloading_gib),
                            .key = "kv_offloading_size", .min = 0, .max = 1e9,
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
-                           .help = "V1's native CPU tier of KV blocks, GiB across the ranks (the "
-                                   "GPU pool and concurrency unchanged) [0]"},
+                           .help = "a CPU tier of KV blocks, GiB across the ranks, from 0.11.1 "
+                                   "(the GPU pool and concurrency unchanged) [0]"},
+    [VLLM_P_KV_OFFLOAD_BACKEND] = {.name = "kv-offloading-backend",
+                                   P(OPT_CHOICE, kv_offloading_backend),
+                                   .key = "kv_offloading_backend", .choices = offload_backends,
+                                   .blames = KV_ERR_ENGINE_INPUT, .meta = "NAME",
+                                   .help = "who holds that tier: native or lmcache (LMCache's "
+                                           "CPU backend, 0.11.1-0.21) [native from 0.15; none "
+                                           "before]"},
     [VLLM_P_LORA] = {.name = "enable-lora", P(SWITCH, enable_lora), .key = "enable_lora",
                      .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
                      .help = "LoRA buffers for --max-loras adapters of --max-lora-rank in every "
@@ -221,6 +231,7 @@ static const kv_field fields[] = {
     FN(vllm_lora_bytes, lora_bytes, "bytes"),
     FI(vllm_kv_offload_blocks, kv_offload_blocks, "blocks"),
     FI(vllm_kv_offload_tokens, kv_offload_tokens, "tokens"),
+    FI(vllm_kv_offload_block_tokens, kv_offload_block_tokens, "tokens"),
     F(vllm_speculative_method, spec_method_name, const char *, "string", KV_F_STR, 0),
     F(vllm_draft_model, draft_model, const char *, "string", KV_F_STR, 0),
     FN(vllm_draft_weights_bytes, draft_weights_bytes, "bytes"),
@@ -275,6 +286,10 @@ static const kv_log_pattern patterns[] = {
     {"'gpu_memory_utilization': %f", T(KV_LOG_UTIL), 0, NULL},
     {"'cpu_offload_gb': %f", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
     {"'kv_offloading_size': %f", T(KV_LOG_KV_OFFLOADING), 0, NULL},
+    {"'kv_offloading_backend': 'native'", T(KV_LOG_KV_OFFLOAD_BACKEND, KV_VLLM_OFFLOAD_NATIVE),
+     KV_CONST, NULL},
+    {"'kv_offloading_backend': 'lmcache'", T(KV_LOG_KV_OFFLOAD_BACKEND, KV_VLLM_OFFLOAD_LMCACHE),
+     KV_CONST, NULL},
     {"'max_loras': %n", T(KV_LOG_MAX_LORAS), 0, NULL},
     /* speculative_config's keys, inside its nested dict (the log's other keys skip it:
      * its 'model' is the draft's - a real 2025 log of gpt-oss-120b with an EAGLE-3 head
@@ -413,6 +428,10 @@ static int vllm_minor(const char *version, char *buf, size_t cap)
 static void texts(const kv_log_values *v, kv_log_inputs *in)
 {
     char buf[40];
+    for (const kv_choice *c = offload_backends; v->present[KV_LOG_KV_OFFLOAD_BACKEND] && c->name;
+         c++)
+        if (c->value == (int)v->v[KV_LOG_KV_OFFLOAD_BACKEND])
+            kv_log_input_put(in, MINE(VLLM_P_KV_OFFLOAD_BACKEND), KV_LOG_SETTING, c->name);
     int have_version = v->version[0] && vllm_minor(v->version, buf, sizeof buf) == 0;
     if (have_version)
         kv_log_input_put(in, MINE(VLLM_P_VERSION), KV_LOG_SETTING, buf);

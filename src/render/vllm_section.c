@@ -230,14 +230,17 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     fprintf(out, "GPU KV cache size: %s tokens\n", fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
     fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
             fmt_int(a, sizeof a, s->context, 1), fmt_fixed(b, sizeof b, v->max_concurrency, 2, 0));
-    if (s->vllm.kv_offloading_gib > 0) {
+    if (v->kv_offload_backend >= 0) {
         char c[FMT_BUF];
-        fprintf(out, "  (--kv-offloading-size %s: a CPU tier of %s blocks, %s tokens, in pinned host "
-                     "memory; the GPU pool and the concurrency above unchanged: offloaded blocks "
+        int lm = v->kv_offload_backend == KV_VLLM_OFFLOAD_LMCACHE;
+        fprintf(out, "  (--kv-offloading-size %s: a CPU tier of %s %s, %s tokens, in pinned host "
+                     "memory%s; the GPU pool and the concurrency above unchanged: offloaded blocks "
                      "serve prefix hits)\n",
                 fmt_g(a, sizeof a, s->vllm.kv_offloading_gib),
                 fmt_int(b, sizeof b, v->kv_offload_blocks, 1),
-                fmt_int(c, sizeof c, v->kv_offload_tokens, 1));
+                lm ? "LMCache chunks of 256 tokens" : "blocks",
+                fmt_int(c, sizeof c, v->kv_offload_tokens, 1),
+                lm ? ", the size over the ranks in each worker's LMCache" : "");
     }
     if (v->max_concurrency < 1) { /* the override's blocks, unchecked before 0.21 */
         char c[FMT_BUF];
