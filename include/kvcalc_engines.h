@@ -86,7 +86,7 @@ typedef struct {
     kv_opt_num total_gib;        /* GPU memory as torch sees it (cudaMemGetInfo total), GiB;
                                     not set: from the spec's GPU (kv_vllm_result.total_source) */
     kv_opt_num util;             /* --gpu-memory-utilization, (0, 1]; not set: the release's
-                                    default (kv_vllm_util_default: 0.9, 0.92 from 0.21) */
+                                    default (kv_vllm_util_default: 0.9, 0.92 from 0.20) */
     kv_opt_num weights_gib;      /* "Model loading took X GiB", per GPU; not set: estimate */
     kv_opt_num activation_gib;   /* profiled activation peak, per GPU; not set: estimate */
     kv_opt_num non_torch_gib;    /* NCCL / CUDA non-torch memory, per GPU; not set: estimate */
@@ -112,6 +112,9 @@ typedef struct {
                                     delta net's conv state that many more rows; 0: none */
     double kv_offloading_gib;    /* --kv-offloading-size: a CPU tier of KV blocks, GiB across
                                     the ranks; 0: none */
+    kv_opt_int max_cudagraph_capture_size; /* --max-cudagraph-capture-size: the largest
+                                    batch a CUDA graph is captured for; not set: vLLM's default
+                                    (min(max_num_seqs x (1 + K) x 2, 512)) */
     kv_opt_int kv_offloading_backend; /* --kv-offloading-backend (kv_vllm_offload_backend); not
                                     set: native from 0.15, before that no tier at all */
     double cpu_offload_gib;      /* --cpu-offload-gb: weights per GPU moved to pinned host
@@ -263,6 +266,14 @@ typedef struct {
     int64_t kv_offload_block_tokens;/* tokens in one of them: the block size (native), 256 (an
                                        LMCache chunk); 0: no tier */
     int kv_offload_backend;         /* the backend in force (kv_vllm_offload_backend), -1: none */
+    int64_t piecewise_graphs;       /* CUDA graphs the profile captures per mode, as "Profiling
+                                       CUDA graph memory: PIECEWISE=n (largest=m), FULL=n'
+                                       (largest=m')" prints them (FULL_AND_PIECEWISE): mixed
+                                       batches, piecewise; 0: none (--enforce-eager) or a
+                                       release before 0.13, whose sizes kvcalc does not count */
+    int64_t piecewise_largest;      /* the largest of them, tokens */
+    int64_t full_graphs;            /* uniform decode batches, full graphs */
+    int64_t full_largest;           /* the largest of them, tokens */
     int spec_method;                /* the speculative method in force (kv_vllm_spec_method) */
     const char *spec_method_name;   /* its name ("draft_model"), NULL: none */
     const char *draft_model;        /* the draft model's name (the spec's), NULL: none */
@@ -905,6 +916,12 @@ typedef enum {
     KV_LOG_SPEC_TOPK,         /* SGLang speculative_eagle_topk (ServerArgs) */
     KV_LOG_SPEC_ALGO,         /* SGLang speculative_algorithm, a KV_SGLANG_SPEC_* */
     KV_LOG_KV_OFFLOAD_BACKEND,/* vLLM kv_offloading_backend, a KV_VLLM_OFFLOAD_* */
+    KV_LOG_MAX_CG_SIZE,       /* vLLM max_cudagraph_capture_size */
+    KV_LOG_PIECEWISE_GRAPHS,  /* vLLM "Profiling CUDA graph memory: PIECEWISE=n" */
+    KV_LOG_PIECEWISE_LARGEST, /* ... (largest=m) */
+    KV_LOG_FULL_GRAPHS,       /* ... FULL=n */
+    KV_LOG_FULL_LARGEST,      /* ... (largest=m) */
+    KV_LOG_MAX_NUM_SEQS,      /* vLLM max_num_seqs (its non-default args) */
     KV_LOG_FIELDS
 } kv_log_field;
 

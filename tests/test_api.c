@@ -129,8 +129,8 @@ static void vllm_estimates_and_defaults(void **state)
     assert_true(kv_vllm_non_torch_estimate_gib(1, 15.99) == 0.06);
     assert_true(kv_vllm_non_torch_estimate_gib(2, 79.18) == 0.5);
     assert_true(kv_vllm_cuda_graph_estimate_gib(1100) == 0.0);
-    assert_true(kv_vllm_cuda_graph_estimate_gib(2099) == 0.0);
-    assert_true(kv_vllm_cuda_graph_estimate_gib(2100) == 0.5);
+    assert_true(kv_vllm_cuda_graph_estimate_gib(1999) == 0.0);
+    assert_true(kv_vllm_cuda_graph_estimate_gib(2000) == 0.5); /* #38284 is in 0.20.0 */
     char ver[16];
     kv_vllm_version_format(1100, ver, sizeof ver);
     assert_string_equal(ver, "0.11");
@@ -141,7 +141,7 @@ static void vllm_estimates_and_defaults(void **state)
     assert_int_equal(kv_spec_set_engine(&vs, KV_ENGINE_VLLM), KV_OK);
     const kv_vllm_spec v = vs.vllm;
     assert_false(v.util.set); /* the release's: */
-    assert_true(kv_vllm_util_default(1100) == 0.9 && kv_vllm_util_default(2100) == 0.92);
+    assert_true(kv_vllm_util_default(1100) == 0.9 && kv_vllm_util_default(2000) == 0.92 && kv_vllm_util_default(1999) == 0.9);
     assert_false(v.block_size.set);
     assert_false(v.max_num_batched_tokens.set); /* auto: from the GPU */
     assert_int_equal(v.version, 1100);

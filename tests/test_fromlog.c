@@ -460,7 +460,7 @@ typedef struct {
     const char *what;
     const char *args[MAX_ARGS];
     int kv_lines_equal;      /* every KV line within the rounding of the logged KV figure */
-    const char *checks[8];   /* "KEY=VALUE": --get KEY prints VALUE */
+    const char *checks[12];   /* "KEY=VALUE": --get KEY prints VALUE */
 } cmp_case;
 
 static const cmp_case cases[] = {
@@ -548,7 +548,12 @@ static const cmp_case cases[] = {
     {"H01", {"--from-log", LOGS "vllm-h01-nemotron-cascade-2.log", "--model",
              "nemotron-3-nano-30b-a3b", NULL}, 1,
      {"kv_cache_tokens=1206303", "num_gpu_blocks=311", "block_size=4176",
-      "vllm_padding_layers=1", "vllm_state_page_bytes=2134016", NULL}},
+      "vllm_padding_layers=1", "vllm_state_page_bytes=2134016",
+      /* its "Profiling CUDA graph memory: PIECEWISE=51 (largest=512), FULL=19 (largest=128)"
+       * from its max_num_seqs 128 and max_cudagraph_capture_size 512: [1, 2, 4] + 8..248 by
+       * 8 (31) + 256..512 by 16 (17) = 51; the full decode graphs those <= 128: 3 + 16 */
+      "vllm_piecewise_graphs=51", "vllm_piecewise_largest=512", "vllm_full_graphs=19",
+      "vllm_full_largest=128", NULL}},
     /* a state pool before the token pool: the slots, the state buffers and the token count
      * from the log's own figures (+0.76%, past the rounding: about 36 MB less was free when
      * SGLang profiled than at load end), so not every line is equal */

@@ -881,6 +881,65 @@ static void kv_offloading(void **state)
 #undef Q
 }
 
+/* The CUDA graphs vLLM's profile captures, against the "Profiling CUDA graph memory" lines
+ * of real public logs (code-index files; /work notes of issue 20), each with its own
+ * max_num_seqs N, max_num_batched_tokens T, draft tokens K and max_cudagraph_capture_size:
+ *   - gemma-4 + EAGLE-3, v0.19.2rc1, N 2, K 3 (52101499359): M = min(2 x 4 x 2, 512) = 16,
+ *     [1, 2, 4, 8, 16] rounded up to multiples of 4: PIECEWISE=3 (largest=16), FULL=2
+ *     (largest=8), the sizes in [4, 4 x 2];
+ *   - Qwen3-0.6B, v0.19.1, N 256 (54318626907): PIECEWISE=51 (largest=512), FULL=35
+ *     (largest=256);
+ *   - Qwen3.6-35B-A3B, v0.20.0, N 4, max 4, T 4096 (51995050688): 3 (4), 3 (4);
+ *   - Qwen3.6-35B-A3B + DFlash, v0.22.0, N 8, K 6, T 32768 (56878676544): M = 112, multiples
+ *     of 7: PIECEWISE=15 (largest=112), FULL=8 (largest=56);
+ *   - Qwen3.6-35B-A3B, v0.20.0, N 1, max 1 (51912001300): 1 (1), 1 (1).
+ * And by hand: T = 300 <= M closes the list from 0.21 (#40734): 3 + 31 + 3 (256, 272, 288) + 1
+ * = 38; before, 37. gpt-oss's 1024: 3 + 31 + 49 = 83. LoRA doubles each list ([0, max_loras +
+ * 1]); --enforce-eager and releases before 0.13 count none. */
+static void cuda_graph_counts(void **state)
+{
+    (void)state;
+#define G(...) ((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", \
+                                      __VA_ARGS__, NULL})
+    static const struct {
+        const char *version, *seqs, *tokens, *spec, *max;
+        int64_t pw, pw_largest, full, full_largest;
+    } logs[] = {
+        {"0.19", "2", "8192", "3", NULL, 3, 16, 2, 8},
+        {"0.19", "256", "8192", "0", NULL, 51, 512, 35, 256},
+        {"0.20", "4", "4096", "0", "4", 3, 4, 3, 4},
+        {"0.22", "8", "32768", "6", NULL, 15, 112, 8, 56},
+        {"0.20", "1", "8192", "0", "1", 1, 1, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        const char *const *argv =
+            logs[i].max ? G("--vllm-version", logs[i].version, "--max-num-seqs", logs[i].seqs,
+                            "--max-num-batched-tokens", logs[i].tokens,
+                            "--num-speculative-tokens", logs[i].spec,
+                            "--max-cudagraph-capture-size", logs[i].max)
+                        : G("--vllm-version", logs[i].version, "--max-num-seqs", logs[i].seqs,
+                            "--max-num-batched-tokens", logs[i].tokens,
+                            "--num-speculative-tokens", logs[i].spec);
+        assert_true(run_get("vllm_piecewise_graphs", argv) == (double)logs[i].pw);
+        assert_true(run_get("vllm_piecewise_largest", argv) == (double)logs[i].pw_largest);
+        assert_true(run_get("vllm_full_graphs", argv) == (double)logs[i].full);
+        assert_true(run_get("vllm_full_largest", argv) == (double)logs[i].full_largest);
+    }
+    assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.21", "--max-num-seqs", "512",
+                                                   "--max-num-batched-tokens", "300")) == 38);
+    assert_true(run_get("vllm_piecewise_largest", G("--vllm-version", "0.21", "--max-num-seqs", "512",
+                                                    "--max-num-batched-tokens", "300")) == 300);
+    assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.20", "--max-num-seqs", "512",
+                                                   "--max-num-batched-tokens", "300")) == 37);
+    assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.21", "--model",
+                                                   "gpt-oss-120b")) == 83);
+    assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.21", "--enable-lora")) ==
+                2 * run_get("vllm_piecewise_graphs", G("--vllm-version", "0.21")));
+    assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.21", "--enforce-eager")) == 0);
+    assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.12")) == 0);
+#undef G
+}
+
 /* --enable-lora (create_lora_weights, vllm/lora/layers/base_linear.py): a layer costs
  * max_loras x rank x 2 B x the sum over its slices of (in + out). Llama-3.1-8B by hand, TP 1:
  * (4,096 + 4,096) + 2 (4,096 + 1,024) + (4,096 + 4,096) + 2 (4,096 + 14,336) + (14,336 +
@@ -1068,6 +1127,7 @@ int main(void)
         cmocka_unit_test(block_sizes_by_release),
         cmocka_unit_test(cpu_offload),
         cmocka_unit_test(kv_offloading),
+        cmocka_unit_test(cuda_graph_counts),
         cmocka_unit_test(lora_buffers),
         cmocka_unit_test(speculative_draft_model),
         cmocka_unit_test(v0_cpu_blocks_match_the_logs),

@@ -214,7 +214,7 @@ double kv_vllm_non_torch_estimate_gib(int64_t tp, double total_gib)
 
 double kv_vllm_util_default(int version)
 {
-    return version >= V(21, 0) ? 0.92 : 0.9; /* raised with the CUDA-graph estimate */
+    return version >= VLLM_GRAPHS_BUDGETED ? 0.92 : 0.9; /* raised with the CUDA-graph estimate */
 }
 
 /* What vLLM loads beyond the stored mxfp4 experts: its MoE kernels pad the experts' hidden
@@ -466,7 +466,7 @@ static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vl
 
 double kv_vllm_cuda_graph_estimate_gib(int version)
 {
-    return version >= V(21, 0) ? 0.5 : 0.0;
+    return version >= VLLM_GRAPHS_BUDGETED ? 0.5 : 0.0;
 }
 
 /* Up to 3 digits at *t (0..999); advances *t; -1 when there are none or too many. */
@@ -1119,6 +1119,75 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
 #define KV_OFFLOAD_NATIVE_DEFAULT V(15, 0)
 #define KV_OFFLOAD_LMCACHE_SERVER V(22, 0)
 
+/* The CUDA graphs the profile captures (vLLM's FULL_AND_PIECEWISE default, -O2; read in the
+ * local-inference-lab/vllm mirror @ 9aaf83ef5, 2026-05-19):
+ *   - VllmConfig._set_cudagraph_sizes (vllm/config/vllm.py): M = --max-cudagraph-capture-size,
+ *     else min(max_num_seqs x (1 + K) x 2, 512) (#30330, 4c2e10ea1, 2025-12-10: 0.13), then
+ *     min(M, max_num_batched_tokens T); sizes [1, 2, 4] + range(8, 256, 8) + range(256, M + 1,
+ *     16) (#26016), those <= M, and T itself when T <= M and off the strides (#40734, 8b49cf3a3,
+ *     2026-04-28: kvcalc takes 0.21, not pinned);
+ *   - with K draft tokens (adjust_cudagraph_sizes_for_spec_decode, compilation.py, #28315):
+ *     every size rounded up to a multiple of K + 1, those <= M kept, at least [K + 1];
+ *   - CudagraphDispatcher.initialize_cudagraph_keys (vllm/v1/cudagraph_dispatcher.py): the
+ *     mixed batches all sizes, piecewise; the uniform decode batches, full, the sizes s with
+ *     K + 1 <= s <= (K + 1) x max_num_seqs; each for every LoRA case (_get_lora_cases: [0,
+ *     max_loras + 1] with cudagraph_specialize_lora's default True).
+ * The backends that step down to PIECEWISE
+ * (FlashInfer without TRT-LLM attention, CUTLASS MLA, linear attention: with K > 0) are not
+ * modelled: the counts are those of FlashAttention and of backends like it. */
+#define GRAPH_SIZES_COUNTED V(13, 0)
+#define GRAPH_SIZES_WITH_T V(21, 0)
+static void cuda_graphs(const kv_spec *s, kv_vllm_result *out)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    out->piecewise_graphs = out->piecewise_largest = out->full_graphs = out->full_largest = 0;
+    if (v->enforce_eager || !uses_v1(v) || v->version < GRAPH_SIZES_COUNTED)
+        return;
+    int64_t q = 1 + v->num_speculative_tokens, seqs = out->max_num_seqs;
+    int64_t t = out->max_num_batched_tokens;
+    /* gpt-oss sets 1024 as if the user had (GptOssForCausalLMConfig.verify_and_update_config,
+     * vllm/model_executor/models/config.py: "Overriding max cuda graph capture size to 1024
+     * for performance"); its attention sinks mark it among the models kvcalc reads */
+    int64_t m = v->max_cudagraph_capture_size.set ? v->max_cudagraph_capture_size.value
+                : s->arch.attn_sinks                 ? 1024
+                : seqs * q * 2 < 512                 ? seqs * q * 2
+                                                     : 512;
+    if (t < m)
+        m = t;
+    int64_t cases = v->enable_lora ? 2 : 1;
+    /* T closes the list when it bounds M and is off the strides */
+    int on_list = t == 1 || t == 2 || t == 4 || (t >= 8 && t < 256 && t % 8 == 0) ||
+                  (t >= 256 && (t - 256) % 16 == 0);
+    int with_t = v->version >= GRAPH_SIZES_WITH_T && t == m && !on_list;
+    int64_t last = 0; /* sizes rise, and so do their roundings: each new value counts once */
+    for (int64_t i = 0;; i++) {
+        /* the i-th size of the list: 1, 2, 4, then 8 by 8 below 256, then 16 by 16; past M,
+         * T when it closes the list, then the end */
+        int64_t size = i < 3 ? (int64_t)1 << i : i < 34 ? (i - 2) * 8 : 256 + (i - 34) * 16;
+        int closing = size > m;
+        if (closing && !with_t)
+            break;
+        if (closing)
+            size = t;
+        int64_t r = q > 1 ? (size + q - 1) / q * q : size;
+        if (r <= m && r > last) {
+            out->piecewise_graphs += cases;
+            out->piecewise_largest = r;
+            if (r >= q && r <= q * seqs) {
+                out->full_graphs += cases;
+                out->full_largest = r;
+            }
+            last = r;
+        }
+        if (closing)
+            break;
+    }
+    if (out->piecewise_graphs == 0 && q > 1 && q <= m) { /* at least [K + 1] (#29102) */
+        out->piecewise_graphs = out->full_graphs = cases;
+        out->piecewise_largest = out->full_largest = q;
+    }
+}
+
 /* The backend in force: the one named, native from 0.15 when none is, else -1 (no tier). */
 static int offload_backend(const kv_vllm_spec *v)
 {
@@ -1209,6 +1278,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
     if ((rc = blocks(s, &st, bk, nb, out)) != KV_OK || (rc = fit(s, &st, bk, nb, out)) != KV_OK)
         return rc;
     prefix(s, bk, nb, out);
+    cuda_graphs(s, out);
     return kv_offload(s, out);
 }
 

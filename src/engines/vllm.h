@@ -8,6 +8,12 @@
 #include "engine.h"
 
 #define VLLM_DEFAULT_VERSION 1100 /* 0.11: the release whose rules apply unless asked */
+/* The first release that subtracts its CUDA-graph estimate from the budget and defaults to a
+ * utilization of 0.92: #38284 (96a85c575, 2026-04-21, "Enable CUDAGraph memory profiling by
+ * default"). Its messages say "default since v0.21.0", but two public v0.20.0 image logs with
+ * no VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS set already print "CUDA graph memory profiling
+ * is enabled" (code-index files 51912001300, 51995050688): 0.20. */
+#define VLLM_GRAPHS_BUDGETED 2000
 
 /* vLLM's parameters, by identity (their order in kv_vllm_params). */
 enum {
@@ -17,7 +23,7 @@ enum {
     VLLM_P_SWAP_SPACE, VLLM_P_ENFORCE_EAGER, VLLM_P_LANGUAGE_MODEL_ONLY, VLLM_P_HYBRID,
     VLLM_P_MLA_ALIGN, VLLM_P_MAMBA_MODE, VLLM_P_SSM_DTYPE, VLLM_P_SPEC_TOKENS, VLLM_P_MTP, VLLM_P_CPU_OFFLOAD, VLLM_P_KV_OFFLOAD, VLLM_P_LORA,
     VLLM_P_MAX_LORAS, VLLM_P_LORA_RANK, VLLM_P_LORA_SHARDED, VLLM_P_SPEC_METHOD, VLLM_P_DRAFT_TP,
-    VLLM_P_KV_OFFLOAD_BACKEND,
+    VLLM_P_KV_OFFLOAD_BACKEND, VLLM_P_MAX_CG_SIZE,
     VLLM_PARAMS
 };
 extern const kv_param kv_vllm_params[VLLM_PARAMS];

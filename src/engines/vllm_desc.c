@@ -42,7 +42,7 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
     [VLLM_P_UTIL] = {.name = "gpu-memory-utilization", P(OPT_NUM, util),
                      .key = "gpu_memory_utilization", .min = 0, .min_exclusive = 1, .max = 1,
                      .blames = KV_ERR_ENGINE_INPUT, .meta = "U",
-                     .help = "fraction of the GPU vLLM may use [0.9; 0.92 from 0.21]"},
+                     .help = "fraction of the GPU vLLM may use [0.9; 0.92 from 0.20]"},
     [VLLM_P_BLOCK_SIZE] = {.name = "block-size", P(OPT_INT, block_size), .key = "block_size",
                            .min = 1, .max = 1048576, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                            .help = "tokens per KV block [auto: 16, 64 for MLA]"},
@@ -67,7 +67,7 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                                 "with TP]"),
     [VLLM_P_CUDA_GRAPH] = GIB_IN("cuda-graph-gib", "cuda_graph_gib", cuda_graph_gib,
                                  "the CUDA-graph estimate the budget subtracts (\"Estimated CUDA "
-                                 "graph memory\", from 0.21) [auto: 0 before 0.21, 0.5 from 0.21]"),
+                                 "graph memory\", from 0.20) [auto: 0 before 0.20, 0.5 from 0.20]"),
     [VLLM_P_KV_CACHE_MEMORY] = GIB_IN("kv-cache-memory-gib", "kv_cache_memory_gib",
                                       kv_cache_memory_gib,
                                       "use this \"Available KV cache memory\" per GPU (from a "
@@ -92,7 +92,7 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
     [VLLM_P_ENFORCE_EAGER] = {.name = "enforce-eager", P(SWITCH, enforce_eager),
                               .key = "enforce_eager", .switch_value = 1,
                               .blames = KV_ERR_ENGINE_INPUT,
-                              .help = "no CUDA graphs (from 0.21 none in the budget)"},
+                              .help = "no CUDA graphs (from 0.20 none in the budget)"},
     [VLLM_P_LANGUAGE_MODEL_ONLY] = {.name = "language-model-only", P(SWITCH, language_model_only),
                                     .key = "language_model_only", .switch_value = 1,
                                     .blames = KV_ERR_ENGINE_INPUT,
@@ -131,6 +131,12 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
                            .help = "a CPU tier of KV blocks, GiB across the ranks, from 0.11.1 "
                                    "(the GPU pool and concurrency unchanged) [0]"},
+    [VLLM_P_MAX_CG_SIZE] = {.name = "max-cudagraph-capture-size",
+                            P(OPT_INT, max_cudagraph_capture_size),
+                            .key = "max_cudagraph_capture_size", .min = 1, .max = 1048576,
+                            .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                            .help = "the largest batch a CUDA graph is captured for (counts the "
+                                    "graphs from 0.13) [min(max-num-seqs x (1 + K) x 2, 512)]"},
     [VLLM_P_KV_OFFLOAD_BACKEND] = {.name = "kv-offloading-backend",
                                    P(OPT_CHOICE, kv_offloading_backend),
                                    .key = "kv_offloading_backend", .choices = offload_backends,
@@ -232,6 +238,10 @@ static const kv_field fields[] = {
     FI(vllm_kv_offload_blocks, kv_offload_blocks, "blocks"),
     FI(vllm_kv_offload_tokens, kv_offload_tokens, "tokens"),
     FI(vllm_kv_offload_block_tokens, kv_offload_block_tokens, "tokens"),
+    FI(vllm_piecewise_graphs, piecewise_graphs, "graphs"),
+    FI(vllm_piecewise_largest, piecewise_largest, "tokens"),
+    FI(vllm_full_graphs, full_graphs, "graphs"),
+    FI(vllm_full_largest, full_largest, "tokens"),
     F(vllm_speculative_method, spec_method_name, const char *, "string", KV_F_STR, 0),
     F(vllm_draft_model, draft_model, const char *, "string", KV_F_STR, 0),
     FN(vllm_draft_weights_bytes, draft_weights_bytes, "bytes"),
@@ -286,6 +296,12 @@ static const kv_log_pattern patterns[] = {
     {"'gpu_memory_utilization': %f", T(KV_LOG_UTIL), 0, NULL},
     {"'cpu_offload_gb': %f", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
     {"'kv_offloading_size': %f", T(KV_LOG_KV_OFFLOADING), 0, NULL},
+    {"'max_cudagraph_capture_size': %n", T(KV_LOG_MAX_CG_SIZE), 0, NULL},
+    /* the graphs profile_cudagraph_memory captures, largest first (gpu_model_runner.py, #30515,
+     * ebb9cc5f2; "PIECEWISE" before "FULL" as get_capture_descs returns them) */
+    {"Profiling CUDA graph memory: PIECEWISE=%n (largest=%n), FULL=%n (largest=%n)",
+     T(KV_LOG_PIECEWISE_GRAPHS, KV_LOG_PIECEWISE_LARGEST, KV_LOG_FULL_GRAPHS, KV_LOG_FULL_LARGEST),
+     0, NULL},
     {"'kv_offloading_backend': 'native'", T(KV_LOG_KV_OFFLOAD_BACKEND, KV_VLLM_OFFLOAD_NATIVE),
      KV_CONST, NULL},
     {"'kv_offloading_backend': 'lmcache'", T(KV_LOG_KV_OFFLOAD_BACKEND, KV_VLLM_OFFLOAD_LMCACHE),
@@ -303,6 +319,7 @@ static const kv_log_pattern patterns[] = {
     {"'pipeline_parallel_size': %n", T(KV_LOG_PP), 0, NULL},
     {"pipeline_parallel_size=%n", T(KV_LOG_PP), 0, NULL},
     {"'max_num_batched_tokens': %n", T(KV_LOG_BATCHED_TOKENS), 0, NULL},
+    {"'max_num_seqs': %n", T(KV_LOG_MAX_NUM_SEQS), 0, NULL},
     {"'block_size': %n", T(KV_LOG_BLOCK_SIZE), 0, NULL},
     {"'dtype': '%s'", T(KV_TO_DTYPE), 0, NULL},
     {"dtype=torch.%s,", T(KV_TO_DTYPE), 0, NULL},
@@ -320,7 +337,7 @@ static const kv_log_pattern patterns[] = {
      KV_LINE | KV_MIN, "V0"},
     /* the budget line (vllm/v1/worker/gpu_worker.py, DEBUG until #47374, INFO after): its
      * CUDAGraph figure is the pool capture_model() took after the budget, not the estimate
-     * the budget subtracts from 0.21 (#38284, "Enabled by default as of v0.21.0") */
+     * the budget subtracts from 0.20 (#38284, "Enabled by default as of v0.21.0", but in v0.20.0: VLLM_GRAPHS_BUDGETED) */
     {"Free memory on device (%f/%b) on startup. Desired GPU memory utilization is (%f, %b). "
      "Actual usage is %b for weight, %b for peak activation, %b for non-torch memory, and %b "
      "for CUDAGraph memory",
@@ -338,7 +355,7 @@ static const kv_log_pattern patterns[] = {
        KV_LOG_ACTIVATION_GRAPHS, KV_LOG_CUDA_GRAPH_CAPTURED),
      0, "V1"},
     /* the estimate (gpu_model_runner.profile_cudagraph_memory, #30515; logged from 0.18,
-     * subtracted from 0.21), and the utilization it is worth, printed when it is above 0 */
+     * subtracted from 0.20), and the utilization it is worth, printed when it is above 0 */
     {"Estimated CUDA graph memory: %b total", T(KV_LOG_CUDA_GRAPH), 0, NULL},
     {"CUDA graph memory profiling is enabled (default since v0.21.0). The current "
      "--gpu-memory-utilization=%f is equivalent to --gpu-memory-utilization=%f without CUDA "
@@ -394,6 +411,8 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_BLOCK_SIZE, MINE(VLLM_P_BLOCK_SIZE)),
     SET(KV_LOG_CPU_OFFLOAD, MINE(VLLM_P_CPU_OFFLOAD)),
     SET(KV_LOG_KV_OFFLOADING, MINE(VLLM_P_KV_OFFLOAD)),
+    SET(KV_LOG_MAX_CG_SIZE, MINE(VLLM_P_MAX_CG_SIZE)),
+    SET(KV_LOG_MAX_NUM_SEQS, MINE(VLLM_P_MAX_NUM_SEQS)),
     SET(KV_LOG_MAX_LORAS, MINE(VLLM_P_MAX_LORAS)),
     SET(KV_LOG_LORA_RANK, MINE(VLLM_P_LORA_RANK)),
     SET(KV_LOG_SPEC_TOKENS, MINE(VLLM_P_SPEC_TOKENS)),
@@ -447,10 +466,10 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         snprintf(buf, sizeof buf, "%.0f", v->v[KV_LOG_TP_RANK] + 1);
         kv_log_input_put(in, CORE(KV_P_TP), KV_LOG_SETTING, buf);
     }
-    /* CUDA graphs: from 0.21 the budget subtracts vLLM's estimate ("Estimated CUDA graph
+    /* CUDA graphs: from 0.20 the budget subtracts vLLM's estimate ("Estimated CUDA graph
      * memory", or the utilization it is worth x the total), never the pool captured after
      * it; the later wording folds the estimate into its "peak activation", which is then
-     * split back into the two. Before 0.21 the graphs are outside the budget. */
+     * split back into the two. Before 0.20 the graphs are outside the budget. */
     int minor = 0;
     if (have_version)
         sscanf(buf, "0.%d", &minor);
@@ -473,7 +492,7 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         kv_log_input_put(in, MINE(VLLM_P_ACTIVATION), KV_LOG_MEASURED, g);
         snprintf(g, sizeof g, "%.17g", e / KV_GIB);
         kv_log_input_put(in, MINE(VLLM_P_CUDA_GRAPH), KV_LOG_MEASURED, g);
-    } else if (minor >= 21 && !isnan(est)) {
+    } else if (minor * 100 >= VLLM_GRAPHS_BUDGETED && !isnan(est)) {
         snprintf(g, sizeof g, "%.17g", (est > 0 ? est : 0) / KV_GIB);
         kv_log_input_put(in, MINE(VLLM_P_CUDA_GRAPH), KV_LOG_MEASURED, g);
     }
@@ -514,6 +533,14 @@ static const kv_cmp_row rows[] = {
      "requests", KV_TERM_KV, 0},
     {"attention block size", KV_LOG_ATTN_BLOCK, 0, KV_CMP_I(vllm.block_size), 1, "tokens",
      KV_TERM_LAYOUT, 0},
+    {"piecewise CUDA graphs", KV_LOG_PIECEWISE_GRAPHS, 0, KV_CMP_I(vllm.piecewise_graphs), 1,
+     "graphs", KV_TERM_LAYOUT, 0},
+    {"largest piecewise graph", KV_LOG_PIECEWISE_LARGEST, 0, KV_CMP_I(vllm.piecewise_largest), 1,
+     "tokens", KV_TERM_LAYOUT, 0},
+    {"full CUDA graphs", KV_LOG_FULL_GRAPHS, 0, KV_CMP_I(vllm.full_graphs), 1, "graphs",
+     KV_TERM_LAYOUT, 0},
+    {"largest full graph", KV_LOG_FULL_LARGEST, 0, KV_CMP_I(vllm.full_largest), 1, "tokens",
+     KV_TERM_LAYOUT, 0},
     {"mamba page padding", KV_LOG_MAMBA_PAD, 0, KV_CMP_D(vllm.mamba_padding_percent), 1,
      "percent", KV_TERM_LAYOUT, 0},
 };
@@ -540,7 +567,7 @@ static double fraction(const kv_result *b)
 
 static int graphs_inside(const kv_spec *s)
 {
-    return s->vllm.version >= 2100; /* 0.21: CUDA graphs inside the budget */
+    return s->vllm.version >= VLLM_GRAPHS_BUDGETED; /* CUDA graphs inside the budget */
 }
 
 /* the configs vLLM prints inside its own: the draft's (non-default args, engine config) */
