@@ -482,7 +482,20 @@ typedef struct {
     kv_draft draft;           /* a two-model draft (speculative_config, --draft-model) */
     double host_cache_size;   /* KvCacheConfig.host_cache_size, bytes of every rank's
                                  secondary (host) pool; 0: none (the default) */
+    int enable_lora;          /* --enable-lora: the PEFT caches (PeftCacheManager) */
+    int64_t max_lora_rank;    /* LoraConfig.max_lora_rank [64] */
+    int lora_target_modules;  /* LoraConfig.lora_target_modules, a mask of KV_TRTLLM_LORA_*;
+                                 0: none given (needed with --enable-lora) */
+    double peft_device_cache_percent; /* PeftCacheConfig.device_cache_percent [0.02] */
+    double peft_host_cache_size;      /* PeftCacheConfig.host_cache_size, bytes [2^30] */
 } kv_trtllm_spec;
+
+/* TensorRT-LLM's LoRA modules (LoraModule::ModuleType names). */
+enum {
+    KV_TRTLLM_LORA_Q = 1, KV_TRTLLM_LORA_K = 2, KV_TRTLLM_LORA_V = 4, KV_TRTLLM_LORA_DENSE = 8,
+    KV_TRTLLM_LORA_H_TO_4H = 16, KV_TRTLLM_LORA_4H_TO_H = 32, KV_TRTLLM_LORA_GATE = 64,
+    KV_TRTLLM_LORA_ALL = 127
+};
 
 /* What TensorRT-LLM would allocate and print, per GPU (rank). */
 typedef struct {
@@ -505,6 +518,18 @@ typedef struct {
     int64_t secondary_blocks; /* host_cache_size // per token // tokens_per_block: "secondary
                                  pool: B" */
     double host_cache_bytes;  /* those blocks in pinned host memory, this rank */
+    /* --enable-lora: PeftCacheManager's caches on this rank, as its five INFO lines print them */
+    int64_t lora_page_width;  /* elements of a slot: the narrowest module's in + out */
+    int64_t lora_slots_per_page;
+    double lora_max_size;     /* "Max LoRA size is N": elements of one max-sized adapter */
+    double lora_host_used_bytes;   /* "Using N bytes for LoRA host cache" */
+    double lora_device_used_bytes; /* "Using N bytes for LoRA device cache" */
+    int64_t lora_host_holds;  /* "LoRA host Cache can hold K max sized LoRAs" */
+    int64_t lora_device_holds;/* "LoRA device Cache can hold K max sized LoRAs" */
+    double lora_device_bytes; /* the device pages allocated (whole pages): out of the KV budget */
+    double lora_host_bytes;   /* the host pages allocated */
+    int lora_fits;            /* 1: each cache holds one max-sized adapter (else TensorRT-LLM
+                                 stops: "Not enough space allocated to ... LoRA cache") */
 } kv_trtllm_result;
 
 /* ---- llama.cpp ---- */

@@ -114,7 +114,14 @@ static void shared_names_are_twins(void **state)
             assert_null(b->short_name);
             assert_ptr_equal(kv_flag_twin(a, b->engine), b);
             assert_ptr_equal(kv_flag_find_for(a->name, strlen(a->name), b->engine), b);
-            assert_ptr_equal(kv_flag_find(a->name, strlen(a->name)), a);
+            /* the name alone finds its first row (three engines may share one) */
+            const kv_flag *first = a;
+            for (size_t k = 0; k < i; k++)
+                if (strcmp(kv_flag_at(k)->name, a->name) == 0) {
+                    first = kv_flag_at(k);
+                    break;
+                }
+            assert_ptr_equal(kv_flag_find(a->name, strlen(a->name)), first);
         }
     }
     assert_true(shared >= 2); /* --enable-lora and --max-lora-rank */

@@ -599,9 +599,9 @@ static void lora_refusals(void **state)
          "--lora-target-modules: "},
         /* a name two engines have, without either */
         {(const char *const[]){"--max-lora-rank", "8", NULL},
-         "--max-lora-rank: applies only with --engine vllm or --engine sglang"},
+         "--max-lora-rank: applies only with --engine vllm, --engine sglang or --engine trtllm"},
         {(const char *const[]){"--engine", "llama.cpp", "--enable-lora", NULL},
-         "--enable-lora: applies only with --engine vllm or --engine sglang"},
+         "--enable-lora: applies only with --engine vllm, --engine sglang or --engine trtllm"},
         /* vLLM keeps its own ranks under the shared bounds */
         {(const char *const[]){"--engine", "vllm", "--enable-lora", "--max-lora-rank", "1024", NULL},
          "1, 8, 16, 32, 64, 128, 256, 320 or 512"},

@@ -191,6 +191,62 @@ static void expect_usage_error(const char *const *args, const char *line)
         fail_msg("stderr: %s, want: %s", r.err, line);
     run_free(&r);
 }
+
+/* The PEFT caches (PeftCacheManager), against the two public logs that print their lines:
+ *   - triton-inference-server/tensorrtllm_backend#559 (TensorRT-LLM 0.11.0, Qwen1.5-7B fp16
+ *     on an A800, rank 8, lora_cache_host_memory_bytes 39976960, gpu fraction 0.1): "Using
+ *     39976960 bytes for LoRA host cache", "Using 312836096 bytes for LoRA device cache",
+ *     "Max LoRA size is 19988480", host "can hold 1", device "can hold 8". Qwen1.5-7B's
+ *     widths are Llama-2-7B's (hidden 4,096, MLP 11,008, 32 layers of 32 heads of 128), the
+ *     preset used here. By hand: a slot is the narrowest module, q/k/v/dense 4,096 + 4,096
+ *     = 8,192 elements (16,384 B); gate/up/down 4,096 + 11,008 = 15,104; a page 32 x (4 x 8
+ *     x 1 + 3 x 8 x 2) = 2,560 slots; the max LoRA 8 x 32 x (4 x 8,192 + 3 x 15,104) =
+ *     19,988,480; host 39,976,960 // 16,384 = 2,440 slots, 1 page, floor(2,560 x 8,192 /
+ *     19,988,480) = 1; device 0.1 x free // 16,384 = 19,094 slots for a free of 2.9136 GiB
+ *     (the log pins 0.1 x free to [312,836,096, 312,852,480)), 8 pages, floor(8.39) = 8;
+ *   - NVIDIA/TensorRT-LLM#6220's test (llama-7b, attn_q/k/v, rank 8): "Max LoRA size is
+ *     6291456" = 8 x 32 x 3 x 8,192.
+ * The device pages (8 x 2,560 x 16,384 B) come out of the KV budget. */
+static void lora_caches(void **state)
+{
+    (void)state;
+#define L1(key) run_get(key, (const char *const[]){"--engine", "trtllm", "--model", "llama-2-7b-hf", \
+                                      "--enable-lora", "--max-lora-rank", "8", "--lora-target-modules",    \
+                                      "all", "--peft-host-cache-size", "39976960",                       \
+                                      "--peft-device-cache-percent", "0.1", "--free-mem-gib", "2.9136",  \
+                                      NULL})
+    assert_true(L1("trtllm_lora_host_used_bytes") == 39976960);
+    assert_true(L1("trtllm_lora_device_used_bytes") == 312836096);
+    assert_true(L1("trtllm_lora_max_size") == 19988480);
+    assert_true(L1("trtllm_lora_host_holds") == 1);
+    assert_true(L1("trtllm_lora_device_holds") == 8);
+    assert_true(L1("trtllm_lora_device_bytes") == 8.0 * 2560 * 16384);
+    assert_true(L1("available_kv_bytes") == (2.9136 * 1073741824.0 - 8.0 * 2560 * 16384) * 0.9);
+#undef L1
+    assert_true(run_get("trtllm_lora_max_size",
+                        (const char *const[]){"--engine", "trtllm", "--model", "llama-2-7b-hf",
+                                              "--enable-lora", "--max-lora-rank", "8",
+                                              "--lora-target-modules", "attn_q,attn_k,attn_v",
+                                              NULL}) == 6291456);
+    /* a host cache too small for one adapter stops TensorRT-LLM: nothing is served */
+    assert_true(run_get("max_concurrency",
+                        (const char *const[]){"--engine", "trtllm", "--model", "llama-2-7b-hf",
+                                              "--enable-lora", "--lora-target-modules", "all",
+                                              "--peft-host-cache-size", "1000000", NULL}) == 0);
+    /* refused: no modules, MoE experts, another engine's module names */
+    expect_usage_error((const char *const[]){"--engine", "trtllm", "--model", "llama-2-7b-hf",
+                                             "--enable-lora", NULL},
+                       "kvcalc: --lora-target-modules: TensorRT-LLM sizes its LoRA caches by the "
+                       "target modules");
+    expect_usage_error((const char *const[]){"--engine", "trtllm", "--model", "qwen3-30b-a3b",
+                                             "--enable-lora", "--lora-target-modules", "all", NULL},
+                       "kvcalc: --enable-lora: kvcalc sizes TensorRT-LLM's LoRA caches for dense "
+                       "attention models on one pipeline stage, not MoE experts");
+    expect_usage_error((const char *const[]){"--engine", "trtllm", "--lora-target-modules",
+                                             "q_proj", NULL},
+                       "kvcalc: --lora-target-modules: ");
+}
+
 #define EXPECT_USAGE(line, ...) expect_usage_error((const char *const[]){__VA_ARGS__, NULL}, line)
 
 static void usage_errors(void **state)
@@ -291,6 +347,7 @@ int main(void)
         cmocka_unit_test(free_memory_estimated),
         cmocka_unit_test(tensor_parallel_per_rank),
         cmocka_unit_test(usage_errors),
+        cmocka_unit_test(lora_caches),
         cmocka_unit_test(worked_examples_through_the_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

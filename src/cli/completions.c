@@ -53,6 +53,16 @@ static void add(word_list *l, const char *word)
     l->w[l->n++] = word;
 }
 
+/* 1: row i repeats an earlier row's name (a flag two engines share): the shells offer each
+ * name once, with the first row's values. */
+static int twin_of_earlier(size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (strcmp(kv_flag_at(k)->name, kv_flag_at(i)->name) == 0)
+            return 1;
+    return 0;
+}
+
 static const char *keep(const char *text, size_t len)
 {
     if (pool_used + len + 1 > sizeof pool)
@@ -185,6 +195,8 @@ static void write_bash(FILE *out)
           out);
     for (size_t i = 0; i < kv_flag_count(); i++) {
         const kv_flag *f = kv_flag_at(i);
+        if (twin_of_earlier(i))
+            continue;
         value_kind_t kind = value_of(f, &words, &choices);
         if (kind == VAL_NONE)
             continue;
@@ -212,6 +224,8 @@ static void write_bash(FILE *out)
           out);
     for (size_t i = 0; i < kv_flag_count(); i++) {
         const kv_flag *f = kv_flag_at(i);
+        if (twin_of_earlier(i))
+            continue;
         fprintf(out, "%s--%s", i ? " " : "", f->name);
         for (size_t a = 0; a < KV_MAX_ALIASES && f->alias[a]; a++)
             fprintf(out, " --%s", f->alias[a]);
@@ -236,6 +250,8 @@ static void write_zsh(FILE *out)
     fprintf(out, "#compdef kvcalc\n# zsh completion for %s\n_arguments \\\n", header);
     for (size_t i = 0; i < kv_flag_count(); i++) {
         const kv_flag *f = kv_flag_at(i);
+        if (twin_of_earlier(i))
+            continue;
         value_kind_t kind = value_of(f, &words, &choices);
         const char *eq = kind == VAL_NONE ? "" : "=";
         const char *rep = (f->does == DO_REQUIRE || f->does == DO_SWEEP) ? "*" : "";
@@ -283,6 +299,8 @@ static void write_fish(FILE *out)
     fputs("complete -c kvcalc -f\n", out);
     for (size_t i = 0; i < kv_flag_count(); i++) {
         const kv_flag *f = kv_flag_at(i);
+        if (twin_of_earlier(i))
+            continue;
         value_kind_t kind = value_of(f, &words, &choices);
         fputs("complete -c kvcalc", out);
         if (f->short_name) /* fish: -s one letter, -o an old-style "-np" */

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kvmath.h"
 
@@ -27,9 +28,19 @@ static void trtllm_defaults(kv_spec *s)
     t->fraction = 0.9;       /* KvCacheConfig.free_gpu_memory_fraction */
     t->tokens_per_block = 32; /* LLM API and trtllm-serve */
     t->host_cache_size = 0;   /* KvCacheConfig.host_cache_size: no secondary pool */
+    /* tensorrt_llm/lora_helper.py LoraConfig @ 037d4ba10931: max_lora_rank 64; the C++
+     * PeftCacheConfig's kDefaultDeviceCachePercent 0.02 and kDefaultHostCacheSize 1 GiB
+     * (cpp/include/tensorrt_llm/batch_manager/peftCacheManagerConfig.h @ 0e8b9484c7e4, what
+     * the LLM API's None fields become) */
+    t->max_lora_rank = 64;
+    t->peft_device_cache_percent = 0.02;
+    t->peft_host_cache_size = 1073741824.0;
 }
 
-enum { TR_P_FRACTION, TR_P_BLOCK, TR_P_MAX_TOKENS, TR_P_FREE, TR_P_HOST_CACHE, TR_PARAMS };
+enum {
+    TR_P_FRACTION, TR_P_BLOCK, TR_P_MAX_TOKENS, TR_P_FREE, TR_P_HOST_CACHE, TR_P_LORA,
+    TR_P_LORA_RANK, TR_P_LORA_MODULES, TR_P_PEFT_DEVICE, TR_P_PEFT_HOST, TR_PARAMS
+};
 static const kv_param params[TR_PARAMS];
 
 static kv_status trtllm_check(const kv_spec *s, kv_error *why)
@@ -73,6 +84,28 @@ static kv_status trtllm_check(const kv_spec *s, kv_error *why)
                          "head size or layers that share an earlier layer's cache "
                          "(global_head_dim, num_kv_shared_layers); --engine vllm, sglang and "
                          "llama.cpp do");
+    if (t->enable_lora) {
+        if (!t->lora_target_modules)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[TR_P_LORA_MODULES],
+                             "TensorRT-LLM sizes its LoRA caches by the target modules: give "
+                             "--lora-target-modules (attn_q, attn_k, attn_v, attn_dense, "
+                             "mlp_h_to_4h, mlp_4h_to_h, mlp_gate, or all)");
+        const char *kind = !s->arch.known || s->arch.hidden <= 0 || s->arch.intermediate <= 0
+                               ? "a model kvcalc has no widths of"
+                           : s->arch.experts > 0 ? "MoE experts"
+                           : s->layout.mla       ? "MLA attention"
+                           : s->pp > 1           ? "pipeline stages"
+                                                 : NULL;
+        if (kind)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[TR_P_LORA],
+                             "kvcalc sizes TensorRT-LLM's LoRA caches for dense attention "
+                             "models on one pipeline stage, not %s", kind);
+        if (s->arch.heads % s->tp != 0 || s->kv_heads % s->tp != 0 ||
+            s->arch.intermediate % s->tp != 0)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_TP],
+                             "the heads and the MLP width must split over %lld ranks for the "
+                             "LoRA modules' widths", (long long)s->tp);
+    }
     return KV_OK;
 }
 
@@ -122,6 +155,77 @@ static void draft_terms(const kv_spec *s, kv_trtllm_result *t)
     t->draft_weights_bytes = d->weights_bytes / (double)s->tp;
 }
 
+/* The PEFT caches (cpp/tensorrt_llm/batch_manager/peftCacheManager.cpp @ 0cedd9a0400c,
+ * getPageManagerConfig, getMaxNumSlots, getDeviceCacheByteBudget; LoraCachePageManager::
+ * initialize in cpp/tensorrt_llm/runtime/loraCache.cpp @ 063e02f73410). A module's width is
+ * its input plus its output on this rank (the column-parallel q, k, v, h_to_4h and gate split
+ * the output by TP, the row-parallel dense and 4h_to_h the input); a slot holds the narrowest
+ * module's width; a page holds one adapter of rank optimal_adapter_size (8, at most the max
+ * rank) in every layer and module, each row rounded up to whole slots, or one module at
+ * max_adapter_size (64, at most the max rank) if that is more. The host cache takes
+ * host_cache_size // slot bytes slots, the device cache device_cache_percent x the free memory
+ * // slot bytes; each allocates whole pages at start. The device pages are made before the
+ * KV cache measures what is free (trtGptModelInflightBatching.cpp @ 00825c4ee813 for the C++
+ * runtime; the PyTorch executor profiles with its first copy alive, _util.py
+ * configure_kv_cache_capacity), so the KV budget is the fraction of the free memory less
+ * them. The C++ runtime of 2024 (0.11) made them after the KV cache, out of what it left:
+ * not modelled. */
+static void lora_caches(const kv_spec *s, kv_trtllm_result *t)
+{
+    const kv_trtllm_spec *in = &s->trtllm;
+    double h = (double)s->arch.hidden, tp = (double)s->tp;
+    double q = (double)(s->arch.heads * s->head_dim), kv = (double)(s->kv_heads * s->head_dim);
+    double mlp = (double)s->arch.intermediate;
+    const struct {
+        int bit;
+        double width;
+    } modules[] = {
+        {KV_TRTLLM_LORA_Q, h + q / tp},         {KV_TRTLLM_LORA_K, h + kv / tp},
+        {KV_TRTLLM_LORA_V, h + kv / tp},        {KV_TRTLLM_LORA_DENSE, q / tp + h},
+        {KV_TRTLLM_LORA_H_TO_4H, h + mlp / tp}, {KV_TRTLLM_LORA_4H_TO_H, mlp / tp + h},
+        {KV_TRTLLM_LORA_GATE, h + mlp / tp},
+    };
+    double narrow = 0, wide = 0, sum = 0;
+    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
+        if (in->lora_target_modules & modules[i].bit) {
+            double w = modules[i].width;
+            narrow = narrow == 0 || w < narrow ? w : narrow;
+            wide = w > wide ? w : wide;
+            sum += w;
+        }
+    double layers = (double)s->layers;
+    double rank = (double)in->max_lora_rank;
+    double optimal = rank < 8 ? rank : 8, largest = rank < 64 ? rank : 64;
+    double rows = 0; /* slots of one optimal adapter: each layer's module rows in whole slots */
+    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
+        if (in->lora_target_modules & modules[i].bit)
+            rows += optimal * kvm_ceil(modules[i].width / narrow);
+    double per_page = layers * rows;
+    double one_module = kvm_ceil(largest * wide / narrow);
+    if (one_module > per_page)
+        per_page = one_module;
+    double b = kv_dtype_get(s->arch.base_dtype)->bytes;
+    if (!(b >= 2))
+        b = 2; /* the model's 16-bit dtype under a quantized checkpoint */
+    double slot = narrow * b;
+    t->lora_page_width = (int64_t)narrow;
+    t->lora_slots_per_page = (int64_t)per_page;
+    t->lora_max_size = largest * layers * sum;
+    double host_slots = kvm_floor(in->peft_host_cache_size / slot);
+    double device_slots = kvm_floor(in->peft_device_cache_percent * t->free_bytes / slot);
+    if (!(device_slots > 0))
+        device_slots = 0;
+    t->lora_host_used_bytes = host_slots * slot;
+    t->lora_device_used_bytes = device_slots * slot;
+    double host_pages = kvm_ceil(host_slots / per_page), device_pages = kvm_ceil(device_slots / per_page);
+    t->lora_host_holds = (int64_t)kvm_floor(host_pages * per_page * narrow / t->lora_max_size);
+    t->lora_device_holds = (int64_t)kvm_floor(device_pages * per_page * narrow / t->lora_max_size);
+    t->lora_host_bytes = host_pages * per_page * slot;
+    t->lora_device_bytes = device_pages * per_page * slot;
+    double least = kvm_ceil(t->lora_max_size / narrow); /* "to hold 1 max sized LoRA" */
+    t->lora_fits = host_slots >= least && device_slots >= least;
+}
+
 static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
 {
     const kv_trtllm_spec *in = &s->trtllm;
@@ -130,7 +234,13 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
     t->free_estimated = !in->free_mem_gib.set;
     t->free_bytes = t->free_estimated ? r->free_kv_bytes - t->draft_weights_bytes
                                       : in->free_mem_gib.value * KV_GIB;
-    t->primary_bytes = t->free_bytes * in->fraction;
+    t->lora_page_width = t->lora_slots_per_page = t->lora_host_holds = t->lora_device_holds = 0;
+    t->lora_max_size = t->lora_host_used_bytes = t->lora_device_used_bytes = 0;
+    t->lora_device_bytes = t->lora_host_bytes = 0;
+    t->lora_fits = 1;
+    if (in->enable_lora)
+        lora_caches(s, t);
+    t->primary_bytes = (t->free_bytes - t->lora_device_bytes) * in->fraction;
     /* every attention layer of this rank keeps each token (one pool, one window), and the
      * draft's layers theirs */
     t->per_token_bytes = r->kv_bytes_first_token + t->draft_token_bytes;
@@ -145,7 +255,7 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
     t->tokens = t->blocks * in->tokens_per_block; /* < 2^62 + 2^20: no overflow */
     t->allocated_bytes = (double)t->tokens * t->per_token_bytes;
     t->blocks_per_request = blocks_for(s->context, in->tokens_per_block);
-    t->max_concurrency = (double)(t->blocks / t->blocks_per_request);
+    t->max_concurrency = t->lora_fits ? (double)(t->blocks / t->blocks_per_request) : 0;
     /* the secondary (host) pool (KVCacheManager::calculateMaxNumBlocks,
      * cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp @ b35ac1b64368, NVIDIA/TensorRT-LLM):
      * maxTokensSecondary = SizeType32(hostCacheSize / cacheSizeBytesPerToken), blocks =
@@ -168,7 +278,7 @@ static kv_status trtllm_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_tokens = t->tokens;
     r->longest_context_fit = t->tokens;
     r->estimated = t->free_estimated;
-    r->host_bytes = t->host_cache_bytes * (double)(s->tp * s->pp);
+    r->host_bytes = (t->host_cache_bytes + t->lora_host_bytes) * (double)(s->tp * s->pp);
     return KV_OK;
 }
 
@@ -189,6 +299,52 @@ static void trtllm_relayout(const kv_spec *from, kv_spec *to, kv_compute_fn comp
 }
 
 /* ---- the descriptor: TensorRT-LLM's settings (docs/trtllm.md) and fields ---- */
+
+static const kv_choice lora_modules[] = {
+    {"attn_q", KV_TRTLLM_LORA_Q},          {"attn_k", KV_TRTLLM_LORA_K},
+    {"attn_v", KV_TRTLLM_LORA_V},          {"attn_dense", KV_TRTLLM_LORA_DENSE},
+    {"mlp_h_to_4h", KV_TRTLLM_LORA_H_TO_4H}, {"mlp_4h_to_h", KV_TRTLLM_LORA_4H_TO_H},
+    {"mlp_gate", KV_TRTLLM_LORA_GATE},     {"all", KV_TRTLLM_LORA_ALL}, {NULL, 0}};
+
+/* --lora-target-modules: TensorRT-LLM's module names, comma- or blank-separated; -1 when text
+ * is not such a list. */
+static int lora_modules_parse(const char *text, int *out)
+{
+    int mask = 0;
+    for (const char *p = text;;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, ", ");
+        const kv_choice *c = lora_modules;
+        while (c->name && !(strlen(c->name) == len && memcmp(c->name, p, len) == 0))
+            c++;
+        if (!c->name)
+            return -1;
+        mask |= c->value;
+        p += len;
+    }
+    if (mask == 0)
+        return -1;
+    *out = mask;
+    return 0;
+}
+
+static void lora_modules_format(int mask, char *buf, size_t cap)
+{
+    size_t at = 0;
+    if (cap)
+        buf[0] = '\0';
+    if (mask == KV_TRTLLM_LORA_ALL) {
+        snprintf(buf, cap, "all");
+        return;
+    }
+    for (const kv_choice *c = lora_modules; c->name && c->value != KV_TRTLLM_LORA_ALL && at < cap;
+         c++)
+        if (mask & c->value)
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
+}
 
 #define E KV_ENGINE_TRTLLM
 #define P(TYPE, m) KV_EPARAM(E, kv_trtllm_spec, TYPE, m)
@@ -214,6 +370,29 @@ static const kv_param params[TR_PARAMS] = {
                          .blames = KV_ERR_ENGINE_INPUT, .meta = "BYTES",
                          .help = "KvCacheConfig.host_cache_size: bytes of each rank's secondary "
                                  "(host) pool [0: none]"},
+    [TR_P_LORA] = {.name = "enable-lora", P(SWITCH, enable_lora), .key = "enable_lora",
+                   .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                   .help = "the PEFT caches: device pages out of the KV budget, host pages"},
+    [TR_P_LORA_RANK] = {.name = "max-lora-rank", P(INT, max_lora_rank), .key = "max_lora_rank",
+                        .min = 1, .max = 65536, .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
+                        .help = "LoraConfig.max_lora_rank [64]"},
+    [TR_P_LORA_MODULES] = {.name = "lora-target-modules", P(VERSION, lora_target_modules),
+                           .key = "lora_target_modules", .blames = KV_ERR_ENGINE_INPUT,
+                           .meta = "LIST",
+                           .help = "targets, comma-separated: attn_q attn_k attn_v attn_dense "
+                                   "mlp_h_to_4h mlp_4h_to_h mlp_gate, or all [none: needed with "
+                                   "--enable-lora]",
+                           .parse = lora_modules_parse, .format = lora_modules_format,
+                           .accepts = "TensorRT-LLM module names (attn_q, ..., mlp_gate) or all"},
+    [TR_P_PEFT_DEVICE] = {.name = "peft-device-cache-percent", P(NUM, peft_device_cache_percent),
+                          .key = "peft_device_cache_percent", .min = 0, .max = 1,
+                          .blames = KV_ERR_ENGINE_INPUT, .meta = "F",
+                          .help = "PeftCacheConfig.device_cache_percent: the share of the free "
+                                  "memory for LoRA pages [0.02]"},
+    [TR_P_PEFT_HOST] = {.name = "peft-host-cache-size", P(NUM, peft_host_cache_size),
+                        .key = "peft_host_cache_size", .min = 0, .max = 1e15,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "BYTES",
+                        .help = "PeftCacheConfig.host_cache_size, bytes [1073741824]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_trtllm_result, name, m, T, unit, ftype, sweep)
@@ -231,6 +410,16 @@ static const kv_field fields[] = {
     F(trtllm_draft_weights_estimated, draft_weights_estimated, int, "boolean", KV_F_BOOL, 0),
     F(trtllm_secondary_blocks, secondary_blocks, int64_t, "blocks", KV_F_INT, 0),
     F(trtllm_host_cache_bytes, host_cache_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_lora_page_width, lora_page_width, int64_t, "elements", KV_F_INT, 0),
+    F(trtllm_lora_slots_per_page, lora_slots_per_page, int64_t, "slots", KV_F_INT, 0),
+    F(trtllm_lora_max_size, lora_max_size, double, "elements", KV_F_NUM, 0),
+    F(trtllm_lora_host_used_bytes, lora_host_used_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_lora_device_used_bytes, lora_device_used_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_lora_host_holds, lora_host_holds, int64_t, "adapters", KV_F_INT, 0),
+    F(trtllm_lora_device_holds, lora_device_holds, int64_t, "adapters", KV_F_INT, 0),
+    F(trtllm_lora_device_bytes, lora_device_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_lora_host_bytes, lora_host_bytes, double, "bytes", KV_F_NUM, 0),
+    F(trtllm_lora_fits, lora_fits, int, "boolean", KV_F_BOOL, 0),
 };
 
 const kv_engine_desc kv_engine_trtllm = {

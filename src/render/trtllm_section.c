@@ -26,11 +26,20 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_trtllm_result *t)
     else
         fprintf(out, "  free    : --free-mem-gib %s (the log's \"available\")\n",
                 fmt_g(a, sizeof a, s->trtllm.free_mem_gib.value));
-    fprintf(out, "  budget  : %s GiB x fraction %s = %s GiB; %s B per token -> %s tokens%s\n",
-            gib(a, sizeof a, t->free_bytes), fmt_g(b, sizeof b, s->trtllm.fraction),
-            gib(c, sizeof c, t->primary_bytes),
-            fmt_fixed(d, sizeof d, t->per_token_bytes, 0, 1),
-            fmt_int(e, sizeof e, t->max_tokens, 1), t->capped ? " (--max-tokens)" : "");
+    if (s->trtllm.enable_lora) {
+        char f[FMT_BUF];
+        fprintf(out, "  budget  : (%s - LoRA device pages %s) GiB x fraction %s = %s GiB; %s B per "
+                     "token -> %s tokens%s\n",
+                gib(a, sizeof a, t->free_bytes), gib(f, sizeof f, t->lora_device_bytes),
+                fmt_g(b, sizeof b, s->trtllm.fraction), gib(c, sizeof c, t->primary_bytes),
+                fmt_fixed(d, sizeof d, t->per_token_bytes, 0, 1),
+                fmt_int(e, sizeof e, t->max_tokens, 1), t->capped ? " (--max-tokens)" : "");
+    } else
+        fprintf(out, "  budget  : %s GiB x fraction %s = %s GiB; %s B per token -> %s tokens%s\n",
+                gib(a, sizeof a, t->free_bytes), fmt_g(b, sizeof b, s->trtllm.fraction),
+                gib(c, sizeof c, t->primary_bytes),
+                fmt_fixed(d, sizeof d, t->per_token_bytes, 0, 1),
+                fmt_int(e, sizeof e, t->max_tokens, 1), t->capped ? " (--max-tokens)" : "");
     if (s->trtllm.draft.name) {
         char name[300];
         fprintf(out, "  draft   : %s: %s B of the %s per token are its %lld layers' (the target's "
@@ -43,6 +52,28 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_trtllm_result *t)
     }
 }
 
+/* PeftCacheManager's five lines, as TensorRT-LLM prints them, and what they allocate. */
+static void lora_lines(FILE *out, const kv_spec *s, const kv_trtllm_result *t)
+{
+    char a[FMT_BUF], b[FMT_BUF];
+    if (!s->trtllm.enable_lora)
+        return;
+    fprintf(out, "[TensorRT-LLM][INFO] Using %.0f bytes for LoRA host cache\n", t->lora_host_used_bytes);
+    fprintf(out, "[TensorRT-LLM][INFO] Using %.0f bytes for LoRA device cache\n",
+            t->lora_device_used_bytes);
+    fprintf(out, "[TensorRT-LLM][INFO] Max LoRA size is %.0f\n", t->lora_max_size);
+    fprintf(out, "[TensorRT-LLM][INFO] LoRA host Cache can hold %lld max sized LoRAs\n",
+            (long long)t->lora_host_holds);
+    fprintf(out, "[TensorRT-LLM][INFO] LoRA device Cache can hold %lld max sized LoRAs\n",
+            (long long)t->lora_device_holds);
+    fprintf(out, "  (pages of %lld slots of %lld elements, allocated whole: %s GiB on the GPU, out of "
+                 "the KV budget, and %s GiB of host memory%s)\n",
+            (long long)t->lora_slots_per_page, (long long)t->lora_page_width,
+            gib(a, sizeof a, t->lora_device_bytes), gib(b, sizeof b, t->lora_host_bytes),
+            t->lora_fits ? "" : "; TensorRT-LLM stops: \"Not enough space allocated to ... LoRA "
+                                "cache to hold 1 max sized LoRA\"");
+}
+
 void report_trtllm_text(FILE *out, const kv_report *rep)
 {
     const kv_spec *s = rep->spec;
@@ -50,6 +81,7 @@ void report_trtllm_text(FILE *out, const kv_report *rep)
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     fprintf(out, "TensorRT-LLM prediction, per GPU (tensor parallel %lld):\n", (long long)s->tp);
     budget_lines(out, s, t);
+    lora_lines(out, s, t);
     if (t->capped)
         fprintf(out, "Maximum kv-cache token overridden by configuration as '%lld'.\n",
                 (long long)s->trtllm.max_tokens.value);
