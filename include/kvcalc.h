@@ -289,6 +289,8 @@ typedef struct {
                                    speculative decoding */
     char unknown[64];           /* "" or the config field the estimate cannot count (an unknown
                                    mixer or quant_method): the weights must then be given */
+    char architecture[64];      /* config.json architectures[0] ("DeepseekV3ForCausalLM"),
+                                   which some engines' rules name; "": not stated */
 } kv_arch;
 
 /* How a checkpoint not described by its config is stored (vLLM's and SGLang's

@@ -283,7 +283,7 @@ static void speculative_decoding(void **state)
     /* releases whose rules kvcalc has not read */
     EXPECT_STDOUT("48\n", "--engine", "sglang", "--sglang-version", "0.5.9",
                   "--speculative-num-draft-tokens", "2", "--get", "sglang_max_running_requests");
-    static const char *const versions[] = {"0.5.2", "0.5.3rc0", "0.5.14"};
+    static const char *const versions[] = {"0.5.2", "0.5.3rc0", "0.5.16"};
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
         run_kvcalc((const char *const[]){"--engine", "sglang", "--sglang-version", versions[i],
                                          "--speculative-num-draft-tokens", "2", NULL},
@@ -292,7 +292,7 @@ static void speculative_decoding(void **state)
         assert_int_equal(r.out_len, 0);
         assert_non_null(strstr(r.err, "kvcalc: --speculative-num-draft-tokens: kvcalc has read "
                                       "SGLang's speculative-decoding memory rules of 0.5.3rc2 "
-                                      "to 0.5.13 only (--sglang-version)\n"));
+                                      "to 0.5.15 only (--sglang-version)\n"));
         run_free(&r);
     }
     /* a model with state layers keeps 0.5.9 as its last: 0.5.10 solves its pools anew */
@@ -315,6 +315,52 @@ static void speculative_decoding(void **state)
     EXPECT_STDOUT("0.779\n", "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
                   "--sglang-version", "0.5.12", "--speculative-num-draft-tokens", "2", "--get",
                   "sglang_mem_fraction_static");
+    /* 0.5.14 and 0.5.15 (#23862, #28855): DeepSeek-V3's architecture is one SGLang gives the
+     * target's path as the draft's (_handle_eagle_family), so its one MTP layer enters the
+     * cell: int(70,272 x (1 + 1 / 61)) = 71,424 B, and with P 139, A 60 (the draft's load
+     * line) and f 0.88: rest = 60 - 139 x 0.12 = 43.32 GB, N = floor(43.32 x 2^30 / 71,424) =
+     * 651,244 tokens; 0.5.13 divides by 70,272: 661,920 */
+#define DS "--engine", "sglang", "--model", "deepseek-v3", "--gpu", "h200", "--tp", "8",        \
+           "--speculative-algorithm", "NEXTN", "--speculative-num-steps", "3",                \
+           "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4",            \
+           "--avail-mem-before-load-gib", "139", "--avail-mem-after-load-gib", "60",          \
+           "--mem-fraction-static", "0.88"
+    EXPECT_STDOUT("71424\n", DS, "--sglang-version", "0.5.14", "--get", "sglang_sizing_cell_bytes");
+    EXPECT_STDOUT("651244\n", DS, "--sglang-version", "0.5.15", "--get",
+                  "sglang_max_total_num_tokens");
+    EXPECT_STDOUT("661920\n", DS, "--sglang-version", "0.5.13", "--get",
+                  "sglang_max_total_num_tokens");
+#undef DS
+    /* and no reserve in the default fraction: 0.5.13's 4,096 MiB of 143,771 on an H200 go */
+    assert_true(get_number((const char *const[]){"--engine", "sglang", "--model", "deepseek-v3",
+                                                 "--gpu", "h200", "--tp", "8", "--sglang-version",
+                                                 "0.5.14", "--speculative-num-draft-tokens", "4",
+                                                 "--speculative-num-steps", "3",
+                                                 "--speculative-eagle-topk", "1", "--get",
+                                                 "sglang_mem_fraction_static", NULL}) ==
+                get_number((const char *const[]){"--engine", "sglang", "--model", "deepseek-v3",
+                                                 "--gpu", "h200", "--tp", "8", "--sglang-version",
+                                                 "0.5.14", "--get", "sglang_mem_fraction_static",
+                                                 NULL}));
+    /* refused there: an EAGLE head (its own layers), sliding windows, an indexer */
+    expect_refused((const char *const[]){"--engine", "sglang", "--model", "llama-3.1-8b-instruct",
+                                         "--sglang-version", "0.5.14",
+                                         "--speculative-num-draft-tokens", "2",
+                                         "--speculative-num-steps", "1",
+                                         "--speculative-eagle-topk", "1", NULL},
+                   "for EAGLE-head (the head's own layers enter the cell");
+    expect_refused((const char *const[]){"--engine", "sglang", "--model", "gpt-oss-120b",
+                                         "--sglang-version", "0.5.15",
+                                         "--speculative-num-draft-tokens", "2",
+                                         "--speculative-num-steps", "1",
+                                         "--speculative-eagle-topk", "1", NULL},
+                   "for sliding-window models");
+    expect_refused((const char *const[]){"--engine", "sglang", "--model", "deepseek-v3.2",
+                                         "--gpu", "h200", "--tp", "8", "--sglang-version",
+                                         "0.5.14", "--speculative-num-draft-tokens", "2",
+                                         "--speculative-num-steps", "1",
+                                         "--speculative-eagle-topk", "1", NULL},
+                   "for sparse-attention");
 }
 #undef S20
 

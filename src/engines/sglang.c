@@ -223,9 +223,32 @@ static double vision_factor(int version)
 
 static double spec_reserve_mib(const kv_sglang_spec *g)
 {
+    if (g->version >= SPEC_CELL_SCALED) /* #23862 removed every algorithm's share */
+        return 0;
     if (g->speculative_algorithm.set && g->speculative_algorithm.value == KV_SGLANG_SPEC_STANDALONE)
-        return g->version >= SPEC_CELL_SCALED ? 0 : STANDALONE_RESERVE_MIB;
+        return STANDALONE_RESERVE_MIB;
     return g->version >= SPEC_RESERVE_4G ? 4096.0 : SPEC_RESERVE_MIB;
+}
+
+/* The architectures whose draft path SGLang sets to the target's own for EAGLE / NEXTN, so
+ * that the draft's layers enter the cell from 0.5.14 (_handle_eagle_family, arg_groups/
+ * speculative_hook.py @ 7e6587c94 l.289-306 of the modal-projects/sglang copy, the 0.5.14
+ * branch; the same list at 9a6f8e599, 0.5.15): "if server_args.speculative_draft_model_path is
+ * None: server_args.speculative_draft_model_path = server_args.model_path". Other models load
+ * their MTP layers from the target path too, but with no draft path their pool stays out of
+ * the cell (model_runner_kv_cache_mixin.py: the scaling needs speculative_draft_model_path). */
+static const char *const mtp_path_archs[] = {
+    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM",  "DeepseekV4ForCausalLM",
+    "Glm4MoeForCausalLM",     "Glm4MoeLiteForCausalLM", "GlmMoeDsaForCausalLM",
+    "BailingMoeForCausalLM",  "BailingMoeV2ForCausalLM", "BailingMoeV2_5ForCausalLM",
+    "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "HYV3ForCausalLM"};
+
+static int mtp_path_set(const kv_spec *s)
+{
+    for (size_t i = 0; i < sizeof mtp_path_archs / sizeof mtp_path_archs[0]; i++)
+        if (strcmp(s->arch.architecture, mtp_path_archs[i]) == 0)
+            return 1;
+    return 0;
 }
 
 static int standalone(const kv_sglang_spec *g)
@@ -272,11 +295,10 @@ static int64_t spec_tokens(const kv_sglang_spec *g)
 #define SPEC_RULES_LAST V(0, 5, 9)
 #define SPEC_RULES_CHANGED RC(V(0, 5, 10), 0)
 /* Models without state layers keep 0.5.9's rules through 0.5.13 (the draft's pool the same
- * tokens in its own layers, out of the headroom; 4 GiB of reserve): #23862 (75998d042)
- * counts the draft in the cell and drops the reserve from 0.5.14 (read at 88bb5dffe and
- * 0f8673851 of the modal-projects/sglang copy). */
-#define SPEC_ATTN_LAST V(0, 5, 13)
-#define SPEC_ATTN_CHANGED RC(V(0, 5, 14), 0)
+ * tokens in its own layers, out of the headroom; 4 GiB of reserve); from 0.5.14 (#23862,
+ * 75998d042, and #28855, 0c065671c; read at 7e6587c94 and 9a6f8e599 of the modal-projects/
+ * sglang copy) there is no reserve, the draft's weights are in A and, with a draft path, its
+ * layers in the cell (SPEC_CELL_SCALED, mtp_path_archs), to 0.5.15 (STANDALONE_LAST). */
 
 static double default_fraction(int version, double mib, int64_t tp, int vision,
                                int64_t chunked, int64_t graph_bs, double spec_mib, int mla,
@@ -535,6 +557,17 @@ static const char *lora_unsized(const kv_spec *s)
     return NULL;
 }
 
+/* The MTP layers' weights on one rank: the checkpoint's own bytes, else the estimate's MTP
+ * part. */
+static double mtp_weights_bytes(const kv_spec *s)
+{
+    kv_param_parts q;
+    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &q);
+    return (s->checkpoint_mtp_bytes > 0 ? s->checkpoint_mtp_bytes
+                                        : q.mtp * kv_dtype_get(s->weight_dtype)->bytes) /
+           (double)s->tp;
+}
+
 static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_result *out)
 {
     const kv_sglang_spec *g = &s->sglang;
@@ -557,9 +590,17 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
 
     /* P and A: from the log, else estimated (the GPU minus the CUDA context, minus the
      * weights on this rank); one of them given gives the other through the weights */
-    /* from 0.5.14 a STANDALONE draft's weights are loaded when A is read (SPEC_CELL_SCALED) */
-    int scaled = standalone(g) && g->draft.name && g->version >= SPEC_CELL_SCALED;
-    double draft_gib = scaled ? g->draft.weights_bytes / (double)s->tp / KV_GIB : 0;
+    /* from 0.5.14 the draft's weights are loaded when A is read (SPEC_CELL_SCALED, #28855): a
+     * STANDALONE draft's, or the MTP layers NEXTN / EAGLE loads from the target's path; the
+     * draft's layers enter the cell when a draft path is set (STANDALONE's, or the target's
+     * for the architectures of mtp_path_archs) */
+    int late = g->version >= SPEC_CELL_SCALED && spec_tokens(g) > 0;
+    int mtp14 = late && !standalone(g) && s->arch.mtp_layers > 0;
+    int scaled = late && ((standalone(g) && g->draft.name) || (mtp14 && mtp_path_set(s)));
+    double draft_gib = !late          ? 0
+                       : standalone(g) ? g->draft.weights_bytes / (double)s->tp / KV_GIB
+                       : mtp14         ? mtp_weights_bytes(s) / KV_GIB
+                                       : 0;
     double weights_gib = r->weights_bytes / KV_GIB + draft_gib;
     int given_p = g->avail_before_gib.set, given_a = g->avail_after_gib.set;
     double p = g->avail_before_gib.value, a = g->avail_after_gib.value;
@@ -619,7 +660,9 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     int64_t n = 0;
     double cell_n = out->cell_bytes; /* the cell N is sized by */
     if (scaled && out->attn_layers > 0)
-        cell_n = kvm_floor(cell_n * (1.0 + (double)g->draft.layers / (double)out->attn_layers));
+        cell_n = kvm_floor(cell_n * (1.0 + (double)(standalone(g) ? g->draft.layers
+                                                                  : s->arch.mtp_layers) /
+                                               (double)out->attn_layers));
     out->sizing_cell_bytes = cell_n;
     out->draft_weights_in_a_bytes = draft_gib * KV_GIB;
     if (cell_n > 0 && rest > 0)
@@ -664,15 +707,9 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
             double share = (double)out->draft_layers / layers;
             out->draft_k_bytes = out->k_bytes * share;
             out->draft_v_bytes = out->v_bytes * share;
-            /* and loads the MTP layers' weights (the checkpoint's own bytes, else the
-             * estimate's MTP part), after the target's pool: out of the headroom too */
-            kv_param_parts q;
-            kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim,
-                                    &q);
-            out->draft_weights_bytes =
-                (s->checkpoint_mtp_bytes > 0 ? s->checkpoint_mtp_bytes
-                                             : q.mtp * kv_dtype_get(s->weight_dtype)->bytes) /
-                (double)s->tp;
+            /* and loads the MTP layers' weights, after the target's pool (out of the headroom
+             * too) up to 0.5.13, before it from 0.5.14 (in A) */
+            out->draft_weights_bytes = mtp_weights_bytes(s);
         }
     }
 }
@@ -786,21 +823,34 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
     if (spec_tokens(g) > 0 &&
         (g->version < (stateful ? SPEC_STATE_FIRST : SPEC_RULES_FIRST) ||
          g->version >= (stateful ? SPEC_RULES_CHANGED
-                        : alone  ? STANDALONE_CHANGED
-                                 : SPEC_ATTN_CHANGED))) {
+                                 : STANDALONE_CHANGED))) {
         char first[32], last[32];
         kv_sglang_version_format(stateful ? SPEC_STATE_FIRST : SPEC_RULES_FIRST, first,
                                  sizeof first);
-        kv_sglang_version_format(stateful ? SPEC_RULES_LAST
-                                 : alone  ? STANDALONE_LAST
-                                          : SPEC_ATTN_LAST,
-                                 last, sizeof last);
+        kv_sglang_version_format(stateful ? SPEC_RULES_LAST : STANDALONE_LAST, last, sizeof last);
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[alone ? SG_P_SPEC_ALGO : SG_P_SPEC_TOKENS],
                          "kvcalc has read SGLang's speculative-decoding memory rules of %s to "
                          "%s only%s (--sglang-version)", first, last,
                          stateful ? " for models with state layers"
                          : alone  ? " for STANDALONE"
                                   : "");
+    }
+    if (spec_tokens(g) > 0 && !stateful && g->version >= SPEC_CELL_SCALED) {
+        /* 0.5.14 and 0.5.15 size a sliding-window model's draft apart (#29622 joins the draft's
+         * full layers to the full term in 0.5.15 only) and the sparse-attention pool in a
+         * configurator of its own: not modelled */
+        const char *kind = kinds[KV_LAYER_SLIDING] + kinds[KV_LAYER_CHUNKED] > 0 ? "sliding-window"
+                           : s->layout.index_dim > 0 ? "sparse-attention (an indexer's cache)"
+                           : !alone && s->arch.mtp_layers == 0
+                               ? "EAGLE-head (the head's own layers enter the cell; kvcalc reads "
+                                 "no head config)"
+                               : NULL;
+        if (kind)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT,
+                             &params[alone ? SG_P_SPEC_ALGO : SG_P_SPEC_TOKENS],
+                             "kvcalc does not size the speculative decoding of SGLang 0.5.14 "
+                             "and 0.5.15 for %s models (--sglang-version 0.5.13 or earlier)",
+                             kind);
     }
     kv_status spec = spec_check(s, stateful, why);
     if (spec != KV_OK)

@@ -1099,6 +1099,13 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
         return -1;
     a->tie_embeddings = tie;
     a->qkv_bias = bias || fam->qkv_bias;
+    /* the class transformers and the engines load: the first of the top object's list (an
+     * engine's rule may name it; anything else there is not read) */
+    size_t names = lookup(c, c->root, "architectures");
+    if (names && c->toks[names].type == KV_JSON_ARRAY && c->toks[names].size > 0 &&
+        c->toks[names + 1].type == KV_JSON_STRING)
+        kv_json_string_decode(c->text, &c->toks[names + 1], a->architecture,
+                              sizeof a->architecture);
     a->o_bias = bias;
     a->expert_bias = fam->expert_bias;
     if (fam->rule == RULE_CHUNKED && a->experts > 0)
