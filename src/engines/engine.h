@@ -357,6 +357,15 @@ void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, co
 void kv_log_summary_common(const kv_log_values *v, int tokens, int weights, int gpu_total,
                            kv_log_summary *out);
 
+/* ---- lists of names (engines.c) ---- */
+
+/* A list of list's names, comma- or blank-separated, as the OR of their values; -1 when a name
+ * is not one of them or none is given. */
+int kv_choice_mask_parse(const kv_choice *list, const char *text, int *out);
+/* mask's names, comma-separated, in list's order ("" for 0); whole is the value that stands
+ * for every name (its own name alone, as "all"), 0: none. */
+void kv_choice_mask_format(const kv_choice *list, int whole, int mask, char *buf, size_t cap);
+
 /* A table member and its count from the array itself, so that they cannot differ:
  * KV_TABLE(rows, cmp_rows) is `.rows = cmp_rows, .n_rows = <its length>`. */
 #define KV_TABLE(member, array) .member = array, .n_##member = sizeof array / sizeof array[0]

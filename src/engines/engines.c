@@ -4,6 +4,7 @@
  */
 #include "engine.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const kv_engine_desc *const engines[KV_ENGINE_COUNT] = {
@@ -77,4 +78,38 @@ int kv_engine_overrides(kv_engine e, kv_core_param p)
 {
     const kv_engine_desc *d = kv_engine_get(e);
     return d && (unsigned)p < 64 && (d->overrides >> p & 1u);
+}
+
+int kv_choice_mask_parse(const kv_choice *list, const char *text, int *out)
+{
+    int mask = 0;
+    for (const char *p = text;;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, ", ");
+        const kv_choice *c = list;
+        while (c->name && !(strlen(c->name) == len && memcmp(c->name, p, len) == 0))
+            c++;
+        if (!c->name)
+            return -1;
+        mask |= c->value;
+        p += len;
+    }
+    if (mask == 0)
+        return -1;
+    *out = mask;
+    return 0;
+}
+
+void kv_choice_mask_format(const kv_choice *list, int whole, int mask, char *buf, size_t cap)
+{
+    size_t at = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (const kv_choice *c = list; c->name && at < cap; c++)
+        if (whole && mask == whole ? c->value == whole
+                                   : c->value != whole && (mask & c->value) == c->value)
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
 }

@@ -454,23 +454,8 @@ static const kv_choice lora_modules[] = {
  * server_args.py asserts); -1 when text is not such a list. */
 static int lora_modules_parse(const char *text, int *out)
 {
-    int mask = 0;
-    const char *p = text;
-    for (;;) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        if (!*p)
-            break;
-        size_t len = strcspn(p, ", ");
-        const kv_choice *c = lora_modules;
-        while (c->name && !(strlen(c->name) == len && memcmp(c->name, p, len) == 0))
-            c++;
-        if (!c->name)
-            return -1;
-        mask |= c->value;
-        p += len;
-    }
-    if (mask == 0 || ((mask & LALL) && mask != LALL))
+    int mask;
+    if (kv_choice_mask_parse(lora_modules, text, &mask) < 0 || ((mask & LALL) && mask != LALL))
         return -1;
     *out = mask;
     return 0;
@@ -478,12 +463,7 @@ static int lora_modules_parse(const char *text, int *out)
 
 static void lora_modules_format(int mask, char *buf, size_t cap)
 {
-    size_t at = 0;
-    if (cap)
-        buf[0] = '\0';
-    for (const kv_choice *c = lora_modules; c->name && at < cap; c++)
-        if (mask & c->value)
-            at += (size_t)snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
+    kv_choice_mask_format(lora_modules, 0, mask, buf, cap); /* "all" is a name of its own */
 }
 
 /* LoRAMemoryPool's buffers (python/sglang/srt/lora/mem_pool.py @ 7ae368efde14, get_lora_A_shape

@@ -306,44 +306,15 @@ static const kv_choice lora_modules[] = {
     {"mlp_h_to_4h", KV_TRTLLM_LORA_H_TO_4H}, {"mlp_4h_to_h", KV_TRTLLM_LORA_4H_TO_H},
     {"mlp_gate", KV_TRTLLM_LORA_GATE},     {"all", KV_TRTLLM_LORA_ALL}, {NULL, 0}};
 
-/* --lora-target-modules: TensorRT-LLM's module names, comma- or blank-separated; -1 when text
- * is not such a list. */
+/* --lora-target-modules: TensorRT-LLM's module names, comma- or blank-separated, or all. */
 static int lora_modules_parse(const char *text, int *out)
 {
-    int mask = 0;
-    for (const char *p = text;;) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        if (!*p)
-            break;
-        size_t len = strcspn(p, ", ");
-        const kv_choice *c = lora_modules;
-        while (c->name && !(strlen(c->name) == len && memcmp(c->name, p, len) == 0))
-            c++;
-        if (!c->name)
-            return -1;
-        mask |= c->value;
-        p += len;
-    }
-    if (mask == 0)
-        return -1;
-    *out = mask;
-    return 0;
+    return kv_choice_mask_parse(lora_modules, text, out);
 }
 
 static void lora_modules_format(int mask, char *buf, size_t cap)
 {
-    size_t at = 0;
-    if (cap)
-        buf[0] = '\0';
-    if (mask == KV_TRTLLM_LORA_ALL) {
-        snprintf(buf, cap, "all");
-        return;
-    }
-    for (const kv_choice *c = lora_modules; c->name && c->value != KV_TRTLLM_LORA_ALL && at < cap;
-         c++)
-        if (mask & c->value)
-            at += (size_t)snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
+    kv_choice_mask_format(lora_modules, KV_TRTLLM_LORA_ALL, mask, buf, cap);
 }
 
 #define E KV_ENGINE_TRTLLM
