@@ -106,15 +106,15 @@ typedef struct {
     const char *meta;    /* placeholder in --help: "N", "GIB", "DTYPE" */
     const char *help;    /* one line for --help */
     const struct kv_json_flag_s *json; /* DO_JSON: its keys */
+    size_t index;        /* its place in the table (kv_flag_index) */
 } kv_flag;
 
 /* Every flag: the spec inputs (flag i < kv_param_count() is kv_param_at(i)), then the
  * program's own. i < kv_flag_count(). */
 size_t kv_flag_count(void);
 const kv_flag *kv_flag_at(size_t i);
-/* The table itself, for loops over every point of a sweep: *n_inputs its first rows are
- * the spec inputs. */
-const kv_flag *kv_flag_table(size_t *n_inputs);
+/* How many of the first rows are the spec inputs (kv_param_count(), bounded by the table). */
+size_t kv_flag_inputs(void);
 /* The index of a flag in that order. */
 size_t kv_flag_index(const kv_flag *f);
 /* The flag of a parameter. */
