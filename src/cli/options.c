@@ -556,7 +556,7 @@ static kv_engine engine_named(int argc, char *const argv[])
 int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, size_t errcap)
 {
     char shown[SHOWN + 8];
-    memset(o, 0, offsetof(kv_options, typed_buf)); /* the text buffers after it: see options.h */
+    memset(o, 0, offsetof(kv_options, values)); /* what follows set[]: see options.h */
     o->action = ACTION_RUN;
     o->help_section = -1;
     o->format = FORMAT_TEXT;
