@@ -138,6 +138,8 @@ static struct {
     size_t n_params; /* the spec inputs among them, first */
     size_t n_built;
     unsigned char slot[KV_MAX_FLAGS]; /* by flag index: 1 + its place in the pool; 0 until built */
+    const kv_param *param[KV_MAX_FLAGS]; /* the spec inputs' rows (kv_param_at walks the
+                                            engines at every call): filled on first use */
     kv_choice engine_choices[KV_MAX_ENGINES * 4 + 1]; /* every engine's names */
     char engine_help[512];
     kv_flag pool[KV_MAX_FLAGS];
@@ -331,7 +333,9 @@ static spellings spellings_at(size_t i)
     spellings s = {NULL, NULL, NULL, KV_ENGINE_COUNT};
     const kv_flag *f = t.slot[i] ? &t.pool[t.slot[i] - 1] : NULL;
     if (!f && i < t.n_params) {
-        const kv_param *p = kv_param_at(i);
+        if (!t.param[i])
+            t.param[i] = kv_param_at(i);
+        const kv_param *p = t.param[i];
         s.name = p->name;
         s.alias = p->aliases;
         s.short_name = p->short_name;
