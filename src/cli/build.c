@@ -252,8 +252,7 @@ static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errc
     /* 4. explicit flags (the spec inputs are the table's first rows): an engine's own flags
      *    need that engine (its defaults that depend on the GPU are resolved by the engine
      *    itself, from the spec) */
-    size_t n;
-    const kv_flag *flags = kv_flag_table(&n);
+    size_t n = kv_flag_inputs();
     for (size_t i = 0; i < n; i++) {
         if (i % 8 == 0 && i + 8 <= n) { /* most flags are not given: skip them eight at once */
             uint64_t eight;
@@ -265,19 +264,20 @@ static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errc
         }
         if (!o->set[i])
             continue;
-        const kv_param *p = flags[i].param;
+        const kv_flag *f = kv_flag_at(i);
+        const kv_param *p = f->param;
         if (p->engine != KV_ENGINE_COUNT && p->engine != out->engine) {
             /* a name engines share, read before the engine was known (a log's): the
              * engine's own row takes the value (twins have one type and bounds) */
-            const kv_flag *twin = kv_flag_twin(&flags[i], out->engine);
+            const kv_flag *twin = kv_flag_twin(f, out->engine);
             if (twin) {
                 kv_spec_set(out, twin->param, &o->values[i]);
                 continue;
             }
             char with[160];
-            kv_flag_engines(&flags[i], with, sizeof with);
+            kv_flag_engines(f, with, sizeof with);
             return kv_fail(err, errcap, "%s: applies only with %s",
-                           kv_flag_shown(o, &flags[i], shown, sizeof shown), with);
+                           kv_flag_shown(o, f, shown, sizeof shown), with);
         }
         if (p->type != KV_T_ENGINE)
             kv_spec_set(out, p, &o->values[i]);

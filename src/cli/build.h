@@ -15,10 +15,11 @@
 /* A loaded model: its spec (defaults + config) and what it points at. */
 typedef struct {
     kv_spec spec;
+    kv_source kind;   /* SOURCE_PRESET, SOURCE_CONFIG or SOURCE_CHECKPOINT (a GGUF file) */
     char name[600];   /* the model's name, for reports */
     char source[600]; /* "built-in preset", or the file as typed */
-    kv_gguf_info gguf;/* a GGUF file's per-layer numbers (spec.gguf points here) */
-    kv_source kind;   /* SOURCE_PRESET, SOURCE_CONFIG or SOURCE_CHECKPOINT (a GGUF file) */
+    kv_gguf_info gguf;/* a GGUF file's per-layer numbers (spec.gguf points here); last: what
+                         every model load writes stays in its first pages */
 } kv_model;
 
 /* Loads the model of --config PATH ("-" = standard input) or --model NAME into *m (its

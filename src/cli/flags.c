@@ -4,8 +4,8 @@
  *
  * A parameter's flag is its row as the library states it (names, bounds, choices, help);
  * this file only adds what a command line needs (the argument's syntax, the --help
- * section). The table is built once, on first use: a static initializer cannot read
- * another file's rows.
+ * section). A row is built on first use (a static initializer cannot read another
+ * file's rows), the one asked for only.
  */
 #define KVCALC_ENGINES /* the engines' JSON flags (kv_json_flag) */
 #include "options.h"
@@ -129,11 +129,22 @@ static const kv_flag program[] = {
 };
 #define N_PROGRAM (sizeof program / sizeof program[0])
 
-static kv_flag table[KV_MAX_FLAGS];
-static size_t n_table;
-static size_t n_params;
-static kv_choice engine_choices[KV_MAX_ENGINES * 4 + 1]; /* every engine's names */
-static char engine_help[512];
+/* The rows, built on first use: a run reads the few flags it was given, not all ~170
+ * (building every row at start wrote 23 KB, six of a plain run's ~85 page faults, issue 22).
+ * A row goes into the pool in the order rows are asked for, so that a run's rows share a
+ * page with the counts, the index and the engines' names. */
+static struct {
+    size_t n_flags;  /* every flag */
+    size_t n_params; /* the spec inputs among them, first */
+    size_t n_built;
+    unsigned char slot[KV_MAX_FLAGS]; /* by flag index: 1 + its place in the pool; 0 until built */
+    const kv_param *param[KV_MAX_FLAGS]; /* the spec inputs' rows (kv_param_at walks the
+                                            engines at every call): filled on first use */
+    kv_choice engine_choices[KV_MAX_ENGINES * 4 + 1]; /* every engine's names */
+    char engine_help[512];
+    kv_flag pool[KV_MAX_FLAGS];
+} t;
+_Static_assert(KV_MAX_FLAGS <= 255, "a pool place fits a slot");
 
 /* The argument a parameter's type takes. */
 static arg_kind arg_of(kv_type t)
@@ -176,35 +187,46 @@ static int section_of(const kv_param *p)
 static void engine_names(void)
 {
     size_t n = 0, at = 0;
-    at = (size_t)snprintf(engine_help, sizeof engine_help, "%s: ",
+    at = (size_t)snprintf(t.engine_help, sizeof t.engine_help, "%s: ",
                           kv_core_param_get(KV_P_ENGINE)->help);
     for (int e = 0; e < KV_ENGINE_COUNT; e++) {
-        engine_choices[n].name = kv_engine_name((kv_engine)e);
-        engine_choices[n++].value = e;
+        t.engine_choices[n].name = kv_engine_name((kv_engine)e);
+        t.engine_choices[n++].value = e;
         for (size_t a = 0; kv_engine_alias((kv_engine)e, a); a++) {
-            engine_choices[n].name = kv_engine_alias((kv_engine)e, a);
-            engine_choices[n++].value = e;
+            t.engine_choices[n].name = kv_engine_alias((kv_engine)e, a);
+            t.engine_choices[n++].value = e;
         }
-        if (at < sizeof engine_help)
-            at += (size_t)snprintf(engine_help + at, sizeof engine_help - at, "%s%s",
+        if (at < sizeof t.engine_help)
+            at += (size_t)snprintf(t.engine_help + at, sizeof t.engine_help - at, "%s%s",
                                    e == 0                    ? ""
                                    : e + 1 == KV_ENGINE_COUNT ? " or "
                                                              : ", ",
                                    kv_engine_name((kv_engine)e));
     }
-    engine_choices[n].name = NULL;
+    t.engine_choices[n].name = NULL;
 }
 
-static void init(void)
+/* The rows' order: the spec inputs, the program's own flags, the engines' JSON flags.
+ * Counted at every call, written without being read first: a first read of a page of zeros
+ * maps the zero page, and the write after it faults again. */
+static void count(void)
 {
-    if (n_table)
-        return;
-    engine_names();
-    n_params = kv_param_count();
-    for (size_t i = 0; i < n_params && n_table < KV_MAX_FLAGS; i++) {
+    size_t n_json = 0;
+    while (kv_json_flag_at(n_json))
+        n_json++;
+    t.n_params = kv_param_count();
+    if (t.n_params > KV_MAX_FLAGS)
+        t.n_params = KV_MAX_FLAGS;
+    size_t n = t.n_params + N_PROGRAM + n_json;
+    t.n_flags = n < KV_MAX_FLAGS ? n : KV_MAX_FLAGS;
+}
+
+/* Flag i's row, from its parameter, the program's table or its JSON flag. */
+static void build(size_t i, kv_flag *f)
+{
+    memset(f, 0, sizeof *f);
+    if (i < t.n_params) {
         const kv_param *p = kv_param_at(i);
-        kv_flag *f = &table[n_table++];
-        memset(f, 0, sizeof *f);
         f->name = p->name;
         for (size_t a = 0; a < KV_MAX_ALIASES && p->aliases[a]; a++)
             f->alias[a] = p->aliases[a];
@@ -216,20 +238,21 @@ static void init(void)
         f->max = p->max;
         f->min_exclusive = p->min_exclusive;
         f->tokens = p->tokens;
-        f->choices = p->type == KV_T_ENGINE ? engine_choices : p->choices;
+        f->choices = p->choices;
         f->switch_value = p->switch_value;
         f->engine = p->engine;
         f->section = section_of(p);
         f->meta = p->meta;
-        f->help = p->type == KV_T_ENGINE ? engine_help : p->help;
-    }
-    for (size_t i = 0; i < N_PROGRAM && n_table < KV_MAX_FLAGS; i++)
-        table[n_table++] = program[i];
-    /* the engines' flags of JSON objects, in their engines' sections */
-    for (size_t i = 0; kv_json_flag_at(i) && n_table < KV_MAX_FLAGS; i++) {
-        const kv_json_flag *j = kv_json_flag_at(i);
-        kv_flag *f = &table[n_table++];
-        memset(f, 0, sizeof *f);
+        f->help = p->help;
+        if (p->type == KV_T_ENGINE) {
+            engine_names();
+            f->choices = t.engine_choices;
+            f->help = t.engine_help;
+        }
+    } else if (i < t.n_params + N_PROGRAM) {
+        *f = program[i - t.n_params];
+    } else { /* the engines' flags of JSON objects, in their engines' sections */
+        const kv_json_flag *j = kv_json_flag_at(i - t.n_params - N_PROGRAM);
         f->name = j->name;
         f->arg = ARG_TEXT;
         f->does = DO_JSON;
@@ -239,36 +262,46 @@ static void init(void)
         f->help = j->help;
         f->json = j;
     }
+    f->index = i;
+}
+
+/* Row i, built when first asked for. i < t.n_flags. */
+static const kv_flag *row(size_t i)
+{
+    if (!t.slot[i]) {
+        kv_flag *f = &t.pool[t.n_built];
+        build(i, f);
+        t.slot[i] = (unsigned char)++t.n_built;
+    }
+    return &t.pool[t.slot[i] - 1];
 }
 
 size_t kv_flag_count(void)
 {
-    init();
-    return n_table;
+    count();
+    return t.n_flags;
 }
 
 const kv_flag *kv_flag_at(size_t i)
 {
-    init();
-    return i < n_table ? &table[i] : NULL;
+    count();
+    return i < t.n_flags ? row(i) : NULL;
 }
 
-const kv_flag *kv_flag_table(size_t *n_inputs)
+size_t kv_flag_inputs(void)
 {
-    init();
-    *n_inputs = n_params;
-    return table;
+    count();
+    return t.n_params;
 }
 
 size_t kv_flag_index(const kv_flag *f)
 {
-    return (size_t)(f - table);
+    return f->index;
 }
 
 const kv_flag *kv_flag_of(const kv_param *p)
 {
-    init();
-    return &table[kv_param_index(p)];
+    return kv_flag_at(kv_param_index(p));
 }
 
 static int name_is(const char *name, const char *flag, size_t len)
@@ -286,21 +319,70 @@ static int spelled(const kv_flag *f, const char *name, size_t len)
     return 0;
 }
 
+/* A row's spellings, read from where the row comes from: finding a flag builds no row but
+ * the one found. */
+typedef struct {
+    const char *name;
+    const char *const *alias; /* KV_MAX_ALIASES at most, NULL after the last; or NULL */
+    const char *short_name;
+    kv_engine engine;
+} spellings;
+
+static spellings spellings_at(size_t i)
+{
+    spellings s = {NULL, NULL, NULL, KV_ENGINE_COUNT};
+    const kv_flag *f = t.slot[i] ? &t.pool[t.slot[i] - 1] : NULL;
+    if (!f && i < t.n_params) {
+        if (!t.param[i])
+            t.param[i] = kv_param_at(i);
+        const kv_param *p = t.param[i];
+        s.name = p->name;
+        s.alias = p->aliases;
+        s.short_name = p->short_name;
+        s.engine = p->engine;
+        return s;
+    }
+    if (!f && i < t.n_params + N_PROGRAM)
+        f = &program[i - t.n_params];
+    if (f) {
+        s.name = f->name;
+        s.alias = f->alias;
+        s.short_name = f->short_name;
+        s.engine = f->engine;
+    } else {
+        const kv_json_flag *j = kv_json_flag_at(i - t.n_params - N_PROGRAM);
+        s.name = j->name;
+        s.engine = j->engine;
+    }
+    return s;
+}
+
+static int spelled_as(const spellings *s, const char *name, size_t len)
+{
+    if (name_is(s->name, name, len))
+        return 1;
+    for (size_t a = 0; s->alias && a < KV_MAX_ALIASES && s->alias[a]; a++)
+        if (name_is(s->alias[a], name, len))
+            return 1;
+    return 0;
+}
+
 /* Engines spell some flags alike (vLLM's and SGLang's --enable-lora, --max-lora-rank): the
  * table holds each engine's row, and the engine decides which one a name is. */
 const kv_flag *kv_flag_find_for(const char *name, size_t len, kv_engine engine)
 {
-    init();
-    const kv_flag *first = NULL;
-    for (size_t i = 0; i < n_table; i++) {
-        if (!spelled(&table[i], name, len))
+    count();
+    size_t first = t.n_flags;
+    for (size_t i = 0; i < t.n_flags; i++) {
+        spellings s = spellings_at(i);
+        if (!spelled_as(&s, name, len))
             continue;
-        if (table[i].engine == engine)
-            return &table[i];
-        if (!first)
-            first = &table[i];
+        if (s.engine == engine)
+            return row(i);
+        if (first == t.n_flags)
+            first = i;
     }
-    return first;
+    return first < t.n_flags ? row(first) : NULL;
 }
 
 const kv_flag *kv_flag_find(const char *name, size_t len)
@@ -310,23 +392,23 @@ const kv_flag *kv_flag_find(const char *name, size_t len)
 
 const kv_flag *kv_flag_twin(const kv_flag *f, kv_engine engine)
 {
-    init();
-    for (size_t i = 0; i < n_table; i++)
-        if (&table[i] != f && table[i].engine == engine && f->name &&
-            spelled(&table[i], f->name, strlen(f->name)))
-            return &table[i];
+    for (size_t i = 0; i < kv_flag_count(); i++) {
+        const kv_flag *g = kv_flag_at(i);
+        if (g != f && g->engine == engine && f->name && spelled(g, f->name, strlen(f->name)))
+            return g;
+    }
     return NULL;
 }
 
 size_t kv_flag_engines(const kv_flag *f, char *buf, size_t cap)
 {
-    init();
     size_t n = 0, at = 0;
     const kv_flag *of[KV_ENGINE_COUNT];
-    for (size_t i = 0; i < n_table && n < KV_ENGINE_COUNT; i++)
-        if (table[i].engine != KV_ENGINE_COUNT && f->name &&
-            spelled(&table[i], f->name, strlen(f->name)))
-            of[n++] = &table[i];
+    for (size_t i = 0; i < kv_flag_count() && n < KV_ENGINE_COUNT; i++) {
+        const kv_flag *g = kv_flag_at(i);
+        if (g->engine != KV_ENGINE_COUNT && f->name && spelled(g, f->name, strlen(f->name)))
+            of[n++] = g;
+    }
     if (cap)
         buf[0] = '\0';
     for (size_t k = 0; k < n && at < cap; k++)
@@ -338,10 +420,12 @@ size_t kv_flag_engines(const kv_flag *f, char *buf, size_t cap)
 
 const kv_flag *kv_flag_find_short(const char *name, size_t len)
 {
-    init();
-    for (size_t i = 0; i < n_table; i++)
-        if (name_is(table[i].short_name, name, len))
-            return &table[i];
+    count();
+    for (size_t i = 0; i < t.n_flags; i++) {
+        spellings s = spellings_at(i);
+        if (name_is(s.short_name, name, len))
+            return row(i);
+    }
     return NULL;
 }
 

@@ -111,9 +111,9 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     static kv_log_args in;
     static kv_store given, e2e;
     static kv_comparison cmp;
-    kv_spec sa, sb;
-    kv_report rep, rep_b;
-    char err[KV_ERR_BUF];
+    static kv_spec sa, sb; /* static, as the rest: main's frame stays small (see run) */
+    static kv_report rep, rep_b;
+    static char err[KV_ERR_BUF];
     int what_if;
     if (kv_fromlog_prepare(o, &lg, &in, &what_if, err, sizeof err) != 0)
         return usage_error(err);
@@ -158,9 +158,9 @@ static int from_metrics(const kv_options *o, int has_model, kv_model *model)
     static kv_options w;
     static kv_store settings, load;
     static kv_metrics_comparison cmp;
-    kv_spec sa, sb;
-    kv_report rep, rep_a;
-    char err[KV_ERR_BUF];
+    static kv_spec sa, sb; /* static, as the rest: main's frame stays small (see run) */
+    static kv_report rep, rep_a;
+    static char err[KV_ERR_BUF];
     if (kv_frommetrics_prepare(o, &m, &in, err, sizeof err) != 0)
         return usage_error(err);
     if (!has_model && !kv_options_given(o, kv_core_param_get(KV_P_LAYERS))) {
@@ -181,7 +181,8 @@ static int from_metrics(const kv_options *o, int has_model, kv_model *model)
     w.measured_pool_tokens = cmp.capacity_tokens > 0 ? cmp.capacity_tokens : 0;
     /* the settings alone: kvcalc's capacity (a GPU named, else the figure is not shown) */
     int gpu_known = o->gpu || kv_options_given(o, kv_core_param_get(KV_P_GPU_MEM_GIB));
-    kv_options plain = *o;
+    static kv_options plain;
+    plain = *o;
     const kv_result *ra = NULL;
     if (gpu_known && kv_build_spec_log(&plain, mm, o->gpu, &in, 0, &sa, err, sizeof err) == 0 &&
         kv_pipeline_run(&plain, &sa, &settings, &rep_a) == KV_OK)
@@ -216,82 +217,103 @@ static int list_models(const kv_options *o)
     return finish();
 }
 
-int main(int argc, char **argv)
-{
-    static kv_options o;
-    static kv_model model;
-    static kv_store store; /* large (the plan table): not on the stack */
+/* What a run writes, in one place and in this order: a page is a page fault at its first
+ * write (about 2 us on issue 22's machine, where a plain run took 85 against /bin/true's
+ * 49), so what every run writes (the spec, the report, the sources, the head of the options)
+ * comes first, and the parts of the larger structs that a run mostly never touches (the
+ * options' text buffers, the store's plan table, the model's per-layer rows) after it.
+ * Static rather than on the stack: there they spread a 60 KB frame over a dozen pages. */
+static struct {
+    char out[4096]; /* stdout's buffer (but a sweep's): glibc would malloc one */
     kv_spec spec;
     kv_report rep;
+    kv_sources sources;
+    kv_options o;
+    kv_store store; /* large (the plan table) */
+    kv_model model;
+} run;
+
+int main(int argc, char **argv)
+{
     char err[KV_ERR_BUF];
 
-    if (kv_options_parse(argc, argv, &o, err, sizeof err) != 0)
+    if (kv_options_parse(argc, argv, &run.o, err, sizeof err) != 0)
         return usage_error(err);
-    switch (o.action) {
+    /* stdout's buffer, given before anything is written: the first write would otherwise
+     * ask the system what stdout is (fstat, ioctl) and malloc a buffer (brk, brk, getrandom,
+     * two fresh pages of heap), about 10 us of a plain run's 600 on issue 22's machine.
+     * Fully buffered, as glibc buffers a file or a pipe: every path flushes stdout before
+     * it writes to stderr (finish). A sweep's millions of short rows: one write a megabyte. */
+    if (run.o.action == ACTION_RUN && !run.o.from_log && run.o.n_metrics == 0 &&
+        run.o.n_sweep > 0) {
+        static char sweep_buf[1 << 20];
+        setvbuf(stdout, sweep_buf, _IOFBF, sizeof sweep_buf);
+    } else {
+        setvbuf(stdout, run.out, _IOFBF, sizeof run.out);
+    }
+    switch (run.o.action) {
     case ACTION_HELP:
-        kv_help(stdout, o.help_section);
+        kv_help(stdout, run.o.help_section);
         return finish();
     case ACTION_LIST_GPUS:
-        report_gpu_list(stdout, list_format(&o));
+        report_gpu_list(stdout, list_format(&run.o));
         return finish();
     case ACTION_LIST_MODELS:
-        return list_models(&o);
+        return list_models(&run.o);
     case ACTION_VERSION:
         puts("kvcalc " KVCALC_VERSION);
         return finish();
     case ACTION_RUN:
         break;
     }
-    int has_model = o.config_path || o.model_name;
-    if (has_model && kv_model_load(o.config_path, o.model_name, &model, err, sizeof err) != 0)
+    int has_model = run.o.config_path || run.o.model_name;
+    if (has_model &&
+        kv_model_load(run.o.config_path, run.o.model_name, &run.model, err, sizeof err) != 0)
         return usage_error(err);
-    if (o.n_lora > 0) {
+    if (run.o.n_lora > 0) {
         static kv_gguf_info adapter;
         static kv_lora_files files;
-        for (size_t i = 0; i < o.n_lora; i++) {
-            if (kv_gguf_adapter_load_file(o.lora[i], &adapter, err, sizeof err) != KV_OK) {
-                char msg[KV_ERR_BUF];
+        for (size_t i = 0; i < run.o.n_lora; i++) {
+            if (kv_gguf_adapter_load_file(run.o.lora[i], &adapter, err, sizeof err) != KV_OK) {
+                static char msg[KV_ERR_BUF];
                 snprintf(msg, sizeof msg, "%s", err);
                 kv_fail(err, sizeof err, "--lora: %s", msg);
                 return usage_error(err);
             }
-            kv_lora_files_add(&adapter, o.lora[i], &files);
+            kv_lora_files_add(&adapter, run.o.lora[i], &files);
         }
-        o.lora_files = &files;
+        run.o.lora_files = &files;
     }
-    if (o.draft_name) {
+    if (run.o.draft_name) {
         static kv_model draft;
         static kv_draft summary;
-        if (kv_draft_load(&o, &draft, &summary, err, sizeof err) != 0)
+        if (kv_draft_load(&run.o, &draft, &summary, err, sizeof err) != 0)
             return usage_error(err);
-        o.draft = &summary;
+        run.o.draft = &summary;
     }
-    if (o.trace_path) {
+    if (run.o.trace_path) {
         static kv_trace trace;
-        if (kv_trace_load(&o, &trace, err, sizeof err) != 0)
+        if (kv_trace_load(&run.o, &trace, err, sizeof err) != 0)
             return usage_error(err);
-        o.trace = &trace;
+        run.o.trace = &trace;
     }
-    if (o.from_log)
-        return from_log(&o, has_model, &model);
-    if (o.n_metrics > 0)
-        return from_metrics(&o, has_model, &model);
-    if (o.n_sweep > 0) { /* millions of short rows: one write a megabyte, not a line */
-        static char out_buf[1 << 20];
-        setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
-        return kv_sweep_run(&o, has_model ? &model : NULL, stdout);
-    }
-    if (kv_build_spec(&o, has_model ? &model : NULL, o.gpu, &spec, err, sizeof err) != 0)
+    if (run.o.from_log)
+        return from_log(&run.o, has_model, &run.model);
+    if (run.o.n_metrics > 0)
+        return from_metrics(&run.o, has_model, &run.model);
+    if (run.o.n_sweep > 0) /* stdout has the sweep's buffer */
+        return kv_sweep_run(&run.o, has_model ? &run.model : NULL, stdout);
+    if (kv_build_spec(&run.o, has_model ? &run.model : NULL, run.o.gpu, &run.spec, err,
+                      sizeof err) != 0)
         return usage_error(err);
-    kv_status st = kv_pipeline_run(&o, &spec, &store, &rep);
+    kv_status st = kv_pipeline_run(&run.o, &run.spec, &run.store, &run.rep);
     if (st != KV_OK) {
-        kv_pipeline_error(&store, &spec, &o, st, err, sizeof err);
+        kv_pipeline_error(&run.store, &run.spec, &run.o, st, err, sizeof err);
         return usage_error(err);
     }
-    static kv_sources sources;
-    kv_build_sources(&o, has_model ? &model : NULL, o.gpu, &spec, &sources);
-    if (rep.workload && rep.workload->step_estimated)
-        sources.step = SOURCE_ESTIMATE; /* the GPU's memory-bandwidth roofline */
-    rep.sources = &sources;
-    return output(&o, &rep, renderers);
+    kv_build_sources(&run.o, has_model ? &run.model : NULL, run.o.gpu, &run.spec, &run.sources);
+    if (run.rep.workload && run.rep.workload->step_estimated)
+        run.sources.step = SOURCE_ESTIMATE; /* the GPU's memory-bandwidth roofline */
+    run.rep.sources = &run.sources;
+    return output(&run.o, &run.rep, renderers);
 }

@@ -531,7 +531,7 @@ static int check_combination(const kv_options *o, char *err, size_t cap)
  * says so). */
 static kv_engine engine_named(int argc, char *const argv[])
 {
-    const kv_flag *e = kv_flag_of(kv_core_param_get(KV_P_ENGINE));
+    const kv_param *p = kv_core_param_get(KV_P_ENGINE);
     kv_engine found = KV_ENGINE_COUNT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -539,8 +539,12 @@ static kv_engine engine_named(int argc, char *const argv[])
             continue;
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        if (!spelling(e, name, len))
+        int named = name_is(p->name, name, len);
+        for (size_t k = 0; !named && k < KV_MAX_ALIASES && p->aliases[k]; k++)
+            named = name_is(p->aliases[k], name, len);
+        if (!named)
             continue;
+        const kv_flag *e = kv_flag_of(p); /* its row: the engines' names */
         const char *val = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
         for (const kv_choice *c = e->choices; val && c && c->name; c++)
             if (strcmp(c->name, val) == 0)
@@ -552,7 +556,7 @@ static kv_engine engine_named(int argc, char *const argv[])
 int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, size_t errcap)
 {
     char shown[SHOWN + 8];
-    memset(o, 0, offsetof(kv_options, typed_buf)); /* the text buffers after it: see options.h */
+    memset(o, 0, offsetof(kv_options, values)); /* what follows set[]: see options.h */
     o->action = ACTION_RUN;
     o->help_section = -1;
     o->format = FORMAT_TEXT;

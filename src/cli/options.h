@@ -106,15 +106,15 @@ typedef struct {
     const char *meta;    /* placeholder in --help: "N", "GIB", "DTYPE" */
     const char *help;    /* one line for --help */
     const struct kv_json_flag_s *json; /* DO_JSON: its keys */
+    size_t index;        /* its place in the table (kv_flag_index) */
 } kv_flag;
 
 /* Every flag: the spec inputs (flag i < kv_param_count() is kv_param_at(i)), then the
  * program's own. i < kv_flag_count(). */
 size_t kv_flag_count(void);
 const kv_flag *kv_flag_at(size_t i);
-/* The table itself, for loops over every point of a sweep: *n_inputs its first rows are
- * the spec inputs. */
-const kv_flag *kv_flag_table(size_t *n_inputs);
+/* How many of the first rows are the spec inputs (kv_param_count(), bounded by the table). */
+size_t kv_flag_inputs(void);
 /* The index of a flag in that order. */
 size_t kv_flag_index(const kv_flag *f);
 /* The flag of a parameter. */
@@ -184,13 +184,14 @@ typedef struct {
     size_t n_sweep;
     const char *sweep[KV_MAX_SWEEP]; /* --sweep KEY=VALUES, as typed */
     unsigned char set[KV_MAX_FLAGS]; /* spec inputs given explicitly ... */
-    kv_value values[KV_MAX_FLAGS];   /* ... and their values, by flag index */
+
+    /* From here on not cleared by kv_options_parse: clearing 14 KB that a run mostly never
+     * touches cost a plain run five page faults (issue 22). Each is written with its flag
+     * and read only where set[] says that flag was given, or through the pointers to it. */
+    kv_value values[KV_MAX_FLAGS];   /* ... the given inputs' values, by flag index */
     const char *typed[KV_MAX_FLAGS]; /* ... and the spelling typed, dashes included
                                         ("--max-model-len", "-c"): points into typed_buf */
-
-    /* The text the pointers above point into. Last, and not cleared by kv_options_parse
-     * (only written, then pointed to): clearing 14 KB that a run mostly never touches cost
-     * a plain run four page faults. Nothing reads them but through those pointers. */
+    /* The text the pointers above point into. */
     char typed_buf[KV_MAX_FLAGS][KV_TYPED_MAX];
     char workload_typed_buf[WL_INPUTS][KV_TYPED_MAX];
     char draft_typed_buf[KV_TYPED_MAX];

@@ -615,10 +615,9 @@ static int last_axis_alone(const grid *g, const kv_options *o)
     const axis *ax = &g->axes[g->n - 1];
     if (ax->kind != AXIS_FLAG || ax->flag->param->type == KV_T_ENGINE || ax->flag->param->clears)
         return 0;
-    size_t n;
-    const kv_flag *flags = kv_flag_table(&n);
+    size_t n = kv_flag_inputs();
     for (size_t i = 0; i < n; i++)
-        if (o->set[i] && flags[i].param->clears && &flags[i] != ax->flag)
+        if (o->set[i] && kv_flag_at(i)->param->clears && kv_flag_at(i) != ax->flag)
             return 0;
     for (size_t k = 0; k + 1 < g->n; k++) /* another axis's flag with clears */
         if (g->axes[k].kind == AXIS_FLAG && g->axes[k].flag->param->clears)

@@ -1279,6 +1279,12 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
         free(toks);
         return KV_ERR_FORMAT;
     }
+    /* Room for len / 2 tokens, and a config holds about one in ten bytes: what is left goes
+     * back to the heap, so the key indexes below come right after the tokens instead of
+     * three pages further (each heap page a run writes is a page fault; issue 22). */
+    kv_json_tok *fit = realloc(toks, (size_t)(n > 0 ? n : 1) * sizeof *toks);
+    if (fit)
+        toks = fit;
     cfg c;
     memset(&c, 0, sizeof c);
     c.text = text, c.len = len, c.file = file, c.toks = toks, c.err = err, c.errcap = errcap;

@@ -207,21 +207,33 @@ static const char *unbranded(const char *s)
     return s;
 }
 
-/* Whether name a (alen bytes) is want, a name already squashed and unbranded. */
-static int same_name(const char *a, size_t alen, const char *want)
+/* Whether name a (alen bytes) is want (wlen bytes), a name already squashed and unbranded. */
+static int same_name(const char *a, size_t alen, const char *want, size_t wlen)
 {
     char x[96];
+    if (alen + 1 < sizeof x) { /* not cut short by squash: its last letter or digit first */
+        size_t i = alen; /* unbranding leaves the end alone, and most names differ there */
+        while (i > 0 && !((a[i - 1] >= '0' && a[i - 1] <= '9') ||
+                          (a[i - 1] >= 'a' && a[i - 1] <= 'z') ||
+                          (a[i - 1] >= 'A' && a[i - 1] <= 'Z')))
+            i--;
+        if (i == 0 || wlen == 0)
+            return 0;
+        char c = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ? (char)(a[i - 1] - 'A' + 'a') : a[i - 1];
+        if (c != want[wlen - 1])
+            return 0;
+    }
     squash(a, alen, x, sizeof x);
     return x[0] != '\0' && strcmp(unbranded(x), want) == 0;
 }
 
 /* Whether one of the sep-separated names in list is want (squashed and unbranded). */
-static int in_list(const char *list, char sep, const char *want)
+static int in_list(const char *list, char sep, const char *want, size_t wlen)
 {
     const char seps[2] = {sep, '\0'};
     for (const char *p = list ? list : ""; *p;) {
         size_t len = strcspn(p, seps);
-        if (same_name(p, len, want))
+        if (same_name(p, len, want, wlen))
             return 1;
         p += len;
         p += (*p == sep);
@@ -234,10 +246,11 @@ const kv_gpu *kv_gpu_find(const char *name)
     char y[96]; /* the name asked for, squashed once (not once a GPU: 80k instructions) */
     squash(name, strlen(name), y, sizeof y);
     const char *want = unbranded(y);
+    size_t wlen = strlen(want);
     for (size_t i = 0; i < N_GPUS; i++) {
         const kv_gpu *g = &gpus[i];
-        if (same_name(g->name, strlen(g->name), want) || in_list(g->aliases, ' ', want) ||
-            in_list(g->smi_names, '|', want))
+        if (same_name(g->name, strlen(g->name), want, wlen) ||
+            in_list(g->aliases, ' ', want, wlen) || in_list(g->smi_names, '|', want, wlen))
             return g;
     }
     return NULL;
