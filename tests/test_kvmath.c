@@ -109,6 +109,14 @@ static double (*volatile lib_fmax)(double, double) = fmax;
 static double (*volatile lib_fmin)(double, double) = fmin;
 static double (*volatile lib_fmod)(double, double) = fmod;
 static double (*volatile lib_ldexp)(double, int) = ldexp;
+/* the same for the rounding functions: at -O3 GCC inlines exact1 with the pointer it is
+ * given and expands floor and its kin in place, which passes a signalling NaN through where
+ * libm's call quiets it */
+static double (*volatile lib_floor)(double) = floor;
+static double (*volatile lib_ceil)(double) = ceil;
+static double (*volatile lib_trunc)(double) = trunc;
+static double (*volatile lib_round)(double) = round;
+static double (*volatile lib_nearbyint)(double) = nearbyint;
 
 /* ---- comparisons ------------------------------------------------------------------------- */
 
@@ -187,11 +195,11 @@ static void rounding_bit_exact(void **state)
 {
     (void)state;
     seed(1);
-    exact1("floor", floor, kvm_floor, 500000);
-    exact1("ceil", ceil, kvm_ceil, 500000);
-    exact1("trunc", trunc, kvm_trunc, 500000);
-    exact1("round", round, kvm_round, 500000);
-    exact1("nearbyint", nearbyint, kvm_nearbyint, 500000);
+    exact1("floor", lib_floor, kvm_floor, 500000);
+    exact1("ceil", lib_ceil, kvm_ceil, 500000);
+    exact1("trunc", lib_trunc, kvm_trunc, 500000);
+    exact1("round", lib_round, kvm_round, 500000);
+    exact1("nearbyint", lib_nearbyint, kvm_nearbyint, 500000);
     exact1("sqrt", sqrt, kvm_sqrt, 500000);
     for (unsigned long i = 0; i < 500000; i++) { /* sqrt of normal numbers, every binade */
         uint64_t f = rnd() & 0x000fffffffffffffull;
