@@ -1366,14 +1366,14 @@ static kv_status check_offload(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, v->kv_offloading_gib > 0 ? size : backend,
                          "vLLM has --kv-offloading-size and --kv-offloading-backend from 0.11.1 "
                          "(vllm#27621): give --vllm-version 0.11.1 or later");
-    if (v->version >= KV_OFFLOAD_NATIVE_DEFAULT || !given)
-        ; /* the size alone is native; a backend without a size does nothing */
-    else if (!v->kv_offloading_backend.set)
+    /* from 0.15 the size alone is native and a backend without a size does nothing */
+    int before_default = given && v->version < KV_OFFLOAD_NATIVE_DEFAULT;
+    if (before_default && !v->kv_offloading_backend.set)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, size,
                          "before 0.15 vLLM offloads only beside --kv-offloading-backend (native "
                          "or lmcache) and ignores the size alone (vllm#32421 made native the "
                          "default)");
-    else if (!(v->kv_offloading_gib > 0))
+    if (before_default && !(v->kv_offloading_gib > 0))
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, backend,
                          "vLLM: \"You must set kv_offloading_size when kv_offloading_backend is "
                          "set.\"");
