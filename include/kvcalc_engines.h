@@ -112,6 +112,8 @@ typedef struct {
                                     delta net's conv state that many more rows; 0: none */
     double kv_offloading_gib;    /* --kv-offloading-size: a CPU tier of KV blocks, GiB across
                                     the ranks; 0: none */
+    kv_opt_int attention_backend; /* --attention-backend (kv_vllm_attention_backend); not set:
+                                    vLLM's choice, taken as one that keeps full decode graphs */
     kv_opt_int max_cudagraph_capture_size; /* --max-cudagraph-capture-size: the largest
                                     batch a CUDA graph is captured for; not set: vLLM's default
                                     (min(max_num_seqs x (1 + K) x 2, 512)) */
@@ -158,6 +160,14 @@ typedef enum {
     KV_VLLM_SPEC_MLP_SPECULATOR,
     KV_VLLM_SPEC_DFLASH
 } kv_vllm_spec_method;
+
+/* The attention backends whose CUDA-graph support decides the captured graphs. */
+typedef enum {
+    KV_VLLM_ATTN_FULL_GRAPHS, /* FlashAttention, Triton, FlexAttention and the like: full
+                                 decode graphs with speculative decoding too */
+    KV_VLLM_ATTN_FLASHINFER   /* FlashInfer: UNIFORM_SINGLE_TOKEN_DECODE without TRT-LLM
+                                 attention, so PIECEWISE under speculative decoding */
+} kv_vllm_attention_backend;
 
 /* Who holds vLLM's CPU tier of KV blocks (--kv-offloading-backend). */
 typedef enum {
@@ -947,6 +957,7 @@ typedef enum {
     KV_LOG_FULL_GRAPHS,       /* ... FULL=n */
     KV_LOG_FULL_LARGEST,      /* ... (largest=m) */
     KV_LOG_MAX_NUM_SEQS,      /* vLLM max_num_seqs (its non-default args) */
+    KV_LOG_ATTN_BACKEND,      /* vLLM attention_backend, a kv_vllm_attention_backend */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -937,6 +937,22 @@ static void cuda_graph_counts(void **state)
                 2 * run_get("vllm_piecewise_graphs", G("--vllm-version", "0.21")));
     assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.21", "--enforce-eager")) == 0);
     assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.12")) == 0);
+    /* FlashInfer under speculative decoding: PIECEWISE only, not rounded (Qwen3.6-35B-A3B +
+     * MTP K 2, N 5, v0.22.1rc1, 'attention_backend': 'flashinfer' (56970046574): [1, 2, 4, 8,
+     * 16, 24], "PIECEWISE=6 (largest=24)"; on a GB10 with max 1 (52009230863): "PIECEWISE=1
+     * (largest=1)") */
+#define FI(...) G("--vllm-version", "0.22", "--num-speculative-tokens", "2", "--attention-backend", \
+                  "flashinfer", __VA_ARGS__)
+    assert_true(run_get("vllm_piecewise_graphs", FI("--max-num-seqs", "5")) == 6);
+    assert_true(run_get("vllm_piecewise_largest", FI("--max-num-seqs", "5")) == 24);
+    assert_true(run_get("vllm_full_graphs", FI("--max-num-seqs", "5")) == 0);
+    assert_true(run_get("vllm_piecewise_graphs", FI("--max-num-seqs", "8",
+                                                    "--max-cudagraph-capture-size", "1")) == 1);
+#undef FI
+    /* without draft tokens FlashInfer keeps its full decode graphs */
+    assert_true(run_get("vllm_full_graphs", G("--vllm-version", "0.22", "--attention-backend",
+                                              "FLASHINFER", "--max-num-seqs", "4",
+                                              "--max-cudagraph-capture-size", "4")) == 3);
 #undef G
 }
 

@@ -29,6 +29,7 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     "speculative_num_steps", "speculative_eagle_topk", "speculative_algorithm",
     "kv_offloading_backend", "max_cudagraph_capture_size", "piecewise_graphs",
     "piecewise_largest", "full_graphs", "full_largest", "max_num_seqs",
+    "attention_backend",
 };
 
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)

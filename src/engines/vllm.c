@@ -1144,6 +1144,13 @@ static void cuda_graphs(const kv_spec *s, kv_vllm_result *out)
     if (v->enforce_eager || !uses_v1(v) || v->version < GRAPH_SIZES_COUNTED)
         return;
     int64_t q = 1 + v->num_speculative_tokens, seqs = out->max_num_seqs;
+    /* FlashInfer without TRT-LLM attention supports only single-token uniform decode, so with
+     * draft tokens vLLM steps down to PIECEWISE ("CUDAGraphMode.FULL_AND_PIECEWISE is not
+     * supported with spec-decode for attention backend FlashInferBackend"; compilation.py
+     * resolve_cudagraph_mode_and_sizes @ 9aaf83ef5): no rounding, no full graphs */
+    int piecewise_only = q > 1 && v->attention_backend.set &&
+                         v->attention_backend.value == KV_VLLM_ATTN_FLASHINFER;
+    int64_t round_to = piecewise_only ? 1 : q;
     int64_t t = out->max_num_batched_tokens;
     /* gpt-oss sets 1024 as if the user had (GptOssForCausalLMConfig.verify_and_update_config,
      * vllm/model_executor/models/config.py: "Overriding max cuda graph capture size to 1024
@@ -1169,11 +1176,11 @@ static void cuda_graphs(const kv_spec *s, kv_vllm_result *out)
             break;
         if (closing)
             size = t;
-        int64_t r = q > 1 ? (size + q - 1) / q * q : size;
+        int64_t r = (size + round_to - 1) / round_to * round_to;
         if (r <= m && r > last) {
             out->piecewise_graphs += cases;
             out->piecewise_largest = r;
-            if (r >= q && r <= q * seqs) {
+            if (!piecewise_only && r >= q && r <= q * seqs) {
                 out->full_graphs += cases;
                 out->full_largest = r;
             }
@@ -1182,7 +1189,7 @@ static void cuda_graphs(const kv_spec *s, kv_vllm_result *out)
         if (closing)
             break;
     }
-    if (out->piecewise_graphs == 0 && q > 1 && q <= m) { /* at least [K + 1] (#29102) */
+    if (out->piecewise_graphs == 0 && round_to > 1 && q <= m) { /* at least [K + 1] (#29102) */
         out->piecewise_graphs = out->full_graphs = cases;
         out->piecewise_largest = out->full_largest = q;
     }

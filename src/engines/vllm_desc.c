@@ -35,6 +35,15 @@ static const kv_choice spec_methods[] = {
 /* --kv-offloading-backend (vllm/config/cache.py, KVOffloadingBackend) */
 static const kv_choice offload_backends[] = {{"native", KV_VLLM_OFFLOAD_NATIVE},
                                              {"lmcache", KV_VLLM_OFFLOAD_LMCACHE}, {NULL, 0}};
+/* --attention-backend (vllm/v1/attention/backends/registry.py names, and the lower-case
+ * spelling the non-default args show): by their CUDA-graph support (AttentionCGSupport,
+ * flash_attn.py, triton_attn.py, flashinfer.py @ 9aaf83ef5) */
+static const kv_choice attention_backends[] = {
+    {"FLASH_ATTN", KV_VLLM_ATTN_FULL_GRAPHS},  {"flash_attn", KV_VLLM_ATTN_FULL_GRAPHS},
+    {"TRITON_ATTN", KV_VLLM_ATTN_FULL_GRAPHS}, {"triton_attn", KV_VLLM_ATTN_FULL_GRAPHS},
+    {"FLEX_ATTENTION", KV_VLLM_ATTN_FULL_GRAPHS}, {"flex_attention", KV_VLLM_ATTN_FULL_GRAPHS},
+    {"FLASHINFER", KV_VLLM_ATTN_FLASHINFER},   {"flashinfer", KV_VLLM_ATTN_FLASHINFER},
+    {NULL, 0}};
 static const kv_choice ssm_dtypes[] = {{"float32", 4}, {"bfloat16", 2}, {"float16", 2},
                                        {NULL, 0}};
 
@@ -137,6 +146,12 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                             .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                             .help = "the largest batch a CUDA graph is captured for (counts the "
                                     "graphs from 0.13) [min(max-num-seqs x (1 + K) x 2, 512)]"},
+    [VLLM_P_ATTN_BACKEND] = {.name = "attention-backend", P(OPT_CHOICE, attention_backend),
+                             .key = "attention_backend", .choices = attention_backends,
+                             .blames = KV_ERR_ENGINE_INPUT, .meta = "NAME",
+                             .help = "FLASH_ATTN, TRITON_ATTN, FLEX_ATTENTION or FLASHINFER: "
+                                     "FlashInfer captures no full graphs under speculative "
+                                     "decoding [vLLM's choice, taken as FLASH_ATTN]"},
     [VLLM_P_KV_OFFLOAD_BACKEND] = {.name = "kv-offloading-backend",
                                    P(OPT_CHOICE, kv_offloading_backend),
                                    .key = "kv_offloading_backend", .choices = offload_backends,
@@ -297,6 +312,10 @@ static const kv_log_pattern patterns[] = {
     {"'cpu_offload_gb': %f", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
     {"'kv_offloading_size': %f", T(KV_LOG_KV_OFFLOADING), 0, NULL},
     {"'max_cudagraph_capture_size': %n", T(KV_LOG_MAX_CG_SIZE), 0, NULL},
+    {"'attention_backend': 'flashinfer'", T(KV_LOG_ATTN_BACKEND, KV_VLLM_ATTN_FLASHINFER),
+     KV_CONST, NULL},
+    {"'attention_backend': 'FLASHINFER'", T(KV_LOG_ATTN_BACKEND, KV_VLLM_ATTN_FLASHINFER),
+     KV_CONST, NULL},
     /* the graphs profile_cudagraph_memory captures, largest first (gpu_model_runner.py, #30515,
      * ebb9cc5f2; "PIECEWISE" before "FULL" as get_capture_descs returns them) */
     {"Profiling CUDA graph memory: PIECEWISE=%n (largest=%n), FULL=%n (largest=%n)",
@@ -447,6 +466,8 @@ static int vllm_minor(const char *version, char *buf, size_t cap)
 static void texts(const kv_log_values *v, kv_log_inputs *in)
 {
     char buf[40];
+    if (v->present[KV_LOG_ATTN_BACKEND] && (int)v->v[KV_LOG_ATTN_BACKEND] == KV_VLLM_ATTN_FLASHINFER)
+        kv_log_input_put(in, MINE(VLLM_P_ATTN_BACKEND), KV_LOG_SETTING, "FLASHINFER");
     for (const kv_choice *c = offload_backends; v->present[KV_LOG_KV_OFFLOAD_BACKEND] && c->name;
          c++)
         if (c->value == (int)v->v[KV_LOG_KV_OFFLOAD_BACKEND])

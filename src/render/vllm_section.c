@@ -132,12 +132,16 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
             : kv_vllm_cuda_graph_estimate_gib(in->version) > 0
                 ? " (estimate: vLLM measures it on the GPU; 0.27-4.99 GiB on public logs)"
                                    : " (before 0.20 graphs come out of the headroom)");
-    if (v->piecewise_graphs > 0)
-        fprintf(out, "              (graphs captured: PIECEWISE=%lld (largest=%lld), FULL=%lld "
-                     "(largest=%lld), as \"Profiling CUDA graph memory\" counts them; vLLM measures "
-                     "their memory on the GPU)\n",
-                (long long)v->piecewise_graphs, (long long)v->piecewise_largest,
-                (long long)v->full_graphs, (long long)v->full_largest);
+    if (v->piecewise_graphs > 0) {
+        char full[64] = "";
+        if (v->full_graphs > 0)
+            snprintf(full, sizeof full, ", FULL=%lld (largest=%lld)", (long long)v->full_graphs,
+                     (long long)v->full_largest);
+        fprintf(out, "              (graphs captured: PIECEWISE=%lld (largest=%lld)%s, as "
+                     "\"Profiling CUDA graph memory\" counts them; vLLM measures their memory on "
+                     "the GPU)\n",
+                (long long)v->piecewise_graphs, (long long)v->piecewise_largest, full);
+    }
 }
 
 /* V0's and early V1's lines: blocks first, then the concurrency, then the refusal. */
