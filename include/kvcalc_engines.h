@@ -498,6 +498,10 @@ typedef struct {
                                  0: none given (needed with --enable-lora) */
     double peft_device_cache_percent; /* PeftCacheConfig.device_cache_percent [0.02] */
     double peft_host_cache_size;      /* PeftCacheConfig.host_cache_size, bytes [2^30] */
+    kv_opt_int max_loras;     /* LoraConfig.max_loras: the device cache in module-layers
+                                 instead of the share; not set: the share */
+    kv_opt_int max_cpu_loras; /* LoraConfig.max_cpu_loras: the host cache the same way; not
+                                 set: the bytes */
 } kv_trtllm_spec;
 
 /* TensorRT-LLM's LoRA modules (LoraModule::ModuleType names). */

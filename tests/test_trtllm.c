@@ -228,6 +228,23 @@ static void lora_caches(void **state)
                                               "--enable-lora", "--max-lora-rank", "8",
                                               "--lora-target-modules", "attn_q,attn_k,attn_v",
                                               NULL}) == 6291456);
+    /* --max-loras (create_py_executor_instance): 64 x 32 layers x 7 modules x N module-layers
+     * of ceil(18,432 / 5,120) = 4 slots of 5,120 x 2 B: N 1 = 57,344 slots = 587,202,560 B,
+     * 13 pages of 4,608, floor(13 x 4,608 x 5,120 / 167,772,160) = 1; N 4 = 2,348,810,240 B,
+     * 50 pages, 7. One of q, k, v targets all three: attn_q alone is 64 x 32 x 3 x 8,192 */
+#define ML(n, key) run_get(key, (const char *const[]){"--engine", "trtllm", "--model",            \
+                                                     "llama-3.1-8b-instruct", "--enable-lora",  \
+                                                     "--lora-target-modules", "all",            \
+                                                     "--max-loras", n, NULL})
+    assert_true(ML("1", "trtllm_lora_device_used_bytes") == 587202560);
+    assert_true(ML("1", "trtllm_lora_device_holds") == 1);
+    assert_true(ML("4", "trtllm_lora_device_used_bytes") == 2348810240.0);
+    assert_true(ML("4", "trtllm_lora_device_holds") == 7);
+#undef ML
+    assert_true(run_get("trtllm_lora_max_size",
+                        (const char *const[]){"--engine", "trtllm", "--model", "llama-2-7b-hf",
+                                              "--enable-lora", "--lora-target-modules", "attn_q",
+                                              NULL}) == 50331648);
     /* a host cache too small for one adapter stops TensorRT-LLM: nothing is served */
     assert_true(run_get("max_concurrency",
                         (const char *const[]){"--engine", "trtllm", "--model", "llama-2-7b-hf",

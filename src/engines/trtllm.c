@@ -39,7 +39,8 @@ static void trtllm_defaults(kv_spec *s)
 
 enum {
     TR_P_FRACTION, TR_P_BLOCK, TR_P_MAX_TOKENS, TR_P_FREE, TR_P_HOST_CACHE, TR_P_LORA,
-    TR_P_LORA_RANK, TR_P_LORA_MODULES, TR_P_PEFT_DEVICE, TR_P_PEFT_HOST, TR_PARAMS
+    TR_P_LORA_RANK, TR_P_LORA_MODULES, TR_P_PEFT_DEVICE, TR_P_PEFT_HOST, TR_P_MAX_LORAS,
+    TR_P_MAX_CPU_LORAS, TR_PARAMS
 };
 static const kv_param params[TR_PARAMS];
 
@@ -173,6 +174,12 @@ static void draft_terms(const kv_spec *s, kv_trtllm_result *t)
 static void lora_caches(const kv_spec *s, kv_trtllm_result *t)
 {
     const kv_trtllm_spec *in = &s->trtllm;
+    /* one of q, k, v targets all three (missing_qkv_modules: "q_lora_params, k_lora_params and
+     * v_lora_params should be all enabled or all disabled at the same time") */
+    int mask = in->lora_target_modules;
+    const int qkv = KV_TRTLLM_LORA_Q | KV_TRTLLM_LORA_K | KV_TRTLLM_LORA_V;
+    if (mask & qkv)
+        mask |= qkv;
     double h = (double)s->arch.hidden, tp = (double)s->tp;
     double q = (double)(s->arch.heads * s->head_dim), kv = (double)(s->kv_heads * s->head_dim);
     double mlp = (double)s->arch.intermediate;
@@ -185,10 +192,11 @@ static void lora_caches(const kv_spec *s, kv_trtllm_result *t)
         {KV_TRTLLM_LORA_H_TO_4H, h + mlp / tp}, {KV_TRTLLM_LORA_4H_TO_H, mlp / tp + h},
         {KV_TRTLLM_LORA_GATE, h + mlp / tp},
     };
-    double narrow = 0, wide = 0, sum = 0;
+    double narrow = 0, wide = 0, sum = 0, count = 0;
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
-        if (in->lora_target_modules & modules[i].bit) {
+        if (mask & modules[i].bit) {
             double w = modules[i].width;
+            count++;
             narrow = narrow == 0 || w < narrow ? w : narrow;
             wide = w > wide ? w : wide;
             sum += w;
@@ -198,7 +206,7 @@ static void lora_caches(const kv_spec *s, kv_trtllm_result *t)
     double optimal = rank < 8 ? rank : 8, largest = rank < 64 ? rank : 64;
     double rows = 0; /* slots of one optimal adapter: each layer's module rows in whole slots */
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
-        if (in->lora_target_modules & modules[i].bit)
+        if (mask & modules[i].bit)
             rows += optimal * kvm_ceil(modules[i].width / narrow);
     double per_page = layers * rows;
     double one_module = kvm_ceil(largest * wide / narrow);
@@ -211,8 +219,15 @@ static void lora_caches(const kv_spec *s, kv_trtllm_result *t)
     t->lora_page_width = (int64_t)narrow;
     t->lora_slots_per_page = (int64_t)per_page;
     t->lora_max_size = largest * layers * sum;
-    double host_slots = kvm_floor(in->peft_host_cache_size / slot);
-    double device_slots = kvm_floor(in->peft_device_cache_percent * t->free_bytes / slot);
+    /* max_loras / max_cpu_loras (_util.py create_py_executor_instance): num_*_module_layer =
+     * max_lora_rank x num_hidden_layers x modules x adapters, each module-layer as many slots
+     * as the widest module needs (getMaxNumSlots) */
+    double per_adapter = rank * layers * count * kvm_ceil(wide / narrow);
+    double host_slots = in->max_cpu_loras.set ? per_adapter * (double)in->max_cpu_loras.value
+                                              : kvm_floor(in->peft_host_cache_size / slot);
+    double device_slots = in->max_loras.set
+                              ? per_adapter * (double)in->max_loras.value
+                              : kvm_floor(in->peft_device_cache_percent * t->free_bytes / slot);
     if (!(device_slots > 0))
         device_slots = 0;
     t->lora_host_used_bytes = host_slots * slot;
@@ -364,6 +379,15 @@ static const kv_param params[TR_PARAMS] = {
                         .key = "peft_host_cache_size", .min = 0, .max = 1e15,
                         .blames = KV_ERR_ENGINE_INPUT, .meta = "BYTES",
                         .help = "PeftCacheConfig.host_cache_size, bytes [1073741824]"},
+    [TR_P_MAX_LORAS] = {.name = "max-loras", P(OPT_INT, max_loras), .key = "max_loras", .min = 1,
+                        .max = 65536, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                        .help = "LoraConfig.max_loras: the device cache for N adapters of every "
+                                "module at the max rank [none: the share]"},
+    [TR_P_MAX_CPU_LORAS] = {.name = "max-cpu-loras", P(OPT_INT, max_cpu_loras),
+                            .key = "max_cpu_loras", .min = 1, .max = 65536,
+                            .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                            .help = "LoraConfig.max_cpu_loras: the host cache the same way "
+                                    "[none: the bytes]"},
 };
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_trtllm_result, name, m, T, unit, ftype, sweep)
