@@ -132,6 +132,9 @@ typedef struct {
                                     0.11); not set: the release's default (V1 from 0.8) */
     double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
     int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
+    int prefix_caching;          /* 0: --no-enable-prefix-caching (V1's prefix cache off: no
+                                    hits in the workload, a gated delta net's state in "none"
+                                    mode); 1 by default */
     int language_model_only;     /* 1: --language-model-only, no encoder profile run */
     int enable_lora;             /* --enable-lora: LoRA buffers for max_loras adapters */
     int64_t max_loras;           /* --max-loras [1] */

@@ -956,6 +956,64 @@ static void cuda_graph_counts(void **state)
 #undef G
 }
 
+/* --enable-lora on MoE models (FusedMoEWithLoRA, vllm/lora/layers/fused_moe.py @ 28be48fa):
+ * per slot and expert w13 A = r x H and B = I/tp x r for gate and up, w2 A = r x I/tp and
+ * B = H x r; the router (ReplicatedLinear) A = r x H, B = E x r, whole on every GPU.
+ * Qwen3-30B-A3B (H 2,048, 32 q / 4 kv heads of 128, 128 experts of 768, 48 layers), TP 1:
+ * attention (2,048 + 4,096) + 2 (2,048 + 512) + (4,096 + 2,048) = 17,408; experts 128 x
+ * (2 (2,048 + 768) + 768 + 2,048) = 1,081,344; router 2,048 + 128 = 2,176; 1,100,928 x 48 x
+ * 16 x 2 B = 1,691,025,408 B (1.57 GiB a slot at rank 16). TP 2 fully sharded: H halves in
+ * every term but the router's: 8,704 + 128 x (2 (1,024 + 384) + 384 + 1,024) + 2,176 =
+ * 551,552 -> 847,183,872 B. gpt-oss-20b (H 2,880, 64 / 8 heads of 64, 32 experts of 2,880,
+ * 24 layers; experts stored fused: FusedMoE3DWithLoRA, one A of r x H and one B of 2 I x r):
+ * 20,736 + 32 x (2,880 + 5,760 + 2,880 + 2,880) + (2,880 + 32) = 484,448 -> 372,056,064 B. */
+static void lora_buffers_moe(void **state)
+{
+    (void)state;
+#define M(model, ...) ((const char *const[]){"--engine", "vllm", "--model", model, "--gpu", "h100", \
+                                             "--enable-lora", __VA_ARGS__, NULL})
+    assert_true(run_get("vllm_lora_bytes", M("qwen3-30b-a3b", "--vllm-version", "0.11.1")) ==
+                1691025408.0);
+    assert_true(run_get("vllm_lora_bytes", M("qwen3-30b-a3b", "--vllm-version", "0.12", "--tp",
+                                             "2", "--fully-sharded-loras")) == 847183872.0);
+    assert_true(run_get("vllm_lora_bytes", M("gpt-oss-20b", "--vllm-version", "0.12")) ==
+                372056064.0);
+    /* inside "Model loading took" */
+    assert_true(run_get("vllm_weights_bytes", M("qwen3-30b-a3b", "--vllm-version", "0.12")) -
+                    run_get("vllm_weights_bytes",
+                            ((const char *const[]){"--engine", "vllm", "--model", "qwen3-30b-a3b",
+                                                   "--gpu", "h100", "--vllm-version", "0.12",
+                                                   NULL})) ==
+                1691025408.0);
+    /* each release's refusals, in vLLM's words where it has them; a model whose layers are
+     * all MoE splits across pipeline stages */
+    static const struct {
+        const char *model, *version, *flag, *says;
+    } cases[] = {
+        {"qwen3-30b-a3b", "0.11", "--tp=1", "does not support fused MoE LoRA inference"},
+        {"gpt-oss-20b", "0.11.1", "--tp=1", "FusedMoE3DWithLoRA, from 0.12"},
+        {"qwen3-30b-a3b", "0.11.1", "--fully-sharded-loras", "from 0.12"},
+        {"qwen3-30b-a3b", "0.22", "--enable-expert-parallel", "EP support for Fused MoE"},
+        {"qwen3-30b-a3b", "0.22", "--pp=2", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        run_kvcalc(M(cases[i].model, "--vllm-version", cases[i].version, "--tp", "2",
+                     cases[i].flag),
+                   &r);
+        assert_int_equal(r.status, cases[i].says ? 2 : 0);
+        if (cases[i].says)
+            assert_non_null(strstr(r.err, cases[i].says));
+        run_free(&r);
+    }
+    run_result r;
+    run_kvcalc(M("qwen3-30b-a3b", "--vllm-version", "0.12"), &r);
+    assert_non_null(strstr(r.out, "1.57 GiB of LoRA buffers in every q/k/v/o/gate/up/down, every "
+                                  "expert's and the routers, inside the weights)\n"));
+    run_free(&r);
+#undef M
+}
+
 /* --enable-lora (create_lora_weights, vllm/lora/layers/base_linear.py): a layer costs
  * max_loras x rank x 2 B x the sum over its slices of (in + out). Llama-3.1-8B by hand, TP 1:
  * (4,096 + 4,096) + 2 (4,096 + 1,024) + (4,096 + 4,096) + 2 (4,096 + 14,336) + (14,336 +
@@ -987,10 +1045,10 @@ static void lora_buffers(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "1, 8, 16, 32, 64, 128, 256, 320 or 512"));
     run_free(&r);
-    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-30b-a3b", "--gpu", "h100",
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "deepseek-v3", "--gpu", "h100",
                                      "--enable-lora", NULL}, &r);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "not MoE experts"));
+    assert_non_null(strstr(r.err, "not MLA attention"));
     run_free(&r);
     run_kvcalc(L("--enable-lora"), &r);
     assert_non_null(strstr(r.out, "(--enable-lora: 1 adapter of rank 16, 0.08 GiB of LoRA buffers "
@@ -1145,6 +1203,7 @@ int main(void)
         cmocka_unit_test(kv_offloading),
         cmocka_unit_test(cuda_graph_counts),
         cmocka_unit_test(lora_buffers),
+        cmocka_unit_test(lora_buffers_moe),
         cmocka_unit_test(speculative_draft_model),
         cmocka_unit_test(v0_cpu_blocks_match_the_logs),
         cmocka_unit_test(v0_lines_in_vllms_words),

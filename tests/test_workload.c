@@ -199,6 +199,36 @@ static void above_the_cliff_preempts(void **state)
     assert_int_equal(r.replicas, (int64_t)ceil(2.0 / r.preemption_onset_rate));
 }
 
+/* A preempted request finds its own cached blocks again (vLLM V1's prefix cache: freed
+ * blocks keep their hashes until the allocator reuses them, the chain's tail first). By hand:
+ * 5 blocks of 16, two clients each sending one request of 16 prompt and 40 output tokens,
+ * tpot 1 ms, ttft 17 ms: c = (17 - 1) / 16 = 1 ms a prompt token.
+ * - step 1: both prompts (1 block each), 1 + 32 ms; steps 2-17 decode (2 blocks each, 1 free);
+ * - step 18: A takes the last block for token 33, B needs one: B, the newest, is preempted
+ *   with 2 full blocks cached, both free again; A runs alone (steps 18-40, 23 ms); at token 49
+ *   (step 34) A's fourth block evicts B's second, the tail of its chain;
+ * - step 41, after A freed its 4: B finds 1 block (16 tokens) and recomputes 17 of its 33
+ *   (1 + 17 ms), then decodes steps 42-63 (22 ms).
+ * 33 + 16 + 23 + 18 + 22 = 112 ms; without the cache B recomputes all 33: 128 ms. One
+ * preemption either way: the admission needs the same free blocks. */
+static void preempted_request_finds_its_blocks(void **state)
+{
+    (void)state;
+    kv_sched sc = paged(5);
+    kv_workload w = fixed(16, 40, 0, 1.0, 2);
+    w.concurrency = 2;
+    w.ttft_ms = 17;
+    kv_workload_result cached, cold;
+    sc.prefix_caching = 1;
+    assert_int_equal(run(&sc, &w, &cached), KV_OK);
+    sc.prefix_caching = 0;
+    assert_int_equal(run(&sc, &w, &cold), KV_OK);
+    assert_int_equal(cached.preemptions, 1);
+    assert_int_equal(cold.preemptions, 1);
+    assert_double_equal(cached.duration_s, 0.112, 1e-12);
+    assert_double_equal(cold.duration_s, 0.128, 1e-12);
+}
+
 /* The onset search is bounded: past its request-steps it stops, says so, and names no
  * onset (the replicas then count the saturation rate alone). */
 static void onset_search_is_bounded(void **state)
@@ -890,6 +920,19 @@ static void published_preemptions(void **state)
     assert_double_equal(p, 898, 0);
     assert_true(fabs(p - 1065) / 1065 < 0.2);
     assert_double_equal(run_get("workload_preemptions", ARGS(PR44594, "--tpot-ms", "40")), p, 0);
+    /* a preempted request finds its own blocks again: with the default step of 8,192 tokens
+     * its recompute takes one step either way (898 without the cache too); with 2,048 it
+     * comes back over three steps, holding its blocks, unless the cache shortens it */
+    assert_double_equal(run_get("workload_preemptions",
+                                ARGS(PR44594, "--tpot-ms", "10", "--no-enable-prefix-caching")),
+                        898, 0);
+    assert_double_equal(run_get("workload_preemptions",
+                                ARGS(PR44594, "--tpot-ms", "10", "--max-num-batched-tokens", "2048")),
+                        994, 0);
+    assert_double_equal(run_get("workload_preemptions",
+                                ARGS(PR44594, "--tpot-ms", "10", "--max-num-batched-tokens", "2048",
+                                     "--no-enable-prefix-caching")),
+                        3208, 0);
     /* 128 x (1,000 + 5,000 / 2) = 448,000 tokens of mean demand against 299,584: "about 1.5x"
      * as the PR says; the closed loop keeps 128 in the system (Little's law holds exactly) */
     double in_system = run_get("workload_littles_law_requests", ARGS(PR44594, "--tpot-ms", "10"));
@@ -1217,6 +1260,7 @@ int main(void)
         cmocka_unit_test(even_arrivals_exact_occupancy),
         cmocka_unit_test(littles_law_and_seed),
         cmocka_unit_test(above_the_cliff_preempts),
+        cmocka_unit_test(preempted_request_finds_its_blocks),
         cmocka_unit_test(running_cap_binds_first),
         cmocka_unit_test(onset_search_is_bounded),
         cmocka_unit_test(longer_than_the_context_is_refused),

@@ -41,6 +41,9 @@ void kv_core_stage_spec(const kv_spec *s, const kv_result *whole, int64_t i, kv_
 /* Bytes of the MoE experts among weights_group (the estimate's share; 0 for a dense or
  * unknown model). */
 double kv_core_expert_bytes(const kv_spec *s, double weights_group);
+/* Layers among [0, layers) that are MoE: i >= first_dense and (i + 1) % moe_step == 0 (0 for
+ * a dense model). */
+int64_t kv_moe_layer_count(const kv_arch *a, int64_t layers);
 /* kv_estimate_params() and kv_estimate_weight_bytes() from parts already estimated. */
 double kv_parts_params(const kv_param_parts *p);
 double kv_parts_weight_bytes(const kv_arch *a, const kv_param_parts *p, kv_dtype weight_dtype);

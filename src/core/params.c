@@ -106,8 +106,7 @@ static double mla_params(const kv_arch *a)
     return q + kv + o;
 }
 
-/* Layers among [0, layers) that are MoE: i >= first_dense and (i + 1) % step == 0. */
-static int64_t moe_layer_count(const kv_arch *a, int64_t layers)
+int64_t kv_moe_layer_count(const kv_arch *a, int64_t layers)
 {
     if (a->experts <= 0)
         return 0;
@@ -217,7 +216,7 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     }
     out->mixers = (double)mixer_layers * mixer_params(a);
 
-    int64_t moe = blocks ? a->blocks_moe : moe_layer_count(a, layers);
+    int64_t moe = blocks ? a->blocks_moe : kv_moe_layer_count(a, layers);
     double width = (double)(a->moe_intermediate > 0 ? a->moe_intermediate : a->intermediate);
     double e = (double)a->experts;
     double experts = e * mats * h * width + (double)a->shared_experts * mats * h * width +

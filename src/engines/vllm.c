@@ -33,6 +33,7 @@ void kv_vllm_defaults(kv_spec *s)
     v->mla_align = 0;
     v->swap_space_gib = 4;
     v->enforce_eager = 0;
+    v->prefix_caching = 1;
     v->language_model_only = 0;
     v->max_loras = 1;      /* vllm/config/lora.py @ 01230b40128e */
     v->max_lora_rank = 16;
@@ -420,20 +421,70 @@ static double offloadable_bytes(const kv_spec *s, double weights)
  * x rank x in and B = max_loras x out x rank in the LoRA dtype (the model's): column-parallel
  * layers (qkv: 3 slices, gate_up: 2) take the whole input and out / tp, row-parallel ones (o,
  * down) in / tp and the whole output; --fully-sharded-loras splits the other half too. vLLM
- * wraps every LoRA-capable linear of every layer, whatever the adapters target. So a layer
- * costs max_loras x rank x bytes x sum over slices (in + out). Counted for dense attention
- * models only: MoE experts, MLA and state mixers have LoRA layers of their own shapes. */
+ * wraps every LoRA-capable linear of every layer, whatever the adapters target ("In vLLM,
+ * all linear layers support LoRA": get_supported_lora_modules, vllm/lora/utils.py). So a
+ * layer costs max_loras x rank x bytes x sum over slices (in + out).
+ *
+ * MoE layers (vllm/lora/layers/fused_moe.py @ 28be48fa944d, the local-inference-lab mirror):
+ * FusedMoEWithLoRA._create_lora_a_weights / _b_weights hold, per slot and local expert,
+ * w13 A = rank x hidden and B = I / tp x rank for each of gate and up, w2 A = rank x I / tp
+ * and B = hidden x rank; --fully-sharded-loras splits w13's A on the rank and w2's B on the
+ * hidden size (S-LoRA). Models whose checkpoints fuse gate and up (is_3d_moe_weight: gpt-oss,
+ * Qwen3-VL-MoE, Qwen3.5-MoE, Intern-S1-Pro) get FusedMoE3DWithLoRA: one A of rank x hidden
+ * and one B of 2 I / tp x rank. Non-gated experts (is_act_and_mul false) have one w1 slice.
+ * The router (ReplicatedLinear: gate, gpt-oss's router) is a linear like any other, whole on
+ * every GPU: A = rank x hidden, B = experts x rank; model_manager skips non-gated models'
+ * mixer.gate. */
+/* MoE LoRA by release (merge dates in the local-inference-lab/vllm mirror; the release is
+ * the first after the merge, as for every rule here): the experts' buffers from #21229
+ * (5f6cbf60, 2025-10-21; 0.11.0 still warns "For MoE models, vLLM currently does not support
+ * fused MoE LoRA inference", Qwen3-VL issue #1675); --fully-sharded-loras on them from #28761
+ * (d69062c6, 2025-11-19) and the 3-D class from #29222 (1073ba68, 2025-11-24), both in 0.12;
+ * one w1 slice for non-gated experts from #30802 (aa7f37cc, 2026-01-19): two before. Expert
+ * parallel is refused ("EP support for Fused MoE LoRA is not implemented yet.") until #40867
+ * (ecd0b60a, 2026-05-09), and allowed after only with the allgather_reducescatter all2all
+ * backend, which kvcalc does not model. */
+#define LORA_MOE V(11, 1)
+#define LORA_MOE_3D V(12, 0)
+#define LORA_MOE_ONE_SLICE V(15, 0)
+
+static const char *const lora_3d_moe_archs[] = {
+    "GptOssForCausalLM", "Qwen3VLMoeForConditionalGeneration",
+    "Qwen3_5MoeForConditionalGeneration", "InternS1ProForConditionalGeneration"};
+
+static int lora_3d_moe(const kv_arch *a)
+{
+    for (size_t i = 0; i < sizeof lora_3d_moe_archs / sizeof lora_3d_moe_archs[0]; i++)
+        if (strcmp(a->architecture, lora_3d_moe_archs[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static double lora_bytes(const kv_spec *s)
 {
     const kv_arch *a = &s->arch;
     double tp = (double)s->tp, h = (double)a->hidden;
     double q = (double)(a->heads * s->head_dim) / tp, kv = (double)(s->kv_heads * s->head_dim) / tp;
-    double i = (double)a->intermediate / tp;
     double full = s->vllm.fully_sharded_loras ? h / tp : h; /* the half TP leaves whole */
     double mlp_up = a->mlp_plain ? 1 : 2;
-    double sum = (full + q) + 2 * (full + kv) + (q + full) + mlp_up * (full + i) + (i + full);
-    return (double)s->layers * (double)s->vllm.max_loras * (double)s->vllm.max_lora_rank *
-           kv_dtype_get(a->base_dtype)->bytes * sum;
+    double attention = (full + q) + 2 * (full + kv) + (q + full);
+    int64_t moe = kv_moe_layer_count(a, s->layers);
+    double dense_i = (double)(a->experts > 0 && a->dense_intermediate > 0 ? a->dense_intermediate
+                                                                        : a->intermediate) / tp;
+    double dense = mlp_up * (full + dense_i) + (dense_i + full);
+    double experts = 0;
+    if (moe > 0) {
+        double e = (double)a->experts;
+        double i = (double)(a->moe_intermediate > 0 ? a->moe_intermediate : a->intermediate) / tp;
+        int one_slice = a->mlp_plain && s->vllm.version >= LORA_MOE_ONE_SLICE;
+        double w13 = one_slice ? full + i : lora_3d_moe(a) ? full + 2 * i : 2 * (full + i);
+        double router = a->mlp_plain ? 0 : h + e;
+        experts = e * (w13 + i + full) + router;
+    }
+    double sum = (double)s->layers * attention + (double)(s->layers - moe) * dense +
+                 (double)moe * experts;
+    return sum * (double)s->vllm.max_loras * (double)s->vllm.max_lora_rank *
+           kv_dtype_get(a->base_dtype)->bytes;
 }
 
 /* MLP width one GPU computes for a token: the dense MLP, or one expert's for MoE models. */
@@ -779,7 +830,8 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
      * request 341 blocks = 335 full + 3 groups x 2 (tests/test_vllm.c); the first release
      * that did so is not pinned. Others: "none" */
     st->mamba_align = v->mamba_align.set ? (int)v->mamba_align.value
-                      : v->version >= V(28, 0) && s->arch.mixer.kind == KV_MIXER_GDN;
+                      : v->version >= V(28, 0) && s->arch.mixer.kind == KV_MIXER_GDN &&
+                            v->prefix_caching;
     out->mamba_align = st->mamba_align;
     out->auto_fit_from = v->auto_fit_from;
     st->spec_tokens = v->num_speculative_tokens;
@@ -1561,15 +1613,49 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
     if (v->enable_lora) {
         int64_t counts[KV_LAYER_KINDS];
         kv_cache_layer_counts(s, counts);
-        const char *kind = s->arch.experts > 0           ? "MoE experts"
-                           : s->layout.mla               ? "MLA attention"
+        const kv_arch *a = &s->arch;
+        const char *kind = s->layout.mla                ? "MLA attention"
                            : counts[KV_LAYER_STATE] > 0 ? "state layers"
-                           : !s->arch.known              ? "a model kvcalc has no widths of"
-                                                         : NULL;
+                           : !a->known                  ? "a model kvcalc has no widths of"
+                           : a->shared_experts > 0 || a->shared_intermediate > 0
+                               ? "shared experts"
+                           : a->moe_with_dense ? "MoE layers with a dense MLP beside them"
+                                               : NULL;
         if (kind)
             return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA],
-                             "vLLM's LoRA buffers are counted for dense attention models only, "
-                             "not %s (their LoRA layers have shapes of their own)", kind);
+                             "vLLM's LoRA buffers are counted for attention models with dense "
+                             "or routed-expert MLPs, not %s (their LoRA layers have shapes of "
+                             "their own)", kind);
+        char release[16];
+        kv_vllm_version_format(v->version, release, sizeof release);
+        if (a->experts > 0 && v->version < LORA_MOE)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA],
+                             "vLLM %s has no LoRA layers for MoE experts (\"For MoE models, "
+                             "vLLM currently does not support fused MoE LoRA inference\") and "
+                             "kvcalc does not size its buffers on the other layers; the experts' "
+                             "from 0.11.1 (--vllm-version)", release);
+        if (a->experts > 0 && lora_3d_moe(a) && v->version < LORA_MOE_3D)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA],
+                             "vLLM %s has no LoRA layer for experts stored fused (%s: "
+                             "FusedMoE3DWithLoRA, from 0.12; --vllm-version)", release,
+                             a->architecture);
+        if (a->experts > 0 && v->fully_sharded_loras && v->version < LORA_MOE_3D)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA_SHARDED],
+                             "vLLM %s does not shard the MoE experts' LoRA buffers "
+                             "(--fully-sharded-loras on them from 0.12; --vllm-version)", release);
+        if (a->experts > 0 && s->expert_parallel)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA],
+                             "LoRA on MoE experts with --enable-expert-parallel: vLLM refuses it "
+                             "before #40867 (\"EP support for Fused MoE LoRA is not implemented "
+                             "yet.\") and allows it after only with the allgather_reducescatter "
+                             "backend, which kvcalc does not size");
+        /* which layers are MoE depends on where a stage starts, which a stage's spec does not
+         * keep: only models whose layers are all alike split across stages */
+        if (a->experts > 0 && s->pp > 1 && (a->first_dense > 0 || a->moe_step > 1))
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_LORA],
+                             "kvcalc does not place the LoRA buffers of a model with both dense "
+                             "and MoE layers on pipeline stages (first_k_dense_replace, "
+                             "decoder_sparse_step)");
     }
     kv_status offload = check_offload(s, why);
     if (offload != KV_OK)
@@ -1751,16 +1837,22 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
     out->preempt_word = "preemptions";
     out->unit = "blocks";
     /* V1's prefix cache (enable_prefix_caching, on by default): a shared prefix's full blocks
-     * are found and shared (kv_cache_manager.py get_computed_blocks, block_pool.py); the
-     * simulation holds one pool of full-attention blocks */
-    out->prefix_caching = out->n_groups == 1 && !out->group[0].fixed && out->group[0].cap_blocks == 0;
+     * are found and shared, and a preempted request finds its own full blocks again while the
+     * allocator has not reused them (kv_cache_manager.py get_computed_blocks, block_pool.py);
+     * the simulation holds one pool of full-attention blocks */
+    out->prefix_caching = s->vllm.prefix_caching && out->n_groups == 1 && !out->group[0].fixed &&
+                          out->group[0].cap_blocks == 0;
     out->left_out = out->prefix_caching
-                        ? "prefix hits beyond --shared-prefix-tokens (other prompts distinct, a "
-                          "preempted request's own blocks not found again), "
+                        ? "prefix hits beyond --shared-prefix-tokens and a preempted request's "
+                          "own blocks (other prompts distinct), "
                           "long_prefill_token_threshold, async scheduling; a step takes one "
                           "tpot (given or estimated) whatever its batch"
-                        : "prefix caching (every prompt distinct), long_prefill_token_threshold, "
-                          "async scheduling; a step takes one tpot (given or estimated) whatever "
-                          "its batch";
+                        : !s->vllm.prefix_caching
+                            ? "long_prefill_token_threshold, async scheduling (the prefix cache "
+                              "off: --no-enable-prefix-caching); a step takes one tpot (given or "
+                              "estimated) whatever its batch"
+                            : "prefix caching (every prompt distinct), long_prefill_token_threshold, "
+                              "async scheduling; a step takes one tpot (given or estimated) "
+                              "whatever its batch";
     return KV_OK;
 }

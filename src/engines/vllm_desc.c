@@ -102,6 +102,11 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                               .key = "enforce_eager", .switch_value = 1,
                               .blames = KV_ERR_ENGINE_INPUT,
                               .help = "no CUDA graphs (from 0.20 none in the budget)"},
+    [VLLM_P_PREFIX_CACHING] = {.name = "no-enable-prefix-caching", P(SWITCH, prefix_caching),
+                               .key = "enable_prefix_caching", .switch_value = 0,
+                               .blames = KV_ERR_ENGINE_INPUT,
+                               .help = "V1's prefix cache off: the workload finds no blocks "
+                                       "again, gated delta nets keep \"none\" mode"},
     [VLLM_P_LANGUAGE_MODEL_ONLY] = {.name = "language-model-only", P(SWITCH, language_model_only),
                                     .key = "language_model_only", .switch_value = 1,
                                     .blames = KV_ERR_ENGINE_INPUT,

@@ -85,9 +85,10 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
             in->weights_gib.set ? "" : ")");
     if (v->lora_bytes > 0)
         fprintf(out, "              (--enable-lora: %lld adapter%s of rank %lld, %s GiB of LoRA "
-                     "buffers in every q/k/v/o/gate/up/down%s)\n",
+                     "buffers in every q/k/v/o/gate/up/down%s%s)\n",
                 (long long)in->max_loras, in->max_loras == 1 ? "" : "s",
                 (long long)in->max_lora_rank, gib(b, sizeof b, v->lora_bytes),
+                s->arch.experts > 0 ? ", every expert's and the routers" : "",
                 in->weights_gib.set ? "; inside the weights given"
                 : v->v1             ? ", inside the weights"
                                     : "; V0 sizes its blocks without them (vllm#14450): they "

@@ -325,6 +325,10 @@ typedef struct {
     int64_t held;      /* blocks held of its own */
     int64_t shared;    /* the shared prefix's first blocks it references (prefix caching) */
     int64_t sched;     /* tokens scheduled this step */
+    /* preempted with prefix caching: its own full blocks still cached in the free queue
+     * (seg_n, the leading blocks of its chain after the seg_shared shared ones) and the free
+     * blocks ahead of the first of them to be evicted */
+    int64_t seg_n, seg_ahead, seg_shared;
     int state;         /* R_* */
 } req;
 
@@ -334,6 +338,7 @@ typedef struct {
     req *r;
     int64_t *wait;   /* ring of indices */
     int64_t *run;    /* in the order admitted */
+    int64_t *segs;   /* the preempted requests with blocks still cached, in the order freed */
     double *hist;    /* time in each usage bin */
     size_t n;
     /* the shared prefix's blocks (prefix caching): requests referencing each, whether its
@@ -359,7 +364,7 @@ size_t kv_workload_scratch_bytes(const kv_workload *w)
 {
     size_t n = w->trace ? w->trace_n : (size_t)(w->requests > 0 ? w->requests : 1);
     size_t h = prefix_slots(w);
-    return n * (sizeof(req) + 2 * sizeof(int64_t)) + HIST_BINS * sizeof(double) +
+    return n * (sizeof(req) + 3 * sizeof(int64_t)) + HIST_BINS * sizeof(double) +
            h * (sizeof(int64_t) + sizeof(int32_t) + 1) + 64;
 }
 
@@ -415,6 +420,8 @@ typedef struct {
      * size, the prefix's tokens, and the tokens looked up and found at admissions */
     int64_t h, n_free_cached, bs, prefix_tokens;
     double looked_up, found;
+    int own_hits;  /* a preempted request finds its own cached blocks again (vLLM V1) */
+    size_t nseg;   /* entries of a->segs */
 } sim;
 
 /* A closed loop: a client whose request ended sends the next one now. */
@@ -453,9 +460,28 @@ static int64_t wait_pop(sim *m)
 static void take_blocks(sim *m, int64_t k)
 {
     m->free_b -= k;
+    arena *a = m->a;
+    if (m->nseg > 0 && k > 0) {
+        /* a preempted request's cached blocks leave the cache from the head side, the last
+         * of its chain first; what remains is still the chain's leading part */
+        size_t kept = 0;
+        for (size_t i = 0; i < m->nseg; i++) {
+            req *v = &a->r[a->segs[i]];
+            if (v->seg_ahead >= k) {
+                v->seg_ahead -= k;
+            } else {
+                v->seg_n -= k - v->seg_ahead;
+                v->seg_ahead = 0;
+            }
+            if (v->seg_n > 0)
+                a->segs[kept++] = a->segs[i];
+            else
+                v->seg_n = 0;
+        }
+        m->nseg = kept;
+    }
     if (m->n_free_cached == 0 || k <= 0)
         return;
-    arena *a = m->a;
     if (m->sc->kind == KV_SCHED_RESERVE) {
         /* SGLang's radix cache evicts leaves first, least recently used: the other requests'
          * tokens hang below the prefix, so its pages go last, the tail's first, and only when
@@ -503,6 +529,18 @@ static void release(sim *m, req *q)
  * tokens are recomputed with its prompt when it runs again). */
 static void evict(sim *m, req *v)
 {
+    if (m->own_hits) {
+        /* its blocks go back reversed: the chain's tail first (the partial block and any
+         * not yet computed: never cached), then its full blocks, each still cached
+         * (block_pool.py free_blocks; cache_full_blocks hashed every full block it computed),
+         * so the first to be evicted has the free blocks and that tail ahead of it */
+        int64_t full = v->computed / m->bs - v->shared;
+        v->seg_n = full < 0 ? 0 : full < v->held ? full : v->held;
+        v->seg_ahead = m->free_b + (v->held - v->seg_n);
+        v->seg_shared = v->shared;
+        if (v->seg_n > 0)
+            m->a->segs[m->nseg++] = (int64_t)(v - m->a->r);
+    }
     release(m, v);
     v->computed = v->sched = 0;
     v->state = R_WAITING;
@@ -541,9 +579,46 @@ static void take_hit(sim *m, req *q, int64_t k)
         for (int64_t i = 0; i < m->h; i++)
             if (a->ref[i] == 0 && a->cached[i] && a->ahead[i] > at)
                 a->ahead[i]--;
+        for (size_t i = 0; i < m->nseg; i++)
+            if (a->r[a->segs[i]].seg_ahead > at)
+                a->r[a->segs[i]].seg_ahead--;
     }
     q->shared = k;
     q->computed = k * m->bs;
+}
+
+/* The own cached blocks a waiting request finds after k shared ones: its chain goes on only
+ * when every shared block it held is found again; at most `most` blocks in all. */
+static int64_t own_hit(const req *q, int64_t k, int64_t most)
+{
+    if (q->seg_n == 0 || k != q->seg_shared || k >= most)
+        return 0;
+    return q->seg_n < most - k ? q->seg_n : most - k;
+}
+
+/* It takes them: they leave the queue from the middle (the free blocks behind them are that
+ * many nearer its head); the rest of its segment is plain free blocks from now on. */
+static void take_own(sim *m, req *q, int64_t own)
+{
+    arena *a = m->a;
+    int64_t at = q->seg_ahead;
+    size_t kept = 0;
+    for (size_t i = 0; i < m->nseg; i++) {
+        req *v = &a->r[a->segs[i]];
+        if (v == q)
+            continue;
+        if (v->seg_ahead > at)
+            v->seg_ahead -= own;
+        a->segs[kept++] = a->segs[i];
+    }
+    m->nseg = kept;
+    for (int64_t j = 0; j < m->h; j++)
+        if (a->ref[j] == 0 && a->cached[j] && a->ahead[j] > at)
+            a->ahead[j] -= own;
+    m->free_b -= own;
+    q->held += own;
+    q->computed += own * m->bs;
+    q->seg_n = 0;
 }
 
 /* After a step: the full blocks of the shared prefix a request computed enter the cache
@@ -636,13 +711,18 @@ static void schedule_paged(sim *m, int slots)
     while (!slots && !preempted && m->wcount > 0 && budget > 0 &&
            (sc->max_seqs == 0 || m->nrun < sc->max_seqs)) {
         req *q = &a->r[a->wait[m->whead]];
-        /* a prefix cache: its leading cached blocks need no computing and no new blocks */
+        /* a prefix cache: its leading cached blocks need no computing and no new blocks;
+         * a preempted request's own follow the shared ones (find_longest_cache_hit: at most
+         * (n - 1) // block_size, so one token is always computed) */
         int64_t free_hit, hit = prefix_hit(m, q->p + q->gen, &free_hit);
-        int64_t want = q->p + q->gen - hit * m->bs;
+        int64_t own = m->own_hits ? own_hit(q, hit, (q->p + q->gen - 1) / m->bs) : 0;
+        int64_t want = q->p + q->gen - (hit + own) * m->bs;
         if (want > budget)
             want = budget;
-        int64_t need = held_at(sc, hit * m->bs + want) - hit;
-        if (need > m->free_b - free_hit) {
+        int64_t need = held_at(sc, (hit + own) * m->bs + want) - hit - own;
+        /* the cached blocks it takes are free ones too (get_num_blocks_to_allocate counts
+         * the evictable hits) */
+        if (need > m->free_b - free_hit - own) {
             if (m->nrun == 0) { /* it cannot fit an empty cache: refused */
                 q->state = R_REFUSED;
                 wait_pop(m);
@@ -657,7 +737,12 @@ static void schedule_paged(sim *m, int slots)
             m->found += (double)(hit * m->bs);
             take_hit(m, q, hit);
         }
-        run_push(m, wait_pop(m), need, want);
+        int64_t qi = wait_pop(m);
+        if (q->seg_n > 0) /* out of the list, the blocks it found taken */
+            take_own(m, q, own);
+        int64_t own_held = q->held;
+        run_push(m, qi, need, want);
+        q->held += own_held;
     }
 }
 
@@ -831,6 +916,7 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
     sim m = {.sc = sc, .a = a, .rs = rs, .n = n, .free_b = sc->pool_blocks,
              .ratio = sc->ratio_init, .h = a->h, .bs = a->bs, .prefix_tokens = a->prefix_tokens};
     m.closed = clients > 0;
+    m.own_hits = sc->prefix_caching && sc->kind == KV_SCHED_PAGED;
     if (m.h > 0) { /* a cold cache */
         memset(a->ref, 0, (size_t)m.h * sizeof *a->ref);
         memset(a->cached, 0, (size_t)m.h);
@@ -839,6 +925,7 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
         req *q = &a->r[i];
         q->arrive = m.closed ? INFINITY : q->unit / x;
         q->computed = q->gen = q->held = q->shared = q->sched = 0;
+        q->seg_n = q->seg_ahead = q->seg_shared = 0;
         q->first = 0;
         q->state = q->state == R_REFUSED ? R_REFUSED : R_LATER;
         m.done += q->state == R_REFUSED;
@@ -1052,7 +1139,8 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     a.bs = sc->group[0].block_size > 0 ? sc->group[0].block_size : 1;
     a.prefix_tokens = w->shared_prefix;
     a.h = w->shared_prefix / a.bs;
-    a.ahead = a.run + n;
+    a.segs = a.run + n;
+    a.ahead = a.segs + n;
     a.ref = (int32_t *)(a.ahead + a.h);
     a.cached = (unsigned char *)(a.ref + a.h);
     /* lengths and arrivals at rate 1, from the seed (or the trace) */
