@@ -523,7 +523,7 @@ static void item18_nothing_dropped(void **state)
                         strlen("[\n  {\"model\": \"allenai/OLMo-2-0325-32B\", \"alias\": "
                                "\"olmo-2-32b\", \"params\": 32234279936, \"kv_bytes_per_token\": "
                                "262144, \"layout\": \"64 layers, 8 KV heads, head_dim 128\"}"));
-    assert_int_equal(count_lines(r.out), 83 + 2);
+    assert_int_equal(count_lines(r.out), 78 + 2);
     run_free(&r);
     RUN(&r, "--list-gpus", "--format", "csv");
     assert_memory_equal(r.out, "gpu,mib,gib,estimated,aliases,bandwidth_gbs,bandwidth_form\n",
