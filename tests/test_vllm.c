@@ -943,6 +943,14 @@ static void cuda_graph_counts(void **state)
      * (largest=1)") */
 #define FI(...) G("--vllm-version", "0.22", "--num-speculative-tokens", "2", "--attention-backend", \
                   "flashinfer", __VA_ARGS__)
+    /* the defaults on an H100 (docs/cuda-graphs.md, README): max_num_seqs 1,024, so M =
+     * min(1,024 x 2, 512) = 512: [1, 2, 4] + 8..248 by 8 (31) + 256..512 by 16 (17) = 51 in
+     * each mode; --cuda-graph-gib 1.2 takes 1.2 GiB of the budget instead of 0.5 */
+    assert_true(run_get("vllm_piecewise_graphs", G("--vllm-version", "0.22")) == 51);
+    assert_true(run_get("vllm_full_graphs", G("--vllm-version", "0.22")) == 51);
+    assert_true(run_get("vllm_piecewise_largest", G("--vllm-version", "0.22")) == 512);
+    assert_true(run_get("vllm_cuda_graph_bytes", G("--vllm-version", "0.22", "--cuda-graph-gib",
+                                                   "1.2")) == 1.2 * 1073741824.0);
     assert_true(run_get("vllm_piecewise_graphs", FI("--max-num-seqs", "5")) == 6);
     assert_true(run_get("vllm_piecewise_largest", FI("--max-num-seqs", "5")) == 24);
     assert_true(run_get("vllm_full_graphs", FI("--max-num-seqs", "5")) == 0);
