@@ -12,7 +12,6 @@
  */
 #include "presets.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -207,21 +206,34 @@ static const char *unbranded(const char *s)
     return s;
 }
 
+static int is_alnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /* Whether name a (alen bytes) is want (wlen bytes), a name already squashed and unbranded. */
 static int same_name(const char *a, size_t alen, const char *want, size_t wlen)
 {
     char x[96];
-    if (alen + 1 < sizeof x) { /* not cut short by squash: its last letter or digit first */
-        size_t i = alen; /* unbranding leaves the end alone, and most names differ there */
-        while (i > 0 && !((a[i - 1] >= '0' && a[i - 1] <= '9') ||
-                          (a[i - 1] >= 'a' && a[i - 1] <= 'z') ||
-                          (a[i - 1] >= 'A' && a[i - 1] <= 'Z')))
+    if (alen + 1 < sizeof x) { /* not cut short by squash: compare its tail first */
+        /* unbranding only drops letters from the front, so a squashed name that is want
+         * ends with want's letters: read them from the end of a, lower-cased, without
+         * building the squashed copy (a lookup compares ~170 names, nearly all of which
+         * differ in their last few letters: 30k of an engine run's instructions) */
+        if (wlen == 0)
+            return 0;
+        size_t i = alen, k = wlen;
+        while (k > 0) {
+            while (i > 0 && !is_alnum(a[i - 1]))
+                i--;
+            if (i == 0)
+                return 0; /* fewer letters than want */
+            char c = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ? (char)(a[i - 1] - 'A' + 'a') : a[i - 1];
+            if (c != want[k - 1])
+                return 0;
             i--;
-        if (i == 0 || wlen == 0)
-            return 0;
-        char c = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ? (char)(a[i - 1] - 'A' + 'a') : a[i - 1];
-        if (c != want[wlen - 1])
-            return 0;
+            k--;
+        }
     }
     squash(a, alen, x, sizeof x);
     return x[0] != '\0' && strcmp(unbranded(x), want) == 0;
@@ -261,10 +273,19 @@ double kv_gpu_gib(const kv_gpu *g)
     return g->total_mib > 0 ? g->total_mib / 1024.0 : g->engine_gib;
 }
 
+/* ASCII case folding: the ids and aliases are ASCII, and in the "C" locale the program
+ * runs in (it never calls setlocale) tolower() is this; inline, since a look-up compares
+ * ~170 names and tolower's call through the locale's table was 14k of an engine run's
+ * instructions (callgrind). */
+static int fold(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
 static int equal_nocase(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+        if (fold((unsigned char)*a) != fold((unsigned char)*b))
             return 0;
     return *a == *b;
 }
