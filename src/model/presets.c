@@ -12,6 +12,7 @@
  */
 #include "presets.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -332,11 +333,36 @@ const kv_model_preset *kv_model_preset_find(const char *name)
     return m;
 }
 
+void kv_preset_compiled_apply(const kv_preset_compiled *c, kv_spec *s, kv_model_info *info)
+{
+    s->layers = c->layers;
+    s->kv_heads = c->kv_heads;
+    s->head_dim = c->head_dim;
+    s->dtype = c->dtype;
+    s->weight_dtype = c->weight_dtype;
+    s->params_estimated = c->params_estimated;
+    s->layout = c->layout;
+    s->arch = c->arch;
+    *info = c->info;
+}
+
 kv_status kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info, char *err,
                          size_t errcap)
 {
     kv_spec_defaults(s);
-    int rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
+    /* its place in the table, if it is in the table (a caller may pass a preset of its own:
+     * the subtraction of unrelated pointers is undefined, the equality test is not) */
+    size_t i = (size_t)(((uintptr_t)m - (uintptr_t)kv_model_presets) / sizeof *m);
+    int rc;
+    if (i < kv_model_presets_count && &kv_model_presets[i] == m &&
+        i < kv_model_presets_compiled_count && kv_model_presets_compiled[i].parsed) {
+        kv_preset_compiled_apply(&kv_model_presets_compiled[i], s, info);
+        if (errcap)
+            err[0] = '\0';
+        rc = KV_OK;
+    } else {
+        rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
+    }
     if (rc == KV_OK && m->weights_unknown) { /* stored as the config does not say */
         snprintf(s->arch.unknown, sizeof s->arch.unknown, "%s", m->weights_unknown);
         s->arch.known = 0;
