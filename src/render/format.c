@@ -2,7 +2,8 @@
  * format.c - Python-style number formatting (see format.h).
  *
  * printf already rounds the exact binary value half-to-even on glibc and on the BSD/macOS
- * libc, which is what Python does, so the digits come from snprintf; what is added here is
+ * libc, which is what Python does, so the digits are printf's: written here where that is
+ * cheap to do exactly (fixed_scaled), from snprintf elsewhere; what is also added here is
  * what printf lacks: thousands separators, and Python's spelling of non-finite values
  * (printf may print "-nan"; Python always prints "nan").
  */
