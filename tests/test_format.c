@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,13 +136,76 @@ static void json_numbers(void **state)
     }
 }
 
+/* fmt_fixed and fmt_g write their digits without printf where they can (format.c:
+ * fixed_scaled): each must write what printf writes, byte for byte, for every double and
+ * precision - here random bit patterns of every exponent, halves and quarters at every
+ * scale (exact ties), hundredths (the reports' GiB) and the neighbours of powers of ten. */
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static double sample(uint64_t *x, int kind)
+{
+    uint64_t r = next_random(x);
+    double v;
+    switch (kind) {
+    case 0: /* any bit pattern */
+        memcpy(&v, &r, sizeof v);
+        return v;
+    case 1: /* an integer over a power of two: ties at every precision */
+        return ldexp((double)(r >> 40), -(int)(next_random(x) % 40));
+    case 2: /* hundredths, thousandths */
+        return (double)(int64_t)(r >> 30) / (next_random(x) & 1 ? 100.0 : 1000.0);
+    case 3: { /* next to a power of ten, either side */
+        double p = pow(10, (int)(r % 40) - 12);
+        return r >> 63 ? nextafter(p, 0) : r >> 62 & 1 ? nextafter(p, INFINITY) : p;
+    }
+    default: /* a few significant digits, 9.99995-style roundings */
+        return (double)(r % 2000000) / pow(10, (int)(next_random(x) % 12));
+    }
+}
+
+static void fixed_and_g_as_printf(void **state)
+{
+    (void)state;
+    char want[FMT_BUF];
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < 60000; i++) {
+        double v = sample(&x, i % 5);
+        if (i % 7 == 0)
+            v = -v;
+        if (!isfinite(v))
+            continue;
+        for (int prec = 0; prec <= 10; prec++) {
+            snprintf(want, sizeof want, "%.*f", prec, v);
+            fmt_fixed(buf, sizeof buf, v, prec, 0);
+            if (strcmp(buf, want) != 0)
+                fail_msg("%%.%df of %a: %s, printf %s", prec, v, buf, want);
+        }
+        snprintf(want, sizeof want, "%g", v);
+        fmt_g(buf, sizeof buf, v);
+        if (strcmp(buf, want) != 0)
+            fail_msg("%%g of %a: %s, printf %s", v, buf, want);
+    }
+    /* a buffer too small: cut as printf cuts */
+    char small[5];
+    fmt_fixed(small, sizeof small, 123.456, 2, 0);
+    assert_string_equal(small, "123.");
+    fmt_g(small, sizeof small, 123.456);
+    assert_string_equal(small, "123.");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixed_with_grouping), cmocka_unit_test(fixed_rounding),
         cmocka_unit_test(fixed_nonfinite),     cmocka_unit_test(general_format),
         cmocka_unit_test(integers),            cmocka_unit_test(grouping_never_overflows),
-        cmocka_unit_test(json_numbers),
+        cmocka_unit_test(json_numbers),        cmocka_unit_test(fixed_and_g_as_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "kvcalc.h"
+#include "../src/model/presets.h"
 #include "modellist.h"
 #include "run.h"
 
@@ -97,6 +98,83 @@ static void every_preset_equals_its_config(void **state)
     }
     free(index);
     assert_int_equal(checked, 78);
+}
+
+/* The presets the program links, compiled at build time (src/model/presets_gen.c), against
+ * their JSON read now: every field of preset_fields.def by name, then the whole layout,
+ * arch and info, so that the two can never drift (a field the list lacks is caught by the
+ * generator, and here again); and kv_model_preset_spec() - which copies the table - against
+ * kv_config_read() for what else a preset sets. */
+static void compiled_presets_are_their_json(void **state)
+{
+    (void)state;
+    assert_int_equal(kv_model_presets_compiled_count, kv_model_presets_count);
+    assert_int_equal(kv_model_preset_count(), kv_model_presets_count);
+    static kv_spec read, got;
+    static kv_model_info info, got_info;
+    static kv_preset_compiled r;
+    for (size_t i = 0; i < kv_model_presets_count; i++) {
+        const kv_model_preset *m = kv_model_preset_at(i);
+        const kv_preset_compiled *c = &kv_model_presets_compiled[i];
+        char err[2048], err2[2048];
+        memset(&read, 0, sizeof read);
+        memset(&got, 0, sizeof got);
+        kv_spec_defaults(&read);
+        kv_status rc = kv_config_read(m->json, m->json_len, m->file, &read, &info, err, sizeof err);
+        assert_int_equal(c->parsed, rc == KV_OK);
+        kv_status rc2 = kv_model_preset_spec(m, &got, &got_info, err2, sizeof err2);
+        assert_int_equal(rc2, rc);
+        assert_string_equal(err2, err);
+        if (rc != KV_OK)
+            continue;
+        memset(&r, 0, sizeof r);
+        r.layers = read.layers;
+        r.kv_heads = read.kv_heads;
+        r.head_dim = read.head_dim;
+        r.dtype = read.dtype;
+        r.weight_dtype = read.weight_dtype;
+        r.params_estimated = read.params_estimated;
+        r.layout = read.layout;
+        r.arch = read.arch;
+        r.info = info;
+#define PF_INT(path)                                                                         \
+    if ((long long)c->path != (long long)r.path)                                             \
+        fail_msg("%s: " #path " compiled %lld, read %lld", m->id, (long long)c->path,         \
+                 (long long)r.path);
+#define PF_NUM(path)                                                                         \
+    if (memcmp(&c->path, &r.path, sizeof r.path) != 0)                                       \
+        fail_msg("%s: " #path " compiled %a, read %a", m->id, c->path, r.path);
+#define PF_STR(path)                                                                         \
+    if (strcmp(c->path, r.path) != 0)                                                        \
+        fail_msg("%s: " #path " compiled '%s', read '%s'", m->id, c->path, r.path);
+#include "../src/model/preset_fields.def"
+#undef PF_INT
+#undef PF_NUM
+#undef PF_STR
+        assert_memory_equal(c->layout.pattern, r.layout.pattern, sizeof r.layout.pattern);
+        assert_memory_equal(&c->layout, &r.layout, sizeof r.layout);
+        assert_memory_equal(&c->arch, &r.arch, sizeof r.arch);
+        assert_memory_equal(&c->info, &r.info, sizeof r.info);
+        /* the spec the public call fills: the read one, with the preset's labels */
+        assert_memory_equal(&got.layout, &read.layout, sizeof read.layout);
+        assert_int_equal(got.layers, read.layers);
+        assert_int_equal(got.kv_heads, read.kv_heads);
+        assert_int_equal(got.head_dim, read.head_dim);
+        assert_int_equal(got.dtype, read.dtype);
+        assert_int_equal(got.weight_dtype, read.weight_dtype);
+        assert_true(got.params_b == read.params_b);
+        assert_int_equal(got.quantization, read.quantization);
+        assert_memory_equal(&got_info, &info, sizeof info);
+        if (!m->weights_unknown) {
+            assert_memory_equal(&got.arch, &read.arch, sizeof read.arch);
+            assert_int_equal(got.params_estimated, read.params_estimated);
+        } else {
+            assert_string_equal(got.arch.unknown, m->weights_unknown);
+            assert_int_equal(got.arch.known, 0);
+        }
+        assert_string_equal(got.model_source, "built-in preset");
+        assert_int_equal(got.max_context, info.max_context);
+    }
 }
 
 static void model_names(void **state)
@@ -635,6 +713,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_preset_equals_its_config),
+        cmocka_unit_test(compiled_presets_are_their_json),
         cmocka_unit_test(model_names),
         cmocka_unit_test(model_list_is_the_presets_now),
         cmocka_unit_test(gpu_presets),

@@ -95,15 +95,15 @@ static const kv_model_preset *find_preset(const char *name)
     return kv_model_preset_find(trimmed);
 }
 
-/* A model folder: --config DIR, or --model DIR when DIR is not also a preset's name. */
-static const char *folder_of(const char *config_path, const char *model_name)
+/* A model folder: --config DIR, or --model DIR when DIR is not also a preset's name
+ * (preset: model_name's, looked up once by the caller). */
+static const char *folder_of(const char *config_path, const char *model_name,
+                             const kv_model_preset *preset)
 {
     if (config_path)
         return strcmp(config_path, "-") != 0 && kv_folder_probe(config_path) ? config_path
                                                                               : NULL;
-    return model_name && !find_preset(model_name) && kv_folder_probe(model_name)
-               ? model_name
-               : NULL;
+    return model_name && !preset && kv_folder_probe(model_name) ? model_name : NULL;
 }
 
 /* kv_model_load(), naming `flag` where the name is unknown. */
@@ -113,7 +113,9 @@ static int model_load(const char *flag, const char *config_path, const char *mod
     kv_model_info info;
     int rc;
     kv_spec_defaults(&m->spec);
-    const char *dir = folder_of(config_path, model_name);
+    /* looked up once: each look-up walks every preset's names */
+    const kv_model_preset *preset = !config_path && model_name ? find_preset(model_name) : NULL;
+    const char *dir = folder_of(config_path, model_name, preset);
     const char *gguf = dir ? NULL
                        : config_path && strcmp(config_path, "-") != 0 && is_gguf(config_path)
                            ? config_path
@@ -139,11 +141,11 @@ static int model_load(const char *flag, const char *config_path, const char *mod
             return fail_with(err, errcap);
         snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : label);
         m->kind = SOURCE_CONFIG;
-    } else if (!find_preset(model_name)) {
+    } else if (!preset) {
         if ((rc = hub_load(flag, model_name, m, &info, err, errcap)) != 0)
             return rc;
     } else {
-        const kv_model_preset *p = find_preset(model_name);
+        const kv_model_preset *p = preset;
         if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != KV_OK)
             return fail_with(err, errcap);
         snprintf(m->name, sizeof m->name, "%s", p->id);

@@ -12,7 +12,7 @@
  */
 #include "presets.h"
 
-#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -207,21 +207,34 @@ static const char *unbranded(const char *s)
     return s;
 }
 
+static int is_alnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /* Whether name a (alen bytes) is want (wlen bytes), a name already squashed and unbranded. */
 static int same_name(const char *a, size_t alen, const char *want, size_t wlen)
 {
     char x[96];
-    if (alen + 1 < sizeof x) { /* not cut short by squash: its last letter or digit first */
-        size_t i = alen; /* unbranding leaves the end alone, and most names differ there */
-        while (i > 0 && !((a[i - 1] >= '0' && a[i - 1] <= '9') ||
-                          (a[i - 1] >= 'a' && a[i - 1] <= 'z') ||
-                          (a[i - 1] >= 'A' && a[i - 1] <= 'Z')))
+    if (alen + 1 < sizeof x) { /* not cut short by squash: compare its tail first */
+        /* unbranding only drops letters from the front, so a squashed name that is want
+         * ends with want's letters: read them from the end of a, lower-cased, without
+         * building the squashed copy (a lookup compares ~170 names, nearly all of which
+         * differ in their last few letters: 30k of an engine run's instructions) */
+        if (wlen == 0)
+            return 0;
+        size_t i = alen, k = wlen;
+        while (k > 0) {
+            while (i > 0 && !is_alnum(a[i - 1]))
+                i--;
+            if (i == 0)
+                return 0; /* fewer letters than want */
+            char c = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ? (char)(a[i - 1] - 'A' + 'a') : a[i - 1];
+            if (c != want[k - 1])
+                return 0;
             i--;
-        if (i == 0 || wlen == 0)
-            return 0;
-        char c = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ? (char)(a[i - 1] - 'A' + 'a') : a[i - 1];
-        if (c != want[wlen - 1])
-            return 0;
+            k--;
+        }
     }
     squash(a, alen, x, sizeof x);
     return x[0] != '\0' && strcmp(unbranded(x), want) == 0;
@@ -261,10 +274,19 @@ double kv_gpu_gib(const kv_gpu *g)
     return g->total_mib > 0 ? g->total_mib / 1024.0 : g->engine_gib;
 }
 
+/* ASCII case folding: the ids and aliases are ASCII, and in the "C" locale the program
+ * runs in (it never calls setlocale) tolower() is this; inline, since a look-up compares
+ * ~170 names and tolower's call through the locale's table was 14k of an engine run's
+ * instructions (callgrind). */
+static int fold(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
 static int equal_nocase(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+        if (fold((unsigned char)*a) != fold((unsigned char)*b))
             return 0;
     return *a == *b;
 }
@@ -311,11 +333,36 @@ const kv_model_preset *kv_model_preset_find(const char *name)
     return m;
 }
 
+void kv_preset_compiled_apply(const kv_preset_compiled *c, kv_spec *s, kv_model_info *info)
+{
+    s->layers = c->layers;
+    s->kv_heads = c->kv_heads;
+    s->head_dim = c->head_dim;
+    s->dtype = c->dtype;
+    s->weight_dtype = c->weight_dtype;
+    s->params_estimated = c->params_estimated;
+    s->layout = c->layout;
+    s->arch = c->arch;
+    *info = c->info;
+}
+
 kv_status kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_info *info, char *err,
                          size_t errcap)
 {
     kv_spec_defaults(s);
-    int rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
+    /* its place in the table, if it is in the table (a caller may pass a preset of its own:
+     * the subtraction of unrelated pointers is undefined, the equality test is not) */
+    size_t i = (size_t)(((uintptr_t)m - (uintptr_t)kv_model_presets) / sizeof *m);
+    int rc;
+    if (i < kv_model_presets_count && &kv_model_presets[i] == m &&
+        i < kv_model_presets_compiled_count && kv_model_presets_compiled[i].parsed) {
+        kv_preset_compiled_apply(&kv_model_presets_compiled[i], s, info);
+        if (errcap)
+            err[0] = '\0';
+        rc = KV_OK;
+    } else {
+        rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
+    }
     if (rc == KV_OK && m->weights_unknown) { /* stored as the config does not say */
         snprintf(s->arch.unknown, sizeof s->arch.unknown, "%s", m->weights_unknown);
         s->arch.known = 0;

@@ -2,7 +2,8 @@
  * format.c - Python-style number formatting (see format.h).
  *
  * printf already rounds the exact binary value half-to-even on glibc and on the BSD/macOS
- * libc, which is what Python does, so the digits come from snprintf; what is added here is
+ * libc, which is what Python does, so the digits are printf's: written here where that is
+ * cheap to do exactly (fixed_scaled), from snprintf elsewhere; what is also added here is
  * what printf lacks: thousands separators, and Python's spelling of non-finite values
  * (printf may print "-nan"; Python always prints "nan").
  */
@@ -48,11 +49,115 @@ static char *group_thousands(char *buf, size_t cap)
     return buf;
 }
 
+static const uint64_t pow10s[] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+                                  1000000ull, 10000000ull, 100000000ull, 1000000000ull};
+static size_t u64_digits(uint64_t u);
+#define FIXED_MAX_PREC 9 /* 10^9 < 2^30: |v|'s significand times it fits 83 bits */
+
+/* |v| x 10^prec rounded to an integer as printf rounds it - the exact binary value, a tie to
+ * the even neighbour - for a finite v and prec <= FIXED_MAX_PREC: returns 1 and sets *q,
+ * or 0 when the integer would not fit 64 bits (the caller then asks printf). Exact: |v| is
+ * m 2^e with m < 2^53, so m 10^prec < 2^83 is a 128-bit integer (two 64-bit halves, as C11
+ * has no wider type), and the division by 2^-e is a shift with the remainder kept. */
+static int fixed_scaled(double v, int prec, uint64_t *q)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int biased = (int)(bits >> 52 & 0x7ff);
+    uint64_t m = bits & (((uint64_t)1 << 52) - 1);
+    int e = biased == 0 ? -1074 : biased - 1075;
+    if (biased != 0)
+        m |= (uint64_t)1 << 52;
+    uint64_t p10 = pow10s[prec];
+    if (m == 0) {
+        *q = 0;
+        return 1;
+    }
+    if (e >= 0) { /* an integer: m 2^e 10^prec, when it fits */
+        if (e > 10 || (m << e) > UINT64_MAX / p10)
+            return 0;
+        *q = (m << e) * p10;
+        return 1;
+    }
+    /* n = m x p10 as hi:lo; m = mh 2^32 + ml */
+    uint64_t mh = m >> 32, ml = m & 0xffffffffu;
+    uint64_t a = ml * p10, b = mh * p10; /* < 2^62, < 2^51 */
+    uint64_t lo = a + (b << 32);
+    uint64_t hi = (b >> 32) + (lo < a);
+    int s = -e; /* n / 2^s, rounded */
+    uint64_t whole, rem_hi, rem_lo, half_hi, half_lo;
+    if (s >= 128) { /* n < 2^83 is less than half of 2^s: rounds to 0 */
+        *q = 0;
+        return 1;
+    }
+    if (s < 64) {
+        if (hi >> s) /* the quotient has more than 64 bits */
+            return 0;
+        whole = (lo >> s) | (s ? hi << (64 - s) : 0);
+        rem_hi = 0;
+        rem_lo = lo & (((uint64_t)1 << s) - 1);
+        half_hi = 0;
+        half_lo = (uint64_t)1 << (s - 1);
+    } else if (s == 64) {
+        whole = hi;
+        rem_hi = 0;
+        rem_lo = lo;
+        half_hi = 0;
+        half_lo = (uint64_t)1 << 63;
+    } else {
+        whole = hi >> (s - 64);
+        rem_hi = hi & (((uint64_t)1 << (s - 64)) - 1);
+        rem_lo = lo;
+        half_hi = (uint64_t)1 << (s - 65);
+        half_lo = 0;
+    }
+    int above = rem_hi > half_hi || (rem_hi == half_hi && rem_lo > half_lo);
+    int tie = rem_hi == half_hi && rem_lo == half_lo;
+    if (above || (tie && (whole & 1))) {
+        if (whole == UINT64_MAX)
+            return 0;
+        whole++;
+    }
+    *q = whole;
+    return 1;
+}
+
+/* printf's "%.*f" of a finite v without printf (its float path was ~1,900 instructions a
+ * number, most of a text report's: issue 22), into buf; the length, or 0 when this path
+ * does not cover v (too large) or the text would not fit (the caller then asks printf). */
+static size_t fixed_digits(char *buf, size_t cap, double v, int prec)
+{
+    uint64_t q;
+    if (prec < 0 || prec > FIXED_MAX_PREC || !fixed_scaled(v, prec, &q))
+        return 0;
+    uint64_t whole = q / pow10s[prec], frac = q % pow10s[prec];
+    int negative = signbit(v) != 0; /* printf keeps the sign of -0.001 as "-0.00" */
+    size_t wlen = u64_digits(whole);
+    size_t len = (size_t)negative + wlen + (prec > 0 ? 1 + (size_t)prec : 0);
+    if (len + 1 > cap)
+        return 0;
+    char *p = buf;
+    if (negative)
+        *p++ = '-';
+    for (char *d = p + wlen; d > p; whole /= 10)
+        *--d = (char)('0' + whole % 10);
+    p += wlen;
+    if (prec > 0) {
+        *p++ = '.';
+        for (char *d = p + prec; d > p; frac /= 10)
+            *--d = (char)('0' + frac % 10);
+        p += prec;
+    }
+    *p = '\0';
+    return len;
+}
+
 char *fmt_fixed(char *buf, size_t cap, double v, int prec, int group)
 {
     if (!isfinite(v))
         return nonfinite(buf, cap, v);
-    snprintf(buf, cap, "%.*f", prec, v);
+    if (fixed_digits(buf, cap, v, prec) == 0)
+        snprintf(buf, cap, "%.*f", prec, v);
     return group ? group_thousands(buf, cap) : buf;
 }
 
@@ -61,11 +166,51 @@ char *fmt_figure(char *buf, size_t cap, double v, int typed)
     return typed ? fmt_g(buf, cap, v) : fmt_fixed(buf, cap, v, 2, 0);
 }
 
+static char *spell_g(char *buf, size_t cap, int negative, uint64_t digits, int n, int e,
+                     int prec);
+
+/* printf's "%g" without printf where its answer is fixed-point (an exponent x of -4 to 5
+ * after rounding to 6 significant digits), from the exact rounding of fixed_scaled: the
+ * digits are |v| x 10^(5 - x) rounded, x found by trying (a guess from the decimal powers
+ * as doubles is at most one off, and the digit count of the rounding says which way).
+ * NULL where printf must answer. */
+static char *g_fixed(char *buf, size_t cap, double v)
+{
+    static const double powers[] = {1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+    double a = fabs(v);
+    if (!(a >= powers[0] && a < powers[10]))
+        return NULL;
+    int x = -4;
+    while (x < 5 && a >= powers[x + 5])
+        x++;
+    for (int tries = 0; tries < 3 && x >= -4 && x <= 5; tries++) {
+        uint64_t q;
+        if (!fixed_scaled(v, 5 - x, &q))
+            return NULL;
+        if (q >= 1000000) { /* rounded up to the next power of ten, or the guess was low */
+            x++;
+            continue;
+        }
+        if (q < 100000) {
+            x--;
+            continue;
+        }
+        int z = 0; /* trailing zeros, which %g drops */
+        while (q % 10 == 0) {
+            q /= 10;
+            z++;
+        }
+        return spell_g(buf, cap, signbit(v) != 0, q, 6 - z, z - 5 + x, 6);
+    }
+    return NULL;
+}
+
 char *fmt_g(char *buf, size_t cap, double v)
 {
     if (!isfinite(v))
         return nonfinite(buf, cap, v);
-    snprintf(buf, cap, "%g", v);
+    if (!g_fixed(buf, cap, v))
+        snprintf(buf, cap, "%g", v);
     return buf;
 }
 

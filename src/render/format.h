@@ -3,7 +3,8 @@
  *
  * The lesson's calculator formats with Python's format mini-language (":g", ":,.1f",
  * ":,"). These helpers produce the same text: correctly rounded digits of the exact binary
- * value (round-half-even, via the C library's printf), thousands separators on the integer
+ * value (round-half-even, as the C library's printf rounds, whose digits format.c writes
+ * itself where it can), thousands separators on the integer
  * part, and "inf"/"nan" spelled as Python spells them. Each writes a NUL-terminated string
  * into buf (cap bytes) and returns buf; FMT_BUF bytes hold any double.
  */

@@ -13,6 +13,7 @@
 #   log      -> engines core  startup logs and the comparison
 #   render                    the program's renderers (public headers only)
 #   cli      -> render        the program
+#   gen      -> model         programs the build runs to write the library's tables
 # The library (math core model engines schema sizing log) names no program: no "kvcalc: "
 # prefix, no exit status, nothing written to stdout or stderr.
 # Usage: check.sh SOURCE-DIR
@@ -30,6 +31,7 @@ allowed() {
   log) echo "log engines core math" ;;
   render) echo "render math" ;;
   cli) echo "cli render math" ;;
+  gen) echo "gen model math" ;;
   *) echo "" ;;
   esac
 }
