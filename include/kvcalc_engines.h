@@ -953,7 +953,8 @@ typedef enum {
     KV_LOG_CG_UTIL_EQUIVALENT,/* "... is equivalent to --gpu-memory-utilization=U' without CUDA
                                graph memory profiling" */
     KV_LOG_DRAFT_TP,          /* vLLM speculative_config draft_tensor_parallel_size */
-    KV_LOG_LORA_ON,           /* SGLang enable_lora=True (ServerArgs), --enable-lora */
+    KV_LOG_LORA_ON,           /* SGLang enable_lora=True (ServerArgs), --enable-lora; vLLM's
+                                 'enable_lora': True (non-default args) */
     KV_LOG_SPEC_STEPS,        /* SGLang speculative_num_steps (ServerArgs) */
     KV_LOG_SPEC_TOPK,         /* SGLang speculative_eagle_topk (ServerArgs) */
     KV_LOG_SPEC_ALGO,         /* SGLang speculative_algorithm, a KV_SGLANG_SPEC_* */

@@ -857,6 +857,29 @@ static void speculative_config_nested(void **state)
     assert_true(v->present[KV_LOG_UTIL] && v->v[KV_LOG_UTIL] == 0.96);
 }
 
+/* vLLM's --enable-lora from its non-default args: a real line of an Unsloth run (Qwen2.5-VL-3B,
+ * bitsandbytes, code index file 33268850062), the defaults of max_loras not printed. */
+static void vllm_lora_settings(void **state)
+{
+    (void)state;
+    static const char line[] =
+        "INFO 09-23 09:19:37 [utils.py:328] non-default args: {'load_format': 'bitsandbytes', "
+        "'dtype': torch.bfloat16, 'seed': 0, 'max_model_len': 16384, 'enable_prefix_caching': "
+        "True, 'swap_space': 6, 'gpu_memory_utilization': 0.7861018152974387, "
+        "'max_num_batched_tokens': 16384, 'max_num_seqs': 1, 'max_logprobs': 0, "
+        "'disable_log_stats': True, 'quantization': 'bitsandbytes', 'limit_mm_per_prompt': "
+        "{'image': 1, 'video': 0}, 'enable_lora': True, 'max_lora_rank': 64, "
+        "'enable_chunked_prefill': True}";
+    static kv_log lg;
+    kv_log_init(&lg);
+    kv_log_feed(&lg, line, sizeof line - 1);
+    const kv_log_values *v = &lg.cand[KV_ENGINE_VLLM];
+    assert_true(v->present[KV_LOG_LORA_ON] && v->v[KV_LOG_LORA_ON] == 1);
+    assert_true(v->present[KV_LOG_LORA_RANK] && v->v[KV_LOG_LORA_RANK] == 64);
+    assert_false(v->present[KV_LOG_MAX_LORAS]);
+    assert_true(v->present[KV_LOG_MAX_NUM_SEQS] && v->v[KV_LOG_MAX_NUM_SEQS] == 1);
+}
+
 /* llama-server with -md: the lines after "loading draft model" are the draft's, and its
  * "KV self size" came last, so it was read as the model's cache. The main model's lines and
  * the draft-load line are a real log's (ggml-org/llama.cpp#11337, a 64-layer QwQ-class model,
@@ -1112,6 +1135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vllm_values),
         cmocka_unit_test(speculative_config_nested),
+        cmocka_unit_test(vllm_lora_settings),
         cmocka_unit_test(llamacpp_draft_lines_left_out),
         cmocka_unit_test(vllm_two_startups_and_a_cut_file),
         cmocka_unit_test(sglang_values),
