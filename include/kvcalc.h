@@ -175,6 +175,13 @@ typedef struct {
     int64_t full_kv_heads, full_head_dim; /* full-attention layers' own KV heads and head
                                  size when they differ from the others' (Gemma-4:
                                  num_global_key_value_heads, global_head_dim); 0: the same */
+    /* kvcalc 6: DeepSeek-V4's compressed attention (compress_ratios; all zero: none). Every
+     * layer keeps its last csa_window tokens as fp8_ds_mla entries of kv_csa_entry_bytes();
+     * csa_c4 layers also keep one entry for every 4 tokens, an indexer key of
+     * csa_index_dim fp8 bytes and its scales for each, and their compressors' float32
+     * states; csa_c128 layers one entry for every 128 tokens and their compressor's state.
+     * The spec's head_dim is the entry's width, its kv_heads 1. */
+    int64_t csa_c4, csa_c128, csa_window, csa_index_dim;
 } kv_layout;
 
 /* How a vision / audio tower hands its output to the language model (the projector). */
@@ -402,7 +409,7 @@ typedef struct kv_result kv_result;
  * n tokens holds in it are `groups` x min(ceil(n / block_size), cap_blocks) (cap 0: no
  * cap), or `groups` x cap_blocks from its first token for a state (`fixed`). An engine's
  * result keeps its groups in this form. */
-#define KV_SCHED_MAX_GROUPS 4
+#define KV_SCHED_MAX_GROUPS 8 /* DeepSeek-V4 has 5 in vLLM */
 typedef struct {
     int64_t groups;
     int64_t block_size;
@@ -1779,6 +1786,18 @@ KVCALC_API void kv_cache_layer_counts(const kv_spec *s, int64_t counts[KV_LAYER_
  * them, else the model's. */
 KVCALC_API void kv_layer_shape(const kv_spec *s, kv_layer_kind k, int64_t *kv_heads_per_gpu,
                                int64_t *head_dim);
+
+/* The bytes of DeepSeek-V4's cache entries (layout.csa_*), as vLLM lays them out
+ * (vllm/v1/kv_cache_interface.py, vllm/models/deepseek_v4/ @ 28be48fa, the
+ * local-inference-lab mirror): a latent entry of fp8_ds_mla, the NoPE part (head_dim - rope)
+ * in fp8, the RoPE part in bf16, a scale byte for every 64 NoPE values and one pad byte (584
+ * for 512 / 64); an indexer key, index_dim fp8 bytes and a float32 scale for every 128 (132);
+ * a compressor's state row, 2 x coff x width float32 values (coff 2 for the 4:1 compressor, 1
+ * for the 128:1 one; the indexer's own compressor 2 x 2 x index_dim). */
+typedef struct {
+    double entry, index_key, c4_state, c128_state, index_state;
+} kv_csa_bytes;
+KVCALC_API void kv_csa_bytes_of(const kv_spec *s, kv_csa_bytes *out);
 
 /* Layers of each kind among the first `layers` layers of a layout. */
 KVCALC_API void kv_layer_counts(const kv_layout *layout, int64_t layers,

@@ -35,6 +35,8 @@ static const struct {
     const char *shown, *real;
 } files[] = {
     {"path/to/config.json", KVCALC_SOURCE_DIR "/data/models/Qwen__Qwen3-8B.json"},
+    {"deepseek-v4-flash.json",
+     KVCALC_SOURCE_DIR "/tests/fixtures/frontier/deepseek-ai__DeepSeek-V4-Flash.json"},
     {"model.gguf", KVCALC_BINARY_DIR "/engines/gguf/L01.gguf"},
     {"./model.gguf", KVCALC_BINARY_DIR "/engines/gguf/L01.gguf"},
     {"./gpt-oss-20b-mxfp4.gguf", KVCALC_BINARY_DIR "/engines/gguf/L06.gguf"},

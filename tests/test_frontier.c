@@ -306,6 +306,98 @@ static void kda_layers(void **state)
     run_free(&r);
 }
 
+/* DeepSeek-V4-Flash (tests/fixtures/frontier: 43 layers, compress_ratios 0, 0, then 4 and
+ * 128 by turns: 21 layers at 4:1, 20 at 128:1; head_dim 512, rope 64, index_head_dim 128,
+ * window 128). By hand:
+ *   - a latent entry (fp8_ds_mla): 448 fp8 NoPE + 64 x 2 B RoPE + 448 / 64 scales + 1 pad =
+ *     584 B; an indexer key 128 + 4 = 132 B;
+ *   - the lesson's engine, packed perfectly: 21 x (584 + 132) / 4 + 20 x 584 / 128 =
+ *     3,850.25 B a token, the windows 43 x 584 = 25,112 B a token up to 128 tokens, the
+ *     compressors' float32 states 21 x 8 x (2 x 2 x 512 x 4 + 2 x 2 x 128 x 4) + 20 x 128 x
+ *     (2 x 512 x 4) = 12,206,080 B; @4,096: 15,770,624 + 3,214,336 + 12,206,080 =
+ *     31,191,040 B;
+ *   - vLLM (vllm/v1/core/kv_cache_utils.py @ 28be48fa): MLA pages 64 x 584 -> 37,440, 2 x
+ *     584 -> 1,728, 64 x 132 -> 8,640 (576-aligned); the groups' layer counts 21 (the MLA
+ *     group's most common page), 43 windows, 21 and 20 states: _approximate_gcd 22; a block
+ *     (1,728 + 8,640 + 37,440) x 22 = 1,051,776 B. A request of 30,000 tokens with 16,384
+ *     batched: ceil(30,000 / 256) = 118 latent blocks, 2 x (ceil(16,511 / 64) + 1) = 2 x 259
+ *     window blocks, ceil(16,391 / 4) + 1 = 4,099 and ceil(16,511 / 8) + 1 = 2,065 state
+ *     blocks: 6,800 blocks, 7,152,076,800 B = 6.66 GiB, as vllm#44376 (2 GH200s, TP 2,
+ *     expert parallel) printed: "(6.66 GiB KV cache is needed, which is larger than the
+ *     available KV cache memory (5.44 GiB). Based on the available memory, the estimated
+ *     maximum model length is 13528." - 13,528 is within the 5.44 GiB's rounding (5.435 to
+ *     5.445 GiB give 13,512 to 13,536).
+ *   - the concurrency line weighs each group's pages by its page bytes against the MLA
+ *     group's 21 x (37,440 + 8,640) + 20 x 1,728 = 1,002,240: at 131,072 tokens and 8,192
+ *     batched, 512 x 1,002,240 + 131 x 22 x 37,440 + 131 x 21 x 37,440 + 2,051 x 21 x (37,440
+ *     + 8,640) + 1,041 x 20 x 37,440 = 3,488,258,880 -> ceil(/ 1,002,240) = 3,481, while the
+ *     pool gives a request 512 + 262 + 2,051 + 1,041 = 3,866 blocks. */
+static void deepseek_v4(void **state)
+{
+    (void)state;
+#define V4 "--config", KVCALC_SOURCE_DIR "/tests/fixtures/frontier/deepseek-ai__DeepSeek-V4-Flash.json", \
+           "--params-b", "150", "--weight-dtype", "fp8"
+    assert_true(get((const char *const[]){V4, "--get", "kv_bytes_per_token", NULL}) == 3850.25);
+    assert_true(get((const char *const[]){V4, "--get", "kv_bytes_per_request", NULL}) ==
+                31191040.0);
+#define GH200 V4, "--engine", "vllm", "--vllm-version", "0.22", "--gpu", "gh200", "--tp", "2", \
+              "--enable-expert-parallel", "--context", "30000", "--kv-cache-memory-gib", "5.44", \
+              "--max-num-batched-tokens", "16384", "--weights-gib", "75"
+    assert_true(get((const char *const[]){GH200, "--get", "vllm_page_bytes", NULL}) == 47808.0);
+    assert_true(get((const char *const[]){GH200, "--get", "vllm_layers_per_group", NULL}) == 22.0);
+    assert_true(get((const char *const[]){GH200, "--get", "vllm_kv_cache_groups", NULL}) == 5.0);
+    assert_true(get((const char *const[]){GH200, "--get", "vllm_blocks_per_request", NULL}) ==
+                6800.0);
+    assert_true(get((const char *const[]){GH200, "--get", "vllm_needed_bytes", NULL}) ==
+                6800.0 * 1051776.0);
+    double fit = get((const char *const[]){GH200, "--get", "vllm_max_model_len_fit", NULL});
+    assert_true(fit >= 13512 && fit <= 13536);
+    run_result r;
+    RUN(&r, GH200);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(6.66 GiB KV cache is needed, which is larger than the "
+                                  "available KV cache memory (5.44 GiB)."));
+    run_free(&r);
+#define B200 V4, "--engine", "vllm", "--vllm-version", "0.22", "--gpu", "b200", "--tp", "4", \
+             "--context", "131072", "--weights-gib", "40"
+    double blocks = get((const char *const[]){B200, "--get", "num_gpu_blocks", NULL});
+    assert_true(get((const char *const[]){B200, "--get", "vllm_blocks_per_request", NULL}) ==
+                3866.0);
+    double conc = get((const char *const[]){B200, "--get", "vllm_max_concurrency", NULL});
+    assert_true(fabs(conc - blocks / 3481.0) < 1e-9 * conc);
+    /* what only vLLM sizes is refused elsewhere, and what vLLM refuses in its words */
+    static const struct {
+        const char *flag, *value, *says;
+    } refused[] = {
+        {"--engine", "sglang", "not yet for SGLang"},
+        {"--engine", "llama.cpp", "not yet for llama.cpp"},
+        {"--dtype", "bf16", "DeepseekV4 only supports fp8 kv-cache format for now"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        RUN(&r, V4, refused[i].flag, refused[i].value);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, refused[i].says))
+            fail_msg("%s %s: %s", refused[i].flag, refused[i].value, r.err);
+        run_free(&r);
+    }
+    RUN(&r, B200, "--vllm-version", "0.20");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "from vLLM 0.21"));
+    run_free(&r);
+    RUN(&r, B200, "--prompt-tokens", "8000", "--output-tokens", "1000", "--rate", "5",
+        "--tpot-ms", "20");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not simulated under load"));
+    run_free(&r);
+    RUN(&r, B200, "--block-size", "64");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "blocks of 256 tokens"));
+    run_free(&r);
+#undef B200
+#undef GH200
+#undef V4
+}
+
 /* A model of state layers alone (Mamba-1: expand 2 x hidden 256 = 512 channels, d_conv 4,
  * d_state 16): 512 x 3 + 512 x 16 = 9,728 elements, 19,456 B in bf16 a layer. vLLM has no
  * attention page to share: the page is the state and a block is max_model_len; with 1 GiB of
@@ -395,7 +487,8 @@ static void refused_not_guessed(void **state)
     static const struct {
         const char *file, *key;
     } real[] = {
-        {"deepseek-ai__DeepSeek-V4-Flash.json", "compress_ratios: DeepSeek-V4's"},
+        /* its cache is read (deepseek_v4 below); its weights are refused */
+        {"deepseek-ai__DeepSeek-V4-Flash.json", "(compress_ratios: DeepSeek-V4's layers): give"},
         /* its KV and state are read (kda_layers below); its weights are refused */
         {"moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
          "(linear_attn_config: Kimi's KDA mixers' tensors are not counted): give --params-b"},
@@ -451,6 +544,7 @@ int main(void)
         cmocka_unit_test(short_convolutions), cmocka_unit_test(attention_free),
         cmocka_unit_test(hybrid_lines_of_a_real_log),
         cmocka_unit_test(kda_layers),
+        cmocka_unit_test(deepseek_v4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

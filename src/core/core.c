@@ -134,6 +134,15 @@ kv_status kv_core_check_layout(const kv_spec *s)
     if ((counts[KV_LAYER_SLIDING] > 0 && l->window < 1) ||
         (counts[KV_LAYER_CHUNKED] > 0 && l->chunk < 1) || (l->mla && l->mla_latent < 1))
         return KV_ERR_LAYOUT;
+    /* DeepSeek-V4's compressed layers are a layout of their own: every layer windowed, some
+     * compressed, one latent head wider than its RoPE part */
+    if (l->csa_c4 < 0 || l->csa_c128 < 0 || l->csa_index_dim < 0 || l->csa_window < 0)
+        return KV_ERR_LAYOUT;
+    if (l->csa_c4 + l->csa_c128 > 0 &&
+        (l->csa_c4 > s->layers || l->csa_c128 > s->layers - l->csa_c4 || l->csa_window < 1 ||
+         (l->csa_c4 > 0 && l->csa_index_dim < 1) || l->mla || l->pattern_len > 0 ||
+         s->kv_heads != 1 || s->arch.qk_rope_dim < 0 || s->arch.qk_rope_dim >= s->head_dim))
+        return KV_ERR_LAYOUT;
     return KV_OK;
 }
 

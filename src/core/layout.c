@@ -11,6 +11,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "kvmath.h"
 
@@ -109,9 +110,53 @@ static double group_request_bytes(const kv_group *g, int64_t context)
     return g->bytes_per_token * (double)tokens_held(g, context);
 }
 
+void kv_csa_bytes_of(const kv_spec *s, kv_csa_bytes *out)
+{
+    double d = (double)s->head_dim, rope = (double)s->arch.qk_rope_dim, nope = d - rope;
+    double ix = (double)s->layout.csa_index_dim;
+    out->entry = nope + 2 * rope + kvm_floor(nope / 64) + 1;
+    out->index_key = ix + kvm_floor(ix / 128) * 4;
+    out->c4_state = 2 * 2 * d * 4;
+    out->c128_state = 2 * 1 * d * 4;
+    out->index_state = 2 * 2 * ix * 4;
+}
+
+/* DeepSeek-V4: what one request holds, packed perfectly (the lesson's engine). The
+ * compressed latents grow one entry for every 4 or 128 tokens (an indexer key beside each of
+ * the 4:1 ones); every layer's window holds its last csa_window tokens; each compressor keeps
+ * the float32 state of its last 2 x 4 (4:1, and the indexer's) or 128 tokens (128:1) whatever
+ * the context. Not split by TP: the latent is one head, replicated on every rank. */
+static void csa_groups(const kv_spec *s, kv_result *r)
+{
+    const kv_layout *l = &s->layout;
+    kv_csa_bytes b;
+    kv_csa_bytes_of(s, &b);
+    double c4 = (double)l->csa_c4, c128 = (double)l->csa_c128;
+    kv_group *g = &r->groups[0];
+    memset(r->groups, 0, 3 * sizeof *r->groups);
+    g[0].kind = KV_LAYER_FULL;
+    g[0].count = l->csa_c4 + l->csa_c128;
+    g[0].bytes_per_token = c4 * (b.entry + b.index_key) / 4 + c128 * b.entry / 128;
+    g[1].kind = KV_LAYER_SLIDING;
+    g[1].count = s->layers;
+    g[1].tokens_max = l->csa_window;
+    g[1].bytes_per_token = (double)s->layers * b.entry;
+    g[2].kind = KV_LAYER_STATE;
+    g[2].count = l->csa_c4 + l->csa_c128;
+    g[2].bytes_fixed = c4 * 8 * (b.c4_state + b.index_state) + c128 * 128 * b.c128_state;
+    r->n_groups = 3;
+    r->state_unknown = 0;
+    for (size_t i = 0; i < 3; i++)
+        g[i].bytes_per_request = group_request_bytes(&g[i], s->context);
+}
+
 /* Fills r->groups (non-empty kinds, in kind order) for spec s. */
 void kv_fill_groups(const kv_spec *s, kv_result *r)
 {
+    if (s->layout.csa_c4 + s->layout.csa_c128 > 0) {
+        csa_groups(s, r);
+        return;
+    }
     int64_t counts[KV_LAYER_KINDS];
     const double elem = kv_dtype_get(s->dtype)->bytes;
     kv_cache_layer_counts(s, counts);

@@ -362,6 +362,11 @@ void kv_log_summary_common(const kv_log_values *v, int tokens, int weights, int 
 /* A list of list's names, comma- or blank-separated, as the OR of their values; -1 when a name
  * is not one of them or none is given. */
 int kv_choice_mask_parse(const kv_choice *list, const char *text, int *out);
+/* DeepSeek-V4's compressed cache (layout.csa_*): KV_OK when spec s has none, else the
+ * refusal of an engine whose rules for it kvcalc has not read (title: "SGLang"). */
+kv_status kv_refuse_csa(const kv_spec *s, kv_error *why, const char *title);
+/* Its only cache dtype: KV_OK when s has no such layers or keeps them in fp8. */
+kv_status kv_csa_check_dtype(const kv_spec *s, kv_error *why);
 /* mask's names, comma-separated, in list's order ("" for 0); whole is the value that stands
  * for every name (its own name alone, as "all"), 0: none. */
 void kv_choice_mask_format(const kv_choice *list, int whole, int mask, char *buf, size_t cap);

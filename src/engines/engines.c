@@ -80,6 +80,24 @@ int kv_engine_overrides(kv_engine e, kv_core_param p)
     return d && (unsigned)p < 64 && (d->overrides >> p & 1u);
 }
 
+kv_status kv_refuse_csa(const kv_spec *s, kv_error *why, const char *title)
+{
+    if (s->layout.csa_c4 + s->layout.csa_c128 == 0)
+        return KV_OK;
+    return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
+                     "kvcalc sizes DeepSeek-V4's compressed cache (compress_ratios) for vLLM "
+                     "and the lesson's engine, not yet for %s: --engine vllm or ideal", title);
+}
+
+kv_status kv_csa_check_dtype(const kv_spec *s, kv_error *why)
+{
+    if (s->layout.csa_c4 + s->layout.csa_c128 == 0 || s->dtype == KV_DTYPE_FP8)
+        return KV_OK;
+    return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_DTYPE],
+                     "DeepSeek-V4's cache is fp8_ds_mla (vLLM: \"DeepseekV4 only supports fp8 "
+                     "kv-cache format for now\"): fp8");
+}
+
 int kv_choice_mask_parse(const kv_choice *list, const char *text, int *out)
 {
     int mask = 0;

@@ -18,9 +18,7 @@ static void ideal_defaults(kv_spec *s)
 
 static kv_status ideal_check(const kv_spec *s, kv_error *why)
 {
-    (void)s;
-    (void)why;
-    return KV_OK;
+    return kv_csa_check_dtype(s, why); /* DeepSeek-V4's entries are fp8_ds_mla's */
 }
 
 static double ideal_at(const kv_spec *s, const kv_result *r, int64_t context,

@@ -986,6 +986,8 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
 /* The descriptor's check and compute: the spec's own flags and dtype. */
 static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
 {
+    if (kv_refuse_csa(s, why, "llama.cpp") != KV_OK)
+        return KV_ERR_ENGINE_INPUT;
     return kv_llamacpp_check_as(s, &s->llamacpp, s->dtype, why);
 }
 

@@ -1022,6 +1022,8 @@ kv_status kv_ollama_check(const kv_spec *s, kv_error *why)
 {
     const kv_ollama_spec *o = &s->ollama;
     const kv_status no = KV_ERR_ENGINE_INPUT;
+    if (kv_refuse_csa(s, why, "Ollama") != KV_OK)
+        return no;
     char a[16];
     if (s->tp != 1)
         return kv_refuse(why, no, &kv_core_params[KV_P_TP],

@@ -780,6 +780,8 @@ static kv_status spec_check(const kv_spec *s, int stateful, kv_error *why)
 static kv_status sglang_check(const kv_spec *s, kv_error *why)
 {
     const kv_sglang_spec *g = &s->sglang;
+    if (kv_refuse_csa(s, why, "SGLang") != KV_OK)
+        return KV_ERR_ENGINE_INPUT;
     if (attention_layers(s) == 0)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
                          "the model has no attention layer: kvcalc has not read how SGLang "

@@ -47,6 +47,8 @@ static const kv_param params[TR_PARAMS];
 static kv_status trtllm_check(const kv_spec *s, kv_error *why)
 {
     const kv_trtllm_spec *t = &s->trtllm;
+    if (kv_refuse_csa(s, why, "TensorRT-LLM") != KV_OK)
+        return KV_ERR_ENGINE_INPUT;
     /* TensorRT-LLM asserts the fraction is below 1: the rest is left to other allocations */
     if (!(t->fraction > 0 && t->fraction < 1))
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[TR_P_FRACTION],

@@ -624,7 +624,13 @@ typedef struct {
     int64_t groups;
     int64_t bs;    /* its own tokens per block (the pages unified: see block_size); 0: the
                       pool's */
+    int64_t page_sum; /* DeepSeek-V4: its group's pages, in bytes (UniformTypeKVCacheSpecs
+                         .page_size_bytes), which weigh its blocks in the concurrency line;
+                         0: every group's page is the same */
 } bucket;
+
+/* Buckets one spec can have: one a layer kind, or DeepSeek-V4's groups (csa_buckets). */
+#define VLLM_MAX_BUCKETS 8
 
 static const char *const bucket_names[KV_LAYER_KINDS] = {"full", "sliding", "chunked", "state"};
 
@@ -846,7 +852,7 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
 
 /* Buckets of alike layers; without the hybrid manager windows count as full. */
 static size_t make_buckets(const kv_spec *s, const settings *st, const kv_vllm_result *out,
-                           bucket bk[KV_LAYER_KINDS], int64_t counts[KV_LAYER_KINDS])
+                           bucket bk[VLLM_MAX_BUCKETS], int64_t counts[KV_LAYER_KINDS])
 {
     /* a layer that reads an earlier layer's cache (kv_sharing_target_layer_name) is left
      * out of the groups: it allocates nothing */
@@ -866,6 +872,7 @@ static size_t make_buckets(const kv_spec *s, const settings *st, const kv_vllm_r
         bk[nb].kind = (kv_layer_kind)k;
         bk[nb].layers = counts[k];
         bk[nb].bs = 0;
+        bk[nb].page_sum = 0;
         bk[nb].limit = k == KV_LAYER_SLIDING ? s->layout.window
                      : k == KV_LAYER_CHUNKED ? s->layout.chunk
                                              : 0;
@@ -1052,6 +1059,16 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
     }
     out->blocks_per_request = (int64_t)n;
     out->max_concurrency = (double)out->num_gpu_blocks / (double)n;
+    if (nb > 0 && bk[0].page_sum > 0) {
+        /* DeepSeek-V4 (get_max_concurrency_for_kv_cache_config, vllm/v1/core/kv_cache_utils.py
+         * @ 28be48fa): a request's pages of every group, each weighed by its group's page
+         * bytes against the first group's - not the blocks the pool really gives it (a block
+         * of any group costs the same there) */
+        double weighed = 0;
+        for (size_t i = 0; i < nb; i++)
+            weighed += (double)bucket_blocks(&bk[i], st, bs, st->m) * (double)bk[i].page_sum;
+        out->max_concurrency = (double)out->num_gpu_blocks / kvm_ceil(weighed / (double)bk[0].page_sum);
+    }
     /* the same groups, as a request of n tokens holds them: a window's or a chunk's blocks
      * stop at their count at max_model_len (blocks outside it go back to the pool:
      * remove_skipped_blocks), a state's are held from the first token */
@@ -1321,18 +1338,198 @@ static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result
 
 /* One result for a spec whose engine inputs are in range (vllm_check); KV_ERR_RANGE when a
  * block or token count would exceed 2^63 - 1. */
+/* DeepSeek-V4 (#40860, 4d51588e2, 2026-04-26; read at 28be48fa in the local-inference-lab
+ * mirror: vllm/models/deepseek_v4/, vllm/v1/attention/backends/mla/sparse_swa.py,
+ * vllm/v1/core/kv_cache_utils.py group_and_unify_kv_cache_specs and
+ * _get_kv_cache_config_deepseek_v4). Each layer contributes specs of its own block size:
+ *   - every layer (and the MTP layer, ratio 1): its window, SlidingWindowMLASpec(64 tokens,
+ *     csa_window), 64 entries a page;
+ *   - a 4:1 layer: its latent, MLAAttentionSpec(256 tokens, compress 4: 64 entries); its
+ *     indexer's keys (256 tokens, 64 keys); its compressor's state (4 tokens, window 8) and
+ *     the indexer's compressor's (4 tokens, window 8);
+ *   - a 128:1 layer: its latent (256 tokens: 2 entries) and its compressor's state (8 tokens,
+ *     window 128);
+ * every page rounded up to 576 B (FlashMLA). The MLA specs form one group; the others group
+ * by (block size, window), each page padded up to the nearest MLA page, and each such group
+ * is cut into ceil(layers / T) groups of every T-th layer, T = _approximate_gcd of the
+ * groups' layer counts. A block of any group is one "layer tuple" - one page of each MLA page
+ * size - for each of the most layers of a page size any group holds: num_blocks = available
+ * // that. Returns the buckets (one a group, its layers the tuples, so that layers x page =
+ * the block) and sets the block, page and group counts. */
+#define CSA_ALIGN 576.0
+#define CSA_MLA_BLOCK 256
+
+static double csa_pad(double bytes)
+{
+    return kvm_ceil(bytes / CSA_ALIGN) * CSA_ALIGN;
+}
+
+/* _approximate_gcd: the d in [lower, max] with the least sum of (d - x % d) % d (ties: the
+ * larger d) */
+static int64_t approximate_gcd(const int64_t *x, size_t n, int64_t lower)
+{
+    int64_t hi = lower, best_d = lower, best = -1;
+    for (size_t i = 0; i < n; i++)
+        hi = x[i] > hi ? x[i] : hi;
+    for (int64_t d = lower; d >= 1 && d <= hi; d++) {
+        int64_t pad = 0;
+        for (size_t i = 0; i < n; i++)
+            pad += (d - x[i] % d) % d;
+        if (best < 0 || pad <= best) {
+            best = pad;
+            best_d = d;
+        }
+    }
+    return best_d;
+}
+
+static size_t csa_buckets(const kv_spec *s, kv_vllm_result *out, bucket bk[VLLM_MAX_BUCKETS])
+{
+    const kv_layout *l = &s->layout;
+    kv_csa_bytes b;
+    kv_csa_bytes_of(s, &b);
+    int64_t c4 = l->csa_c4, c128 = l->csa_c128;
+    /* the MTP layer keeps a window only (its ratio is 1), in the same group as the others' */
+    int64_t windows = s->layers + (spec_method(&s->vllm) == KV_VLLM_SPEC_MTP ? s->arch.mtp_layers : 0);
+    /* the MLA group's pages */
+    double p4 = csa_pad(CSA_MLA_BLOCK / 4 * b.entry), p128 = csa_pad(CSA_MLA_BLOCK / 128 * b.entry);
+    double pix = csa_pad(CSA_MLA_BLOCK / 4 * b.index_key);
+    double sizes[3];
+    size_t n_sizes = 0;
+    const double mla[3] = {c4 > 0 ? p4 : 0, c128 > 0 ? p128 : 0, c4 > 0 ? pix : 0};
+    for (size_t i = 0; i < 3; i++) {
+        int seen = mla[i] <= 0;
+        for (size_t j = 0; j < n_sizes; j++)
+            seen |= sizes[j] == mla[i];
+        if (!seen)
+            sizes[n_sizes++] = mla[i];
+    }
+    double tuple = 0, largest = 0;
+    for (size_t j = 0; j < n_sizes; j++) {
+        tuple += sizes[j];
+        largest = kvm_fmax(largest, sizes[j]);
+    }
+    /* a smaller page is padded to the nearest MLA page at least as large */
+    double up[3];
+    const double raw[3] = {csa_pad(64 * b.entry), csa_pad(4 * (b.c4_state)), csa_pad(8 * b.c128_state)};
+    for (size_t i = 0; i < 3; i++) {
+        up[i] = largest;
+        for (size_t j = 0; j < n_sizes; j++)
+            if (sizes[j] >= raw[i] && sizes[j] < up[i])
+                up[i] = sizes[j];
+    }
+    double up_ix = largest, raw_ix = csa_pad(4 * b.index_state);
+    for (size_t j = 0; j < n_sizes; j++)
+        if (sizes[j] >= raw_ix && sizes[j] < up_ix)
+            up_ix = sizes[j];
+    /* layers of the most common page size in each group: the MLA group's, the windows', the
+     * 4:1 compressors' (main and indexer: one layer each a page size), the 128:1 ones' */
+    int64_t mla_common = c4 > c128 ? c4 : c128;
+    if (c4 > 0 && c128 > 0 && p4 == p128)
+        mla_common = c4 + c128;
+    int64_t counts[4] = {mla_common, windows, c4, c128};
+    size_t nc = 0;
+    int64_t present[4];
+    for (size_t i = 0; i < 4; i++)
+        if (counts[i] > 0)
+            present[nc++] = counts[i];
+    int64_t t = approximate_gcd(present, nc, present[0]);
+    double mla_pages = (double)c4 * (p4 + pix) + (double)c128 * p128;
+    size_t nb = 0;
+    bk[nb++] = (bucket){.kind = KV_LAYER_FULL, .layers = 0, .groups = 1, .bs = CSA_MLA_BLOCK,
+                        .page_sum = (int64_t)mla_pages};
+    /* the other groups, each cut into ceil(n / t) groups of every k-th layer */
+    const struct {
+        int64_t layers, bs, window;
+        double page;
+    } others[3] = {{windows, 64, l->csa_window, up[0]},
+                   {c4, 4, 8, up[1] + up_ix},
+                   {c128, 8, 128, up[2]}};
+    int64_t most = mla_common;
+    for (size_t i = 0; i < 3; i++) {
+        if (others[i].layers == 0)
+            continue;
+        int64_t k = ceil_div(others[i].layers, t);
+        for (int64_t j = 0; j < k && nb < VLLM_MAX_BUCKETS; j++) {
+            int64_t m = ceil_div(others[i].layers - j, k); /* layers j, j + k, ... */
+            most = m > most ? m : most;
+            bk[nb++] = (bucket){.kind = KV_LAYER_SLIDING, .layers = 0, .limit = others[i].window,
+                                .groups = 1, .bs = others[i].bs,
+                                .page_sum = (int64_t)((double)m * others[i].page)};
+        }
+    }
+    for (size_t i = 0; i < nb; i++)
+        bk[i].layers = most; /* layers x page_bytes = the block */
+    out->block_size = CSA_MLA_BLOCK;
+    out->page_bytes = tuple;
+    out->group_size = most;
+    out->num_groups = (int64_t)nb;
+    out->padding_layers = 0;
+    out->padding_percent = 0;
+    out->padding_kind = NULL;
+    out->state_page_bytes = 0;
+    out->block_raised = 0;
+    out->mamba_padding_percent = 0;
+    out->page_ratio = 1;
+    out->page_padded = 0;
+    return nb;
+}
+
+/* DeepSeek-V4 as kvcalc sizes it: from 0.21 (#40860 merged 2026-04-26; the concurrency and
+ * token lines as #41069 left them two days later, which kvcalc dates 0.21 too), V1 with its
+ * hybrid manager, one pipeline stage, the 256-token block its sparse backends take, no draft
+ * model, LoRA or CPU tier (none of them read for these groups). */
+#define CSA_FIRST V(21, 0)
+
+static kv_status check_csa(const kv_spec *s, kv_error *why)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    const kv_param *engine = &kv_core_params[KV_P_ENGINE];
+    if (s->layout.csa_c4 + s->layout.csa_c128 == 0)
+        return KV_OK;
+    kv_status st = kv_csa_check_dtype(s, why);
+    if (st != KV_OK)
+        return st;
+    if (v->version < CSA_FIRST || !uses_v1(v))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_VERSION],
+                         "kvcalc sizes DeepSeek-V4's cache (#40860, 2026-04-26) from vLLM 0.21 "
+                         "on the V1 engine");
+    if (!v->hybrid_manager)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_HYBRID],
+                         "DeepSeek-V4's caches are groups of their own: the hybrid KV cache "
+                         "manager cannot be off");
+    if (v->block_size.set && v->block_size.value != CSA_MLA_BLOCK)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_BLOCK_SIZE],
+                         "DeepSeek-V4's sparse attention backends take blocks of 256 tokens "
+                         "(FlashMLA sparse, its indexer)");
+    if (s->pp > 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_PP],
+                         "kvcalc does not split DeepSeek-V4's cache groups over pipeline "
+                         "stages: use 1");
+    if (v->enable_lora || v->kv_offloading_gib > 0 || uses_draft(spec_method(v)))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
+                         "kvcalc does not size LoRA, a CPU tier or a draft model beside "
+                         "DeepSeek-V4's cache groups (its MTP layer it does: --mtp)");
+    return KV_OK;
+}
+
 static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm_result *out)
 {
     settings st;
-    bucket bk[KV_LAYER_KINDS];
+    bucket bk[VLLM_MAX_BUCKETS];
     int64_t counts[KV_LAYER_KINDS];
     kv_status rc;
     resolve_inputs(s, &st, out);
     draft_terms(s, out);
-    size_t nb = make_buckets(s, &st, out, bk, counts);
-    if ((rc = block_size(s, r, counts, bk, nb, out)) != KV_OK)
-        return rc;
-    make_groups(bk, nb, st.version, out);
+    size_t nb;
+    if (s->layout.csa_c4 + s->layout.csa_c128 > 0) {
+        nb = csa_buckets(s, out, bk);
+    } else {
+        nb = make_buckets(s, &st, out, bk, counts);
+        if ((rc = block_size(s, r, counts, bk, nb, out)) != KV_OK)
+            return rc;
+        make_groups(bk, nb, st.version, out);
+    }
     budget(s, r, &st, out);
     if ((rc = blocks(s, &st, bk, nb, out)) != KV_OK || (rc = fit(s, &st, bk, nb, out)) != KV_OK)
         return rc;
@@ -1657,6 +1854,9 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
                              "and MoE layers on pipeline stages (first_k_dense_replace, "
                              "decoder_sparse_step)");
     }
+    kv_status csa = check_csa(s, why);
+    if (csa != KV_OK)
+        return csa;
     kv_status offload = check_offload(s, why);
     if (offload != KV_OK)
         return offload;
@@ -1819,6 +2019,11 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
              "workload; leave --speculative-config out";
     else if (!v->fits || v->num_gpu_blocks < 2)
         no = "vLLM would not start with these settings: nothing to simulate";
+    else if (s->layout.csa_c4 + s->layout.csa_c128 > 0)
+        /* the simulation holds a window's blocks at their start-up count, which for
+         * DeepSeek-V4's compressor states (8 tokens in blocks of 4) is thousands of blocks
+         * where a decoding request keeps a few */
+        no = "DeepSeek-V4's windows and compressor states are not simulated under load";
     if (no)
         return kv_sched_refuse(why, no);
     out->kind = KV_SCHED_PAGED;

@@ -720,9 +720,8 @@ static int read_qwen_window(cfg *c, kv_spec *s)
 }
 
 /* Layer kinds kvcalc does not model are refused, not read as full attention: MiniMax's
- * lightning attention (attn_type_list),
- * Falcon-H1's layers that run attention and a Mamba mixer side by side (mamba_d_ssm), and
- * DeepSeek-V4's per-layer compressed latent beside a 128-token window (compress_ratios). */
+ * lightning attention (attn_type_list) and Falcon-H1's layers that run attention and a Mamba
+ * mixer side by side (mamba_d_ssm). */
 static int refuse_unmodelled(cfg *c)
 {
     static const struct {
@@ -730,7 +729,6 @@ static int refuse_unmodelled(cfg *c)
     } keys[] = {
         {"attn_type_list", "MiniMax's lightning-attention layers"},
         {"mamba_d_ssm", "Falcon-H1's attention-and-Mamba layers"},
-        {"compress_ratios", "DeepSeek-V4's compressed sliding-window latent layers"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         size_t v = find(c, keys[i].key);
@@ -1068,6 +1066,63 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
     return 0;
 }
 
+/* DeepSeek-V4's compress_ratios, one a layer (and one more for the MTP layer, which vLLM
+ * takes as ratio 1 whatever it says): 0 keeps only the sliding window, 4 and 128 a latent
+ * compressed that many tokens to one entry beside it (max(1, compress_ratios[i]),
+ * vllm/models/deepseek_v4/nvidia/model.py @ 28be48fa). Its cache is fp8_ds_mla in every
+ * engine that serves it ("DeepseekV4 only supports fp8 kv-cache format for now"), and its
+ * layers' tensors (hyper-connections, the grouped output projection, the compressors) are
+ * not counted: the weights are refused until given. */
+static int read_csa(cfg *c, kv_spec *s)
+{
+    size_t v = find(c, "compress_ratios");
+    if (!v)
+        return 0;
+    const kv_json_tok *arr = &c->toks[v];
+    if (arr->type != KV_JSON_ARRAY || (int64_t)arr->size < s->layers)
+        return cfg_fail(c, v, "compress_ratios: expected an array of a ratio for each of the "
+                              "%lld layers", (long long)s->layers);
+    kv_layout *l = &s->layout;
+    int64_t c4 = 0, c128 = 0;
+    size_t e = v + 1;
+    for (int64_t i = 0; i < s->layers; i++, e = c->toks[e].next) {
+        int64_t r;
+        if (int_value(c, e, "compress_ratios", 0, 128, &r) < 0)
+            return -1;
+        if (r != 0 && r != 4 && r != 128)
+            return cfg_fail(c, e, "compress_ratios: layer %lld has ratio %lld; kvcalc sizes "
+                                  "0 (the window only), 4 and 128", (long long)i, (long long)r);
+        c4 += r == 4;
+        c128 += r == 128;
+    }
+    int64_t window = 0, rope = 0, index = 0;
+    if (get_int(c, "sliding_window", 1, MAX_TOKENS, &window) != 1)
+        return cfg_fail(c, v, "compress_ratios: DeepSeek-V4's layers need sliding_window");
+    if (get_int(c, "qk_rope_head_dim", 0, MAX_COUNT, &rope) != 1 || rope >= s->head_dim)
+        return cfg_fail(c, v, "compress_ratios: DeepSeek-V4's latent needs qk_rope_head_dim "
+                              "below head_dim");
+    if (c4 > 0 && get_int(c, "index_head_dim", 1, MAX_COUNT, &index) != 1)
+        return cfg_fail(c, v, "compress_ratios: its 4:1 layers need index_head_dim (their "
+                              "indexer)");
+    if (s->kv_heads != 1)
+        return cfg_fail(c, v, "compress_ratios: DeepSeek-V4's latent is one head "
+                              "(num_key_value_heads 1)");
+    /* the window is every layer's own cache here, not a sliding-layer pattern */
+    l->pattern_len = 0;
+    l->window = 0;
+    l->index_dim = 0;
+    l->csa_c4 = c4;
+    l->csa_c128 = c128;
+    l->csa_window = window;
+    l->csa_index_dim = index;
+    s->arch.qk_rope_dim = rope;
+    s->dtype = KV_DTYPE_FP8;
+    snprintf(s->arch.unknown, sizeof s->arch.unknown,
+             "compress_ratios: DeepSeek-V4's layers");
+    s->arch.known = 0;
+    return 0;
+}
+
 static int read_arch(cfg *c, const family *fam, kv_arch *a)
 {
     static const char *const expert_keys[] = {"n_routed_experts", "num_local_experts",
@@ -1316,6 +1371,7 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
     if (read_geometry(&c, fam, &out, &out.arch) < 0 || read_dtypes(&c, &out) < 0 ||
         read_mla(&c, &out, &out.arch) < 0 || read_layout(&c, fam, &out) < 0 ||
         read_state(&c, &out.arch, &out.layout) < 0 || read_arch(&c, fam, &out.arch) < 0 ||
+        read_csa(&c, &out) < 0 ||
         get_int_alias(&c, context_keys, 1, MAX_TOKENS, &info->max_context) < 0 ||
         read_tower(&c, "vision_config", &out.arch.vision) < 0 ||
         read_tower(&c, "audio_config", &out.arch.audio) < 0)

@@ -66,6 +66,15 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
             n = (n + (size_t)w_ < cap) ? n + (size_t)w_ : cap - 1;                         \
     } while (0)
     buf[0] = '\0';
+    if (s->layout.csa_c4 + s->layout.csa_c128 > 0) { /* DeepSeek-V4 */
+        kv_csa_bytes b;
+        kv_csa_bytes_of(s, &b);
+        PUT("%lld layers: %lld compressed 4:1 (with an indexer) + %lld at 128:1, each with a "
+            "%lld-token window; latent entries of %.0f B (fp8_ds_mla)",
+            (long long)s->layers, (long long)s->layout.csa_c4, (long long)s->layout.csa_c128,
+            (long long)s->layout.csa_window, b.entry);
+        return buf;
+    }
     if (s->layout.mla && r->n_groups == 1 && r->groups[0].kind == KV_LAYER_FULL) {
         PUT("%lld MLA layers, latent %lld", (long long)s->layers, (long long)s->layout.mla_latent);
         if (s->layout.index_dim > 0)
@@ -149,6 +158,17 @@ static char *formula(char *buf, size_t cap, const kv_spec *s, const kv_group *g)
     int64_t count = g->count;
     char b[32];
     fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes);
+    if (s->layout.csa_c4 + s->layout.csa_c128 > 0) { /* DeepSeek-V4: entries, not elements */
+        kv_csa_bytes e;
+        kv_csa_bytes_of(s, &e);
+        if (g->kind == KV_LAYER_FULL)
+            snprintf(buf, cap, "%lld x (%.0f + %.0f) / 4 + %lld x %.0f / 128 B",
+                     (long long)s->layout.csa_c4, e.entry, e.index_key,
+                     (long long)s->layout.csa_c128, e.entry);
+        else
+            snprintf(buf, cap, "%lld x %.0f B", (long long)count, e.entry);
+        return buf;
+    }
     if (s->layout.mla && s->layout.index_dim > 0)
         snprintf(buf, cap, "%lld x (%lld + %lld) x %s B", (long long)count,
                  (long long)s->layout.mla_latent, (long long)s->layout.index_dim, b);
@@ -173,7 +193,9 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
                 formula(f, sizeof f, s, full),
                 fmt_fixed(a, sizeof a, r->kv_bytes_per_token, 0, 1),
                 fmt_fixed(b, sizeof b, r->kv_bytes_per_token / KV_MIB, 4, 0),
-                r->n_groups > 1 ? " in the full layers" : "");
+                s->layout.csa_c4 + s->layout.csa_c128 > 0 ? " in the compressed latents"
+                : r->n_groups > 1                          ? " in the full layers"
+                                                           : "");
     } else {
         fputs("KV per token (one sequence):  0 B in full layers (no layer keeps every token)\n",
               out);
@@ -183,6 +205,16 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
         const kv_group *g = &r->groups[i];
         if (g->kind == KV_LAYER_FULL)
             continue;
+        if (g->kind == KV_LAYER_STATE && s->layout.csa_c4 + s->layout.csa_c128 > 0) {
+            kv_csa_bytes e;
+            kv_csa_bytes_of(s, &e);
+            fprintf(out, "  + %lld compressors' float32 states:  %lld x 8 x (%.0f + %.0f) + "
+                         "%lld x 128 x %.0f B  =  %s B per request, whatever the context\n",
+                    (long long)g->count, (long long)s->layout.csa_c4, e.c4_state,
+                    e.index_state, (long long)s->layout.csa_c128, e.c128_state,
+                    fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
+            continue;
+        }
         if (g->kind == KV_LAYER_STATE) {
             if (r->state_unknown)
                 fprintf(out, "  + %lld state layers: state size not in the config, counted as 0\n",

@@ -329,6 +329,11 @@ void report_vllm_text(FILE *out, const kv_report *rep)
             fmt_int(c, sizeof c, v->group_size, 1),
             fmt_fixed(d, sizeof d, v->page_bytes * (double)v->group_size, 0, 1),
             fmt_int(e, sizeof e, v->num_groups, 1), v->num_groups == 1 ? "" : "s");
+    if (s->layout.csa_c4 + s->layout.csa_c128 > 0)
+        fputs("            (DeepSeek-V4: the compressed latents and indexer keys in blocks of "
+              "256 tokens, the windows in blocks of 64, the compressors' states in blocks of 4 "
+              "and 8; a block of any group costs the pool the same)\n",
+              out);
     if (v->draft_layers > 0 && v->draft_shares_group)
         fprintf(out, "            (%lld of those layers are the draft's: its pages are the "
                      "target's, so they share the group)\n", (long long)v->draft_layers);
