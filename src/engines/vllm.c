@@ -1494,6 +1494,10 @@ static kv_status check_csa(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_VERSION],
                          "kvcalc sizes DeepSeek-V4's cache (#40860, 2026-04-26) from vLLM 0.21 "
                          "on the V1 engine");
+    if (s->layout.csa_c4 == 0) /* the windows' and states' pages pad up to the 4:1 latent's */
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, engine,
+                         "vLLM pads DeepSeek-V4's window and state pages up to a latent page "
+                         "at least as large, which only 4:1 layers have (compress_ratios)");
     if (!v->hybrid_manager)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_HYBRID],
                          "DeepSeek-V4's caches are groups of their own: the hybrid KV cache "

@@ -1095,6 +1095,9 @@ static int read_csa(cfg *c, kv_spec *s)
         c4 += r == 4;
         c128 += r == 128;
     }
+    if (c4 + c128 == 0) /* vLLM's groups need a compressed layer (its latent group) */
+        return cfg_fail(c, v, "compress_ratios: no layer at 4 or 128; kvcalc sizes DeepSeek-V4 "
+                              "with its compressed layers");
     int64_t window = 0, rope = 0, index = 0;
     if (get_int(c, "sliding_window", 1, MAX_TOKENS, &window) != 1)
         return cfg_fail(c, v, "compress_ratios: DeepSeek-V4's layers need sliding_window");
