@@ -468,6 +468,19 @@ static void refused_not_guessed(void **state)
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
          "\"mamba_d_ssm\": 1024}",
          "mamba_d_ssm: Falcon-H1's attention-and-Mamba layers are not modelled"},
+        /* DeepSeek-V4's ratios: only 0, 4 and 128, at least one compressed layer, one each */
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"num_key_value_heads\": 1, \"head_dim\": 512, \"sliding_window\": 128, "
+         "\"qk_rope_head_dim\": 64, \"compress_ratios\": [0, 0, 0]}",
+         "compress_ratios: no layer at 4 or 128"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"num_key_value_heads\": 1, \"head_dim\": 512, \"sliding_window\": 128, "
+         "\"qk_rope_head_dim\": 64, \"compress_ratios\": [0, 8]}",
+         "compress_ratios: layer 1 has ratio 8"},
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"num_key_value_heads\": 1, \"head_dim\": 512, \"sliding_window\": 128, "
+         "\"qk_rope_head_dim\": 64, \"compress_ratios\": [0]}",
+         "compress_ratios: expected an array of a ratio for each of the 2 layers"},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         char path[] = "/tmp/kvcalc-kinds-XXXXXX";
