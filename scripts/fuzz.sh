@@ -52,7 +52,8 @@ run() {
     exit 1
   fi
 }
-run fuzz_config "$work/config" 65536 data/models tests/fixtures/variants
+run fuzz_config "$work/config" 65536 data/models tests/fixtures/variants tests/fixtures/frontier \
+  tests/fixtures/unverified
 run fuzz_cli "$work/cli" 4000 tests/fuzz/cli_seeds
 run fuzz_gguf "$work/gguf" 65536 tests/fuzz/gguf_seeds
 run fuzz_safetensors "$work/safetensors" 65536 tests/fuzz/safetensors_seeds \

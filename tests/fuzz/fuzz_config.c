@@ -2,7 +2,8 @@
  * fuzz_config.c - libFuzzer target: arbitrary bytes as a config.json, through the reader,
  * the core and the text and JSON renderers. Any crash, leak, overflow or undefined
  * behaviour (ASan + UBSan) is a bug; a refused file is the expected outcome for most
- * inputs. Seeds: the real configs in data/models/ and tests/fixtures/variants/.
+ * inputs. Seeds: the real configs in data/models/ and tests/fixtures/ (variants, frontier,
+ * unverified).
  */
 #include <stddef.h>
 #include <stdint.h>
