@@ -10,6 +10,7 @@
  * (graded in the sources), 0 where none was found. Every figure's source:
  * data/gpus/SOURCES.md.
  */
+#include "kvprint.h"
 #include "presets.h"
 
 #include <stdint.h>
@@ -327,7 +328,7 @@ const kv_model_preset *kv_model_preset_find(const char *name)
         size_t n = strlen(renamed[i].old_prefix);
         char now[300];
         if (strncmp(name, renamed[i].old_prefix, n) == 0 &&
-            snprintf(now, sizeof now, "%s%s", renamed[i].new_prefix, name + n) < (int)sizeof now)
+            kv_snprintf(now, sizeof now, "%s%s", renamed[i].new_prefix, name + n) < (int)sizeof now)
             m = find_exact(now);
     }
     return m;
@@ -364,7 +365,7 @@ kv_status kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_in
         rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
     }
     if (rc == KV_OK && m->weights_unknown) { /* stored as the config does not say */
-        snprintf(s->arch.unknown, sizeof s->arch.unknown, "%s", m->weights_unknown);
+        kv_snprintf(s->arch.unknown, sizeof s->arch.unknown, "%s", m->weights_unknown);
         s->arch.known = 0;
         s->params_estimated = 0;
     }
