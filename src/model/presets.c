@@ -244,13 +244,15 @@ static int same_name(const char *a, size_t alen, const char *want, size_t wlen)
 /* Whether one of the sep-separated names in list is want (squashed and unbranded). */
 static int in_list(const char *list, char sep, const char *want, size_t wlen)
 {
-    const char seps[2] = {sep, '\0'};
+    /* the separator found here, not with strcspn: a run called it on every GPU's lists,
+     * and its code and table were two pages of libc faulted in for it alone (issue 22) */
     for (const char *p = list ? list : ""; *p;) {
-        size_t len = strcspn(p, seps);
-        if (same_name(p, len, want, wlen))
+        const char *end = p;
+        while (*end && *end != sep)
+            end++;
+        if (same_name(p, (size_t)(end - p), want, wlen))
             return 1;
-        p += len;
-        p += (*p == sep);
+        p = end + (*end == sep);
     }
     return 0;
 }
