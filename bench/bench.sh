@@ -42,16 +42,21 @@ peak_kb() { # command...: its peak resident memory in KiB, or "-"
   fi
 }
 
+# The starts are timed on copies: a file just written by the linker sits in the page cache
+# in small pieces and starts measurably slower than the same bytes copied (README).
+cp "$bin" "$tmp/kvcalc-start"
+[ -z "$static" ] || { cp "$static" "$tmp/kvcalc-static"; static=$tmp/kvcalc-static; }
+start_bin=$tmp/kvcalc-start
 echo "== start: the median of $runs starts, each round interleaved (bench/spawn.c); goals:"
 echo "   a plain run <= 1.15x /bin/true, an engine run <= 1.3x, static <= 0.9x, --list-models <= 1.3x"
-"$tmp/spawn" "$runs" /bin/true -- "$bin" ${static:+-- "$static"} \
-  -- "$bin" --engine vllm --model qwen3-8b --gpu h100 \
-  -- "$bin" --engine sglang --model qwen3-8b --gpu h100 \
-  -- "$bin" --engine trtllm --model qwen3-8b --gpu h100 \
-  -- "$bin" --engine llama.cpp --model qwen3-8b --gpu h100 -c 32768 \
-  -- "$bin" --engine ollama --model qwen3-8b --gpu h100 \
-  -- "$bin" --model qwen3-8b --gpus 16 --format json \
-  -- "$bin" --list-models
+"$tmp/spawn" "$runs" /bin/true -- "$start_bin" ${static:+-- "$static"} \
+  -- "$start_bin" --engine vllm --model qwen3-8b --gpu h100 \
+  -- "$start_bin" --engine sglang --model qwen3-8b --gpu h100 \
+  -- "$start_bin" --engine trtllm --model qwen3-8b --gpu h100 \
+  -- "$start_bin" --engine llama.cpp --model qwen3-8b --gpu h100 -c 32768 \
+  -- "$start_bin" --engine ollama --model qwen3-8b --gpu h100 \
+  -- "$start_bin" --model qwen3-8b --gpus 16 --format json \
+  -- "$start_bin" --list-models
 
 echo "== sweeps to CSV: points per second beside a C printf loop printing as many rows of as"
 echo "   many numbers (bench/floor.c); goals: the ideal engine >= the floor, every engine >= half"

@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
+#include "kvprint.h"
 
 static char buf[FMT_BUF];
 
@@ -199,6 +201,66 @@ static void fixed_and_g_as_printf(void **state)
     assert_string_equal(small, "123.");
 }
 
+/* kvprint.h's functions against the C library's on each conversion, flag, width, precision
+ * and length they write themselves, on those they hand over, and on every buffer size. */
+#define AS_PRINTF(...)                                                                     \
+    do {                                                                                   \
+        for (size_t cap = 0; cap <= sizeof want; cap = cap < 40 ? cap + 1 : sizeof want + 1) { \
+            volatile size_t c = cap < sizeof want ? cap : sizeof want; /* not seen cut */   \
+            memset(want, 'x', sizeof want);                                                \
+            memset(got, 'x', sizeof got);                                                  \
+            int nw = snprintf(c ? want : NULL, c, __VA_ARGS__);                            \
+            int ng = kv_snprintf(c ? got : NULL, c, __VA_ARGS__);                          \
+            assert_int_equal(ng, nw);                                                      \
+            if (memcmp(got, want, sizeof want) != 0)                                       \
+                fail_msg("kv_snprintf(%zu, %s): '%s', printf '%s'", c, #__VA_ARGS__, got,  \
+                         want);                                                            \
+        }                                                                                  \
+        rewind(f);                                                                         \
+        int nf = kv_fprintf(f, __VA_ARGS__);                                               \
+        long at = ftell(f);                                                                \
+        rewind(f);                                                                         \
+        memset(got, 0, sizeof got);                                                        \
+        size_t r = fread(got, 1, (size_t)at, f);                                           \
+        snprintf(want, sizeof want, __VA_ARGS__);                                          \
+        assert_int_equal(nf, (int)strlen(want));                                           \
+        assert_int_equal((long)r, at);                                                     \
+        assert_string_equal(got, want);                                                    \
+    } while (0)
+
+static void print_as_printf(void **state)
+{
+    (void)state;
+    static char want[120], got[120];
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    const char *s = "kv cache", *e = "";
+    AS_PRINTF("plain text, no conversion");
+    AS_PRINTF("%s", s);
+    AS_PRINTF("[%s|%s]", s, e);
+    AS_PRINTF("%12s|%-12s|%3s|%-3s", s, s, s, s);
+    AS_PRINTF("%*s|%-*s|%*s", 14, s, 14, s, -14, s);
+    AS_PRINTF("%.3s|%.0s|%.20s|%.*s|%.*s|%-10.4s|%10.*s", s, s, s, 5, s, -1, s, s, 2, s);
+    AS_PRINTF("%d %i %d %d %5d %-5d|", 0, -1, INT_MAX, INT_MIN, 42, -42);
+    AS_PRINTF("%ld %lld %lld %lld", -7L, LLONG_MAX, LLONG_MIN, 0LL);
+    AS_PRINTF("%u %lu %llu %zu %zu %20zu", 4000000000u, 9UL, ULLONG_MAX, (size_t)0, SIZE_MAX,
+              (size_t)12345);
+    AS_PRINTF("%c%c%-3c|%3c|", 'a', '%', 'b', 'c');
+    AS_PRINTF("100%% of %s%%", s);
+    AS_PRINTF("%s %.2f %g %s", s, 1.005, 1e-7, s); /* the C library's */
+    AS_PRINTF("%05d|%+d|% d|%#x|%x|%lx|%hd|%zd|%.3d|%p", 42, 42, 42, 255, 255u, 255UL,
+              (short)7, (ptrdiff_t)-3, 7, (void *)0);
+    AS_PRINTF("%s", "a line longer than the buffers of this test: it is cut as printf cuts "
+                    "it, at every size, and written whole to a file");
+    /* a line longer than kv_fprintf's own buffer goes to vfprintf whole */
+    static char longline[3000];
+    memset(longline, 'y', sizeof longline - 1);
+    rewind(f);
+    assert_int_equal(kv_fprintf(f, "<%s>", longline), (int)sizeof longline + 1);
+    assert_int_equal(ftell(f), (long)sizeof longline + 1);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +268,7 @@ int main(void)
         cmocka_unit_test(fixed_nonfinite),     cmocka_unit_test(general_format),
         cmocka_unit_test(integers),            cmocka_unit_test(grouping_never_overflows),
         cmocka_unit_test(json_numbers),        cmocka_unit_test(fixed_and_g_as_printf),
+        cmocka_unit_test(print_as_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

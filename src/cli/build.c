@@ -5,6 +5,7 @@
 #include "build.h"
 
 #include "format.h"
+#include "kvprint.h"
 #include "suggest.h"
 
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 static int fail_with(char *err, size_t errcap)
 {
     char msg[KV_ERR_BUF];
-    snprintf(msg, sizeof msg, "%s", err);
+    kv_snprintf(msg, sizeof msg, "%s", err);
     return kv_fail(err, errcap, "%s", msg);
 }
 
@@ -35,7 +36,7 @@ static int gguf_load(const char *path, kv_model *m, kv_model_info *info, char *e
     m->spec.gguf = &m->gguf; /* engines size each layer as the file says */
     m->kind = SOURCE_CHECKPOINT;
     /* the name as typed, control bytes and all: the text replaces them, JSON escapes them */
-    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : path);
+    kv_snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : path);
     return 0;
 }
 
@@ -50,7 +51,7 @@ static int folder_load(const char *dir, const char *shown, kv_model *m, kv_model
         return fail_with(err, errcap);
     /* the geometry is the folder's config.json; the weights, when found, its checkpoint */
     m->kind = SOURCE_CONFIG;
-    snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : shown);
+    kv_snprintf(m->name, sizeof m->name, "%s", info->name[0] ? info->name : shown);
     return 0;
 }
 
@@ -62,7 +63,7 @@ static int hub_load(const char *flag, const char *id, kv_model *m, kv_model_info
     if (kv_hf_cache_find(id, dir, sizeof dir, looked, sizeof looked)) {
         int rc = folder_load(dir, "Hugging Face cache", m, info, err, errcap);
         if (rc == 0)
-            snprintf(m->name, sizeof m->name, "%s", id);
+            kv_snprintf(m->name, sizeof m->name, "%s", id);
         return rc;
     }
     kv_hint_model(id, near, sizeof near);
@@ -139,7 +140,7 @@ static int model_load(const char *flag, const char *config_path, const char *mod
         }
         if (rc != KV_OK)
             return fail_with(err, errcap);
-        snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : label);
+        kv_snprintf(m->name, sizeof m->name, "%s", info.name[0] ? info.name : label);
         m->kind = SOURCE_CONFIG;
     } else if (!preset) {
         if ((rc = hub_load(flag, model_name, m, &info, err, errcap)) != 0)
@@ -148,8 +149,8 @@ static int model_load(const char *flag, const char *config_path, const char *mod
         const kv_model_preset *p = preset;
         if (kv_model_preset_spec(p, &m->spec, &info, err, errcap) != KV_OK)
             return fail_with(err, errcap);
-        snprintf(m->name, sizeof m->name, "%s", p->id);
-        snprintf(m->source, sizeof m->source, "built-in preset");
+        kv_snprintf(m->name, sizeof m->name, "%s", p->id);
+        kv_snprintf(m->source, sizeof m->source, "built-in preset");
         m->kind = SOURCE_PRESET;
     }
     m->spec.model_name = m->name;
@@ -167,7 +168,7 @@ int kv_model_load(const char *config_path, const char *model_name, kv_model *m, 
 int kv_trace_load(kv_options *o, kv_trace *t, char *err, size_t errcap)
 {
     char label[KV_SHOWN + 16], shown[KV_SHOWN + 8];
-    snprintf(label, sizeof label, "--trace %s", kv_safe(shown, sizeof shown, o->trace_path, KV_SHOWN));
+    kv_snprintf(label, sizeof label, "--trace %s", kv_safe(shown, sizeof shown, o->trace_path, KV_SHOWN));
     char msg[1200];
     if (kv_trace_read_file(o->trace_path, label, t, msg, sizeof msg) != KV_OK)
         return kv_fail(err, errcap, "%s", msg);
@@ -298,7 +299,7 @@ static int apply_flags(const kv_options *o, kv_spec *out, char *err, size_t errc
                 kv_spec_defaults(&probe);
                 kv_spec_set_engine(&probe, (kv_engine)e);
                 if (loaded[i].slot(&probe) && len < sizeof with)
-                    len += (size_t)snprintf(with + len, sizeof with - len, "%s%s",
+                    len += (size_t)kv_snprintf(with + len, sizeof with - len, "%s%s",
                                             len ? ", " : "", kv_engine_name((kv_engine)e));
             }
             return kv_fail(err, errcap, "%s: kvcalc sizes %s with --engine %s",

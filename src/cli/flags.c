@@ -8,6 +8,7 @@
  * file's rows), the one asked for only.
  */
 #define KVCALC_ENGINES /* the engines' JSON flags (kv_json_flag) */
+#include "kvprint.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -187,7 +188,7 @@ static int section_of(const kv_param *p)
 static void engine_names(void)
 {
     size_t n = 0, at = 0;
-    at = (size_t)snprintf(t.engine_help, sizeof t.engine_help, "%s: ",
+    at = (size_t)kv_snprintf(t.engine_help, sizeof t.engine_help, "%s: ",
                           kv_core_param_get(KV_P_ENGINE)->help);
     for (int e = 0; e < KV_ENGINE_COUNT; e++) {
         t.engine_choices[n].name = kv_engine_name((kv_engine)e);
@@ -197,7 +198,7 @@ static void engine_names(void)
             t.engine_choices[n++].value = e;
         }
         if (at < sizeof t.engine_help)
-            at += (size_t)snprintf(t.engine_help + at, sizeof t.engine_help - at, "%s%s",
+            at += (size_t)kv_snprintf(t.engine_help + at, sizeof t.engine_help - at, "%s%s",
                                    e == 0                    ? ""
                                    : e + 1 == KV_ENGINE_COUNT ? " or "
                                                              : ", ",
@@ -416,7 +417,7 @@ size_t kv_flag_engines(const kv_flag *f, char *buf, size_t cap)
     if (cap)
         buf[0] = '\0';
     for (size_t k = 0; k < n && at < cap; k++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s--engine %s",
+        at += (size_t)kv_snprintf(buf + at, cap - at, "%s--engine %s",
                                k == 0 ? "" : k + 1 == n ? " or " : ", ",
                                kv_engine_name(of[k]->engine));
     return n;

@@ -5,6 +5,7 @@
  * line's rules (--engine must match, a what-if drops the KV figure).
  */
 #include "fromlog.h"
+#include "kvprint.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ int kv_fromlog_inputs(const kv_log *lg, const char *file, kv_log_args *in, char 
     kv_log_inputs_of(lg, &texts);
     for (size_t i = 0; i < texts.n; i++) {
         const kv_flag *f = kv_flag_of(texts.item[i].param);
-        snprintf(typed, sizeof typed, "--from-log %s: %s",
+        kv_snprintf(typed, sizeof typed, "--from-log %s: %s",
                  kv_safe(shown, sizeof shown, file, 120), f->name);
         kv_value v;
         int rc = kv_flag_value(f, typed, texts.item[i].text, &v, err, errcap);
@@ -51,7 +52,7 @@ static const char *preset_in_path(const char *path, char *buf, size_t cap)
         const char *org = hub + 8, *sep = strstr(org, "--");
         size_t n = strcspn(org, "/");
         if (sep && (size_t)(sep - org) < n && n < cap) {
-            snprintf(buf, cap, "%.*s/%.*s", (int)(sep - org), org, (int)(n - (size_t)(sep - org) - 2),
+            kv_snprintf(buf, cap, "%.*s/%.*s", (int)(sep - org), org, (int)(n - (size_t)(sep - org) - 2),
                      sep + 2);
             if (kv_model_preset_find(buf))
                 return buf;
@@ -65,7 +66,7 @@ static const char *preset_in_path(const char *path, char *buf, size_t cap)
         start--;
     if (start == 0 || len - start >= cap) /* no folder in it: the name itself was tried */
         return NULL;
-    snprintf(buf, cap, "%.*s", (int)(len - start), path + start);
+    kv_snprintf(buf, cap, "%.*s", (int)(len - start), path + start);
     return kv_model_preset_find(buf) ? buf : NULL;
 }
 
@@ -94,17 +95,17 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
         kv_log_model_spec(lg, &m->spec, &m->gguf, m->name, sizeof m->name, why, sizeof why);
     if (described == KV_OK) {
         m->spec.gguf = &m->gguf;
-        snprintf(m->source, sizeof m->source, "the log's model lines");
+        kv_snprintf(m->source, sizeof m->source, "the log's model lines");
         m->kind = SOURCE_CHECKPOINT;
         m->spec.model_name = m->name;
         m->spec.model_source = m->source;
         return 0;
     }
     if (described == KV_ERR_FORMAT) /* the engine's lines would describe it, not this log's */
-        snprintf(also, sizeof also, " (nor do its lines describe it: %s)", why);
+        kv_snprintf(also, sizeof also, " (nor do its lines describe it: %s)", why);
     char sshown[200], as[260] = "";
     if (served[0] && strcmp(served, name) != 0)
-        snprintf(as, sizeof as, " (served as '%s')", kv_safe(sshown, sizeof sshown, served, 120));
+        kv_snprintf(as, sizeof as, " (served as '%s')", kv_safe(sshown, sizeof sshown, served, 120));
     if (name[0])
         kv_fail(err, errcap,
                 "--from-log %s: the log names model '%s'%s, which kvcalc cannot resolve%s: give "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kvmath.h"
+#include "kvprint.h"
 
 int kv_frommetrics_prepare(const kv_options *o, kv_metrics *m, kv_log_args *in, char *err,
                            size_t errcap)
@@ -16,14 +17,14 @@ int kv_frommetrics_prepare(const kv_options *o, kv_metrics *m, kv_log_args *in, 
     char label[300], shown[220], msg[700];
     kv_metrics_init(m);
     for (size_t i = 0; i < o->n_metrics; i++) {
-        snprintf(label, sizeof label, "--from-metrics %s",
+        kv_snprintf(label, sizeof label, "--from-metrics %s",
                  kv_safe(shown, sizeof shown, o->from_metrics[i], 200));
         if (i > 0)
             kv_metrics_next(m);
         if (kv_metrics_read_file(o->from_metrics[i], label, m, msg, sizeof msg) != KV_OK)
             return kv_fail(err, errcap, "%s", msg);
     }
-    snprintf(label, sizeof label, "--from-metrics %s",
+    kv_snprintf(label, sizeof label, "--from-metrics %s",
              kv_safe(shown, sizeof shown, o->from_metrics[0], 200));
     if (kv_metrics_finish(m, msg, sizeof msg) != KV_OK)
         return kv_fail(err, errcap, "%s: %s", label, msg);
@@ -43,7 +44,7 @@ int kv_frommetrics_prepare(const kv_options *o, kv_metrics *m, kv_log_args *in, 
         if (!f)
             continue;
         char typed[400];
-        snprintf(typed, sizeof typed, "%s: %s", label, name);
+        kv_snprintf(typed, sizeof typed, "%s: %s", label, name);
         kv_value v;
         int rc = kv_flag_value(f, typed, inputs.item[i].text, &v, err, errcap);
         if (rc == KV_USAGE_ERROR)

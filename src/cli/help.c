@@ -2,6 +2,7 @@
  * help.c - the --help text, generated from the flag table: usage and examples first, then
  * each section's flags with their defaults, wrapped at 80 columns.
  */
+#include "kvprint.h"
 #include "options.h"
 
 #include "format.h"
@@ -25,12 +26,12 @@ static void wrap(FILE *out, size_t col, size_t indent, const char *text)
             if (cut == 0) /* one long word: up to the next space */
                 cut = strcspn(text, " ");
         }
-        fprintf(out, "%.*s\n", (int)cut, text);
+        kv_fprintf(out, "%.*s\n", (int)cut, text);
         text += cut;
         while (*text == ' ')
             text++;
         if (*text)
-            fprintf(out, "%*s", (int)indent, "");
+            kv_fprintf(out, "%*s", (int)indent, "");
         col = indent;
     }
 }
@@ -39,17 +40,17 @@ static void help_line(FILE *out, const kv_flag *f, const char *def)
 {
     char left[96], text[512];
     if (f->short_name)
-        snprintf(left, sizeof left, "-%s, --%s%s%s", f->short_name, f->name, f->meta ? " " : "",
+        kv_snprintf(left, sizeof left, "-%s, --%s%s%s", f->short_name, f->name, f->meta ? " " : "",
                  f->meta ? f->meta : "");
     else
-        snprintf(left, sizeof left, "--%s%s%s", f->name, f->meta ? " " : "",
+        kv_snprintf(left, sizeof left, "--%s%s%s", f->name, f->meta ? " " : "",
                  f->meta ? f->meta : "");
-    snprintf(text, sizeof text, "%s%s%s%s", f->help, def ? " [" : "", def ? def : "",
+    kv_snprintf(text, sizeof text, "%s%s%s%s", f->help, def ? " [" : "", def ? def : "",
              def ? "]" : "");
     if (strlen(left) + 2 >= HELP_LEFT) { /* too long: the description on its own line */
-        fprintf(out, "  %s\n%*s", left, HELP_LEFT, "");
+        kv_fprintf(out, "  %s\n%*s", left, HELP_LEFT, "");
     } else {
-        fprintf(out, "  %-*s", HELP_LEFT - 2, left);
+        kv_fprintf(out, "  %-*s", HELP_LEFT - 2, left);
     }
     wrap(out, HELP_LEFT, HELP_LEFT, text);
 }
@@ -95,7 +96,7 @@ static const char *section_title(int sec, char *buf, size_t cap)
         if (fixed[i].id == sec)
             return fixed[i].title;
     kv_engine e = (kv_engine)(sec - SECTION_ENGINE_FIRST);
-    snprintf(buf, cap, "%s (with --engine %s%s%s):", kv_engine_title(e), kv_engine_name(e),
+    kv_snprintf(buf, cap, "%s (with --engine %s%s%s):", kv_engine_title(e), kv_engine_name(e),
              kv_engine_doc(e) ? "; " : "", kv_engine_doc(e) ? kv_engine_doc(e) : "");
     return buf;
 }
@@ -116,7 +117,7 @@ static void help_section(FILE *out, int sec)
     kv_spec_defaults(&defaults);
     if (sec >= SECTION_ENGINE_FIRST && sec < SECTION_PLAN)
         kv_spec_set_engine(&defaults, (kv_engine)(sec - SECTION_ENGINE_FIRST));
-    fprintf(out, "\n%s\n", section_title(sec, title, sizeof title));
+    kv_fprintf(out, "\n%s\n", section_title(sec, title, sizeof title));
     for (size_t i = 0; i < kv_flag_count(); i++) {
         const kv_flag *f = kv_flag_at(i);
         if ((int)f->section != sec)
@@ -136,15 +137,15 @@ static void help_section(FILE *out, int sec)
 static void help_values(FILE *out)
 {
     char text[1024], bytes[64];
-    size_t n = (size_t)snprintf(text, sizeof text, "DTYPE is one of:");
+    size_t n = (size_t)kv_snprintf(text, sizeof text, "DTYPE is one of:");
     for (int i = 0; i < KV_DTYPE_COUNT && n < sizeof text; i++) {
         const kv_dtype_info *d = kv_dtype_get((kv_dtype)i);
-        n += (size_t)snprintf(text + n, sizeof text - n, " %s (%s B)%s", d->name,
+        n += (size_t)kv_snprintf(text + n, sizeof text - n, " %s (%s B)%s", d->name,
                               fmt_g(bytes, sizeof bytes, d->bytes),
                               i + 1 < KV_DTYPE_COUNT ? "," : "; or another spelling:");
     }
     for (size_t i = 0; kv_dtype_spelling(i) && n < sizeof text; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, " %s", kv_dtype_spelling(i));
+        n += (size_t)kv_snprintf(text + n, sizeof text - n, " %s", kv_dtype_spelling(i));
     fputc('\n', out);
     wrap(out, 0, 2, text);
     wrap(out, 0, 2, "N of tokens takes vLLM's forms too: 32k = 32,000, 32K = 32,768, 25.6k, 1m, "
@@ -179,7 +180,7 @@ void kv_help(FILE *out, int section)
         last = kv_help_section_name(i) ? i : last;
     for (int i = 0; i < SECTION_COUNT; i++)
         if (kv_help_section_name(i))
-            snprintf(names + strlen(names), sizeof names - strlen(names), " %s%s",
+            kv_snprintf(names + strlen(names), sizeof names - strlen(names), " %s%s",
                      kv_help_section_name(i), i < last ? "," : ".");
     fputc('\n', out);
     wrap(out, 0, 2, names);

@@ -10,6 +10,7 @@
 #include "format.h"
 #include "fromlog.h"
 #include "frommetrics.h"
+#include "kvprint.h"
 #include "options.h"
 #include "modellist.h"
 #include "pipeline.h"
@@ -32,7 +33,7 @@ static void (*const renderers[FORMAT_COUNT])(FILE *, const kv_report *) = {
 
 static int usage_error(const char *msg)
 {
-    fprintf(stderr, "%s\n%s\n", msg, KV_HINT);
+    kv_fprintf(stderr, "%s\n%s\n", msg, KV_HINT);
     return KV_USAGE_ERROR;
 }
 
@@ -53,7 +54,7 @@ static int requirements_met(const kv_options *o, const kv_report *rep)
     for (size_t i = 0; i < o->n_require; i++) {
         if (kv_requirement_met(&o->require[i], rep, got, sizeof got))
             continue;
-        fprintf(stderr, "kvcalc: requirement failed: %s (got %s)\n",
+        kv_fprintf(stderr, "kvcalc: requirement failed: %s (got %s)\n",
                 text_safe(text, sizeof text, o->require[i].text), got);
         ok = 0;
     }
@@ -65,14 +66,14 @@ static int write_plot(const char *path, const kv_report *rep)
     char shown[600];
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "kvcalc: %s: cannot write: %s\n", text_safe(shown, sizeof shown, path),
+        kv_fprintf(stderr, "kvcalc: %s: cannot write: %s\n", text_safe(shown, sizeof shown, path),
                 strerror(errno));
         return -1;
     }
     report_svg(f, rep);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
-        fprintf(stderr, "kvcalc: %s: error writing the plot\n", text_safe(shown, sizeof shown, path));
+        kv_fprintf(stderr, "kvcalc: %s: error writing the plot\n", text_safe(shown, sizeof shown, path));
         return -1;
     }
     return 0;
@@ -276,7 +277,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < run.o.n_lora; i++) {
             if (kv_gguf_adapter_load_file(run.o.lora[i], &adapter, err, sizeof err) != KV_OK) {
                 static char msg[KV_ERR_BUF];
-                snprintf(msg, sizeof msg, "%s", err);
+                kv_snprintf(msg, sizeof msg, "%s", err);
                 kv_fail(err, sizeof err, "--lora: %s", msg);
                 return usage_error(err);
             }

@@ -1,6 +1,7 @@
 /*
  * modellist.c - the list of built-in models (see modellist.h).
  */
+#include "kvprint.h"
 #include "modellist.h"
 
 #include "kvcalc.h"
@@ -22,7 +23,7 @@ int kv_model_list_write(FILE *out, kv_list_format f, char *err, size_t errcap)
             s.params_b = 0;
         }
         if (st != KV_OK || kv_compute(&s, &r) != KV_OK) {
-            snprintf(err, errcap, "built-in model %s does not load: %s", m->id, why);
+            kv_snprintf(err, errcap, "built-in model %s does not load: %s", m->id, why);
             return -1;
         }
         report_model_row(out, f, i, m->alias, &s, &r);

@@ -4,6 +4,7 @@
  * is read here.
  */
 #define KVCALC_ENGINES /* the engines' JSON flags (kv_json_flag) */
+#include "kvprint.h"
 #include "options.h"
 
 #include "format.h"
@@ -48,7 +49,7 @@ static void every_key(char *buf, size_t cap)
                                                  : kv_log_field_at(i - kv_field_count());
         if (kv_field_find(k->name) != k)
             continue;
-        int w = snprintf(buf + n, cap - n, "%s%s", n ? " " : "", k->name);
+        int w = kv_snprintf(buf + n, cap - n, "%s%s", n ? " " : "", k->name);
         if (w < 0)
             break;
         n += (size_t)w;
@@ -102,13 +103,13 @@ static int take_json(const kv_flag *f, const char *typed, const char *val, kv_op
             char keys[400];
             size_t at = 0;
             for (const kv_json_key *x = j->keys; x->key && at < sizeof keys; x++)
-                at += (size_t)snprintf(keys + at, sizeof keys - at, "%s%s", at ? ", " : "", x->key);
+                at += (size_t)kv_snprintf(keys + at, sizeof keys - at, "%s%s", at ? ", " : "", x->key);
             return kv_fail(err, cap, "%s: kvcalc does not read the key '%s' (it reads %s; "
                                      "the n-gram window and sampling keys are taken and move "
                                      "no memory)",
                            typed, kv_safe(shown, sizeof shown, keyname, 60), keys);
         }
-        snprintf(sub, sizeof sub, "--%s.%s", j->name, jk->key);
+        kv_snprintf(sub, sizeof sub, "--%s.%s", j->name, jk->key);
         const kv_flag *to = kv_flag_find_for(jk->flag, strlen(jk->flag), j->engine);
         if (!to)
             return kv_fail(err, cap, "%s: no flag %s", typed, jk->flag);
@@ -233,7 +234,7 @@ static int take_workload(const kv_flag *f, const char *typed, const char *val, c
         break;
     }
     o->workload_given |= 1u << which;
-    snprintf(o->workload_typed_buf[which], sizeof o->workload_typed_buf[which], "%s", typed);
+    kv_snprintf(o->workload_typed_buf[which], sizeof o->workload_typed_buf[which], "%s", typed);
     o->workload_typed[which] = o->workload_typed_buf[which];
     return 0;
 }
@@ -260,7 +261,7 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
     case DO_SPEC:
         o->set[i] = rc == 0; /* "auto" takes back an earlier value */
         o->values[i] = v;
-        snprintf(o->typed_buf[i], sizeof o->typed_buf[i], "%s", typed);
+        kv_snprintf(o->typed_buf[i], sizeof o->typed_buf[i], "%s", typed);
         o->typed[i] = o->typed_buf[i];
         return 0;
     case DO_MODEL_FILE:
@@ -286,7 +287,7 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             size_t n = 0;
             names[0] = '\0';
             for (size_t g = 0; g < kv_gpu_count() && n < sizeof names; g++)
-                n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", g ? ", " : "",
+                n += (size_t)kv_snprintf(names + n, sizeof names - n, "%s%s", g ? ", " : "",
                                       kv_gpu_at(g)->name);
             char hint[160];
             return kv_fail(err, cap, "--gpu: unknown GPU '%s'%s (expected one of: %s)",
@@ -352,7 +353,7 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return kv_fail(err, cap, "%s: expected a built-in model (--list-models), org/name in "
                                      "the Hugging Face cache, a folder or a file, got ''", typed);
         o->draft_name = val;
-        snprintf(o->draft_typed_buf, sizeof o->draft_typed_buf, "%s", typed);
+        kv_snprintf(o->draft_typed_buf, sizeof o->draft_typed_buf, "%s", typed);
         o->draft_typed = o->draft_typed_buf;
         return 0;
     case DO_FROM_LOG:
@@ -406,7 +407,7 @@ static const char *key_missing(const kv_options *o, const kv_field *k)
     if (k->from == KV_FROM_WORKLOAD && !kv_options_workload(o) && o->n_metrics == 0)
         return "--prompt-tokens and --output-tokens (or --trace)";
     if (k->from == KV_FROM_ENGINE && !o->from_log && kv_options_engine(o) != k->engine) {
-        snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
+        kv_snprintf(need, sizeof need, "--engine %s", kv_engine_name(k->engine));
         return need;
     }
     return NULL;
@@ -580,16 +581,16 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
         if (!f) {
             char flag[SHOWN + 8];
             size_t dashes = is_short ? 1 : 2;
-            snprintf(flag, sizeof flag, "%.*s", (int)(len < SHOWN ? len + dashes : SHOWN), a);
+            kv_snprintf(flag, sizeof flag, "%.*s", (int)(len < SHOWN ? len + dashes : SHOWN), a);
             char hint[160], bare[SHOWN + 8];
-            snprintf(bare, sizeof bare, "%.*s", (int)(len < SHOWN ? len : SHOWN), name);
+            kv_snprintf(bare, sizeof bare, "%.*s", (int)(len < SHOWN ? len : SHOWN), name);
             return kv_fail(err, errcap, "unknown option '%s'%s",
                            kv_safe(shown, sizeof shown, flag, SHOWN),
                            kv_hint_flag(bare, is_short, hint, sizeof hint));
         }
         /* the spelling typed, for messages: the name, an alias or the short name */
         char typed[KV_TYPED_MAX];
-        snprintf(typed, sizeof typed, "%s%s", is_short ? "-" : "--",
+        kv_snprintf(typed, sizeof typed, "%s%s", is_short ? "-" : "--",
                  is_short ? f->short_name : spelling(f, name, len));
         const char *val = NULL;
         if (f->arg != ARG_NONE) {
@@ -615,7 +616,7 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
                     if (!sn)
                         continue;
                     kv_suggest_try(&sg, sn, strlen(sn));
-                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                    kv_snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                              names[0] ? " " : "", sn);
                 }
                 return kv_fail(err, errcap, "%s: unknown section '%s'%s (expected one of: %s)",
@@ -642,7 +643,7 @@ const char *kv_flag_shown(const kv_options *o, const kv_flag *f, char *buf, size
     size_t i = kv_flag_index(f);
     if (o && o->set[i] && o->typed[i])
         return o->typed[i];
-    snprintf(buf, cap, "--%s", f->name);
+    kv_snprintf(buf, cap, "--%s", f->name);
     return buf;
 }
 

@@ -1,6 +1,7 @@
 /*
  * pipeline.c - compute what was asked for, once, into its own struct.
  */
+#include "kvprint.h"
 #include "pipeline.h"
 
 #include <math.h>
@@ -33,7 +34,7 @@ static int layout_typed(const kv_options *o)
 static void show_progress(void *ctx, int run, int runs, int64_t steps)
 {
     (void)ctx;
-    fprintf(stderr, "\rkvcalc: workload: run %d of at most %d, %lld request-steps", run, runs,
+    kv_fprintf(stderr, "\rkvcalc: workload: run %d of at most %d, %lld request-steps", run, runs,
             (long long)steps);
     fflush(stderr);
 }

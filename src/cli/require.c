@@ -1,6 +1,7 @@
 /*
  * require.c - --require KEY OP NUMBER: a numeric output field, a comparison, a number.
  */
+#include "kvprint.h"
 #include "options.h"
 
 #include "suggest.h"
@@ -26,7 +27,7 @@ static void numeric_keys(char *buf, size_t cap)
                                                  : kv_log_field_at(i - kv_field_count());
         if (!kv_field_is_numeric(k) || kv_field_find(k->name) != k)
             continue; /* a string, or a --from-log key the run's list already names */
-        int w = snprintf(buf + n, cap - n, "%s%s", n ? " " : "", k->name);
+        int w = kv_snprintf(buf + n, cap - n, "%s%s", n ? " " : "", k->name);
         if (w < 0)
             break;
         n += (size_t)w;

@@ -1,6 +1,7 @@
 /*
  * suggest.c - see suggest.h.
  */
+#include "kvprint.h"
 #include "suggest.h"
 
 #include "keys.h"
@@ -104,9 +105,9 @@ const char *kv_suggest_hint(const kv_suggestion *s, const char *prefix, char *bu
 {
     const char *best = kv_suggest_best(s);
     if (!best)
-        snprintf(buf, cap, "%s", "");
+        kv_snprintf(buf, cap, "%s", "");
     else
-        snprintf(buf, cap, "; did you mean '%s%s'?", prefix, best);
+        kv_snprintf(buf, cap, "; did you mean '%s%s'?", prefix, best);
     return buf;
 }
 

@@ -12,6 +12,7 @@
  * flags (a test checks every axis). The grid is walked like an odometer, the last axis
  * fastest; each row is written once, and a failed write stops the sweep at once (exit 3).
  */
+#include "kvprint.h"
 #include "sweep.h"
 
 #include "build.h"
@@ -72,7 +73,7 @@ typedef struct {
 static int grid_fail(grid *g, const char *fmt, const char *a, const char *b)
 {
     char sa[300], sb[300];
-    snprintf(g->err, sizeof g->err, fmt, kv_safe(sa, sizeof sa, a, 200),
+    kv_snprintf(g->err, sizeof g->err, fmt, kv_safe(sa, sizeof sa, a, 200),
              kv_safe(sb, sizeof sb, b, 200));
     return -1;
 }
@@ -148,7 +149,7 @@ static int list_value(grid *g, axis *ax, const char *item)
         return kv_model_load(NULL, item, m, g->err, sizeof g->err) == 0 ? 0 : -1;
     } else {
         char typed[KV_TYPED_MAX];
-        snprintf(typed, sizeof typed, "--%s", ax->flag->name);
+        kv_snprintf(typed, sizeof typed, "--%s", ax->flag->name);
         int rc = kv_flag_value(ax->flag, typed, item, &ax->values[i], g->err, sizeof g->err);
         if (rc == KV_USAGE_ERROR)
             return -1;
@@ -172,7 +173,7 @@ static int range_item(grid *g, axis *ax, const char *item)
     if (kv_range_split(item, a, sizeof a, b, sizeof b, &op, step, sizeof step, msg, sizeof msg))
         return grid_fail(g, "kvcalc: --sweep: %s%s", msg, "");
     char typed[KV_TYPED_MAX];
-    snprintf(typed, sizeof typed, "--%s", ax->flag->name);
+    kv_snprintf(typed, sizeof typed, "--%s", ax->flag->name);
     if (kv_flag_value(ax->flag, typed, a, &va, g->err, sizeof g->err) != 0 ||
         kv_flag_value(ax->flag, typed, b, &vb, g->err, sizeof g->err) != 0)
         return -1;
@@ -203,7 +204,7 @@ static int axis_key(grid *g, axis *ax, const char *text, size_t len)
             *p = '-';
     if (strcmp(key, "gpu") == 0 || strcmp(key, "model") == 0) {
         ax->kind = key[0] == 'g' ? AXIS_GPU : AXIS_MODEL;
-        snprintf(ax->key, sizeof ax->key, "%s", key);
+        kv_snprintf(ax->key, sizeof ax->key, "%s", key);
         return 0;
     }
     ax->kind = AXIS_FLAG;
@@ -213,7 +214,7 @@ static int axis_key(grid *g, axis *ax, const char *text, size_t len)
         return grid_fail(g, "kvcalc: --sweep: unknown key '%s'%s (expected gpu, model or an input "
                             "such as context, tp, dtype, gpu-mem-gib, block-size)",
                          key, kv_hint_input(key, hint, sizeof hint));
-    snprintf(ax->key, sizeof ax->key, "%s", ax->flag->param->key);
+    kv_snprintf(ax->key, sizeof ax->key, "%s", ax->flag->param->key);
     return 0;
 }
 
@@ -403,7 +404,7 @@ static void cell(line *l, kv_format fmt, int first, const char *key, const char 
             char esc[8] = {*v, 0};
             unsigned char c = (unsigned char)*v;
             if (c == '"' || c == '\\')
-                snprintf(esc, sizeof esc, "\\%c", c);
+                kv_snprintf(esc, sizeof esc, "\\%c", c);
             else if (c < 0x20 || c == 0x7f)
                 snprintf(esc, sizeof esc, "\\u%04x", c);
             put(l, esc);
@@ -642,7 +643,7 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
         if (n == 0)
             rc = grid_fail(&g, "kvcalc: --sweep: no values for '%s'%s", g.axes[k].key, "");
         else if (points > MAX_POINTS) {
-            snprintf(g.err, sizeof g.err,
+            kv_snprintf(g.err, sizeof g.err,
                      "kvcalc: --sweep: the grid has more than 100,000,000 points; sweep "
                      "fewer values (a million points take about half a second)");
             rc = -1;
@@ -653,7 +654,7 @@ int kv_sweep_run(const kv_options *base, const kv_model *model, FILE *out)
     if (rc == 0)
         rc = check_axes(&g, base, model, engines);
     if (rc != 0) {
-        fprintf(stderr, "%s\n%s\n", g.err, KV_HINT);
+        kv_fprintf(stderr, "%s\n%s\n", g.err, KV_HINT);
         free_grid(&g);
         return KV_USAGE_ERROR;
     }

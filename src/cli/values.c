@@ -5,6 +5,7 @@
  * Every error is one line that names the flag as the user typed it, what it accepts and
  * what it got.
  */
+#include "kvprint.h"
 #include "options.h"
 
 #include "format.h"
@@ -22,10 +23,10 @@
 int kv_fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
-    int n = snprintf(err, cap, "kvcalc: ");
+    int n = kv_snprintf(err, cap, "kvcalc: ");
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < cap)
-        vsnprintf(err + n, cap - (size_t)n, fmt, ap);
+        kv_vsnprintf(err + n, cap - (size_t)n, fmt, ap);
     va_end(ap);
     return KV_USAGE_ERROR;
 }
@@ -50,7 +51,7 @@ static void join_names(char *buf, size_t cap, const char *sep, size_t count, nam
         const char *s = name(ctx, i);
         if (!s)
             continue;
-        int w = snprintf(buf + n, cap - n, "%s%s", n ? sep : "", s);
+        int w = kv_snprintf(buf + n, cap - n, "%s%s", n ? sep : "", s);
         if (w < 0)
             break;
         n += (size_t)w;
@@ -85,29 +86,29 @@ void kv_flag_accepts(const kv_flag *f, char *buf, size_t cap)
                  upper);
         break;
     case ARG_DTYPE: {
-        size_t n = (size_t)snprintf(names, sizeof names, "one of:");
+        size_t n = (size_t)kv_snprintf(names, sizeof names, "one of:");
         for (size_t i = 0; i < KV_DTYPE_COUNT && n < sizeof names; i++)
-            n += (size_t)snprintf(names + n, sizeof names - n, " %s", kv_dtype_get((kv_dtype)i)->name);
+            n += (size_t)kv_snprintf(names + n, sizeof names - n, " %s", kv_dtype_get((kv_dtype)i)->name);
         if (n < sizeof names)
-            n += (size_t)snprintf(names + n, sizeof names - n, " auto");
+            n += (size_t)kv_snprintf(names + n, sizeof names - n, " auto");
         for (size_t i = 0; kv_dtype_spelling(i) && n < sizeof names; i++)
-            n += (size_t)snprintf(names + n, sizeof names - n, " %s", kv_dtype_spelling(i));
-        snprintf(buf, cap, "%s", names);
+            n += (size_t)kv_snprintf(names + n, sizeof names - n, " %s", kv_dtype_spelling(i));
+        kv_snprintf(buf, cap, "%s", names);
         break;
     }
     case ARG_CHOICE:
     case ARG_ENGINE:
         join_names(names, sizeof names, " ", choice_count(f->choices), choice_name, f->choices);
-        snprintf(buf, cap, "one of: %s", names);
+        kv_snprintf(buf, cap, "one of: %s", names);
         break;
     case ARG_NONE:
-        snprintf(buf, cap, "no value");
+        kv_snprintf(buf, cap, "no value");
         break;
     case ARG_VERSION:
-        snprintf(buf, cap, "%s", f->param && f->param->accepts ? f->param->accepts : "a version");
+        kv_snprintf(buf, cap, "%s", f->param && f->param->accepts ? f->param->accepts : "a version");
         break;
     case ARG_TEXT:
-        snprintf(buf, cap, "%s", f->meta);
+        kv_snprintf(buf, cap, "%s", f->meta);
         break;
     }
 }

@@ -20,6 +20,7 @@
  * and then the chosen engine.
  */
 #include "internal.h"
+#include "kvprint.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -366,7 +367,7 @@ kv_status kv_refuse(kv_error *why, kv_status st, const struct kv_param *blamed,
     why->code = st;
     why->blamed = blamed;
     va_start(ap, fmt);
-    vsnprintf(why->msg, sizeof why->msg, fmt, ap);
+    kv_vsnprintf(why->msg, sizeof why->msg, fmt, ap);
     va_end(ap);
     return st;
 }

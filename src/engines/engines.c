@@ -3,6 +3,7 @@
  * engines' names (spelled there, and only there).
  */
 #include "engine.h"
+#include "kvprint.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -129,5 +130,5 @@ void kv_choice_mask_format(const kv_choice *list, int whole, int mask, char *buf
     for (const kv_choice *c = list; c->name && at < cap; c++)
         if (whole && mask == whole ? c->value == whole
                                    : c->value != whole && (mask & c->value) == c->value)
-            at += (size_t)snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
+            at += (size_t)kv_snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
 }

@@ -3,6 +3,7 @@
  * and llama.cpp lines state, and two helpers of the tables' hooks.
  */
 #include "engine.h"
+#include "kvprint.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, co
         in->n++;
     in->item[i].param = p;
     in->item[i].kind = kind;
-    snprintf(in->item[i].text, sizeof in->item[i].text, "%s", text);
+    kv_snprintf(in->item[i].text, sizeof in->item[i].text, "%s", text);
 }
 
 static double logged(const kv_log_values *v, int f)
@@ -59,6 +60,6 @@ void kv_log_summary_common(const kv_log_values *v, int tokens, int weights, int 
     out->kv_tokens = logged(v, tokens);
     out->weights = logged(v, weights);
     out->gpu_total = logged(v, gpu_total);
-    snprintf(out->version, sizeof out->version, "%s", v->version);
-    snprintf(out->era, sizeof out->era, "%s", v->era);
+    kv_snprintf(out->version, sizeof out->version, "%s", v->version);
+    kv_snprintf(out->era, sizeof out->era, "%s", v->era);
 }

@@ -14,6 +14,7 @@
  * divisions left to right, a KV row a float64 product truncated; where a uint64 would wrap,
  * kvcalc refuses rather than print what Go would. Pure: no I/O, no globals.
  */
+#include "kvprint.h"
 #include "ollama.h"
 
 #include "llamacpp.h"
@@ -167,7 +168,7 @@ int kv_ollama_version_parse(const char *text, int *version)
 void kv_ollama_version_format(int version, char *buf, size_t cap)
 {
     if (version < 0 || cap < 16) { /* no release: printf's spelling of it */
-        snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
+        kv_snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
         return;
     }
     /* the same text by hand (at most "0.21474836.47"): every point of a sweep names its
@@ -206,7 +207,7 @@ void kv_ollama_human_bytes(double b, char *buf, size_t cap)
             continue;
         double v = b / units[i].scale;
         if (v >= 10 || v == kvm_trunc(v))
-            snprintf(buf, cap, "%d %s", (int)v, units[i].unit);
+            kv_snprintf(buf, cap, "%d %s", (int)v, units[i].unit);
         else
             snprintf(buf, cap, "%.1f %s", v, units[i].unit);
         return;

@@ -3,6 +3,7 @@
  * and environment), its output fields, how its server logs read and compare, and the
  * descriptor that holds them all. The rules themselves are in ollama.c.
  */
+#include "kvprint.h"
 #include "ollama.h"
 
 #include <math.h>
@@ -453,7 +454,7 @@ static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *
                                                  : NAN;
     int ver;
     if (!(v->version[0] && kv_ollama_version_parse(v->version, &ver) == 0) && release_of(v))
-        snprintf(out->version, sizeof out->version, "%s (assumed)", release_of(v));
+        kv_snprintf(out->version, sizeof out->version, "%s (assumed)", release_of(v));
     out->unit_round = 0.05 * KV_MIB;
     out->rounding = kv_ollama_rounding;
     out->from_settings = 1;
@@ -481,7 +482,7 @@ static const struct {
 
 static kv_status missing(char *err, size_t cap, const char *what)
 {
-    snprintf(err, cap, "no %s line", what);
+    kv_snprintf(err, cap, "no %s line", what);
     return KV_ERR_FORMAT;
 }
 
@@ -539,14 +540,14 @@ static kv_status model_of_log(const kv_log_values *v, kv_spec *s, kv_gguf_info *
     int64_t kv_heads = p[KV_OLLAMA_LOG_HEADS_KV] ? (int64_t)x[KV_OLLAMA_LOG_HEADS_KV] : heads;
     if (blocks < 1 || blocks > KV_GGUF_MAX_LAYERS || embd < 1 || heads < 1 || kv_heads < 1 ||
         vocab < 1 || embd > 1000000 || heads > 100000 || kv_heads > heads || vocab > 10000000) {
-        snprintf(err, errcap, "its block_count, embedding_length, head counts or vocabulary are "
+        kv_snprintf(err, errcap, "its block_count, embedding_length, head counts or vocabulary are "
                               "out of range");
         return KV_ERR_FORMAT;
     }
     int64_t k = p[KV_OLLAMA_LOG_KEY_LENGTH] ? (int64_t)x[KV_OLLAMA_LOG_KEY_LENGTH] : embd / heads;
     int64_t vl = p[KV_OLLAMA_LOG_VALUE_LENGTH] ? (int64_t)x[KV_OLLAMA_LOG_VALUE_LENGTH] : embd / heads;
     if (k < 1 || vl < 1 || k > 100000 || vl > 100000) {
-        snprintf(err, errcap, "its key or value length is out of range");
+        kv_snprintf(err, errcap, "its key or value length is out of range");
         return KV_ERR_FORMAT;
     }
     int ft = (int)x[KV_OLLAMA_LOG_FILE_TYPE];
@@ -554,7 +555,7 @@ static kv_status model_of_log(const kv_log_values *v, kv_spec *s, kv_gguf_info *
     while (t < sizeof file_types / sizeof file_types[0] && file_types[t].ftype != ft)
         t++;
     if (t == sizeof file_types / sizeof file_types[0]) {
-        snprintf(err, errcap, "its general.file_type %d is one whose embedding and output "
+        kv_snprintf(err, errcap, "its general.file_type %d is one whose embedding and output "
                               "types kvcalc does not know", ft);
         return KV_ERR_FORMAT;
     }
@@ -570,13 +571,13 @@ static kv_status model_of_log(const kv_log_values *v, kv_spec *s, kv_gguf_info *
     int tied = tied_of(v, blocks, file, embd_bytes, out + norm);
     double rest = file - out - norm - (tied == 1 ? 0 : embd_bytes);
     if (!(rest > 0)) {
-        snprintf(err, errcap, "its file size is less than its embeddings and output");
+        kv_snprintf(err, errcap, "its file size is less than its embeddings and output");
         return KV_ERR_FORMAT;
     }
 
     memset(g, 0, sizeof *g); /* version 0: described by a log */
     int arch = p[KV_OLLAMA_LOG_ARCH] ? (int)x[KV_OLLAMA_LOG_ARCH] : -1;
-    snprintf(g->architecture, sizeof g->architecture, "%s",
+    kv_snprintf(g->architecture, sizeof g->architecture, "%s",
              arch >= 0 && (size_t)arch < sizeof archs / sizeof archs[0] ? archs[arch] : "");
     g->block_count = g->layer_count = g->kv_layers = blocks;
     g->context_length = p[KV_OLLAMA_LOG_CONTEXT_LENGTH] ? (int64_t)x[KV_OLLAMA_LOG_CONTEXT_LENGTH] : 0;
@@ -623,7 +624,7 @@ static kv_status model_of_log(const kv_log_values *v, kv_spec *s, kv_gguf_info *
     s->max_context = g->context_length;
     const char *base = strrchr(v->model, '/');
     base = base ? base + 1 : v->model;
-    snprintf(name, cap, "%s %s, %lld blocks, as the log describes it%s%s%s", g->architecture,
+    kv_snprintf(name, cap, "%s %s, %lld blocks, as the log describes it%s%s%s", g->architecture,
              file_types[t].name, (long long)blocks, base[0] ? " (" : "", base, base[0] ? ")" : "");
     return KV_OK;
 }

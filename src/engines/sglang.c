@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kvmath.h"
+#include "kvprint.h"
 
 /* A version as one ordered number: ((major x 100 + minor) x 100 + patch) x 100 + suffix,
  * where the suffix is N for rcN (N < 40), 40 for the release and 41 + N for .postN, so that
@@ -90,11 +91,11 @@ void kv_sglang_version_format(int v, char *buf, size_t cap)
 {
     int suffix = v % 100, patch = v / 100 % 100, minor = v / 10000 % 100, major = v / 1000000;
     if (suffix < SUFFIX_FINAL)
-        snprintf(buf, cap, "%d.%d.%drc%d", major, minor, patch, suffix);
+        kv_snprintf(buf, cap, "%d.%d.%drc%d", major, minor, patch, suffix);
     else if (suffix == SUFFIX_FINAL)
-        snprintf(buf, cap, "%d.%d.%d", major, minor, patch);
+        kv_snprintf(buf, cap, "%d.%d.%d", major, minor, patch);
     else
-        snprintf(buf, cap, "%d.%d.%d.post%d", major, minor, patch, suffix - SUFFIX_FINAL - 1);
+        kv_snprintf(buf, cap, "%d.%d.%d.post%d", major, minor, patch, suffix - SUFFIX_FINAL - 1);
 }
 
 /* ---- the default mem_fraction_static, by era ------------------------------------------ */
@@ -1314,7 +1315,7 @@ static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *
     else if (p[KV_LOG_K_BYTES] && p[KV_LOG_V_BYTES])
         out->kv_total = x[KV_LOG_K_BYTES] + x[KV_LOG_V_BYTES];
     if (!v->era[0] && p[KV_LOG_K_BYTES])
-        snprintf(out->era, sizeof out->era, "K size: 0.4.1.post6-0.4.3.post2");
+        kv_snprintf(out->era, sizeof out->era, "K size: 0.4.1.post6-0.4.3.post2");
     out->unit_round = 0.005 * KV_GIB;
     if (a && a->available_kv_bytes > 0)
         out->rel_round = 0.005 * KV_GIB * (2 - a->sglang.mem_fraction_static) /
@@ -1327,7 +1328,7 @@ static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *
                        (p[KV_LOG_SSM_STATE] ? x[KV_LOG_SSM_STATE] : 0);
         double f = 1 - (x[KV_LOG_AVAIL_AFTER] - out->kv_total - state) / x[KV_LOG_AVAIL_BEFORE];
         if (f > 0 && f <= 1)
-            snprintf(out->hint, sizeof out->hint,
+            kv_snprintf(out->hint, sizeof out->hint,
                      "no mem_fraction_static logged; its readings imply %.3f "
                      "(--mem-fraction-static or --gpu)", f);
     }

@@ -10,6 +10,7 @@
  * "GPU KV cache size" line by the formula of the version's era. Everything is per GPU.
  * Pure: no I/O, no globals.
  */
+#include "kvprint.h"
 #include "vllm.h"
 
 #include <math.h>
@@ -558,9 +559,9 @@ int kv_vllm_version_parse(const char *t, int *version)
 void kv_vllm_version_format(int version, char *buf, size_t cap)
 {
     if (version % 100)
-        snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
+        kv_snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
     else
-        snprintf(buf, cap, "0.%d", version / 100);
+        kv_snprintf(buf, cap, "0.%d", version / 100);
 }
 
 
@@ -1595,7 +1596,7 @@ static void block_sizes_text(int version, char *buf, size_t n)
         count++;
     buf[0] = '\0';
     for (size_t i = 0; i < count && used < n; i++) {
-        int w = snprintf(buf + used, n - used, "%s%lld",
+        int w = kv_snprintf(buf + used, n - used, "%s%lld",
                          i == 0 ? "" : i + 1 == count ? " or " : ", ", (long long)sizes[i]);
         if (w < 0)
             break;

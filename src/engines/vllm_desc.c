@@ -3,6 +3,7 @@
  * output fields, how its startup logs read and compare, and the descriptor that holds them
  * all. The rules themselves are in vllm.c.
  */
+#include "kvprint.h"
 #include "vllm.h"
 
 #include <math.h>
@@ -467,9 +468,9 @@ static int vllm_minor(const char *version, char *buf, size_t cap)
     if (n < 1 || minor < 0 || minor > 99 || patch < 0 || patch > 99)
         return -1;
     if (n == 2 && patch > 0)
-        snprintf(buf, cap, "0.%d.%d", minor, patch);
+        kv_snprintf(buf, cap, "0.%d.%d", minor, patch);
     else
-        snprintf(buf, cap, "0.%d", minor);
+        kv_snprintf(buf, cap, "0.%d", minor);
     return 0;
 }
 

@@ -9,6 +9,7 @@
  * term that explains their difference.
  */
 #include "engine.h"
+#include "kvprint.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -106,7 +107,7 @@ kv_status kv_log_model_spec(const kv_log *lg, kv_spec *s, kv_gguf_info *g, char 
         name[0] = '\0';
     if (!l || !l->model) {
         const char *e = kv_engine_name(lg->engine);
-        snprintf(err, errcap, "a %s log does not describe its model", e ? e : "startup");
+        kv_snprintf(err, errcap, "a %s log does not describe its model", e ? e : "startup");
         return KV_ERR_NOT_FOUND;
     }
     return l->model(&lg->values, s, g, name, cap, err, errcap);
@@ -163,9 +164,9 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
                                                            : s->unit_round * figures;
     double tol = fabs(l->kvcalc) * s->rel_round + shown_round + fabs(l->logged) * 1e-12;
     if (x->what_if && !s->from_settings)
-        snprintf(buf, cap, "what if: from the new budget with the logged terms");
+        kv_snprintf(buf, cap, "what if: from the new budget with the logged terms");
     else if (s->from_settings && fabs(l->difference) <= tol)
-        snprintf(buf, cap, "from the logged settings: equal");
+        kv_snprintf(buf, cap, "from the logged settings: equal");
     else if (s->from_settings)
         snprintf(buf, cap, "from the logged settings: %+.3g%%",
                  l->logged ? l->difference / l->logged * 100 : 0);
@@ -175,10 +176,10 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
     else if (s->kv_total > 0 && l->kvcalc > 0) /* counts scale with the memory they fill */
     {
         if (s->hint[0]) /* the engine knows which setting it was */
-            snprintf(buf, cap, "from the logged KV figure: %+.3g%%; %s",
+            kv_snprintf(buf, cap, "from the logged KV figure: %+.3g%%; %s",
                      l->logged ? l->difference / l->logged * 100 : 0, s->hint);
         else
-            snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%); "
+            kv_snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%); "
                      "the logged line implies %.2f GiB: another rank's figure, or a setting not "
                      "given",
                      l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100,
@@ -203,18 +204,18 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         for (size_t i = 0; i < x->n_rows; i++)
             if (x->rows[i].field == row->within - 1)
                 holder = x->rows[i].quantity;
-        snprintf(buf, cap, "held in the \"%s\" row: not added again", holder);
+        kv_snprintf(buf, cap, "held in the \"%s\" row: not added again", holder);
         return;
     }
     if (row->term == KV_TERM_CAPTURED) { /* before the NaN: kvcalc has no figure for it */
-        snprintf(buf, cap, "%s", x->graphs_inside
+        kv_snprintf(buf, cap, "%s", x->graphs_inside
                                      ? "captured after the budget: vLLM subtracts its estimate "
                                        "(the CUDA graphs row) instead"
                                      : "captured after the budget: outside it before vLLM 0.21");
         return;
     }
     if (isnan(l->kvcalc)) {
-        snprintf(buf, cap, "%s", row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
+        kv_snprintf(buf, cap, "%s", row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
                                                  : "not computed");
         return;
     }
@@ -224,14 +225,14 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         break;
     case KV_TERM_GRAPHS:
         if (!x->graphs_inside) {
-            snprintf(buf, cap, "outside the budget before vLLM 0.21: no effect");
+            kv_snprintf(buf, cap, "outside the budget before vLLM 0.21: no effect");
             return;
         }
         budget = -d;
         break;
     case KV_TERM_TOTAL:
         if (x->requested) { /* counted once: as the logged product, on the next row */
-            snprintf(buf, cap, "enters as total x utilization (next row)");
+            kv_snprintf(buf, cap, "enters as total x utilization (next row)");
             return;
         }
         budget = d * x->f;
@@ -247,7 +248,7 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         break;
     case KV_TERM_BUDGET:
         if (x->n_terms == 0)
-            snprintf(buf, cap, "end to end: no budget term logged; all of it is kvcalc's "
+            kv_snprintf(buf, cap, "end to end: no budget term logged; all of it is kvcalc's "
                                "estimates");
         else
             snprintf(buf, cap, "end to end: the terms above give %+.2f GiB, the rest %+.2f GiB "
@@ -262,7 +263,7 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
     case KV_TERM_LAYOUT: {
         double tol = strcmp(l->unit, "percent") == 0 ? 0.005 + 1e-9 : 0; /* printed %.2f */
         if (fabs(d) <= tol)
-            snprintf(buf, cap, "from the model and settings: equal");
+            kv_snprintf(buf, cap, "from the model and settings: equal");
         else
             snprintf(buf, cap, "from the model and settings: %+.3g%%",
                      l->logged ? d / l->logged * 100 : 0);
@@ -270,7 +271,7 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
     }
     case KV_TERM_SETTING:
     default:
-        snprintf(buf, cap, "%s", fabs(d) < 1e-9 ? "as logged" : "outside the KV budget");
+        kv_snprintf(buf, cap, "%s", fabs(d) < 1e-9 ? "as logged" : "outside the KV budget");
         return;
     }
     x->terms += budget;
@@ -309,15 +310,15 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
     out->startups = v->startups;
     out->log_lines = lg->lines;
     out->log_lines_skipped = lg->overlong + lg->unterminated;
-    snprintf(out->model, sizeof out->model, "%s", v->model);
+    kv_snprintf(out->model, sizeof out->model, "%s", v->model);
     out->logged_available_kv_bytes = out->logged_kv_cache_tokens = NAN;
     out->logged_weights_bytes = out->logged_gpu_mem_bytes = NAN;
     out->kv_cache_tokens = out->available_kv_bytes = out->kv_budget_error_pct = NAN;
     if (!l)
         return;
     l->summary(v, a, &x.sum);
-    snprintf(out->engine_version, sizeof out->engine_version, "%s", x.sum.version);
-    snprintf(out->era, sizeof out->era, "%s", x.sum.era);
+    kv_snprintf(out->engine_version, sizeof out->engine_version, "%s", x.sum.version);
+    kv_snprintf(out->era, sizeof out->era, "%s", x.sum.era);
     out->logged_available_kv_bytes = x.sum.kv_total;
     out->logged_kv_cache_tokens = x.sum.kv_tokens;
     out->logged_weights_bytes = x.sum.weights;

@@ -1,6 +1,7 @@
 /*
  * lines.c - the bounded line reader (see lines.h).
  */
+#include "kvprint.h"
 #include "lines.h"
 
 #include <errno.h>
@@ -18,7 +19,7 @@ kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed, vo
     if (unterminated)
         *unterminated = 0;
     if (!f) {
-        snprintf(err, errcap, "cannot open: %s", strerror(errno));
+        kv_snprintf(err, errcap, "cannot open: %s", strerror(errno));
         return KV_ERR_FILE;
     }
     /* a line being assembled (at most the limit + 1 byte, which marks it too long), then a
@@ -27,7 +28,7 @@ kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed, vo
     char *chunk = line ? line + max_line + 1 : NULL;
     kv_status st = line ? KV_OK : KV_ERR_NO_MEMORY;
     if (!line)
-        snprintf(err, errcap, "out of memory");
+        kv_snprintf(err, errcap, "out of memory");
     size_t n = 0, got;
     while (st == KV_OK && (got = fread(chunk, 1, CHUNK, f)) > 0) {
         const char *p = chunk, *end = chunk + got;
@@ -51,7 +52,7 @@ kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed, vo
         }
     }
     if (st == KV_OK && ferror(f)) {
-        snprintf(err, errcap, "cannot read: %s", strerror(errno));
+        kv_snprintf(err, errcap, "cannot read: %s", strerror(errno));
         st = KV_ERR_FILE;
     }
     if (st == KV_OK && n > 0) { /* the last line, without its newline */

@@ -8,6 +8,7 @@
  * log needs: prefixes, ranks and colours vary; the engine's words do not.
  */
 #include "engine.h"
+#include "kvprint.h"
 #include "lines.h"
 
 #include <stddef.h>
@@ -371,7 +372,7 @@ static void store(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern
         else if (to == KV_TO_UNIFIED && flash_mode(text, &mode) == 0) /* true/false, 1/0 */
             set_field(v, l->unified_field, mode != FLASH_OFF, 0);
         else if (to == KV_TO_ERA_V)
-            snprintf(v->era, sizeof v->era, "V%d", (int)(caps[i].num < 10 ? caps[i].num : 9));
+            kv_snprintf(v->era, sizeof v->era, "V%d", (int)(caps[i].num < 10 ? caps[i].num : 9));
         else
             put_text(v, to, text);
     }
@@ -404,7 +405,7 @@ static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pat
         v->startups = 1;
     store(l, v, row, caps, n);
     if (row->era)
-        snprintf(v->era, sizeof v->era, "%s", row->era);
+        kv_snprintf(v->era, sizeof v->era, "%s", row->era);
     if (row->flags & KV_SWA_ON)
         v->swa_next = 1;
     if (row->flags & KV_INDEX_ON)
@@ -981,7 +982,7 @@ static void kv_lines_looked_for(char *buf, size_t cap)
                       strncmp(l->patterns[k].pat, p, n) == 0;
             if (dup || shown == 3)
                 continue;
-            at += (size_t)snprintf(buf + at, cap - at, "%s%s%s\"%.*s\"",
+            at += (size_t)kv_snprintf(buf + at, cap - at, "%s%s%s\"%.*s\"",
                                    shown ? " / " : at ? ", " : "",
                                    shown ? "" : kv_engine_title((kv_engine)e), shown ? "" : "'s ",
                                    (int)n, p);
@@ -996,7 +997,7 @@ kv_status kv_log_read_file(const char *path, const char *label, kv_log *lg, char
     kv_log_init(lg);
     log_index *ix = malloc(sizeof *ix);
     if (!ix) {
-        snprintf(err, errcap, "%s: out of memory", label);
+        kv_snprintf(err, errcap, "%s: out of memory", label);
         return KV_ERR_NO_MEMORY;
     }
     index_build(ix);
@@ -1006,13 +1007,13 @@ kv_status kv_log_read_file(const char *path, const char *label, kv_log *lg, char
                                  sizeof msg);
     free(ix);
     if (st != KV_OK) {
-        snprintf(err, errcap, "%s: %s", label, msg);
+        kv_snprintf(err, errcap, "%s: %s", label, msg);
         return st;
     }
     if (kv_log_finish(lg) != 0) {
         char lines[1024];
         kv_lines_looked_for(lines, sizeof lines);
-        snprintf(err, errcap, "%s: not a startup log kvcalc recognises (looked for %s)", label,
+        kv_snprintf(err, errcap, "%s: not a startup log kvcalc recognises (looked for %s)", label,
                  lines);
         return KV_ERR_FORMAT;
     }

@@ -14,6 +14,7 @@
  * timestamps the interval is theirs. Lines are bounded; an error names its line.
  */
 #include "engine.h"
+#include "kvprint.h"
 #include "lines.h"
 
 #include <errno.h>
@@ -61,7 +62,7 @@ static kv_status bad(kv_metrics *m, char *err, size_t cap, const char *what, con
     for (size_t i = 0; i < n; i++)
         shown[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
     shown[n] = '\0';
-    snprintf(err, cap, "line %zu: %s, got '%s%s'", m->line, what, shown, len > 48 ? "..." : "");
+    kv_snprintf(err, cap, "line %zu: %s, got '%s%s'", m->line, what, shown, len > 48 ? "..." : "");
     return KV_ERR_FORMAT;
 }
 
@@ -166,7 +167,7 @@ static void take(kv_metrics_scrape *s, const char *name, const label *lb, size_t
     if (!model)
         model = label_value(lb, n, "name");
     if (model && !s->model[0])
-        snprintf(s->model, sizeof s->model, "%s", model);
+        kv_snprintf(s->model, sizeof s->model, "%s", model);
     if (rep) { /* replicas of the engine, counted by their label */
         long k = strtol(rep, NULL, 10);
         if (k >= 0 && k < 4096 && k + 1 > s->replicas)
@@ -321,7 +322,7 @@ kv_status kv_metrics_finish(kv_metrics *m, char *err, size_t cap)
     for (size_t k = 0; k < m->n; k++) {
         kv_metrics_scrape *s = &m->scrape[k];
         if (s->engine == KV_ENGINE_COUNT) {
-            snprintf(err, cap, "no metric of vLLM (vllm:), SGLang (sglang:, sglang_) or llama.cpp "
+            kv_snprintf(err, cap, "no metric of vLLM (vllm:), SGLang (sglang:, sglang_) or llama.cpp "
                                "(llamacpp:) in %s (%zu lines)",
                      k ? "the second scrape" : "the scrape", m->line);
             return KV_ERR_FORMAT;
@@ -349,7 +350,7 @@ kv_status kv_metrics_finish(kv_metrics *m, char *err, size_t cap)
             s->prefix_hit_rate /= 100.0;
     }
     if (m->n == 2 && m->scrape[0].engine != m->scrape[1].engine) {
-        snprintf(err, cap, "the two scrapes are of different engines");
+        kv_snprintf(err, cap, "the two scrapes are of different engines");
         return KV_ERR_FORMAT;
     }
     return KV_OK;
@@ -367,7 +368,7 @@ kv_status kv_metrics_read_file(const char *path, const char *label, kv_metrics *
     kv_status st = kv_lines_read(path, KV_METRICS_LINE_MAX, metrics_feed, m, NULL, msg,
                                  sizeof msg);
     if (st != KV_OK)
-        snprintf(err, cap, "%s: %s", label, msg);
+        kv_snprintf(err, cap, "%s: %s", label, msg);
     return st;
 }
 

@@ -12,6 +12,7 @@
 #include "kvcalc.h"
 
 #include "kvcalc_json.h"
+#include "kvprint.h"
 #include "lines.h"
 
 #include <ctype.h>
@@ -46,8 +47,8 @@ static kv_status fail(kv_trace *t, char *err, size_t cap, const char *fmt, const
                       const char *b)
 {
     char msg[512];
-    snprintf(msg, sizeof msg, fmt, a, b);
-    snprintf(err, cap, "line %zu: %s", t->line, msg);
+    kv_snprintf(msg, sizeof msg, fmt, a, b);
+    kv_snprintf(err, cap, "line %zu: %s", t->line, msg);
     return KV_ERR_FORMAT;
 }
 
@@ -208,7 +209,7 @@ static kv_status add(kv_trace *t, int64_t p, int64_t o, double arrival, char *er
         size_t cap2 = t->cap ? t->cap * 2 : 1024;
         kv_trace_row *rows = realloc(t->rows, cap2 * sizeof *rows);
         if (!rows) {
-            snprintf(err, cap, "line %zu: out of memory", t->line);
+            kv_snprintf(err, cap, "line %zu: out of memory", t->line);
             return KV_ERR_NO_MEMORY;
         }
         t->rows = rows;
@@ -228,7 +229,7 @@ static kv_status json_line(kv_trace *t, const char *line, size_t len, char *err,
     kv_json_error je;
     char at[64];
     if (kv_json_parse(line, len, toks, 128, 4, &je) < 0) {
-        snprintf(at, sizeof at, "%zu", je.col);
+        kv_snprintf(at, sizeof at, "%zu", je.col);
         return fail(t, err, cap, "column %s: %s", at, je.msg);
     }
     if (toks[0].type != KV_JSON_OBJECT)
@@ -311,7 +312,7 @@ kv_status kv_trace_feed_line(kv_trace *t, const char *line, size_t len, char *er
 kv_status kv_trace_finish(kv_trace *t, char *err, size_t cap)
 {
     if (t->n == 0) {
-        snprintf(err, cap, "no request in the trace (%zu lines, %zu left out with no prompt or "
+        kv_snprintf(err, cap, "no request in the trace (%zu lines, %zu left out with no prompt or "
                            "no output)", t->line, t->skipped);
         return KV_ERR_FORMAT;
     }
@@ -332,7 +333,7 @@ kv_status kv_trace_read_file(const char *path, const char *label, kv_trace *t, c
     if (st == KV_OK)
         st = kv_trace_finish(t, msg, sizeof msg);
     if (st != KV_OK) {
-        snprintf(err, cap, "%s: %s", label, msg);
+        kv_snprintf(err, cap, "%s: %s", label, msg);
         kv_trace_free(t);
     }
     return st;

@@ -6,6 +6,7 @@
  * 100 MB file (or an endless pipe) is refused after 8 MiB, not swallowed.
  */
 #include "config.h"
+#include "kvprint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ FILE *config_open(const char *path, char *name, size_t namecap, char *err, size_
     config_path_shown(name, namecap, path);
     FILE *f = fopen(path, "rb");
     if (!f)
-        snprintf(err, errcap, "%s: cannot open: %s", name, strerror(errno));
+        kv_snprintf(err, errcap, "%s: cannot open: %s", name, strerror(errno));
     return f;
 }
 
@@ -39,7 +40,7 @@ kv_status kv_config_load_file(const char *path, char **text, size_t *len, char *
     const char *name = from_stdin ? "<stdin>" : config_path_shown(safe, sizeof safe, path);
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
-        snprintf(err, errcap, "%s: cannot open: %s", name, strerror(errno));
+        kv_snprintf(err, errcap, "%s: cannot open: %s", name, strerror(errno));
         return KV_ERR_FILE;
     }
     size_t cap = 64 * 1024, n = 0;
@@ -48,7 +49,7 @@ kv_status kv_config_load_file(const char *path, char **text, size_t *len, char *
     while (buf) {
         if (n == cap) {
             if (cap >= KV_CONFIG_MAX_BYTES) {
-                snprintf(err, errcap, "%s: file too large (over %u MiB)", name,
+                kv_snprintf(err, errcap, "%s: file too large (over %u MiB)", name,
                          KV_CONFIG_MAX_BYTES >> 20);
                 rc = KV_ERR_FORMAT;
                 break;
@@ -67,7 +68,7 @@ kv_status kv_config_load_file(const char *path, char **text, size_t *len, char *
         n += got;
         if (got < want) {
             if (ferror(f)) {
-                snprintf(err, errcap, "%s: read error", name);
+                kv_snprintf(err, errcap, "%s: read error", name);
                 rc = KV_ERR_FILE;
             }
             break;
@@ -76,7 +77,7 @@ kv_status kv_config_load_file(const char *path, char **text, size_t *len, char *
     if (!from_stdin)
         fclose(f);
     if (!buf) {
-        snprintf(err, errcap, "%s: out of memory", name);
+        kv_snprintf(err, errcap, "%s: out of memory", name);
         return KV_ERR_NO_MEMORY;
     }
     if (rc != 0) {

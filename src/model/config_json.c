@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "kvmath.h"
+#include "kvprint.h"
 
 #define MAX_COUNT 1000000          /* layers, heads, dims: beyond this a config is absurd */
 #define MAX_WIDTH 100000000        /* hidden, intermediate and vocabulary sizes */
@@ -270,11 +271,11 @@ static int cfg_fail(cfg *c, size_t tok, const char *fmt, ...)
     size_t line, col;
     kv_json_locate(c->text, c->len, c->toks[tok].start - (c->toks[tok].type == KV_JSON_STRING),
                 &line, &col);
-    int n = snprintf(c->err, c->errcap, "%s:%zu:%zu: ", c->file, line, col);
+    int n = kv_snprintf(c->err, c->errcap, "%s:%zu:%zu: ", c->file, line, col);
     va_list ap;
     va_start(ap, fmt);
     if (n > 0 && (size_t)n < c->errcap)
-        vsnprintf(c->err + n, c->errcap - (size_t)n, fmt, ap);
+        kv_vsnprintf(c->err + n, c->errcap - (size_t)n, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -303,7 +304,7 @@ static const char *shown(cfg *c, size_t v, char *buf, size_t cap)
     if (t->type != KV_JSON_NUMBER)
         return type_name(t->type);
     size_t n = t->end - t->start;
-    snprintf(buf, cap, "%.*s%s", (int)(n > 40 ? 40 : n), c->text + t->start, n > 40 ? "..." : "");
+    kv_snprintf(buf, cap, "%.*s%s", (int)(n > 40 ? 40 : n), c->text + t->start, n > 40 ? "..." : "");
     return buf;
 }
 
@@ -431,11 +432,11 @@ static int read_dtypes(cfg *c, kv_spec *s)
         const kv_json_tok *t = &c->toks[m];
         size_t len = t->end - t->start;
         if (t->type == KV_JSON_STRING) /* as written in the file: escapes stay escapes */
-            snprintf(s->arch.unknown, sizeof s->arch.unknown,
+            kv_snprintf(s->arch.unknown, sizeof s->arch.unknown,
                      "quantization_config.quant_method '%.*s%s' is unknown",
                      (int)(len > 24 ? 24 : len), c->text + t->start, len > 24 ? "..." : "");
         else
-            snprintf(s->arch.unknown, sizeof s->arch.unknown,
+            kv_snprintf(s->arch.unknown, sizeof s->arch.unknown,
                      "quantization_config.quant_method is %s, not a method's name",
                      type_name(t->type));
         return 0;
@@ -457,7 +458,7 @@ static int read_dtypes(cfg *c, kv_spec *s)
     if (w == KV_DTYPE_COUNT && m && c->toks[m].type == KV_JSON_STRING) {
         /* a method kvcalc knows whose width the file does not give ("bits") */
         size_t len = c->toks[m].end - c->toks[m].start;
-        snprintf(s->arch.unknown, sizeof s->arch.unknown, "quantization_config.quant_method "
+        kv_snprintf(s->arch.unknown, sizeof s->arch.unknown, "quantization_config.quant_method "
                  "'%.*s' without bits", (int)(len > 24 ? 24 : len), c->text + c->toks[m].start);
     }
     if (w != KV_DTYPE_COUNT && w != act) {
@@ -910,7 +911,7 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
         *m = (kv_mixer){.kind = KV_MIXER_KDA, .conv_kernel = kernel, .key_heads = hk,
                         .key_dim = dkk, .value_heads = h, .value_dim = d};
         l->state_ssm_f32 = 1;
-        snprintf(a->unknown, sizeof a->unknown, "linear_attn_config: Kimi's KDA mixers' "
+        kv_snprintf(a->unknown, sizeof a->unknown, "linear_attn_config: Kimi's KDA mixers' "
                                                 "tensors are not counted");
     } else if (get_int(c, "linear_num_value_heads", 1, MAX_COUNT, &nv) == 1) {
         if (get_int(c, "linear_num_key_heads", 1, MAX_COUNT, &nk) < 0 ||
@@ -980,7 +981,7 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
     l->state_elems = elems < 0 ? -1 : (int64_t)elems;
     l->state_conv_elems = elems < 0 ? 0 : (int64_t)conv;
     if (m->kind == KV_MIXER_NONE) /* the weights of an unknown mixer are not guessed */
-        snprintf(a->unknown, sizeof a->unknown, "its state layers' mixer is not one it counts");
+        kv_snprintf(a->unknown, sizeof a->unknown, "its state layers' mixer is not one it counts");
     return 0;
 }
 
@@ -1029,10 +1030,10 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
         get_bool(c, "use_double_wide_mlp", &double_wide) < 0)
         return -1;
     if (ple > 0)
-        snprintf(a->unknown, sizeof a->unknown, "hidden_size_per_layer_input: per-layer "
+        kv_snprintf(a->unknown, sizeof a->unknown, "hidden_size_per_layer_input: per-layer "
                                                 "embeddings");
     else if (double_wide)
-        snprintf(a->unknown, sizeof a->unknown, "use_double_wide_mlp");
+        kv_snprintf(a->unknown, sizeof a->unknown, "use_double_wide_mlp");
     a->attn_k_eq_v = k_eq_v;      /* its full layers have no v_proj */
     (void)fam;
     int own = dedicated;
@@ -1058,7 +1059,7 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
     a->mtp_layers = nextn > 0 ? nextn : mtp > 0 ? mtp : mtp_default;
     a->mtp_own_embeddings = own;
     if (!a->known && !a->unknown[0]) /* the field whose absence leaves it uncounted */
-        snprintf(a->unknown, sizeof a->unknown, "%s",
+        kv_snprintf(a->unknown, sizeof a->unknown, "%s",
                  a->hidden <= 0 ? "no hidden_size" : a->vocab <= 0 ? "no vocab_size"
                                                                    : "no intermediate_size");
     if (a->unknown[0])
@@ -1326,14 +1327,14 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
         cap = CONFIG_MAX_VALUES;
     kv_json_tok *toks = malloc(cap * sizeof *toks);
     if (!toks) {
-        snprintf(err, errcap, "%s: out of memory", file);
+        kv_snprintf(err, errcap, "%s: out of memory", file);
         return KV_ERR_NO_MEMORY;
     }
     err[0] = '\0';
     memset(info, 0, sizeof *info);
     long n = kv_json_parse(text, len, toks, cap, CONFIG_MAX_DEPTH, &jerr);
     if (n < 0) {
-        snprintf(err, errcap, "%s:%zu:%zu: %s", file, jerr.line, jerr.col, jerr.msg);
+        kv_snprintf(err, errcap, "%s:%zu:%zu: %s", file, jerr.line, jerr.col, jerr.msg);
         free(toks);
         return KV_ERR_FORMAT;
     }

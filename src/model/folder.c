@@ -7,6 +7,7 @@
 #include "config.h"
 #include "json_scan.h"
 #include "kvcalc_json.h"
+#include "kvprint.h"
 #include "safetensors.h"
 
 #include <errno.h>
@@ -22,7 +23,7 @@ static int join(char *out, size_t cap, const char *dir, const char *name)
 {
     size_t dl = strlen(dir);
     const char *sep = dl > 0 && dir[dl - 1] == '/' ? "" : "/";
-    int n = snprintf(out, cap, "%s%s%s", dir, sep, name);
+    int n = kv_snprintf(out, cap, "%s%s%s", dir, sep, name);
     return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
@@ -39,7 +40,7 @@ static void free_names(char **v, long n)
 static int dir_exists(const char *path)
 {
     char dot[4096];
-    if (snprintf(dot, sizeof dot, "%s/.", path) >= (int)sizeof dot)
+    if (kv_snprintf(dot, sizeof dot, "%s/.", path) >= (int)sizeof dot)
         return 0;
     FILE *f = fopen(dot, "rb");
     if (f)
@@ -69,7 +70,7 @@ static int slurp(const char *path, const char *shown, size_t max, char **text, s
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errcap, "%s: cannot open: %s", shown, strerror(errno));
+        kv_snprintf(err, errcap, "%s: cannot open: %s", shown, strerror(errno));
         return KV_ERR_FILE;
     }
     size_t cap = 1u << 16, n = 0;
@@ -78,7 +79,7 @@ static int slurp(const char *path, const char *shown, size_t max, char **text, s
     for (;;) {
         char *bigger = realloc(buf, cap);
         if (!bigger) {
-            snprintf(err, errcap, "%s: out of memory", shown);
+            kv_snprintf(err, errcap, "%s: out of memory", shown);
             rc = KV_ERR_NO_MEMORY;
             break;
         }
@@ -86,13 +87,13 @@ static int slurp(const char *path, const char *shown, size_t max, char **text, s
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) {
             if (ferror(f)) {
-                snprintf(err, errcap, "%s: read error", shown);
+                kv_snprintf(err, errcap, "%s: read error", shown);
                 rc = KV_ERR_FILE;
             }
             break;
         }
         if (cap >= max) {
-            snprintf(err, errcap, "%s: file too large (over %zu MiB)", shown,
+            kv_snprintf(err, errcap, "%s: file too large (over %zu MiB)", shown,
                      max >> 20);
             rc = KV_ERR_FORMAT;
             break;
@@ -115,7 +116,7 @@ static int json_fail(const char *shown, const char *text, size_t len, size_t at,
 {
     size_t line, col;
     kv_json_locate(text, len, at, &line, &col);
-    snprintf(err, errcap, "%s:%zu:%zu: %s%s", shown, line, col, what, detail);
+    kv_snprintf(err, errcap, "%s:%zu:%zu: %s%s", shown, line, col, what, detail);
     return KV_ERR_FORMAT;
 }
 
@@ -266,14 +267,14 @@ static long shard_names(const char *text, size_t len, const kv_json_tok *t, size
             free(s);
         } else if (set_add(&ns, s, h) < 0) {
             set_free(&ns);
-            snprintf(err, errcap, "%s: out of memory", shown);
+            kv_snprintf(err, errcap, "%s: out of memory", shown);
             return -1;
         }
         have_last = 1, last_at = val->start, last_len = rl;
     }
     long n = set_sorted(&ns, out);
     if (n < 0)
-        snprintf(err, errcap, "%s: out of memory", shown);
+        kv_snprintf(err, errcap, "%s: out of memory", shown);
     return n;
 }
 
@@ -284,7 +285,7 @@ static long index_tokens(const char *text, size_t len, const char *shown, kv_jso
     kv_json_error je = {0, 0, NULL};
     long used = kv_json_parse_grow(text, len, toks, 4096, len / 2 + 2, INDEX_MAX_DEPTH, &je);
     if (used < 0)
-        snprintf(err, errcap, "%s:%zu:%zu: %s", shown, je.line, je.col, je.msg);
+        kv_snprintf(err, errcap, "%s:%zu:%zu: %s", shown, je.line, je.col, je.msg);
     return used;
 }
 
@@ -427,7 +428,7 @@ static int read_index(const char *dir, const char *path, int64_t layers,
     rc = n < 0 ? KV_ERR_FORMAT : KV_OK;
     for (long i = 0; i < n && rc == 0; i++) {
         if (join(shard, sizeof shard, dir, names[i]) < 0)
-            rc = KV_ERR_FORMAT, snprintf(err, errcap, "%s: shard path too long", shown);
+            rc = KV_ERR_FORMAT, kv_snprintf(err, errcap, "%s: shard path too long", shown);
         else
             rc = kv_safetensors_load_file(shard, layers, st, err, errcap);
     }
@@ -443,7 +444,7 @@ static int has_shards(const char *dir)
 {
     char name[64], path[4096];
     for (int n = 1; n <= 1000; n++) {
-        snprintf(name, sizeof name, "model-00001-of-%05d.safetensors", n);
+        kv_snprintf(name, sizeof name, "model-00001-of-%05d.safetensors", n);
         if (join(path, sizeof path, dir, name) == 0 && file_exists(path))
             return 1;
     }
@@ -494,7 +495,7 @@ static kv_status folder_weights(const char *dir, kv_spec *s, kv_folder_info *f, 
  * which standard C does not have: the message says to name the file. */
 static int folder_gguf(const char *shown, kv_folder_info *f, char *err, size_t errcap)
 {
-    snprintf(err, errcap, "%s: no config.json in this folder (for a GGUF model, give "
+    kv_snprintf(err, errcap, "%s: no config.json in this folder (for a GGUF model, give "
              "the .gguf file itself)", shown);
     f->gguf = 0;
     return KV_ERR_FORMAT;
@@ -507,7 +508,7 @@ kv_status kv_folder_load(const char *dir, kv_spec *s, kv_model_info *info, kv_fo
     config_path_shown(shown, sizeof shown, dir);
     memset(f, 0, sizeof *f);
     if (join(f->model_file, sizeof f->model_file, dir, "config.json") < 0) {
-        snprintf(err, errcap, "%s: path too long", shown);
+        kv_snprintf(err, errcap, "%s: path too long", shown);
         return KV_ERR_FORMAT;
     }
     if (!file_exists(f->model_file))
@@ -545,7 +546,7 @@ static int hub_folder(char *out, size_t cap)
 {
     const char *v = getenv("HF_HUB_CACHE");
     if (v && *v)
-        return snprintf(out, cap, "%s", v) < (int)cap ? 0 : -1;
+        return kv_snprintf(out, cap, "%s", v) < (int)cap ? 0 : -1;
     v = getenv("HF_HOME");
     if (v && *v)
         return join(out, cap, v, "hub");
@@ -568,7 +569,7 @@ static int read_ref(const char *path, char *rev, size_t cap)
     rev[n] = '\0';
     const char *dummy;
     char probe[300];
-    snprintf(probe, sizeof probe, "x/%s", rev); /* the same alphabet as an id's part */
+    kv_snprintf(probe, sizeof probe, "x/%s", rev); /* the same alphabet as an id's part */
     return n > 0 && n < 256 && hub_id(probe, &dummy) ? 0 : -1;
 }
 
@@ -581,16 +582,16 @@ int kv_hf_cache_find(const char *id, char *dir, size_t cap, char *looked, size_t
     if (hub_folder(hub, sizeof hub) < 0)
         return 0;
     if (lcap)
-        snprintf(looked, lcap, "%s", hub);
+        kv_snprintf(looked, lcap, "%s", hub);
     if (!hub_id(id, &slash))
         return 0;
     /* models--org--name: the hub's folder for a model repository */
-    if (snprintf(repo, sizeof repo, "%s/models--%.*s--%s", hub, (int)(slash - id), id,
+    if (kv_snprintf(repo, sizeof repo, "%s/models--%.*s--%s", hub, (int)(slash - id), id,
                  slash + 1) >= (int)sizeof repo || !dir_exists(repo))
         return 0;
     if (join(path, sizeof path, repo, "refs/main") == 0 && read_ref(path, rev, sizeof rev) == 0 &&
-        snprintf(path, sizeof path, "%s/snapshots/%s", repo, rev) < (int)sizeof path &&
+        kv_snprintf(path, sizeof path, "%s/snapshots/%s", repo, rev) < (int)sizeof path &&
         dir_exists(path))
-        return snprintf(dir, cap, "%s", path) < (int)cap;
+        return kv_snprintf(dir, cap, "%s", path) < (int)cap;
     return 0; /* no refs/main: which snapshot is meant cannot be told without a listing */
 }

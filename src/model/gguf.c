@@ -10,6 +10,7 @@
  * refused with a message saying so. The model rules are in gguf_model.c.
  */
 #include "gguf.h"
+#include "kvprint.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -64,10 +65,10 @@ int gguf_fail(gguf_cur *c, size_t at, const char *fmt, ...)
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    kv_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (c->errcap)
-        snprintf(c->err, c->errcap, "%s: byte %zu: %s", c->label, at, msg);
+        kv_snprintf(c->err, c->errcap, "%s: byte %zu: %s", c->label, at, msg);
     return -1;
 }
 
@@ -541,13 +542,13 @@ static int parse(gguf_cur *c, kv_spec *s, kv_model_info *info, kv_gguf_info *g)
             return gguf_fail(c, 24, "not a LoRA adapter: tensor '%.*s' is no .lora_a / .lora_b "
                                     "(llama.cpp: \"has unexpected suffix\")",
                              (int)(c->odd_len > 64 ? 64 : c->odd_len), c->odd);
-        snprintf(g->architecture, sizeof g->architecture, "%s", arch);
+        kv_snprintf(g->architecture, sizeof g->architecture, "%s", arch);
         return 0;
     }
     c->pos = 24;
     if (walk_kv(c, n_kv, 1, arch, sizeof arch, &align, &m) < 0)
         return -1;
-    snprintf(g->architecture, sizeof g->architecture, "%s", arch);
+    kv_snprintf(g->architecture, sizeof g->architecture, "%s", arch);
     return gguf_apply(c, &m, arch, s, info, g);
 }
 

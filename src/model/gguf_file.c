@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "gguf.h"
+#include "kvprint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -118,7 +119,7 @@ static int check_extent(FILE *f, const char *name, const kv_gguf_info *g, char *
     if (size < 0 || g->data_bytes == 0)
         return 0;
     if (g->data_offset > (uint64_t)size || g->data_bytes > (uint64_t)size - g->data_offset) {
-        snprintf(err, errcap, "%s: byte %llu: the tensor data (%llu bytes) runs past "
+        kv_snprintf(err, errcap, "%s: byte %llu: the tensor data (%llu bytes) runs past "
                  "the end of the file (%ld bytes): incomplete or corrupted",
                  name, (unsigned long long)g->data_offset,
                  (unsigned long long)g->data_bytes, size);
@@ -142,7 +143,7 @@ static kv_status load(const char *path, kv_spec *s, kv_model_info *info, kv_gguf
     size_t first = gguf_file_first_chunk < 16 ? 16 : gguf_file_first_chunk;
     stream st = {f, NULL, 0, 0, 0, 0, 0, first};
     if (grow(&st, first) < 0) {
-        snprintf(err, errcap, "%s: out of memory", name);
+        kv_snprintf(err, errcap, "%s: out of memory", name);
     } else {
         gguf_cur c;
         size_t have = fill(&st, 0, first);
@@ -152,9 +153,9 @@ static kv_status load(const char *path, kv_spec *s, kv_model_info *info, kv_gguf
         c.src = &st;
         rc = gguf_read_cur(&c, s, info, g);
         if (st.oom) /* what stopped the reading, rather than where it stopped */
-            rc = KV_ERR_FORMAT, snprintf(err, errcap, "%s: out of memory", name);
+            rc = KV_ERR_FORMAT, kv_snprintf(err, errcap, "%s: out of memory", name);
         else if (st.error)
-            rc = KV_ERR_FORMAT, snprintf(err, errcap, "%s: read error", name);
+            rc = KV_ERR_FORMAT, kv_snprintf(err, errcap, "%s: read error", name);
         else if (rc == 0 && check_extent(f, name, g, err, errcap) < 0)
             rc = KV_ERR_FORMAT;
     }

@@ -18,6 +18,7 @@
  */
 #define KVCALC_ENGINES /* kv_lora_files */
 #include "gguf.h"
+#include "kvprint.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -117,7 +118,7 @@ static int get_int(const ctx *x, gguf_key k, int64_t lo, int64_t hi, int64_t *ou
     int64_t n = int_at(x, v, 0);
     if (n < lo || n > hi) {
         char msg[80];
-        snprintf(msg, sizeof msg, "must be between %lld and %lld", (long long)lo, (long long)hi);
+        kv_snprintf(msg, sizeof msg, "must be between %lld and %lld", (long long)lo, (long long)hi);
         return key_fail(x, k, msg);
     }
     *out = n;
@@ -135,7 +136,7 @@ static int check_layers(const ctx *x, gguf_key k, int want_bool)
         return key_fail(x, k, want_bool ? "must be an array of BOOL" : "must be integers");
     if (v->type == 9 && v->count != (uint64_t)x->L) {
         char msg[96];
-        snprintf(msg, sizeof msg, "has %llu elements, not block_count (%lld)",
+        kv_snprintf(msg, sizeof msg, "has %llu elements, not block_count (%lld)",
                  (unsigned long long)v->count, (long long)x->L);
         return key_fail(x, k, msg);
     }
@@ -380,7 +381,7 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
         s->params_b = g->params / 1e9;
         s->weights_source = KV_WEIGHTS_GGUF;
     }
-    snprintf(info->model_type, sizeof info->model_type, "%s", arch);
+    kv_snprintf(info->model_type, sizeof info->model_type, "%s", arch);
     info->max_context = g->context_length;
     g->vocab = m->vocab > (uint64_t)MAX_DIM ? 0 : (int64_t)m->vocab;
     size_t nl = m->name_len < sizeof info->name - 1 ? m->name_len : sizeof info->name - 1;

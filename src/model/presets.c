@@ -10,6 +10,7 @@
  * (graded in the sources), 0 where none was found. Every figure's source:
  * data/gpus/SOURCES.md.
  */
+#include "kvprint.h"
 #include "presets.h"
 
 #include <stdint.h>
@@ -243,13 +244,15 @@ static int same_name(const char *a, size_t alen, const char *want, size_t wlen)
 /* Whether one of the sep-separated names in list is want (squashed and unbranded). */
 static int in_list(const char *list, char sep, const char *want, size_t wlen)
 {
-    const char seps[2] = {sep, '\0'};
+    /* the separator found here, not with strcspn: a run called it on every GPU's lists,
+     * and its code and table were two pages of libc faulted in for it alone (issue 22) */
     for (const char *p = list ? list : ""; *p;) {
-        size_t len = strcspn(p, seps);
-        if (same_name(p, len, want, wlen))
+        const char *end = p;
+        while (*end && *end != sep)
+            end++;
+        if (same_name(p, (size_t)(end - p), want, wlen))
             return 1;
-        p += len;
-        p += (*p == sep);
+        p = end + (*end == sep);
     }
     return 0;
 }
@@ -327,7 +330,7 @@ const kv_model_preset *kv_model_preset_find(const char *name)
         size_t n = strlen(renamed[i].old_prefix);
         char now[300];
         if (strncmp(name, renamed[i].old_prefix, n) == 0 &&
-            snprintf(now, sizeof now, "%s%s", renamed[i].new_prefix, name + n) < (int)sizeof now)
+            kv_snprintf(now, sizeof now, "%s%s", renamed[i].new_prefix, name + n) < (int)sizeof now)
             m = find_exact(now);
     }
     return m;
@@ -364,7 +367,7 @@ kv_status kv_model_preset_spec(const kv_model_preset *m, kv_spec *s, kv_model_in
         rc = kv_config_read(m->json, m->json_len, m->file, s, info, err, errcap);
     }
     if (rc == KV_OK && m->weights_unknown) { /* stored as the config does not say */
-        snprintf(s->arch.unknown, sizeof s->arch.unknown, "%s", m->weights_unknown);
+        kv_snprintf(s->arch.unknown, sizeof s->arch.unknown, "%s", m->weights_unknown);
         s->arch.known = 0;
         s->params_estimated = 0;
     }

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "json_scan.h"
 #include "kvcalc_json.h"
+#include "kvprint.h"
 #include "safetensors.h"
 
 #include <errno.h>
@@ -71,10 +72,10 @@ static int st_fail(const char *label, char *err, size_t errcap, uint64_t at, con
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    kv_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (errcap)
-        snprintf(err, errcap, "%s: byte %llu: %s", label, (unsigned long long)at, msg);
+        kv_snprintf(err, errcap, "%s: byte %llu: %s", label, (unsigned long long)at, msg);
     return KV_ERR_FORMAT;
 }
 
@@ -492,7 +493,7 @@ static long st_tokenize(const char *text, size_t n, kv_json_tok **toks, const ch
     if (used > 0)
         return used;
     if (strcmp(je.msg, "out of memory") == 0)
-        snprintf(err, errcap, "%s: out of memory", label);
+        kv_snprintf(err, errcap, "%s: out of memory", label);
     else
         st_fail(label, err, errcap, 8u + offset_of(text, n, je.line, je.col),
                 "the JSON header: %s", je.msg);
@@ -857,7 +858,7 @@ kv_status kv_safetensors_load_file(const char *path, int64_t main_layers, kv_saf
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     int rc = KV_ERR_FORMAT;
     if (size < 0) {
-        snprintf(err, errcap, "%s: cannot tell the file's size (not a file?)", name);
+        kv_snprintf(err, errcap, "%s: cannot tell the file's size (not a file?)", name);
     } else if (got < 8) {
         rc = kv_safetensors_read(head, got, (uint64_t)size, name, main_layers, out, err,
                                  errcap);
@@ -869,12 +870,12 @@ kv_status kv_safetensors_load_file(const char *path, int64_t main_layers, kv_saf
         size_t want = n <= KV_SAFETENSORS_MAX_HEADER && n <= (uint64_t)size - 8 ? (size_t)n : 0;
         unsigned char *buf = malloc(8 + want);
         if (!buf) {
-            snprintf(err, errcap, "%s: out of memory", name);
+            kv_snprintf(err, errcap, "%s: out of memory", name);
         } else {
             memcpy(buf, head, 8);
             size_t have = fseek(f, 8, SEEK_SET) == 0 ? fread(buf + 8, 1, want, f) : 0;
             if (have < want)
-                snprintf(err, errcap, "%s: read error", name);
+                kv_snprintf(err, errcap, "%s: read error", name);
             else
                 rc = kv_safetensors_read(buf, 8 + want, (uint64_t)size, name, main_layers,
                                          out, err, errcap);

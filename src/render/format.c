@@ -9,6 +9,7 @@
  */
 #include "format.h"
 
+#include "kvprint.h"
 #include "report.h"
 
 #include <float.h>
@@ -21,7 +22,7 @@
 
 static char *nonfinite(char *buf, size_t cap, double v)
 {
-    snprintf(buf, cap, "%s", isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf"));
+    kv_snprintf(buf, cap, "%s", isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf"));
     return buf;
 }
 
@@ -269,7 +270,7 @@ static size_t int_digits_n(char *buf, size_t cap, int64_t v)
 static char *int_digits(char *buf, size_t cap, int64_t v)
 {
     if (int_digits_n(buf, cap, v) == 0 && cap > 0)
-        snprintf(buf, cap, "%lld", (long long)v); /* cut, as printf cuts */
+        kv_snprintf(buf, cap, "%lld", (long long)v); /* cut, as printf cuts */
     return buf;
 }
 
@@ -473,7 +474,7 @@ static const char *choice_of(const kv_choice *c, int value)
 
 static char *put(char *buf, size_t cap, const char *text)
 {
-    snprintf(buf, cap, "%s", text);
+    kv_snprintf(buf, cap, "%s", text);
     return buf;
 }
 

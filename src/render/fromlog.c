@@ -2,6 +2,7 @@
  * fromlog.c - --from-log: the comparison with a startup log, as a table, a JSON document
  * and CSV rows. Everything shown is in rep->comparison (cli/fromlog.c computed it).
  */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -25,12 +26,12 @@ static const char *cell(char *buf, size_t cap, double x, const char *unit, int s
         x = 0; /* what shows as 0.00 is 0, without a sign of its own */
     if (bytes) {
         int mib = fabs(x) < KV_GIB && x != 0;
-        snprintf(buf, cap, "%s%s %s", sign && x >= 0 ? "+" : "",
+        kv_snprintf(buf, cap, "%s%s %s", sign && x >= 0 ? "+" : "",
                  fmt_fixed(num, sizeof num, x / (mib ? KV_MIB : KV_GIB), 2, 1), mib ? "MiB" : "GiB");
     } else if (x == kvm_floor(x) && fabs(x) < 9e15) {
-        snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_int(num, sizeof num, (int64_t)x, 1));
+        kv_snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_int(num, sizeof num, (int64_t)x, 1));
     } else {
-        snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_fixed(num, sizeof num, x, 2, 1));
+        kv_snprintf(buf, cap, "%s%s", sign && x >= 0 ? "+" : "", fmt_fixed(num, sizeof num, x, 2, 1));
     }
     return buf;
 }
@@ -58,13 +59,13 @@ static void logged_settings(FILE *out, const kv_comparison *c)
     char num[FMT_BUF], safe[300];
     int n = 0;
     for (size_t i = 0; i < c->n_settings; i++)
-        fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", c->settings[i].name,
+        kv_fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", c->settings[i].name,
                 c->settings[i].word ? c->settings[i].word
                                     : fmt_json_number(num, sizeof num, c->settings[i].value));
     for (size_t i = 3; i < sizeof texts / sizeof texts[0]; i++) { /* after version, era, model */
         const char *t = (const char *)v + texts[i].offset;
         if (t[0])
-            fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", texts[i].name,
+            kv_fprintf(out, "%s%s %s", n++ ? ", " : "Logged: ", texts[i].name,
                     text_safe(safe, sizeof safe, t));
     }
     if (n)
@@ -75,33 +76,33 @@ void report_fromlog_text(FILE *out, const kv_report *rep)
 {
     const kv_comparison *c = rep->comparison;
     char a[FMT_BUF], b[FMT_BUF], d[FMT_BUF], safe[600];
-    fprintf(out, "kvcalc --from-log %s: %s", text_safe(safe, sizeof safe, c->file),
+    kv_fprintf(out, "kvcalc --from-log %s: %s", text_safe(safe, sizeof safe, c->file),
             kv_engine_title(c->engine));
     if (c->engine_version[0])
-        fprintf(out, " %s", text_safe(safe, sizeof safe, c->engine_version));
+        kv_fprintf(out, " %s", text_safe(safe, sizeof safe, c->engine_version));
     if (c->era[0])
-        fprintf(out, " (%s lines)", text_safe(safe, sizeof safe, c->era));
+        kv_fprintf(out, " (%s lines)", text_safe(safe, sizeof safe, c->era));
     if (c->model[0])
-        fprintf(out, ", model %s", text_safe(safe, sizeof safe, c->model));
-    fprintf(out, "\nkvcalc's model: %s\n",
+        kv_fprintf(out, ", model %s", text_safe(safe, sizeof safe, c->model));
+    kv_fprintf(out, "\nkvcalc's model: %s\n",
             rep->spec->model_name ? text_safe(safe, sizeof safe, rep->spec->model_name)
                                   : "the lesson's illustrative model");
     logged_settings(out, c);
     if (c->startups > 1)
-        fprintf(out, "%lld startups in the file: the last one is compared.\n",
+        kv_fprintf(out, "%lld startups in the file: the last one is compared.\n",
                 (long long)c->startups);
     if (c->what_if)
         fputs("What if: the GPU or the memory fraction was given, so the KV lines are sized "
               "from the new budget\nwith the log's measured terms, not from its KV figure.\n",
               out);
     if (c->log_lines_skipped > 0)
-        fprintf(out, "%lld lines skipped (longer than %d bytes, or a cut last line).\n",
+        kv_fprintf(out, "%lld lines skipped (longer than %d bytes, or a cut last line).\n",
                 (long long)c->log_lines_skipped, KV_LOG_LINE_MAX);
-    fprintf(out, "\n%-27s %14s %14s %14s  %s\n", "quantity", "logged", "kvcalc", "difference",
+    kv_fprintf(out, "\n%-27s %14s %14s %14s  %s\n", "quantity", "logged", "kvcalc", "difference",
             "term");
     for (size_t i = 0; i < c->n_lines; i++) {
         const kv_cmp_line *l = &c->lines[i];
-        fprintf(out, "%-27s %14s %14s %14s  %s\n", l->quantity,
+        kv_fprintf(out, "%-27s %14s %14s %14s  %s\n", l->quantity,
                 cell(a, sizeof a, l->logged, l->unit, 0), cell(b, sizeof b, l->kvcalc, l->unit, 0),
                 cell(d, sizeof d, l->difference, l->unit, 1), l->term);
     }
@@ -126,7 +127,7 @@ void report_fromlog_json(FILE *out, const kv_report *rep)
     const kv_comparison *c = rep->comparison;
     char buf[FMT_BUF];
     fputs("{\n", out);
-    fprintf(out, "  \"schema_version\": %d,\n  \"version\": ", KV_SCHEMA_VERSION);
+    kv_fprintf(out, "  \"schema_version\": %d,\n  \"version\": ", KV_SCHEMA_VERSION);
     json_string(out, KVCALC_VERSION);
     fputs(",\n  \"log\": ", out);
     json_string(out, c->file);
@@ -138,7 +139,7 @@ void report_fromlog_json(FILE *out, const kv_report *rep)
     fputs(",\n", out);
     for (size_t i = 0; i < kv_log_field_count(); i++) {
         kv_field_value v = kv_report_value(kv_log_field_at(i), rep);
-        fprintf(out, "  \"%s\": ", kv_log_field_at(i)->name);
+        kv_fprintf(out, "  \"%s\": ", kv_log_field_at(i)->name);
         if (v.kind == KV_VAL_STR && !v.is_null)
             json_string(out, v.s);
         else
@@ -150,21 +151,21 @@ void report_fromlog_json(FILE *out, const kv_report *rep)
     fputs("  \"logged\": {", out);
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         const char *t = (const char *)lv + texts[i].offset;
-        fprintf(out, "%s\n    \"%s\": ", i ? "," : "", texts[i].name);
+        kv_fprintf(out, "%s\n    \"%s\": ", i ? "," : "", texts[i].name);
         if (t[0])
             json_string(out, t);
         else
             fputs("null", out);
     }
     for (int f = 0; f < kv_log_fields(c->engine); f++) {
-        fprintf(out, ",\n    \"%s\": ", kv_log_field_name(c->engine, f));
+        kv_fprintf(out, ",\n    \"%s\": ", kv_log_field_name(c->engine, f));
         json_number_or_null(out, lv->present[f] ? lv->v[f] : NAN);
     }
     fputs("\n  },\n", out);
     fputs("  \"lines\": [", out);
     for (size_t i = 0; i < c->n_lines; i++) {
         const kv_cmp_line *l = &c->lines[i];
-        fprintf(out, "%s\n    {\"quantity\": ", i ? "," : "");
+        kv_fprintf(out, "%s\n    {\"quantity\": ", i ? "," : "");
         json_string(out, l->quantity);
         fputs(", \"unit\": ", out);
         json_string(out, l->unit);
@@ -189,10 +190,10 @@ void report_fromlog_csv(FILE *out, const kv_report *rep)
     fputs("quantity,unit,logged,kvcalc,difference,term\n", out);
     for (size_t i = 0; i < c->n_lines; i++) {
         const kv_cmp_line *l = &c->lines[i];
-        fprintf(out, "%s,%s,", l->quantity, l->unit);
-        fprintf(out, "%s,", isnan(l->logged) ? "" : fmt_json_number(buf, sizeof buf, l->logged));
-        fprintf(out, "%s,", isnan(l->kvcalc) ? "" : fmt_json_number(buf, sizeof buf, l->kvcalc));
-        fprintf(out, "%s,\"",
+        kv_fprintf(out, "%s,%s,", l->quantity, l->unit);
+        kv_fprintf(out, "%s,", isnan(l->logged) ? "" : fmt_json_number(buf, sizeof buf, l->logged));
+        kv_fprintf(out, "%s,", isnan(l->kvcalc) ? "" : fmt_json_number(buf, sizeof buf, l->kvcalc));
+        kv_fprintf(out, "%s,\"",
                 isnan(l->difference) ? "" : fmt_json_number(buf, sizeof buf, l->difference));
         for (const char *t = l->term; *t; t++)
             fputs(*t == '"' ? "\"\"" : (char[]){*t, 0}, out);

@@ -1,6 +1,7 @@
 /*
  * report_list.c - the built-in tables for people: --list-models and --list-gpus.
  */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -21,15 +22,15 @@ void report_gpu_list(FILE *out, kv_list_format f)
             if (f == LIST_JSON) {
                 fputs(i ? ",\n  {\"gpu\": " : "\n  {\"gpu\": ", out);
                 json_string(out, g->name);
-                fprintf(out, ", \"mib\": %s, \"gib\": %s, \"estimated\": %s, \"aliases\": ",
+                kv_fprintf(out, ", \"mib\": %s, \"gib\": %s, \"estimated\": %s, \"aliases\": ",
                         g->total_mib > 0 ? b : "null", a, g->estimated ? "true" : "false");
                 json_string(out, g->aliases ? g->aliases : "");
-                fprintf(out, ", \"bandwidth_gbs\": %s, \"bandwidth_form\": ",
+                kv_fprintf(out, ", \"bandwidth_gbs\": %s, \"bandwidth_form\": ",
                         g->bandwidth_gbs > 0 ? c : "null");
                 json_string(out, form);
                 fputc('}', out);
             } else {
-                fprintf(out, "%s,%s,%s,%s,%s,%s,%s\n", g->name, g->total_mib > 0 ? b : "", a,
+                kv_fprintf(out, "%s,%s,%s,%s,%s,%s,%s\n", g->name, g->total_mib > 0 ? b : "", a,
                         g->estimated ? "true" : "false", g->aliases ? g->aliases : "",
                         g->bandwidth_gbs > 0 ? c : "", form);
             }
@@ -38,14 +39,14 @@ void report_gpu_list(FILE *out, kv_list_format f)
             fputs("\n]\n", out);
         return;
     }
-    fprintf(out, "%-24s %10s %10s %6s  %s\n", "gpu", "MiB", "GiB used", "GB/s", "also known as");
+    kv_fprintf(out, "%-24s %10s %10s %6s  %s\n", "gpu", "MiB", "GiB used", "GB/s", "also known as");
     for (size_t i = 0; i < kv_gpu_count(); i++) {
         const kv_gpu *g = kv_gpu_at(i);
         char mib[FMT_BUF + 1] = "-";
         if (g->total_mib > 0)
-            snprintf(mib, sizeof mib, "%s%s", fmt_fixed(a, sizeof a, g->total_mib, 0, 1),
+            kv_snprintf(mib, sizeof mib, "%s%s", fmt_fixed(a, sizeof a, g->total_mib, 0, 1),
                      g->estimated ? "*" : "");
-        fprintf(out, "%-24s %10s %10s %6s  %s\n", g->name, mib,
+        kv_fprintf(out, "%-24s %10s %10s %6s  %s\n", g->name, mib,
                 fmt_fixed(b, sizeof b, kv_gpu_gib(g), 2, 0),
                 g->bandwidth_gbs > 0 ? fmt_fixed(c, sizeof c, g->bandwidth_gbs, 0, 1) : "-",
                 g->aliases);
@@ -71,7 +72,7 @@ void report_model_list_header(FILE *out, kv_list_format f)
         fputs("model,alias,params,kv_bytes_per_token,layout\n", out);
         return;
     }
-    fprintf(out, "%-46s %-34s %9s %12s  %s\n", "model", "alias", "params", "KV B/token",
+    kv_fprintf(out, "%-46s %-34s %9s %12s  %s\n", "model", "alias", "params", "KV B/token",
             "layout");
     /* KV B/token: what one token costs in every attention layer, windowed ones included
      * (a model of sliding layers only still pays for its first tokens) */
@@ -99,7 +100,7 @@ void report_model_row(FILE *out, kv_list_format f, size_t i, const char *alias, 
         json_string(out, s->model_name);
         fputs(", \"alias\": ", out);
         json_string(out, alias);
-        fprintf(out, ", \"params\": %s, \"kv_bytes_per_token\": %s, \"layout\": ",
+        kv_fprintf(out, ", \"params\": %s, \"kv_bytes_per_token\": %s, \"layout\": ",
                 s->params_estimated ? fmt_json_number(p, sizeof p, r->params) : "null",
                 fmt_json_number(t, sizeof t, r->kv_bytes_first_token));
         json_string(out, layout);
@@ -107,16 +108,16 @@ void report_model_row(FILE *out, kv_list_format f, size_t i, const char *alias, 
         return;
     }
     if (f == LIST_CSV) { /* the layout holds commas: quoted */
-        fprintf(out, "%s,%s,%s,%s,\"%s\"\n", s->model_name, alias,
+        kv_fprintf(out, "%s,%s,%s,%s,\"%s\"\n", s->model_name, alias,
                 s->params_estimated ? fmt_json_number(p, sizeof p, r->params) : "",
                 fmt_json_number(t, sizeof t, r->kv_bytes_first_token), layout);
         return;
     }
     /* weights the config does not describe (INDEX.tsv's fourth column) show "-" */
     if (s->params_estimated)
-        snprintf(params, sizeof params, "%sB", fmt_fixed(p, sizeof p, r->params / 1e9, 2, 0));
+        kv_snprintf(params, sizeof params, "%sB", fmt_fixed(p, sizeof p, r->params / 1e9, 2, 0));
     else
-        snprintf(params, sizeof params, "-");
-    fprintf(out, "%-46s %-34s %9s %12s  %s\n", s->model_name, alias, params,
+        kv_snprintf(params, sizeof params, "-");
+    kv_fprintf(out, "%-46s %-34s %9s %12s  %s\n", s->model_name, alias, params,
             fmt_fixed(t, sizeof t, r->kv_bytes_first_token, 0, 1), layout);
 }

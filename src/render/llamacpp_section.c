@@ -8,6 +8,7 @@
  * indented and say where each setting came from and what is an estimate.
  */
 #define KVCALC_ENGINES /* this engine's own figures */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -75,11 +76,11 @@ static void size_line(FILE *out, const kv_llamacpp_result *L, const kv_llamacpp_
     char seqs[48];
     unsigned n = (unsigned)L->n_seq, st = (unsigned)L->streams;
     if (b < P_STREAMS)
-        snprintf(seqs, sizeof seqs, "%2u seqs", n);
+        kv_snprintf(seqs, sizeof seqs, "%2u seqs", n);
     else if (b < P_STREAMS_U)
-        snprintf(seqs, sizeof seqs, "%2u/%2u seqs", n, st);
+        kv_snprintf(seqs, sizeof seqs, "%2u/%2u seqs", n, st);
     else
-        snprintf(seqs, sizeof seqs, "%2u/%u seqs", n, st);
+        kv_snprintf(seqs, sizeof seqs, "%2u/%u seqs", n, st);
     fprintf(out, "%s: size = %7.2f MiB (%6u cells, %3d layers, %s), K (%s): %7.2f MiB, "
                  "V (%s): %7.2f MiB\n",
             p, kv, (unsigned)c->cells, (int)c->layers, seqs, tk, k, tv, v);
@@ -103,10 +104,10 @@ static void state_line(FILE *out, const kv_llamacpp_result *L)
      * layers' (llama-memory-recurrent.cpp @ 76d94392764a8bcc1e93bd6f248c30aec2cfac9a) */
     char seqs[40];
     if (L->build >= P_RS_SEQ)
-        snprintf(seqs, sizeof seqs, "%2u seqs %2u rs_seq", (unsigned)L->state_rows,
+        kv_snprintf(seqs, sizeof seqs, "%2u seqs %2u rs_seq", (unsigned)L->state_rows,
                  (unsigned)L->n_rs_seq);
     else
-        snprintf(seqs, sizeof seqs, "%2u seqs", (unsigned)L->state_rows);
+        kv_snprintf(seqs, sizeof seqs, "%2u seqs", (unsigned)L->state_rows);
     fprintf(out, "llama_memory_recurrent: size = %7.2f MiB (%6u cells, %3d layers, %s), "
                  "R (f32): %7.2f MiB, S (f32): %7.2f MiB\n",
             r + s, (unsigned)L->state_rows, (int)L->n_layer, seqs, r, s);
@@ -118,13 +119,13 @@ static void ctx_origin(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
     char a[FMT_BUF];
     fmt_int(a, sizeof a, L->n_ctx_asked, 1);
     if (!L->ctx_from_model)
-        fprintf(out, "  n_ctx    : %s asked (%s)\n", a,
+        kv_fprintf(out, "  n_ctx    : %s asked (%s)\n", a,
                 s->llamacpp.ctx_size.set ? "--ctx-size" : "this build's default -c");
     else if (s->max_context > 0 || s->gguf)
-        fprintf(out, "  n_ctx    : %s, the model's context_length (%s)\n", a,
+        kv_fprintf(out, "  n_ctx    : %s, the model's context_length (%s)\n", a,
                 s->llamacpp.ctx_size.set ? "--ctx-size 0" : "this build's default -c 0");
     else
-        fprintf(out, "  n_ctx    : %s: the model's context_length is unknown, so --context "
+        kv_fprintf(out, "  n_ctx    : %s: the model's context_length is unknown, so --context "
                      "stands in for it (give --ctx-size N)\n", a);
     if (L->autofit)
         fputs("             this build fits n_ctx to the free memory at start-up (not below "
@@ -135,7 +136,7 @@ static void ctx_origin(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
 static void context_lines(FILE *out, const kv_spec *s, const kv_llamacpp_result *L)
 {
     ctx_origin(out, s, L);
-    fprintf(out, "  slots    : %lld%s, %lld stream%s; flash attention %s; micro-batch %lld\n",
+    kv_fprintf(out, "  slots    : %lld%s, %lld stream%s; flash attention %s; micro-batch %lld\n",
             (long long)L->n_seq,
             L->auto_slots ? " (llama-server's automatic slots, unified)"
             : s->llamacpp.parallel.set ? " (--parallel)" : "",
@@ -153,10 +154,10 @@ static void cache_lines(FILE *out, const kv_llamacpp_result *L)
     int split = L->swa.layers > 0 && L->build >= P_ISWA;
     if (L->index.layers > 0) { /* llama_kv_cache_dsa (src/llama-kv-cache-dsa.cpp @
                                   4309c8486a946a4feea8180ed3bfd51190be7e1d), as b10505 prints it */
-        fprintf(out, "llama_kv_cache_dsa: creating main KV cache, size = %lld cells\n",
+        kv_fprintf(out, "llama_kv_cache_dsa: creating main KV cache, size = %lld cells\n",
                 (long long)L->main.cells);
         size_line(out, L, &L->main);
-        fprintf(out, "llama_kv_cache_dsa: creating indexer KV cache, size = %lld cells\n",
+        kv_fprintf(out, "llama_kv_cache_dsa: creating indexer KV cache, size = %lld cells\n",
                 (long long)L->index.cells);
         size_line(out, L, &L->index);
         if (L->state_layers > 0)
@@ -164,12 +165,12 @@ static void cache_lines(FILE *out, const kv_llamacpp_result *L)
         return;
     }
     if (split)
-        fprintf(out, "%s: creating non-SWA KV cache, size = %lld cells\n", iswa,
+        kv_fprintf(out, "%s: creating non-SWA KV cache, size = %lld cells\n", iswa,
                 (long long)L->main.cells);
     if (L->main.layers > 0 || !split)
         size_line(out, L, &L->main);
     if (split) {
-        fprintf(out, "%s: creating     SWA KV cache, size = %lld cells\n", iswa,
+        kv_fprintf(out, "%s: creating     SWA KV cache, size = %lld cells\n", iswa,
                 (long long)L->swa.cells);
         size_line(out, L, &L->swa);
     }
@@ -183,10 +184,10 @@ void report_llamacpp_lines(FILE *out, const kv_llamacpp_result *L)
 {
     const char *p = context_prefix(L->build);
     if (L->rounded && L->build >= P_ROUNDING)
-        fprintf(out, "%s: n_ctx is not divisible by n_seq_max - rounding down to %lld\n", p,
+        kv_fprintf(out, "%s: n_ctx is not divisible by n_seq_max - rounding down to %lld\n", p,
                 (long long)L->n_ctx);
-    fprintf(out, "%s: n_seq_max     = %lld\n", p, (long long)L->n_seq);
-    fprintf(out, "%s: n_ctx         = %lld\n", p, (long long)L->n_ctx);
+    kv_fprintf(out, "%s: n_seq_max     = %lld\n", p, (long long)L->n_seq);
+    kv_fprintf(out, "%s: n_ctx         = %lld\n", p, (long long)L->n_ctx);
     cache_lines(out, L);
 }
 
@@ -199,18 +200,18 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
             (long long)L->gpu_layers, (long long)L->n_layer + 1, mib(L->kv_gpu_bytes),
             mib(L->kv_host_bytes), s->llamacpp.no_kv_offload ? " (--no-kv-offload)" : "");
     if (s->llamacpp.n_cpu_moe > 0)
-        fprintf(out, "  experts  : --n-cpu-moe %lld keeps %s GiB of MoE experts on the CPU%s\n",
+        kv_fprintf(out, "  experts  : --n-cpu-moe %lld keeps %s GiB of MoE experts on the CPU%s\n",
                 (long long)s->llamacpp.n_cpu_moe, fmt_fixed(a, sizeof a, L->cpu_moe_bytes / KV_GIB, 2, 0),
                 L->cpu_moe_bytes > 0 ? " (the experts' share of the estimated parameters)"
                 : s->arch.experts > 0 ? " (none of those layers is on the GPU)"
                                       : " (the model has no MoE experts: nothing moves)");
-    fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory\n",
+    kv_fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->weights_host_bytes / KV_GIB, 2, 0));
     char dr[2 * FMT_BUF + 32] = "";
     if (L->draft_contexts > 0) {
         char name[300];
-        fprintf(out, "  draft    : %s: %lld context%s of %s cells (%s), %lld of %lld layers on "
+        kv_fprintf(out, "  draft    : %s: %lld context%s of %s cells (%s), %lld of %lld layers on "
                      "the GPU: KV %.2f MiB (%.2f MiB there), weights %s GiB there; its compute "
                      "buffer%s not counted\n",
                 text_safe(name, sizeof name, s->llamacpp.draft.name), (long long)L->draft_contexts,
@@ -222,7 +223,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                 mib(L->draft_kv_bytes), mib(L->draft_kv_gpu_bytes),
                 fmt_fixed(b, sizeof b, L->draft_weights_gpu_bytes / KV_GIB, 2, 0),
                 L->draft_contexts == 1 ? " is" : "s are");
-        snprintf(dr, sizeof dr, " + draft %s",
+        kv_snprintf(dr, sizeof dr, " + draft %s",
                  fmt_fixed(a, sizeof a, (L->draft_kv_gpu_bytes + L->draft_weights_gpu_bytes) / KV_GIB,
                            2, 0));
     }
@@ -235,10 +236,10 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                 text_safe(name, sizeof name, lf->name), lf->files > 1 ? ", ..." : "",
                 mib(L->lora_bytes), mib(L->lora_gpu_bytes), mib(L->lora_bytes - L->lora_gpu_bytes));
         size_t at = strlen(dr);
-        snprintf(dr + at, sizeof dr - at, " + LoRA %s",
+        kv_snprintf(dr + at, sizeof dr - at, " + LoRA %s",
                  fmt_fixed(a, sizeof a, L->lora_gpu_bytes / KV_GIB, 2, 0));
     }
-    fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s%s = "
+    kv_fprintf(out, "  GPU      : weights %s + KV %s + compute ~%s (an estimate) + overhead %s%s = "
                  "%s of %s GiB: %s\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->kv_gpu_bytes / KV_GIB, 2, 0),
@@ -250,7 +251,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
             : L->autofit ? "does not fit unfitted"
                          : "does NOT fit (llama.cpp would fail to allocate)");
     if (L->autofit && !L->fits_gpu)
-        fprintf(out, "  auto-fit : %s\n",
+        kv_fprintf(out, "  auto-fit : %s\n",
                 L->autofit_ctx ? "this build would lower n_ctx to fit: about the largest "
                                  "--ctx-size below (an estimate)"
                                : "even n_ctx 4096 does not fit: llama.cpp would fail to allocate");
@@ -261,7 +262,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
         fputs("  longest --ctx-size that fits: none (the weights and buffers alone do not fit)\n",
               out);
     else
-        fprintf(out, "  longest --ctx-size that fits: %s (a slot then holds %s tokens)\n",
+        kv_fprintf(out, "  longest --ctx-size that fits: %s (a slot then holds %s tokens)\n",
                 fmt_int(a, sizeof a, L->ctx_size_fit, 1),
                 fmt_int(b, sizeof b, r->longest_context_fit, 1));
 }
@@ -272,15 +273,15 @@ void report_llamacpp_text(FILE *out, const kv_report *rep)
     const kv_result *r = rep->result;
     const kv_llamacpp_result *L = &r->llamacpp;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
-    fprintf(out, "llama.cpp build %lld prediction (llama-server's rules; docs/llamacpp.md):\n",
+    kv_fprintf(out, "llama.cpp build %lld prediction (llama-server's rules; docs/llamacpp.md):\n",
             (long long)L->build);
     if (s->llamacpp.build > L->build)
-        fprintf(out, "  (build %lld is newer than the rules kvcalc knows: build %lld's apply)\n",
+        kv_fprintf(out, "  (build %lld is newer than the rules kvcalc knows: build %lld's apply)\n",
                 (long long)s->llamacpp.build, (long long)L->build);
     context_lines(out, s, L);
     report_llamacpp_lines(out, L);
     memory_lines(out, s, r);
-    fprintf(out, "  %s request%s of %s tokens at once (%lld slot%s of up to %s tokens%s%s)\n\n",
+    kv_fprintf(out, "  %s request%s of %s tokens at once (%lld slot%s of up to %s tokens%s%s)\n\n",
             fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), r->max_concurrency == 1 ? "" : "s",
             fmt_int(b, sizeof b, s->context, 1), (long long)L->n_seq, L->n_seq == 1 ? "" : "s",
             fmt_int(c, sizeof c, L->autofit_ctx ? L->autofit_slot_ctx : L->slot_ctx, 1),

@@ -4,6 +4,7 @@
  * decimal that reads back to it; bytes are bytes, not GiB. Top-level scalars come from the
  * key table (keys.c), so the JSON document, --get and docs/output.md cannot disagree.
  */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -20,7 +21,7 @@ void json_string(FILE *out, const char *s)
         if (esc)
             fputs(esc, out);
         else if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
+            kv_fprintf(out, "\\%c", c);
         else if (c < 0x20 || c == 0x7f)
             fprintf(out, "\\u%04x", c);
         else
@@ -56,22 +57,22 @@ static const char *int_or_null(char *buf, size_t cap, int64_t v)
 static void report_json_layout(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
-    fprintf(out, "  \"layout\": {\n    \"mla\": %s,\n    \"mla_latent\": %s,\n",
+    kv_fprintf(out, "  \"layout\": {\n    \"mla\": %s,\n    \"mla_latent\": %s,\n",
             s->layout.mla ? "true" : "false",
             s->layout.mla ? fmt_int(a, sizeof a, s->layout.mla_latent, 0) : "null");
-    fprintf(out, "    \"state_size_known\": %s,\n    \"groups\": [",
+    kv_fprintf(out, "    \"state_size_known\": %s,\n    \"groups\": [",
             r->state_unknown ? "false" : "true");
     for (size_t i = 0; i < r->n_groups; i++) {
         const kv_group *g = &r->groups[i];
-        fprintf(out, "%s\n      {\"kind\": \"%s\", \"count\": %lld, ", i ? "," : "",
+        kv_fprintf(out, "%s\n      {\"kind\": \"%s\", \"count\": %lld, ", i ? "," : "",
                 kind_keys[g->kind], (long long)g->count);
-        fprintf(out, "\"kv_heads\": %s, \"head_dim\": %s, \"window\": %s, ",
+        kv_fprintf(out, "\"kv_heads\": %s, \"head_dim\": %s, \"window\": %s, ",
                 int_or_null(a, sizeof a, g->kv_heads), int_or_null(b, sizeof b, g->head_dim),
                 int_or_null(c, sizeof c, g->tokens_max));
-        fprintf(out, "\"bytes_per_token\": %s, \"bytes_fixed\": %s, ",
+        kv_fprintf(out, "\"bytes_per_token\": %s, \"bytes_fixed\": %s, ",
                 fmt_json_number(a, sizeof a, g->bytes_per_token),
                 fmt_json_number(b, sizeof b, g->bytes_fixed));
-        fprintf(out, "\"bytes_per_request\": %s}", fmt_json_number(c, sizeof c, g->bytes_per_request));
+        kv_fprintf(out, "\"bytes_per_request\": %s}", fmt_json_number(c, sizeof c, g->bytes_per_request));
     }
     fputs("\n    ]\n  },\n", out);
 }
@@ -92,7 +93,7 @@ static void report_json_inputs(FILE *out, const kv_spec *s)
         const kv_param *p = kv_param_at(i);
         if (!applies(p, s))
             continue;
-        fprintf(out, "%s\n    \"%s\": ", first ? "" : ",", p->key);
+        kv_fprintf(out, "%s\n    \"%s\": ", first ? "" : ",", p->key);
         first = 0;
         kv_param_text(buf, sizeof buf, s, p, &is_string);
         if (p->clears & KV_CLEARS_ESTIMATE && s->params_estimated)
@@ -120,14 +121,14 @@ static void report_json_sources(FILE *out, const kv_report *rep)
         const kv_param *p = kv_param_at(i);
         if (!applies(p, s))
             continue;
-        fprintf(out, "%s\n    \"%s\": \"%s\"", first ? "" : ",", p->key,
+        kv_fprintf(out, "%s\n    \"%s\": \"%s\"", first ? "" : ",", p->key,
                 kv_source_names[rep->sources->of[i]]);
         first = 0;
     }
     /* the workload's step time: --tpot-ms, or the roofline's estimate (workload_step_assumes
      * says what it assumes) */
     if (rep->sources->step < SOURCE_COUNT && rep->workload && rep->workload->step_s > 0)
-        fprintf(out, "%s\n    \"workload_step_s\": \"%s\"", first ? "" : ",",
+        kv_fprintf(out, "%s\n    \"workload_step_s\": \"%s\"", first ? "" : ",",
                 kv_source_names[rep->sources->step]);
     fputs("\n  },\n", out);
 }
@@ -142,7 +143,7 @@ static void report_json_as_typed(FILE *out, const kv_report *rep)
         fputs("  \"as_typed\": null,\n", out);
         return;
     }
-    fprintf(out, "  \"as_typed\": {\"tensor_parallel_size\": %lld, \"pipeline_parallel_size\": "
+    kv_fprintf(out, "  \"as_typed\": {\"tensor_parallel_size\": %lld, \"pipeline_parallel_size\": "
                  "%lld, \"data_parallel_size\": %lld, \"max_concurrency\": %s, "
                  "\"deployment_max_concurrency\": %s, \"fits\": %s},\n",
             (long long)t->tp, (long long)t->pp, (long long)t->dp,
@@ -156,7 +157,7 @@ void report_json(FILE *out, const kv_report *rep)
     const kv_result *r = rep->result;
     fputs("{\n", out);
     for (size_t i = 0; i < kv_field_count(); i++) {
-        fprintf(out, "  \"%s\": ", kv_field_at(i)->name);
+        kv_fprintf(out, "  \"%s\": ", kv_field_at(i)->name);
         json_value(out, kv_report_value(kv_field_at(i), rep));
         fputs(",\n", out);
     }
@@ -169,7 +170,7 @@ void report_json(FILE *out, const kv_report *rep)
     for (size_t i = 0; i < rep->table->n_rows; i++) {
         const kv_row *row = &rep->table->rows[i];
         char b1[FMT_BUF], b2[FMT_BUF], b3[FMT_BUF];
-        fprintf(out,
+        kv_fprintf(out,
                 "%s\n    {\"context\": %s, \"kv_bytes_per_request\": %s, "
                 "\"max_concurrency\": %s, \"is_setting\": %s}",
                 i ? "," : "", fmt_int(b1, sizeof b1, row->context, 0),
@@ -186,7 +187,7 @@ void report_csv(FILE *out, const kv_report *rep)
     for (size_t i = 0; i < rep->table->n_rows; i++) {
         const kv_row *row = &rep->table->rows[i];
         char b1[FMT_BUF], b2[FMT_BUF], b3[FMT_BUF];
-        fprintf(out, "%s,%s,%s,%s\n", fmt_int(b1, sizeof b1, row->context, 0),
+        kv_fprintf(out, "%s,%s,%s,%s\n", fmt_int(b1, sizeof b1, row->context, 0),
                 fmt_json_number(b2, sizeof b2, row->kv_bytes_per_request),
                 fmt_json_number(b3, sizeof b3, row->max_concurrency),
                 row->is_setting ? "true" : "false");

@@ -3,6 +3,7 @@
  * (text, and CSV rows of figure, scrape, kvcalc). The figures come from the library
  * (kv_metrics_measure(), kv_metrics_predict()); this file only lays them out.
  */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -25,16 +26,16 @@ static const char *shown(char *buf, size_t cap, double v, int kind)
         return "-";
     switch (kind) {
     case 1:
-        snprintf(buf, cap, "%s%%", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF, v * 100.0, 1, 0));
+        kv_snprintf(buf, cap, "%s%%", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF, v * 100.0, 1, 0));
         return buf;
     case 2:
-        return v < 1 ? (snprintf(buf, cap, "%s ms", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF,
+        return v < 1 ? (kv_snprintf(buf, cap, "%s ms", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF,
                                                               v * 1000.0, 1, 1)),
                         buf)
-                     : (snprintf(buf, cap, "%s s", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF, v, 2, 1)),
+                     : (kv_snprintf(buf, cap, "%s s", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF, v, 2, 1)),
                         buf);
     case 3:
-        snprintf(buf, cap, "%s/s", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF, v, 3, 1));
+        kv_snprintf(buf, cap, "%s/s", fmt_fixed((char[FMT_BUF]){0}, FMT_BUF, v, 3, 1));
         return buf;
     case 4:
         return fmt_fixed(buf, cap, v, 1, 1);
@@ -73,18 +74,18 @@ void report_metrics_text(FILE *out, const kv_report *rep)
 {
     const kv_metrics_comparison *c = rep->metrics;
     char a[FMT_BUF], b[FMT_BUF], name[200], model[160];
-    fprintf(out, "From the metrics: %s (%s%s%s), %s\n",
+    kv_fprintf(out, "From the metrics: %s (%s%s%s), %s\n",
             text_safe_cut(name, sizeof name, rep->metrics_name, 120), kv_engine_title(c->engine),
             c->generation[0] ? ", " : "", c->generation,
             c->scrapes > 1 ? "two scrapes" : "one scrape: since the server started");
     if (c->scrapes > 1)
-        fprintf(out, "  interval: %s\n", isnan(c->interval_s)
+        kv_fprintf(out, "  interval: %s\n", isnan(c->interval_s)
                                              ? "unknown (no timestamps; --metrics-interval S "
                                                "gives it): no rates"
                                              : shown(a, sizeof a, c->interval_s, 2));
-    fprintf(out, "  model   : %s", rep->spec->model_name ? rep->spec->model_name : "-");
+    kv_fprintf(out, "  model   : %s", rep->spec->model_name ? rep->spec->model_name : "-");
     if (c->model[0])
-        fprintf(out, " (the scrape's label: %s)", text_safe_cut(model, sizeof model, c->model, 120));
+        kv_fprintf(out, " (the scrape's label: %s)", text_safe_cut(model, sizeof model, c->model, 120));
     fputc('\n', out);
     if (c->lengths_from_totals)
         fputs("  lengths : the token counters over the finished requests (no length histograms "
@@ -93,23 +94,23 @@ void report_metrics_text(FILE *out, const kv_report *rep)
         fputs("  KV cache: num_used_tokens / token_usage (the scrape has no max_total_num_tokens; "
               "the usage is rounded)\n", out);
     if (c->replicas > 1)
-        fprintf(out, "  engines : %d (the figures add them up; kvcalc's are one engine's x %d)\n",
+        kv_fprintf(out, "  engines : %d (the figures add them up; kvcalc's are one engine's x %d)\n",
                 c->replicas, c->replicas);
     row rows[16];
     size_t n = rows_of(c, rows);
-    fprintf(out, "\n  %-26s %16s %16s\n", "", "scrape", "kvcalc");
+    kv_fprintf(out, "\n  %-26s %16s %16s\n", "", "scrape", "kvcalc");
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "  %-26s %16s %16s\n", rows[i].words, shown(a, sizeof a, rows[i].scrape, rows[i].kind),
+        kv_fprintf(out, "  %-26s %16s %16s\n", rows[i].words, shown(a, sizeof a, rows[i].scrape, rows[i].kind),
                 shown(b, sizeof b, rows[i].kvcalc, rows[i].kind));
     fputc('\n', out);
     if (isnan(c->predicted_capacity_tokens))
         fputs("  (kvcalc's KV cache needs the GPU: give --gpu or --gpu-mem-gib)\n", out);
     else if (!isnan(c->capacity_error_pct))
-        fprintf(out, "  kvcalc's KV cache is %s%% %s the scrape's\n",
+        kv_fprintf(out, "  kvcalc's KV cache is %s%% %s the scrape's\n",
                 fmt_fixed(a, sizeof a, fabs(c->capacity_error_pct), 1, 0),
                 c->capacity_error_pct >= 0 ? "above" : "below");
     if (rep->workload && rep->workload->simulated)
-        fprintf(out, "  (kvcalc's load: %s simulated at the interval's rate, lengths fixed at "
+        kv_fprintf(out, "  (kvcalc's load: %s simulated at the interval's rate, lengths fixed at "
                      "their means, and step time)\n",
                 isnan(c->capacity_tokens) ? "kvcalc's pool (the scrape states none)"
                                           : "the measured pool");
@@ -117,17 +118,17 @@ void report_metrics_text(FILE *out, const kv_report *rep)
         fputs("  (kvcalc's KV cache in use: the running requests at the mean lengths; two "
               "scrapes give the rate to simulate)\n", out);
     if (!isnan(c->saturation_rate)) {
-        fprintf(out, "  at this workload the queue grows without bound above %s req/s (%s binds "
+        kv_fprintf(out, "  at this workload the queue grows without bound above %s req/s (%s binds "
                      "first)",
                 fmt_fixed(a, sizeof a, c->saturation_rate, 3, 1),
                 strcmp(c->binding, "kv_cache") == 0 ? "the KV pool" : c->binding);
         if (!isnan(c->onset_rate))
-            fprintf(out, "; preemption starts near %s req/s",
+            kv_fprintf(out, "; preemption starts near %s req/s",
                     fmt_fixed(b, sizeof b, c->onset_rate, 3, 1));
         fputs("\n", out);
     }
     if (rep->workload)
-        fprintf(out, "  (rules: %s; left out: %s)\n", rep->sched->rules, rep->sched->left_out);
+        kv_fprintf(out, "  (rules: %s; left out: %s)\n", rep->sched->rules, rep->sched->left_out);
 }
 
 void report_metrics_csv(FILE *out, const kv_report *rep)
@@ -137,7 +138,7 @@ void report_metrics_csv(FILE *out, const kv_report *rep)
     char a[FMT_BUF], b[FMT_BUF];
     fputs("figure,scrape,kvcalc\n", out);
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "%s,%s,%s\n", rows[i].words,
+        kv_fprintf(out, "%s,%s,%s\n", rows[i].words,
                 isnan(rows[i].scrape) ? "" : fmt_json_number(a, sizeof a, rows[i].scrape),
                 isnan(rows[i].kvcalc) ? "" : fmt_json_number(b, sizeof b, rows[i].kvcalc));
 }

@@ -9,6 +9,7 @@
  * what is an estimate.
  */
 #define KVCALC_ENGINES /* this engine's own figures */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -52,7 +53,7 @@ static void settings_lines(FILE *out, const kv_spec *s, const kv_ollama_result *
 {
     const kv_ollama_spec *in = &s->ollama;
     char a[FMT_BUF], b[FMT_BUF];
-    fprintf(out, "  num_ctx  : %s per request (%s)%s x parallel %lld (%s) = %s tokens\n",
+    kv_fprintf(out, "  num_ctx  : %s per request (%s)%s x parallel %lld (%s) = %s tokens\n",
             fmt_int(a, sizeof a, o->num_ctx, 1),
             o->ctx_default ? "the release's default" : "--num-ctx",
             o->ctx_clamped ? ", cut to the model's context_length" : "",
@@ -66,9 +67,9 @@ static void settings_lines(FILE *out, const kv_spec *s, const kv_ollama_result *
     if (o->era == KV_OLLAMA_LLAMA_SERVER)
         return;
     if (o->estimate_ctx != o->kv_size)
-        fprintf(out, "             (the estimate sizes %s tokens: this release counts at least "
+        kv_fprintf(out, "             (the estimate sizes %s tokens: this release counts at least "
                      "2048)\n", fmt_int(a, sizeof a, o->estimate_ctx, 1));
-    fprintf(out, "  KV cache : %s, %s B per element (%s)\n", cache_name(o->cache_type),
+    kv_fprintf(out, "  KV cache : %s, %s B per element (%s)\n", cache_name(o->cache_type),
             fmt_g(a, sizeof a, o->bytes_per_element),
             o->flash_auto ? "flash attention left to the runner: OLLAMA_FLASH_ATTENTION unset"
             : o->flash ? "flash attention on"
@@ -77,7 +78,7 @@ static void settings_lines(FILE *out, const kv_spec *s, const kv_ollama_result *
     if (o->cache_type_refused)
         fputs("             (the quantized cache asked for needs flash attention in force: "
               "Ollama falls back to f16)\n", out);
-    fprintf(out, "  device   : %s%s, %s free%s; Ollama keeps %s there\n",
+    kv_fprintf(out, "  device   : %s%s, %s free%s; Ollama keeps %s there\n",
             library_name(o->library, in->version),
             o->library_default ? " (from the GPU: --library sets it)" : "",
             hb2(a, sizeof a, o->available_bytes),
@@ -85,7 +86,7 @@ static void settings_lines(FILE *out, const kv_spec *s, const kv_ollama_result *
                                      "memory.available with --available-gib)"
                                    : "",
             hb2(b, sizeof b, o->minimum_bytes));
-    fprintf(out, "  graph    : full %s, partial %s (%s)\n", hb2(a, sizeof a, o->graph_full_bytes),
+    kv_fprintf(out, "  graph    : full %s, partial %s (%s)\n", hb2(a, sizeof a, o->graph_full_bytes),
             hb2(b, sizeof b, o->graph_partial_bytes),
             o->graph_formula ? "this architecture's formula"
                              : "Ollama's fallback for an architecture it has no formula for: "
@@ -106,40 +107,40 @@ static void offload_line(FILE *out, const kv_spec *s, const kv_ollama_result *o)
     for (size_t g = 0; g < n; g++) {
         size_t at = strlen(split);
         if (v >= V(11, 5))
-            snprintf(split + at, sizeof split - at, "%s%lld", g ? " " : "",
+            kv_snprintf(split + at, sizeof split - at, "%s%lld", g ? " " : "",
                      (long long)(n > 1 ? o->gpu_layer_counts[g] : o->layers_offload));
         else if (n > 1)
-            snprintf(split + at, sizeof split - at, "%s%lld", g ? "," : "",
+            kv_snprintf(split + at, sizeof split - at, "%s%lld", g ? "," : "",
                      (long long)o->gpu_layer_counts[g]);
         at = strlen(avail);
-        snprintf(avail + at, sizeof avail - at, "%s%s", g ? " " : "",
+        kv_snprintf(avail + at, sizeof avail - at, "%s%s", g ? " " : "",
                  hb2(one, sizeof one, o->available_bytes));
         at = strlen(allocs);
-        snprintf(allocs + at, sizeof allocs - at, "%s%s", g ? " " : "",
+        kv_snprintf(allocs + at, sizeof allocs - at, "%s%s", g ? " " : "",
                  hb2(one, sizeof one, n > 1 ? o->gpu_allocations[g] : o->allocation_bytes));
     }
     char shown_split[220];
     if (v >= V(11, 5))
-        snprintf(shown_split, sizeof shown_split, n > 1 ? "\"[%s]\"" : "[%s]",
+        kv_snprintf(shown_split, sizeof shown_split, n > 1 ? "\"[%s]\"" : "[%s]",
                  o->layers_offload > 0 || n > 1 ? split : "");
     else
-        snprintf(shown_split, sizeof shown_split, n > 1 ? "%s" : "\"\"", split);
+        kv_snprintf(shown_split, sizeof shown_split, n > 1 ? "%s" : "\"\"", split);
     char proj[200] = "";
     if (o->projector_weights_bytes > 0) /* the projector group: first before 0.5.12, last after */
-        snprintf(proj, sizeof proj, " projector.weights=\"%s\" projector.graph=\"%s\"",
+        kv_snprintf(proj, sizeof proj, " projector.weights=\"%s\" projector.graph=\"%s\"",
                  hb2(b, sizeof b, o->projector_weights_bytes),
                  hb2(c, sizeof c, o->projector_graph_bytes));
     if (v >= V(5, 12))
-        fprintf(out, "msg=offload library=%s", lib);
+        kv_fprintf(out, "msg=offload library=%s", lib);
     else
-        fprintf(out, "msg=\"offload to %s\"%s", lib, proj);
-    fprintf(out, " layers.requested=%lld layers.model=%lld layers.offload=%lld layers.split=%s "
+        kv_fprintf(out, "msg=\"offload to %s\"%s", lib, proj);
+    kv_fprintf(out, " layers.requested=%lld layers.model=%lld layers.offload=%lld layers.split=%s "
                  "memory.available=\"[%s]\"",
             s->ollama.num_gpu.set ? (long long)s->ollama.num_gpu.value : -1LL,
             (long long)o->layers_model, (long long)o->layers_offload, shown_split, avail);
     if (v >= V(3, 10))
-        fprintf(out, " memory.gpu_overhead=\"%s\"", hb2(b, sizeof b, s->ollama.gpu_overhead_bytes));
-    fprintf(out, " memory.required.full=\"%s\" memory.required.partial=\"%s\" "
+        kv_fprintf(out, " memory.gpu_overhead=\"%s\"", hb2(b, sizeof b, s->ollama.gpu_overhead_bytes));
+    kv_fprintf(out, " memory.required.full=\"%s\" memory.required.partial=\"%s\" "
                  "memory.required.kv=\"%s\" memory.required.allocations=\"[%s]\" "
                  "memory.weights.total=\"%s\" memory.weights.repeating=\"%s\" "
                  "memory.weights.nonrepeating=\"%s\" memory.graph.full=\"%s\" "
@@ -164,18 +165,18 @@ static void layout_lines(FILE *out, const kv_spec *s, const kv_ollama_result *o)
     } kinds[] = {{"model weights", o->gpu_weights_bytes, o->cpu_weights_bytes},
                  {"kv cache", o->gpu_kv_bytes, o->cpu_kv_bytes},
                  {"compute graph", o->gpu_graph_bytes, 0}};
-    fprintf(out, "msg=\"loading model\" \"model layers\"=%lld requested=%lld\n",
+    kv_fprintf(out, "msg=\"loading model\" \"model layers\"=%lld requested=%lld\n",
             (long long)o->layers_model,
             s->ollama.num_gpu.set ? (long long)s->ollama.num_gpu.value : -1LL);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (gpu && kinds[i].on_gpu > 0)
-            fprintf(out, "msg=\"%s\" device=%s size=\"%s\"\n", kinds[i].msg, dev,
+            kv_fprintf(out, "msg=\"%s\" device=%s size=\"%s\"\n", kinds[i].msg, dev,
                     hb2(a, sizeof a, kinds[i].on_gpu));
         if (kinds[i].on_cpu > 0)
-            fprintf(out, "msg=\"%s\" device=CPU size=\"%s\"\n", kinds[i].msg,
+            kv_fprintf(out, "msg=\"%s\" device=CPU size=\"%s\"\n", kinds[i].msg,
                     hb2(a, sizeof a, kinds[i].on_cpu));
     }
-    fprintf(out, "msg=\"total memory\" size=\"%s\"\n", hb2(a, sizeof a, o->required_full_bytes));
+    kv_fprintf(out, "msg=\"total memory\" size=\"%s\"\n", hb2(a, sizeof a, o->required_full_bytes));
 }
 
 /* llama-server as Ollama starts it (llm/llama_server.go startLlamaServer), and its lines. */
@@ -184,24 +185,24 @@ static void server_lines(FILE *out, const kv_spec *s, const kv_ollama_result *o)
     static const char *const flash[] = {"off", "on", "auto"};
     const kv_llamacpp_result *L = &o->server;
     char a[FMT_BUF];
-    fprintf(out, "  runner   : llama.cpp's llama-server, build %lld (this release's "
+    kv_fprintf(out, "  runner   : llama.cpp's llama-server, build %lld (this release's "
                  "LLAMA_CPP_VERSION; docs/llamacpp.md)\n",
             (long long)o->llamacpp_build);
-    fprintf(out, "msg=\"starting llama-server\" cmd=\"llama-server -c %lld -np %lld",
+    kv_fprintf(out, "msg=\"starting llama-server\" cmd=\"llama-server -c %lld -np %lld",
             (long long)(o->num_ctx * o->num_parallel), (long long)o->num_parallel);
     if (s->ollama.kv_cache_type.set || o->cache_type != KV_OLLAMA_F16)
-        fprintf(out, " --cache-type-k %s --cache-type-v %s", cache_name(o->cache_type),
+        kv_fprintf(out, " --cache-type-k %s --cache-type-v %s", cache_name(o->cache_type),
                 cache_name(o->cache_type));
-    fprintf(out, " --flash-attn %s -b %lld -ub %lld", flash[o->server_flash], (long long)o->batch,
+    kv_fprintf(out, " --flash-attn %s -b %lld -ub %lld", flash[o->server_flash], (long long)o->batch,
             (long long)o->batch);
     if (s->ollama.num_gpu.set)
-        fprintf(out, " -ngl %lld", (long long)s->ollama.num_gpu.value);
+        kv_fprintf(out, " -ngl %lld", (long long)s->ollama.num_gpu.value);
     fputs("\"\n", out);
     if (!s->ollama.num_batch.set)
         fputs("  (-b / -ub: Ollama's own choice for the context and the GPU; --num-batch sets "
               "it)\n", out);
     report_llamacpp_lines(out, L);
-    fprintf(out, "  devices  : %lld of %lld layers on the GPU: weights %s + KV %s + compute ~%s "
+    kv_fprintf(out, "  devices  : %lld of %lld layers on the GPU: weights %s + KV %s + compute ~%s "
                  "(an estimate) = %s GiB: %s\n",
             (long long)L->gpu_layers, (long long)L->n_layer + 1,
             hb2((char[64]){0}, 64, L->weights_gpu_bytes), hb2((char[64]){0}, 64, L->kv_gpu_bytes),
@@ -217,17 +218,17 @@ static void ps_line(FILE *out, const kv_ollama_result *o)
     char size[64], proc[64], ctx[64] = "";
     kv_ollama_human_bytes(o->required_full_bytes, size, sizeof size);
     if (o->gpu_percent == 100)
-        snprintf(proc, sizeof proc, "100%% GPU");
+        kv_snprintf(proc, sizeof proc, "100%% GPU");
     else if (o->gpu_percent == 0)
-        snprintf(proc, sizeof proc, "100%% CPU");
+        kv_snprintf(proc, sizeof proc, "100%% CPU");
     else if (o->gpu_percent < 0)
-        snprintf(proc, sizeof proc, "a CPU/GPU split kvcalc does not model");
+        kv_snprintf(proc, sizeof proc, "a CPU/GPU split kvcalc does not model");
     else
-        snprintf(proc, sizeof proc, "%d%%/%d%% CPU/GPU", (int)(100 - o->gpu_percent),
+        kv_snprintf(proc, sizeof proc, "%d%%/%d%% CPU/GPU", (int)(100 - o->gpu_percent),
                  (int)o->gpu_percent);
     if (o->ps_context > 0)
-        snprintf(ctx, sizeof ctx, ", CONTEXT %lld", (long long)o->ps_context);
-    fprintf(out, "  ollama ps: SIZE %s, PROCESSOR %s%s%s\n", size, proc, ctx,
+        kv_snprintf(ctx, sizeof ctx, ", CONTEXT %lld", (long long)o->ps_context);
+    kv_fprintf(out, "  ollama ps: SIZE %s, PROCESSOR %s%s%s\n", size, proc, ctx,
             o->era == KV_OLLAMA_LLAMA_SERVER ? " (SIZE from llama-server's buffers: an estimate)"
                                              : "");
 }
@@ -264,7 +265,7 @@ void report_ollama_text(FILE *out, const kv_report *rep)
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     static const char *const how[] = {"llm/memory.go's estimate", "the layout of its estimate",
                                       "llama-server's allocation"};
-    fprintf(out, "Ollama %s prediction (%s; docs/ollama.md):\n", r->engine_version, how[o->era]);
+    kv_fprintf(out, "Ollama %s prediction (%s; docs/ollama.md):\n", r->engine_version, how[o->era]);
     settings_lines(out, s, o);
     if (o->era == KV_OLLAMA_ESTIMATOR)
         offload_line(out, s, o);
@@ -275,22 +276,22 @@ void report_ollama_text(FILE *out, const kv_report *rep)
     ps_line(out, o);
     gaps(out, o);
     if (o->era != KV_OLLAMA_LLAMA_SERVER)
-        fprintf(out, "  layers   : %lld of %lld on the GPU%s\n", (long long)o->layers_offload,
+        kv_fprintf(out, "  layers   : %lld of %lld on the GPU%s\n", (long long)o->layers_offload,
                 (long long)o->layers_model,
                 o->fully_loaded            ? " (all of them)"
                 : o->layers_offload == 0 ? "; the model runs on the CPU"
                                          : "; the rest run on the CPU, slower");
     if (o->longest_num_ctx > 0)
-        fprintf(out, "  longest num_ctx with every layer on the GPU at parallel %lld: %s\n",
+        kv_fprintf(out, "  longest num_ctx with every layer on the GPU at parallel %lld: %s\n",
                 (long long)o->num_parallel, fmt_int(a, sizeof a, o->longest_num_ctx, 1));
     else if (o->library != KV_OLLAMA_CPU)
         fputs("  longest num_ctx with every layer on the GPU: none (the weights alone do not "
               "fit)\n", out);
-    fprintf(out, "  %s request%s of %s tokens at once%s\n\n",
+    kv_fprintf(out, "  %s request%s of %s tokens at once%s\n\n",
             fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), r->max_concurrency == 1 ? "" : "s",
             fmt_int(b, sizeof b, s->context, 1),
             s->context > o->num_ctx
-                ? (snprintf(c, sizeof c, " (Ollama cuts a prompt to num_ctx %s tokens: set "
+                ? (kv_snprintf(c, sizeof c, " (Ollama cuts a prompt to num_ctx %s tokens: set "
                                          "--num-ctx %lld)",
                             fmt_int(d, sizeof d, o->num_ctx, 1), (long long)s->context),
                    c)

@@ -7,6 +7,7 @@
  * readings of a log, kvcalc estimates them, and every such figure is labelled.
  */
 #define KVCALC_ENGINES /* this engine's own figures */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -33,29 +34,29 @@ static void state_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
                       : d > 0 ? "48 running requests under speculative decoding (no radix cache)"
                               : "512 without the radix cache";
     if (d > 0)
-        fprintf(out, "  drafts  : %lld running x %lld draft tokens x %s B = %s GB of draft-token "
+        kv_fprintf(out, "  drafts  : %lld running x %lld draft tokens x %s B = %s GB of draft-token "
                      "states, off the budget first\n",
                 (long long)g->spec_running, (long long)d,
                 fmt_fixed(a, sizeof a, g->mamba_per_req_bytes, 0, 1),
                 gb(b, sizeof b, g->spec_reserved_bytes));
-    fprintf(out, "  state   : %s B per request (conv state bf16, SSM state %s), %lld slots (%s)\n",
+    kv_fprintf(out, "  state   : %s B per request (conv state bf16, SSM state %s), %lld slots (%s)\n",
             fmt_fixed(a, sizeof a, g->mamba_per_req_bytes, 0, 1),
             in->mamba_ssm_dtype.set && in->mamba_ssm_dtype.value == 2 ? "16-bit" : "float32",
             (long long)g->max_mamba_cache_size, why);
     /* SGLang's line: no comma before the intermediate caches, a space at the end */
-    fprintf(out, "Mamba Cache is allocated. max_mamba_cache_size: %lld, conv_state size: %sGB, "
+    kv_fprintf(out, "Mamba Cache is allocated. max_mamba_cache_size: %lld, conv_state size: %sGB, "
                  "ssm_state size: %sGB",
             (long long)g->max_mamba_cache_size, gb(a, sizeof a, g->conv_state_bytes),
             gb(b, sizeof b, g->ssm_state_bytes));
     if (d > 0)
-        fprintf(out, " intermediate_ssm_state_cache size: %sGB intermediate_conv_window_cache "
+        kv_fprintf(out, " intermediate_ssm_state_cache size: %sGB intermediate_conv_window_cache "
                      "size: %sGB",
                 gb(a, sizeof a, g->inter_ssm_bytes), gb(b, sizeof b, g->inter_conv_bytes));
     fputc('\n', out);
     char e[FMT_BUF + 8] = "";
     if (d > 0)
-        snprintf(e, sizeof e, "%s - ", gb(c, sizeof c, g->spec_reserved_bytes));
-    fprintf(out, "  tokens  : %s - %s%lld x %s B = %s GB for the token pool\n",
+        kv_snprintf(e, sizeof e, "%s - ", gb(c, sizeof c, g->spec_reserved_bytes));
+    kv_fprintf(out, "  tokens  : %s - %s%lld x %s B = %s GB for the token pool\n",
             gb(a, sizeof a, g->budget_bytes), e, (long long)g->max_mamba_cache_size,
             fmt_fixed(b, sizeof b, g->mamba_per_req_bytes, 0, 1), gb(c, sizeof c, g->rest_bytes));
 }
@@ -68,9 +69,9 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
                          : g->draft_weights_in_a_bytes > 0
                              ? " (estimate: minus the weights, the draft's too)"
                              : " (estimate: minus the weights)";
-    fprintf(out, "Load weight begin. avail mem=%s GB%s\n",
+    kv_fprintf(out, "Load weight begin. avail mem=%s GB%s\n",
             fmt_fixed(a, sizeof a, g->avail_before_gib, 2, 0), p_note);
-    fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",
+    kv_fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",
             fmt_fixed(a, sizeof a, g->avail_after_gib, 2, 0),
             fmt_fixed(b, sizeof b, g->avail_before_gib - g->avail_after_gib, 2, 0), a_note);
     char l[FMT_BUF + 8] = "";
@@ -80,13 +81,13 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
         char t[256];
         int is_string;
         kv_param_text(t, sizeof t, s, kv_param_find("lora-target-modules", 19), &is_string);
-        fprintf(out, "  LoRA    : %lld adapter slot%s of rank %lld in every layer's %s, model "
+        kv_fprintf(out, "  LoRA    : %lld adapter slot%s of rank %lld in every layer's %s, model "
                      "dtype: %s GB, made after the weights, before the pool\n",
                 (long long)in->max_loras_per_batch, in->max_loras_per_batch == 1 ? "" : "s",
                 (long long)in->max_lora_rank, t, gb(c, sizeof c, g->lora_bytes));
-        snprintf(l, sizeof l, "%s - ", gb(c, sizeof c, g->lora_bytes));
+        kv_snprintf(l, sizeof l, "%s - ", gb(c, sizeof c, g->lora_bytes));
     }
-    fprintf(out, "  budget  : rest = A - %sP x (1 - f) = %s - %s%s x (1 - %s) = %s GB  (f: %s)\n",
+    kv_fprintf(out, "  budget  : rest = A - %sP x (1 - f) = %s - %s%s x (1 - %s) = %s GB  (f: %s)\n",
             g->lora_bytes > 0 ? "LoRA - " : "", fmt_g(a, sizeof a, g->avail_after_gib), l,
             fmt_g(b, sizeof b, g->avail_before_gib),
             fmt_g(c, sizeof c, g->mem_fraction_static), gb(d, sizeof d, g->budget_bytes),
@@ -95,11 +96,11 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
                                 : "--mem-fraction-static");
     if (g->mamba_per_req_bytes > 0)
         state_lines(out, s, g);
-    fprintf(out, "  cell    : %s B per token (%lld attention layers%s), page size %lld\n",
+    kv_fprintf(out, "  cell    : %s B per token (%lld attention layers%s), page size %lld\n",
             fmt_fixed(a, sizeof a, g->cell_bytes, 0, 1), (long long)g->attn_layers,
             s->layout.mla ? ", one MLA latent, not split by TP" : "", (long long)g->page_size);
     if (g->sizing_cell_bytes != g->cell_bytes)
-        fprintf(out, "  sized by: %s B = the cell x (1 + %lld draft layers / %lld): the draft's "
+        kv_fprintf(out, "  sized by: %s B = the cell x (1 + %lld draft layers / %lld): the draft's "
                      "pool is counted as layers of the target's\n",
                 fmt_fixed(a, sizeof a, g->sizing_cell_bytes, 0, 1),
                 (long long)s->sglang.draft.layers, (long long)g->attn_layers);
@@ -112,19 +113,19 @@ static void pool_line(FILE *out, const kv_spec *s, const kv_sglang_result *g)
     long long n = (long long)g->max_total_num_tokens;
     if (s->layout.mla) {
         if (v >= VERSION_MLA_LINE)
-            fprintf(out, "KV Cache is allocated. #tokens: %lld, KV size: %s GB\n", n,
+            kv_fprintf(out, "KV Cache is allocated. #tokens: %lld, KV size: %s GB\n", n,
                     gb(a, sizeof a, g->k_bytes));
         else
-            fprintf(out, "  (this version prints no size for an MLA pool: KV %s GB)\n",
+            kv_fprintf(out, "  (this version prints no size for an MLA pool: KV %s GB)\n",
                     gb(a, sizeof a, g->k_bytes));
     } else if (v >= VERSION_TOKENS_LINE)
-        fprintf(out, "KV Cache is allocated. #tokens: %lld, K size: %s GB, V size: %s GB\n", n,
+        kv_fprintf(out, "KV Cache is allocated. #tokens: %lld, K size: %s GB, V size: %s GB\n", n,
                 gb(a, sizeof a, g->k_bytes), gb(b, sizeof b, g->v_bytes));
     else if (v >= VERSION_SIZE_LINE)
-        fprintf(out, "KV Cache is allocated. K size: %s GB, V size: %s GB.\n",
+        kv_fprintf(out, "KV Cache is allocated. K size: %s GB, V size: %s GB.\n",
                 gb(a, sizeof a, g->k_bytes), gb(b, sizeof b, g->v_bytes));
     else
-        fprintf(out, "  (this version prints no K/V sizes: K %s GB, V %s GB)\n",
+        kv_fprintf(out, "  (this version prints no K/V sizes: K %s GB, V %s GB)\n",
                 gb(a, sizeof a, g->k_bytes), gb(b, sizeof b, g->v_bytes));
 }
 
@@ -134,7 +135,7 @@ void report_sglang_text(FILE *out, const kv_report *rep)
     const kv_result *r = rep->result;
     const kv_sglang_result *g = &r->sglang;
     char a[FMT_BUF], b[FMT_BUF];
-    fprintf(out, "SGLang %s prediction, per GPU (tensor parallel %lld)%s:\n", r->engine_version,
+    kv_fprintf(out, "SGLang %s prediction, per GPU (tensor parallel %lld)%s:\n", r->engine_version,
             (long long)s->tp, g->estimated ? ", ESTIMATED without the log's avail mem readings" : "");
     budget_lines(out, s, g);
     if (g->max_total_num_tokens <= 0) {
@@ -145,7 +146,7 @@ void report_sglang_text(FILE *out, const kv_report *rep)
     if (g->spec_headroom_tokens > 0) {
         const kv_sglang_spec *in = &s->sglang;
         int dflt = !in->speculative_num_steps.set; /* STANDALONE's (3, 1, 4) */
-        fprintf(out, "  drafts  : + %lld running x (%lld steps x %lld top-k + %lld draft tokens) + "
+        kv_fprintf(out, "  drafts  : + %lld running x (%lld steps x %lld top-k + %lld draft tokens) + "
                      "100 = %s tokens in both pools (the headroom of releases to 0.5.6.post2)\n",
                 (long long)g->spec_running,
                 (long long)(dflt ? 3 : in->speculative_num_steps.value),
@@ -156,13 +157,13 @@ void report_sglang_text(FILE *out, const kv_report *rep)
     if (g->hicache_tokens > 0) {
         char c[FMT_BUF];
         if (s->sglang.hicache_size_gb > 0)
-            fprintf(out, "  HiCache : --hicache-size %s GB // %s B a token = ", fmt_g(a, sizeof a,
+            kv_fprintf(out, "  HiCache : --hicache-size %s GB // %s B a token = ", fmt_g(a, sizeof a,
                     s->sglang.hicache_size_gb), fmt_fixed(b, sizeof b, g->cell_bytes, 0, 1));
         else
-            fprintf(out, "  HiCache : %s x %s device tokens = ",
+            kv_fprintf(out, "  HiCache : %s x %s device tokens = ",
                     fmt_g(a, sizeof a, s->sglang.hicache_ratio.set ? s->sglang.hicache_ratio.value : 2),
                     fmt_int(b, sizeof b, g->max_total_num_tokens, 1));
-        fprintf(out, "%s host tokens (whole pages, one more), the device pool unchanged\n",
+        kv_fprintf(out, "%s host tokens (whole pages, one more), the device pool unchanged\n",
                 fmt_int(c, sizeof c, g->hicache_tokens, 1));
         fprintf(out, "Allocating %.2f GB host memory for hierarchical KV cache.\n",
                 g->hicache_bytes / 1e9);
@@ -174,15 +175,15 @@ void report_sglang_text(FILE *out, const kv_report *rep)
         /* the draft worker's pool: the same line, as many tokens, its own layers */
         char c[FMT_BUF], d[FMT_BUF];
         if (s->layout.mla)
-            fprintf(out, "KV Cache is allocated. #tokens: %lld, KV size: %s GB\n",
+            kv_fprintf(out, "KV Cache is allocated. #tokens: %lld, KV size: %s GB\n",
                     (long long)g->max_total_num_tokens, gb(a, sizeof a, g->draft_k_bytes));
         else
-            fprintf(out, "KV Cache is allocated. #tokens: %lld, K size: %s GB, V size: %s GB\n",
+            kv_fprintf(out, "KV Cache is allocated. #tokens: %lld, K size: %s GB, V size: %s GB\n",
                     (long long)g->max_total_num_tokens, gb(a, sizeof a, g->draft_k_bytes),
                     gb(b, sizeof b, g->draft_v_bytes));
         char w[FMT_BUF];
         if (g->draft_kv_heads > 0)
-            fprintf(out, "  draft   : STANDALONE's %s: its own pool (%lld layers, %lld KV head%s "
+            kv_fprintf(out, "  draft   : STANDALONE's %s: its own pool (%lld layers, %lld KV head%s "
                          "of %lld a rank, %s B a token, as many tokens) %s GB and its weights "
                          "%s GB: %s\n",
                     s->sglang.draft.name, (long long)g->draft_layers,
@@ -195,7 +196,7 @@ void report_sglang_text(FILE *out, const kv_report *rep)
                         ? "the weights in A, the pool in the sized cell (0.5.14's rules)"
                         : "out of the (1 - f) headroom, not the budget");
         else
-            fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many "
+            kv_fprintf(out, "  draft   : the MTP draft's own pool (%lld attention layer%s, as many "
                          "tokens) %s GB and its weights %s GB: out of the (1 - f) headroom, not "
                          "the budget\n",
                     (long long)g->draft_layers, g->draft_layers == 1 ? "" : "s",
@@ -204,7 +205,7 @@ void report_sglang_text(FILE *out, const kv_report *rep)
     }
     if (g->draft_oom) {
         char c[FMT_BUF];
-        fprintf(out, "torch.OutOfMemoryError: the draft's %s GB outgrow the %s GB the target's "
+        kv_fprintf(out, "torch.OutOfMemoryError: the draft's %s GB outgrow the %s GB the target's "
                      "pool leaves free\n  (SGLang would not start with these settings.)\n\n",
                 gb(a, sizeof a,
                    g->draft_k_bytes + g->draft_v_bytes +
@@ -212,24 +213,24 @@ void report_sglang_text(FILE *out, const kv_report *rep)
                 gb(c, sizeof c, g->headroom_bytes));
         return;
     }
-    fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
+    kv_fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
             (long long)g->max_total_num_tokens, (long long)s->context);
     if (g->mamba_per_req_bytes > 0)
-        fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages and one "
+        kv_fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages and one "
                      "state slot (at most %lld running: %s).\n\n",
                 fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1),
                 fmt_int(b, sizeof b, s->context, 1), (long long)g->max_running_requests,
                 s->sglang.disable_radix_cache ? "one slot each without the radix cache"
                                               : "slots / 3 with the radix cache");
     else if (g->max_running_requests > 0)
-        fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages (at most "
+        kv_fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages (at most "
                      "%lld running: %s).\n\n",
                 fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1),
                 fmt_int(b, sizeof b, s->context, 1), (long long)g->max_running_requests,
                 s->sglang.max_running_requests.set ? "--max-running-requests"
                                                    : "48 under speculative decoding");
     else
-        fprintf(out, "  %s whole requests of %s tokens share the pool at once (each takes whole "
+        kv_fprintf(out, "  %s whole requests of %s tokens share the pool at once (each takes whole "
                      "pages).\n\n",
                 fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1),
                 fmt_int(b, sizeof b, s->context, 1));

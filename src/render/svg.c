@@ -7,6 +7,7 @@
  * JSON output. With a workload the first picture is the workload's instead: KV usage and
  * preemptions against the arrival rate.
  */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -63,7 +64,7 @@ static double px_y(const scale *sc, double conc)
 static void axes(FILE *out, const scale *sc)
 {
     char a[FMT_BUF];
-    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+    kv_fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
                  "stroke=\"#999\"/>\n",
             PLOT_X, PLOT_Y, PLOT_W, PLOT_H);
     for (double e = kvm_ceil(sc->x0); e <= sc->x1; e += 1) { /* every power of two */
@@ -81,10 +82,10 @@ static void axes(FILE *out, const scale *sc)
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
                 PLOT_X - 6, y + 4, fmt_fixed(a, sizeof a, kvm_powi(10, (long long)e), 0, 1));
     }
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">context "
+    kv_fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">context "
                  "(tokens per request, log scale)</text>\n",
             PLOT_X + PLOT_W / 2, PLOT_Y + PLOT_H + 34);
-    fprintf(out, "<text x=\"20\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 20 %d)\" "
+    kv_fprintf(out, "<text x=\"20\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 20 %d)\" "
                  "text-anchor=\"middle\">max concurrent requests (log scale)</text>\n",
             PLOT_Y + PLOT_H / 2, PLOT_Y + PLOT_H / 2);
 }
@@ -138,11 +139,11 @@ static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
                  {"overhead", "#ced4da", r->overhead_bytes},
                  {"KV in use", "#1f6fb2", in_use},
                  {"free", "#e9ecef", free_b}};
-    fprintf(out, "<g id=\"memory\" data-gpu-mem-bytes=\"%s\" data-weights-bytes=\"%s\" "
+    kv_fprintf(out, "<g id=\"memory\" data-gpu-mem-bytes=\"%s\" data-weights-bytes=\"%s\" "
                  "data-overhead-bytes=\"%s\" data-kv-in-use-bytes=\"%s\">\n",
             num(a, sizeof a, gpu), num(b, sizeof b, r->weights_bytes),
             num(c, sizeof c, r->overhead_bytes), num(d, sizeof d, in_use));
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\">GPU memory%s: %s GiB%s</text>\n",
+    kv_fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\">GPU memory%s: %s GiB%s</text>\n",
             PLOT_X, BAR_Y - 12, s->tp > 1 ? " per GPU" : "", fmt_fixed(a, sizeof a, gpu / KV_GIB, 2, 0),
             r->room ? "" : " - weights and overhead do not fit");
     double total = r->room ? gpu : r->weights_bytes + r->overhead_bytes; /* bar width: all */
@@ -158,7 +159,7 @@ static void memory_bar(FILE *out, const kv_spec *s, const kv_result *r)
     }
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) { /* the legend */
         int lx = PLOT_X + (int)i * 180;
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" "
+        kv_fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" "
                      "stroke=\"#999\"/><text x=\"%d\" y=\"%d\" font-size=\"12\">%s %s GiB</text>\n",
                 lx, BAR_Y + BAR_H + 14, parts[i].color, lx + 18, BAR_Y + BAR_H + 25,
                 parts[i].label, fmt_fixed(a, sizeof a, parts[i].bytes / KV_GIB, 2, 0));
@@ -179,15 +180,15 @@ static void workload_chart(FILE *out, const kv_report *rep)
         pmax = 1;
 #define WX(r) (PLOT_X + (r) / xmax * PLOT_W)
 #define WY(f) (PLOT_Y + PLOT_H - (f) * PLOT_H)
-    fprintf(out, "<g id=\"workload\" data-saturation-rate=\"%s\" data-onset-rate=\"%s\">\n",
+    kv_fprintf(out, "<g id=\"workload\" data-saturation-rate=\"%s\" data-onset-rate=\"%s\">\n",
             num(a, sizeof a, w->saturation_rate), num(b, sizeof b, w->preemption_onset_rate));
-    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+    kv_fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
                  "stroke=\"#888\"/>\n", PLOT_X, PLOT_Y, PLOT_W, PLOT_H);
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">requests per second arriving "
+    kv_fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">requests per second arriving "
                  "(one replica)</text>\n", PLOT_X + PLOT_W / 2 - 110, PLOT_Y + PLOT_H + 36);
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#1f77b4\">KV cache in use "
+    kv_fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#1f77b4\">KV cache in use "
                  "(0-100%%)</text>\n", PLOT_X, PLOT_Y - 8);
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#d62728\" "
+    kv_fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#d62728\" "
                  "text-anchor=\"end\">preemptions per second (0-%s)</text>\n",
             PLOT_X + PLOT_W, PLOT_Y - 8, fmt_fixed(c, sizeof c, pmax, 3, 1));
     for (int k = 0; k <= 4; k++) { /* the rate axis in quarters */
@@ -202,7 +203,7 @@ static void workload_chart(FILE *out, const kv_report *rep)
     } lines[] = {{w->curve_kv_usage, 1, "#1f77b4", "kv_usage"},
                  {w->curve_preemptions_per_s, pmax, "#d62728", "preemptions_per_s"}};
     for (size_t l = 0; l < 2; l++) {
-        fprintf(out, "<polyline id=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+        kv_fprintf(out, "<polyline id=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
                      "points=\"", lines[l].id, lines[l].color);
         for (size_t i = 0; i < w->n_curve; i++) {
             double y = isnan(lines[l].y[i]) ? 0 : lines[l].y[i] / lines[l].scale;
@@ -239,7 +240,7 @@ void report_svg(FILE *out, const kv_report *rep)
     const kv_spec *s = rep->spec;
     const kv_result *r = rep->result;
     char a[FMT_BUF];
-    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    kv_fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                  "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
                  "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
@@ -248,7 +249,7 @@ void report_svg(FILE *out, const kv_report *rep)
     xml_text(out, s->model_name ? s->model_name : "KV cache calculator (illustrative model)");
     fputs(" on ", out);
     xml_text(out, s->gpu_name ? s->gpu_name : "a GPU");
-    fprintf(out, " (%s GiB)</text>\n", fmt_fixed(a, sizeof a, s->gpu_mem_gib, 2, 0));
+    kv_fprintf(out, " (%s GiB)</text>\n", fmt_fixed(a, sizeof a, s->gpu_mem_gib, 2, 0));
     if (rep->workload && rep->workload->n_curve > 0)
         workload_chart(out, rep); /* the question asked: the workload against its rate */
     else

@@ -8,6 +8,7 @@
  * says the parameter count is an estimate, and the per-token line shows the formula of each
  * layer group. The lesson's plain model keeps every byte of the lesson's table.
  */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -26,13 +27,13 @@ static int plain_layout(const kv_result *r, const kv_spec *s)
 static void checkpoint_parts_line(FILE *out, const kv_spec *s)
 {
     char a[FMT_BUF], b[FMT_BUF];
-    fprintf(out, "             (");
+    kv_fprintf(out, "             (");
     if (s->checkpoint_tower_bytes > 0)
-        fprintf(out, "vision/audio towers %s GiB included%s",
+        kv_fprintf(out, "vision/audio towers %s GiB included%s",
                 fmt_fixed(a, sizeof a, s->checkpoint_tower_bytes / KV_GIB, 2, 0),
                 s->checkpoint_mtp_bytes > 0 ? "; " : "");
     if (s->checkpoint_mtp_bytes > 0)
-        fprintf(out, "MTP / draft heads %s GiB left out: loaded only for speculative decoding",
+        kv_fprintf(out, "MTP / draft heads %s GiB left out: loaded only for speculative decoding",
                 fmt_fixed(b, sizeof b, s->checkpoint_mtp_bytes / KV_GIB, 2, 0));
     fputs(")\n", out);
 }
@@ -42,15 +43,15 @@ static void banner(FILE *out, const kv_spec *s)
     char line[1400], name[600], source[600];
     size_t rule = 68; /* the lesson's rule is 68 dashes under its 69-character banner */
     if (s->model_name) {
-        snprintf(line, sizeof line, "KV cache calculator  (%s; from %s)",
+        kv_snprintf(line, sizeof line, "KV cache calculator  (%s; from %s)",
                  text_safe(name, sizeof name, s->model_name),
                  text_safe(source, sizeof source, s->model_source ? s->model_source : "a config"));
         rule = strlen(line);
     } else {
-        snprintf(line, sizeof line,
+        kv_snprintf(line, sizeof line,
                  "KV cache calculator  (ILLUSTRATIVE arch; confirm against config.json)");
     }
-    fprintf(out, "\n%s\n", line);
+    kv_fprintf(out, "\n%s\n", line);
     for (size_t i = 0; i < rule; i++)
         fputc('-', out);
     fputc('\n', out);
@@ -61,7 +62,7 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
     size_t n = 0;
 #define PUT(...)                                                                           \
     do {                                                                                   \
-        int w_ = snprintf(buf + n, cap - n, __VA_ARGS__);                                  \
+        int w_ = kv_snprintf(buf + n, cap - n, __VA_ARGS__);                                  \
         if (w_ > 0)                                                                        \
             n = (n + (size_t)w_ < cap) ? n + (size_t)w_ : cap - 1;                         \
     } while (0)
@@ -130,17 +131,17 @@ static void lesson_default_notes(FILE *out, const kv_report *rep)
     char a[FMT_BUF];
     const kv_spec *s = rep->spec;
     if (lesson_default(rep, KV_P_GPU_MEM_GIB))
-        fprintf(out, "  (%s GiB is the lesson's illustrative GPU: give --gpu NAME or "
+        kv_fprintf(out, "  (%s GiB is the lesson's illustrative GPU: give --gpu NAME or "
                      "--gpu-mem-gib)\n", fmt_g(a, sizeof a, s->gpu_mem_gib));
     if (lesson_default(rep, KV_P_OVERHEAD_GIB))
-        fprintf(out, "  (the %s GiB reserve is the lesson's default: --overhead-gib sets it)\n",
+        kv_fprintf(out, "  (the %s GiB reserve is the lesson's default: --overhead-gib sets it)\n",
                 fmt_g(a, sizeof a, s->overhead_gib));
     else if (engine_default(rep, KV_P_OVERHEAD_GIB))
-        fprintf(out, "  (the %s GiB reserve is %s's default: it keeps its own, counted in its "
+        kv_fprintf(out, "  (the %s GiB reserve is %s's default: it keeps its own, counted in its "
                      "section below; --overhead-gib sets one)\n",
                 fmt_g(a, sizeof a, s->overhead_gib), kv_engine_title(s->engine));
     if (lesson_default(rep, KV_P_CONTEXT))
-        fprintf(out, "  (%s tokens per request is the lesson's default: --context sets it)\n",
+        kv_fprintf(out, "  (%s tokens per request is the lesson's default: --context sets it)\n",
                 fmt_int(a, sizeof a, s->context, 1));
 }
 
@@ -148,7 +149,7 @@ static void model_line(FILE *out, const kv_spec *s, const kv_result *r)
 {
     const kv_dtype_info *kv = kv_dtype_get(s->dtype);
     char a[32], layout[600];
-    fprintf(out, "Model      : %s, KV dtype %s (%s B)\n", layout_summary(layout, sizeof layout, s, r),
+    kv_fprintf(out, "Model      : %s, KV dtype %s (%s B)\n", layout_summary(layout, sizeof layout, s, r),
             kv->name, fmt_g(a, sizeof a, kv->bytes));
 }
 
@@ -170,13 +171,13 @@ static char *formula(char *buf, size_t cap, const kv_spec *s, const kv_group *g)
         return buf;
     }
     if (s->layout.mla && s->layout.index_dim > 0)
-        snprintf(buf, cap, "%lld x (%lld + %lld) x %s B", (long long)count,
+        kv_snprintf(buf, cap, "%lld x (%lld + %lld) x %s B", (long long)count,
                  (long long)s->layout.mla_latent, (long long)s->layout.index_dim, b);
     else if (s->layout.mla)
-        snprintf(buf, cap, "%lld x %lld x %s B", (long long)count,
+        kv_snprintf(buf, cap, "%lld x %lld x %s B", (long long)count,
                  (long long)s->layout.mla_latent, b);
     else
-        snprintf(buf, cap, "2 x %lld x %lld x %lld x %s B", (long long)count,
+        kv_snprintf(buf, cap, "2 x %lld x %lld x %lld x %s B", (long long)count,
                  (long long)g->kv_heads, (long long)g->head_dim, b);
     return buf;
 }
@@ -189,7 +190,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
         if (r->groups[i].kind == KV_LAYER_FULL)
             full = &r->groups[i];
     if (full) {
-        fprintf(out, "KV per token (one sequence):  %s  =  %s B  (%s MiB/token)%s\n",
+        kv_fprintf(out, "KV per token (one sequence):  %s  =  %s B  (%s MiB/token)%s\n",
                 formula(f, sizeof f, s, full),
                 fmt_fixed(a, sizeof a, r->kv_bytes_per_token, 0, 1),
                 fmt_fixed(b, sizeof b, r->kv_bytes_per_token / KV_MIB, 4, 0),
@@ -217,10 +218,10 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
         }
         if (g->kind == KV_LAYER_STATE) {
             if (r->state_unknown)
-                fprintf(out, "  + %lld state layers: state size not in the config, counted as 0\n",
+                kv_fprintf(out, "  + %lld state layers: state size not in the config, counted as 0\n",
                         (long long)g->count);
             else if (s->layout.state_ssm_f32 && s->layout.state_conv_elems > 0)
-                fprintf(out, "  + %lld state layers:  %lld x (%s x %s B conv + %s x 4 B float32 "
+                kv_fprintf(out, "  + %lld state layers:  %lld x (%s x %s B conv + %s x 4 B float32 "
                              "SSM)  =  %s B per request, whatever the context\n",
                         (long long)g->count, (long long)g->count,
                         fmt_int(f, sizeof f, s->layout.state_conv_elems, 1),
@@ -229,7 +230,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
                                 s->layout.state_elems - s->layout.state_conv_elems, 1),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
             else
-                fprintf(out, "  + %lld state layers:  %lld x %s x %s B  =  %s B per request, "
+                kv_fprintf(out, "  + %lld state layers:  %lld x %s x %s B  =  %s B per request, "
                              "whatever the context\n",
                         (long long)g->count, (long long)g->count,
                         fmt_int(f, sizeof f, s->layout.state_elems, 1),
@@ -238,7 +239,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
             continue;
         }
         char lim[FMT_BUF];
-        fprintf(out, "  + %lld %s layers:  %s  =  %s B per token, for at most %s tokens\n",
+        kv_fprintf(out, "  + %lld %s layers:  %s  =  %s B per token, for at most %s tokens\n",
                 (long long)g->count, kind_names[g->kind], formula(f, sizeof f, s, g),
                 fmt_fixed(a, sizeof a, g->bytes_per_token, 0, 1),
                 fmt_int(lim, sizeof lim, g->tokens_max, 1));
@@ -269,7 +270,7 @@ static void report_extra_sections(FILE *out, const kv_report *rep)
     if (rep->layouts)
         report_layouts_text(out, rep);
     if (rep->result->host_short)
-        fprintf(out, "(%s stops before the lines below: the host holds less than it keeps there; "
+        kv_fprintf(out, "(%s stops before the lines below: the host holds less than it keeps there; "
                      "see Host memory above.)\n",
                 kv_engine_title(rep->spec->engine));
     engine_sections[rep->spec->engine](out, rep);
@@ -295,12 +296,12 @@ static void free_for_kv_line(FILE *out, const kv_spec *s, const kv_result *r)
     const char *words = kv_engine_budget_words(s->engine);
     fmt_fixed(b, sizeof b, r->free_kv_bytes / KV_GIB, 2, 0);
     if (s->engine == KV_ENGINE_IDEAL)
-        fprintf(out, "Free for KV: %s GiB\n\n", b);
+        kv_fprintf(out, "Free for KV: %s GiB\n\n", b);
     else if (words)
-        fprintf(out, "Free for KV: %s GiB, %s  (the lesson's GPU - weights - reserve: %s GiB)\n\n",
+        kv_fprintf(out, "Free for KV: %s GiB, %s  (the lesson's GPU - weights - reserve: %s GiB)\n\n",
                 fmt_fixed(a, sizeof a, r->available_kv_bytes / KV_GIB, 2, 0), words, b);
     else
-        fprintf(out, "KV cache   : %s GiB, what %s allocates for its settings  (the lesson's GPU "
+        kv_fprintf(out, "KV cache   : %s GiB, what %s allocates for its settings  (the lesson's GPU "
                      "- weights - reserve: %s GiB)\n\n",
                 fmt_fixed(a, sizeof a, r->kv_cache_bytes / KV_GIB, 2, 0), kv_engine_title(s->engine),
                 b);
@@ -314,7 +315,7 @@ static void chosen_layout_line(FILE *out, const kv_report *rep)
     char a[FMT_BUF];
     if (!t || !rep->layouts)
         return;
-    fprintf(out, "Layout     : TP %lld x PP %lld x DP %lld = %lld of --gpus %lld, chosen as the "
+    kv_fprintf(out, "Layout     : TP %lld x PP %lld x DP %lld = %lld of --gpus %lld, chosen as the "
                  "best%s; as typed (TP %lld, PP %lld): %s requests\n",
             (long long)s->tp, (long long)s->pp, (long long)s->dp,
             (long long)(s->tp * s->pp * s->dp), (long long)rep->layouts->gpus,
@@ -328,17 +329,17 @@ static void parallel_lines(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char c[FMT_BUF];
     if (s->tp > 1)
-        fprintf(out, "Tensor par.: %lld GPUs per replica; figures below are per GPU (%lld of %lld "
+        kv_fprintf(out, "Tensor par.: %lld GPUs per replica; figures below are per GPU (%lld of %lld "
                      "KV heads%s, 1/%lld of the weights)\n",
                 (long long)s->tp, (long long)r->kv_heads_per_gpu, (long long)s->kv_heads,
                 s->layout.mla ? ", MLA latent not split" : " each", (long long)s->tp);
     if (s->pp > 1)
-        fprintf(out, "Pipeline   : %lld stages; figures below are stage %lld's (%lld of %lld layers), "
+        kv_fprintf(out, "Pipeline   : %lld stages; figures below are stage %lld's (%lld of %lld layers), "
                      "the one that holds the fewest requests\n",
                 (long long)s->pp, (long long)r->pp_stage + 1, (long long)r->pp_stage_layers,
                 (long long)s->layers);
     if (s->dp > 1)
-        fprintf(out, "Data par.  : %lld replicas of %lld GPU%s: %lld GPUs, %s requests at once in "
+        kv_fprintf(out, "Data par.  : %lld replicas of %lld GPU%s: %lld GPUs, %s requests at once in "
                      "all\n",
                 (long long)s->dp, (long long)(s->tp * s->pp), s->tp * s->pp == 1 ? "" : "s",
                 (long long)(s->dp * s->tp * s->pp),
@@ -387,12 +388,12 @@ static void weights_line(FILE *out, const kv_spec *s, const kv_result *r)
     char all[FMT_BUF + 32] = "";
     if (s->tp > 1 && s->pp == 1) {
         char c[FMT_BUF];
-        snprintf(all, sizeof all, " per GPU (%s GiB in all)",
+        kv_snprintf(all, sizeof all, " per GPU (%s GiB in all)",
                  fmt_fixed(c, sizeof c, r->weights_bytes_group / KV_GIB, 2, 0));
     } else if (s->pp > 1) {
-        snprintf(all, sizeof all, " per GPU of this stage");
+        kv_snprintf(all, sizeof all, " per GPU of this stage");
     }
-    fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s%s\n",
+    kv_fprintf(out, "Weights    : ~%sB params @ %s  ->  %s GiB%s%s\n",
             fmt_figure(a, sizeof a, s->params_estimated ? r->params / 1e9 : s->params_b, typed),
             dtype, fmt_fixed(b, sizeof b, r->weights_bytes / KV_GIB, 2, 0), all, note);
     if (stored && (s->checkpoint_tower_bytes > 0 || s->checkpoint_mtp_bytes > 0))
@@ -402,7 +403,7 @@ static void weights_line(FILE *out, const kv_spec *s, const kv_result *r)
 static void gpu_line(FILE *out, const kv_spec *s)
 {
     char a[FMT_BUF], b[FMT_BUF];
-    fprintf(out, "GPU memory : %s GiB%s%s%s%s   (reserve %s GiB for activations/overhead)\n",
+    kv_fprintf(out, "GPU memory : %s GiB%s%s%s%s   (reserve %s GiB for activations/overhead)\n",
             fmt_figure(a, sizeof a, s->gpu_mem_gib, !s->gpu_name), s->gpu_name ? " (" : "",
             s->gpu_name ? s->gpu_name : "",
             s->gpu_name && s->gpu_mem_estimated ? ", estimate: the marketed capacity" : "",
@@ -413,15 +414,15 @@ static void gpu_line(FILE *out, const kv_spec *s)
 static void request_lines(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
-    fprintf(out, "KV per request @ %s tokens:  %s MiB", fmt_int(a, sizeof a, s->context, 1),
+    kv_fprintf(out, "KV per request @ %s tokens:  %s MiB", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->kv_bytes_per_request / KV_MIB, 1, 1));
     if (s->tp > 1)
-        fprintf(out, " per GPU (%s MiB across the %lld GPUs)",
+        kv_fprintf(out, " per GPU (%s MiB across the %lld GPUs)",
                 fmt_fixed(c, sizeof c, r->kv_bytes_per_request_group / KV_MIB, 1, 1),
                 (long long)s->tp);
     fputc('\n', out);
     if (s->max_context > 0 && s->context > s->max_context)
-        fprintf(out, "(beyond the model's max_position_embeddings of %s tokens)\n",
+        kv_fprintf(out, "(beyond the model's max_position_embeddings of %s tokens)\n",
                 fmt_int(a, sizeof a, s->max_context, 1));
     fputc('\n', out);
 }
@@ -430,10 +431,10 @@ static void request_lines(FILE *out, const kv_spec *s, const kv_result *r)
 static void answer_lines(FILE *out, const kv_spec *s, const kv_result *r)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
-    fprintf(out, "Max concurrent requests @ %s context:  ~%s", fmt_int(a, sizeof a, s->context, 1),
+    kv_fprintf(out, "Max concurrent requests @ %s context:  ~%s", fmt_int(a, sizeof a, s->context, 1),
             fmt_fixed(b, sizeof b, r->max_concurrency, 0, 0));
     if (s->engine != KV_ENGINE_IDEAL)
-        fprintf(out, "  (by %s's rules; the lesson's ideal packing: ~%s)",
+        kv_fprintf(out, "  (by %s's rules; the lesson's ideal packing: ~%s)",
                 kv_engine_title(s->engine), fmt_fixed(c, sizeof c, r->ideal_max_concurrency, 0, 0));
     fputc('\n', out);
     fputs("(This, not tokens/sec, is usually what caps how many users you serve at once.)\n\n",
@@ -449,21 +450,21 @@ static void host_lines(FILE *out, const kv_spec *s, const kv_result *r)
     fmt_fixed(a, sizeof a, r->host_bytes / KV_GIB, 2, 1);
     fmt_fixed(b, sizeof b, s->host_mem_gib.value, 2, 1);
     if (r->host_short && r->longest_context_fit > 0)
-        fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
+        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
                      "(--host-mem-gib):\n  it cannot allocate them, so it does not start; the "
                      "longest context that fits the host too: %s tokens.\n\n",
                 kv_engine_title(s->engine), a, b, fmt_int(c, sizeof c, r->longest_context_fit, 1));
     else if (r->host_short)
-        fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
+        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
                      "(--host-mem-gib):\n  it cannot allocate them, so it does not start, at any "
                      "context.\n\n",
                 kv_engine_title(s->engine), a, b);
     else if (s->host_mem_gib.set)
-        fprintf(out, "Host memory: %s keeps %s GiB in host memory, of the %s GiB given "
+        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory, of the %s GiB given "
                      "(--host-mem-gib).\n\n",
                 kv_engine_title(s->engine), a, b);
     else
-        fprintf(out, "Host memory: %s keeps %s GiB in host memory (--host-mem-gib checks it).\n\n",
+        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory (--host-mem-gib checks it).\n\n",
                 kv_engine_title(s->engine), a);
 }
 
@@ -471,10 +472,10 @@ static void table_lines(FILE *out, const kv_report *rep)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     fputs("Context length vs concurrency (same GPU):\n", out);
-    fprintf(out, "  %8s  %11s  %14s\n", "context", "KV/req", "max concurrent");
+    kv_fprintf(out, "  %8s  %11s  %14s\n", "context", "KV/req", "max concurrent");
     for (size_t i = 0; i < rep->table->n_rows; i++) {
         const kv_row *row = &rep->table->rows[i];
-        fprintf(out, "  %8s  %8s MiB  %14s%s\n", fmt_int(a, sizeof a, row->context, 1),
+        kv_fprintf(out, "  %8s  %8s MiB  %14s%s\n", fmt_int(a, sizeof a, row->context, 1),
                 fmt_fixed(b, sizeof b, row->kv_bytes_per_request / KV_MIB, 1, 1),
                 fmt_fixed(c, sizeof c, row->max_concurrency, 0, 0),
                 row->is_setting ? "  <- your setting" : "");
@@ -487,12 +488,12 @@ static void prefix_lines(FILE *out, const kv_report *rep)
     const kv_spec *s = rep->spec;
     const kv_result *r = rep->result;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-    fprintf(out, "Prefix caching: %s requests sharing a %s-token prompt\n",
+    kv_fprintf(out, "Prefix caching: %s requests sharing a %s-token prompt\n",
             fmt_int(a, sizeof a, s->prefix_requests, 0), fmt_int(b, sizeof b, s->prefix_tokens, 1));
     if (lesson_default(rep, KV_P_PREFIX_TOKENS) && lesson_default(rep, KV_P_PREFIX_REQUESTS))
         fputs("  (the lesson's example, not your workload: set --prefix-tokens and "
               "--prefix-requests)\n", out);
-    fprintf(out, "  store the shared prefix ONCE instead of %s times  ->  save %s GiB  "
+    kv_fprintf(out, "  store the shared prefix ONCE instead of %s times  ->  save %s GiB  "
                  "(~%s more concurrent @ %s ctx)\n",
             fmt_int(a, sizeof a, s->prefix_requests, 0),
             fmt_fixed(b, sizeof b, r->prefix_saved_bytes / KV_GIB, 2, 0),
@@ -501,7 +502,7 @@ static void prefix_lines(FILE *out, const kv_report *rep)
     /* the lesson's arithmetic, and what it overstates - said beside a real model or engine
      * (the lesson's own flags print the lesson's bytes, golden/prefix-longer-than-context) */
     if (s->prefix_tokens > s->context && (s->model_name || s->engine != KV_ENGINE_IDEAL))
-        fprintf(out, "  (a %s-token prefix is longer than a request's %s tokens: no request holds "
+        kv_fprintf(out, "  (a %s-token prefix is longer than a request's %s tokens: no request holds "
                      "it whole:\n  this saves more than the requests hold)\n",
                 fmt_int(a, sizeof a, s->prefix_tokens, 1), fmt_int(b, sizeof b, s->context, 1));
     fputs(r->prefix_clipped

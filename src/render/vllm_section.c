@@ -7,6 +7,7 @@
  * estimated term labelled as such.
  */
 #define KVCALC_ENGINES /* this engine's own figures */
+#include "kvprint.h"
 #include "report.h"
 
 #include "format.h"
@@ -24,11 +25,11 @@ static void out_of_memory(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     (void)s;
     fputs("torch.OutOfMemoryError: CUDA out of memory.\n", out);
     if (v->weights_bytes > v->total_bytes)
-        fprintf(out, "  (the weights, %s GiB, need more than the GPU's %s GiB: vLLM would not "
+        kv_fprintf(out, "  (the weights, %s GiB, need more than the GPU's %s GiB: vLLM would not "
                      "load them.)\n",
                 gib(a, sizeof a, v->weights_bytes), gib(b, sizeof b, v->total_bytes));
     else
-        fprintf(out, "  (the weights, %s GiB, and the KV cache of the size given, %s GiB, need "
+        kv_fprintf(out, "  (the weights, %s GiB, and the KV cache of the size given, %s GiB, need "
                      "more than the GPU's %s GiB: vLLM would not start.)\n",
                 gib(a, sizeof a, v->weights_bytes), gib(b, sizeof b, kv),
                 gib(c, sizeof c, v->total_bytes));
@@ -41,16 +42,16 @@ static const char *total_note(char *buf, size_t cap, const kv_spec *s, const kv_
     const char *name = s->gpu_name ? text_safe(gpu, sizeof gpu, s->gpu_name) : "";
     switch (v->total_source) {
     case KV_TOTAL_GIVEN:
-        snprintf(buf, cap, "given");
+        kv_snprintf(buf, cap, "given");
         break;
     case KV_TOTAL_GPU_MEMORY:
-        snprintf(buf, cap, "the GPU memory given");
+        kv_snprintf(buf, cap, "the GPU memory given");
         break;
     case KV_TOTAL_ENGINE:
-        snprintf(buf, cap, "what vLLM reports for the %s", name);
+        kv_snprintf(buf, cap, "what vLLM reports for the %s", name);
         break;
     case KV_TOTAL_DRIVER_EST:
-        snprintf(buf, cap, "%s driver total minus 0.5 GiB of CUDA context, an estimate", name);
+        kv_snprintf(buf, cap, "%s driver total minus 0.5 GiB of CUDA context, an estimate", name);
         break;
     }
     return buf;
@@ -69,22 +70,22 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     const kv_vllm_spec *in = &s->vllm;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     if (in->kv_cache_memory_gib.set) {
-        fprintf(out, "  budget  : --kv-cache-memory-gib %s (memory profiling skipped)\n",
+        kv_fprintf(out, "  budget  : --kv-cache-memory-gib %s (memory profiling skipped)\n",
                 fmt_g(a, sizeof a, in->kv_cache_memory_gib.value));
         return;
     }
-    fprintf(out, "  budget  : %s x %s GiB = %s GiB  (total: %s)\n", fmt_g(a, sizeof a, v->util),
+    kv_fprintf(out, "  budget  : %s x %s GiB = %s GiB  (total: %s)\n", fmt_g(a, sizeof a, v->util),
             fmt_g(b, sizeof b, v->total_gib), gib(c, sizeof c, v->requested_bytes),
             total_note(note, sizeof note, s, v));
     /* each estimated term with its error measured on public logs (bench/vllm_logs.sh) */
-    fprintf(out, "            - weights %s GiB%s%s%s\n", gib(a, sizeof a, v->weights_bytes),
+    kv_fprintf(out, "            - weights %s GiB%s%s%s\n", gib(a, sizeof a, v->weights_bytes),
             in->weights_gib.set                ? ""
             : s->checkpoint_weights_bytes > 0 ? " (the checkpoint's tensors"
                                               : " (estimate: ",
             in->weights_gib.set || s->checkpoint_weights_bytes > 0 ? "" : weights_error,
             in->weights_gib.set ? "" : ")");
     if (v->lora_bytes > 0)
-        fprintf(out, "              (--enable-lora: %lld adapter%s of rank %lld, %s GiB of LoRA "
+        kv_fprintf(out, "              (--enable-lora: %lld adapter%s of rank %lld, %s GiB of LoRA "
                      "buffers in every q/k/v/o/gate/up/down%s%s)\n",
                 (long long)in->max_loras, in->max_loras == 1 ? "" : "s",
                 (long long)in->max_lora_rank, gib(b, sizeof b, v->lora_bytes),
@@ -94,39 +95,39 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                                     : "; V0 sizes its blocks without them (vllm#14450): they "
                                       "come out of the headroom");
     if (v->cpu_offload_bytes > 0)
-        fprintf(out, "              (--cpu-offload-gb %s: %s GiB of the decoder layers' weights in "
+        kv_fprintf(out, "              (--cpu-offload-gb %s: %s GiB of the decoder layers' weights in "
                      "pinned host memory per GPU, %s GiB on the host in all%s)\n",
                 fmt_g(a, sizeof a, in->cpu_offload_gib), gib(b, sizeof b, v->cpu_offload_bytes),
                 gib(c, sizeof c, v->host_pinned_bytes),
                 in->weights_gib.set ? "; the weights given are what stays on the GPU"
                                     : "; vLLM moves whole parameters, so up to one tensor more");
     if (v->spec_method == KV_VLLM_SPEC_MTP && !in->weights_gib.set)
-        fprintf(out, "              (with the %lld MTP layer%s speculative method mtp loads, and "
+        kv_fprintf(out, "              (with the %lld MTP layer%s speculative method mtp loads, and "
                      "their cache)\n",
                 (long long)s->arch.mtp_layers, s->arch.mtp_layers == 1 ? "" : "s");
     else if (in->draft.name && v->draft_layers > 0) {
         char name[300];
-        fprintf(out, "              (with the draft %s: %s GiB of its weights on this GPU%s; "
+        kv_fprintf(out, "              (with the draft %s: %s GiB of its weights on this GPU%s; "
                      "the drafter loads inside \"Model loading took\")\n",
                 text_safe(name, sizeof name, in->draft.name), gib(b, sizeof b, v->draft_weights_bytes),
                 in->weights_gib.set            ? ", inside the weights given"
                 : in->draft.weights_estimated ? ", estimated from its config"
                                                : ", its checkpoint's tensors");
     }
-    fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
+    kv_fprintf(out, "            - activation %s GiB%s%s%s\n", gib(b, sizeof b, v->activation_bytes),
             in->activation_gib.set ? "" : " (estimate: ",
             in->activation_gib.set ? "" : activation_error,
             in->activation_gib.set ? ""
             : v->encoder_binds      ? "; the vision encoder's profile run binds it)"
                                     : "; its sampler run of max_num_seqs x vocabulary dominates)");
     if (!in->activation_gib.set && v->encoder_bytes > 0)
-        fprintf(out, "              (the vision encoder's profile run: %s GiB, by vLLM's profiling "
+        kv_fprintf(out, "              (the vision encoder's profile run: %s GiB, by vLLM's profiling "
                      "rules and the tower's widths; not measured on a log)\n",
                 gib(a, sizeof a, v->encoder_bytes));
-    fprintf(out, "            - non-torch %s GiB%s%s%s\n", gib(c, sizeof c, v->non_torch_bytes),
+    kv_fprintf(out, "            - non-torch %s GiB%s%s%s\n", gib(c, sizeof c, v->non_torch_bytes),
             in->non_torch_gib.set ? "" : " (estimate: ", in->non_torch_gib.set ? "" : non_torch_error,
             in->non_torch_gib.set ? "" : ")");
-    fprintf(out, "            - CUDA graphs %s GiB%s\n", gib(d, sizeof d, v->cuda_graph_bytes),
+    kv_fprintf(out, "            - CUDA graphs %s GiB%s\n", gib(d, sizeof d, v->cuda_graph_bytes),
             in->cuda_graph_gib.set ? ""
             : in->enforce_eager    ? " (--enforce-eager: no graphs)"
             : !v->v1               ? " (V0 captures graphs after the budget, in the headroom)"
@@ -136,9 +137,9 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     if (v->piecewise_graphs > 0) {
         char full[64] = "";
         if (v->full_graphs > 0)
-            snprintf(full, sizeof full, ", FULL=%lld (largest=%lld)", (long long)v->full_graphs,
+            kv_snprintf(full, sizeof full, ", FULL=%lld (largest=%lld)", (long long)v->full_graphs,
                      (long long)v->full_largest);
-        fprintf(out, "              (graphs captured: PIECEWISE=%lld (largest=%lld)%s, as "
+        kv_fprintf(out, "              (graphs captured: PIECEWISE=%lld (largest=%lld)%s, as "
                      "\"Profiling CUDA graph memory\" counts them; vLLM measures their memory on "
                      "the GPU)\n",
                 (long long)v->piecewise_graphs, (long long)v->piecewise_largest, full);
@@ -150,26 +151,26 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
     if (v->lines == KV_VLLM_LINES_V0 && v->memory_lines && !s->vllm.kv_cache_memory_gib.set) {
-        fprintf(out, "the current vLLM instance can use total_gpu_memory (%sGiB) x "
+        kv_fprintf(out, "the current vLLM instance can use total_gpu_memory (%sGiB) x "
                      "gpu_memory_utilization (%s) = %sGiB\n",
                 fmt_fixed(a, sizeof a, v->total_gib, 2, 0), fmt_fixed(b, sizeof b, v->util, 2, 0),
                 gib(c, sizeof c, v->requested_bytes));
-        fprintf(out, "model weights take %sGiB; non_torch_memory takes %sGiB; PyTorch activation "
+        kv_fprintf(out, "model weights take %sGiB; non_torch_memory takes %sGiB; PyTorch activation "
                      "peak memory takes %sGiB; the rest of the memory reserved for KV Cache is "
                      "%sGiB.\n",
                 gib(a, sizeof a, v->weights_bytes), gib(b, sizeof b, v->non_torch_bytes),
                 gib(c, sizeof c, v->activation_bytes), gib(d, sizeof d, v->available_bytes));
     } else {
-        fprintf(out, "  (available KV cache memory: %s GiB; this release does not print it)\n",
+        kv_fprintf(out, "  (available KV cache memory: %s GiB; this release does not print it)\n",
                 gib(a, sizeof a, v->available_bytes));
     }
     if (v->lines == KV_VLLM_LINES_V0)
-        fprintf(out, "# %s blocks: %lld, # CPU blocks: %lld\n", v->device_word,
+        kv_fprintf(out, "# %s blocks: %lld, # CPU blocks: %lld\n", v->device_word,
                 (long long)v->num_gpu_blocks, (long long)v->num_cpu_blocks);
     else
-        fprintf(out, "# GPU blocks: %lld\n", (long long)v->num_gpu_blocks);
+        kv_fprintf(out, "# GPU blocks: %lld\n", (long long)v->num_gpu_blocks);
     if (v->concurrency_line)
-        fprintf(out, "Maximum concurrency for %lld tokens per request: %sx\n",
+        kv_fprintf(out, "Maximum concurrency for %lld tokens per request: %sx\n",
                 (long long)s->context, fmt_fixed(a, sizeof a, v->max_concurrency, 2, 0));
     if (v->fits)
         return;
@@ -181,14 +182,14 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
         fputs("ValueError: No available memory for the cache blocks. Try increasing "
               "`gpu_memory_utilization` when initializing the engine.\n", out);
     else if (v->refusal == KV_VLLM_V0_SEQ_LEN)
-        fprintf(out, "ValueError: The model's max seq len (%lld) is larger than the maximum number "
+        kv_fprintf(out, "ValueError: The model's max seq len (%lld) is larger than the maximum number "
                      "of tokens that can be stored in KV cache (%lld). Try increasing "
                      "`gpu_memory_utilization` or decreasing `max_model_len` when initializing "
                      "the engine.\n",
                 (long long)s->context,
                 (long long)v->v0_max_seq_len);
     else
-        fprintf(out, "ValueError: To serve at least one request with the models's max seq len "
+        kv_fprintf(out, "ValueError: To serve at least one request with the models's max seq len "
                      "(%lld), (%s GiB KV cache is needed, which is larger than the available KV "
                      "cache memory (%s GiB). Try increasing `gpu_memory_utilization` or "
                      "decreasing `max_model_len` when initializing the engine.\n",
@@ -201,14 +202,14 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
 {
     char a[FMT_BUF], b[FMT_BUF];
-    fprintf(out, "Available KV cache memory: %s GiB\n", gib(a, sizeof a, v->available_bytes));
+    kv_fprintf(out, "Available KV cache memory: %s GiB\n", gib(a, sizeof a, v->available_bytes));
     if (s->vllm.auto_fit_from > s->context) /* --max-model-len auto, cut to what fits */
-        fprintf(out, "Auto-fit max_model_len: reduced from %lld to %lld to fit in available GPU "
+        kv_fprintf(out, "Auto-fit max_model_len: reduced from %lld to %lld to fit in available GPU "
                      "memory (%s GiB available for KV cache)\n",
                 (long long)s->vllm.auto_fit_from, (long long)s->context,
                 gib(b, sizeof b, v->check_bytes));
     if (v->check_bytes != v->available_bytes && (v->fits || v->refusal != KV_VLLM_STARTS))
-        fprintf(out, "  (the start-up check plans against %s GiB:%s%s)\n",
+        kv_fprintf(out, "  (the start-up check plans against %s GiB:%s%s)\n",
                 gib(a, sizeof a, v->check_bytes),
                 s->vllm.num_gpu_blocks_override.set && s->vllm.version >= 2100
                     ? " the --num-gpu-blocks-override blocks"
@@ -227,9 +228,9 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     if (!v->fits) {
         char est[160] = "";
         if (v->max_model_len_fit > 0)
-            snprintf(est, sizeof est, "Based on the available memory, the estimated maximum "
+            kv_snprintf(est, sizeof est, "Based on the available memory, the estimated maximum "
                      "model length is %lld. ", (long long)v->max_model_len_fit);
-        fprintf(out,
+        kv_fprintf(out,
                 "ValueError: To serve at least one request with the models's max seq len (%lld), "
                 "(%s GiB KV cache is needed, which is larger than the available KV cache memory "
                 "(%s GiB). %sTry increasing `gpu_memory_utilization` or decreasing "
@@ -239,13 +240,13 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
         fputs("  (vLLM would not start with these settings.)\n", out);
         return 0;
     }
-    fprintf(out, "GPU KV cache size: %s tokens\n", fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
-    fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
+    kv_fprintf(out, "GPU KV cache size: %s tokens\n", fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
+    kv_fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
             fmt_int(a, sizeof a, s->context, 1), fmt_fixed(b, sizeof b, v->max_concurrency, 2, 0));
     if (v->kv_offload_backend >= 0) {
         char c[FMT_BUF];
         int lm = v->kv_offload_backend == KV_VLLM_OFFLOAD_LMCACHE;
-        fprintf(out, "  (--kv-offloading-size %s: a CPU tier of %s %s, %s tokens, in pinned host "
+        kv_fprintf(out, "  (--kv-offloading-size %s: a CPU tier of %s %s, %s tokens, in pinned host "
                      "memory%s; the GPU pool and the concurrency above unchanged: offloaded blocks "
                      "serve prefix hits)\n",
                 fmt_g(a, sizeof a, s->vllm.kv_offloading_gib),
@@ -256,7 +257,7 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     }
     if (v->max_concurrency < 1) { /* the override's blocks, unchecked before 0.21 */
         char c[FMT_BUF];
-        fprintf(out, "  (vLLM starts, but a request of %s tokens needs %s blocks of the %s: it "
+        kv_fprintf(out, "  (vLLM starts, but a request of %s tokens needs %s blocks of the %s: it "
                      "would wait forever, vllm-project/vllm#35541; this release does not check "
                      "the override)\n",
                 fmt_int(a, sizeof a, s->context, 1),
@@ -273,16 +274,16 @@ static void speculation_lines(FILE *out, const kv_spec *s, const kv_vllm_result 
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     long long k = (long long)s->vllm.num_speculative_tokens;
     if (v->draft_layers > 0)
-        fprintf(out, "  Speculative decoding (%s, %lld token%s): the draft's %s GiB of weights and "
+        kv_fprintf(out, "  Speculative decoding (%s, %lld token%s): the draft's %s GiB of weights and "
                      "%lld cache layer%s (%s B per token) on this GPU\n",
                 v->spec_method_name, k, k == 1 ? "" : "s",
                 gib(a, sizeof a, v->draft_weights_bytes), (long long)v->draft_layers,
                 v->draft_layers == 1 ? "" : "s", fmt_fixed(b, sizeof b, v->draft_kv_token_bytes, 0, 1));
     else
-        fprintf(out, "  Speculative decoding (%s, %lld token%s): no weights and no cache of its "
+        kv_fprintf(out, "  Speculative decoding (%s, %lld token%s): no weights and no cache of its "
                      "own on the GPU\n",
                 v->spec_method_name, k, k == 1 ? "" : "s");
-    fprintf(out, "    %s requests of %s tokens without it, %s with it (the %lld lookahead slot%s "
+    kv_fprintf(out, "    %s requests of %s tokens without it, %s with it (the %lld lookahead slot%s "
                  "of a running request stop at max_model_len: none more at this length)\n",
             fmt_fixed(a, sizeof a, v->no_spec_concurrency, 2, 0), fmt_int(b, sizeof b, s->context, 1),
             fmt_fixed(c, sizeof c, v->max_concurrency, 2, 0), k, k == 1 ? "" : "s");
@@ -294,14 +295,14 @@ void report_vllm_text(FILE *out, const kv_report *rep)
     const kv_result *r = rep->result;
     const kv_vllm_result *v = &r->vllm;
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF], e[FMT_BUF];
-    fprintf(out, "vLLM %s (%s engine) prediction, per GPU (tensor parallel %lld%s%s):\n",
+    kv_fprintf(out, "vLLM %s (%s engine) prediction, per GPU (tensor parallel %lld%s%s):\n",
             r->engine_version, v->v1 ? "V1" : "V0", (long long)s->tp,
             s->pp > 1 ? ", the binding pipeline stage" : "",
             s->pp > 1 && r->pp_stage < s->pp - 1 ? ", no sampler on it" : "");
     budget_lines(out, s, v);
     if (v->defaults_by_gpu_size) {
         char t[FMT_BUF], q[FMT_BUF];
-        fprintf(out, "  (defaults chosen by the GPU's size: max_num_batched_tokens %s, max_num_seqs "
+        kv_fprintf(out, "  (defaults chosen by the GPU's size: max_num_batched_tokens %s, max_num_seqs "
                      "%s on 70 GiB or more (not A100s),\n   2,048 and 256 below: their larger "
                      "profile run can leave a bigger GPU fewer requests; --max-num-batched-tokens "
                      "and --max-num-seqs set them)\n",
@@ -309,21 +310,21 @@ void report_vllm_text(FILE *out, const kv_report *rep)
                 fmt_int(q, sizeof q, v->max_num_seqs, 1));
     }
     if (v->outgrows_assumed_gpu)
-        fprintf(out, "  (no GPU named: the lesson's %s GiB could not hold the weights%s - the "
+        kv_fprintf(out, "  (no GPU named: the lesson's %s GiB could not hold the weights%s - the "
                      "figures below take the inputs as given; --gpu names the GPU)\n",
                 gib(a, sizeof a, v->total_bytes),
                 s->vllm.kv_cache_memory_gib.set || s->vllm.num_gpu_blocks_override.set
                     ? " and this cache"
                     : "");
     if (v->block_raised) /* HybridAttentionMambaModelConfig's two lines */
-        fprintf(out, "Setting attention block size to %lld tokens to ensure that attention page "
+        kv_fprintf(out, "Setting attention block size to %lld tokens to ensure that attention page "
                      "size is >= mamba page size.\n",
                 (long long)v->block_size);
     if (v->state_page_bytes > 0 && v->mamba_padding_percent > 0)
-        fprintf(out, "Padding mamba page size by %s%% to ensure that mamba page size and attention "
+        kv_fprintf(out, "Padding mamba page size by %s%% to ensure that mamba page size and attention "
                      "page size are exactly equal.\n",
                 fmt_fixed(a, sizeof a, v->mamba_padding_percent, 2, 0));
-    fprintf(out, "  blocks  : %s tokens x %s B per layer page x %s layers per group = %s B per "
+    kv_fprintf(out, "  blocks  : %s tokens x %s B per layer page x %s layers per group = %s B per "
                  "block; %s KV cache group%s\n",
             fmt_int(a, sizeof a, v->block_size, 1), fmt_fixed(b, sizeof b, v->page_bytes, 0, 1),
             fmt_int(c, sizeof c, v->group_size, 1),
@@ -335,16 +336,16 @@ void report_vllm_text(FILE *out, const kv_report *rep)
               "and 8; a block of any group costs the pool the same)\n",
               out);
     if (v->draft_layers > 0 && v->draft_shares_group)
-        fprintf(out, "            (%lld of those layers are the draft's: its pages are the "
+        kv_fprintf(out, "            (%lld of those layers are the draft's: its pages are the "
                      "target's, so they share the group)\n", (long long)v->draft_layers);
     else if (v->draft_layers > 0)
-        fprintf(out, "            + the draft's %lld layers, %s B per block of their own page "
+        kv_fprintf(out, "            + the draft's %lld layers, %s B per block of their own page "
                      "size, in the same group (UniformTypeKVCacheSpecs): %s B per block\n",
                 (long long)v->draft_layers, fmt_fixed(a, sizeof a, v->draft_page_bytes, 0, 1),
                 fmt_fixed(b, sizeof b, v->page_bytes * (double)v->group_size + v->draft_page_bytes,
                           0, 1));
     if (v->padding_layers > 0)
-        fprintf(out, "WARNING: Add %lld padding layers, may waste at most %s%% KV cache memory\n",
+        kv_fprintf(out, "WARNING: Add %lld padding layers, may waste at most %s%% KV cache memory\n",
                 (long long)v->padding_layers, fmt_fixed(a, sizeof a, v->padding_percent, 2, 0));
     if (v->lines == KV_VLLM_LINES_TOKENS) {
         if (!tokens_lines(out, s, v)) {
@@ -358,17 +359,17 @@ void report_vllm_text(FILE *out, const kv_report *rep)
             return;
         }
     }
-    fprintf(out, "  (%s blocks; one request of %s tokens takes %s blocks)\n",
+    kv_fprintf(out, "  (%s blocks; one request of %s tokens takes %s blocks)\n",
             fmt_int(a, sizeof a, v->num_gpu_blocks, 1), fmt_int(b, sizeof b, s->context, 1),
             fmt_int(c, sizeof c, v->blocks_per_request, 1));
     if (v->spec_method != KV_VLLM_SPEC_NONE)
         speculation_lines(out, s, v);
-    fprintf(out, "  Prefix caching shares whole blocks only: a %s-token prefix is %s blocks (%s "
+    kv_fprintf(out, "  Prefix caching shares whole blocks only: a %s-token prefix is %s blocks (%s "
                  "tokens);\n",
             fmt_int(a, sizeof a, s->prefix_tokens, 1),
             fmt_int(b, sizeof b, v->prefix_shared_blocks, 1),
             fmt_int(c, sizeof c, v->prefix_shared_tokens, 1));
-    fprintf(out, "  %s requests sharing it save %s GiB (~%s more concurrent), against %s GiB in "
+    kv_fprintf(out, "  %s requests sharing it save %s GiB (~%s more concurrent), against %s GiB in "
                  "the estimate above.\n\n",
             fmt_int(a, sizeof a, s->prefix_requests, 1), gib(b, sizeof b, v->prefix_saved_bytes),
             fmt_fixed(c, sizeof c, v->prefix_extra_concurrency, 0, 0),

@@ -7,6 +7,7 @@
  * refused. Pure: no I/O, no globals.
  */
 #include "engine.h"
+#include "kvprint.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -122,7 +123,7 @@ static void explain_tp(const kv_spec *s, kv_error *err)
     int64_t limit = s->arch.heads > 0 ? s->arch.heads : s->kv_heads;
     for (int64_t t = 1; t <= limit && t <= 4096 && n + 24 < sizeof valid; t++)
         if (kv_tp_valid(s, t))
-            n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%lld", n ? " " : "",
+            n += (size_t)kv_snprintf(valid + n, sizeof valid - n, "%s%lld", n ? " " : "",
                                   (long long)t);
     if (s->arch.heads > 0)
         kv_refuse(err, KV_ERR_TP, kv_core_param_get(KV_P_TP),

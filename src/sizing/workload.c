@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "kvmath.h"
+#include "kvprint.h"
 
 #define Z99 2.3263478740408408 /* the standard normal's 99th percentile */
 #define HIST_BINS 65536        /* usage histogram: exact for pools below this many blocks */
@@ -41,7 +42,7 @@ kv_status kv_sched_refuse(kv_error *why, const char *msg)
     if (why) {
         why->code = KV_ERR_WORKLOAD;
         why->blamed = NULL;
-        snprintf(why->msg, sizeof why->msg, "%s", msg);
+        kv_snprintf(why->msg, sizeof why->msg, "%s", msg);
     }
     return KV_ERR_WORKLOAD;
 }
@@ -51,7 +52,7 @@ static kv_status refuse(kv_error *why, const char *fmt, const char *a, double x)
     if (why) {
         why->code = KV_ERR_WORKLOAD;
         why->blamed = NULL;
-        snprintf(why->msg, sizeof why->msg, fmt, a, x);
+        kv_snprintf(why->msg, sizeof why->msg, fmt, a, x);
     }
     return KV_ERR_WORKLOAD;
 }
@@ -1371,11 +1372,11 @@ kv_status kv_sched_of(const kv_spec *s, const kv_result *r, kv_sched *out, kv_er
         for (int e = 0; e < KV_ENGINE_COUNT; e++) {
             const kv_engine_desc *k = kv_engine_get((kv_engine)e);
             if (k->sched && used < sizeof names)
-                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                used += (size_t)kv_snprintf(names + used, sizeof names - used, "%s%s",
                                          used ? ", " : "", kv_engine_name((kv_engine)e));
         }
         char msg[400];
-        snprintf(msg, sizeof msg, "%s's scheduler is not simulated (the workload runs on: %s)",
+        kv_snprintf(msg, sizeof msg, "%s's scheduler is not simulated (the workload runs on: %s)",
                  d->title, names);
         return kv_sched_refuse(why, msg);
     }
