@@ -365,6 +365,12 @@ static void deepseek_v4(void **state)
                 3866.0);
     double conc = get((const char *const[]){B200, "--get", "vllm_max_concurrency", NULL});
     assert_true(fabs(conc - blocks / 3481.0) < 1e-9 * conc);
+    /* the MTP layer keeps a window only: 44 windows, two groups of 22 (823,680 B of pages
+     * each where they were 22 and 21): 3,488,258,880 - 131 x 21 x 37,440 + 131 x 22 x 37,440
+     * = 3,493,163,520 -> 3,486; the blocks a request gets stay 3,866 */
+    conc = get((const char *const[]){B200, "--mtp", "--num-speculative-tokens", "1", "--get",
+                                     "vllm_max_concurrency", NULL});
+    assert_true(fabs(conc - blocks / 3486.0) < 1e-9 * conc);
     /* what only vLLM sizes is refused elsewhere, and what vLLM refuses in its words */
     static const struct {
         const char *flag, *value, *says;
