@@ -1410,7 +1410,10 @@ static size_t csa_buckets(const kv_spec *s, kv_vllm_result *out, bucket bk[VLLM_
         tuple += sizes[j];
         largest = kvm_fmax(largest, sizes[j]);
     }
-    /* a smaller page is padded to the nearest MLA page at least as large */
+    /* a smaller page is padded to the nearest MLA page at least as large (one always is: the
+     * 4:1 latent's 64 entries of head_dim + rope + scales outgrow a window's 64 entries, a
+     * 4:1 state's 4 x 16 x head_dim B and a 128:1 state's 8 x 8 x head_dim B, and the
+     * indexer's keys its state; check_csa refuses a model without 4:1 layers) */
     double up[3];
     const double raw[3] = {csa_pad(64 * b.entry), csa_pad(4 * (b.c4_state)), csa_pad(8 * b.c128_state)};
     for (size_t i = 0; i < 3; i++) {
