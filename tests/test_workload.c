@@ -901,6 +901,25 @@ static void the_docs_vllm_example(void **state)
                         0.00514, 0.000005);
 }
 
+/* What the simulation leaves out says so: a sliding window's blocks are held at their
+ * start-up count (gpt-oss-20b: 12 of its 24 layers slide over 128 tokens), which a model of
+ * full layers alone (Qwen3-8B) does not have. */
+static void sliding_windows_labelled(void **state)
+{
+    (void)state;
+    static const char *const models[] = {"gpt-oss-20b", "qwen3-8b"};
+    for (size_t i = 0; i < 2; i++) {
+        run_result r;
+        run_kvcalc(ARGS("--engine", "vllm", "--model", models[i], "--gpu", "h100",
+                        "--prompt-tokens", "1000", "--output-tokens", "500", "--rate", "2",
+                        "--tpot-ms", "10", "--get", "workload_left_out"),
+                   &r);
+        assert_int_equal(r.status, 0);
+        assert_true((strstr(r.out, "windowed layers are over-counted") != NULL) == (i == 0));
+        run_free(&r);
+    }
+}
+
 /* A published measurement (vLLM PR #44594, njhill, 2026-06-05; ../shared/reference/
  * workload-statistics.md 5.1): Qwen2.5-7B-Instruct, one GB200, a KV cache of 299,584 tokens
  * (18,724 blocks of 16), max-model-len 8192, max-num-seqs 256, 450 random prompts of about
@@ -1261,6 +1280,7 @@ int main(void)
         cmocka_unit_test(littles_law_and_seed),
         cmocka_unit_test(above_the_cliff_preempts),
         cmocka_unit_test(preempted_request_finds_its_blocks),
+        cmocka_unit_test(sliding_windows_labelled),
         cmocka_unit_test(running_cap_binds_first),
         cmocka_unit_test(onset_search_is_bounded),
         cmocka_unit_test(longer_than_the_context_is_refused),

@@ -2055,17 +2055,32 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
      * the simulation holds one pool of full-attention blocks */
     out->prefix_caching = s->vllm.prefix_caching && out->n_groups == 1 && !out->group[0].fixed &&
                           out->group[0].cap_blocks == 0;
-    out->left_out = out->prefix_caching
-                        ? "prefix hits beyond --shared-prefix-tokens and a preempted request's "
-                          "own blocks (other prompts distinct), "
-                          "long_prefill_token_threshold, async scheduling; a step takes one "
-                          "tpot (given or estimated) whatever its batch"
-                        : !s->vllm.prefix_caching
-                            ? "long_prefill_token_threshold, async scheduling (the prefix cache "
-                              "off: --no-enable-prefix-caching); a step takes one tpot (given or "
-                              "estimated) whatever its batch"
-                            : "prefix caching (every prompt distinct), long_prefill_token_threshold, "
-                              "async scheduling; a step takes one tpot (given or estimated) "
-                              "whatever its batch";
+    /* a sliding group's blocks are held at their start-up count (the window plus a step's
+     * batch) for the whole request: vLLM frees those that leave the window
+     * (SlidingWindowManager.remove_skipped_blocks), so windowed layers are over-counted */
+    int windows = 0;
+    for (size_t i = 0; i < out->n_groups; i++)
+        windows |= !out->group[i].fixed && out->group[i].cap_blocks > 0;
+    static const char *const left_out[3][2] = {
+        {"prefix hits beyond --shared-prefix-tokens and a preempted request's own blocks (other "
+         "prompts distinct), long_prefill_token_threshold, async scheduling; a step takes one "
+         "tpot (given or estimated) whatever its batch",
+         NULL /* prefix caching is simulated on full-attention pools only */},
+        {"long_prefill_token_threshold, async scheduling (the prefix cache off: "
+         "--no-enable-prefix-caching); a step takes one tpot (given or estimated) whatever its "
+         "batch",
+         "long_prefill_token_threshold, async scheduling (the prefix cache off: "
+         "--no-enable-prefix-caching), the blocks that leave a sliding window (held at their "
+         "start-up count: windowed layers are over-counted); a step takes one tpot (given or "
+         "estimated) whatever its batch"},
+        {"prefix caching (every prompt distinct), long_prefill_token_threshold, async "
+         "scheduling; a step takes one tpot (given or estimated) whatever its batch",
+         "prefix caching (every prompt distinct), long_prefill_token_threshold, async "
+         "scheduling, the blocks that leave a sliding window (held at their start-up count: "
+         "windowed layers are over-counted); a step takes one tpot (given or estimated) "
+         "whatever its batch"},
+    };
+    int row = out->prefix_caching ? 0 : !s->vllm.prefix_caching ? 1 : 2;
+    out->left_out = left_out[row][row == 0 ? 0 : windows];
     return KV_OK;
 }
