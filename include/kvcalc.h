@@ -415,6 +415,9 @@ typedef struct {
     int64_t block_size;
     int64_t cap_blocks;
     int fixed;
+    int64_t window; /* KV_SCHED_PAGED: tokens a layer of the group attends to (a sliding
+                       window); the blocks wholly before the window of a step go back to the
+                       pool (vLLM's remove_skipped_blocks); 0: none, blocks are kept */
 } kv_sched_group;
 
 #ifdef KVCALC_ENGINES

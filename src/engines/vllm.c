@@ -1070,9 +1070,10 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
             weighed += (double)bucket_blocks(&bk[i], st, bs, st->m) * (double)bk[i].page_sum;
         out->max_concurrency = (double)out->num_gpu_blocks / kvm_ceil(weighed / (double)bk[0].page_sum);
     }
-    /* the same groups, as a request of n tokens holds them: a window's or a chunk's blocks
-     * stop at their count at max_model_len (blocks outside it go back to the pool:
-     * remove_skipped_blocks), a state's are held from the first token */
+    /* the same groups, as a request of n tokens holds them: a window's blocks are those of
+     * the step's tokens and the window before them (the rest go back to the pool:
+     * remove_skipped_blocks), at most their count at max_model_len; a chunk's stop at that
+     * count; a state's are held from the first token */
     out->n_sched_groups = 0;
     for (size_t i = 0; i < nb && i < KV_SCHED_MAX_GROUPS; i++) {
         kv_sched_group *g = &out->sched_groups[out->n_sched_groups++];
@@ -1081,6 +1082,7 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
         g->fixed = bk[i].kind == KV_LAYER_STATE;
         g->cap_blocks = bk[i].kind == KV_LAYER_FULL ? 0
                         : (int64_t)bucket_blocks(&bk[i], st, bs, st->m);
+        g->window = bk[i].kind == KV_LAYER_SLIDING ? bk[i].limit : 0;
     }
     /* a running request's num_speculative_tokens lookahead slots add nothing at
      * max_model_len: allocate_slots asks min(tokens + num_lookahead_tokens, max_model_len)
@@ -2027,11 +2029,6 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
              "workload; leave --speculative-config out";
     else if (!v->fits || v->num_gpu_blocks < 2)
         no = "vLLM would not start with these settings: nothing to simulate";
-    else if (s->layout.csa_c4 + s->layout.csa_c128 > 0)
-        /* the simulation holds a window's blocks at their start-up count, which for
-         * DeepSeek-V4's compressor states (8 tokens in blocks of 4) is thousands of blocks
-         * where a decoding request keeps a few */
-        no = "DeepSeek-V4's windows and compressor states are not simulated under load";
     if (no)
         return kv_sched_refuse(why, no);
     out->kind = KV_SCHED_PAGED;
@@ -2055,32 +2052,16 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
      * the simulation holds one pool of full-attention blocks */
     out->prefix_caching = s->vllm.prefix_caching && out->n_groups == 1 && !out->group[0].fixed &&
                           out->group[0].cap_blocks == 0;
-    /* a sliding group's blocks are held at their start-up count (the window plus a step's
-     * batch) for the whole request: vLLM frees those that leave the window
-     * (SlidingWindowManager.remove_skipped_blocks), so windowed layers are over-counted */
-    int windows = 0;
-    for (size_t i = 0; i < out->n_groups; i++)
-        windows |= !out->group[i].fixed && out->group[i].cap_blocks > 0;
-    static const char *const left_out[3][2] = {
-        {"prefix hits beyond --shared-prefix-tokens and a preempted request's own blocks (other "
-         "prompts distinct), long_prefill_token_threshold, async scheduling; a step takes one "
-         "tpot (given or estimated) whatever its batch",
-         NULL /* prefix caching is simulated on full-attention pools only */},
-        {"long_prefill_token_threshold, async scheduling (the prefix cache off: "
-         "--no-enable-prefix-caching); a step takes one tpot (given or estimated) whatever its "
-         "batch",
-         "long_prefill_token_threshold, async scheduling (the prefix cache off: "
-         "--no-enable-prefix-caching), the blocks that leave a sliding window (held at their "
-         "start-up count: windowed layers are over-counted); a step takes one tpot (given or "
-         "estimated) whatever its batch"},
-        {"prefix caching (every prompt distinct), long_prefill_token_threshold, async "
-         "scheduling; a step takes one tpot (given or estimated) whatever its batch",
-         "prefix caching (every prompt distinct), long_prefill_token_threshold, async "
-         "scheduling, the blocks that leave a sliding window (held at their start-up count: "
-         "windowed layers are over-counted); a step takes one tpot (given or estimated) "
-         "whatever its batch"},
+    static const char *const left_out[3] = {
+        "prefix hits beyond --shared-prefix-tokens and a preempted request's own blocks (other "
+        "prompts distinct), long_prefill_token_threshold, async scheduling; a step takes one "
+        "tpot (given or estimated) whatever its batch",
+        "long_prefill_token_threshold, async scheduling (the prefix cache off: "
+        "--no-enable-prefix-caching); a step takes one tpot (given or estimated) whatever its "
+        "batch",
+        "prefix caching (every prompt distinct), long_prefill_token_threshold, async "
+        "scheduling; a step takes one tpot (given or estimated) whatever its batch",
     };
-    int row = out->prefix_caching ? 0 : !s->vllm.prefix_caching ? 1 : 2;
-    out->left_out = left_out[row][row == 0 ? 0 : windows];
+    out->left_out = left_out[out->prefix_caching ? 0 : !s->vllm.prefix_caching ? 1 : 2];
     return KV_OK;
 }

@@ -248,13 +248,19 @@ static int64_t shifted(const kv_sched *sc, int64_t n)
     return slot - d + 1 + (n - slot - 1) % d;
 }
 
-static int64_t held_at(const kv_sched *sc, int64_t n)
+/* Blocks a request holds once a step takes it to n tokens, `want` of them new: a sliding
+ * group keeps the blocks from the one holding token n - want - window + 1 on (those wholly
+ * before it were freed when the step began: SlidingWindowManager.remove_skipped_blocks,
+ * vllm/v1/core/single_type_kv_cache_manager.py @ 9aaf83ef5). */
+static int64_t held_at(const kv_sched *sc, int64_t n, int64_t want)
 {
     n = shifted(sc, n);
     int64_t total = 0;
     for (size_t g = 0; g < sc->n_groups; g++) {
         const kv_sched_group *k = &sc->group[g];
         int64_t b = k->fixed ? k->cap_blocks : ceil_div(n, k->block_size);
+        if (!k->fixed && k->window > 0 && n - want - k->window + 1 > 0)
+            b -= (n - want - k->window + 1) / k->block_size;
         if (k->cap_blocks > 0 && b > k->cap_blocks)
             b = k->cap_blocks;
         total += k->groups * b;
@@ -286,6 +292,15 @@ static double sum_capped(int64_t lo, int64_t hi, int64_t bs, int64_t cap)
     return sum_ceil_to(hi, bs) - sum_ceil_to(lo - 1, bs);
 }
 
+/* sum over n = 1 .. m of floor(n / bs) */
+static double sum_floor_to(int64_t m, int64_t bs)
+{
+    if (m <= 0)
+        return 0;
+    double q = (double)(m / bs), r = (double)(m % bs);
+    return (double)bs * q * (q - 1) / 2.0 + q * (r + 1);
+}
+
 /* Blocks a request of prompt p and output o holds, summed over its o steps. */
 /* sum over n = 1 .. m of shifted(n), in closed form: the slot's triangle, whole saws and
  * the part of one */
@@ -310,6 +325,12 @@ static double block_steps(const kv_sched *sc, int64_t p, int64_t o)
         const kv_sched_group *k = &sc->group[g];
         double s = k->fixed ? (double)o * (double)k->cap_blocks
                             : sum_capped(p, p + o - 1, k->block_size, k->cap_blocks);
+        if (!k->fixed && k->window > 0) /* its first step whole, then one token a step: the
+                                            blocks from n - window on (held_at) */
+            s = sum_capped(p, p, k->block_size, k->cap_blocks) +
+                sum_ceil_to(p + o - 1, k->block_size) - sum_ceil_to(p, k->block_size) -
+                (sum_floor_to(p + o - 1 - k->window, k->block_size) -
+                 sum_floor_to(p - k->window, k->block_size));
         total += (double)k->groups * s;
     }
     return total;
@@ -674,7 +695,12 @@ static void schedule_paged(sim *m, int slots)
         }
         if (want > budget && pass == 1)
             want = budget;
-        int64_t need = held_at(sc, q->computed + want) - q->held - q->shared;
+        int64_t need = held_at(sc, q->computed + want, want) - q->held - q->shared;
+        if (need < 0) { /* blocks that left a sliding window go back to the pool */
+            m->free_b -= need;
+            q->held += need;
+            need = 0;
+        }
         if (need > m->free_b && sc->unified_fail_all) { /* every processing slot fails */
             for (int64_t k = 0; k < m->nrun; k++) {
                 req *v = &a->r[a->run[k]];
@@ -720,7 +746,7 @@ static void schedule_paged(sim *m, int slots)
         int64_t want = q->p + q->gen - (hit + own) * m->bs;
         if (want > budget)
             want = budget;
-        int64_t need = held_at(sc, (hit + own) * m->bs + want) - hit - own;
+        int64_t need = held_at(sc, (hit + own) * m->bs + want, want) - hit - own;
         /* the cached blocks it takes are free ones too (get_num_blocks_to_allocate counts
          * the evictable hits) */
         if (need > m->free_b - free_hit - own) {
