@@ -2052,15 +2052,16 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
      * the simulation holds one pool of full-attention blocks */
     out->prefix_caching = s->vllm.prefix_caching && out->n_groups == 1 && !out->group[0].fixed &&
                           out->group[0].cap_blocks == 0;
+    /* (each literal parenthesized: its lines are one string, not three elements) */
     static const char *const left_out[3] = {
-        "prefix hits beyond --shared-prefix-tokens and a preempted request's own blocks (other "
-        "prompts distinct), long_prefill_token_threshold, async scheduling; a step takes one "
-        "tpot (given or estimated) whatever its batch",
-        "long_prefill_token_threshold, async scheduling (the prefix cache off: "
-        "--no-enable-prefix-caching); a step takes one tpot (given or estimated) whatever its "
-        "batch",
-        "prefix caching (every prompt distinct), long_prefill_token_threshold, async "
-        "scheduling; a step takes one tpot (given or estimated) whatever its batch",
+        ("prefix hits beyond --shared-prefix-tokens and a preempted request's own blocks "
+         "(other prompts distinct), long_prefill_token_threshold, async scheduling; a step "
+         "takes one tpot (given or estimated) whatever its batch"),
+        ("long_prefill_token_threshold, async scheduling (the prefix cache off: "
+         "--no-enable-prefix-caching); a step takes one tpot (given or estimated) whatever "
+         "its batch"),
+        ("prefix caching (every prompt distinct), long_prefill_token_threshold, async "
+         "scheduling; a step takes one tpot (given or estimated) whatever its batch"),
     };
     out->left_out = left_out[out->prefix_caching ? 0 : !s->vllm.prefix_caching ? 1 : 2];
     return KV_OK;
