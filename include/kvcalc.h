@@ -418,6 +418,8 @@ typedef struct {
     int64_t window; /* KV_SCHED_PAGED: tokens a layer of the group attends to (a sliding
                        window); the blocks wholly before the window of a step go back to the
                        pool (vLLM's remove_skipped_blocks); 0: none, blocks are kept */
+    int64_t chunk;  /* KV_SCHED_PAGED: chunked local attention's chunk; the blocks wholly
+                       before the chunk a step starts in go back to the pool; 0: none */
 } kv_sched_group;
 
 #ifdef KVCALC_ENGINES

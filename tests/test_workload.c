@@ -901,7 +901,8 @@ static void the_docs_vllm_example(void **state)
                         0.00514, 0.000005);
 }
 
-/* A sliding window's blocks leave with the window (vLLM's remove_skipped_blocks): at each
+/* A sliding window's blocks leave with the window (vLLM's remove_skipped_blocks,
+ * get_num_skipped_tokens @ 28be48fa), and a chunk's with the chunk: at each
  * step a request holds the blocks from the one of token computed - window + 1 on. Prompt
  * 100, output 50, blocks of 16, a window of 32, by hand: the prompt's step holds ceil(100 /
  * 16) = 7; then at n = 101 .. 149 tokens ceil(n / 16) - floor((n - 32) / 16): 3 blocks, and
@@ -922,6 +923,16 @@ static void sliding_window_blocks_leave(void **state)
     assert_double_equal(r.blocks_mean, 151.0 / 50.0, 1e-12);
     assert_double_equal(r.kv_usage_mean, 0.03775, 1e-9);
     assert_double_equal(r.kv_cliff_rate, 1000.0 / (151.0 * 0.125), 1e-9);
+    /* chunked local attention frees the blocks before the chunk a step starts in
+     * (computed // chunk x chunk): a chunk of 32, the same requests. The prompt's step 7;
+     * at n = 101 .. 149 (computed n - 1) ceil(n / 16) less 6 blocks while computed < 128 and
+     * 8 after: 12 x 1 + 16 x 2 + 1 + 15 x 1 + 5 x 2 = 70; 77 block-steps, 1.925% of 1,000 */
+    kv_sched ch = paged(1000);
+    ch.group[0].chunk = 32;
+    ch.group[0].cap_blocks = 9; /* ceil(min(32 + 100, M) / 16): the start-up bound */
+    assert_int_equal(run(&ch, &w, &r), KV_OK);
+    assert_double_equal(r.blocks_mean, 77.0 / 50.0, 1e-12);
+    assert_double_equal(r.kv_usage_mean, 0.01925, 1e-9);
     /* vLLM's groups carry the window: gpt-oss-20b's 12 sliding layers over 128 tokens free
      * their blocks, Qwen3-8B's full layers keep theirs */
     double gpt = run_get("workload_blocks_per_request_mean",

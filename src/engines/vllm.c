@@ -1070,10 +1070,10 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
             weighed += (double)bucket_blocks(&bk[i], st, bs, st->m) * (double)bk[i].page_sum;
         out->max_concurrency = (double)out->num_gpu_blocks / kvm_ceil(weighed / (double)bk[0].page_sum);
     }
-    /* the same groups, as a request of n tokens holds them: a window's blocks are those of
-     * the step's tokens and the window before them (the rest go back to the pool:
-     * remove_skipped_blocks), at most their count at max_model_len; a chunk's stop at that
-     * count; a state's are held from the first token */
+    /* the same groups, as a request of n tokens holds them: a window's or a chunk's blocks
+     * are those of the step's tokens and the window or chunk before them (the rest go back
+     * to the pool: remove_skipped_blocks), at most their count at max_model_len; a state's
+     * are held from the first token */
     out->n_sched_groups = 0;
     for (size_t i = 0; i < nb && i < KV_SCHED_MAX_GROUPS; i++) {
         kv_sched_group *g = &out->sched_groups[out->n_sched_groups++];
@@ -1083,6 +1083,7 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
         g->cap_blocks = bk[i].kind == KV_LAYER_FULL ? 0
                         : (int64_t)bucket_blocks(&bk[i], st, bs, st->m);
         g->window = bk[i].kind == KV_LAYER_SLIDING ? bk[i].limit : 0;
+        g->chunk = bk[i].kind == KV_LAYER_CHUNKED ? bk[i].limit : 0;
     }
     /* a running request's num_speculative_tokens lookahead slots add nothing at
      * max_model_len: allocate_slots asks min(tokens + num_lookahead_tokens, max_model_len)

@@ -248,10 +248,23 @@ static int64_t shifted(const kv_sched *sc, int64_t n)
     return slot - d + 1 + (n - slot - 1) % d;
 }
 
-/* Blocks a request holds once a step takes it to n tokens, `want` of them new: a sliding
- * group keeps the blocks from the one holding token n - want - window + 1 on (those wholly
- * before it were freed when the step began: SlidingWindowManager.remove_skipped_blocks,
- * vllm/v1/core/single_type_kv_cache_manager.py @ 9aaf83ef5). */
+/* Tokens of a request of `computed` tokens that a group's layers no longer attend to
+ * (get_num_skipped_tokens, vllm/v1/core/single_type_kv_cache_manager.py @ 28be48fa): before
+ * the window, max(0, computed - window + 1), or before the current chunk, computed // chunk x
+ * chunk. remove_skipped_blocks frees the blocks wholly among them when a step begins. */
+static int64_t skipped_tokens(const kv_sched_group *k, int64_t computed)
+{
+    if (k->fixed)
+        return 0;
+    if (k->window > 0)
+        return computed - k->window + 1 > 0 ? computed - k->window + 1 : 0;
+    if (k->chunk > 0)
+        return computed / k->chunk * k->chunk;
+    return 0;
+}
+
+/* Blocks a request holds once a step takes it to n tokens, `want` of them new: a windowed or
+ * chunked group's from the first it still attends to (skipped_tokens). */
 static int64_t held_at(const kv_sched *sc, int64_t n, int64_t want)
 {
     n = shifted(sc, n);
@@ -259,8 +272,7 @@ static int64_t held_at(const kv_sched *sc, int64_t n, int64_t want)
     for (size_t g = 0; g < sc->n_groups; g++) {
         const kv_sched_group *k = &sc->group[g];
         int64_t b = k->fixed ? k->cap_blocks : ceil_div(n, k->block_size);
-        if (!k->fixed && k->window > 0 && n - want - k->window + 1 > 0)
-            b -= (n - want - k->window + 1) / k->block_size;
+        b -= skipped_tokens(k, n - want) / k->block_size;
         if (k->cap_blocks > 0 && b > k->cap_blocks)
             b = k->cap_blocks;
         total += k->groups * b;
@@ -331,6 +343,19 @@ static double block_steps(const kv_sched *sc, int64_t p, int64_t o)
                 sum_ceil_to(p + o - 1, k->block_size) - sum_ceil_to(p, k->block_size) -
                 (sum_floor_to(p + o - 1 - k->window, k->block_size) -
                  sum_floor_to(p - k->window, k->block_size));
+        else if (!k->fixed && k->chunk > 0 && o > 1) {
+            /* the same, less the blocks before each step's chunk: at n tokens the step began
+             * at n - 1 computed, so the skipped part is constant over each chunk of n - 1 */
+            s = sum_capped(p, p, k->block_size, k->cap_blocks) +
+                sum_ceil_to(p + o - 1, k->block_size) - sum_ceil_to(p, k->block_size);
+            for (int64_t c = p; c <= p + o - 2;) { /* c = n - 1 over n = p + 1 .. p + o - 1 */
+                int64_t end = (c / k->chunk + 1) * k->chunk - 1; /* the chunk's last c */
+                if (end > p + o - 2)
+                    end = p + o - 2;
+                s -= (double)(end - c + 1) * (double)(c / k->chunk * k->chunk / k->block_size);
+                c = end + 1;
+            }
+        }
         total += (double)k->groups * s;
     }
     return total;
