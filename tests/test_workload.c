@@ -945,6 +945,23 @@ static void sliding_window_blocks_leave(void **state)
     for (int n = 1001; n <= 1499; n++)
         window += (n + 15) / 16 - (n - 128) / 16;
     assert_double_equal(gpt, (full + window) / 500.0, 1e-9);
+    /* Llama-4-Scout at TP 4 (docs/workload.md): 12 full layers in one group, 36 chunked ones
+     * (8,192 tokens) in three; 10,000 + 2,000 tokens: the prompt's step 625 blocks, then
+     * ceil(n / 16) less the 512 blocks before the chunk; keeping every block, 4 x 687.9375 =
+     * 2,751.75 */
+    double scout = run_get("workload_blocks_per_request_mean",
+                           ARGS("--engine", "vllm", "--model", "llama-4-scout-17b-16e-instruct",
+                                "--gpu", "h100", "--tp", "4", "--context", "32768",
+                                "--prompt-tokens", "10000", "--output-tokens", "2000", "--rate",
+                                "1", "--tpot-ms", "20"));
+    double all = 0, chunked = 625;
+    for (int n = 10000; n <= 11999; n++)
+        all += (n + 15) / 16;
+    for (int n = 10001; n <= 11999; n++)
+        chunked += (n + 15) / 16 - (n - 1) / 8192 * 8192 / 16;
+    assert_double_equal(all / 2000.0, 687.9375, 1e-12);
+    assert_double_equal(scout, (all + 3 * chunked) / 2000.0, 1e-9);
+    assert_double_equal(scout, 1216.518, 1e-9);
 }
 
 /* A published measurement (vLLM PR #44594, njhill, 2026-06-05; ../shared/reference/
