@@ -136,6 +136,15 @@ static void vllm_estimates_and_defaults(void **state)
     assert_string_equal(ver, "0.11");
     kv_vllm_version_format(1001, ver, sizeof ver);
     assert_string_equal(ver, "0.10.1");
+    for (int rel = -101; rel < 100000; rel += rel < 3000 ? 1 : 97) { /* as printf spells them */
+        char want[32];
+        if (rel % 100)
+            snprintf(want, sizeof want, "0.%d.%d", rel / 100, rel % 100);
+        else
+            snprintf(want, sizeof want, "0.%d", rel / 100);
+        kv_vllm_version_format(rel, ver, sizeof ver);
+        assert_string_equal(ver, want);
+    }
     kv_spec vs;
     kv_spec_defaults(&vs);
     assert_int_equal(kv_spec_set_engine(&vs, KV_ENGINE_VLLM), KV_OK);

@@ -321,6 +321,41 @@ static void floordiv_is_pythons(void **state)
     assert_true(kv_floordiv(0.0, 5.0) == 0.0);
 }
 
+/* The fast paths of exact.c (a double quotient settled by one product; a product of
+ * factors below 2^32 with no overflow check) against integer arithmetic: random whole
+ * numbers of every size below 2^53, quotients next to an integer (k y - 1, k y, k y + 1),
+ * and products on either side of 2^64. */
+static void floordiv_and_product_exact(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 300000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t b = (int64_t)((x >> 11) >> (x % 53)) + 1;
+        uint64_t r = x * 0x2545f4914f6cdd1dull;
+        int64_t a = (int64_t)((r >> 11) >> (r % 53));
+        if (i % 4 == 1 && b < (1LL << 26)) /* next to a multiple of b */
+            a = (a >> 27) * b + (int64_t)(r % 3) - 1;
+        if (a < 0 || a >= (1LL << 53))
+            continue;
+        double got = kv_floordiv((double)a, (double)b);
+        if (a / b == 0)
+            assert_true(got == 0.0 && !signbit(got));
+        else if (got != (double)(a / b))
+            fail_msg("%lld // %lld: %.17g, want %lld", (long long)a, (long long)b, got,
+                     (long long)(a / b));
+    }
+    /* products: below 2^64 exact; 2^32 x 2^32 = 2^64 and above must not wrap */
+    const uint64_t fit[2] = {4294967295u, 4294967297u}; /* 2^64 - 1, rounded once */
+    assert_true(kv_exact_product(fit, 2) == ldexp(1, 64));
+    const uint64_t wrap[2] = {4294967296u, 4294967296u};
+    assert_true(kv_exact_product(wrap, 2) == ldexp(1, 64));
+    const uint64_t wide[3] = {1ull << 40, 3, 1ull << 30}; /* 3 x 2^70 */
+    assert_true(kv_exact_product(wide, 3) == 3 * ldexp(1, 70));
+    const uint64_t under[3] = {1ull << 31, 1ull << 31, 3}; /* 3 x 2^62: fits */
+    assert_true(kv_exact_product(under, 3) == 3 * ldexp(1, 62));
+}
+
 /* Huge but valid values compute without overflow: 2e9 layers at 2e9 tokens. */
 static void huge_values(void **state)
 {
@@ -443,6 +478,7 @@ int main(void)
         cmocka_unit_test(huge_values),
         cmocka_unit_test(rejects_bad_specs),
         cmocka_unit_test(fits_means_a_whole_request),
+        cmocka_unit_test(floordiv_and_product_exact),
         cmocka_unit_test(dtype_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

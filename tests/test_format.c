@@ -201,6 +201,52 @@ static void fixed_and_g_as_printf(void **state)
     assert_string_equal(small, "123.");
 }
 
+/* The integer writers (format.c: int_digits_n, eight digits at a time above 2^32) against
+ * printf's %lld for integers of every length: random bit patterns cut to each width, the
+ * neighbours of every power of ten and of 2^32, and the ends of int64. fmt_json_number_n
+ * takes whole doubles down the same path. */
+static void integers_as_printf(void **state)
+{
+    (void)state;
+    char want[64];
+    uint64_t x = 1181783497276652981ull;
+    int64_t edge[8 * 20 + 8];
+    size_t ne = 0;
+    uint64_t p10 = 1;
+    for (int d = 0; d < 19; d++, p10 *= 10)
+        for (int k = -1; k <= 1; k++) {
+            edge[ne++] = (int64_t)(p10 + (uint64_t)k);
+            edge[ne++] = -(int64_t)(p10 + (uint64_t)k);
+        }
+    const int64_t ends[] = {INT64_MAX, INT64_MIN, INT64_MIN + 1, 4294967295LL, 4294967296LL,
+                            4294967297LL, 0, 35392123904LL};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)
+        edge[ne++] = ends[i];
+    for (int i = 0; i < 200000 + (int)ne; i++) {
+        int64_t v;
+        if (i < (int)ne) {
+            v = edge[i];
+        } else {
+            uint64_t r = next_random(&x);
+            v = (int64_t)(r >> (next_random(&x) % 64));
+            if (i % 3 == 0)
+                v = -v;
+        }
+        snprintf(want, sizeof want, "%lld", (long long)v);
+        assert_string_equal(fmt_int(buf, sizeof buf, v, 0), want);
+        assert_int_equal(fmt_int_n(buf, sizeof buf, v), strlen(want));
+        assert_string_equal(buf, want);
+        /* a whole double: the JSON writer's integer path (below 2^53 every int64 is one) */
+        if (v > -9007199254740992LL && v < 9007199254740992LL) {
+            assert_int_equal(fmt_json_number_n(buf, sizeof buf, (double)v), strlen(want));
+            assert_string_equal(buf, want);
+        }
+    }
+    /* -0.0 is not the integer 0: it keeps its sign (a JSON number still) */
+    fmt_json_number_n(buf, sizeof buf, -0.0);
+    assert_string_equal(buf, "-0");
+}
+
 /* kvprint.h's functions against the C library's on each conversion, flag, width, precision
  * and length they write themselves, on those they hand over, and on every buffer size. */
 #define AS_PRINTF(...)                                                                     \
@@ -269,6 +315,7 @@ int main(void)
         cmocka_unit_test(integers),            cmocka_unit_test(grouping_never_overflows),
         cmocka_unit_test(json_numbers),        cmocka_unit_test(fixed_and_g_as_printf),
         cmocka_unit_test(print_as_printf),
+        cmocka_unit_test(integers_as_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

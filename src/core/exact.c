@@ -82,7 +82,9 @@ double kv_exact_product(const uint64_t *factors, size_t n)
     uint64_t p = 1;
     size_t i;
     for (i = 0; i < n && i < 4; i++) {
-        if (factors[i] != 0 && p > UINT64_MAX / factors[i])
+        /* two factors below 2^32 cannot overflow: the division (tens of cycles) only
+         * for the rare wide one */
+        if (((p | factors[i]) >> 32) != 0 && factors[i] != 0 && p > UINT64_MAX / factors[i])
             break;
         p *= factors[i];
     }
@@ -102,9 +104,21 @@ double kv_floordiv(double a, double b)
      * a zero quotient keeps the path below for its sign (issue 22: fmod was 3% of a sweep) */
     if (a > -9007199254740992.0 && a < 9007199254740992.0 && b > -9007199254740992.0 &&
         b < 9007199254740992.0 && b != 0 && a == (double)(int64_t)a && b == (double)(int64_t)b) {
-        int64_t x = (int64_t)a, y = (int64_t)b, q = x / y;
-        if (x % y != 0 && ((x < 0) != (y < 0)))
-            q--;
+        int64_t x = (int64_t)a, y = (int64_t)b, q;
+        if (x >= 0 && y > 0) {
+            /* the double quotient is within one of the floor (both below 2^53); q x y stays
+             * below 2^54, exact in int64, and settles it - a 64-bit integer division costs
+             * several times a double's (issue 22) */
+            q = (int64_t)(a / b);
+            if (q * y > x)
+                q--;
+            else if ((q + 1) * y <= x)
+                q++;
+        } else {
+            q = x / y;
+            if (x % y != 0 && ((x < 0) != (y < 0)))
+                q--;
+        }
         if (q != 0)
             return (double)q;
     }

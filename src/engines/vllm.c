@@ -558,10 +558,24 @@ int kv_vllm_version_parse(const char *t, int *version)
 
 void kv_vllm_version_format(int version, char *buf, size_t cap)
 {
-    if (version % 100)
-        kv_snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
-    else
-        kv_snprintf(buf, cap, "0.%d", version / 100);
+    if (version < 0 || cap < 16) { /* no release, or a small buffer: printf's spelling */
+        if (version % 100)
+            kv_snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
+        else
+            kv_snprintf(buf, cap, "0.%d", version / 100);
+        return;
+    }
+    /* the same text by hand (at most "0.21474836.47"): every point of a sweep names its
+     * release, and kv_snprintf cost a vLLM point more than its fit search (issue 22) */
+    size_t n = 2;
+    buf[0] = '0';
+    buf[1] = '.';
+    n += kv_uint_digits(buf + n, (uint64_t)(version / 100));
+    if (version % 100) {
+        buf[n++] = '.';
+        n += kv_uint_digits(buf + n, (uint64_t)(version % 100));
+    }
+    buf[n] = '\0';
 }
 
 
@@ -720,20 +734,29 @@ static int64_t longest_fit(const bucket *bk, size_t nb, const settings *v, int64
             full_bs = bk[i].bs > 0 ? bk[i].bs : bs;
         }
     double room = out->v1 ? out->check_bytes : out->available_bytes;
+    double draft_page = out->draft_shares_group ? 0.0 : out->draft_page_bytes;
+#define FITS(m) (needed_bytes(bk, nb, v, bs, out->page_bytes, draft_page, (int64_t)(m)) <= room)
     if (full_page > 0 && room >= 0) {
-        double most = (kvm_floor(room / full_page) + 1) * (double)full_bs;
+        double pages = kvm_floor(room / full_page);
+        double most = (pages + 1) * (double)full_bs;
         if (most < (double)hi)
             hi = (uint64_t)most;
+        /* with full layers alone the answer is their whole pages x the block size; the
+         * request bytes never shrink as m grows, so a guess that fits while the next token
+         * does not is the answer whatever the other groups add: two evaluations instead of
+         * a search (issue 22; otherwise the search below finds it) */
+        double guess = pages * (double)full_bs;
+        if (guess < (double)hi && FITS(guess) && !FITS(guess + 1))
+            return (int64_t)guess;
     }
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (needed_bytes(bk, nb, v, bs, out->page_bytes,
-                         out->draft_shares_group ? 0.0 : out->draft_page_bytes,
-                         (int64_t)mid) <= room)
+        if (FITS(mid))
             lo = mid;
         else
             hi = mid - 1;
     }
+#undef FITS
     return (int64_t)lo;
 }
 

@@ -222,20 +222,43 @@ static const char pairs[] = "000102030405060708091011121314151617181920212223242
 
 /* Decimal digits of v without printf: sweeps print millions of integers. The length comes
  * first, so the digits are written once, in place, from the end: no copy and no strlen over
- * bytes just stored (a vector load of them waits for the stores: issue 22). */
+ * bytes just stored (a vector load of them waits for the stores: issue 22). The length by
+ * comparisons (at most five for a number of eight digits), eight digits at a time above. */
+static size_t u32_digits(uint32_t u)
+{
+    if (u < 10000)
+        return u < 100 ? 1 + (u >= 10) : 3 + (u >= 1000);
+    if (u < 100000000)
+        return u < 1000000 ? 5 + (u >= 100000) : 7 + (u >= 10000000);
+    return 9 + (u >= 1000000000);
+}
+
 static size_t u64_digits(uint64_t u)
 {
-    static const uint64_t tens[] = {10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-                                    10000000ull, 100000000ull, 1000000000ull,
-                                    10000000000ull, 100000000000ull, 1000000000000ull,
-                                    10000000000000ull, 100000000000000ull,
-                                    1000000000000000ull, 10000000000000000ull,
-                                    100000000000000000ull, 1000000000000000000ull,
-                                    10000000000000000000ull};
-    size_t n = 1;
-    while (n < 20 && u >= tens[n - 1])
-        n++;
-    return n;
+    size_t n = 0;
+    while (u > UINT32_MAX) { /* at most twice: 2^64 has 20 digits */
+        u /= 100000000;
+        n += 8;
+    }
+    return n + u32_digits((uint32_t)u);
+}
+
+/* The digits of x (below 2^32) ending just before p, two a division in 32 bits (cheaper
+ * than 64-bit ones); returns where they start. */
+static char *put_u32_back(char *p, uint32_t x)
+{
+    while (x >= 100) {
+        unsigned d = x % 100 * 2;
+        x /= 100;
+        *--p = pairs[d + 1];
+        *--p = pairs[d];
+    }
+    if (x >= 10) {
+        *--p = pairs[x * 2 + 1];
+        *--p = pairs[x * 2];
+    } else
+        *--p = (char)('0' + x);
+    return p;
 }
 
 /* Writes v's digits into buf (cap >= its length + 1) and returns the length; 0 (buf cut
@@ -251,17 +274,17 @@ static size_t int_digits_n(char *buf, size_t cap, int64_t v)
     }
     char *p = buf + len;
     *p = '\0';
-    while (u >= 100) { /* two digits a division */
-        unsigned d = (unsigned)(u % 100) * 2;
-        u /= 100;
-        *--p = pairs[d + 1];
-        *--p = pairs[d];
+    while (u > UINT32_MAX) { /* the low eight digits, zeros included */
+        uint32_t low = (uint32_t)(u % 100000000);
+        u /= 100000000;
+        for (int i = 0; i < 4; i++) {
+            unsigned d = low % 100 * 2;
+            low /= 100;
+            *--p = pairs[d + 1];
+            *--p = pairs[d];
+        }
     }
-    if (u >= 10) {
-        *--p = pairs[u * 2 + 1];
-        *--p = pairs[u * 2];
-    } else
-        *--p = (char)('0' + u);
+    p = put_u32_back(p, (uint32_t)u);
     if (v < 0)
         *--p = '-';
     return len;
@@ -375,9 +398,12 @@ static char *spell_g(char *buf, size_t cap, int negative, uint64_t digits, int n
 size_t fmt_json_number_n(char *buf, size_t cap, double v)
 {
     size_t n;
-    if (isfinite(v) && v == kvm_floor(v) && fabs(v) < 9.2e18 && !(v == 0 && signbit(v)) &&
+    /* the common case, a whole number, without a strlen or a floor: the comparisons are false
+     * for NaN and the infinities, and the round trip through int64 is exact only for whole
+     * numbers (-0.0 keeps its sign below) */
+    if (v > -9.2e18 && v < 9.2e18 && (double)(int64_t)v == v && (v != 0 || !signbit(v)) &&
         (n = int_digits_n(buf, cap, (int64_t)v)) > 0)
-        return n; /* the common case, without a strlen */
+        return n;
     return strlen(fmt_json_number(buf, cap, v));
 }
 

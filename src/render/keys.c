@@ -7,6 +7,7 @@
 
 #include "format.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* The comparison's own field of that name, or NULL. */
@@ -50,6 +51,33 @@ kv_field_value kv_report_value(const kv_field *f, const kv_report *rep)
     if (mine)
         f = mine; /* under --from-log, the comparison's value of that name */
     return kv_field_get(f, part(f, rep));
+}
+
+size_t kv_report_number_text(char *buf, size_t cap, const kv_field *f, const kv_report *rep)
+{
+    if (rep->comparison || f->from == KV_FROM_CONST)
+        return 0;
+    const char *at = part(f, rep);
+    if (!at)
+        return 0;
+    at += f->offset + (f->from == KV_FROM_ENGINE ? offsetof(kv_result, engine_space) : 0);
+    double d;
+    int64_t i;
+    int b;
+    switch (f->type) { /* as kv_field_get() reads them */
+    case KV_F_NUM:
+        memcpy(&d, at, sizeof d);
+        return fmt_json_number_n(buf, cap, d);
+    case KV_F_INT:
+        memcpy(&i, at, sizeof i);
+        return fmt_int_n(buf, cap, i);
+    case KV_F_BOOL:
+        memcpy(&b, at, sizeof b);
+        memcpy(buf, b ? "true" : "false", b ? 5 : 6);
+        return b ? 4 : 5;
+    default:
+        return 0;
+    }
 }
 
 /* Copies text into buf (cap >= 1), cut to fit: printf costs a sweep hundreds of

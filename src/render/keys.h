@@ -20,5 +20,10 @@ char *kv_value_text(char *buf, size_t cap, kv_field_value v);
  * the value was copied with loads wider than the stores that had just written it, which the
  * processor cannot forward - a stall at every cell of a sweep (issue 22). */
 size_t kv_value_text_n(char *buf, size_t cap, const kv_field_value *v);
+/* A sweep's cell: f's value as JSON text written at buf (cap >= FMT_BUF) when it is a
+ * number or a boolean that is not null, its length returned; 0, and nothing written, for
+ * anything else (a string, a null, a comparison's value: the general path). The value is
+ * read in place, without a kv_field_value between (issue 22: a million rows of six cells). */
+size_t kv_report_number_text(char *buf, size_t cap, const kv_field *f, const kv_report *rep);
 
 #endif
