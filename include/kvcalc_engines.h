@@ -470,6 +470,15 @@ typedef struct {
     double headroom_bytes;       /* what the target's pool leaves free, about P x (1 - f) */
     int draft_oom;               /* 1: the draft's pool (and weights, before 0.5.14) outgrow
                                     that headroom: SGLang runs out of memory starting it */
+    /* DeepSeek-V4 (compress_ratios, from 0.5.12): DSV4PoolConfigurator's pools, as its two
+     * lines "DSV4 memory calculation" and "DSV4 pool sizes" print them (0 for other models) */
+    double dsv4_bytes_per_full_token; /* bytes_per_full_token */
+    double dsv4_available_bytes;  /* int(rest x 2^30): available_bytes */
+    double dsv4_c128_state_fixed_bytes; /* from 0.5.15: the request-scoped 128:1 states */
+    double dsv4_pool_bytes;       /* full x bytes_per_full_token + c128_state_fixed */
+    int64_t dsv4_layers;          /* the layers of bytes_per_full_token's window term */
+    int64_t dsv4_full, dsv4_swa, dsv4_c4, dsv4_c128; /* the pools' tokens */
+    int64_t dsv4_c4_state, dsv4_c128_state;          /* the state pools' rows, as logged */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders

@@ -659,6 +659,133 @@ static void lora_refusals(void **state)
         expect_refused(cases[i].args, cases[i].says);
 }
 
+/* DeepSeek-V4 (compress_ratios) in SGLang's DSV4PoolConfigurator, against the lines of
+ * public logs (scratch notes of the DeepSeek-V4 research, section 3: four "DSV4 memory
+ * calculation" lines and one "DSV4 pool sizes"). The log prints bytes_per_full_token to two
+ * decimals and available_bytes in GB of 2^30 to two: rest = available is given as A with
+ * f = 1 (rest = A - P x 0), at either end of the rounding, and the logged full_token must lie
+ * between kvcalc's two. V4-Flash: head_dim 512, rope 64, index_head_dim 128, window 128, 21
+ * layers at 4:1 and 20 at 128:1 of 43 (and one MTP entry of 0):
+ *   0.5.15+: 0.1 x 584 x 43 + 584 x 21 / 4 + 584 x 20 / 128 + 132 x 21 / 4
+ *            + 0.1 x 8 / 128 x (8,192 + 2,048) x 21 = 7,705.45
+ *   0.5.13:  + 0.1 x 128 / 128 x 4,096 x 20 = 15,897.45
+ *   0.5.12:  + 0.1 x 584 (the MTP entry's window) = 15,955.85 */
+#define DSV4 "--engine", "sglang", "--config",                                                 \
+             KVCALC_SOURCE_DIR "/tests/fixtures/frontier/deepseek-ai__DeepSeek-V4-Flash.json", \
+             "--params-b", "150", "--weight-dtype", "fp8", "--mem-fraction-static", "1"
+static double dsv4_tokens(const char *version, const char *gib, const char *running,
+                          const char *page)
+{
+    return get_number((const char *const[]){DSV4, "--sglang-version", version,
+                                            "--avail-mem-before-load-gib", gib,
+                                            "--avail-mem-after-load-gib", gib,
+                                            "--max-running-requests", running, "--page-size",
+                                            page, "--get", "sglang_dsv4_full_tokens", NULL});
+}
+
+static void deepseek_v4(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *version, *bpft;
+    } eras[] = {{"0.5.12", "15955.85"}, {"0.5.13", "15897.45"}, {"0.5.14", "15897.45"},
+                {"0.5.15", "7705.45"}};
+    for (size_t i = 0; i < sizeof eras / sizeof eras[0]; i++) {
+        char want[64];
+        double b = get_number((const char *const[]){DSV4, "--sglang-version", eras[i].version,
+                                                    "--get",
+                                                    "sglang_dsv4_bytes_per_full_token", NULL});
+        snprintf(want, sizeof want, "%.2f", b);
+        assert_string_equal(want, eras[i].bpft);
+    }
+    /* the logs: [0.5.15+] 11.89 GB, c128_state_fixed 0.11 GB, full_token 1,641,472 (pages of
+     * 256); 1.57 GB, 0.07 GB, 209,280 (pages of 128); [0.5.12's formula, 2026-05-15, page
+     * 256] 45.78 GB, 3,080,960 and 19.58 GB, 1,317,632. c128_state_fixed is (running + 3) x
+     * 128 rows x 4,096 B x 20 layers = (running + 3) x 10,485,760 B: 0.11 GB is running 8
+     * (0.107 GiB; 7 gives 0.098, 9 0.117), 0.07 GB running 4 (0.068; 3 0.059, 5 0.078) */
+    static const struct {
+        const char *version, *lo, *hi, *running, *page;
+        double logged;
+    } logs[] = {{"0.5.15", "11.885", "11.895", "8", "256", 1641472},
+                {"0.5.15", "1.565", "1.575", "4", "128", 209280},
+                {"0.5.12", "45.775", "45.785", "256", "256", 3080960},
+                {"0.5.12", "19.575", "19.585", "256", "256", 1317632}};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        double lo = dsv4_tokens(logs[i].version, logs[i].lo, logs[i].running, logs[i].page);
+        double hi = dsv4_tokens(logs[i].version, logs[i].hi, logs[i].running, logs[i].page);
+        if (!(lo <= logs[i].logged && logs[i].logged <= hi))
+            fail_msg("log %zu: %.0f not in [%.0f, %.0f]", i, logs[i].logged, lo, hi);
+    }
+#define RUN4(v, gib, running) DSV4, "--sglang-version", v, "--avail-mem-before-load-gib", gib, \
+                              "--avail-mem-after-load-gib", gib, "--max-running-requests", running
+    EXPECT_STDOUT("115343360\n", RUN4("0.5.15", "11.89", "8"), "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
+    EXPECT_STDOUT("73400320\n", RUN4("0.5.15", "1.57", "4"), "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
+    EXPECT_STDOUT("0\n", RUN4("0.5.14", "1.57", "4"), "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
+    /* the pool sizes from the logged full: full=209280, swa=20864, c4=52320, c128=1635,
+     * c4_state=1304, c128_state=0 - as kvcalc derives them from a full of 209,280 (a
+     * --max-total-tokens cap at it, above the 1.57 GB's lower end) */
+    static const struct {
+        const char *key, *want;
+    } sizes[] = {{"sglang_dsv4_full_tokens", "209280\n"}, {"sglang_dsv4_swa_tokens", "20864\n"},
+                 {"sglang_dsv4_c4_tokens", "52320\n"},    {"sglang_dsv4_c128_tokens", "1635\n"},
+                 {"sglang_dsv4_c4_state_size", "1304\n"}, {"sglang_dsv4_c128_state_size", "0\n"},
+                 {"max_concurrency", "4\n"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        EXPECT_STDOUT(sizes[i].want, RUN4("0.5.15", "1.575", "4"), "--page-size", "128",
+                      "--max-total-tokens", "209280", "--get", sizes[i].key);
+    /* before 0.5.15 the 128:1 states are a pool of the window's pages: 20,864 // 128 x 128 */
+    EXPECT_STDOUT("20864\n", RUN4("0.5.14", "3.5", "4"), "--page-size", "128",
+                  "--max-total-tokens", "209280", "--get", "sglang_dsv4_c128_state_size");
+    /* the text prints both lines in SGLang's words */
+    run_result r;
+    run_kvcalc((const char *const[]){RUN4("0.5.15", "11.89", "8"), NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "DSV4 memory calculation: bytes_per_full_token=7705.45, "
+                                  "available_bytes=11.89 GB, c128_state_fixed=0.11 GB, "
+                                  "full_token="));
+    assert_non_null(strstr(r.out, "DSV4 pool sizes: full="));
+    run_free(&r);
+    run_kvcalc((const char *const[]){RUN4("0.5.12", "45.78", "256"), NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "DSV4 memory calculation: bytes_per_full_token=15955.85, "
+                                  "available_bytes=45.78 GB, full_token="));
+    run_free(&r);
+    /* at most 256 running unless given (deepseek_v4_hook.py) */
+    EXPECT_STDOUT("256\n", DSV4, "--sglang-version", "0.5.15", "--gpu", "h200", "--tp", "4",
+                  "--get", "max_concurrency");
+    /* what is not modelled is refused, naming the flag */
+    static const struct {
+        const char *flag, *value, *says;
+    } refused[] = {
+        {"--sglang-version", "0.5.11", "from 0.5.12"},
+        {"--page-size", "64", "page size to 256"},
+        {"--page-size", "128", "page size to 256"}, /* 0.5.13: the NPU's 128 came in 0.5.14 */
+        {"--dtype", "bf16", "is not supported for DeepseekV4ForCausalLM"},
+        {"--pp", "2", "pipeline stages"},
+        {"--speculative-num-draft-tokens", "2", "speculative decoding"},
+        {"--enable-hierarchical-cache", NULL, "HiCache"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        run_kvcalc((const char *const[]){DSV4, "--sglang-version", "0.5.13", refused[i].flag,
+                                         refused[i].value, NULL},
+                   &r);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, refused[i].says) || !strstr(r.err, refused[i].flag))
+            fail_msg("%s: %s", refused[i].flag, r.err);
+        run_free(&r);
+    }
+    /* bfloat16 from 0.5.14 (Ascend NPUs), the same bytes */
+    double bf16 = get_number((const char *const[]){DSV4, "--sglang-version", "0.5.15", "--dtype",
+                                                   "bf16", "--page-size", "128", "--get",
+                                                   "sglang_dsv4_bytes_per_full_token", NULL});
+    assert_true(fabs(bf16 - 7705.45) < 1e-9);
+#undef RUN4
+}
+#undef DSV4
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -673,6 +800,7 @@ int main(void)
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(speculative_decoding),
         cmocka_unit_test(hierarchical_cache),
+        cmocka_unit_test(deepseek_v4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
