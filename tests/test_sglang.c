@@ -705,16 +705,17 @@ static void deepseek_v4(void **state)
      * (0.107 GiB; 7 gives 0.098, 9 0.117), 0.07 GB running 4 (0.068; 3 0.059, 5 0.078) */
     static const struct {
         const char *version, *lo, *hi, *running, *page;
-        double logged;
-    } logs[] = {{"0.5.15", "11.885", "11.895", "8", "256", 1641472},
-                {"0.5.15", "1.565", "1.575", "4", "128", 209280},
-                {"0.5.12", "45.775", "45.785", "256", "256", 3080960},
-                {"0.5.12", "19.575", "19.585", "256", "256", 1317632}};
+        double logged, kv_lo, kv_hi; /* kvcalc's two ends, as docs/sglang.md quotes them */
+    } logs[] = {{"0.5.15", "11.885", "11.895", "8", "256", 1641472, 1640960, 1642496},
+                {"0.5.15", "1.565", "1.575", "4", "128", 209280, 208512, 209920},
+                {"0.5.12", "45.775", "45.785", "256", "256", 3080960, 3080192, 3080960},
+                {"0.5.12", "19.575", "19.585", "256", "256", 1317632, 1317120, 1317888}};
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
         double lo = dsv4_tokens(logs[i].version, logs[i].lo, logs[i].running, logs[i].page);
         double hi = dsv4_tokens(logs[i].version, logs[i].hi, logs[i].running, logs[i].page);
         if (!(lo <= logs[i].logged && logs[i].logged <= hi))
             fail_msg("log %zu: %.0f not in [%.0f, %.0f]", i, logs[i].logged, lo, hi);
+        assert_true(lo == logs[i].kv_lo && hi == logs[i].kv_hi);
     }
 #define RUN4(v, gib, running) DSV4, "--sglang-version", v, "--avail-mem-before-load-gib", gib, \
                               "--avail-mem-after-load-gib", gib, "--max-running-requests", running
@@ -753,6 +754,9 @@ static void deepseek_v4(void **state)
     assert_non_null(strstr(r.out, "DSV4 memory calculation: bytes_per_full_token=15955.85, "
                                   "available_bytes=45.78 GB, full_token="));
     run_free(&r);
+    /* the default 256 running: (256 + 3) x 10,485,760 B of 128:1 states */
+    EXPECT_STDOUT("2715811840\n", DSV4, "--sglang-version", "0.5.15", "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
     /* at most 256 running unless given (deepseek_v4_hook.py) */
     EXPECT_STDOUT("256\n", DSV4, "--sglang-version", "0.5.15", "--gpu", "h200", "--tp", "4",
                   "--get", "max_concurrency");
