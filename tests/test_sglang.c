@@ -786,7 +786,60 @@ static void deepseek_v4(void **state)
                                                    "bf16", "--page-size", "128", "--get",
                                                    "sglang_dsv4_bytes_per_full_token", NULL});
     assert_true(fabs(bf16 - 7705.45) < 1e-9);
+    /* --max-total-tokens: the profiled line, then the pools again from the cap (the S25 log:
+     * full=209280 ..., then full=32768, swa=3200, c4=8192, c128=256, c4_state=200) */
+    run_kvcalc((const char *const[]){RUN4("0.5.15", "1.57", "4"), "--page-size", "128",
+                                     "--max-total-tokens", "32768", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "DSV4 pool sizes: full=32768, swa=3200, c4=8192, c128=256, "
+                                  "c4_state=200, c128_state=0\n"));
+    assert_non_null(strstr(r.out, "full_token=209152\nDSV4 pool sizes: full=209152, "));
+    run_free(&r);
 #undef RUN4
+}
+
+/* The S25 log (tests/logs/README.md): DeepSeek-V4-Flash-0731-w4a8 on four Ascend NPUs, TP4,
+ * f 0.7, page 128, 4 running, --max-total-tokens 32768. Its version is not stated: its
+ * "c128_state_fixed=" dates it to 0.5.15's rules; its max_running_requests sizes the 128:1
+ * states (4: 73,400,320 B, 0.07 GB); bytes_per_full_token and the capped pools are exact.
+ * The profiled full_token is 1.04 % above the log's: kvcalc's budget is the logged readings'
+ * 19.73 - 60.48 x 0.3 = 1.586 GiB where SGLang printed 1.57 (its A read at sizing time, after
+ * the weights' line, not printed) - from the logged 1.57 it is 209,152, within the log's
+ * rounding (deepseek_v4 above). */
+static void deepseek_v4_log(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", KVCALC_SOURCE_DIR
+                                     "/tests/logs/sglang-s25-dsv4-flash-npu.log",
+                                     "--config", KVCALC_SOURCE_DIR
+                                     "/tests/fixtures/frontier/deepseek-ai__DeepSeek-V4-Flash.json",
+                                     "--params-b", "150", "--weight-dtype", "fp8", "--format",
+                                     "json", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    static const char *const rows[] = {
+        "\"quantity\": \"max_total_num_tokens\", \"unit\": \"tokens\", \"logged\": 32768, "
+        "\"kvcalc\": 32768,",
+        "\"quantity\": \"DSV4 bytes_per_full_token\", \"unit\": \"B\", \"logged\": 7705.45, "
+        "\"kvcalc\": 7705.45",
+        "\"quantity\": \"DSV4 c128_state_fixed\", \"unit\": \"bytes\", \"logged\": "
+        "75161927.68, \"kvcalc\": 73400320,",
+        "\"quantity\": \"DSV4 full_token\", \"unit\": \"tokens\", \"logged\": 209280, "
+        "\"kvcalc\": 211456,",
+        "\"quantity\": \"DSV4 full\", \"unit\": \"tokens\", \"logged\": 32768, \"kvcalc\": "
+        "32768,",
+        "\"quantity\": \"DSV4 swa\", \"unit\": \"tokens\", \"logged\": 3200, \"kvcalc\": 3200,",
+        "\"quantity\": \"DSV4 c4\", \"unit\": \"tokens\", \"logged\": 8192, \"kvcalc\": 8192,",
+        "\"quantity\": \"DSV4 c128\", \"unit\": \"tokens\", \"logged\": 256, \"kvcalc\": 256,",
+        "\"quantity\": \"DSV4 c4_state\", \"unit\": \"rows\", \"logged\": 200, \"kvcalc\": 200,",
+        "\"quantity\": \"DSV4 c128_state\", \"unit\": \"rows\", \"logged\": 0, \"kvcalc\": 0,",
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strstr(r.out, rows[i]))
+            fail_msg("row %zu not found: %s", i, rows[i]);
+    run_free(&r);
 }
 #undef DSV4
 
@@ -805,6 +858,7 @@ int main(void)
         cmocka_unit_test(speculative_decoding),
         cmocka_unit_test(hierarchical_cache),
         cmocka_unit_test(deepseek_v4),
+        cmocka_unit_test(deepseek_v4_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

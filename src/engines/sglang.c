@@ -609,6 +609,20 @@ static int64_t dsv4_page(const kv_sglang_spec *g)
     return g->page_size == 1 ? DSV4_PAGE : g->page_size; /* 1: not given */
 }
 
+/* _compute_dsv4_sizes: full, swa, c4, c128, c4_state, c128_state from a full_token. */
+static void dsv4_sizes(int64_t full, int64_t page, int64_t window, int per_request,
+                       int64_t out[6])
+{
+    full = full / page * page;
+    int64_t swa = (int64_t)kvm_floor((double)full * DSV4_SWA_RATIO) / page * page;
+    out[0] = full;
+    out[1] = swa;
+    out[2] = full / 4;
+    out[3] = full / 128;
+    out[4] = swa / window * DSV4_C4_RING;
+    out[5] = per_request ? 0 : swa / window * DSV4_C128_RING;
+}
+
 static void dsv4_pool(const kv_spec *s, double rest_gib, kv_sglang_result *out)
 {
     const kv_sglang_spec *g = &s->sglang;
@@ -645,21 +659,26 @@ static void dsv4_pool(const kv_spec *s, double rest_gib, kv_sglang_result *out)
     out->dsv4_c128_state_fixed_bytes = fixed;
     double left = avail - fixed > 0 ? avail - fixed : 0;
     int64_t page = dsv4_page(g);
+    int64_t profiled[6], sizes[6];
     int64_t full = (int64_t)kvm_floor(left / bpft);
+    dsv4_sizes(full, page, l->csa_window, per_request, profiled);
+    /* _apply_token_constraints: min(full, --max-total-tokens), then the sizes again from it
+     * (calculate_pool_sizes_from_max_tokens), a second "DSV4 pool sizes" line */
+    full = profiled[0];
     if (g->max_total_tokens.set && full > g->max_total_tokens.value)
         full = g->max_total_tokens.value;
-    full = full / page * page;
-    int64_t swa = (int64_t)kvm_floor((double)full * r) / page * page;
-    int64_t swa_pages = swa / l->csa_window;
+    dsv4_sizes(full, page, l->csa_window, per_request, sizes);
     out->page_size = page;
-    out->max_total_num_tokens = full;
-    out->dsv4_full = full;
-    out->dsv4_swa = swa;
-    out->dsv4_c4 = full / 4;
-    out->dsv4_c128 = full / 128;
-    out->dsv4_c4_state = swa_pages * DSV4_C4_RING;
-    out->dsv4_c128_state = per_request ? 0 : swa_pages * DSV4_C128_RING;
-    out->dsv4_pool_bytes = (double)full * bpft + fixed;
+    out->dsv4_full_token = profiled[0];
+    memcpy(out->dsv4_profiled, profiled, sizeof profiled);
+    out->max_total_num_tokens = sizes[0];
+    out->dsv4_full = sizes[0];
+    out->dsv4_swa = sizes[1];
+    out->dsv4_c4 = sizes[2];
+    out->dsv4_c128 = sizes[3];
+    out->dsv4_c4_state = sizes[4];
+    out->dsv4_c128_state = sizes[5];
+    out->dsv4_pool_bytes = (double)sizes[0] * bpft + fixed;
 }
 
 static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_result *out)
@@ -1318,6 +1337,7 @@ static const kv_field fields[] = {
       0),
     F(sglang_dsv4_pool_bytes, dsv4_pool_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_dsv4_layers, dsv4_layers, int64_t, "layers", KV_F_INT, 0),
+    F(sglang_dsv4_full_token, dsv4_full_token, int64_t, "tokens", KV_F_INT, 0),
     F(sglang_dsv4_full_tokens, dsv4_full, int64_t, "tokens", KV_F_INT, 0),
     F(sglang_dsv4_swa_tokens, dsv4_swa, int64_t, "tokens", KV_F_INT, 0),
     F(sglang_dsv4_c4_tokens, dsv4_c4, int64_t, "tokens", KV_F_INT, 0),
@@ -1389,6 +1409,20 @@ static const kv_log_pattern patterns[] = {
     {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
     {"Allocating %f GB host memory for hierarchical KV cache.", T(KV_LOG_HICACHE_GB), 0, NULL},
     {"hicache_ratio=%f,", T(KV_LOG_HICACHE_RATIO), 0, NULL},
+    /* DeepSeek-V4 (pool_configurator.py DSV4PoolConfigurator, from 0.5.12; "DSv4" in the
+     * pre-release memory_profiler.py of d17d622fd that logs of 2026-05 print) */
+    {"DSV4 memory calculation: bytes_per_full_token=%f,", T(KV_LOG_DSV4_BPFT), 0, NULL},
+    {"DSv4 memory calculation: bytes_per_full_token=%f,", T(KV_LOG_DSV4_BPFT), 0, NULL},
+    {"DSV4 memory calculation:%*available_bytes=%b,", T(KV_LOG_DSV4_AVAILABLE), KV_MIN, NULL},
+    {"DSv4 memory calculation:%*available_bytes=%b,", T(KV_LOG_DSV4_AVAILABLE), KV_MIN, NULL},
+    {"DSV4 memory calculation:%*c128_state_fixed=%b,", T(KV_LOG_DSV4_C128_FIXED), 0, NULL},
+    {"DSV4 memory calculation:%*full_token=%n", T(KV_LOG_DSV4_FULL_TOKEN), KV_MIN, NULL},
+    {"DSv4 memory calculation:%*full_token=%n", T(KV_LOG_DSV4_FULL_TOKEN), KV_MIN, NULL},
+    {"DSV4 pool sizes: full=%n, swa=%n, c4=%n, c128=%n, c4_state=%n, c128_state=%n",
+     T(KV_LOG_DSV4_FULL, KV_LOG_DSV4_SWA, KV_LOG_DSV4_C4, KV_LOG_DSV4_C128, KV_LOG_DSV4_C4_STATE,
+       KV_LOG_DSV4_C128_STATE),
+     KV_MIN | KV_LINE, NULL},
+    {"max_running_requests=%n", T(KV_LOG_MAX_RUNNING), 0, NULL},
     {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
     {"context_len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
 };
@@ -1434,12 +1468,23 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
          * 0.4.3.post2 (docs/sglang.md), whose sizing rules are one; the version is not
          * stated, so engine_version stays null */
         kv_log_input_put(in, MINE(SG_P_VERSION), KV_LOG_SETTING, "0.4.3.post2");
+    else if (v->present[KV_LOG_DSV4_C128_FIXED])
+        /* "c128_state_fixed=" dates a DeepSeek-V4 log to 0.5.15 or later (#28612), whose
+         * rules kvcalc reads as one; the version is not stated, so engine_version stays null */
+        kv_log_input_put(in, MINE(SG_P_VERSION), KV_LOG_SETTING, "0.5.15");
     if (!v->present[KV_LOG_AVAIL_BEFORE] && v->present[KV_LOG_AVAIL_AFTER] &&
         v->present[KV_LOG_WEIGHTS]) {
         char text[64];
         snprintf(text, sizeof text, "%.17g",
                  (v->v[KV_LOG_AVAIL_AFTER] + v->v[KV_LOG_WEIGHTS]) / KV_GIB);
         kv_log_input_put(in, MINE(SG_P_BEFORE), KV_LOG_KV_FIGURE, text);
+    }
+    /* a DeepSeek-V4 log: max_running_requests sizes its request-scoped 128:1 states (other
+     * models' logs keep their comparisons as they were) */
+    if (v->present[KV_LOG_DSV4_BPFT] && v->present[KV_LOG_MAX_RUNNING]) {
+        char text[32];
+        snprintf(text, sizeof text, "%.0f", v->v[KV_LOG_MAX_RUNNING]);
+        kv_log_input_put(in, MINE(SG_P_RUNNING), KV_LOG_SETTING, text);
     }
     /* speculative_algorithm='STANDALONE': by its name, as typed */
     for (const kv_choice *c = spec_algorithms; v->present[KV_LOG_SPEC_ALGO] && c->name; c++)
@@ -1471,6 +1516,22 @@ static const kv_cmp_row rows[] = {
      "bytes", KV_TERM_KV, 0},
     {"intermediate_conv_window_cache", KV_LOG_INTER_CONV, 0, KV_CMP_D(sglang.inter_conv_bytes),
      1, "bytes", KV_TERM_KV, 0},
+    {"DSV4 bytes_per_full_token", KV_LOG_DSV4_BPFT, 0,
+     KV_CMP_D(sglang.dsv4_bytes_per_full_token), 1, "B", KV_TERM_LAYOUT, 0},
+    {"DSV4 available_bytes", KV_LOG_DSV4_AVAILABLE, 0, KV_CMP_D(sglang.dsv4_available_bytes), 1,
+     "bytes", KV_TERM_SETTING, 0},
+    {"DSV4 c128_state_fixed", KV_LOG_DSV4_C128_FIXED, 0,
+     KV_CMP_D(sglang.dsv4_c128_state_fixed_bytes), 1, "bytes", KV_TERM_SETTING, 0},
+    {"DSV4 full_token", KV_LOG_DSV4_FULL_TOKEN, 0, KV_CMP_I(sglang.dsv4_full_token), 1, "tokens",
+     KV_TERM_KV, 0},
+    {"DSV4 full", KV_LOG_DSV4_FULL, 0, KV_CMP_I(sglang.dsv4_full), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 swa", KV_LOG_DSV4_SWA, 0, KV_CMP_I(sglang.dsv4_swa), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 c4", KV_LOG_DSV4_C4, 0, KV_CMP_I(sglang.dsv4_c4), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 c128", KV_LOG_DSV4_C128, 0, KV_CMP_I(sglang.dsv4_c128), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 c4_state", KV_LOG_DSV4_C4_STATE, 0, KV_CMP_I(sglang.dsv4_c4_state), 1, "rows",
+     KV_TERM_KV, 0},
+    {"DSV4 c128_state", KV_LOG_DSV4_C128_STATE, 0, KV_CMP_I(sglang.dsv4_c128_state), 1, "rows",
+     KV_TERM_KV, 0},
     {"HiCache host memory", KV_LOG_HICACHE_GB, 0, KV_CMP_D(sglang.hicache_bytes), 1e-9, "GB",
      KV_TERM_SETTING, 0},
 };

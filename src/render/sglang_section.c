@@ -166,16 +166,23 @@ static void dsv4_lines(FILE *out, const kv_spec *s, const kv_result *r)
                      "c128_state_fixed=%s GB, full_token=%lld\n",
                 fmt_fixed(a, sizeof a, g->dsv4_bytes_per_full_token, 2, 0),
                 gb(b, sizeof b, g->dsv4_available_bytes),
-                gb(c, sizeof c, g->dsv4_c128_state_fixed_bytes), (long long)g->dsv4_full);
+                gb(c, sizeof c, g->dsv4_c128_state_fixed_bytes), (long long)g->dsv4_full_token);
     else
         kv_fprintf(out, "DSV4 memory calculation: bytes_per_full_token=%s, available_bytes=%s GB, "
                      "full_token=%lld\n",
                 fmt_fixed(a, sizeof a, g->dsv4_bytes_per_full_token, 2, 0),
-                gb(b, sizeof b, g->dsv4_available_bytes), (long long)g->dsv4_full);
+                gb(b, sizeof b, g->dsv4_available_bytes), (long long)g->dsv4_full_token);
+    const int64_t *p = g->dsv4_profiled;
     kv_fprintf(out, "DSV4 pool sizes: full=%lld, swa=%lld, c4=%lld, c128=%lld, c4_state=%lld, "
                  "c128_state=%lld\n",
-            (long long)g->dsv4_full, (long long)g->dsv4_swa, (long long)g->dsv4_c4,
-            (long long)g->dsv4_c128, (long long)g->dsv4_c4_state, (long long)g->dsv4_c128_state);
+            (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4],
+            (long long)p[5]);
+    if (g->dsv4_full != p[0])
+        kv_fprintf(out, "DSV4 pool sizes: full=%lld, swa=%lld, c4=%lld, c128=%lld, c4_state=%lld, "
+                     "c128_state=%lld\n  (again, from --max-total-tokens %lld)\n",
+                (long long)g->dsv4_full, (long long)g->dsv4_swa, (long long)g->dsv4_c4,
+                (long long)g->dsv4_c128, (long long)g->dsv4_c4_state,
+                (long long)g->dsv4_c128_state, (long long)s->sglang.max_total_tokens.value);
     kv_fprintf(out, "  pools   : %s B by the configurator's count (full x bytes_per_full_token%s), "
                  "pages of %lld tokens\n",
             fmt_fixed(a, sizeof a, g->dsv4_pool_bytes, 0, 1),
