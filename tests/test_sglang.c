@@ -706,7 +706,7 @@ static void deepseek_v4(void **state)
     static const struct {
         const char *version, *lo, *hi, *running, *page;
         double logged, kv_lo, kv_hi; /* kvcalc's two ends, as docs/sglang.md quotes them */
-    } logs[] = {{"0.5.15", "11.885", "11.895", "8", "256", 1641472, 1640960, 1642496},
+    } logs[] = {{"0.5.15", "11.885", "11.895", "8", "128", 1641472, 1641088, 1642496},
                 {"0.5.15", "1.565", "1.575", "4", "128", 209280, 208512, 209920},
                 {"0.5.12", "45.775", "45.785", "256", "256", 3080960, 3080192, 3080960},
                 {"0.5.12", "19.575", "19.585", "256", "256", 1317632, 1317120, 1317888}};
@@ -725,6 +725,15 @@ static void deepseek_v4(void **state)
                   "sglang_dsv4_c128_state_fixed_bytes");
     EXPECT_STDOUT("0\n", RUN4("0.5.14", "1.57", "4"), "--get",
                   "sglang_dsv4_c128_state_fixed_bytes");
+    /* the 11.89 GB log's pools from its full: swa=164096, c4=410368, c128=12824,
+     * c4_state=10256 (both logs are of Ascend NPUs, "max_num_reqs=8" and "=4") */
+    static const struct {
+        const char *key, *want;
+    } npu8[] = {{"sglang_dsv4_swa_tokens", "164096\n"}, {"sglang_dsv4_c4_tokens", "410368\n"},
+                {"sglang_dsv4_c128_tokens", "12824\n"}, {"sglang_dsv4_c4_state_size", "10256\n"}};
+    for (size_t i = 0; i < sizeof npu8 / sizeof npu8[0]; i++)
+        EXPECT_STDOUT(npu8[i].want, RUN4("0.5.15", "11.895", "8"), "--page-size", "128",
+                      "--max-total-tokens", "1641472", "--get", npu8[i].key);
     /* the pool sizes from the logged full: full=209280, swa=20864, c4=52320, c128=1635,
      * c4_state=1304, c128_state=0 - as kvcalc derives them from a full of 209,280 (a
      * --max-total-tokens cap at it, above the 1.57 GB's lower end) */
