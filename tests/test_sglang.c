@@ -778,7 +778,7 @@ static void deepseek_v4(void **state)
         {"--page-size", "128", "page size to 256"}, /* 0.5.13: the NPU's 128 came in 0.5.14 */
         {"--dtype", "bf16", "is not supported for DeepseekV4ForCausalLM"},
         {"--pp", "2", "pipeline stages"},
-        {"--speculative-num-draft-tokens", "2", "speculative decoding"},
+        {"--speculative-algorithm", "EAGLE3", "Only EAGLE speculative algorithm is supported"},
         {"--enable-hierarchical-cache", NULL, "HiCache"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
@@ -790,6 +790,53 @@ static void deepseek_v4(void **state)
             fail_msg("%s: %s", refused[i].flag, r.err);
         run_free(&r);
     }
+    /* a top-k above 1 (with draft tokens: alone it is refused for want of them) */
+    run_kvcalc((const char *const[]){DSV4, "--sglang-version", "0.5.13",
+                                     "--speculative-num-draft-tokens", "2",
+                                     "--speculative-eagle-topk", "2", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "topk == 1"));
+    run_free(&r);
+    /* speculative decoding (EAGLE, top-k 1): rings of 16 and 256 rows, and x (L + 1) / L:
+     *   0.5.15: (0.1 x 584 x 43 + 584 x 21 / 4 + 584 x 20 / 128 + 132 x 21 / 4
+     *            + 0.1 x 16 / 128 x (8,192 + 2,048) x 21) x 44 / 43 = 9,049.45 x 44 / 43
+     *           = 9,259.90
+     *   0.5.13: (9,049.45 + 0.1 x 256 / 128 x 4,096 x 20) x 44 / 43 = 26,024.93
+     *   0.5.12: (9,049.45 + 58.4 + 16,384) x 45 / 44 = 26,071.21
+     * c128_state_fixed at 8 running: ceil((9 x 256 + 257) / 128) = 21 rows of 128, x 4,096 B
+     * x 20 = 220,200,960 B (0.21 GB); c4_state = swa // 128 x 16 */
+    static const struct {
+        const char *version, *bpft;
+    } spec[] = {{"0.5.12", "26071.21"}, {"0.5.13", "26024.93"}, {"0.5.15", "9259.90"}};
+    for (size_t i = 0; i < sizeof spec / sizeof spec[0]; i++) {
+        char want[64];
+        double b = get_number((const char *const[]){RUN4(spec[i].version, "11.89", "8"),
+                                                    "--speculative-num-draft-tokens", "2",
+                                                    "--get",
+                                                    "sglang_dsv4_bytes_per_full_token", NULL});
+        snprintf(want, sizeof want, "%.2f", b);
+        assert_string_equal(want, spec[i].bpft);
+    }
+    EXPECT_STDOUT("220200960\n", RUN4("0.5.15", "11.89", "8"), "--speculative-num-draft-tokens",
+                  "2", "--get", "sglang_dsv4_c128_state_fixed_bytes");
+    double swa = get_number((const char *const[]){RUN4("0.5.15", "11.89", "8"),
+                                                  "--speculative-num-draft-tokens", "2", "--get",
+                                                  "sglang_dsv4_swa_tokens", NULL});
+    double c4s = get_number((const char *const[]){RUN4("0.5.15", "11.89", "8"),
+                                                  "--speculative-num-draft-tokens", "2", "--get",
+                                                  "sglang_dsv4_c4_state_size", NULL});
+    assert_true(c4s == (double)((int64_t)swa / 128 * 16));
+    /* the hook's 256 running requests stand (not speculative decoding's 48) */
+    EXPECT_STDOUT("256\n", RUN4("0.5.15", "11.89", "8"), "--speculative-num-draft-tokens", "2",
+                  "--max-running-requests", "256", "--get", "sglang_max_running_requests");
+    /* from 0.5.14 the MTP layer's weights are in A: kvcalc wants the log's A for V4 */
+    run_kvcalc((const char *const[]){DSV4, "--sglang-version", "0.5.15", "--gpu", "h200",
+                                     "--speculative-num-draft-tokens", "2", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--avail-mem-after-load-gib"));
+    run_free(&r);
     /* bfloat16 from 0.5.14 (Ascend NPUs), the same bytes */
     double bf16 = get_number((const char *const[]){DSV4, "--sglang-version", "0.5.15", "--dtype",
                                                    "bf16", "--page-size", "128", "--get",

@@ -560,8 +560,9 @@ static double mtp_weights_bytes(const kv_spec *s)
  *   indexer  = index_head_dim + index_head_dim // 128 x 4
  *   states   = 2 x 2 x head_dim x 4 (4:1), 2 x head_dim x 4 (128:1), 2 x 2 x index_head_dim
  *              x 4 (the 4:1 indexer's), float32 (SGLANG_DSV4_COMPRESS_STATE_DTYPE)
- *   ring     = 8 (4:1), 128 (128:1) rows a window page (deepseek_v4_memory_pool.py
- *              get_compress_state_ring_size, without speculative decoding)
+ *   ring     = 8 (4:1), 128 (128:1) rows a window page, 16 and 256 under speculative
+ *              decoding (deepseek_v4_memory_pool.py get_compress_state_ring_size, the same
+ *              at 35870d55a and 9a6f8e599)
  *   bpft     = r x kv x L + 1/4 x kv x L4 + 1/128 x kv x L128 + 1/4 x indexer x L4
  *              + r x (8 / window) x state4 x L4 + r x (128 / window) x state128 x L128
  *              + r x (8 / window) x index_state x L4
@@ -584,6 +585,12 @@ static double mtp_weights_bytes(const kv_spec *s)
  *           128 rows x 2 x head_dim x 4 B x L128, running = --max-running-requests (the hook
  *           sets 256 unless given: deepseek_v4_hook.py @ 35870d55a and @ 9a6f8e599),
  *           c128_state logged 0 (finalized later as (running + 1) x 128): 7,705.45 B.
+ * Speculative decoding (EAGLE with top-k 1 only, the hook asserts; NEXTN is EAGLE): the rings
+ * above, and bpft x= (L + 1) / L for the MTP draft worker's pools ("Reserve memory for the
+ * speculative draft worker by inflating per-token bytes by (target+draft)/target",
+ * draft_layers = 1, every release); the hook's 256 running requests stand (it runs in
+ * _handle_model_specific_adjustments, before the speculative hook, whose 48 is only for
+ * None: server_args.py __post_init__ and speculative_hook.py @ 9a6f8e599).
  * The page is 256 (the hook: "setting page_size to 256"; from 0.5.14 128 on Ascend NPUs,
  * 7e6587c94). The first release: the 0.5.12 branch leaves main between 4b487ca98
  * (2026-05-04, no V4) and 425dffbde (2026-05-19, V4), and the mirror's benchmarks of V4 are
@@ -610,17 +617,19 @@ static int64_t dsv4_page(const kv_sglang_spec *g)
 }
 
 /* _compute_dsv4_sizes: full, swa, c4, c128, c4_state, c128_state from a full_token. */
-static void dsv4_sizes(int64_t full, int64_t page, int64_t window, int per_request,
+static void dsv4_sizes(int64_t full, int64_t page, int64_t window, int per_request, int spec,
                        int64_t out[6])
 {
+    int64_t c4_ring = spec ? 2 * DSV4_C4_RING : DSV4_C4_RING;
+    int64_t c128_ring = spec ? 2 * DSV4_C128_RING : DSV4_C128_RING;
     full = full / page * page;
     int64_t swa = (int64_t)kvm_floor((double)full * DSV4_SWA_RATIO) / page * page;
     out[0] = full;
     out[1] = swa;
     out[2] = full / 4;
     out[3] = full / 128;
-    out[4] = swa / window * DSV4_C4_RING;
-    out[5] = per_request ? 0 : swa / window * DSV4_C128_RING;
+    out[4] = swa / window * c4_ring;
+    out[5] = per_request ? 0 : swa / window * c128_ring;
 }
 
 static void dsv4_pool(const kv_spec *s, double rest_gib, kv_sglang_result *out)
@@ -633,14 +642,19 @@ static void dsv4_pool(const kv_spec *s, double rest_gib, kv_sglang_result *out)
     int64_t layers = s->layers + (g->version < DSV4_LAYER_SLICE ? s->arch.mtp_layers : 0);
     double kv = nope + rope * 2 + 8, indexer = ix + kvm_floor(ix / 128) * 4;
     double c4_state = 2 * 2 * head * 4, c128_state = 2 * 1 * head * 4, ix_state = 2 * 2 * ix * 4;
-    double c4_ratio = DSV4_C4_RING / window;
+    int spec = spec_tokens(g) > 0;
+    double c4_ring = spec ? 2 * DSV4_C4_RING : DSV4_C4_RING;
+    double c128_ring = spec ? 2 * DSV4_C128_RING : DSV4_C128_RING;
+    double c4_ratio = c4_ring / window;
     int per_request = g->version >= DSV4_C128_PER_REQUEST;
-    double c128_ratio = per_request ? 0 : DSV4_C128_RING / window;
+    double c128_ratio = per_request ? 0 : c128_ring / window;
     double r = DSV4_SWA_RATIO;
     double bpft = r * kv * (double)layers + 1.0 / 4 * kv * l4 + 1.0 / 128 * kv * l128 +
                   1.0 / 4 * indexer * l4 + r * c4_ratio * c4_state * l4;
     bpft += per_request ? c128_ratio * c128_state * l128 : r * c128_ratio * c128_state * l128;
     bpft += r * c4_ratio * ix_state * l4;
+    if (spec) /* the draft worker's: (target_layers + draft_layers) / target_layers */
+        bpft *= (double)(layers + 1) / (double)layers;
     out->dsv4_bytes_per_full_token = bpft;
     out->dsv4_layers = layers;
     out->attn_layers = layers;
@@ -652,7 +666,7 @@ static void dsv4_pool(const kv_spec *s, double rest_gib, kv_sglang_result *out)
     out->dsv4_available_bytes = avail;
     double fixed = 0;
     if (per_request && l->csa_c128 > 0) {
-        double rows = (double)(running + 1) * DSV4_C128_RING + DSV4_C128_RING + 1;
+        double rows = (double)(running + 1) * c128_ring + c128_ring + 1;
         rows = kvm_ceil(rows / 128) * 128;
         fixed = rows * 2 * head * 4 * l128;
     }
@@ -661,13 +675,13 @@ static void dsv4_pool(const kv_spec *s, double rest_gib, kv_sglang_result *out)
     int64_t page = dsv4_page(g);
     int64_t profiled[6], sizes[6];
     int64_t full = (int64_t)kvm_floor(left / bpft);
-    dsv4_sizes(full, page, l->csa_window, per_request, profiled);
+    dsv4_sizes(full, page, l->csa_window, per_request, spec, profiled);
     /* _apply_token_constraints: min(full, --max-total-tokens), then the sizes again from it
      * (calculate_pool_sizes_from_max_tokens), a second "DSV4 pool sizes" line */
     full = profiled[0];
     if (g->max_total_tokens.set && full > g->max_total_tokens.value)
         full = g->max_total_tokens.value;
-    dsv4_sizes(full, page, l->csa_window, per_request, sizes);
+    dsv4_sizes(full, page, l->csa_window, per_request, spec, sizes);
     out->page_size = page;
     out->dsv4_full_token = profiled[0];
     memcpy(out->dsv4_profiled, profiled, sizeof profiled);
@@ -917,7 +931,8 @@ static kv_status spec_check(const kv_spec *s, int stateful, kv_error *why)
 /* DeepSeek-V4 as kvcalc sizes it in SGLang (dsv4_pool): from 0.5.12, its fp8_e4m3 cache
  * (the hook's default for "auto"; 0.5.12 and 0.5.13 assert it, 0.5.14 also takes the
  * bfloat16 of Ascend NPUs: the configurator's bytes are the same), its page, one pipeline
- * stage, no speculative decoding, HiCache or LoRA (none of them read for these pools). */
+ * stage, EAGLE of top-k 1 (deepseek_v4_hook.py's asserts), no HiCache or LoRA (neither read
+ * for these pools). */
 static kv_status dsv4_check(const kv_spec *s, kv_error *why)
 {
     const kv_sglang_spec *g = &s->sglang;
@@ -943,12 +958,22 @@ static kv_status dsv4_check(const kv_spec *s, kv_error *why)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_PP],
                          "kvcalc does not split SGLang's DeepSeek-V4 pools over pipeline stages "
                          "(each stage sizes its own slice of compress_ratios): use 1");
-    if (spec_tokens(g) > 0 || g->speculative_algorithm.set)
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT,
-                         &params[g->speculative_algorithm.set ? SG_P_SPEC_ALGO : SG_P_SPEC_TOKENS],
-                         "kvcalc does not size SGLang's DeepSeek-V4 pools under speculative "
-                         "decoding (their rings of 16 and 256 rows and the (L + 1) / L factor "
-                         "are read, the draft's reserve and running requests are not)");
+    const kv_opt_int algo = g->speculative_algorithm;
+    if (algo.set && algo.value != KV_SGLANG_SPEC_EAGLE && algo.value != KV_SGLANG_SPEC_NEXTN)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_ALGO],
+                         "SGLang: \"Only EAGLE speculative algorithm is supported for "
+                         "DeepseekV4ForCausalLM\" (its MTP layer; NEXTN is EAGLE)");
+    if (spec_tokens(g) > 0 && g->speculative_eagle_topk.set && g->speculative_eagle_topk.value != 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOPK],
+                         "SGLang: \"Only EAGLE speculative algorithm with topk == 1 is supported "
+                         "for DeepseekV4ForCausalLM\"");
+    if (spec_tokens(g) > 0 && g->version >= SPEC_CELL_SCALED && !g->avail_after_gib.set &&
+        !(s->checkpoint_mtp_bytes > 0))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_AFTER],
+                         "from 0.5.14 SGLang loads the MTP layer's weights before it reads A, "
+                         "and kvcalc does not count DeepSeek-V4's layer tensors: give the log's "
+                         "--avail-mem-after-load-gib (or a model folder, whose MTP tensors it "
+                         "reads)");
     if (g->hierarchical_cache)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_HICACHE],
                          "kvcalc does not size HiCache's host pools of DeepSeek-V4");

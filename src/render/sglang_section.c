@@ -141,25 +141,33 @@ static void dsv4_lines(FILE *out, const kv_spec *s, const kv_result *r)
     char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
     int per_request = s->sglang.version >= VERSION_DSV4_C128;
     int64_t entry = s->head_dim + s->arch.qk_rope_dim + 8;
+    int spec = g->spec_draft_tokens > 0;
+    char draft[64] = "";
+    if (spec)
+        kv_snprintf(draft, sizeof draft, ", all x (%lld + 1) / %lld for the MTP draft",
+                    (long long)g->dsv4_layers, (long long)g->dsv4_layers);
     kv_fprintf(out, "  per token: %s B a full token = 0.1 x %lld x %lld windows + %lld x %lld / 4 + "
-                 "%lld x %lld / 128 latents + %lld x %lld / 4 indexer keys + 0.1 x 8 / %lld of the "
-                 "4:1 states%s (swa_full_tokens_ratio 0.1, %lld layers%s)\n",
+                 "%lld x %lld / 128 latents + %lld x %lld / 4 indexer keys + 0.1 x %d / %lld of the "
+                 "4:1 states%s%s (swa_full_tokens_ratio 0.1, %lld layers%s)\n",
             fmt_fixed(a, sizeof a, g->dsv4_bytes_per_full_token, 2, 1), (long long)entry,
             (long long)g->dsv4_layers, (long long)entry, (long long)l->csa_c4, (long long)entry,
             (long long)l->csa_c128,
             (long long)(l->csa_index_dim + l->csa_index_dim / 128 * 4), (long long)l->csa_c4,
-            (long long)l->csa_window,
-            per_request ? "" : " and 0.1 x 128 / 128 of the 128:1 states",
+            spec ? 16 : 8, (long long)l->csa_window,
+            per_request ? "" : spec ? " and 0.1 x 256 / 128 of the 128:1 states"
+                                    : " and 0.1 x 128 / 128 of the 128:1 states",
+            draft,
             (long long)g->dsv4_layers,
             g->dsv4_layers > s->layers ? ": every compress_ratios entry, the MTP layer's too" : "");
     if (per_request && g->dsv4_c128_state_fixed_bytes > 0)
         kv_fprintf(out, "  c128    : the 128:1 states per request, off the budget first: %lld running "
-                     "(%s) + 1 slots x 128 rows + 129, to whole 128s, x %lld B x %lld layers = "
+                     "(%s) + 1 slots x %d rows + %d, to whole 128s, x %lld B x %lld layers = "
                      "%s GB\n",
                 (long long)g->max_running_requests,
                 s->sglang.max_running_requests.set ? "--max-running-requests"
                                                    : "DeepSeek-V4's default 256",
-                (long long)(2 * s->head_dim * 4), (long long)l->csa_c128,
+                spec ? 256 : 128, spec ? 257 : 129, (long long)(2 * s->head_dim * 4),
+                (long long)l->csa_c128,
                 gb(a, sizeof a, g->dsv4_c128_state_fixed_bytes));
     if (per_request)
         kv_fprintf(out, "DSV4 memory calculation: bytes_per_full_token=%s, available_bytes=%s GB, "
