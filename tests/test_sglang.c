@@ -828,8 +828,9 @@ static void deepseek_v4(void **state)
                                                   "sglang_dsv4_c4_state_size", NULL});
     assert_true(c4s == (double)((int64_t)swa / 128 * 16));
     /* the hook's 256 running requests stand (not speculative decoding's 48) */
-    EXPECT_STDOUT("256\n", RUN4("0.5.15", "11.89", "8"), "--speculative-num-draft-tokens", "2",
-                  "--max-running-requests", "256", "--get", "sglang_max_running_requests");
+    EXPECT_STDOUT("256\n", DSV4, "--sglang-version", "0.5.15", "--avail-mem-before-load-gib",
+                  "11.89", "--avail-mem-after-load-gib", "11.89", "--speculative-num-draft-tokens",
+                  "2", "--get", "sglang_max_running_requests");
     /* from 0.5.14 the MTP layer's weights are in A: kvcalc wants the log's A for V4 */
     run_kvcalc((const char *const[]){DSV4, "--sglang-version", "0.5.15", "--gpu", "h200",
                                      "--speculative-num-draft-tokens", "2", NULL},
