@@ -470,6 +470,19 @@ typedef struct {
     double headroom_bytes;       /* what the target's pool leaves free, about P x (1 - f) */
     int draft_oom;               /* 1: the draft's pool (and weights, before 0.5.14) outgrow
                                     that headroom: SGLang runs out of memory starting it */
+    /* DeepSeek-V4 (compress_ratios, from 0.5.12): DSV4PoolConfigurator's pools, as its two
+     * lines "DSV4 memory calculation" and "DSV4 pool sizes" print them (0 for other models) */
+    double dsv4_bytes_per_full_token; /* bytes_per_full_token */
+    double dsv4_available_bytes;  /* int(rest x 2^30): available_bytes */
+    double dsv4_c128_state_fixed_bytes; /* from 0.5.15: the request-scoped 128:1 states */
+    double dsv4_pool_bytes;       /* full x bytes_per_full_token + c128_state_fixed */
+    int64_t dsv4_layers;          /* the layers of bytes_per_full_token's window term */
+    int64_t dsv4_full, dsv4_swa, dsv4_c4, dsv4_c128; /* the pools' tokens */
+    int64_t dsv4_c4_state, dsv4_c128_state;          /* the state pools' rows, as logged */
+    int64_t dsv4_full_token;      /* the profiled full_token, before --max-total-tokens (its
+                                     "DSV4 memory calculation" and first "DSV4 pool sizes") */
+    int64_t dsv4_profiled[6];     /* that first line's full, swa, c4, c128, c4_state,
+                                     c128_state; the dsv4_* above are the second's when capped */
 } kv_sglang_result;
 
 /* Parses an SGLang release ("0.4.3.post4", "0.5.3rc2", "0.4.6") into a number that orders
@@ -966,6 +979,18 @@ typedef enum {
     KV_LOG_FULL_LARGEST,      /* ... (largest=m) */
     KV_LOG_MAX_NUM_SEQS,      /* vLLM max_num_seqs (its non-default args) */
     KV_LOG_ATTN_BACKEND,      /* vLLM attention_backend, a kv_vllm_attention_backend */
+    KV_LOG_DSV4_BPFT,         /* SGLang "DSV4 memory calculation: bytes_per_full_token=X" */
+    KV_LOG_DSV4_AVAILABLE,    /* ... available_bytes=X GB */
+    KV_LOG_DSV4_C128_FIXED,   /* ... c128_state_fixed=X GB (0.5.15+) */
+    KV_LOG_DSV4_FULL_TOKEN,   /* ... full_token=N (before --max-total-tokens) */
+    KV_LOG_DSV4_FULL,         /* "DSV4 pool sizes: full=N" (the last: after the cap) */
+    KV_LOG_DSV4_SWA,          /* "DSV4 pool sizes: ... swa=N" */
+    KV_LOG_DSV4_C4,           /* ... c4=N */
+    KV_LOG_DSV4_C128,         /* ... c128=N */
+    KV_LOG_DSV4_C4_STATE,     /* ... c4_state=N */
+    KV_LOG_DSV4_C128_STATE,   /* ... c128_state=N */
+    KV_LOG_MAX_RUNNING,       /* SGLang max_running_requests (ServerArgs): an input of a
+                                 DeepSeek-V4 log only */
     KV_LOG_FIELDS
 } kv_log_field;
 

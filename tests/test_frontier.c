@@ -375,7 +375,6 @@ static void deepseek_v4(void **state)
     static const struct {
         const char *flag, *value, *says;
     } refused[] = {
-        {"--engine", "sglang", "not yet for SGLang"},
         {"--engine", "llama.cpp", "not yet for llama.cpp"},
         {"--dtype", "bf16", "DeepseekV4 only supports fp8 kv-cache format for now"},
     };

@@ -659,6 +659,247 @@ static void lora_refusals(void **state)
         expect_refused(cases[i].args, cases[i].says);
 }
 
+/* DeepSeek-V4 (compress_ratios) in SGLang's DSV4PoolConfigurator, against the lines of
+ * public logs (scratch notes of the DeepSeek-V4 research, section 3: four "DSV4 memory
+ * calculation" lines and one "DSV4 pool sizes"). The log prints bytes_per_full_token to two
+ * decimals and available_bytes in GB of 2^30 to two: rest = available is given as A with
+ * f = 1 (rest = A - P x 0), at either end of the rounding, and the logged full_token must lie
+ * between kvcalc's two. V4-Flash: head_dim 512, rope 64, index_head_dim 128, window 128, 21
+ * layers at 4:1 and 20 at 128:1 of 43 (and one MTP entry of 0):
+ *   0.5.15+: 0.1 x 584 x 43 + 584 x 21 / 4 + 584 x 20 / 128 + 132 x 21 / 4
+ *            + 0.1 x 8 / 128 x (8,192 + 2,048) x 21 = 7,705.45
+ *   0.5.13:  + 0.1 x 128 / 128 x 4,096 x 20 = 15,897.45
+ *   0.5.12:  + 0.1 x 584 (the MTP entry's window) = 15,955.85 */
+#define DSV4 "--engine", "sglang", "--config",                                                 \
+             KVCALC_SOURCE_DIR "/tests/fixtures/frontier/deepseek-ai__DeepSeek-V4-Flash.json", \
+             "--params-b", "150", "--weight-dtype", "fp8", "--mem-fraction-static", "1"
+static double dsv4_tokens(const char *version, const char *gib, const char *running,
+                          const char *page)
+{
+    return get_number((const char *const[]){DSV4, "--sglang-version", version,
+                                            "--avail-mem-before-load-gib", gib,
+                                            "--avail-mem-after-load-gib", gib,
+                                            "--max-running-requests", running, "--page-size",
+                                            page, "--get", "sglang_dsv4_full_tokens", NULL});
+}
+
+static void deepseek_v4(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *version, *bpft;
+    } eras[] = {{"0.5.12", "15955.85"}, {"0.5.13", "15897.45"}, {"0.5.14", "15897.45"},
+                {"0.5.15", "7705.45"}};
+    for (size_t i = 0; i < sizeof eras / sizeof eras[0]; i++) {
+        char want[64];
+        double b = get_number((const char *const[]){DSV4, "--sglang-version", eras[i].version,
+                                                    "--get",
+                                                    "sglang_dsv4_bytes_per_full_token", NULL});
+        snprintf(want, sizeof want, "%.2f", b);
+        assert_string_equal(want, eras[i].bpft);
+    }
+    /* the logs: [0.5.15+] 11.89 GB, c128_state_fixed 0.11 GB, full_token 1,641,472 (pages of
+     * 256); 1.57 GB, 0.07 GB, 209,280 (pages of 128); [0.5.12's formula, 2026-05-15, page
+     * 256] 45.78 GB, 3,080,960 and 19.58 GB, 1,317,632. c128_state_fixed is (running + 3) x
+     * 128 rows x 4,096 B x 20 layers = (running + 3) x 10,485,760 B: 0.11 GB is running 8
+     * (0.107 GiB; 7 gives 0.098, 9 0.117), 0.07 GB running 4 (0.068; 3 0.059, 5 0.078) */
+    static const struct {
+        const char *version, *lo, *hi, *running, *page;
+        double logged, kv_lo, kv_hi; /* kvcalc's two ends, as docs/sglang.md quotes them */
+    } logs[] = {{"0.5.15", "11.885", "11.895", "8", "128", 1641472, 1641088, 1642496},
+                {"0.5.15", "1.565", "1.575", "4", "128", 209280, 208512, 209920},
+                {"0.5.12", "45.775", "45.785", "256", "256", 3080960, 3080192, 3080960},
+                {"0.5.12", "19.575", "19.585", "256", "256", 1317632, 1317120, 1317888}};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        double lo = dsv4_tokens(logs[i].version, logs[i].lo, logs[i].running, logs[i].page);
+        double hi = dsv4_tokens(logs[i].version, logs[i].hi, logs[i].running, logs[i].page);
+        if (!(lo <= logs[i].logged && logs[i].logged <= hi))
+            fail_msg("log %zu: %.0f not in [%.0f, %.0f]", i, logs[i].logged, lo, hi);
+        assert_true(lo == logs[i].kv_lo && hi == logs[i].kv_hi);
+    }
+#define RUN4(v, gib, running) DSV4, "--sglang-version", v, "--avail-mem-before-load-gib", gib, \
+                              "--avail-mem-after-load-gib", gib, "--max-running-requests", running
+    EXPECT_STDOUT("115343360\n", RUN4("0.5.15", "11.89", "8"), "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
+    EXPECT_STDOUT("73400320\n", RUN4("0.5.15", "1.57", "4"), "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
+    EXPECT_STDOUT("0\n", RUN4("0.5.14", "1.57", "4"), "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
+    /* the 11.89 GB log's pools from its full: swa=164096, c4=410368, c128=12824,
+     * c4_state=10256 (both logs are of Ascend NPUs, "max_num_reqs=8" and "=4") */
+    static const struct {
+        const char *key, *want;
+    } npu8[] = {{"sglang_dsv4_swa_tokens", "164096\n"}, {"sglang_dsv4_c4_tokens", "410368\n"},
+                {"sglang_dsv4_c128_tokens", "12824\n"}, {"sglang_dsv4_c4_state_size", "10256\n"}};
+    for (size_t i = 0; i < sizeof npu8 / sizeof npu8[0]; i++)
+        EXPECT_STDOUT(npu8[i].want, RUN4("0.5.15", "11.895", "8"), "--page-size", "128",
+                      "--max-total-tokens", "1641472", "--get", npu8[i].key);
+    /* the pool sizes from the logged full: full=209280, swa=20864, c4=52320, c128=1635,
+     * c4_state=1304, c128_state=0 - as kvcalc derives them from a full of 209,280 (a
+     * --max-total-tokens cap at it, above the 1.57 GB's lower end) */
+    static const struct {
+        const char *key, *want;
+    } sizes[] = {{"sglang_dsv4_full_tokens", "209280\n"}, {"sglang_dsv4_swa_tokens", "20864\n"},
+                 {"sglang_dsv4_c4_tokens", "52320\n"},    {"sglang_dsv4_c128_tokens", "1635\n"},
+                 {"sglang_dsv4_c4_state_size", "1304\n"}, {"sglang_dsv4_c128_state_size", "0\n"},
+                 {"max_concurrency", "4\n"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        EXPECT_STDOUT(sizes[i].want, RUN4("0.5.15", "1.575", "4"), "--page-size", "128",
+                      "--max-total-tokens", "209280", "--get", sizes[i].key);
+    /* before 0.5.15 the 128:1 states are a pool of the window's pages: 20,864 // 128 x 128 */
+    EXPECT_STDOUT("20864\n", RUN4("0.5.14", "3.5", "4"), "--page-size", "128",
+                  "--max-total-tokens", "209280", "--get", "sglang_dsv4_c128_state_size");
+    /* the text prints both lines in SGLang's words */
+    run_result r;
+    run_kvcalc((const char *const[]){RUN4("0.5.15", "11.89", "8"), NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "DSV4 memory calculation: bytes_per_full_token=7705.45, "
+                                  "available_bytes=11.89 GB, c128_state_fixed=0.11 GB, "
+                                  "full_token="));
+    assert_non_null(strstr(r.out, "DSV4 pool sizes: full="));
+    run_free(&r);
+    run_kvcalc((const char *const[]){RUN4("0.5.12", "45.78", "256"), NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "DSV4 memory calculation: bytes_per_full_token=15955.85, "
+                                  "available_bytes=45.78 GB, full_token="));
+    run_free(&r);
+    /* the default 256 running: (256 + 3) x 10,485,760 B of 128:1 states */
+    EXPECT_STDOUT("2715811840\n", DSV4, "--sglang-version", "0.5.15", "--get",
+                  "sglang_dsv4_c128_state_fixed_bytes");
+    /* at most 256 running unless given (deepseek_v4_hook.py) */
+    EXPECT_STDOUT("256\n", DSV4, "--sglang-version", "0.5.15", "--gpu", "h200", "--tp", "4",
+                  "--get", "max_concurrency");
+    /* what is not modelled is refused, naming the flag */
+    static const struct {
+        const char *flag, *value, *says;
+    } refused[] = {
+        {"--sglang-version", "0.5.11", "from 0.5.12"},
+        {"--page-size", "64", "page size to 256"},
+        {"--page-size", "128", "page size to 256"}, /* 0.5.13: the NPU's 128 came in 0.5.14 */
+        {"--dtype", "bf16", "is not supported for DeepseekV4ForCausalLM"},
+        {"--pp", "2", "pipeline stages"},
+        {"--speculative-algorithm", "EAGLE3", "Only EAGLE speculative algorithm is supported"},
+        {"--enable-hierarchical-cache", NULL, "HiCache"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        run_kvcalc((const char *const[]){DSV4, "--sglang-version", "0.5.13", refused[i].flag,
+                                         refused[i].value, NULL},
+                   &r);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, refused[i].says) || !strstr(r.err, refused[i].flag))
+            fail_msg("%s: %s", refused[i].flag, r.err);
+        run_free(&r);
+    }
+    /* a top-k above 1 (with draft tokens: alone it is refused for want of them) */
+    run_kvcalc((const char *const[]){DSV4, "--sglang-version", "0.5.13",
+                                     "--speculative-num-draft-tokens", "2",
+                                     "--speculative-eagle-topk", "2", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "topk == 1"));
+    run_free(&r);
+    /* speculative decoding (EAGLE, top-k 1): rings of 16 and 256 rows, and x (L + 1) / L:
+     *   0.5.15: (0.1 x 584 x 43 + 584 x 21 / 4 + 584 x 20 / 128 + 132 x 21 / 4
+     *            + 0.1 x 16 / 128 x (8,192 + 2,048) x 21) x 44 / 43 = 9,049.45 x 44 / 43
+     *           = 9,259.90
+     *   0.5.13: (9,049.45 + 0.1 x 256 / 128 x 4,096 x 20) x 44 / 43 = 26,024.93
+     *   0.5.12: (9,049.45 + 58.4 + 16,384) x 45 / 44 = 26,071.21
+     * c128_state_fixed at 8 running: ceil((9 x 256 + 257) / 128) = 21 rows of 128, x 4,096 B
+     * x 20 = 220,200,960 B (0.21 GB); c4_state = swa // 128 x 16 */
+    static const struct {
+        const char *version, *bpft;
+    } spec[] = {{"0.5.12", "26071.21"}, {"0.5.13", "26024.93"}, {"0.5.15", "9259.90"}};
+    for (size_t i = 0; i < sizeof spec / sizeof spec[0]; i++) {
+        char want[64];
+        double b = get_number((const char *const[]){RUN4(spec[i].version, "11.89", "8"),
+                                                    "--speculative-num-draft-tokens", "2",
+                                                    "--get",
+                                                    "sglang_dsv4_bytes_per_full_token", NULL});
+        snprintf(want, sizeof want, "%.2f", b);
+        assert_string_equal(want, spec[i].bpft);
+    }
+    EXPECT_STDOUT("220200960\n", RUN4("0.5.15", "11.89", "8"), "--speculative-num-draft-tokens",
+                  "2", "--get", "sglang_dsv4_c128_state_fixed_bytes");
+    double swa = get_number((const char *const[]){RUN4("0.5.15", "11.89", "8"),
+                                                  "--speculative-num-draft-tokens", "2", "--get",
+                                                  "sglang_dsv4_swa_tokens", NULL});
+    double c4s = get_number((const char *const[]){RUN4("0.5.15", "11.89", "8"),
+                                                  "--speculative-num-draft-tokens", "2", "--get",
+                                                  "sglang_dsv4_c4_state_size", NULL});
+    assert_true(c4s == (double)((int64_t)swa / 128 * 16));
+    /* the hook's 256 running requests stand (not speculative decoding's 48) */
+    EXPECT_STDOUT("256\n", DSV4, "--sglang-version", "0.5.15", "--avail-mem-before-load-gib",
+                  "11.89", "--avail-mem-after-load-gib", "11.89", "--speculative-num-draft-tokens",
+                  "2", "--get", "sglang_max_running_requests");
+    /* from 0.5.14 the MTP layer's weights are in A: kvcalc wants the log's A for V4 */
+    run_kvcalc((const char *const[]){DSV4, "--sglang-version", "0.5.15", "--gpu", "h200",
+                                     "--speculative-num-draft-tokens", "2", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--avail-mem-after-load-gib"));
+    run_free(&r);
+    /* bfloat16 from 0.5.14 (Ascend NPUs), the same bytes */
+    double bf16 = get_number((const char *const[]){DSV4, "--sglang-version", "0.5.15", "--dtype",
+                                                   "bf16", "--page-size", "128", "--get",
+                                                   "sglang_dsv4_bytes_per_full_token", NULL});
+    assert_true(fabs(bf16 - 7705.45) < 1e-9);
+    /* --max-total-tokens: the profiled line, then the pools again from the cap (the S25 log:
+     * full=209280 ..., then full=32768, swa=3200, c4=8192, c128=256, c4_state=200) */
+    run_kvcalc((const char *const[]){RUN4("0.5.15", "1.57", "4"), "--page-size", "128",
+                                     "--max-total-tokens", "32768", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "DSV4 pool sizes: full=32768, swa=3200, c4=8192, c128=256, "
+                                  "c4_state=200, c128_state=0\n"));
+    assert_non_null(strstr(r.out, "full_token=209152\nDSV4 pool sizes: full=209152, "));
+    run_free(&r);
+#undef RUN4
+}
+
+/* The S25 log (tests/logs/README.md): DeepSeek-V4-Flash-0731-w4a8 on four Ascend NPUs, TP4,
+ * f 0.7, page 128, 4 running, --max-total-tokens 32768. Its version is not stated: its
+ * "c128_state_fixed=" dates it to 0.5.15's rules; its max_running_requests sizes the 128:1
+ * states (4: 73,400,320 B, 0.07 GB); bytes_per_full_token and the capped pools are exact.
+ * The profiled full_token is 1.04 % above the log's: kvcalc's budget is the logged readings'
+ * 19.73 - 60.48 x 0.3 = 1.586 GiB where SGLang printed 1.57 (its A read at sizing time, after
+ * the weights' line, not printed) - from the logged 1.57 it is 209,152, within the log's
+ * rounding (deepseek_v4 above). */
+static void deepseek_v4_log(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", KVCALC_SOURCE_DIR
+                                     "/tests/logs/sglang-s25-dsv4-flash-npu.log",
+                                     "--config", KVCALC_SOURCE_DIR
+                                     "/tests/fixtures/frontier/deepseek-ai__DeepSeek-V4-Flash.json",
+                                     "--params-b", "150", "--weight-dtype", "fp8", "--format",
+                                     "json", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    static const char *const rows[] = {
+        "\"quantity\": \"max_total_num_tokens\", \"unit\": \"tokens\", \"logged\": 32768, "
+        "\"kvcalc\": 32768,",
+        "\"quantity\": \"DSV4 bytes_per_full_token\", \"unit\": \"B\", \"logged\": 7705.45, "
+        "\"kvcalc\": 7705.45",
+        "\"quantity\": \"DSV4 c128_state_fixed\", \"unit\": \"bytes\", \"logged\": "
+        "75161927.68, \"kvcalc\": 73400320,",
+        "\"quantity\": \"DSV4 full_token\", \"unit\": \"tokens\", \"logged\": 209280, "
+        "\"kvcalc\": 211456,",
+        "\"quantity\": \"DSV4 full\", \"unit\": \"tokens\", \"logged\": 32768, \"kvcalc\": "
+        "32768,",
+        "\"quantity\": \"DSV4 swa\", \"unit\": \"tokens\", \"logged\": 3200, \"kvcalc\": 3200,",
+        "\"quantity\": \"DSV4 c4\", \"unit\": \"tokens\", \"logged\": 8192, \"kvcalc\": 8192,",
+        "\"quantity\": \"DSV4 c128\", \"unit\": \"tokens\", \"logged\": 256, \"kvcalc\": 256,",
+        "\"quantity\": \"DSV4 c4_state\", \"unit\": \"rows\", \"logged\": 200, \"kvcalc\": 200,",
+        "\"quantity\": \"DSV4 c128_state\", \"unit\": \"rows\", \"logged\": 0, \"kvcalc\": 0,",
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strstr(r.out, rows[i]))
+            fail_msg("row %zu not found: %s", i, rows[i]);
+    run_free(&r);
+}
+#undef DSV4
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -673,6 +914,8 @@ int main(void)
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(speculative_decoding),
         cmocka_unit_test(hierarchical_cache),
+        cmocka_unit_test(deepseek_v4),
+        cmocka_unit_test(deepseek_v4_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

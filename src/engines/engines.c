@@ -86,8 +86,9 @@ kv_status kv_refuse_csa(const kv_spec *s, kv_error *why, const char *title)
     if (s->layout.csa_c4 + s->layout.csa_c128 == 0)
         return KV_OK;
     return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
-                     "kvcalc sizes DeepSeek-V4's compressed cache (compress_ratios) for vLLM "
-                     "and the lesson's engine, not yet for %s: --engine vllm or ideal", title);
+                     "kvcalc sizes DeepSeek-V4's compressed cache (compress_ratios) for vLLM, "
+                     "SGLang and the lesson's engine, not yet for %s: --engine vllm, sglang or "
+                     "ideal", title);
 }
 
 kv_status kv_csa_check_dtype(const kv_spec *s, kv_error *why)

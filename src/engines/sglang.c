@@ -549,6 +549,152 @@ static double mtp_weights_bytes(const kv_spec *s)
            (double)s->tp;
 }
 
+/* ---- DeepSeek-V4 ----------------------------------------------------------------------- */
+
+/* SGLang sizes DeepSeek-V4 (compress_ratios) with DSV4PoolConfigurator
+ * (python/sglang/srt/model_executor/pool_configurator.py, added by #23882, 35870d55a,
+ * 2026-05-07, read there and at 425dffbde, 0f8673851, 7e6587c94, 9a6f8e599 and 8905cbd42 of
+ * the modal-projects/sglang copy; the 0.5.14 and 0.5.15 branches leave main at 7e6587c94 and
+ * 9a6f8e599), not with a cell of K and V: one coefficient, bytes_per_full_token, of
+ *   kv       = qk_nope + 2 x qk_rope + 8 (an fp8_ds_mla entry, whatever the KV dtype)
+ *   indexer  = index_head_dim + index_head_dim // 128 x 4
+ *   states   = 2 x 2 x head_dim x 4 (4:1), 2 x head_dim x 4 (128:1), 2 x 2 x index_head_dim
+ *              x 4 (the 4:1 indexer's), float32 (SGLANG_DSV4_COMPRESS_STATE_DTYPE)
+ *   ring     = 8 (4:1), 128 (128:1) rows a window page, 16 and 256 under speculative
+ *              decoding (deepseek_v4_memory_pool.py get_compress_state_ring_size, the same
+ *              at 35870d55a and 9a6f8e599)
+ *   bpft     = r x kv x L + 1/4 x kv x L4 + 1/128 x kv x L128 + 1/4 x indexer x L4
+ *              + r x (8 / window) x state4 x L4 + r x (128 / window) x state128 x L128
+ *              + r x (8 / window) x index_state x L4
+ * in that order (Python's, so the printed figure is exact), r = swa_full_tokens_ratio, 0.1
+ * for this model unless given (arg_groups/deepseek_v4_hook.py @ 35870d55a,
+ * arg_groups/overrides.py @ 9a6f8e599), window = sliding_window (128). Then
+ *   full_token = int((available_bytes - c128_state_fixed) / bpft), available_bytes =
+ *   int(rest x 2^30) ("DSV4 memory calculation: ... available_bytes=X GB", GB of 2^30);
+ *   full = full_token // page x page, min --max-total-tokens (_apply_token_constraints);
+ *   swa = int(full x r) // page x page; c4 = full // 4; c128 = full // 128;
+ *   c4_state = swa // window x 8; c128_state = swa // window x 128 ("DSV4 pool sizes").
+ * Releases, by the rules that change:
+ *   0.5.12: L = len(compress_ratios), every entry, the MTP layer's too (kvcalc: the layers and
+ *           num_nextn_predict_layers, whose entries are 0 in V4-Flash's config); 15,955.85 B
+ *           for V4-Flash, as logs of 2026-05-15 print it;
+ *   0.5.13: L = compress_ratios[start_layer:end_layer], the model's layers only
+ *           (#25750, a8c82c652, 2026-05-20, "make pool configurator PP-aware"): 15,897.45 B;
+ *   0.5.15: the 128:1 states leave bpft (#28612, 56f22cd52, 2026-07-01, "C128 state is
+ *           request-scoped"): c128_state_fixed = ceil(((running + 1) x 128 + 129) / 128) x
+ *           128 rows x 2 x head_dim x 4 B x L128, running = --max-running-requests (the hook
+ *           sets 256 unless given: deepseek_v4_hook.py @ 35870d55a and @ 9a6f8e599),
+ *           c128_state logged 0 (finalized later as (running + 1) x 128): 7,705.45 B.
+ * Speculative decoding (EAGLE with top-k 1 only, the hook asserts; NEXTN is EAGLE): the rings
+ * above, and bpft x= (L + 1) / L for the MTP draft worker's pools ("Reserve memory for the
+ * speculative draft worker by inflating per-token bytes by (target+draft)/target",
+ * draft_layers = 1, every release); the hook's 256 running requests stand (it runs in
+ * _handle_model_specific_adjustments, before the speculative hook, whose 48 is only for
+ * None: server_args.py __post_init__ and speculative_hook.py @ 9a6f8e599).
+ * The page is 256 (the hook: "setting page_size to 256"; from 0.5.14 128 on Ascend NPUs,
+ * 7e6587c94). The first release: the 0.5.12 branch leaves main between 4b487ca98
+ * (2026-05-04, no V4) and 425dffbde (2026-05-19, V4), and the mirror's benchmarks of V4 are
+ * "Measured on sglang v0.5.12.post1" (docs_new/src/snippets/configs/deepseek-ai/
+ * deepseek-v4-benchmarks.jsx @ 8905cbd42). */
+#define DSV4_FIRST RC(V(0, 5, 12), 0)
+#define DSV4_LAYER_SLICE RC(V(0, 5, 13), 0) /* #25750 */
+#define DSV4_NPU RC(V(0, 5, 14), 0)         /* the NPU's page 128 and bfloat16 cache */
+#define DSV4_C128_PER_REQUEST RC(V(0, 5, 15), 0) /* #28612 */
+#define DSV4_SWA_RATIO 0.1
+#define DSV4_RUNNING 256
+#define DSV4_PAGE 256
+#define DSV4_C4_RING 8
+#define DSV4_C128_RING 128
+
+static int is_dsv4(const kv_spec *s)
+{
+    return s->layout.csa_c4 + s->layout.csa_c128 > 0;
+}
+
+static int64_t dsv4_page(const kv_sglang_spec *g)
+{
+    return g->page_size == 1 ? DSV4_PAGE : g->page_size; /* 1: not given */
+}
+
+/* _compute_dsv4_sizes: full, swa, c4, c128, c4_state, c128_state from a full_token. */
+static void dsv4_sizes(int64_t full, int64_t page, int64_t window, int per_request, int spec,
+                       int64_t out[6])
+{
+    int64_t c4_ring = spec ? 2 * DSV4_C4_RING : DSV4_C4_RING;
+    int64_t c128_ring = spec ? 2 * DSV4_C128_RING : DSV4_C128_RING;
+    full = full / page * page;
+    int64_t swa = (int64_t)kvm_floor((double)full * DSV4_SWA_RATIO) / page * page;
+    out[0] = full;
+    out[1] = swa;
+    out[2] = full / 4;
+    out[3] = full / 128;
+    out[4] = swa / window * c4_ring;
+    out[5] = per_request ? 0 : swa / window * c128_ring;
+}
+
+static void dsv4_pool(const kv_spec *s, double rest_gib, kv_sglang_result *out)
+{
+    const kv_sglang_spec *g = &s->sglang;
+    const kv_layout *l = &s->layout;
+    double rope = (double)s->arch.qk_rope_dim, nope = (double)s->head_dim - rope;
+    double ix = (double)l->csa_index_dim, head = nope + rope;
+    double l4 = (double)l->csa_c4, l128 = (double)l->csa_c128, window = (double)l->csa_window;
+    int64_t layers = s->layers + (g->version < DSV4_LAYER_SLICE ? s->arch.mtp_layers : 0);
+    double kv = nope + rope * 2 + 8, indexer = ix + kvm_floor(ix / 128) * 4;
+    double c4_state = 2 * 2 * head * 4, c128_state = 2 * 1 * head * 4, ix_state = 2 * 2 * ix * 4;
+    int spec = spec_tokens(g) > 0;
+    double c4_ring = spec ? 2 * DSV4_C4_RING : DSV4_C4_RING;
+    double c128_ring = spec ? 2 * DSV4_C128_RING : DSV4_C128_RING;
+    double c4_ratio = c4_ring / window;
+    int per_request = g->version >= DSV4_C128_PER_REQUEST;
+    double c128_ratio = per_request ? 0 : c128_ring / window;
+    double r = DSV4_SWA_RATIO;
+    double bpft = r * kv * (double)layers + 1.0 / 4 * kv * l4 + 1.0 / 128 * kv * l128 +
+                  1.0 / 4 * indexer * l4 + r * c4_ratio * c4_state * l4;
+    bpft += per_request ? c128_ratio * c128_state * l128 : r * c128_ratio * c128_state * l128;
+    bpft += r * c4_ratio * ix_state * l4;
+    if (spec) /* the draft worker's: (target_layers + draft_layers) / target_layers */
+        bpft *= (double)(layers + 1) / (double)layers;
+    out->dsv4_bytes_per_full_token = bpft;
+    out->dsv4_layers = layers;
+    out->attn_layers = layers;
+    out->cell_bytes = out->sizing_cell_bytes = bpft;
+    int64_t running = g->max_running_requests.set ? g->max_running_requests.value : DSV4_RUNNING;
+    out->max_running_requests = running;
+    /* available_bytes = int(rest_memory * (1 << 30)), the budget of the flags' bounds */
+    double avail = rest_gib > 0 ? kvm_floor(rest_gib * 1073741824.0) : 0;
+    out->dsv4_available_bytes = avail;
+    double fixed = 0;
+    if (per_request && l->csa_c128 > 0) {
+        double rows = (double)(running + 1) * c128_ring + c128_ring + 1;
+        rows = kvm_ceil(rows / 128) * 128;
+        fixed = rows * 2 * head * 4 * l128;
+    }
+    out->dsv4_c128_state_fixed_bytes = fixed;
+    double left = avail - fixed > 0 ? avail - fixed : 0;
+    int64_t page = dsv4_page(g);
+    int64_t profiled[6], sizes[6];
+    int64_t full = (int64_t)kvm_floor(left / bpft);
+    dsv4_sizes(full, page, l->csa_window, per_request, spec, profiled);
+    /* _apply_token_constraints: min(full, --max-total-tokens), then the sizes again from it
+     * (calculate_pool_sizes_from_max_tokens), a second "DSV4 pool sizes" line */
+    full = profiled[0];
+    if (g->max_total_tokens.set && full > g->max_total_tokens.value)
+        full = g->max_total_tokens.value;
+    dsv4_sizes(full, page, l->csa_window, per_request, spec, sizes);
+    out->page_size = page;
+    out->dsv4_full_token = profiled[0];
+    memcpy(out->dsv4_profiled, profiled, sizeof profiled);
+    out->max_total_num_tokens = sizes[0];
+    out->dsv4_full = sizes[0];
+    out->dsv4_swa = sizes[1];
+    out->dsv4_c4 = sizes[2];
+    out->dsv4_c128 = sizes[3];
+    out->dsv4_c4_state = sizes[4];
+    out->dsv4_c128_state = sizes[5];
+    out->dsv4_pool_bytes = (double)sizes[0] * bpft + fixed;
+}
+
 static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_result *out)
 {
     const kv_sglang_spec *g = &s->sglang;
@@ -611,6 +757,10 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     if (counts[KV_LAYER_STATE] > 0)
         mamba_pool(s, counts[KV_LAYER_STATE], &rest, out);
     out->rest_bytes = rest * 1073741824.0;
+    if (is_dsv4(s)) {
+        dsv4_pool(s, rest, out);
+        return;
+    }
 
     /* the cell: every attention layer of one rank; MLA keeps one latent, not split by TP */
     double elem = kv_dtype_get(s->dtype)->bytes;
@@ -778,11 +928,67 @@ static kv_status spec_check(const kv_spec *s, int stateful, kv_error *why)
     return KV_OK;
 }
 
+/* DeepSeek-V4 as kvcalc sizes it in SGLang (dsv4_pool): from 0.5.12, its fp8_e4m3 cache
+ * (the hook's default for "auto"; 0.5.12 and 0.5.13 assert it, 0.5.14 also takes the
+ * bfloat16 of Ascend NPUs: the configurator's bytes are the same), its page, one pipeline
+ * stage, EAGLE of top-k 1 (deepseek_v4_hook.py's asserts), no HiCache or LoRA (neither read
+ * for these pools). */
+static kv_status dsv4_check(const kv_spec *s, kv_error *why)
+{
+    const kv_sglang_spec *g = &s->sglang;
+    if (!is_dsv4(s))
+        return KV_OK;
+    const char *npu = "0.5.14";
+    if (g->version < DSV4_FIRST)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_VERSION],
+                         "SGLang serves DeepSeek-V4 (compress_ratios) from 0.5.12 (#23882, "
+                         "2026-05-07): --sglang-version 0.5.12 or later");
+    if (!(s->dtype == KV_DTYPE_FP8 || (s->dtype == KV_DTYPE_BF16 && g->version >= DSV4_NPU)))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_DTYPE],
+                         "SGLang: \"%s is not supported for DeepseekV4ForCausalLM\": fp8 "
+                         "(fp8_e4m3; bfloat16 too from %s, the Ascend NPUs' cache)",
+                         kv_dtype_get(s->dtype)->name, npu);
+    if (g->page_size != 1 && g->page_size != DSV4_PAGE &&
+        !(g->page_size == 128 && g->version >= DSV4_NPU))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_PAGE],
+                         "SGLang sets DeepSeek-V4's page size to 256 (\"Use dsv4 attention "
+                         "backend ..., setting page_size to 256\"; 128 on Ascend NPUs from %s)",
+                         npu);
+    if (s->pp > 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_PP],
+                         "kvcalc does not split SGLang's DeepSeek-V4 pools over pipeline stages "
+                         "(each stage sizes its own slice of compress_ratios): use 1");
+    const kv_opt_int algo = g->speculative_algorithm;
+    if (algo.set && algo.value != KV_SGLANG_SPEC_EAGLE && algo.value != KV_SGLANG_SPEC_NEXTN)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_ALGO],
+                         "SGLang: \"Only EAGLE speculative algorithm is supported for "
+                         "DeepseekV4ForCausalLM\" (its MTP layer; NEXTN is EAGLE)");
+    if (spec_tokens(g) > 0 && g->speculative_eagle_topk.set && g->speculative_eagle_topk.value != 1)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_SPEC_TOPK],
+                         "SGLang: \"Only EAGLE speculative algorithm with topk == 1 is supported "
+                         "for DeepseekV4ForCausalLM\"");
+    if (spec_tokens(g) > 0 && g->version >= SPEC_CELL_SCALED && !g->avail_after_gib.set &&
+        !(s->checkpoint_mtp_bytes > 0))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_AFTER],
+                         "from 0.5.14 SGLang loads the MTP layer's weights before it reads A, "
+                         "and kvcalc does not count DeepSeek-V4's layer tensors: give the log's "
+                         "--avail-mem-after-load-gib (or a model folder, whose MTP tensors it "
+                         "reads)");
+    if (g->hierarchical_cache)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_HICACHE],
+                         "kvcalc does not size HiCache's host pools of DeepSeek-V4");
+    if (g->enable_lora)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_LORA],
+                         "kvcalc does not size LoRA beside SGLang's DeepSeek-V4 pools");
+    return KV_OK;
+}
+
 static kv_status sglang_check(const kv_spec *s, kv_error *why)
 {
     const kv_sglang_spec *g = &s->sglang;
-    if (kv_refuse_csa(s, why, "SGLang") != KV_OK)
-        return KV_ERR_ENGINE_INPUT;
+    kv_status v4 = dsv4_check(s, why);
+    if (v4 != KV_OK)
+        return v4;
     if (attention_layers(s) == 0)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
                          "the model has no attention layer: kvcalc has not read how SGLang "
@@ -919,7 +1125,7 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
      * a draft that needs more cannot start (its graphs and activations need some too, so
      * this is the least that fails) */
     g->headroom_bytes = g->avail_after_gib * 1073741824.0 - g->lora_bytes - g->mamba_bytes -
-                        g->k_bytes - g->v_bytes;
+                        g->k_bytes - g->v_bytes - g->dsv4_pool_bytes;
     double draft = g->draft_k_bytes + g->draft_v_bytes +
                    (g->draft_weights_in_a_bytes > 0 ? 0 : g->draft_weights_bytes);
     g->draft_oom = g->draft_layers > 0 && draft > g->headroom_bytes;
@@ -927,7 +1133,7 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
         r->max_concurrency = 0;
     kv_sglang_version_format(s->sglang.version, r->engine_version, sizeof r->engine_version);
     r->available_kv_bytes = g->rest_bytes;
-    r->kv_cache_bytes = g->k_bytes + g->v_bytes;
+    r->kv_cache_bytes = is_dsv4(s) ? g->dsv4_pool_bytes : g->k_bytes + g->v_bytes;
     r->kv_cache_tokens = g->max_total_num_tokens;
     r->longest_context_fit = g->max_total_num_tokens;
     r->estimated = g->estimated;
@@ -1150,6 +1356,19 @@ static const kv_field fields[] = {
     F(sglang_sizing_cell_bytes, sizing_cell_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_headroom_bytes, headroom_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_draft_oom, draft_oom, int, "boolean", KV_F_BOOL, 0),
+    F(sglang_dsv4_bytes_per_full_token, dsv4_bytes_per_full_token, double, "bytes", KV_F_NUM, 0),
+    F(sglang_dsv4_available_bytes, dsv4_available_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_dsv4_c128_state_fixed_bytes, dsv4_c128_state_fixed_bytes, double, "bytes", KV_F_NUM,
+      0),
+    F(sglang_dsv4_pool_bytes, dsv4_pool_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_dsv4_layers, dsv4_layers, int64_t, "layers", KV_F_INT, 0),
+    F(sglang_dsv4_full_token, dsv4_full_token, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_dsv4_full_tokens, dsv4_full, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_dsv4_swa_tokens, dsv4_swa, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_dsv4_c4_tokens, dsv4_c4, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_dsv4_c128_tokens, dsv4_c128, int64_t, "tokens", KV_F_INT, 0),
+    F(sglang_dsv4_c4_state_size, dsv4_c4_state, int64_t, "rows", KV_F_INT, 0),
+    F(sglang_dsv4_c128_state_size, dsv4_c128_state, int64_t, "rows", KV_F_INT, 0),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -1215,6 +1434,20 @@ static const kv_log_pattern patterns[] = {
     {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
     {"Allocating %f GB host memory for hierarchical KV cache.", T(KV_LOG_HICACHE_GB), 0, NULL},
     {"hicache_ratio=%f,", T(KV_LOG_HICACHE_RATIO), 0, NULL},
+    /* DeepSeek-V4 (pool_configurator.py DSV4PoolConfigurator, from 0.5.12; "DSv4" in the
+     * pre-release memory_profiler.py of d17d622fd that logs of 2026-05 print) */
+    {"DSV4 memory calculation: bytes_per_full_token=%f,", T(KV_LOG_DSV4_BPFT), 0, NULL},
+    {"DSv4 memory calculation: bytes_per_full_token=%f,", T(KV_LOG_DSV4_BPFT), 0, NULL},
+    {"DSV4 memory calculation:%*available_bytes=%b,", T(KV_LOG_DSV4_AVAILABLE), KV_MIN, NULL},
+    {"DSv4 memory calculation:%*available_bytes=%b,", T(KV_LOG_DSV4_AVAILABLE), KV_MIN, NULL},
+    {"DSV4 memory calculation:%*c128_state_fixed=%b,", T(KV_LOG_DSV4_C128_FIXED), 0, NULL},
+    {"DSV4 memory calculation:%*full_token=%n", T(KV_LOG_DSV4_FULL_TOKEN), KV_MIN, NULL},
+    {"DSv4 memory calculation:%*full_token=%n", T(KV_LOG_DSV4_FULL_TOKEN), KV_MIN, NULL},
+    {"DSV4 pool sizes: full=%n, swa=%n, c4=%n, c128=%n, c4_state=%n, c128_state=%n",
+     T(KV_LOG_DSV4_FULL, KV_LOG_DSV4_SWA, KV_LOG_DSV4_C4, KV_LOG_DSV4_C128, KV_LOG_DSV4_C4_STATE,
+       KV_LOG_DSV4_C128_STATE),
+     KV_MIN | KV_LINE, NULL},
+    {"max_running_requests=%n", T(KV_LOG_MAX_RUNNING), 0, NULL},
     {"max_total_num_tokens=%n,", T(KV_LOG_KV_TOKENS), KV_LINE, NULL},
     {"context_len=%n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
 };
@@ -1260,12 +1493,23 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
          * 0.4.3.post2 (docs/sglang.md), whose sizing rules are one; the version is not
          * stated, so engine_version stays null */
         kv_log_input_put(in, MINE(SG_P_VERSION), KV_LOG_SETTING, "0.4.3.post2");
+    else if (v->present[KV_LOG_DSV4_C128_FIXED])
+        /* "c128_state_fixed=" dates a DeepSeek-V4 log to 0.5.15 or later (#28612), whose
+         * rules kvcalc reads as one; the version is not stated, so engine_version stays null */
+        kv_log_input_put(in, MINE(SG_P_VERSION), KV_LOG_SETTING, "0.5.15");
     if (!v->present[KV_LOG_AVAIL_BEFORE] && v->present[KV_LOG_AVAIL_AFTER] &&
         v->present[KV_LOG_WEIGHTS]) {
         char text[64];
         snprintf(text, sizeof text, "%.17g",
                  (v->v[KV_LOG_AVAIL_AFTER] + v->v[KV_LOG_WEIGHTS]) / KV_GIB);
         kv_log_input_put(in, MINE(SG_P_BEFORE), KV_LOG_KV_FIGURE, text);
+    }
+    /* a DeepSeek-V4 log: max_running_requests sizes its request-scoped 128:1 states (other
+     * models' logs keep their comparisons as they were) */
+    if (v->present[KV_LOG_DSV4_BPFT] && v->present[KV_LOG_MAX_RUNNING]) {
+        char text[32];
+        snprintf(text, sizeof text, "%.0f", v->v[KV_LOG_MAX_RUNNING]);
+        kv_log_input_put(in, MINE(SG_P_RUNNING), KV_LOG_SETTING, text);
     }
     /* speculative_algorithm='STANDALONE': by its name, as typed */
     for (const kv_choice *c = spec_algorithms; v->present[KV_LOG_SPEC_ALGO] && c->name; c++)
@@ -1297,6 +1541,22 @@ static const kv_cmp_row rows[] = {
      "bytes", KV_TERM_KV, 0},
     {"intermediate_conv_window_cache", KV_LOG_INTER_CONV, 0, KV_CMP_D(sglang.inter_conv_bytes),
      1, "bytes", KV_TERM_KV, 0},
+    {"DSV4 bytes_per_full_token", KV_LOG_DSV4_BPFT, 0,
+     KV_CMP_D(sglang.dsv4_bytes_per_full_token), 1, "B", KV_TERM_LAYOUT, 0},
+    {"DSV4 available_bytes", KV_LOG_DSV4_AVAILABLE, 0, KV_CMP_D(sglang.dsv4_available_bytes), 1,
+     "bytes", KV_TERM_SETTING, 0},
+    {"DSV4 c128_state_fixed", KV_LOG_DSV4_C128_FIXED, 0,
+     KV_CMP_D(sglang.dsv4_c128_state_fixed_bytes), 1, "bytes", KV_TERM_SETTING, 0},
+    {"DSV4 full_token", KV_LOG_DSV4_FULL_TOKEN, 0, KV_CMP_I(sglang.dsv4_full_token), 1, "tokens",
+     KV_TERM_KV, 0},
+    {"DSV4 full", KV_LOG_DSV4_FULL, 0, KV_CMP_I(sglang.dsv4_full), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 swa", KV_LOG_DSV4_SWA, 0, KV_CMP_I(sglang.dsv4_swa), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 c4", KV_LOG_DSV4_C4, 0, KV_CMP_I(sglang.dsv4_c4), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 c128", KV_LOG_DSV4_C128, 0, KV_CMP_I(sglang.dsv4_c128), 1, "tokens", KV_TERM_KV, 0},
+    {"DSV4 c4_state", KV_LOG_DSV4_C4_STATE, 0, KV_CMP_I(sglang.dsv4_c4_state), 1, "rows",
+     KV_TERM_KV, 0},
+    {"DSV4 c128_state", KV_LOG_DSV4_C128_STATE, 0, KV_CMP_I(sglang.dsv4_c128_state), 1, "rows",
+     KV_TERM_KV, 0},
     {"HiCache host memory", KV_LOG_HICACHE_GB, 0, KV_CMP_D(sglang.hicache_bytes), 1e-9, "GB",
      KV_TERM_SETTING, 0},
 };
@@ -1426,6 +1686,9 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
         no = "SGLang: \"chunked_prefill_size must be divisible by page_size\"";
     else if (spec_tokens(&s->sglang) > 0)
         no = "speculative decoding's accepted tokens per step are not modelled in the workload";
+    else if (is_dsv4(s))
+        no = "SGLang's DeepSeek-V4 pools (full, SWA, compressed, states) are not simulated "
+             "under a workload";
     if (no)
         return kv_sched_refuse(why, no);
     int64_t n = g->max_total_num_tokens;

@@ -16,6 +16,7 @@
 #define VERSION_SIZE_LINE 401 * 100 + 47     /* 0.4.1.post6: "K size: X GB, V size: Y GB." */
 #define VERSION_TOKENS_LINE 403 * 100 + 44   /* 0.4.3.post3: "#tokens: N, K size: ..." */
 #define VERSION_MLA_LINE 405 * 100 + 44      /* 0.4.5.post3: "#tokens: N, KV size: Z GB" */
+#define VERSION_DSV4_C128 515 * 100 + 0      /* 0.5.15rc0: "c128_state_fixed=Y GB" (#28612) */
 
 static const char *gb(char *buf, size_t cap, double bytes)
 {
@@ -96,6 +97,8 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
                                 : "--mem-fraction-static");
     if (g->mamba_per_req_bytes > 0)
         state_lines(out, s, g);
+    if (g->dsv4_bytes_per_full_token > 0)
+        return; /* DeepSeek-V4: dsv4_lines */
     kv_fprintf(out, "  cell    : %s B per token (%lld attention layers%s), page size %lld\n",
             fmt_fixed(a, sizeof a, g->cell_bytes, 0, 1), (long long)g->attn_layers,
             s->layout.mla ? ", one MLA latent, not split by TP" : "", (long long)g->page_size);
@@ -129,6 +132,81 @@ static void pool_line(FILE *out, const kv_spec *s, const kv_sglang_result *g)
                 gb(a, sizeof a, g->k_bytes), gb(b, sizeof b, g->v_bytes));
 }
 
+/* DeepSeek-V4: DSV4PoolConfigurator's coefficient, its two lines, and its pools
+ * (pool_configurator.py; sglang.c dsv4_pool). */
+static void dsv4_lines(FILE *out, const kv_spec *s, const kv_result *r)
+{
+    const kv_sglang_result *g = &r->sglang;
+    const kv_layout *l = &s->layout;
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    int per_request = s->sglang.version >= VERSION_DSV4_C128;
+    int64_t entry = s->head_dim + s->arch.qk_rope_dim + 8;
+    int spec = g->spec_draft_tokens > 0;
+    char draft[64] = "";
+    if (spec)
+        kv_snprintf(draft, sizeof draft, ", all x (%lld + 1) / %lld for the MTP draft",
+                    (long long)g->dsv4_layers, (long long)g->dsv4_layers);
+    kv_fprintf(out, "  per token: %s B a full token = 0.1 x %lld x %lld windows + %lld x %lld / 4 + "
+                 "%lld x %lld / 128 latents + %lld x %lld / 4 indexer keys + 0.1 x %d / %lld of the "
+                 "4:1 states%s%s (swa_full_tokens_ratio 0.1, %lld layers%s)\n",
+            fmt_fixed(a, sizeof a, g->dsv4_bytes_per_full_token, 2, 1), (long long)entry,
+            (long long)g->dsv4_layers, (long long)entry, (long long)l->csa_c4, (long long)entry,
+            (long long)l->csa_c128,
+            (long long)(l->csa_index_dim + l->csa_index_dim / 128 * 4), (long long)l->csa_c4,
+            spec ? 16 : 8, (long long)l->csa_window,
+            per_request ? "" : spec ? " and 0.1 x 256 / 128 of the 128:1 states"
+                                    : " and 0.1 x 128 / 128 of the 128:1 states",
+            draft,
+            (long long)g->dsv4_layers,
+            g->dsv4_layers > s->layers ? ": every compress_ratios entry, the MTP layer's too" : "");
+    if (per_request && g->dsv4_c128_state_fixed_bytes > 0)
+        kv_fprintf(out, "  c128    : the 128:1 states per request, off the budget first: %lld running "
+                     "(%s) + 1 slots x %d rows + %d, to whole 128s, x %lld B x %lld layers = "
+                     "%s GB\n",
+                (long long)g->max_running_requests,
+                s->sglang.max_running_requests.set ? "--max-running-requests"
+                                                   : "DeepSeek-V4's default 256",
+                spec ? 256 : 128, spec ? 257 : 129, (long long)(2 * s->head_dim * 4),
+                (long long)l->csa_c128,
+                gb(a, sizeof a, g->dsv4_c128_state_fixed_bytes));
+    if (per_request)
+        kv_fprintf(out, "DSV4 memory calculation: bytes_per_full_token=%s, available_bytes=%s GB, "
+                     "c128_state_fixed=%s GB, full_token=%lld\n",
+                fmt_fixed(a, sizeof a, g->dsv4_bytes_per_full_token, 2, 0),
+                gb(b, sizeof b, g->dsv4_available_bytes),
+                gb(c, sizeof c, g->dsv4_c128_state_fixed_bytes), (long long)g->dsv4_full_token);
+    else
+        kv_fprintf(out, "DSV4 memory calculation: bytes_per_full_token=%s, available_bytes=%s GB, "
+                     "full_token=%lld\n",
+                fmt_fixed(a, sizeof a, g->dsv4_bytes_per_full_token, 2, 0),
+                gb(b, sizeof b, g->dsv4_available_bytes), (long long)g->dsv4_full_token);
+    const int64_t *p = g->dsv4_profiled;
+    kv_fprintf(out, "DSV4 pool sizes: full=%lld, swa=%lld, c4=%lld, c128=%lld, c4_state=%lld, "
+                 "c128_state=%lld\n",
+            (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], (long long)p[4],
+            (long long)p[5]);
+    if (g->dsv4_full != p[0])
+        kv_fprintf(out, "DSV4 pool sizes: full=%lld, swa=%lld, c4=%lld, c128=%lld, c4_state=%lld, "
+                     "c128_state=%lld\n  (again, from --max-total-tokens %lld)\n",
+                (long long)g->dsv4_full, (long long)g->dsv4_swa, (long long)g->dsv4_c4,
+                (long long)g->dsv4_c128, (long long)g->dsv4_c4_state,
+                (long long)g->dsv4_c128_state, (long long)s->sglang.max_total_tokens.value);
+    kv_fprintf(out, "  pools   : %s B by the configurator's count (full x bytes_per_full_token%s), "
+                 "pages of %lld tokens\n",
+            fmt_fixed(a, sizeof a, g->dsv4_pool_bytes, 0, 1),
+            g->dsv4_c128_state_fixed_bytes > 0 ? " + c128_state_fixed" : "",
+            (long long)g->page_size);
+    kv_fprintf(out, "max_total_num_tokens=%lld, context_len=%lld\n",
+            (long long)g->max_total_num_tokens, (long long)s->context);
+    kv_fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages of the full pool "
+                 "(at most %lld running: %s; the window pool's share per request is not "
+                 "checked).\n\n",
+            fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1), fmt_int(b, sizeof b, s->context, 1),
+            (long long)g->max_running_requests,
+            s->sglang.max_running_requests.set ? "--max-running-requests"
+                                               : "DeepSeek-V4's default 256");
+}
+
 void report_sglang_text(FILE *out, const kv_report *rep)
 {
     const kv_spec *s = rep->spec;
@@ -138,6 +216,10 @@ void report_sglang_text(FILE *out, const kv_report *rep)
     kv_fprintf(out, "SGLang %s prediction, per GPU (tensor parallel %lld)%s:\n", r->engine_version,
             (long long)s->tp, g->estimated ? ", ESTIMATED without the log's avail mem readings" : "");
     budget_lines(out, s, g);
+    if (g->dsv4_bytes_per_full_token > 0 && g->max_total_num_tokens > 0) {
+        dsv4_lines(out, s, r);
+        return;
+    }
     if (g->max_total_num_tokens <= 0) {
         fputs("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n"
               "  (SGLang would not start with these settings.)\n\n", out);
