@@ -991,6 +991,9 @@ typedef enum {
     KV_LOG_DSV4_C128_STATE,   /* ... c128_state=N */
     KV_LOG_MAX_RUNNING,       /* SGLang max_running_requests (ServerArgs): an input of a
                                  DeepSeek-V4 log only */
+    KV_LOG_PREFIX_CACHING,   /* vLLM 'enable_prefix_caching': False (non-default args),
+                                 enable_prefix_caching=False (the engine's config line) */
+    KV_LOG_ENFORCE_EAGER,     /* vLLM 'enforce_eager': True, enforce_eager=True */
     KV_LOG_FIELDS
 } kv_log_field;
 

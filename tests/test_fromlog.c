@@ -857,6 +857,48 @@ static void speculative_config_nested(void **state)
     assert_true(v->present[KV_LOG_UTIL] && v->v[KV_LOG_UTIL] == 0.96);
 }
 
+/* --no-enable-prefix-caching and --enforce-eager as logs print them: 0.27.1's non-default
+ * args (D37, "'enable_prefix_caching': False}"), 0.20's engine config line (H01,
+ * "enable_prefix_caching=False,"), and a real non-default args line with 'enforce_eager':
+ * True (vLLM 0.10.2 on vllm-ascend, Qwen2.5-0.5B, code index file 55763524705). Each becomes
+ * the flag's input; "=True" and "=False" of the defaults set nothing. */
+static void vllm_prefix_caching_and_eager(void **state)
+{
+    (void)state;
+    static const char eager[] =
+        "(APIServer pid=6624) INFO 10-09 01:30:01 [utils.py:328] non-default args: {'model_tag': "
+        "'/home/h00643489/data/Qwen2.5-0.5B-Instruct', 'model': "
+        "'/home/h00643489/data/Qwen2.5-0.5B-Instruct', 'dtype': 'float16', 'enforce_eager': True, "
+        "'compilation_config': {\"level\":null}}";
+    static kv_log one;
+    kv_log_init(&one);
+    kv_log_feed(&one, eager, sizeof eager - 1);
+    const kv_log_values *v = &one.cand[KV_ENGINE_VLLM];
+    assert_true(v->present[KV_LOG_ENFORCE_EAGER] && v->v[KV_LOG_ENFORCE_EAGER] == 1);
+    assert_false(v->present[KV_LOG_PREFIX_CACHING]);
+    static const char config[] = "INFO 10-09 01:30:33 [core.py:76] Initializing a V1 LLM engine "
+                                 "(v0.10.2) with config: model='m', enforce_eager=False, "
+                                 "enable_prefix_caching=True, chunked_prefill_enabled=False";
+    kv_log_init(&one);
+    kv_log_feed(&one, config, sizeof config - 1);
+    assert_false(v->present[KV_LOG_ENFORCE_EAGER]);
+    assert_false(v->present[KV_LOG_PREFIX_CACHING]);
+
+    const char *logs[] = {LOGS "vllm-d37-0.27.1-cg-estimate.log",
+                          LOGS "vllm-h01-nemotron-cascade-2.log"};
+    for (size_t i = 0; i < 2; i++) {
+        v = read_log(logs[i]);
+        assert_true(v->present[KV_LOG_PREFIX_CACHING] && v->v[KV_LOG_PREFIX_CACHING] == 0);
+        assert_false(v->present[KV_LOG_ENFORCE_EAGER]); /* H01: enforce_eager=False */
+        static kv_log_inputs in;
+        kv_log_inputs_of(&lg, &in);
+        int found = 0;
+        for (size_t k = 0; k < in.n; k++)
+            found += strcmp(in.item[k].param->key, "enable_prefix_caching") == 0;
+        assert_int_equal(found, 1);
+    }
+}
+
 /* vLLM's --enable-lora from its non-default args: a real line of an Unsloth run (Qwen2.5-VL-3B,
  * bitsandbytes, code index file 33268850062), the defaults of max_loras not printed. */
 static void vllm_lora_settings(void **state)
@@ -876,6 +918,7 @@ static void vllm_lora_settings(void **state)
     const kv_log_values *v = &lg.cand[KV_ENGINE_VLLM];
     assert_true(v->present[KV_LOG_LORA_ON] && v->v[KV_LOG_LORA_ON] == 1);
     assert_true(v->present[KV_LOG_LORA_RANK] && v->v[KV_LOG_LORA_RANK] == 64);
+    assert_false(v->present[KV_LOG_PREFIX_CACHING]); /* True: the default, nothing to set */
     assert_false(v->present[KV_LOG_MAX_LORAS]);
     assert_true(v->present[KV_LOG_MAX_NUM_SEQS] && v->v[KV_LOG_MAX_NUM_SEQS] == 1);
 }
@@ -1149,6 +1192,7 @@ int main(void)
         cmocka_unit_test(vllm_values),
         cmocka_unit_test(speculative_config_nested),
         cmocka_unit_test(vllm_lora_settings),
+        cmocka_unit_test(vllm_prefix_caching_and_eager),
         cmocka_unit_test(llamacpp_draft_lines_left_out),
         cmocka_unit_test(vllm_two_startups_and_a_cut_file),
         cmocka_unit_test(sglang_values),

@@ -32,7 +32,7 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     "piecewise_largest", "full_graphs", "full_largest", "max_num_seqs",
     "attention_backend", "dsv4_bytes_per_full_token", "dsv4_available_bytes",
     "dsv4_c128_state_fixed", "dsv4_full_token", "dsv4_full", "dsv4_swa", "dsv4_c4", "dsv4_c128", "dsv4_c4_state",
-    "dsv4_c128_state", "max_running_requests",
+    "dsv4_c128_state", "max_running_requests", "enable_prefix_caching", "enforce_eager",
 };
 
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)

@@ -336,6 +336,14 @@ static const kv_log_pattern patterns[] = {
      * the max_loras and max_lora_rank defaults are not printed) */
     {"'enable_lora': True", T(KV_LOG_LORA_ON, 1), KV_CONST, NULL},
     {"enable_lora=True", T(KV_LOG_LORA_ON, 1), KV_CONST, NULL},
+    /* --no-enable-prefix-caching (a gated delta net then keeps "none" mode from 0.28, and a
+     * workload finds no blocks again) and --enforce-eager (no graphs, none in the budget):
+     * the non-default args and the engine's config line say so; the defaults are not
+     * printed in the first, and "=True" / "=False" in the second are the defaults */
+    {"'enable_prefix_caching': False", T(KV_LOG_PREFIX_CACHING, 0), KV_CONST, NULL},
+    {"enable_prefix_caching=False,", T(KV_LOG_PREFIX_CACHING, 0), KV_CONST, NULL},
+    {"'enforce_eager': True", T(KV_LOG_ENFORCE_EAGER, 1), KV_CONST, NULL},
+    {"enforce_eager=True,", T(KV_LOG_ENFORCE_EAGER, 1), KV_CONST, NULL},
     /* speculative_config's keys, inside its nested dict (the log's other keys skip it:
      * its 'model' is the draft's - a real 2025 log of gpt-oss-120b with an EAGLE-3 head
      * names it before the target's) */
@@ -428,7 +436,8 @@ static const kv_log_pattern patterns[] = {
 /* The settings the comparison lists apart (in its "Logged:" line). */
 static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
                                 KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD, KV_LOG_KV_OFFLOADING,
-                                KV_LOG_LORA_ON, KV_LOG_MAX_LORAS, KV_LOG_LORA_RANK};
+                                KV_LOG_LORA_ON, KV_LOG_MAX_LORAS, KV_LOG_LORA_RANK,
+                                KV_LOG_PREFIX_CACHING, KV_LOG_ENFORCE_EAGER};
 
 static const kv_log_input inputs[] = {
     /* the concurrency line names max_model_len when no argument line does */
@@ -443,6 +452,8 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_MAX_CG_SIZE, MINE(VLLM_P_MAX_CG_SIZE)),
     SET(KV_LOG_MAX_NUM_SEQS, MINE(VLLM_P_MAX_NUM_SEQS)),
     SET(KV_LOG_LORA_ON, MINE(VLLM_P_LORA)),
+    SET(KV_LOG_PREFIX_CACHING, MINE(VLLM_P_PREFIX_CACHING)),
+    SET(KV_LOG_ENFORCE_EAGER, MINE(VLLM_P_ENFORCE_EAGER)),
     SET(KV_LOG_MAX_LORAS, MINE(VLLM_P_MAX_LORAS)),
     SET(KV_LOG_LORA_RANK, MINE(VLLM_P_LORA_RANK)),
     SET(KV_LOG_SPEC_TOKENS, MINE(VLLM_P_SPEC_TOKENS)),
