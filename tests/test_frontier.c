@@ -570,6 +570,11 @@ static void deepseek_v4_llamacpp_log(void **state)
     assert_true(get((const char *const[]){V4, "-c", "64000", "-np", "1", "-ctk", "bf16", "-ctv",
                                           "bf16", "-b", "4096", "-ub", "4096", "--get",
                                           "llamacpp_swa_k_bytes", NULL}) == 191627264.0);
+    /* --from-log would read V4's five caches into the main, sliding and indexer rows: refused */
+    RUN(&r, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/llamacpp-h07-deepseek-v4-flash.log", V4);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "does not yet compare llama.cpp's DeepSeek-V4 lines"));
+    run_free(&r);
 #undef ONE
 #undef V4
 }
