@@ -664,6 +664,20 @@ typedef struct {
                                 in the main cache) */
     kv_llamacpp_cache index; /* DeepSeek sparse attention's indexer key cache (K only; 0
                                 layers without one) */
+    /* DeepSeek-V4 (llama_kv_cache_dsv4, from b9840; 0 layers without compress_ratios): its
+     * raw window is `swa` (K only, every layer) beside a `main` of 0 layers, both a stream
+     * per slot even when unified; these compressed caches (K only, -ctk's type, a stream per
+     * slot): */
+    kv_llamacpp_cache csa;   /* the 4:1 layers' latent, GGML_PAD(ceil(cells / 4), 256) cells */
+    kv_llamacpp_cache hca;   /* the 128:1 layers' latent, GGML_PAD(ceil(cells / 128), 256) */
+    kv_llamacpp_cache lid;   /* the 4:1 layers' lightning-indexer keys, as csa's cells */
+    int64_t csa_asked, hca_asked; /* ceil(cells / 4), ceil(cells / 128): the cells its
+                                "creating DSV4 ... KV cache, size = N cells" lines print */
+    int64_t dsv4_planes;     /* each compressor state's planes: slots x (1 + rs_seq) */
+    int64_t dsv4_rs_seq;     /* of those, the rollback planes' rs_seq (0 before b10228) */
+    int64_t csa_state_width, hca_state_width, lid_state_width; /* n_embd_state */
+    double csa_state_bytes, hca_state_bytes, lid_state_bytes; /* f32 kv + score, all
+                                planes, all their layers */
     int64_t state_layers;    /* recurrent layers */
     int64_t state_rows;      /* max(1, n_seq) */
     int64_t n_rs_seq;        /* snapshots per sequence: the state is (1 + n_rs_seq) x that */

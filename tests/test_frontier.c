@@ -375,7 +375,7 @@ static void deepseek_v4(void **state)
     static const struct {
         const char *flag, *value, *says;
     } refused[] = {
-        {"--engine", "llama.cpp", "not yet for llama.cpp"},
+        {"--engine", "ollama", "not yet for Ollama"},
         {"--dtype", "bf16", "DeepseekV4 only supports fp8 kv-cache format for now"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
@@ -409,6 +409,172 @@ static void deepseek_v4(void **state)
     run_free(&r);
 #undef B200
 #undef GH200
+#undef V4
+}
+
+/* DeepSeek-V4-Flash in llama.cpp (llama_kv_cache_dsv4, src/llama-kv-cache-dsv4.cpp @ 3f545bec,
+ * b10573): every cache K only, in -ctk's type; a stream a slot. By hand, -c 32768 -np 1, f16
+ * (2 B an element), n_ubatch 512:
+ *   raw window: 43 layers x 512 x 2 B x GGML_PAD(min(32,768, 128 + 512), 256) = 768 cells
+ *               = 33,816,576 B (32.25 MiB)
+ *   CSA latent: 21 x 512 x 2 B x GGML_PAD(ceil(32,768 / 4), 256) = 8,192 cells = 176,160,768
+ *   HCA latent: 20 x 512 x 2 B x GGML_PAD(ceil(32,768 / 128) = 256, 256) = 5,242,880
+ *   indexer:    21 x 128 x 2 B x 8,192 = 44,040,192
+ *   states, f32 kv + score a plane: CSA 21 x 2 x 1,024 x 8 x 4 = 1,376,256; HCA 20 x 2 x 512 x
+ *               128 x 4 = 10,485,760; indexer 21 x 2 x 256 x 8 x 4 = 344,064
+ *   all: 271,466,496 B = 258.89 MiB, the KV that -ngl places and fits_gpu counts. */
+static void deepseek_v4_llamacpp(void **state)
+{
+    (void)state;
+#define V4 "--config", KVCALC_SOURCE_DIR "/tests/fixtures/frontier/deepseek-ai__DeepSeek-V4-Flash.json", \
+           "--params-b", "150", "--weight-dtype", "fp8", "--engine", "llama.cpp", "--gpu-mem-gib", \
+           "400"
+#define ONE V4, "-c", "32768", "-np", "1"
+    static const struct {
+        const char *key;
+        double want;
+    } one[] = {
+        {"llamacpp_layers", 0},           {"llamacpp_swa_layers", 43},
+        {"llamacpp_swa_cells", 768},      {"llamacpp_swa_k_bytes", 33816576},
+        {"llamacpp_swa_v_bytes", 0},      {"llamacpp_csa_layers", 21},
+        {"llamacpp_csa_cells", 8192},     {"llamacpp_csa_k_bytes", 176160768},
+        {"llamacpp_hca_layers", 20},      {"llamacpp_hca_cells", 256},
+        {"llamacpp_hca_k_bytes", 5242880}, {"llamacpp_lid_layers", 21},
+        {"llamacpp_lid_cells", 8192},     {"llamacpp_lid_k_bytes", 44040192},
+        {"llamacpp_dsv4_state_planes", 1}, {"llamacpp_csa_state_bytes", 1376256},
+        {"llamacpp_hca_state_bytes", 10485760}, {"llamacpp_lid_state_bytes", 344064},
+        {"kv_cache_bytes", 271466496},    {"llamacpp_kv_gpu_bytes", 271466496},
+        {"llamacpp_kv_host_bytes", 0},
+    };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+        double got = get((const char *const[]){ONE, "--get", one[i].key, NULL});
+        if (got != one[i].want)
+            fail_msg("%s: %.17g, by hand %.17g", one[i].key, got, one[i].want);
+    }
+    run_result r;
+    RUN(&r, ONE);
+    assert_int_equal(r.status, 0);
+    static const char *const lines[] = {
+        "llama_kv_cache_dsv4: creating DSV4 raw KV cache\n",
+        "llama_kv_cache_iswa: creating non-SWA KV cache, size = 32768 cells\n",
+        ("llama_kv_cache: size =    0.00 MiB ( 32768 cells,   0 layers,  1/1 seqs), K (f16):    "
+         "0.00 MiB, V (f16):    0.00 MiB\n"),
+        ("llama_kv_cache: size =   32.25 MiB (   768 cells,  43 layers,  1/1 seqs), K (f16):   "
+         "32.25 MiB, V (f16):    0.00 MiB\n"),
+        "llama_kv_cache_dsv4: creating DSV4 CSA compressed KV cache, size = 8192 cells\n",
+        ("llama_kv_cache: size =  168.00 MiB (  8192 cells,  21 layers,  1/1 seqs), K (f16):  "
+         "168.00 MiB, V (f16):    0.00 MiB\n"),
+        "llama_kv_cache_dsv4: creating DSV4 HCA compressed KV cache, size = 256 cells\n",
+        "llama_kv_cache_dsv4: creating DSV4 lightning-indexer KV cache, size = 8192 cells\n",
+        ("llama_kv_cache: size =   42.00 MiB (  8192 cells,  21 layers,  1/1 seqs), K (f16):   "
+         "42.00 MiB, V (f16):    0.00 MiB\n"),
+        "  devices  : 44 of 44 layers on the GPU (the output layer counts as one): KV 258.89 MiB",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (!strstr(r.out, lines[i]))
+            fail_msg("missing: %s\n%s", lines[i], r.out);
+    run_free(&r);
+    /* q8_0 rows of 32 elements in 34 B (K and V alike, as llama.cpp wants them from b10206):
+     * 43 x 544 x 768 + 21 x 544 x 8,192 + 20 x 544 x 256 + 21 x 136 x 8,192 + the f32 states
+     * 12,206,080 = 149,938,176 */
+    assert_true(get((const char *const[]){ONE, "-ctk", "q8_0", "-ctv", "q8_0", "--get",
+                                          "kv_cache_bytes", NULL}) == 149938176.0);
+    /* llama-server's 4 automatic slots share one unified n_ctx of 32,768, but V4's caches
+     * keep a stream a slot of n_ctx_seq = 32,768 cells each ("Keep DSV4 KV/state streams per
+     * sequence even when public KV mode is unified"): 4 x 271,466,496, and every slot holds a
+     * request of 32,768 tokens (one shared stream would hold one) */
+    assert_true(get((const char *const[]){V4, "-c", "32768", "--get", "kv_cache_bytes", NULL}) ==
+                4 * 271466496.0);
+    assert_true(get((const char *const[]){V4, "-c", "32768", "--context", "32768", "--get",
+                                          "max_concurrency", NULL}) == 4);
+    /* rollback planes (--n-rs-seq, from b10228): 1 + 3 planes of each state; b10227 has one */
+    assert_true(get((const char *const[]){ONE, "--n-rs-seq", "3", "--get",
+                                          "llamacpp_hca_state_bytes", NULL}) == 4 * 10485760.0);
+    assert_true(get((const char *const[]){ONE, "--n-rs-seq", "3", "--llamacpp-build", "10227",
+                                          "--get", "llamacpp_hca_state_bytes", NULL}) ==
+                10485760.0);
+    /* --swa-full: the window as large as n_ctx_seq, 43 x 1,024 x 32,768 */
+    assert_true(get((const char *const[]){ONE, "--swa-full", "--get", "llamacpp_swa_k_bytes",
+                                          NULL}) == 1442840576.0);
+    /* placed with the layers: -ngl 0 or -nkvo keeps them in host memory, -ngl 1 (the output
+     * layer alone) too */
+    assert_true(get((const char *const[]){ONE, "-ngl", "0", "--get", "llamacpp_kv_host_bytes",
+                                          NULL}) == 271466496.0);
+    assert_true(get((const char *const[]){ONE, "-nkvo", "--get", "llamacpp_kv_host_bytes",
+                                          NULL}) == 271466496.0);
+    assert_true(get((const char *const[]){ONE, "-ngl", "1", "--get", "llamacpp_kv_gpu_bytes",
+                                          NULL}) == 0);
+    /* before b10206 K and V types may differ: the caches are K only, in -ctk's type */
+    assert_true(get((const char *const[]){ONE, "-ctk", "q8_0", "--llamacpp-build", "10205",
+                                          "--get", "kv_cache_bytes", NULL}) == 149938176.0);
+    static const struct {
+        const char *flag, *value, *says;
+    } refused[] = {
+        {"--llamacpp-build", "9839", "stops with \"unknown model architecture: 'deepseek4'\""},
+        {"-ngl", "20", "every layer on one side (-ngl 0 or all)"},
+        {"-ctk", "q8_0", "\"model does not support different K (q8_0) and V (f16) cache types\""},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        RUN(&r, ONE, refused[i].flag, refused[i].value);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, refused[i].says))
+            fail_msg("%s %s: %s", refused[i].flag, refused[i].value, r.err);
+        run_free(&r);
+    }
+    RUN(&r, ONE, "-ctk", "q8_0", "-ctv", "q8_0", "-fa", "off");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "a quantized V cache needs flash attention"));
+    run_free(&r);
+}
+
+/* A real llama.cpp log of DeepSeek-V4-Flash (tests/logs/llamacpp-h07-deepseek-v4-flash.log,
+ * ggml-org/llama.cpp#27680): n_ctx_seq 64,000, one sequence, K bf16, its SWA cache of 4,352
+ * cells (GGML_PAD(min(64,000, 128 + n_ubatch), 256): an n_ubatch of 3,969 to 4,224; the log
+ * read does not state it, 4,096 is taken). Every line kvcalc prints that the log has comes
+ * out byte for byte (after its timestamp); the SWA cache's size line, cut in the excerpt
+ * after "43", starts as kvcalc's, and its CUDA0 buffer of 182.75 MiB is kvcalc's 43 x 512 x
+ * 2 B x 4,352 = 191,627,264 B. */
+static void deepseek_v4_llamacpp_log(void **state)
+{
+    (void)state;
+    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/llamacpp-h07-deepseek-v4-flash.log", NULL);
+    assert_non_null(log);
+    run_result r;
+    RUN(&r, V4, "-c", "64000", "-np", "1", "-ctk", "bf16", "-ctv", "bf16", "-b", "4096", "-ub",
+        "4096");
+    assert_int_equal(r.status, 0);
+    static const char *const printed[] = {"llama_kv_cache_dsv4: creating", "llama_kv_cache_iswa: ",
+                                          "llama_kv_cache: size =", "llama_dsv4_comp_state: csa",
+                                          "llama_dsv4_comp_state: hca",
+                                          "llama_dsv4_comp_state: lid"};
+    int matched = 0;
+    for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n")) {
+        char *text = strstr(line, " I ");
+        if (line[0] == '#' || !text)
+            continue;
+        text += 3;
+        for (size_t i = 0; i < sizeof printed / sizeof printed[0]; i++)
+            if (strncmp(text, printed[i], strlen(printed[i])) == 0) {
+                char want[512];
+                snprintf(want, sizeof want, "%s\n", text);
+                if (!strstr(r.out, want))
+                    fail_msg("the log's line is not kvcalc's: %s\n%s", text, r.out);
+                matched++;
+            }
+    }
+    assert_int_equal(matched, 10);
+    assert_non_null(strstr(r.out, "\nllama_kv_cache: size =  182.75 MiB (  4352 cells,  43"));
+    run_free(&r);
+    free(log);
+    assert_true(get((const char *const[]){V4, "-c", "64000", "-np", "1", "-ctk", "bf16", "-ctv",
+                                          "bf16", "-b", "4096", "-ub", "4096", "--get",
+                                          "llamacpp_swa_k_bytes", NULL}) == 191627264.0);
+    /* --from-log would read V4's five caches into the main, sliding and indexer rows: refused */
+    RUN(&r, "--from-log", KVCALC_SOURCE_DIR "/tests/logs/llamacpp-h07-deepseek-v4-flash.log", V4);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "does not yet compare llama.cpp's DeepSeek-V4 lines"));
+    run_free(&r);
+#undef ONE
 #undef V4
 }
 
@@ -572,6 +738,8 @@ int main(void)
         cmocka_unit_test(hybrid_lines_of_a_real_log),
         cmocka_unit_test(kda_layers),
         cmocka_unit_test(deepseek_v4),
+        cmocka_unit_test(deepseek_v4_llamacpp),
+        cmocka_unit_test(deepseek_v4_llamacpp_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

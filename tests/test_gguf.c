@@ -56,6 +56,25 @@ static void counts(const kv_spec *s, int64_t full, int64_t sliding, int64_t stat
     assert_int_equal(c[KV_LAYER_STATE], state);
 }
 
+/* A DeepSeek-V4 GGUF (architecture deepseek4): refused, not sized as plain attention. */
+static void deepseek4_refused(void **state)
+{
+    (void)state;
+    gguf_writer w;
+    kv_spec s;
+    kv_model_info info;
+    char err[512] = "";
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "deepseek4");
+    gw_u32(&w, "deepseek4.block_count", 43);
+    gw_u32(&w, "deepseek4.attention.head_count_kv", 1);
+    gw_u32(&w, "deepseek4.attention.key_length", 512);
+    int rc = read_w(&w, 3, &s, &info, err, sizeof err);
+    gw_free(&w);
+    assert_true(rc != 0);
+    assert_non_null(strstr(err, "deepseek4: kvcalc sizes DeepSeek-V4 from its config.json"));
+}
+
 /* L01 pythia-1.4B: no head_count_kv, no key_length: 16 heads of 2048 / 16 = 128. */
 static void gptneox_l01(void **state)
 {
@@ -809,6 +828,7 @@ static void binary(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(deepseek4_refused),
         cmocka_unit_test(gptneox_l01),     cmocka_unit_test(qwen35_l06),
         cmocka_unit_test(gemma2_l08),      cmocka_unit_test(gptoss_l09),
         cmocka_unit_test(weight_bytes),    cmocka_unit_test(layer_variants),

@@ -128,6 +128,17 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     const kv_model *m = has_model ? model : NULL;
     if (kv_build_spec_log(o, m, o->gpu, &in, 1, &sa, err, sizeof err) != 0)
         return usage_error(err);
+    if (lg.engine == KV_ENGINE_LLAMACPP && sa.layout.csa_c4 + sa.layout.csa_c128 > 0) {
+        /* the comparison's rows are the main, sliding and indexer caches: V4's five caches
+         * and three states would be read into them */
+        char shown[300];
+        kv_fail(err, sizeof err,
+                "--from-log %s: kvcalc does not yet compare llama.cpp's DeepSeek-V4 lines "
+                "(llama_kv_cache_dsv4's caches and compressor states): give the log's "
+                "settings to --engine llama.cpp and put its lines beside the log",
+                kv_safe(shown, sizeof shown, o->from_log, 200));
+        return usage_error(err);
+    }
     kv_status st = kv_pipeline_run(o, &sa, &given, &rep);
     if (st != KV_OK) {
         kv_pipeline_error(&given, &sa, o, st, err, sizeof err);

@@ -87,8 +87,8 @@ kv_status kv_refuse_csa(const kv_spec *s, kv_error *why, const char *title)
         return KV_OK;
     return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_core_params[KV_P_ENGINE],
                      "kvcalc sizes DeepSeek-V4's compressed cache (compress_ratios) for vLLM, "
-                     "SGLang and the lesson's engine, not yet for %s: --engine vllm, sglang or "
-                     "ideal", title);
+                     "SGLang, llama.cpp and the lesson's engine, not yet for %s: --engine vllm, "
+                     "sglang, llama.cpp or ideal", title);
 }
 
 kv_status kv_csa_check_dtype(const kv_spec *s, kv_error *why)

@@ -37,7 +37,18 @@ enum {
     B_DRAFT = 4246,        /* llama-server's draft context rules (-md, PR #10586) */
     B_DRAFT_CTX_SEQ = 6931,/* a slot's draft context: llama_n_ctx_seq, not n_ctx / slots
                               (cd5e3b5, PR #16736) */
-    B_DRAFT_SHARED = 9115  /* one draft context for every slot (PR #22838) */
+    B_DRAFT_SHARED = 9115, /* one draft context for every slot (PR #22838) */
+    /* DeepSeek-V4 (compress_ratios, architecture "deepseek4"): llama_kv_cache_dsv4 arrives
+     * with 8c146a8366304c871efc26057cc90370ccf58dad "DeepSeek V4 (#24162)", the commit
+     * tagged b9840 (the ngxson/llama.cpp mirror's tags); an older build stops with
+     * "unknown model architecture: 'deepseek4'" (llama_model_load, src/llama-model.cpp) */
+    B_DSV4 = 9840,
+    /* K and V cache types must match for it (69e62fc77 "llama : enforce the same K and V
+     * cache types for DeepSeek V4 ..." #25871, the 10206th commit, in b10217) */
+    B_DSV4_KV_TYPES = 10206,
+    /* its compressor states get rollback planes: n_stream x (1 + n_rs_seq) (596a5795b
+     * "DeepseekV4 MTP + DSpark (#25784)", the 10228th commit, in b10237) */
+    B_DSV4_RS = 10228
 };
 
 #define AUTO_SLOTS 4
@@ -111,6 +122,7 @@ typedef struct {
     int64_t n_batch, n_ubatch;
     int64_t ctx_train;       /* the model's context_length, 0: unknown */
     int64_t n_swa;           /* window (or chunk) of the sliding layers */
+    int dsv4;                /* DeepSeek-V4's caches (llama_kv_cache_dsv4) */
     int ctx_from_model;      /* n_ctx is the model's (-c 0 or the default from b7407): a
                                 shared draft context then takes its own n_ctx_train */
 } settings;
@@ -139,6 +151,9 @@ static void resolve(const kv_spec *s, const kv_llamacpp_spec *l, kv_dtype dtype,
     st->n_ubatch = l->ubatch_size < l->batch_size ? l->ubatch_size : l->batch_size;
     st->ctx_train = s->gguf ? s->gguf->context_length : s->max_context;
     st->n_swa = s->layout.window > 0 ? s->layout.window : s->layout.chunk;
+    st->dsv4 = s->layout.csa_c4 + s->layout.csa_c128 > 0;
+    if (st->dsv4) /* hparams.n_swa = the GGUF's sliding_window (deepseek4.cpp) */
+        st->n_swa = s->layout.csa_window;
     st->v_less = s->layout.mla && st->build >= B_MLA_NO_V;
     st->ctx_from_model = 0; /* set by the compute once n_ctx is known */
 }
@@ -258,6 +273,9 @@ typedef struct {
     double state_gpu;
     int64_t index_layers;    /* DeepSeek sparse attention: layers with an indexer key cache */
     double index, index_gpu; /* its bytes per cell, all layers and the GPU's */
+    /* DeepSeek-V4: bytes per cell (one stream) of its compressed caches, and per plane of
+     * its compressor states [csa, hca, lid], all layers and the GPU's */
+    double dsv4_k[3], dsv4_k_gpu[3], dsv4_state[3], dsv4_state_gpu[3];
     int64_t n_layer, gpu_layers;
 } rows;
 
@@ -368,6 +386,48 @@ static int rows_by_kind(const kv_spec *s, const settings *st, rows *w, int64_t f
     return 1;
 }
 
+/* DeepSeek-V4's layers, as llama_kv_cache_dsv4's constructor lays them out
+ * (src/llama-kv-cache-dsv4.cpp @ 3f545beccee69d9975f466ec7e45fd9aacd8ba90, the ngxson/llama.cpp
+ * mirror, = b10573; the same since 8c146a836 but for the states' planes, dsv4_planes()):
+ * - every layer keeps its raw latent in the sliding-window half of a llama_kv_cache_iswa
+ *   (src/models/deepseek4.cpp: `hparams.set_swa_pattern(0)`, every layer sliding), K only
+ *   (dsv4_make_k_only() makes hparams.is_mla() true, and llama_kv_cache allocates
+ *   `has_v = !is_mla`: no V), n_embd_head_k = head_dim elements of -ctk's type a cell; the
+ *   iswa's non-SWA half has no layer;
+ * - a 4:1 layer (`dsv4_compress_ratios[il] == DSV4_CSA_RATIO`) also a compressed latent
+ *   (kv_csa: K only, head_dim) and a lightning-indexer key (kv_lid: one head of
+ *   indexer_head_size, K only), a 128:1 layer a compressed latent (kv_hca), all in -ctk's type
+ *   (`type_k, type_v` passed, V never allocated);
+ * - their compressor states (llama_dsv4_comp_state): two GGML_TYPE_F32 tensors, kv and score,
+ *   n_embd_state x state_size a plane: csa `2*n_embd_head_k()` x `2*DSV4_CSA_RATIO` = 2 x
+ *   head_dim x 8, hca head_dim x 128, lid 2 x indexer_head_size x 8.
+ * The MTP layer is in none of them (the converter writes block_count = num_hidden_layers,
+ * conversion/deepseek.py DeepseekV4Model; only an MTP-only file has nextn layers). Every
+ * cache and state of a layer sits on its layer's device (`model.dev_layer(il)` when offload,
+ * else the CPU buffer type): -ngl places them as it places any layer's. kvcalc keeps how
+ * many layers have each ratio, not which ones: llamacpp_check refuses an -ngl that splits
+ * the layers. */
+static void dsv4_rows(const kv_spec *s, const settings *st, rows *w, int64_t first_gpu)
+{
+    const kv_layout *y = &s->layout;
+    double g = first_gpu <= 0 && !st->l->no_kv_offload ? 1 : 0;
+    double raw = row_bytes(st->type_k, s->kv_heads * s->head_dim); /* one head (config_json.c) */
+    double c4 = (double)y->csa_c4, c128 = (double)y->csa_c128, hd = (double)s->head_dim;
+    w->layers[CACHE_SWA] = s->layers;
+    w->k[CACHE_SWA] = (double)s->layers * raw;
+    w->k_gpu[CACHE_SWA] = g * w->k[CACHE_SWA];
+    w->dsv4_k[0] = c4 * raw;
+    w->dsv4_k[1] = c128 * raw;
+    w->dsv4_k[2] = c4 * row_bytes(st->type_k, y->csa_index_dim);
+    w->dsv4_state[0] = c4 * 2 * (2 * hd) * 8 * 4;
+    w->dsv4_state[1] = c128 * 2 * hd * 128 * 4;
+    w->dsv4_state[2] = c4 * 2 * (2 * (double)y->csa_index_dim) * 8 * 4;
+    for (int i = 0; i < 3; i++) {
+        w->dsv4_k_gpu[i] = g * w->dsv4_k[i];
+        w->dsv4_state_gpu[i] = g * w->dsv4_state[i];
+    }
+}
+
 static void rows_of(const kv_spec *s, const settings *st, rows *w)
 {
     memset(w, 0, sizeof *w);
@@ -377,6 +437,10 @@ static void rows_of(const kv_spec *s, const settings *st, rows *w)
                                             : 0;
     w->gpu_layers = ngl > w->n_layer + 1 ? w->n_layer + 1 : ngl;
     int64_t first_gpu = w->n_layer + 1 - w->gpu_layers; /* the output layer counts as one */
+    if (st->dsv4) {
+        dsv4_rows(s, st, w, first_gpu);
+        return;
+    }
     double r, sz;
     state_row(s, &r, &sz);
     if (!s->gguf && rows_by_kind(s, st, w, first_gpu, r, sz))
@@ -413,6 +477,44 @@ typedef struct {
     int rounded;
 } cells;
 
+/* dsv4_comp_size(kv_size, ratio): max(1, ceil(kv_size / ratio)) rows, printed as asked; the
+ * caches get GGML_PAD(that, 256u) cells a stream (llama-kv-cache-dsv4.cpp @ 3f545bec). */
+static int64_t dsv4_comp_size(int64_t kv_size, int64_t ratio)
+{
+    int64_t n = (kv_size + ratio - 1) / ratio;
+    return n > 1 ? n : 1;
+}
+
+/* A compressor state's planes: `n_stream*(1 + n_rs_seq)` with n_stream = n_seq_max (it is
+ * built with unified_compressed = false) from b10228 (596a5795b, #25784); n_stream before. */
+static int64_t dsv4_planes(const settings *st)
+{
+    return st->n_seq * (1 + (st->build >= B_DSV4_RS ? st->l->n_rs_seq : 0));
+}
+
+/* The compressed caches and the states of DeepSeek-V4, all and on the GPU. Each compressed
+ * cache has n_seq_max streams (unified_compressed = false) of its padded cells, from the raw
+ * cache's kv_size = cparams.n_ctx_seq (llama-model.cpp create_memory, LLM_ARCH_DEEPSEEK4):
+ * c->cells, one stream's cells unified or not. */
+static void dsv4_sum(const settings *st, const rows *w, const cells *c, double *all, double *gpu)
+{
+    double n = (double)st->n_seq, planes = (double)dsv4_planes(st);
+    double c4 = (double)pad_to(dsv4_comp_size(c->cells, 4), 256) * n;
+    double c128 = (double)pad_to(dsv4_comp_size(c->cells, 128), 256) * n;
+    *all = (w->dsv4_k[0] + w->dsv4_k[2]) * c4 + w->dsv4_k[1] * c128 +
+           (w->dsv4_state[0] + w->dsv4_state[1] + w->dsv4_state[2]) * planes;
+    *gpu = (w->dsv4_k_gpu[0] + w->dsv4_k_gpu[2]) * c4 + w->dsv4_k_gpu[1] * c128 +
+           (w->dsv4_state_gpu[0] + w->dsv4_state_gpu[1] + w->dsv4_state_gpu[2]) * planes;
+}
+
+/* The raw caches' streams: DeepSeek-V4 builds its iswa with `unified_raw = false` ("Keep DSV4
+ * KV/state streams per sequence even when public KV mode is unified"), a stream a slot. */
+static int64_t raw_streams(const settings *st, const cells *c)
+{
+    return st->dsv4 ? st->n_seq : c->streams;
+}
+
+
 static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_full, cells *c)
 {
     int64_t b = st->build;
@@ -436,7 +538,12 @@ static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_ful
         /* no sliding layers: no second cache */
     } else if (swa_full)
         c->swa_cells = c->cells;
-    else if (b >= B_PAD_256) {
+    else if (st->dsv4) {
+        /* llama_kv_cache_iswa with unified_raw = false: GGML_PAD(min(size_base, n_swa x 1 +
+         * n_ubatch), 256) (src/llama-kv-cache-iswa.cpp @ 3f545bec), size_base = n_ctx_seq */
+        want = st->n_swa + st->n_ubatch;
+        c->swa_cells = pad_to(want < c->cells ? want : c->cells, 256);
+    } else if (b >= B_PAD_256) {
         want = st->n_swa * seqs + st->n_ubatch;
         c->swa_cells = pad_to(want < c->cells ? want : c->cells, 256);
     } else {
@@ -587,16 +694,20 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
                        const rows *w, const cells *c, gpu_use *u)
 {
     double main_all = (w->k[CACHE_MAIN] + w->v[CACHE_MAIN] + w->index) * (double)c->n_ctx;
-    double swa_all = (w->k[CACHE_SWA] + w->v[CACHE_SWA]) * (double)(c->swa_cells * c->streams);
+    double swa_all = (w->k[CACHE_SWA] + w->v[CACHE_SWA]) * (double)(c->swa_cells * raw_streams(st, c));
     /* each sequence's state, and 1 + n_rs_seq copies of it ("tensors are widened to (1 +
      * n_rs_seq) groups", llama-memory-recurrent.h; a real log: 201.00 MiB = 4 x 50.25 for
      * Qwen3.5-4B with 3 rs_seq) */
     double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1) * (double)(1 + st->l->n_rs_seq);
     double state_all = (w->state_r + w->state_s) * rows_n;
     u->kv_gpu = (w->k_gpu[CACHE_MAIN] + w->v_gpu[CACHE_MAIN] + w->index_gpu) * (double)c->n_ctx +
-                (w->k_gpu[CACHE_SWA] + w->v_gpu[CACHE_SWA]) * (double)(c->swa_cells * c->streams) +
+                (w->k_gpu[CACHE_SWA] + w->v_gpu[CACHE_SWA]) * (double)(c->swa_cells * raw_streams(st, c)) +
                 w->state_gpu * rows_n;
-    u->kv_host = main_all + swa_all + state_all - u->kv_gpu;
+    double v4 = 0, v4_gpu = 0;
+    if (st->dsv4)
+        dsv4_sum(st, w, c, &v4, &v4_gpu);
+    u->kv_gpu += v4_gpu;
+    u->kv_host = main_all + swa_all + state_all + v4 - u->kv_gpu;
     /* the weights in proportion to the layers on the GPU (the output layer counts as one) */
     u->weights_gpu = r->weights_bytes * (double)w->gpu_layers / (double)(w->n_layer + 1);
     /* --n-cpu-moe N: one override per block i < N of llm_ffn_exps_block_regex(i)
@@ -739,6 +850,35 @@ enum {
 };
 static const kv_param params[LC_PARAMS];
 
+/* What llama.cpp does with DeepSeek-V4 that kvcalc does not size, or refuses. */
+static kv_status dsv4_check(const kv_spec *s, const kv_llamacpp_spec *l, const settings *st,
+                            kv_error *why)
+{
+    const kv_status no = KV_ERR_ENGINE_INPUT;
+    if (st->build < B_DSV4)
+        return kv_refuse(why, no, &params[LC_P_BUILD],
+                         "DeepSeek-V4 (architecture deepseek4) is read from build 9840 "
+                         "(8c146a836, #24162); build %lld stops with \"unknown model "
+                         "architecture: 'deepseek4'\"",
+                         (long long)st->build);
+    int64_t n = n_layers(s);
+    int64_t ngl = l->n_gpu_layers.set ? l->n_gpu_layers.value : n + 1;
+    int64_t first_gpu = n + 1 - (ngl > n + 1 ? n + 1 : ngl);
+    if (!l->no_kv_offload && first_gpu > 0 && first_gpu < n)
+        return kv_refuse(why, no, &params[LC_P_NGL],
+                         "kvcalc places DeepSeek-V4's caches with every layer on one side (-ngl "
+                         "0 or all): it keeps how many layers compress_ratios gives 4 and 128, "
+                         "not which");
+    int k = st->type_k, v = st->type_v;
+    if (st->build >= B_DSV4_KV_TYPES && k >= 0 && v >= 0 && k != v)
+        return kv_refuse(why, no, &params[LC_P_TYPE_V],
+                         "llama.cpp stops with \"model does not support different K (%s) and V "
+                         "(%s) cache types\" (from build 10206): give -ctk and -ctv the same "
+                         "type",
+                         cache_types[k].name, cache_types[v].name);
+    return KV_OK;
+}
+
 /* The first rule of llama.cpp's that s with flags l breaks, in its words, blaming the flag. */
 kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_dtype dtype,
                                kv_error *why)
@@ -768,6 +908,11 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
                          "the experts' size needs the model's widths (a config.json, a GGUF or a "
                          "preset), not only its KV geometry");
     resolve(s, l, dtype, &st);
+    if (st.dsv4) {
+        kv_status v4 = dsv4_check(s, l, &st, why);
+        if (v4 != KV_OK)
+            return v4;
+    }
     if (st.type_k < 0 || st.type_v < 0)
         return kv_refuse(why, no, &kv_core_params[KV_P_DTYPE],
                          "llama.cpp has no fp8 KV cache (--cache-type-k / --cache-type-v: f32, "
@@ -877,7 +1022,37 @@ static double llamacpp_at(const kv_spec *s, const kv_result *r, int64_t context,
     return slots_for(&r->llamacpp, context);
 }
 
-static void fill_caches(kv_llamacpp_result *L, const rows *w, const cells *c, double rows_n)
+/* DeepSeek-V4's compressed caches and states, as llama.cpp prints them. */
+static void fill_dsv4(kv_llamacpp_result *L, const kv_spec *s, const settings *st, const rows *w,
+                      const cells *c)
+{
+    double n = (double)st->n_seq, planes = (double)dsv4_planes(st);
+    kv_llamacpp_cache *cache[3] = {&L->csa, &L->hca, &L->lid};
+    const int64_t ratio[3] = {4, 128, 4};
+    const int64_t layers[3] = {s->layout.csa_c4, s->layout.csa_c128, s->layout.csa_c4};
+    for (int i = 0; i < 3; i++) {
+        cache[i]->layers = layers[i];
+        cache[i]->cells = pad_to(dsv4_comp_size(c->cells, ratio[i]), 256);
+        cache[i]->k_bytes = w->dsv4_k[i] * (double)cache[i]->cells * n;
+        cache[i]->v_bytes = 0;
+    }
+    L->csa_asked = dsv4_comp_size(c->cells, 4);
+    L->hca_asked = dsv4_comp_size(c->cells, 128);
+    L->dsv4_planes = dsv4_planes(st);
+    L->dsv4_rs_seq = st->build >= B_DSV4_RS ? st->l->n_rs_seq : 0;
+    L->csa_state_width = 2 * s->head_dim;
+    L->hca_state_width = s->head_dim;
+    L->lid_state_width = 2 * s->layout.csa_index_dim;
+    L->csa_state_bytes = w->dsv4_state[0] * planes;
+    L->hca_state_bytes = w->dsv4_state[1] * planes;
+    L->lid_state_bytes = w->dsv4_state[2] * planes;
+    /* its caches keep a stream a slot whatever --kv-unified says: each slot holds n_ctx_seq */
+    L->unified = 0;
+    L->streams = st->n_seq;
+}
+
+static void fill_caches(kv_llamacpp_result *L, const rows *w, const cells *c, double rows_n,
+                        int64_t swa_streams)
 {
     L->main.layers = w->layers[CACHE_MAIN];
     L->main.cells = c->cells;
@@ -885,8 +1060,8 @@ static void fill_caches(kv_llamacpp_result *L, const rows *w, const cells *c, do
     L->main.v_bytes = w->v[CACHE_MAIN] * (double)c->n_ctx;
     L->swa.layers = w->layers[CACHE_SWA];
     L->swa.cells = c->swa_cells;
-    L->swa.k_bytes = w->k[CACHE_SWA] * (double)(c->swa_cells * c->streams);
-    L->swa.v_bytes = w->v[CACHE_SWA] * (double)(c->swa_cells * c->streams);
+    L->swa.k_bytes = w->k[CACHE_SWA] * (double)(c->swa_cells * swa_streams);
+    L->swa.v_bytes = w->v[CACHE_SWA] * (double)(c->swa_cells * swa_streams);
     L->index.layers = w->index_layers;
     L->index.cells = c->cells;
     L->index.k_bytes = w->index * (double)c->n_ctx;
@@ -925,7 +1100,9 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     L->rounded = c.rounded;
     L->slot_ctx = c.slot_ctx;
     L->n_rs_seq = l->n_rs_seq;
-    fill_caches(L, &w, &c, (double)(st.n_seq > 1 ? st.n_seq : 1));
+    fill_caches(L, &w, &c, (double)(st.n_seq > 1 ? st.n_seq : 1), raw_streams(&st, &c));
+    if (st.dsv4)
+        fill_dsv4(L, s, &st, &w, &c);
     L->n_layer = w.n_layer;
     L->gpu_layers = w.gpu_layers;
     gpu_use_at(s, r, &st, &w, &c, &u);
@@ -968,6 +1145,10 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
                             u.draft_weights_gpu;
     r->kv_cache_bytes = L->main.k_bytes + L->main.v_bytes + L->swa.k_bytes + L->swa.v_bytes +
                         L->index.k_bytes;
+    /* DeepSeek-V4: its compressed caches and its compressor states are KV too (the headline's
+     * memory and fits_gpu count them as they count the window) */
+    r->kv_cache_bytes += L->csa.k_bytes + L->hca.k_bytes + L->lid.k_bytes + L->csa_state_bytes +
+                         L->hca_state_bytes + L->lid_state_bytes;
     r->kv_cache_tokens = L->n_ctx;
     /* the longest request: one slot's room at the largest -c that fits */
     if (L->ctx_size_fit_any) {
@@ -986,8 +1167,6 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
 /* The descriptor's check and compute: the spec's own flags and dtype. */
 static kv_status llamacpp_check(const kv_spec *s, kv_error *why)
 {
-    if (kv_refuse_csa(s, why, "llama.cpp") != KV_OK)
-        return KV_ERR_ENGINE_INPUT;
     return kv_llamacpp_check_as(s, &s->llamacpp, s->dtype, why);
 }
 
@@ -1123,6 +1302,19 @@ static const kv_field fields[] = {
     FN(llamacpp_swa_v_bytes, swa.v_bytes, "bytes"),
     FI(llamacpp_index_layers, index.layers, "layers"),
     FN(llamacpp_index_k_bytes, index.k_bytes, "bytes"),
+    FI(llamacpp_csa_layers, csa.layers, "layers"),
+    FI(llamacpp_csa_cells, csa.cells, "cells"),
+    FN(llamacpp_csa_k_bytes, csa.k_bytes, "bytes"),
+    FI(llamacpp_hca_layers, hca.layers, "layers"),
+    FI(llamacpp_hca_cells, hca.cells, "cells"),
+    FN(llamacpp_hca_k_bytes, hca.k_bytes, "bytes"),
+    FI(llamacpp_lid_layers, lid.layers, "layers"),
+    FI(llamacpp_lid_cells, lid.cells, "cells"),
+    FN(llamacpp_lid_k_bytes, lid.k_bytes, "bytes"),
+    FI(llamacpp_dsv4_state_planes, dsv4_planes, "planes"),
+    FN(llamacpp_csa_state_bytes, csa_state_bytes, "bytes"),
+    FN(llamacpp_hca_state_bytes, hca_state_bytes, "bytes"),
+    FN(llamacpp_lid_state_bytes, lid_state_bytes, "bytes"),
     FI(llamacpp_state_layers, state_layers, "layers"),
     FN(llamacpp_state_r_bytes, state_r_bytes, "bytes"),
     FN(llamacpp_state_s_bytes, state_s_bytes, "bytes"),

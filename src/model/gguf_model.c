@@ -327,6 +327,12 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
                kv_model_info *info, kv_gguf_info *g)
 {
     static const arch_rule generic = {"", 0, 0, 0};
+    /* DeepSeek-V4 (llama.cpp's "deepseek4", from b9840): its layers' compress ratios and
+     * compressed caches are read from a config.json (config_json.c read_csa); the generic
+     * rule would size them as plain attention */
+    if (strcmp(arch, "deepseek4") == 0)
+        return gguf_fail(c, 24, "deepseek4: kvcalc sizes DeepSeek-V4 from its config.json "
+                                "(compress_ratios), not yet from a GGUF file: give --config");
     const arch_rule *r = find_rule(arch);
     ctx x = {c, m, arch, r ? *r : generic, 0};
     int64_t window, period, st;

@@ -29,9 +29,11 @@ enum {
     P_STREAMS_U = 6071,   /* "%2u/%u" instead of "%2u/%2u" */
     P_KV_CACHE = 6233,    /* -> llama_kv_cache, llama_kv_cache_iswa */
     P_ROUNDING = 6975,    /* "n_ctx is not divisible by n_seq_max - rounding down to" */
-    P_RS_SEQ = 9849       /* "S seqs  R rs_seq" (rollback snapshots for MTP drafting): seen in
+    P_RS_SEQ = 9849,      /* "S seqs  R rs_seq" (rollback snapshots for MTP drafting): seen in
                              b9849's log (tests/logs/llamacpp-h02-*); the first build
                              that printed it is not pinned */
+    P_DSV4_RS = 10228     /* llama_dsv4_comp_state's line gains "rs_seq = %u, " (596a5795b,
+                             #25784) */
 };
 
 static double mib(double bytes)
@@ -148,8 +150,58 @@ static void context_lines(FILE *out, const kv_spec *s, const kv_llamacpp_result 
             (long long)L->n_ubatch);
 }
 
+/* One DeepSeek-V4 compressor state's line (llama_dsv4_comp_state's constructor,
+ * src/llama-kv-cache-dsv4.cpp @ 3f545beccee69d9975f466ec7e45fd9aacd8ba90; without rs_seq
+ * before b10228, as at 8c146a836). */
+static void dsv4_state_line(FILE *out, const kv_llamacpp_result *L, const char *title,
+                            const char *name, unsigned ratio, unsigned rows, int64_t width,
+                            int64_t layers, double bytes)
+{
+    kv_fprintf(out, "llama_kv_cache_dsv4: creating DSV4 %s compressor state\n", title);
+    char rs[32] = "";
+    if (L->build >= P_DSV4_RS)
+        kv_snprintf(rs, sizeof rs, "rs_seq = %u, ", (unsigned)L->dsv4_rs_seq);
+    fprintf(out, "llama_dsv4_comp_state: %s ratio = %u, state = %u x %u, streams = %u, %slayers = "
+                 "%zu, size = %7.2f MiB\n",
+            name, ratio, rows, (unsigned)width, (unsigned)L->n_seq, rs, (size_t)layers,
+            mib(bytes));
+}
+
+/* DeepSeek-V4's caches in the order llama_kv_cache_dsv4 creates and prints them. */
+static void dsv4_lines(FILE *out, const kv_llamacpp_result *L)
+{
+    fputs("llama_kv_cache_dsv4: creating DSV4 raw KV cache\n", out);
+    kv_fprintf(out, "llama_kv_cache_iswa: creating non-SWA KV cache, size = %lld cells\n",
+               (long long)L->main.cells);
+    size_line(out, L, &L->main);
+    kv_fprintf(out, "llama_kv_cache_iswa: creating     SWA KV cache, size = %lld cells\n",
+               (long long)L->swa.cells);
+    size_line(out, L, &L->swa);
+    kv_fprintf(out, "llama_kv_cache_dsv4: creating DSV4 CSA compressed KV cache, size = %lld "
+                    "cells\n", (long long)L->csa_asked);
+    size_line(out, L, &L->csa);
+    kv_fprintf(out, "llama_kv_cache_dsv4: creating DSV4 HCA compressed KV cache, size = %lld "
+                    "cells\n", (long long)L->hca_asked);
+    size_line(out, L, &L->hca);
+    kv_fprintf(out, "llama_kv_cache_dsv4: creating DSV4 lightning-indexer KV cache, size = %lld "
+                    "cells\n", (long long)L->csa_asked);
+    size_line(out, L, &L->lid);
+    dsv4_state_line(out, L, "CSA", "csa", 4, 8, L->csa_state_width, L->csa.layers,
+                    L->csa_state_bytes);
+    dsv4_state_line(out, L, "HCA", "hca", 128, 128, L->hca_state_width, L->hca.layers,
+                    L->hca_state_bytes);
+    dsv4_state_line(out, L, "lightning-indexer", "lid", 4, 8, L->lid_state_width,
+                    L->lid.layers, L->lid_state_bytes);
+    fputs("  (DeepSeek-V4: every cache K only in -ctk's type, the states f32; a stream a slot "
+          "even with --kv-unified)\n", out);
+}
+
 static void cache_lines(FILE *out, const kv_llamacpp_result *L)
 {
+    if (L->csa.layers + L->hca.layers > 0) {
+        dsv4_lines(out, L);
+        return;
+    }
     const char *iswa = L->build < P_KV_CACHE ? "llama_kv_cache_unified_iswa" : "llama_kv_cache_iswa";
     int split = L->swa.layers > 0 && L->build >= P_ISWA;
     if (L->index.layers > 0) { /* llama_kv_cache_dsa (src/llama-kv-cache-dsa.cpp @
