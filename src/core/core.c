@@ -384,3 +384,19 @@ size_t kv_uint_digits(char *buf, uint64_t v)
         buf[i] = tmp[n - 1 - i];
     return n;
 }
+
+int kv_release_spell(int version, int patch_always, char *buf, size_t cap)
+{
+    if (version < 0 || cap < 16) /* "0.21474836.47" and its terminator fit 16 */
+        return 0;
+    size_t n = 2;
+    buf[0] = '0';
+    buf[1] = '.';
+    n += kv_uint_digits(buf + n, (uint64_t)(version / 100));
+    if (patch_always || version % 100) {
+        buf[n++] = '.';
+        n += kv_uint_digits(buf + n, (uint64_t)(version % 100));
+    }
+    buf[n] = '\0';
+    return 1;
+}

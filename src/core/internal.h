@@ -65,6 +65,12 @@ kv_status kv_refuse(kv_error *why, kv_status st, const struct kv_param *blamed,
  * cost more than the rest of llama.cpp's computation (issue 22). */
 size_t kv_uint_digits(char *buf, uint64_t v);
 
+/* A release kept as minor x 100 + patch, spelled "0.<minor>.<patch>" into buf by hand (the
+ * patch left off when it is 0 and !patch_always: vLLM's "0.11"; Ollama always names it).
+ * Returns 0, and writes nothing, for a negative release or cap < 16: the caller then
+ * formats it the general way, as before. */
+int kv_release_spell(int version, int patch_always, char *buf, size_t cap);
+
 /* ---- typed table rows, checked by the compiler ---- */
 
 /* The offset of member m of struct S, checked to have C type T: a wrong type does not

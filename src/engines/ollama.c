@@ -167,19 +167,10 @@ int kv_ollama_version_parse(const char *text, int *version)
 
 void kv_ollama_version_format(int version, char *buf, size_t cap)
 {
-    if (version < 0 || cap < 16) { /* no release: printf's spelling of it */
+    /* by hand: every point of a sweep names its release, and snprintf cost more than the
+     * rest of the estimate (issue 22) */
+    if (!kv_release_spell(version, 1, buf, cap))
         kv_snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
-        return;
-    }
-    /* the same text by hand (at most "0.21474836.47"): every point of a sweep names its
-     * release, and snprintf cost more than the rest of the estimate (issue 22) */
-    size_t n = 2;
-    buf[0] = '0';
-    buf[1] = '.';
-    n += kv_uint_digits(buf + n, (uint64_t)(version / 100));
-    buf[n++] = '.';
-    n += kv_uint_digits(buf + n, (uint64_t)(version % 100));
-    buf[n] = '\0';
 }
 
 /* format.HumanBytes2 (format/bytes.go:52-63). */

@@ -558,24 +558,14 @@ int kv_vllm_version_parse(const char *t, int *version)
 
 void kv_vllm_version_format(int version, char *buf, size_t cap)
 {
-    if (version < 0 || cap < 16) { /* no release, or a small buffer: printf's spelling */
-        if (version % 100)
-            kv_snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
-        else
-            kv_snprintf(buf, cap, "0.%d", version / 100);
+    /* by hand: every point of a sweep names its release, and kv_snprintf cost a vLLM point
+     * more than its fit search (issue 22) */
+    if (kv_release_spell(version, 0, buf, cap))
         return;
-    }
-    /* the same text by hand (at most "0.21474836.47"): every point of a sweep names its
-     * release, and kv_snprintf cost a vLLM point more than its fit search (issue 22) */
-    size_t n = 2;
-    buf[0] = '0';
-    buf[1] = '.';
-    n += kv_uint_digits(buf + n, (uint64_t)(version / 100));
-    if (version % 100) {
-        buf[n++] = '.';
-        n += kv_uint_digits(buf + n, (uint64_t)(version % 100));
-    }
-    buf[n] = '\0';
+    if (version % 100)
+        kv_snprintf(buf, cap, "0.%d.%d", version / 100, version % 100);
+    else
+        kv_snprintf(buf, cap, "0.%d", version / 100);
 }
 
 
