@@ -14,13 +14,17 @@
 typedef kv_status (*kv_line_feed)(void *ctx, const char *line, size_t len, char *err,
                                   size_t errcap);
 
+typedef void (*kv_chunk_feed)(void *ctx, const char *chunk, size_t len);
+
 /* Feeds every line of path ("-": stdin) to feed; a line that lies whole in a chunk is fed
- * from the chunk, not copied. The last line, when no newline ends it, is fed too, or, with
+ * from the chunk, not copied. chunk (may be NULL) is told of each chunk before its lines are
+ * fed, so a feed can search ahead in it once instead of in every line. The last line, when no newline ends it, is fed too, or, with
  * unterminated non-NULL, left out and *unterminated set to 1 (a cut file's last line could
  * match what it does not hold: the startup-log reader drops it). Returns KV_OK, the feed's
  * status (its message in err), KV_ERR_FILE ("cannot open: ...", "cannot read: ...") or
  * KV_ERR_NO_MEMORY. */
-kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed, void *ctx,
-                        int *unterminated, char *err, size_t errcap);
+kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed,
+                        kv_chunk_feed chunk, void *ctx, int *unterminated, char *err,
+                        size_t errcap);
 
 #endif

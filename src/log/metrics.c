@@ -365,7 +365,7 @@ kv_status kv_metrics_read_file(const char *path, const char *label, kv_metrics *
                                size_t cap)
 {
     char msg[512];
-    kv_status st = kv_lines_read(path, KV_METRICS_LINE_MAX, metrics_feed, m, NULL, msg,
+    kv_status st = kv_lines_read(path, KV_METRICS_LINE_MAX, metrics_feed, NULL, m, NULL, msg,
                                  sizeof msg);
     if (st != KV_OK)
         kv_snprintf(err, cap, "%s: %s", label, msg);

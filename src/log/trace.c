@@ -329,7 +329,7 @@ kv_status kv_trace_read_file(const char *path, const char *label, kv_trace *t, c
 {
     char msg[1024];
     kv_trace_init(t);
-    kv_status st = kv_lines_read(path, KV_TRACE_LINE_MAX, trace_feed, t, NULL, msg, sizeof msg);
+    kv_status st = kv_lines_read(path, KV_TRACE_LINE_MAX, trace_feed, NULL, t, NULL, msg, sizeof msg);
     if (st == KV_OK)
         st = kv_trace_finish(t, msg, sizeof msg);
     if (st != KV_OK) {
