@@ -1290,7 +1290,8 @@ KVCALC_API kv_status kv_log_read_file(const char *path, const char *label, kv_lo
 KVCALC_API char *kv_log_clean(char *line, size_t *len);
 /* The name of field f of engine e's lines ("available_kv", "kv_tokens", ...), or NULL. */
 KVCALC_API const char *kv_log_field_name(kv_engine e, int f);
-/* The fields engine e's lines may state: 0 .. kv_log_field_count(e) - 1. */
+/* How many fields engine e's lines may state: 0 .. kv_log_fields(e) - 1 (0: its logs are not
+ * read). */
 KVCALC_API int kv_log_fields(kv_engine e);
 
 /* A log's values as spec inputs, as if typed: how the engine was started (a setting:

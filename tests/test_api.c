@@ -213,6 +213,35 @@ static void plan_and_levers(void **state)
 /* Llama-3.1-8B by hand: embeddings 2 x 128,256 x 4,096 = 1,050,673,152; per layer attention
  * 2 x 4,096^2 + 2 x 4,096 x 1,024 = 41,943,040, MLP 3 x 4,096 x 14,336 = 176,160,768, norms
  * 8,192; x 32 layers, + the final norm 4,096: 8,030,261,248 parameters. */
+/* Every field of every engine's log has a name, once within the engine: the names are the
+ * keys of --from-log's JSON and of --get (a field added to kv_log_field without its name, or
+ * two spelled alike, fails here). The four engines that read logs have dozens each. */
+static void log_field_names(void **state)
+{
+    (void)state;
+    int engines_with_logs = 0;
+    for (int e = 0; e < KV_ENGINE_COUNT; e++) {
+        int n = kv_log_fields((kv_engine)e);
+        assert_true(n >= 0);
+        engines_with_logs += n > 0;
+        for (int f = 0; f < n; f++) {
+            const char *name = kv_log_field_name((kv_engine)e, f);
+            if (!name || !name[0])
+                fail_msg("engine %d: field %d has no name", e, f);
+            for (int g = 0; g < f; g++)
+                if (strcmp(kv_log_field_name((kv_engine)e, g), name) == 0)
+                    fail_msg("engine %d: fields %d and %d are both \"%s\"", e, g, f, name);
+        }
+        assert_null(kv_log_field_name((kv_engine)e, n));
+        assert_null(kv_log_field_name((kv_engine)e, -1));
+    }
+    assert_true(engines_with_logs >= 4); /* vLLM, SGLang, llama.cpp, Ollama */
+    assert_int_equal(kv_log_fields(KV_ENGINE_VLLM), KV_LOG_FIELDS);
+    assert_string_equal(kv_log_field_name(KV_ENGINE_VLLM, KV_LOG_AVAILABLE_KV), "available_kv");
+    assert_string_equal(kv_log_field_name(KV_ENGINE_SGLANG, KV_LOG_ENFORCE_EAGER),
+                        "enforce_eager");
+}
+
 static void presets_and_estimates(void **state)
 {
     (void)state;
@@ -320,6 +349,7 @@ int main(void)
         cmocka_unit_test(vllm_generations_and_encoder),
         cmocka_unit_test(tensor_parallel_sizes),
         cmocka_unit_test(plan_and_levers),
+        cmocka_unit_test(log_field_names),
         cmocka_unit_test(presets_and_estimates),
         cmocka_unit_test(config_files),
     };
