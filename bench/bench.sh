@@ -59,16 +59,23 @@ echo "   a plain run <= 1.15x /bin/true, an engine run <= 1.3x, static <= 0.9x, 
   -- "$start_bin" --list-models
 
 echo "== sweeps to CSV: points per second beside a C printf loop printing as many rows of as"
-echo "   many numbers (bench/floor.c); goals: the ideal engine >= the floor, every engine >= half"
+echo "   many numbers (bench/floor.c), each the median of 3 interleaved runs; goals: the ideal"
+echo "   engine >= the floor, every engine >= half the floor"
+median3() { sort -n | sed -n 2p; }
 sweep() { # label, columns, kvcalc arguments...
   label=$1; cols=$2; shift 2
-  start=$(now_ns)
-  "$bin" "$@" --format csv > "$tmp/out"
-  ms=$(ms_since "$start")
-  rows=$(( $(wc -l < "$tmp/out") - 1 ))
-  start=$(now_ns)
-  "$tmp/floor" "$rows" "$cols" > "$tmp/floor.out"
-  fms=$(ms_since "$start")
+  : > "$tmp/sk" && : > "$tmp/sf"
+  for round in 1 2 3; do # one run on a shared machine is one sample: the floor moved 1.5-2.7M rows/s
+    start=$(now_ns)
+    "$bin" "$@" --format csv > "$tmp/out"
+    ms_since "$start" >> "$tmp/sk"
+    rows=$(( $(wc -l < "$tmp/out") - 1 ))
+    start=$(now_ns)
+    "$tmp/floor" "$rows" "$cols" > "$tmp/floor.out"
+    ms_since "$start" >> "$tmp/sf"
+  done
+  ms=$(median3 < "$tmp/sk")
+  fms=$(median3 < "$tmp/sf")
   awk -v l="$label" -v r="$rows" -v ms="$ms" -v fms="$fms" -v c="$cols" 'BEGIN {
     printf "  %-9s %8d rows x %2d: %7.2fM points/s; floor %6.2fM rows/s; %.2fx the floor\n",
       l, r, c, r / ms / 1000, r / fms / 1000, fms / ms }'
@@ -101,7 +108,6 @@ cat "$tmp/lines" >> "$log"
 rm -f "$tmp/lines"
 mb=$(( $(wc -c < "$log") / 1000000 ))
 cat "$log" > /dev/null # into the page cache, for both
-median3() { sort -n | sed -n 2p; }
 # each the median of three runs, interleaved (one run on a shared machine is one sample)
 : > "$tmp/g" && : > "$tmp/k"
 for round in 1 2 3; do
