@@ -620,6 +620,7 @@ typedef struct {
     kv_opt_int n_gpu_layers;/* -ngl; not set: the build's default (all from b6325, else 0) */
     int no_kv_offload;      /* -nkvo: every KV (and state) buffer in host memory */
     int64_t n_cpu_moe;      /* --n-cpu-moe N: the experts of blocks 0 .. N-1 stay on the CPU */
+    int cpu_moe;            /* --cpu-moe: every block's experts stay on the CPU */
     int64_t n_rs_seq;       /* recurrent-state snapshots per sequence for rolling back drafts
                                (llama_context's n_rs_seq; MTP drafting sets it): the state
                                keeps 1 + n_rs_seq copies [0] */

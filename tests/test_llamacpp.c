@@ -716,6 +716,35 @@ static void n_cpu_moe(void **state)
     assert_non_null(strstr(a.out, "  experts  : --n-cpu-moe 4 keeps 0.00 GiB of MoE experts on the "
                                   "CPU (the model has no MoE experts: nothing moves)\n"));
     run_free(&a);
+    /* --cpu-moe: every block's experts, 48 x 1,207,959,552 = 57,982,058,496 B, as -ncmoe 48,
+     * and beside -ncmoe 4 still all of them (llama.cpp adds the overrides up) */
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-30b-a3b", "--gpu",
+                                     "h100", "-c", "8192", "--cpu-moe", "--format", "json", NULL},
+               &a);
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-30b-a3b", "--gpu",
+                                     "h100", "-c", "8192", "-ncmoe", "4", "-cmoe", NULL},
+               &b);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_non_null(strstr(a.out, "\"llamacpp_cpu_moe_bytes\": 57982058496,"));
+    assert_non_null(strstr(b.out, "  experts  : --cpu-moe keeps 54.00 GiB of MoE experts on the CPU"));
+    run_free(&a);
+    run_free(&b);
+    /* the builds before the flags (a06ed5fea = b6051, ec428b02c = b6089) */
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-30b-a3b",
+                                     "--llamacpp-build", "6050", "--cpu-moe", NULL}, &a);
+    assert_int_equal(a.status, 2);
+    assert_non_null(strstr(a.err, "kvcalc: --cpu-moe: --cpu-moe exists from build 6051"));
+    run_free(&a);
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-30b-a3b",
+                                     "--llamacpp-build", "6088", "--n-cpu-moe", "2", NULL}, &a);
+    assert_int_equal(a.status, 2);
+    assert_non_null(strstr(a.err, "kvcalc: --n-cpu-moe: --n-cpu-moe exists from build 6089"));
+    run_free(&a);
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-30b-a3b",
+                                     "--llamacpp-build", "6089", "--n-cpu-moe", "2", NULL}, &a);
+    assert_int_equal(a.status, 0);
+    run_free(&a);
     /* a geometry without widths cannot say what the experts weigh: refused, not 0 */
     run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--layers", "32", "--kv-heads", "8",
                                      "--head-dim", "128", "-ncmoe", "4", NULL}, &a);

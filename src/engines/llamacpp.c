@@ -38,6 +38,11 @@ enum {
     B_DRAFT_CTX_SEQ = 6931,/* a slot's draft context: llama_n_ctx_seq, not n_ctx / slots
                               (cd5e3b5, PR #16736) */
     B_DRAFT_SHARED = 9115, /* one draft context for every slot (PR #22838) */
+    /* --cpu-moe: a06ed5fea "llama : add simple option to enable CPU for MoE weights
+     * (--cpu-moe) (#14992)", the 6051st commit (tag b6051); --n-cpu-moe: ec428b02c (#15077),
+     * b6089 (common/arg.cpp; the ngxson/llama.cpp mirror's tags) */
+    B_CPU_MOE = 6051,
+    B_N_CPU_MOE = 6089,
     /* DeepSeek-V4 (compress_ratios, architecture "deepseek4"): llama_kv_cache_dsv4 arrives
      * with 8c146a8366304c871efc26057cc90370ccf58dad "DeepSeek V4 (#24162)", the commit
      * tagged b9840 (the ngxson/llama.cpp mirror's tags); an older build stops with
@@ -716,7 +721,11 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
      * 87268f77): the GPU's MoE blocks among them lose their experts, each a MoE layer's share
      * of the experts' estimated parameters */
     u->cpu_moe = 0;
-    if (st->l->n_cpu_moe > 0 && s->arch.known && s->arch.experts > 0) {
+    /* --cpu-moe: the same regex without a block (llm_ffn_exps_cpu_override, LLM_FFN_EXPS_REGEX
+     * "\\.ffn_(up|down|gate|gate_up)_(ch|)exps" @ 3f545becc): every block's, as if N were all
+     * of them; beside --n-cpu-moe the overrides add up, so all of them too */
+    int64_t n_cpu = st->l->cpu_moe ? INT64_MAX : st->l->n_cpu_moe;
+    if (n_cpu > 0 && s->arch.known && s->arch.experts > 0) {
         kv_param_parts p;
         kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
         double all =
@@ -726,7 +735,7 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
         for (int64_t i = 0; i < w->n_layer; i++) {
             int is_moe = i >= s->arch.first_dense && (i + 1) % step == 0;
             moe += is_moe;
-            kept += is_moe && i < st->l->n_cpu_moe && i >= first_gpu;
+            kept += is_moe && i < n_cpu && i >= first_gpu;
         }
         if (all > 0 && moe > 0)
             u->cpu_moe = r->weights_bytes * p.experts / all * (double)kept / (double)moe;
@@ -845,7 +854,7 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
 
 enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
-    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE,
+    LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_P_CMOE,
     LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_PARAMS
 };
 static const kv_param params[LC_PARAMS];
@@ -903,11 +912,20 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
         return kv_refuse(why, no, &kv_core_params[KV_P_ENGINE],
                          "an input is out of range (build >= 1, batch sizes >= 1, --parallel "
                          "<= 1000000, --ctx-size <= 2^40)");
-    if (l->n_cpu_moe > 0 && !s->arch.known) /* no widths: the experts' share is unknown */
-        return kv_refuse(why, no, &params[LC_P_CPU_MOE],
+    const kv_param *moe_flag = &params[l->cpu_moe ? LC_P_CMOE : LC_P_CPU_MOE];
+    if ((l->n_cpu_moe > 0 || l->cpu_moe) && !s->arch.known) /* the experts' share is unknown */
+        return kv_refuse(why, no, moe_flag,
                          "the experts' size needs the model's widths (a config.json, a GGUF or a "
                          "preset), not only its KV geometry");
     resolve(s, l, dtype, &st);
+    if (l->cpu_moe && st.build < B_CPU_MOE)
+        return kv_refuse(why, no, &params[LC_P_CMOE],
+                         "--cpu-moe exists from build 6051 (--llamacpp-build); earlier builds "
+                         "take -ot / --override-tensor, which kvcalc does not read");
+    if (l->n_cpu_moe > 0 && st.build < B_N_CPU_MOE)
+        return kv_refuse(why, no, &params[LC_P_CPU_MOE],
+                         "--n-cpu-moe exists from build 6089 (--llamacpp-build); earlier builds "
+                         "take -ot / --override-tensor, which kvcalc does not read");
     if (st.dsv4) {
         kv_status v4 = dsv4_check(s, l, &st, why);
         if (v4 != KV_OK)
@@ -937,10 +955,10 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
                              "the LoRA adapters' blocks differ, and these -ngl layers split them "
                              "between the CPU and the GPU: kvcalc places them with every layer on "
                              "one side (-ngl 0 or all)");
-        if (l->n_cpu_moe > 0)
-            return kv_refuse(why, no, &params[LC_P_CPU_MOE],
+        if (l->n_cpu_moe > 0 || l->cpu_moe)
+            return kv_refuse(why, no, moe_flag,
                              "kvcalc does not place LoRA pairs of experts kept on the CPU (--lora "
-                             "with --n-cpu-moe)");
+                             "with --n-cpu-moe or --cpu-moe)");
     }
     if (l->ctx_size_draft.set && !l->draft.name)
         return kv_refuse(why, no, &params[LC_P_CTX_DRAFT], "applies with a draft model (-md)");
@@ -1255,6 +1273,9 @@ static const kv_param params[LC_PARAMS] = {
                       .key = "n_cpu_moe", .min = 0, .max = 1000000, .blames = KV_ERR_ENGINE_INPUT,
                       .meta = "N",
                       .help = "keep the MoE experts of the first N layers on the CPU [0]"},
+    [LC_P_CMOE] = {.name = "cpu-moe", .short_name = "cmoe", P(SWITCH, cpu_moe), .key = "cpu_moe",
+                   .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                   .help = "keep every layer's MoE experts on the CPU (from b6051)"},
     [LC_P_CTX_DRAFT] = {.name = "ctx-size-draft", .short_name = "cd", P(OPT_INT, ctx_size_draft),
                         .key = "ctx_size_draft", .min = 0, .max = 1099511627776.0, .tokens = 1,
                         .blames = KV_ERR_ENGINE_INPUT, .meta = "N",

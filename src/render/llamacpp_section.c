@@ -251,9 +251,12 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                  "KV %.2f MiB there, %.2f MiB in host memory%s\n",
             (long long)L->gpu_layers, (long long)L->n_layer + 1, mib(L->kv_gpu_bytes),
             mib(L->kv_host_bytes), s->llamacpp.no_kv_offload ? " (--no-kv-offload)" : "");
-    if (s->llamacpp.n_cpu_moe > 0)
-        kv_fprintf(out, "  experts  : --n-cpu-moe %lld keeps %s GiB of MoE experts on the CPU%s\n",
-                (long long)s->llamacpp.n_cpu_moe, fmt_fixed(a, sizeof a, L->cpu_moe_bytes / KV_GIB, 2, 0),
+    char flag[40];
+    kv_snprintf(flag, sizeof flag, s->llamacpp.cpu_moe ? "--cpu-moe" : "--n-cpu-moe %lld",
+                (long long)s->llamacpp.n_cpu_moe);
+    if (s->llamacpp.n_cpu_moe > 0 || s->llamacpp.cpu_moe)
+        kv_fprintf(out, "  experts  : %s keeps %s GiB of MoE experts on the CPU%s\n", flag,
+                fmt_fixed(a, sizeof a, L->cpu_moe_bytes / KV_GIB, 2, 0),
                 L->cpu_moe_bytes > 0 ? " (the experts' share of the estimated parameters)"
                 : s->arch.experts > 0 ? " (none of those layers is on the GPU)"
                                       : " (the model has no MoE experts: nothing moves)");
