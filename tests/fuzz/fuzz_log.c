@@ -23,23 +23,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The file reader (which tries on a line only the patterns whose words it holds) against
  * kv_log_feed (which tries every pattern), on the input's complete lines: they must agree
- * on every candidate's values. */
+ * on every candidate's values. Filler comes first, so that the input starts a little before
+ * the reader's first 64 KiB chunk ends (how much before: its first byte) and its lines are
+ * read across a chunk's end too (the reader looks for ESC and NUL once a chunk). */
 static void same_both_ways(const uint8_t *data, size_t size)
 {
     static kv_log by_file, by_line;
-    static char path[64];
+    static char path[64], filler[65536];
     if (!path[0])
         snprintf(path, sizeof path, "/tmp/fuzz_log.%ld", (long)clock());
+    size_t fill = 65536 - 1 - (size ? (size_t)data[0] * 97 : 0); /* 40,801 .. 65,535 bytes */
+    for (size_t i = 0; i < fill; i++) /* two lines over KV_LOG_LINE_MAX: skipped, cheaply */
+        filler[i] = i + 1 == fill / 2 || i + 1 == fill ? '\n' : 'x';
     FILE *f = fopen(path, "wb");
     if (!f)
         return;
-    size_t wrote = fwrite(data, 1, size, f);
+    size_t wrote = fwrite(filler, 1, fill, f) + fwrite(data, 1, size, f);
     fclose(f);
-    if (wrote != size)
+    if (wrote != fill + size)
         return;
     char err[4096];
     kv_log_read_file(path, "fuzz.log", &by_file, err, sizeof err);
     kv_log_init(&by_line);
+    for (const char *p = filler, *end = filler + fill; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        kv_log_feed(&by_line, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
     const char *p = (const char *)data, *end = p + size;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
