@@ -308,6 +308,40 @@ static void item16_ollama_print_info_geometry(void **state)
  * fits is false; the text says torch runs out of memory (it said "fits" and 63 requests
  * beside the lesson's "Weights + overhead already exceed GPU memory"). With the GPU the log
  * came from (an MI300X holds 51.10 + 109.86 GiB) the 109.86 GiB start as the log did. */
+/* 6b. The other way round: weights the lesson's arithmetic puts all on the GPU, which the
+ * engine keeps partly in host memory. Qwen3-30B-A3B in bf16 is 56.87 GiB, more than an RTX
+ * 4090's 23.99; llama.cpp's --cpu-moe keeps its 54.00 GiB of experts on the CPU and vLLM's
+ * --cpu-offload-gb 45 its 45 GiB: both hold requests. The screen said "no room for KV cache.
+ * Use a bigger GPU" above the engine's "fits" and its requests. */
+static void item06_room_where_the_engine_offloads(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "llama.cpp", "--model", "qwen3-30b-a3b", "--gpu", "rtx-4090", "--cpu-moe");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "With every weight on the GPU (the lesson's arithmetic) there "
+                                  "is no room for KV cache;\nllama.cpp's own placement below "
+                                  "holds 4 requests of 4,096 tokens: that is the answer.\n"));
+    assert_null(strstr(r.out, "Use a bigger GPU"));
+    assert_non_null(strstr(r.out, "  4 requests of 4,096 tokens at once"));
+    run_free(&r);
+    EXPECT_STDOUT("true\n", "--engine", "llama.cpp", "--model", "qwen3-30b-a3b", "--gpu",
+                  "rtx-4090", "--cpu-moe", "--get", "fits");
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-30b-a3b", "--gpu", "rtx-4090",
+        "--cpu-offload-gb", "45", "--max-model-len", "8192");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "vLLM's own placement below holds 10 requests of 8,192 tokens: "
+                                  "that is the answer.\n"));
+    assert_non_null(strstr(r.out, "Maximum concurrency for 8,192 tokens per request: 10.37x"));
+    assert_null(strstr(r.out, "Use a bigger GPU"));
+    run_free(&r);
+    /* the lesson's own engine keeps the lesson's words (tests/golden/no-room.out) */
+    RUN(&r, "--model", "qwen3-30b-a3b", "--gpu", "rtx-4090");
+    assert_non_null(strstr(r.out, "Weights + overhead already exceed GPU memory: no room for KV "
+                                  "cache.\nUse a bigger GPU"));
+    run_free(&r);
+}
+
 static void item06_no_fits_beside_no_room(void **state)
 {
     (void)state;
@@ -321,7 +355,10 @@ static void item06_no_fits_beside_no_room(void **state)
     RUN(&r, "--engine", "vllm", "--model", "gemma-3-27b-it", "--max-model-len", "4096",
         "--kv-cache-memory-gib", "109.86", "--gpu-mem-gib", "10");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "Weights + overhead already exceed GPU memory"));
+    assert_non_null(strstr(r.out, "With every weight on the GPU (the lesson's arithmetic) there "
+                                  "is no room for KV cache;\nvLLM's own placement below holds no "
+                                  "request of 4,096 tokens either.\n"));
+    assert_null(strstr(r.out, "Use a bigger GPU")); /* the engine's section says why */
     assert_non_null(strstr(r.out, "torch.OutOfMemoryError: CUDA out of memory.\n  (the weights, "
                                   "51.10 GiB, need more than the GPU's 10.00 GiB: vLLM would "
                                   "not load them.)\n"));
@@ -646,6 +683,7 @@ int main(void)
         cmocka_unit_test(item21_columns_and_totals),
         cmocka_unit_test(item21_sweep_progress),
         cmocka_unit_test(item06_no_fits_beside_no_room),
+        cmocka_unit_test(item06_room_where_the_engine_offloads),
         cmocka_unit_test(item07_sglang_readings_in_order),
         cmocka_unit_test(item09_unknown_quant_method_refused),
         cmocka_unit_test(item10_json_escapes_control_bytes),

@@ -517,6 +517,7 @@ void report_text(FILE *out, const kv_report *rep)
 {
     const kv_spec *s = rep->spec;
     const kv_result *r = rep->result;
+    char a[FMT_BUF], b[FMT_BUF];
 
     banner(out, s);
     model_line(out, s, r);
@@ -525,11 +526,32 @@ void report_text(FILE *out, const kv_report *rep)
     weights_line(out, s, r);
     gpu_line(out, s);
     lesson_default_notes(out, rep);
+    if (!r->room && s->engine != KV_ENGINE_IDEAL) {
+        /* An engine places the weights by its own rules (llama.cpp's -ngl / --n-cpu-moe /
+         * --cpu-moe, vLLM's --cpu-offload-gb) and may size a cache it is given: the lesson's
+         * "no room, use a bigger GPU" beside the engine's "fits" would be two answers on one
+         * screen, and the engine's is the one asked for. Its verdict is said here, its
+         * reasons in its section. */
+        if (r->fits)
+            kv_fprintf(out, "\nWith every weight on the GPU (the lesson's arithmetic) there is no "
+                            "room for KV cache;\n%s's own placement below holds %s request%s of "
+                            "%s tokens: that is the answer.\n",
+                       kv_engine_title(s->engine), fmt_fixed(a, sizeof a, r->max_concurrency, 0, 0),
+                       r->max_concurrency == 1 ? "" : "s", fmt_int(b, sizeof b, s->context, 1));
+        else
+            kv_fprintf(out, "\nWith every weight on the GPU (the lesson's arithmetic) there is no "
+                            "room for KV cache;\n%s's own placement below holds no request of %s "
+                            "tokens either.\n",
+                       kv_engine_title(s->engine), fmt_int(b, sizeof b, s->context, 1));
+        fputc('\n', out);
+        report_extra_sections(out, rep);
+        return;
+    }
     if (!r->room) {
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
               out);
-        if (rep->plan || rep->levers || rep->layouts || s->engine != KV_ENGINE_IDEAL) {
+        if (rep->plan || rep->levers || rep->layouts) {
             fputc('\n', out);
             report_extra_sections(out, rep);
         }
