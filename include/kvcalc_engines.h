@@ -383,6 +383,8 @@ typedef struct {
     kv_opt_num hicache_ratio;    /* --hicache-ratio: host tokens per device token; not set: 2 */
     double hicache_size_gb;      /* --hicache-size: host pool per rank, GB (10^9 B); 0: by the
                                     ratio */
+    double cpu_offload_gib;      /* --cpu-offload-gb G (an integer in SGLang): the decoder
+                                    layers' weights moved to pinned host memory, GiB per rank */
     /* LoRA (--enable-lora): the adapters' buffers, made after the weights and before the
      * pool, so out of the token pool's budget */
     int enable_lora;             /* --enable-lora */
@@ -458,6 +460,7 @@ typedef struct {
     double hicache_bytes;        /* tokens x cell: "Allocating X GB host memory ...", a rank */
     double hicache_host_bytes;   /* that on every rank: the host memory it needs */
     double lora_bytes;           /* the LoRA buffers of one rank: out of the budget */
+    double cpu_offload_bytes;    /* the weights --cpu-offload-gb moves off one rank's GPU */
     int64_t spec_draft_tokens;   /* draft tokens verified a step (given, or STANDALONE's 4) */
     int64_t spec_headroom_tokens;/* up to 0.5.6.post2: running x (steps x topk + draft tokens)
                                     + 100 tokens added to both pools */

@@ -899,6 +899,46 @@ static void vllm_prefix_caching_and_eager(void **state)
     }
 }
 
+/* SGLang's --cpu-offload-gb from its ServerArgs line (the dataclass repr prints every field:
+ * "cpu_offload_gb=4,"; an int in server_args.py). S06's real line is abridged and has none, so
+ * the field is written into it: it becomes the flag's input, and the "Logged:" line says it. */
+static void sglang_cpu_offload_setting(void **state)
+{
+    (void)state;
+    static const char line[] = "[2025-05-02 16:14:28] server_args=ServerArgs(model_path='Qwen/"
+                               "Qwen3-0.6B', dtype='auto', mem_fraction_static=0.88, "
+                               "cpu_offload_gb=4, page_size=1, tp_size=1)";
+    static kv_log one;
+    kv_log_init(&one);
+    kv_log_feed(&one, line, sizeof line - 1);
+    const kv_log_values *v = &one.cand[KV_ENGINE_SGLANG];
+    assert_true(v->present[KV_LOG_CPU_OFFLOAD] && v->v[KV_LOG_CPU_OFFLOAD] == 4);
+    /* in S06 itself, through the binary */
+    size_t size = 0;
+    char *data = read_file(LOGS "sglang-s06.log", &size);
+    assert_non_null(data);
+    char *at = strstr(data, "tp_size=1)");
+    assert_non_null(at);
+    char path[512];
+    snprintf(path, sizeof path, "%s/s06-offload.log", KVCALC_BINARY_DIR);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(data, 1, (size_t)(at - data), f);
+    fputs("cpu_offload_gb=4, ", f);
+    fwrite(at, 1, size - (size_t)(at - data), f);
+    fclose(f);
+    free(data);
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", path, NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ", chunked_prefill_size 2048, cpu_offload_gb 4, dtype bfloat16"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--from-log", path, "--format", "json", NULL}, &r);
+    assert_non_null(strstr(r.out, "\"cpu_offload_gb\": 4"));
+    run_free(&r);
+    remove(path);
+}
+
 /* vLLM's --enable-lora from its non-default args: a real line of an Unsloth run (Qwen2.5-VL-3B,
  * bitsandbytes, code index file 33268850062), the defaults of max_loras not printed. */
 static void vllm_lora_settings(void **state)
@@ -1193,6 +1233,7 @@ int main(void)
         cmocka_unit_test(speculative_config_nested),
         cmocka_unit_test(vllm_lora_settings),
         cmocka_unit_test(vllm_prefix_caching_and_eager),
+        cmocka_unit_test(sglang_cpu_offload_setting),
         cmocka_unit_test(llamacpp_draft_lines_left_out),
         cmocka_unit_test(vllm_two_startups_and_a_cut_file),
         cmocka_unit_test(sglang_values),

@@ -399,6 +399,60 @@ static void usage_errors(void **state)
  * = 123,580,735,488 B ("Allocating 123.58 GB"), 2 ranks = 247,161,470,976 B. At TP 1 with
  * --hicache-size 32: 32e9 // 147,456 = 217,013, + 1 = 217,014 tokens = 32,000,016,384 B: the
  * "Allocating 32.00 GB host memory" a public deployment note quotes for --hicache-size 32. */
+/* --cpu-offload-gb G (OffloaderV1, from 0.3.6.post3): the decoder layers' weights leave the
+ * GPU before "Load weight end", so A grows by G GiB and the token pool with it, by hand
+ * 10 x 2^30 / 147,456 B a token (Qwen3-8B) = 72,817.8 tokens: 367,104 -> 439,922 (the
+ * floors of two quotients differ by 72,817 or 72,818). The host holds G on each of the TP
+ * ranks. More than the layers hold moves all of them (Qwen3-8B's embeddings and head stay).
+ * SGLang takes whole GB only, and not before the release that added it. */
+static void cpu_offload(void **state)
+{
+    (void)state;
+    run_result r, plain;
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--cpu-offload-gb", "10", "--format", "json", NULL}, &r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--format", "json", NULL}, &plain);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(plain.out, "\"sglang_max_total_num_tokens\": 367104,"));
+    assert_non_null(strstr(r.out, "\"sglang_max_total_num_tokens\": 439922,"));
+    assert_non_null(strstr(r.out, "\"sglang_cpu_offload_bytes\": 10737418240,"));
+    assert_non_null(strstr(r.out, "\"host_bytes\": 10737418240,"));
+    assert_non_null(strstr(plain.out, "\"host_bytes\": 0,"));
+    run_free(&r);
+    run_free(&plain);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--tp", "2", "--cpu-offload-gb", "4", "--get", "host_bytes",
+                                     NULL}, &r);
+    assert_string_equal(r.out, "8589934592\n"); /* 4 GiB on each of 2 ranks */
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--cpu-offload-gb", "10", NULL}, &r);
+    assert_non_null(strstr(r.out, "  offload : --cpu-offload-gb 10: 10.00 GB of the decoder layers' "
+                                  "weights in pinned host memory on each rank, not in mem usage "
+                                  "(SGLang moves whole parameters, so up to one tensor more)\n"));
+    assert_non_null(strstr(r.out, "mem usage=5.26 GB.")); /* 15.26 GiB less 10 */
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--cpu-offload-gb", "100", NULL}, &r);
+    assert_non_null(strstr(r.out, "(all of them: fewer than asked)\n"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b",
+                                     "--cpu-offload-gb", "10.5", NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "kvcalc: --cpu-offload-gb: SGLang takes a whole number of GB"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--sglang-version",
+                                     "0.3.6.post2", "--cpu-offload-gb", "4", NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "SGLang has --cpu-offload-gb from 0.3.6.post3"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--sglang-version",
+                                     "0.3.6.post3", "--cpu-offload-gb", "4", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+}
+
 static void hierarchical_cache(void **state)
 {
     (void)state;
@@ -914,6 +968,7 @@ int main(void)
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(speculative_decoding),
         cmocka_unit_test(hierarchical_cache),
+        cmocka_unit_test(cpu_offload),
         cmocka_unit_test(deepseek_v4),
         cmocka_unit_test(deepseek_v4_log),
     };

@@ -345,6 +345,12 @@ const kv_engine_desc *kv_engine_get(kv_engine e);
 #define KV_EFIELD(E, S, name, m, T, unit, ftype, sweep)                                     \
     {#name, unit, KV_FROM_ENGINE, E, ftype, KV_MEMBER(S, m, T), sweep, 0}
 
+/* The part of a GPU's weights in the decoder layers: what an offloader that wraps the layers
+ * made by make_layers can move (vLLM's and SGLang's --cpu-offload-gb; the embeddings, the
+ * head, the final norm and the towers stay), as the layers' share of the estimated
+ * parameters; all of them when the model's widths are unknown (engines.c). */
+double kv_layers_weight_bytes(const kv_spec *s, double weights);
+
 /* ---- helpers of the engines' log tables (log_common.c) ---- */
 
 /* The names of kv_log_field, shared by the engines whose lines use them. */

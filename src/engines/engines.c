@@ -133,3 +133,14 @@ void kv_choice_mask_format(const kv_choice *list, int whole, int mask, char *buf
                                    : c->value != whole && (mask & c->value) == c->value)
             at += (size_t)kv_snprintf(buf + at, cap - at, "%s%s", at ? "," : "", c->name);
 }
+
+double kv_layers_weight_bytes(const kv_spec *s, double weights)
+{
+    if (!s->arch.known)
+        return weights;
+    kv_param_parts p;
+    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
+    double all = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
+    double stay = p.embeddings + p.vision + p.audio + (double)s->arch.hidden;
+    return all > 0 && stay < all ? weights * (all - stay) / all : weights;
+}

@@ -27,6 +27,10 @@
 #define RC(v, n) ((v) - SUFFIX_FINAL + (n))
 
 #define SGLANG_DEFAULT_VERSION V(0, 5, 6)
+/* --cpu-offload-gb: "Add simple CPU offloading support" (#2081), in again as 8b48496aa
+ * (2024-11-28) after a revert, first in the 0.3.6.post3 bump (fae4e5e99; the
+ * modal-projects/sglang mirror) */
+#define CPU_OFFLOAD POST(V(0, 3, 6), 3)
 #define CUDA_CONTEXT_GIB 1.0 /* driver total minus free before load, TP1 (estimate) */
 #define NCCL_GIB 0.5         /* more of it with TP: communication buffers (estimate) */
 
@@ -728,7 +732,19 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
                        : standalone(g) ? g->draft.weights_bytes / (double)s->tp / KV_GIB
                        : mtp14         ? mtp_weights_bytes(s) / KV_GIB
                                        : 0;
-    double weights_gib = r->weights_bytes / KV_GIB + draft_gib;
+    /* --cpu-offload-gb G: OffloaderV1 (python/sglang/srt/utils/offloader.py @ 8905cbd42)
+     * wraps the decoder layers make_layers builds (utils/common.py) and moves whole
+     * parameters to pinned host memory, in layer order, while fewer than G x 2^30 bytes are
+     * moved (the check comes before each parameter: up to one tensor more); every rank its
+     * own. Load weight end's A is read after it, so the weights on the GPU are the rest. A
+     * given A already holds it. */
+    out->cpu_offload_bytes = 0;
+    if (g->cpu_offload_gib > 0) {
+        double limit = g->cpu_offload_gib * KV_GIB;
+        double can = kv_layers_weight_bytes(s, r->weights_bytes);
+        out->cpu_offload_bytes = limit < can ? limit : can;
+    }
+    double weights_gib = (r->weights_bytes - out->cpu_offload_bytes) / KV_GIB + draft_gib;
     int given_p = g->avail_before_gib.set, given_a = g->avail_after_gib.set;
     double p = g->avail_before_gib.value, a = g->avail_after_gib.value;
     out->estimated = !given_p || !given_a;
@@ -853,7 +869,7 @@ enum {
     SG_P_GRAPH_BS, SG_P_VERSION, SG_P_MAMBA_RATIO, SG_P_MAMBA_SLOTS, SG_P_RUNNING,
     SG_P_NO_RADIX, SG_P_SSM_DTYPE, SG_P_SPEC_TOKENS, SG_P_HICACHE, SG_P_HICACHE_RATIO,
     SG_P_HICACHE_SIZE, SG_P_LORA, SG_P_MAX_LORAS, SG_P_LORA_RANK, SG_P_LORA_MODULES,
-    SG_P_SPEC_ALGO, SG_P_SPEC_STEPS, SG_P_SPEC_TOPK, SG_PARAMS
+    SG_P_SPEC_ALGO, SG_P_SPEC_STEPS, SG_P_SPEC_TOPK, SG_P_CPU_OFFLOAD, SG_PARAMS
 };
 static const kv_param params[SG_PARAMS];
 
@@ -1064,6 +1080,17 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
                              "kvcalc sizes SGLang's LoRA buffers for dense attention models "
                              "only, not %s", unsized);
     }
+    if (g->cpu_offload_gib > 0) {
+        char first[32];
+        kv_sglang_version_format(CPU_OFFLOAD, first, sizeof first);
+        if (g->version < CPU_OFFLOAD)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_CPU_OFFLOAD],
+                             "SGLang has --cpu-offload-gb from %s (--sglang-version)", first);
+        if (g->cpu_offload_gib != floor(g->cpu_offload_gib))
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_CPU_OFFLOAD],
+                             "SGLang takes a whole number of GB (server_args.py: cpu_offload_gb: "
+                             "int)");
+    }
     const kv_opt_num f = g->mem_fraction_static;
     if (bad_gib(g->avail_before_gib) || bad_gib(g->avail_after_gib) ||
         (f.set && !(f.value > 0 && f.value <= 1)) || g->page_size < 1 ||
@@ -1137,7 +1164,8 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     r->kv_cache_tokens = g->max_total_num_tokens;
     r->longest_context_fit = g->max_total_num_tokens;
     r->estimated = g->estimated;
-    r->host_bytes = g->hicache_host_bytes; /* every rank's host pool */
+    /* every rank's host pool, and the weights every rank offloaded */
+    r->host_bytes = g->hicache_host_bytes + g->cpu_offload_bytes * (double)(s->tp * s->pp);
     return KV_OK;
 }
 
@@ -1274,6 +1302,13 @@ static const kv_param params[SG_PARAMS] = {
                             .key = "hicache_ratio", .min = 0, .min_exclusive = 1, .max = 1e6,
                             .blames = KV_ERR_ENGINE_INPUT, .meta = "R",
                             .help = "host tokens per device token [2]"},
+    /* vLLM's name too, of the same type and bounds (a whole number for SGLang: checked) */
+    [SG_P_CPU_OFFLOAD] = {.name = "cpu-offload-gb", P(NUM, cpu_offload_gib),
+                          .key = "cpu_offload_gb", .min = 0, .max = 1e6,
+                          .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
+                          .help = "decoder-layer weights per GPU moved to pinned host memory, GiB "
+                                  "(from 0.3.6.post3): the GPU's weights shrink, the token pool "
+                                  "grows [0]"},
     [SG_P_HICACHE_SIZE] = {.name = "hicache-size", P(NUM, hicache_size_gb), .key = "hicache_size",
                            .min = 0, .max = 1e9, .blames = KV_ERR_ENGINE_INPUT, .meta = "GB",
                            .help = "host pool per rank, GB (10^9 B), instead of the ratio [0]"},
@@ -1330,6 +1365,7 @@ static const kv_field fields[] = {
     F(sglang_hicache_tokens, hicache_tokens, int64_t, "tokens", KV_F_INT, 0),
     F(sglang_hicache_bytes, hicache_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_hicache_host_bytes, hicache_host_bytes, double, "bytes", KV_F_NUM, 0),
+    F(sglang_cpu_offload_bytes, cpu_offload_bytes, double, "bytes", KV_F_NUM, 0),
     F(sglang_attention_layers, attn_layers, int64_t, "layers", KV_F_INT, 0),
     F(sglang_page_size, page_size, int64_t, "tokens", KV_F_INT, 0),
     F(sglang_max_total_num_tokens, max_total_num_tokens, int64_t, "tokens", KV_F_INT, 1),
@@ -1434,6 +1470,8 @@ static const kv_log_pattern patterns[] = {
     {"Memory pool end. avail mem=%b", T(KV_LOG_POOL_END), 0, NULL},
     {"Allocating %f GB host memory for hierarchical KV cache.", T(KV_LOG_HICACHE_GB), 0, NULL},
     {"hicache_ratio=%f,", T(KV_LOG_HICACHE_RATIO), 0, NULL},
+    /* ServerArgs' dataclass repr: "cpu_offload_gb=4," (an int field) */
+    {"cpu_offload_gb=%n,", T(KV_LOG_CPU_OFFLOAD), 0, NULL},
     /* DeepSeek-V4 (pool_configurator.py DSV4PoolConfigurator, from 0.5.12; "DSv4" in the
      * pre-release memory_profiler.py of d17d622fd that logs of 2026-05 print) */
     {"DSV4 memory calculation: bytes_per_full_token=%f,", T(KV_LOG_DSV4_BPFT), 0, NULL},
@@ -1460,7 +1498,7 @@ static const kv_log_pattern patterns[] = {
 /* The settings the comparison lists apart (in its "Logged:" line). */
 static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_MEM_FRACTION,
                                 KV_LOG_PAGE_SIZE, KV_LOG_MAX_TOTAL_TOKENS, KV_LOG_CHUNKED_PREFILL,
-                                KV_LOG_SPEC_TOKENS};
+                                KV_LOG_SPEC_TOKENS, KV_LOG_CPU_OFFLOAD};
 
 static const kv_log_input inputs[] = {
     SET(KV_LOG_MAX_MODEL_LEN, CORE(KV_P_CONTEXT)),
@@ -1471,6 +1509,7 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_CHUNKED_PREFILL, MINE(SG_P_CHUNKED)),
     SET(KV_LOG_SPEC_TOKENS, MINE(SG_P_SPEC_TOKENS)),
     SET(KV_LOG_HICACHE_RATIO, MINE(SG_P_HICACHE_RATIO)),
+    SET(KV_LOG_CPU_OFFLOAD, MINE(SG_P_CPU_OFFLOAD)),
     SET(KV_LOG_LORA_ON, MINE(SG_P_LORA)),
     SET(KV_LOG_SPEC_STEPS, MINE(SG_P_SPEC_STEPS)),
     SET(KV_LOG_SPEC_TOPK, MINE(SG_P_SPEC_TOPK)),

@@ -405,17 +405,7 @@ static double block_bytes(const kv_vllm_result *out)
  * #6496): the embeddings, the head, the final norm and the towers stay on the GPU. The check
  * comes before each parameter, so the last one may take up to one tensor more than G: kvcalc
  * moves G exactly (the section says so). The layers' share of this GPU's weights is their
- * share of the estimated parameters. */
-static double offloadable_bytes(const kv_spec *s, double weights)
-{
-    if (!s->arch.known)
-        return weights;
-    kv_param_parts p;
-    kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
-    double all = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
-    double stay = p.embeddings + p.vision + p.audio + (double)s->arch.hidden;
-    return all > 0 && stay < all ? weights * (all - stay) / all : weights;
-}
+ * share of the estimated parameters (kv_layers_weight_bytes). */
 
 /* --enable-lora: BaseLinearLayerWithLoRA.create_lora_weights (vllm/lora/layers/
  * base_linear.py @ 01235a494f17) gives every wrapped linear, per output slice, A = max_loras
@@ -1024,7 +1014,7 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
     out->cpu_offload_bytes = 0;
     if (v->cpu_offload_gib > 0) { /* a measured weights figure is after the offload already */
         double limit = gib(v->cpu_offload_gib);
-        double can = v->weights_gib.set ? limit : offloadable_bytes(s, out->weights_bytes);
+        double can = v->weights_gib.set ? limit : kv_layers_weight_bytes(s, out->weights_bytes);
         out->cpu_offload_bytes = limit < can ? limit : can;
         if (!v->weights_gib.set)
             out->weights_bytes -= out->cpu_offload_bytes;

@@ -75,6 +75,14 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_sglang_result *g)
     kv_fprintf(out, "Load weight end. avail mem=%s GB, mem usage=%s GB.%s\n",
             fmt_fixed(a, sizeof a, g->avail_after_gib, 2, 0),
             fmt_fixed(b, sizeof b, g->avail_before_gib - g->avail_after_gib, 2, 0), a_note);
+    if (g->cpu_offload_bytes > 0)
+        kv_fprintf(out, "  offload : --cpu-offload-gb %s: %s GB of the decoder layers' weights in "
+                        "pinned host memory on each rank, not in mem usage (%s)\n",
+                   fmt_g(a, sizeof a, s->sglang.cpu_offload_gib),
+                   gb(b, sizeof b, g->cpu_offload_bytes),
+                   g->cpu_offload_bytes < s->sglang.cpu_offload_gib * KV_GIB
+                       ? "all of them: fewer than asked"
+                       : "SGLang moves whole parameters, so up to one tensor more");
     char l[FMT_BUF + 8] = "";
     if (g->lora_bytes > 0) {
         /* SGLang prints no line of its own for them */
