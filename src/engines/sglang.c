@@ -1086,7 +1086,7 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
         if (g->version < CPU_OFFLOAD)
             return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_CPU_OFFLOAD],
                              "SGLang has --cpu-offload-gb from %s (--sglang-version)", first);
-        if (g->cpu_offload_gib != floor(g->cpu_offload_gib))
+        if (g->cpu_offload_gib != kvm_floor(g->cpu_offload_gib))
             return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_CPU_OFFLOAD],
                              "SGLang takes a whole number of GB (server_args.py: cpu_offload_gb: "
                              "int)");
