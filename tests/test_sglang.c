@@ -451,6 +451,15 @@ static void cpu_offload(void **state)
                                      "0.3.6.post3", "--cpu-offload-gb", "4", NULL}, &r);
     assert_int_equal(r.status, 0);
     run_free(&r);
+    /* one offloader for the target and the draft: refused, not half-sized */
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--cpu-offload-gb", "4", "--speculative-algorithm",
+                                     "STANDALONE", "--speculative-draft-model-path", "qwen3-0.6b",
+                                     NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "kvcalc: --cpu-offload-gb: kvcalc does not size it beside "
+                                  "speculative decoding"));
+    run_free(&r);
 }
 
 static void hierarchical_cache(void **state)

@@ -1090,6 +1090,12 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
             return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_CPU_OFFLOAD],
                              "SGLang takes a whole number of GB (server_args.py: cpu_offload_gb: "
                              "int)");
+        /* the offloader is one for the process: a draft's layers, made after the target's,
+         * take what the target's left of G, which kvcalc does not follow */
+        if (spec_tokens(g) > 0)
+            return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_CPU_OFFLOAD],
+                             "kvcalc does not size it beside speculative decoding (SGLang's one "
+                             "offloader moves the draft's layers too, out of the same G)");
     }
     const kv_opt_num f = g->mem_fraction_static;
     if (bad_gib(g->avail_before_gib) || bad_gib(g->avail_after_gib) ||
