@@ -237,6 +237,8 @@ typedef struct {
     double padding_percent;      /* of that kind's layers ("may waste at most P%") */
     const char *padding_kind;    /* which kind was padded, or NULL */
     int v1;                      /* 1: the V1 engine's rules and lines, 0: V0's */
+    int runner_v2;               /* 1: the release runs this model on Model Runner V2 by
+                                    default, whose CUDA-graph estimate is 0 (0.22 to 0.28) */
     kv_vllm_lines lines;         /* which startup lines the release prints */
     const char *device_word;     /* V0's "# %s blocks" word: "GPU", "CUDA" or "cuda" */
     int memory_lines;            /* V0 0.6.5+: "the current vLLM instance can use ..." */

@@ -1194,9 +1194,63 @@ static void speculative_draft_model(void **state)
     run_free(&r);
 }
 
+/* Model Runner V2 by release (vllm/config/vllm.py use_v2_model_runner @ 28be48fa, #39337,
+ * #43458, #44443; MRv2's profile_cudagraph_memory returns 0 until #53306 in 0.29): the
+ * budget subtracts 0 for the models it runs by default and 0.5 GiB (536,870,912 B, kvcalc's
+ * labelled estimate of V1's measurement) for the others. */
+static void model_runner_v2_graphs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *model, *version;
+        const char *bytes;
+    } cases[] = {
+        {"qwen3-8b", "0.21", "536870912"},              /* before #39337 */
+        {"qwen3-8b", "0.22", "0"},                      /* Qwen3 dense */
+        {"qwen3-8b", "0.28", "0"},
+        {"qwen3-8b", "0.29", "536870912"},              /* MRv2's own estimate */
+        {"llama-3.1-8b-instruct", "0.22", "536870912"}, /* Llama from 0.23 */
+        {"llama-3.1-8b-instruct", "0.23", "0"},
+        {"qwen3-32b-fp8", "0.23", "536870912"},         /* quantized from 0.24 */
+        {"qwen3-32b-fp8", "0.24", "0"},
+        {"gemma-3-27b-it", "0.24", "536870912"},        /* every dense model from 0.25 */
+        {"gemma-3-27b-it", "0.25", "0"},
+        {"qwen3-30b-a3b", "0.25", "536870912"},         /* MoE: V1's estimate */
+        {"qwen3.5-9b", "0.25", "536870912"},            /* state layers: V1 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        run_kvcalc((const char *const[]){"--engine", "vllm", "--model", cases[i].model, "--gpu",
+                                         "h100", "--vllm-version", cases[i].version, "--get",
+                                         "vllm_cuda_graph_bytes", NULL}, &r);
+        assert_int_equal(r.status, 0);
+        char want[32];
+        snprintf(want, sizeof want, "%s\n", cases[i].bytes);
+        if (strcmp(r.out, want) != 0)
+            fail_msg("%s at %s: %s, want %s", cases[i].model, cases[i].version, r.out, want);
+        run_free(&r);
+    }
+    run_result r;
+    /* n-gram drafting is not MRv2's: V1 and its estimate; EAGLE stays on MRv2 */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--vllm-version", "0.25", "--speculative-config",
+                                     "{\"method\": \"ngram\", \"num_speculative_tokens\": 4, "
+                                     "\"prompt_lookup_max\": 4}",
+                                     "--get", "vllm_model_runner_v2", NULL}, &r);
+    assert_string_equal(r.out, "false\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--vllm-version", "0.22", NULL}, &r);
+    assert_non_null(strstr(r.out, "            - CUDA graphs 0.00 GiB (Model Runner V2, this "
+                                  "release's default for the model: its estimate is 0, its "
+                                  "graphs come out of the headroom)\n"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(model_runner_v2_graphs),
         cmocka_unit_test(block_counts_within_log_rounding),
         cmocka_unit_test(startup_lines_match_the_log),
         cmocka_unit_test(gemma_padding_warning),

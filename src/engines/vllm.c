@@ -506,6 +506,54 @@ static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vl
     return in;
 }
 
+/* Model Runner V2 by default, and its CUDA-graph estimate of 0. MRv2's
+ * profile_cudagraph_memory() returns 0 ("[Model Runner V2] Add dummy profile_cudagraph_memory
+ * API" #36520, vllm/v1/worker/gpu/model_runner.py) until "[Model Runner V2] Reserve CUDA
+ * graph memory" (#53306, first in v0.29.0), and gpu_worker's budget subtracts whatever the
+ * runner returns. Which models it runs by default (VllmConfig.use_v2_model_runner,
+ * _is_default_v2_model_runner_model and _get_v2_model_runner_unsupported_features in
+ * vllm/config/vllm.py @ 28be48fa of the local-inference-lab mirror, ae4f59f0e = #39337):
+ *   0.22: DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES = {"Qwen3ForCausalLM"}, not MoE, not quantized
+ *   0.23: + LlamaForCausalLM, MistralForCausalLM (#43458; the release notes and two copies of
+ *         its vllm/config/vllm.py)
+ *   0.24: quantized checkpoints of those too (the 0.25 notes: "building on quantized-model
+ *         support from the previous release")
+ *   0.25 to 0.28: every dense model (#44443, "Enable by default for all dense models")
+ * and never with what MRv2 does not support: state layers (has_inner_state), speculative
+ * decoding other than EAGLE, EAGLE-3 and MTP, EAGLE-3 with pipeline parallelism. The MoE
+ * architectures 0.25-0.28 allowlist are left on V1's estimate (their list moved from release
+ * to release); VLLM_USE_V2_MODEL_RUNNER, which overrides all of it, is not a kvcalc input. */
+#define MRV2_QWEN3 2200
+#define MRV2_LLAMA 2300
+#define MRV2_QUANTIZED 2400
+#define MRV2_DENSE 2500
+#define MRV2_ESTIMATE 2900
+
+static int runner_v2(const kv_spec *s)
+{
+    int v = s->vllm.version;
+    if (v < MRV2_QWEN3 || v >= MRV2_ESTIMATE || s->arch.experts > 0)
+        return 0;
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    int m = spec_method(&s->vllm);
+    if (counts[KV_LAYER_STATE] > 0 ||
+        (m != KV_VLLM_SPEC_NONE && m != KV_VLLM_SPEC_EAGLE && m != KV_VLLM_SPEC_EAGLE3 &&
+         m != KV_VLLM_SPEC_MTP) ||
+        (m == KV_VLLM_SPEC_EAGLE3 && s->pp > 1))
+        return 0;
+    if (v >= MRV2_DENSE)
+        return 1;
+    int quantized = s->quantization != KV_QUANTIZATION_NONE || s->arch.quant_scope != KV_QUANT_ALL ||
+                    kv_dtype_get(s->weight_dtype)->bytes < 2;
+    if (quantized && v < MRV2_QUANTIZED)
+        return 0;
+    const char *a = s->arch.architecture;
+    return strcmp(a, "Qwen3ForCausalLM") == 0 ||
+           (v >= MRV2_LLAMA && (strcmp(a, "LlamaForCausalLM") == 0 ||
+                                strcmp(a, "MistralForCausalLM") == 0));
+}
+
 double kv_vllm_cuda_graph_estimate_gib(int version)
 {
     return version >= VLLM_GRAPHS_BUDGETED ? 0.5 : 0.0;
@@ -1030,9 +1078,11 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
     out->non_torch_bytes = gib(v->non_torch_gib.set
                                    ? v->non_torch_gib.value
                                    : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, st->total_gib));
+    out->runner_v2 = out->v1 && runner_v2(s);
     out->cuda_graph_bytes = gib(v->cuda_graph_gib.set ? v->cuda_graph_gib.value
-                                : v->enforce_eager    ? 0.0
-                                                      : kv_vllm_cuda_graph_estimate_gib(st->version));
+                                : v->enforce_eager || out->runner_v2
+                                    ? 0.0
+                                    : kv_vllm_cuda_graph_estimate_gib(st->version));
     out->activation_graph_bytes = out->activation_bytes + out->cuda_graph_bytes;
     out->consumed_bytes = out->weights_bytes + out->non_torch_bytes;
     out->available_bytes = v->kv_cache_memory_gib.set

@@ -248,6 +248,7 @@ static const kv_field fields[] = {
     FI(vllm_max_num_batched_tokens, max_num_batched_tokens, "tokens"),
     FI(vllm_max_num_seqs, max_num_seqs, "sequences"),
     FB(vllm_v1, v1),
+    FB(vllm_model_runner_v2, runner_v2),
     FI(vllm_num_cpu_blocks, num_cpu_blocks, "blocks"),
     FI(vllm_prefix_shared_blocks, prefix_shared_blocks, "blocks"),
     FI(vllm_prefix_shared_tokens, prefix_shared_tokens, "tokens"),
