@@ -1239,6 +1239,33 @@ static void model_runner_v2_graphs(void **state)
                                      "--get", "vllm_model_runner_v2", NULL}, &r);
     assert_string_equal(r.out, "false\n");
     run_free(&r);
+    /* two MoE architectures join at 0.24 (#42667): Qwen3-30B-A3B's config under Qwen2-MoE's
+     * name (the rule reads architectures[0] only) */
+    FILE *in = fopen(KVCALC_SOURCE_DIR "/data/models/Qwen__Qwen3-30B-A3B.json", "rb");
+    assert_non_null(in);
+    static char cfg[1 << 16];
+    size_t n = fread(cfg, 1, sizeof cfg - 1, in);
+    fclose(in);
+    cfg[n] = '\0';
+    char *at = strstr(cfg, "Qwen3MoeForCausalLM");
+    assert_non_null(at);
+    at[4] = '2'; /* Qwen2MoeForCausalLM */
+    char path[512];
+    snprintf(path, sizeof path, "%s/qwen2moe-name.json", KVCALC_BINARY_DIR);
+    FILE *out = fopen(path, "wb");
+    assert_non_null(out);
+    fwrite(cfg, 1, n, out);
+    fclose(out);
+    static const char *const versions[] = {"0.23", "0.24", "0.28", "0.29"};
+    static const char *const want[] = {"536870912\n", "0\n", "0\n", "536870912\n"};
+    for (int i = 0; i < 4; i++) {
+        run_kvcalc((const char *const[]){"--engine", "vllm", "--config", path, "--gpu", "h100",
+                                         "--vllm-version", versions[i], "--get",
+                                         "vllm_cuda_graph_bytes", NULL}, &r);
+        assert_string_equal(r.out, want[i]);
+        run_free(&r);
+    }
+    remove(path);
     run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
                                      "--vllm-version", "0.22", NULL}, &r);
     assert_non_null(strstr(r.out, "            - CUDA graphs 0.00 GiB (Model Runner V2, this "

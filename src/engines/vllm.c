@@ -517,12 +517,15 @@ static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vl
  *   0.23: + LlamaForCausalLM, MistralForCausalLM (#43458; the release notes and two copies of
  *         its vllm/config/vllm.py)
  *   0.24: quantized checkpoints of those too (the 0.25 notes: "building on quantized-model
- *         support from the previous release")
+ *         support from the previous release"), and two MoE architectures, Qwen2MoeForCausalLM
+ *         and DeepseekV2ForCausalLM (#42667, merged after the 0.23 cut: "we should make sure
+ *         that this doesn't go into the 0.23.0 release")
  *   0.25 to 0.28: every dense model (#44443, "Enable by default for all dense models")
  * and never with what MRv2 does not support: state layers (has_inner_state), speculative
  * decoding other than EAGLE, EAGLE-3 and MTP, EAGLE-3 with pipeline parallelism. The MoE
- * architectures 0.25-0.28 allowlist are left on V1's estimate (their list moved from release
- * to release); VLLM_USE_V2_MODEL_RUNNER, which overrides all of it, is not a kvcalc input. */
+ * architectures later releases added to the allowlist (GraniteMoe, Kimi-K3, DeepSeek-V4 by
+ * #51768, ...) are left on V1's estimate: when each joined is not pinned.
+ * VLLM_USE_V2_MODEL_RUNNER, which overrides all of it, is not a kvcalc input. */
 #define MRV2_QWEN3 2200
 #define MRV2_LLAMA 2300
 #define MRV2_QUANTIZED 2400
@@ -532,7 +535,10 @@ static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vl
 static int runner_v2(const kv_spec *s)
 {
     int v = s->vllm.version;
-    if (v < MRV2_QWEN3 || v >= MRV2_ESTIMATE || s->arch.experts > 0)
+    const char *a = s->arch.architecture;
+    int moe_listed = v >= MRV2_QUANTIZED && (strcmp(a, "Qwen2MoeForCausalLM") == 0 ||
+                                             strcmp(a, "DeepseekV2ForCausalLM") == 0);
+    if (v < MRV2_QWEN3 || v >= MRV2_ESTIMATE || (s->arch.experts > 0 && !moe_listed))
         return 0;
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, counts);
@@ -542,13 +548,12 @@ static int runner_v2(const kv_spec *s)
          m != KV_VLLM_SPEC_MTP) ||
         (m == KV_VLLM_SPEC_EAGLE3 && s->pp > 1))
         return 0;
-    if (v >= MRV2_DENSE)
+    if (v >= MRV2_DENSE || moe_listed)
         return 1;
     int quantized = s->quantization != KV_QUANTIZATION_NONE || s->arch.quant_scope != KV_QUANT_ALL ||
                     kv_dtype_get(s->weight_dtype)->bytes < 2;
     if (quantized && v < MRV2_QUANTIZED)
         return 0;
-    const char *a = s->arch.architecture;
     return strcmp(a, "Qwen3ForCausalLM") == 0 ||
            (v >= MRV2_LLAMA && (strcmp(a, "LlamaForCausalLM") == 0 ||
                                 strcmp(a, "MistralForCausalLM") == 0));
