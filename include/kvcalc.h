@@ -1233,8 +1233,8 @@ KVCALC_API void kv_spec_set_gpu(kv_spec *s, const kv_gpu *g);
  * shorter line that could match a pattern it does not hold). */
 #define KV_LOG_LINE_MAX 16384
 /* Figures one engine's lines may state; their meaning is the engine's (kvcalc_engines.h,
- * kv_log_field_name()). */
-#define KV_LOG_MAX_FIELDS 96
+ * kv_log_field_name(); it checks at compile time that its fields fit). */
+#define KV_LOG_MAX_FIELDS 128
 
 /* What one engine's lines said (the last startup's, when a file holds several). Memory is
  * in bytes (the engines' "GB" is GiB). */

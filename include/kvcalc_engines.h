@@ -130,6 +130,8 @@ typedef struct {
                                     latent padded to a multiple of 256 bytes (576 -> 640) */
     kv_opt_int use_v1;           /* VLLM_USE_V1: 1 the V1 engine (0.7+), 0 the V0 engine (before
                                     0.11); not set: the release's default (V1 from 0.8) */
+    kv_opt_int use_v2_model_runner; /* VLLM_USE_V2_MODEL_RUNNER: 1 Model Runner V2, 0 the V1
+                                    runner; not set: the release's default for the model */
     double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
     int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
     int prefix_caching;          /* 0: --no-enable-prefix-caching (V1's prefix cache off: no
@@ -237,8 +239,9 @@ typedef struct {
     double padding_percent;      /* of that kind's layers ("may waste at most P%") */
     const char *padding_kind;    /* which kind was padded, or NULL */
     int v1;                      /* 1: the V1 engine's rules and lines, 0: V0's */
-    int runner_v2;               /* 1: the release runs this model on Model Runner V2 by
-                                    default, whose CUDA-graph estimate is 0 (0.22 to 0.28) */
+    int runner_v2;               /* 1: Model Runner V2 runs the model (the release's default, or
+                                    --vllm-use-v2-model-runner); its CUDA-graph estimate is 0
+                                    before 0.29 */
     kv_vllm_lines lines;         /* which startup lines the release prints */
     const char *device_word;     /* V0's "# %s blocks" word: "GPU", "CUDA" or "cuda" */
     int memory_lines;            /* V0 0.6.5+: "the current vLLM instance can use ..." */
@@ -1014,6 +1017,8 @@ typedef enum {
     KV_LOG_PREFIX_CACHING,   /* vLLM 'enable_prefix_caching': False (non-default args),
                                  enable_prefix_caching=False (the engine's config line) */
     KV_LOG_ENFORCE_EAGER,     /* vLLM 'enforce_eager': True, enforce_eager=True */
+    KV_LOG_RUNNER_V2,         /* vLLM "Using V2 Model Runner" (1), "... using the v1 model runner
+                                 instead" (0) */
     KV_LOG_FIELDS
 } kv_log_field;
 

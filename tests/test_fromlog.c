@@ -899,6 +899,27 @@ static void vllm_prefix_caching_and_eager(void **state)
     }
 }
 
+/* The runner vLLM's worker took: a real line ("Using V2 Model Runner", gpu_worker.py:303 of a
+ * 0.23/0.24-era build, a public file found by the code index, id 55592757904) and the
+ * fallback's warning as vllm/config/vllm.py words it @ 28be48fa. */
+static void vllm_model_runner_line(void **state)
+{
+    (void)state;
+    static const char v2[] = "(Worker pid=50) INFO 06-19 05:51:18 [gpu_worker.py:303] Using V2 "
+                             "Model Runner";
+    static const char v1[] = "WARNING 06-19 05:51:18 [vllm.py:2081] Model runner v2 does not yet "
+                             "support custom logits processors; using the v1 model runner "
+                             "instead.";
+    static kv_log one;
+    kv_log_init(&one);
+    kv_log_feed(&one, v2, sizeof v2 - 1);
+    const kv_log_values *v = &one.cand[KV_ENGINE_VLLM];
+    assert_true(v->present[KV_LOG_RUNNER_V2] && v->v[KV_LOG_RUNNER_V2] == 1);
+    kv_log_init(&one);
+    kv_log_feed(&one, v1, sizeof v1 - 1);
+    assert_true(v->present[KV_LOG_RUNNER_V2] && v->v[KV_LOG_RUNNER_V2] == 0);
+}
+
 /* SGLang's --cpu-offload-gb from its ServerArgs line (the dataclass repr prints every field:
  * "cpu_offload_gb=4,"; an int in server_args.py). S06's real line is abridged and has none, so
  * the field is written into it: it becomes the flag's input, and the "Logged:" line says it. */
@@ -1234,6 +1255,7 @@ int main(void)
         cmocka_unit_test(vllm_lora_settings),
         cmocka_unit_test(vllm_prefix_caching_and_eager),
         cmocka_unit_test(sglang_cpu_offload_setting),
+        cmocka_unit_test(vllm_model_runner_line),
         cmocka_unit_test(llamacpp_draft_lines_left_out),
         cmocka_unit_test(vllm_two_startups_and_a_cut_file),
         cmocka_unit_test(sglang_values),

@@ -1266,6 +1266,29 @@ static void model_runner_v2_graphs(void **state)
         run_free(&r);
     }
     remove(path);
+    /* VLLM_USE_V2_MODEL_RUNNER wins over the oracle, both ways; V0 has no such runner */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-30b-a3b", "--gpu",
+                                     "h100", "--vllm-version", "0.25", "--vllm-use-v2-model-runner",
+                                     "1", "--get", "vllm_cuda_graph_bytes", NULL}, &r);
+    assert_string_equal(r.out, "0\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                                     "--vllm-version", "0.25", "--vllm-use-v2-model-runner", "0",
+                                     "--get", "vllm_cuda_graph_bytes", NULL}, &r);
+    assert_string_equal(r.out, "536870912\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--vllm-version",
+                                     "0.8", "--vllm-use-v1", "0", "--vllm-use-v2-model-runner", "1",
+                                     NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "kvcalc: --vllm-use-v2-model-runner: applies to the V1 engine"));
+    run_free(&r);
+    /* 0.29: MRv2 for every model, with its own estimate */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-30b-a3b", "--gpu",
+                                     "h100", "--vllm-version", "0.29", "--get",
+                                     "vllm_model_runner_v2", NULL}, &r);
+    assert_string_equal(r.out, "true\n");
+    run_free(&r);
     run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
                                      "--vllm-version", "0.22", NULL}, &r);
     assert_non_null(strstr(r.out, "            - CUDA graphs 0.00 GiB (Model Runner V2, this "

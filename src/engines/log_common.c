@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* kv_log_values keeps KV_LOG_MAX_FIELDS figures: a field past them would write beyond */
+_Static_assert(KV_LOG_FIELDS <= KV_LOG_MAX_FIELDS, "raise KV_LOG_MAX_FIELDS (an ABI change)");
+_Static_assert(KV_OLLAMA_LOG_FIELDS <= KV_LOG_MAX_FIELDS, "raise KV_LOG_MAX_FIELDS");
+
 /* By enumerator, so that a field added anywhere in kv_log_field keeps every name where it
  * belongs (tests/test_api.c checks that none is missing or spelled twice). */
 const char *const kv_log_field_names[KV_LOG_FIELDS] = {
@@ -108,6 +112,7 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     [KV_LOG_MAX_RUNNING] = "max_running_requests",
     [KV_LOG_PREFIX_CACHING] = "enable_prefix_caching",
     [KV_LOG_ENFORCE_EAGER] = "enforce_eager",
+    [KV_LOG_RUNNER_V2] = "model_runner_v2",
 };
 
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)

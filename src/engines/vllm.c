@@ -521,6 +521,8 @@ static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vl
  *         and DeepseekV2ForCausalLM (#42667, merged after the 0.23 cut: "we should make sure
  *         that this doesn't go into the 0.23.0 release")
  *   0.25 to 0.28: every dense model (#44443, "Enable by default for all dense models")
+ *   0.29: every model (#53183), with MRv2's own measured estimate (#53306): kvcalc's labelled
+ *         0.5 GiB, as for V1
  * and never with what MRv2 does not support: state layers (has_inner_state), speculative
  * decoding other than EAGLE, EAGLE-3 and MTP, EAGLE-3 with pipeline parallelism. The MoE
  * architectures later releases added to the allowlist (GraniteMoe, Kimi-K3, DeepSeek-V4 by
@@ -534,11 +536,11 @@ static kv_vllm_activation_inputs activation_inputs(const kv_spec *s, const kv_vl
 
 static int runner_v2(const kv_spec *s)
 {
+    const kv_opt_int *env = &s->vllm.use_v2_model_runner;
+    if (env->set) /* VLLM_USE_V2_MODEL_RUNNER wins over the oracle */
+        return env->value != 0;
     int v = s->vllm.version;
-    const char *a = s->arch.architecture;
-    int moe_listed = v >= MRV2_QUANTIZED && (strcmp(a, "Qwen2MoeForCausalLM") == 0 ||
-                                             strcmp(a, "DeepseekV2ForCausalLM") == 0);
-    if (v < MRV2_QWEN3 || v >= MRV2_ESTIMATE || (s->arch.experts > 0 && !moe_listed))
+    if (v < MRV2_QWEN3)
         return 0;
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, counts);
@@ -547,6 +549,13 @@ static int runner_v2(const kv_spec *s)
         (m != KV_VLLM_SPEC_NONE && m != KV_VLLM_SPEC_EAGLE && m != KV_VLLM_SPEC_EAGLE3 &&
          m != KV_VLLM_SPEC_MTP) ||
         (m == KV_VLLM_SPEC_EAGLE3 && s->pp > 1))
+        return 0;
+    if (v >= MRV2_ESTIMATE) /* every model (#53183) */
+        return 1;
+    const char *a = s->arch.architecture;
+    int moe_listed = v >= MRV2_QUANTIZED && (strcmp(a, "Qwen2MoeForCausalLM") == 0 ||
+                                             strcmp(a, "DeepseekV2ForCausalLM") == 0);
+    if (s->arch.experts > 0 && !moe_listed)
         return 0;
     if (v >= MRV2_DENSE || moe_listed)
         return 1;
@@ -1085,7 +1094,7 @@ static void budget(const kv_spec *s, const kv_result *r, const settings *st, kv_
                                    : kv_vllm_non_torch_estimate_gib(s->tp * s->pp, st->total_gib));
     out->runner_v2 = out->v1 && runner_v2(s);
     out->cuda_graph_bytes = gib(v->cuda_graph_gib.set ? v->cuda_graph_gib.value
-                                : v->enforce_eager || out->runner_v2
+                                : v->enforce_eager || (out->runner_v2 && st->version < MRV2_ESTIMATE)
                                     ? 0.0
                                     : kv_vllm_cuda_graph_estimate_gib(st->version));
     out->activation_graph_bytes = out->activation_bytes + out->cuda_graph_bytes;
@@ -1833,6 +1842,9 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
     const kv_vllm_spec *v = &s->vllm;
     const kv_param *engine = &kv_core_params[KV_P_ENGINE];
     /* the engine generations a release has (vllm/envs.py VLLM_USE_V1) */
+    if (v->use_v2_model_runner.set && !uses_v1(v))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_USE_V2_RUNNER],
+                         "applies to the V1 engine (Model Runner V2 is one of its runners)");
     if (v->use_v1.set && v->use_v1.value == 1 && v->version < V1_FIRST)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_USE_V1],
                          "the V1 engine exists from vLLM 0.7 (--vllm-version)");

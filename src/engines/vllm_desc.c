@@ -96,6 +96,12 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                        .choices = v1_modes, .blames = KV_ERR_ENGINE_INPUT, .meta = "0|1",
                        .help = "VLLM_USE_V1: 0 the V0 engine (its defaults and lines), 1 V1 "
                                "[V1 from 0.8]"},
+    [VLLM_P_USE_V2_RUNNER] = {.name = "vllm-use-v2-model-runner", P(OPT_CHOICE, use_v2_model_runner),
+                              .key = "vllm_use_v2_model_runner", .choices = v1_modes,
+                              .blames = KV_ERR_ENGINE_INPUT, .meta = "0|1",
+                              .help = "VLLM_USE_V2_MODEL_RUNNER: 1 Model Runner V2 (no CUDA-graph "
+                                      "estimate before 0.29), 0 the V1 runner [by release and "
+                                      "model: docs/cuda-graphs.md]"},
     [VLLM_P_SWAP_SPACE] = {.name = "swap-space", P(NUM, swap_space_gib), .key = "swap_space_gib",
                            .min = 0, .max = 1e6, .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB",
                            .help = "V0's CPU swap space per GPU, GiB (\"# CPU blocks\") [4]"},
@@ -344,6 +350,11 @@ static const kv_log_pattern patterns[] = {
     {"'enable_prefix_caching': False", T(KV_LOG_PREFIX_CACHING, 0), KV_CONST, NULL},
     {"enable_prefix_caching=False,", T(KV_LOG_PREFIX_CACHING, 0), KV_CONST, NULL},
     {"'enforce_eager': True", T(KV_LOG_ENFORCE_EAGER, 1), KV_CONST, NULL},
+    /* the runner the worker took (gpu_worker.py: logger.info_once("Using V2 Model Runner"); the
+     * fallback vllm/config/vllm.py warns "Model runner v2 does not yet support %s; using the v1
+     * model runner instead.") */
+    {"Using V2 Model Runner", T(KV_LOG_RUNNER_V2, 1), KV_CONST, NULL},
+    {"using the v1 model runner instead", T(KV_LOG_RUNNER_V2, 0), KV_CONST, NULL},
     {"enforce_eager=True,", T(KV_LOG_ENFORCE_EAGER, 1), KV_CONST, NULL},
     /* speculative_config's keys, inside its nested dict (the log's other keys skip it:
      * its 'model' is the draft's - a real 2025 log of gpt-oss-120b with an EAGLE-3 head
@@ -438,7 +449,7 @@ static const kv_log_pattern patterns[] = {
 static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
                                 KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD, KV_LOG_KV_OFFLOADING,
                                 KV_LOG_LORA_ON, KV_LOG_MAX_LORAS, KV_LOG_LORA_RANK,
-                                KV_LOG_PREFIX_CACHING, KV_LOG_ENFORCE_EAGER};
+                                KV_LOG_PREFIX_CACHING, KV_LOG_ENFORCE_EAGER, KV_LOG_RUNNER_V2};
 
 static const kv_log_input inputs[] = {
     /* the concurrency line names max_model_len when no argument line does */
@@ -455,6 +466,7 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_LORA_ON, MINE(VLLM_P_LORA)),
     SET(KV_LOG_PREFIX_CACHING, MINE(VLLM_P_PREFIX_CACHING)),
     SET(KV_LOG_ENFORCE_EAGER, MINE(VLLM_P_ENFORCE_EAGER)),
+    SET(KV_LOG_RUNNER_V2, MINE(VLLM_P_USE_V2_RUNNER)),
     SET(KV_LOG_MAX_LORAS, MINE(VLLM_P_MAX_LORAS)),
     SET(KV_LOG_LORA_RANK, MINE(VLLM_P_LORA_RANK)),
     SET(KV_LOG_SPEC_TOKENS, MINE(VLLM_P_SPEC_TOKENS)),

@@ -131,8 +131,12 @@ static void budget_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
             in->cuda_graph_gib.set ? ""
             : in->enforce_eager    ? " (--enforce-eager: no graphs)"
             : !v->v1               ? " (V0 captures graphs after the budget, in the headroom)"
-            : v->runner_v2         ? " (Model Runner V2, this release's default for the model: "
-                                     "its estimate is 0, its graphs come out of the headroom)"
+            : v->runner_v2 && v->cuda_graph_bytes == 0
+                ? in->use_v2_model_runner.set
+                      ? " (--vllm-use-v2-model-runner 1: Model Runner V2's estimate is 0, its graphs "
+                        "come out of the headroom)"
+                      : " (Model Runner V2, this release's default for the model: its estimate is "
+                        "0, its graphs come out of the headroom)"
             : kv_vllm_cuda_graph_estimate_gib(in->version) > 0
                 ? " (estimate: vLLM measures it on the GPU; 0.27-4.99 GiB on public logs)"
                                    : " (before 0.20 graphs come out of the headroom)");
