@@ -462,6 +462,34 @@ static void cpu_offload(void **state)
     run_free(&r);
 }
 
+/* MoE LoRA (0.5.11+): Qwen3-30B-A3B, h 2,048, 128 experts of width 768, 48 layers, rank 64,
+ * 8 slots, bf16, by hand: experts 8 x 128 x 64 x (3 x 2,048 + 3 x 768) = 553,648,128 elements
+ * a layer; attention (3 x 2,048 + 4,096 + 1,024) + (4,096 + 2,048) = 17,408 x 8 x 64 =
+ * 8,912,896; x 48 layers x 2 B = 54,005,858,304 B. */
+static void moe_lora(void **state)
+{
+    (void)state;
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-30b-a3b", "--gpu", "h100",
+                                     "--sglang-version", "0.5.11", "--enable-lora", "--max-lora-rank",
+                                     "64", "--lora-target-modules", "all", "--get",
+                                     "sglang_lora_bytes", NULL}, &r);
+    assert_string_equal(r.out, "54005858304\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-30b-a3b",
+                                     "--sglang-version", "0.5.10", "--enable-lora", "--max-lora-rank",
+                                     "8", "--lora-target-modules", "all", NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "MoE experts before 0.5.11"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "sglang", "--model", "qwen3-30b-a3b",
+                                     "--sglang-version", "0.5.11", "--enable-lora", "--max-lora-rank",
+                                     "8", "--lora-target-modules", "down_proj", NULL}, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "one of gate_up_proj and down_proj on a MoE model"));
+    run_free(&r);
+}
+
 static void hierarchical_cache(void **state)
 {
     (void)state;
@@ -978,6 +1006,7 @@ int main(void)
         cmocka_unit_test(speculative_decoding),
         cmocka_unit_test(hierarchical_cache),
         cmocka_unit_test(cpu_offload),
+        cmocka_unit_test(moe_lora),
         cmocka_unit_test(deepseek_v4),
         cmocka_unit_test(deepseek_v4_log),
     };

@@ -437,6 +437,13 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
  * projections' widths from 0.5.0rc1 (#8987, #8940: one qkv B of (Hq + 2 Hkv) d / tp). */
 #define LORA_FLAGS POST(V(0, 4, 9), 3)
 #define LORA_HEAD_DIM RC(V(0, 5, 0), 1)
+/* The MoE experts' 4-D buffers: "[LoRA][III] Add LoRA support for MoE layers and enable TP"
+ * (a32e0d57e, #14105, 2026-03-24) made them for models with a shared expert only, "[2/n] lora
+ * - Shared outer experts and support qwen3_30b_a3b_instruct" (3c91ebdf5, #21466, 2026-03-31)
+ * for the others. Both are on main before 0.5.10's cut, but whether that release took the
+ * second is not pinned (the modal-projects mirror has no tags): kvcalc sizes them from the
+ * next release. */
+#define LORA_MOE V(0, 5, 11)
 
 #define LQ KV_SGLANG_LORA_Q
 #define LK KV_SGLANG_LORA_K
@@ -479,7 +486,11 @@ static void lora_modules_format(int mask, char *buf, size_t cap)
  * by TP, the others the output. q, k or v targets the whole qkv pair, gate or up the whole
  * gate_up pair (get_normalized_target_modules). Before 0.5.0rc1 the widths were the hidden
  * size's: q and o's input h, a KV width h // (Hq // Hkv), and B split in a q and a kv buffer,
- * each there only when its projections are targeted (@ 9020f7fc3202). */
+ * each there only when its projections are targeted (@ 9020f7fc3202).
+ * A MoE model's gate_up_proj and down_proj are its experts' (mem_pool.py @ 8905cbd42,
+ * get_lora_A_shape / get_lora_B_shape of "gate_up_proj_moe" and "down_proj_moe", 4-D: one
+ * slice an expert): gate_up A n x E x 2r x h, B n x E x 2i/tp x r; down A n x E x r x i/tp,
+ * B n x E x h x r, i the experts' width - n E r (3h + 3i/tp) a layer, for every layer. */
 static double lora_bytes(const kv_spec *s)
 {
     const kv_sglang_spec *g = &s->sglang;
@@ -506,10 +517,18 @@ static double lora_bytes(const kv_spec *s)
     }
     if (m & LO)
         sum += q / tp + h;
-    if (m & (LGATE | LUP | LGATE_UP))
-        sum += 2 * h + 2 * im / tp;
-    if (m & LDOWN)
-        sum += im / tp + h;
+    if (a->experts > 0) {
+        double e = (double)a->experts, mi = (double)a->moe_intermediate;
+        if (m & (LGATE | LUP | LGATE_UP))
+            sum += e * (2 * h + 2 * mi / tp);
+        if (m & LDOWN)
+            sum += e * (mi / tp + h);
+    } else {
+        if (m & (LGATE | LUP | LGATE_UP))
+            sum += 2 * h + 2 * im / tp;
+        if (m & LDOWN)
+            sum += im / tp + h;
+    }
     return (double)s->layers * (double)g->max_loras_per_batch * (double)g->max_lora_rank *
            kv_dtype_get(a->base_dtype)->bytes * sum;
 }
@@ -519,13 +538,27 @@ static const char *lora_unsized(const kv_spec *s)
 {
     int64_t counts[KV_LAYER_KINDS];
     kv_layer_counts(&s->layout, s->layers, counts);
-    if (s->arch.experts > 0)
-        return "MoE experts (their LoRA buffers have shapes of their own)";
+    const kv_arch *a = &s->arch;
+    int m = s->sglang.lora_target_modules;
+    if (a->experts > 0) {
+        if (s->sglang.version < LORA_MOE)
+            return "MoE experts before 0.5.11 (#14105 and #21466, whose release is not pinned; "
+                   "--sglang-version 0.5.11 or later)";
+        if (a->shared_experts > 0 || a->shared_intermediate > 0)
+            return "MoE with shared experts (their own 3-D or *_shared_moe buffers)";
+        if (a->first_dense > 0 || a->moe_step > 1 || a->moe_intermediate <= 0)
+            return "MoE with dense layers (their MLPs' buffers beside the experts')";
+        if (!(m & LALL) && (!(m & (LGATE | LUP | LGATE_UP)) != !(m & LDOWN)))
+            return "one of gate_up_proj and down_proj on a MoE model (the experts are wrapped "
+                   "with both)";
+        if (a->moe_intermediate % s->tp != 0)
+            return "expert widths TP does not divide (SGLang's divide() asserts)";
+    }
     if (s->layout.mla)
         return "MLA attention (its LoRA layers have shapes of their own)";
     if (counts[KV_LAYER_STATE] > 0)
         return "state layers (their LoRA layers have shapes of their own)";
-    if (!s->arch.known || s->arch.hidden <= 0 || s->arch.intermediate <= 0)
+    if (!s->arch.known || s->arch.hidden <= 0 || (s->arch.intermediate <= 0 && a->experts == 0))
         return "a model kvcalc has no widths of";
     if (s->arch.mlp_plain)
         return "an MLP without a gate (no gate_up_proj)";
@@ -537,7 +570,8 @@ static const char *lora_unsized(const kv_spec *s)
     if (s->tp > s->kv_heads)
         return "more TP ranks than KV heads (the qkv buffer's width by release)";
     if (s->arch.heads % s->kv_heads != 0 || (s->arch.heads * s->head_dim) % s->tp != 0 ||
-        (s->kv_heads * s->head_dim) % s->tp != 0 || s->arch.intermediate % s->tp != 0)
+        (s->kv_heads * s->head_dim) % s->tp != 0 ||
+        (a->experts == 0 && s->arch.intermediate % s->tp != 0))
         return "widths TP does not divide (SGLang's divide() asserts)";
     return NULL;
 }
@@ -1077,8 +1111,7 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
         const char *unsized = lora_unsized(s);
         if (unsized)
             return kv_refuse(why, KV_ERR_ENGINE_INPUT, &params[SG_P_LORA],
-                             "kvcalc sizes SGLang's LoRA buffers for dense attention models "
-                             "only, not %s", unsized);
+                             "kvcalc sizes SGLang's LoRA buffers, but not for these: not %s", unsized);
     }
     if (g->cpu_offload_gib > 0) {
         char first[32];
