@@ -252,8 +252,10 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
             (long long)L->gpu_layers, (long long)L->n_layer + 1, mib(L->kv_gpu_bytes),
             mib(L->kv_host_bytes), s->llamacpp.no_kv_offload ? " (--no-kv-offload)" : "");
     char flag[40];
-    kv_snprintf(flag, sizeof flag, s->llamacpp.cpu_moe ? "--cpu-moe" : "--n-cpu-moe %lld",
-                (long long)s->llamacpp.n_cpu_moe);
+    if (s->llamacpp.cpu_moe) /* a format the compiler can check, either way */
+        kv_snprintf(flag, sizeof flag, "--cpu-moe");
+    else
+        kv_snprintf(flag, sizeof flag, "--n-cpu-moe %lld", (long long)s->llamacpp.n_cpu_moe);
     if (s->llamacpp.n_cpu_moe > 0 || s->llamacpp.cpu_moe)
         kv_fprintf(out, "  experts  : %s keeps %s GiB of MoE experts on the CPU%s\n", flag,
                 fmt_fixed(a, sizeof a, L->cpu_moe_bytes / KV_GIB, 2, 0),
