@@ -103,8 +103,9 @@ typedef struct {
                                     0.10.1.1 = 1001): decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
     kv_opt_int mamba_align;      /* --mamba-cache-mode: 1 "align" (2 blocks per state group,
-                                    prefix caching's), 0 "none"; not set: align from 0.28 for a
-                                    gated delta net (prefix caching on by default), else none */
+                                    prefix caching's), 0 "none"; not set: align with prefix
+                                    caching from 0.15 for state layers outside the Mamba-1/2
+                                    family; none without prefix caching, whatever is given */
     int64_t auto_fit_from;       /* --max-model-len auto: the model's length the auto-fit
                                     started from (the spec's context is its result); 0: none */
     int64_t num_speculative_tokens; /* speculative_config num_speculative_tokens: a state
@@ -134,9 +135,11 @@ typedef struct {
                                     runner; not set: the release's default for the model */
     double swap_space_gib;       /* V0's --swap-space: CPU blocks per GPU, GiB; default 4 */
     int enforce_eager;           /* 1: --enforce-eager, no CUDA graphs (none in the budget) */
-    int prefix_caching;          /* 0: --no-enable-prefix-caching (V1's prefix cache off: no
-                                    hits in the workload, a gated delta net's state in "none"
-                                    mode); 1 by default */
+    int prefix_caching;          /* --enable-prefix-caching 1, --no-enable-prefix-caching 0
+                                    (V1's prefix cache off: no hits in the workload, state
+                                    layers in "none" mode); -1 not given: the release's
+                                    default for the model (beside state layers off, on for
+                                    hybrid models from 0.28) */
     int language_model_only;     /* 1: --language-model-only, no encoder profile run */
     int enable_lora;             /* --enable-lora: LoRA buffers for max_loras adapters */
     int64_t max_loras;           /* --max-loras [1] */
@@ -224,6 +227,8 @@ typedef struct {
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
     double page_bytes;           /* one block of one layer */
     int mamba_align;             /* the mode in force: 1 align, 0 none */
+    int enable_prefix_caching;   /* prefix caching in force: the flag, else the model's default
+                                    (off beside state layers), off where vLLM turns it off */
     int64_t auto_fit_from;       /* --max-model-len auto: the model's length it started from
                                     (the context is what fits); 0: no auto-fit */
     double state_page_bytes;     /* one state layer's state on this GPU, before padding:
@@ -1019,6 +1024,10 @@ typedef enum {
     KV_LOG_ENFORCE_EAGER,     /* vLLM 'enforce_eager': True, enforce_eager=True */
     KV_LOG_RUNNER_V2,         /* vLLM "Using V2 Model Runner" (1), "... using the v1 model runner
                                  instead" (0) */
+    KV_LOG_VLLM_SPEC_METHOD,  /* vLLM SpeculativeConfig(method='m', ...) on the engine's config
+                                 line, a KV_VLLM_SPEC_* (the method after vLLM resolved it) */
+    KV_LOG_MAMBA_ALIGN,       /* vLLM "Prefix caching in Mamba cache 'align' mode is currently
+                                 enabled" (1): the mode in force, given or chosen */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -554,6 +554,26 @@ static const cmp_case cases[] = {
        * 8 (31) + 256..512 by 16 (17) = 51; the full decode graphs those <= 128: 3 + 16 */
       "vllm_piecewise_graphs=51", "vllm_piecewise_largest=512", "vllm_full_graphs=19",
       "vllm_full_largest=128", NULL}},
+    /* Qwen3.6-27B with MTP on vLLM 0.23.0: the engine line's SpeculativeConfig(method='mtp',
+     * ..., num_spec_tokens=3) puts the MTP layer's attention in the pool: 16 + 1 full layers
+     * make groups of 17 (the 48 gated delta nets: 3 groups, 3 padding layers, the log's "Add 3
+     * padding layers"); without it kvcalc was 6.4% high. TP 2, prefix caching off: mode none */
+    {"H03", {"--from-log", LOGS "vllm-h03-qwen3.6-27b-nvfp4-mtp-tp2.log", "--model",
+             "qwen3.6-27b", NULL}, 1,
+     {"kv_cache_tokens=96447", "block_size=1600", "vllm_padding_layers=3",
+      "vllm_layers_per_group=17", "vllm_speculative_method=mtp",
+      "vllm_enable_prefix_caching=false", "vllm_mamba_align=false", NULL}},
+    /* the same at TP 4 with --enable-prefix-caching: "Mamba cache mode is set to 'align'",
+     * 2 state pages a group (kvcalc was 1.1% high in mode none) */
+    {"H04", {"--from-log", LOGS "vllm-h04-qwen3.6-27b-fp8-mtp-tp4.log", "--model",
+             "qwen3.6-27b", NULL}, 1,
+     {"kv_cache_tokens=315471", "block_size=800", "vllm_layers_per_group=17",
+      "vllm_enable_prefix_caching=true", "vllm_mamba_align=true", NULL}},
+    /* Qwen3.6-35B-A3B (Qwen3.5-35B-A3B's shapes) on 0.22.0: 10 + 1 full layers, groups of 11 */
+    {"H05", {"--from-log", LOGS "vllm-h05-qwen3.6-35b-a3b-mtp.log", "--model",
+             "qwen3.5-35b-a3b", NULL}, 1,
+     {"kv_cache_tokens=3131683", "block_size=1072", "vllm_padding_layers=3",
+      "vllm_layers_per_group=11", "vllm_mamba_align=true", NULL}},
     /* a state pool before the token pool: the slots, the state buffers and the token count
      * from the log's own figures (+0.76%, past the rounding: about 36 MB less was free when
      * SGLang profiled than at load end), so not every line is equal */
@@ -882,7 +902,8 @@ static void vllm_prefix_caching_and_eager(void **state)
     kv_log_init(&one);
     kv_log_feed(&one, config, sizeof config - 1);
     assert_false(v->present[KV_LOG_ENFORCE_EAGER]);
-    assert_false(v->present[KV_LOG_PREFIX_CACHING]);
+    /* True is read too: beside state layers vLLM's default is off */
+    assert_true(v->present[KV_LOG_PREFIX_CACHING] && v->v[KV_LOG_PREFIX_CACHING] == 1);
 
     const char *logs[] = {LOGS "vllm-d37-0.27.1-cg-estimate.log",
                           LOGS "vllm-h01-nemotron-cascade-2.log"};
@@ -979,7 +1000,8 @@ static void vllm_lora_settings(void **state)
     const kv_log_values *v = &lg.cand[KV_ENGINE_VLLM];
     assert_true(v->present[KV_LOG_LORA_ON] && v->v[KV_LOG_LORA_ON] == 1);
     assert_true(v->present[KV_LOG_LORA_RANK] && v->v[KV_LOG_LORA_RANK] == 64);
-    assert_false(v->present[KV_LOG_PREFIX_CACHING]); /* True: the default, nothing to set */
+    /* True: stated, as state layers' default is off */
+    assert_true(v->present[KV_LOG_PREFIX_CACHING] && v->v[KV_LOG_PREFIX_CACHING] == 1);
     assert_false(v->present[KV_LOG_MAX_LORAS]);
     assert_true(v->present[KV_LOG_MAX_NUM_SEQS] && v->v[KV_LOG_MAX_NUM_SEQS] == 1);
 }

@@ -93,7 +93,7 @@ static const log_case logs[] = {
      "6.37", 2898, "GPU KV cache size: 46,368 tokens",
      "Maximum concurrency for 16,384 tokens per request: 2.83x"},
     /* Qwen3-Next-style Mamba hybrid (12 full + 36 gated-delta-net layers), block size 2,096,
-     * Mamba "align" mode: groups of 12 -> 1 full + 3 state groups; page 2,096 x (2 x 2 x 256
+     * prefix caching on, so Mamba "align" mode: groups of 12 -> 1 full + 3 state groups; page 2,096 x (2 x 2 x 256
      * x 2 = 2,048) = 4,292,608, x 12 per block; 17.36 GiB -> 361 blocks; 361 // 4 x 2,096 =
      * 188,640 tokens; 361 / (ceil(131,072 / 2,096) = 63 + 3 x 2) = 5.23x. The log's build
      * (2026) chose 2,096 itself; kvcalc is told it with --block-size, which vLLM's command
@@ -101,7 +101,7 @@ static const log_case logs[] = {
      * this log (tokens = blocks // groups x block to 0.19, no null block). */
     {"qwen3-next hybrid",
      {"--config", KVCALC_SOURCE_DIR "/tests/fixtures/variants/qwen3-next.json", "--block-size",
-      "2096", "--max-model-len", "131072", "--mamba-cache-mode", "align", "--vllm-version",
+      "2096", "--max-model-len", "131072", "--enable-prefix-caching", "--vllm-version",
       "0.18", NULL},
      "17.36", 361, "GPU KV cache size: 188,640 tokens",
      "Maximum concurrency for 131,072 tokens per request: 5.23x"},
@@ -237,19 +237,72 @@ static void hybrid_align_mode(void **state)
     run_result r;
     run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
                                      "--vllm-version", "0.28", "--context", "262144",
-                                     "--kv-cache-memory-gib", "18.61", NULL},
+                                     "--kv-cache-memory-gib", "18.61",
+                                     "--enable-prefix-caching", NULL},
                &r);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "GPU KV cache size: 298,275 tokens\n"));
     assert_non_null(strstr(r.out, "Maximum concurrency for 262,144 tokens per request: 1.14x\n"));
     run_free(&r);
-    /* asked for "none": 335 + 3 = 338 blocks */
+    /* not asked for: 0.28 turns it on for hybrid models (#50991; the log's LLM() had no
+     * flag); 0.27 leaves it off beside state layers (a 0.27.1 log: "not on by default"),
+     * so mode none: 335 + 3 = 338 blocks */
     run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
                                      "--vllm-version", "0.28", "--context", "262144",
-                                     "--kv-cache-memory-gib", "18.61", "--mamba-cache-mode",
-                                     "none", "--get", "vllm_blocks_per_request", NULL},
+                                     "--kv-cache-memory-gib", "18.61", "--get",
+                                     "vllm_blocks_per_request", NULL},
+               &r);
+    assert_string_equal(r.out, "341\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
+                                     "--vllm-version", "0.27", "--context", "262144",
+                                     "--kv-cache-memory-gib", "18.61", "--get",
+                                     "vllm_blocks_per_request", NULL},
                &r);
     assert_string_equal(r.out, "338\n");
+    run_free(&r);
+    /* --no-enable-prefix-caching at 0.28: the same */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
+                                     "--vllm-version", "0.28", "--context", "262144",
+                                     "--kv-cache-memory-gib", "18.61",
+                                     "--no-enable-prefix-caching", "--get",
+                                     "vllm_blocks_per_request", NULL},
+               &r);
+    assert_string_equal(r.out, "338\n");
+    run_free(&r);
+    /* "none" beside prefix caching is vLLM's "not given" (it picks align): refused, naming
+     * the flag that does turn it off */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
+                                     "--vllm-version", "0.28", "--mamba-cache-mode", "none",
+                                     NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "--mamba-cache-mode: with prefix caching"));
+    assert_non_null(strstr(r.err, "--no-enable-prefix-caching"));
+    run_free(&r);
+    /* before 0.15 a gated delta net's prefix caching is disabled (a real 0.13.0 log of
+     * Qwen3-Next asked for it and printed enable_prefix_caching=False) */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
+                                     "--vllm-version", "0.13", "--enable-prefix-caching",
+                                     "--get", "vllm_enable_prefix_caching", NULL},
+               &r);
+    assert_string_equal(r.out, "false\n");
+    run_free(&r);
+    /* a Mamba-2 model's mode "all" (0.15-0.27) is not modelled: refused */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "nemotron-3-nano-30b-a3b",
+                                     "--vllm-version", "0.23", "--enable-prefix-caching", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--enable-prefix-caching: a Mamba-1/2 model"));
+    run_free(&r);
+    /* align beside speculative decoding before 0.16: vLLM's assertion */
+    run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",
+                                     "--vllm-version", "0.15", "--enable-prefix-caching",
+                                     "--mtp", "--num-speculative-tokens", "1", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "is currently not compatible with speculative decoding"));
     run_free(&r);
 }
 

@@ -39,6 +39,14 @@ static const char *spelling(const kv_flag *f, const char *name, size_t len)
     return NULL;
 }
 
+/* Whether name is a switch's "no-" spelling: the alias "no-" + its name (vLLM's
+ * BooleanOptionalAction pairs, --enable-prefix-caching / --no-enable-prefix-caching). */
+static int negation(const kv_flag *f, const char *name, size_t len)
+{
+    return f->arg == ARG_NONE && len == strlen(f->name) + 3 && strncmp(name, "no-", 3) == 0 &&
+           strncmp(name + 3, f->name, len - 3) == 0;
+}
+
 /* Every key's name (a run's, then --from-log's own), space-separated. */
 static void every_key(char *buf, size_t cap)
 {
@@ -626,6 +634,8 @@ int kv_options_parse(int argc, char *const argv[], kv_options *o, char *err, siz
         } else if (eq) {
             return kv_fail(err, errcap, "%s: takes no value, got '%s'", typed,
                            kv_safe(shown, sizeof shown, eq + 1, SHOWN));
+        } else if (f->does == DO_SPEC && !is_short && negation(f, name, len)) {
+            val = f->switch_value ? "0" : "1"; /* --no-X: the switch's other value */
         }
         int rc = take(f, typed, val, o, err, errcap);
         if (rc != 0)

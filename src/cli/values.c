@@ -273,7 +273,10 @@ int kv_flag_value(const kv_flag *f, const char *typed, const char *text, kv_valu
     char want[1200], shown[SHOWN + 8];
     memset(v, 0, sizeof *v);
     if (f->arg == ARG_NONE || f->arg == ARG_TEXT) { /* no value, or a text kept as typed */
-        v->e = f->switch_value;
+        /* a switch given "0" or "1" (its "no-" spelling, a log's stated value) writes it */
+        v->e = f->arg == ARG_NONE && text && (strcmp(text, "0") == 0 || strcmp(text, "1") == 0)
+                   ? text[0] - '0'
+                   : f->switch_value;
         return 0;
     }
     kv_flag_accepts(f, want, sizeof want);

@@ -113,6 +113,8 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     [KV_LOG_PREFIX_CACHING] = "enable_prefix_caching",
     [KV_LOG_ENFORCE_EAGER] = "enforce_eager",
     [KV_LOG_RUNNER_V2] = "model_runner_v2",
+    [KV_LOG_VLLM_SPEC_METHOD] = "speculative_method",
+    [KV_LOG_MAMBA_ALIGN] = "mamba_align",
 };
 
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)

@@ -34,7 +34,7 @@ void kv_vllm_defaults(kv_spec *s)
     v->mla_align = 0;
     v->swap_space_gib = 4;
     v->enforce_eager = 0;
-    v->prefix_caching = 1;
+    v->prefix_caching = -1; /* the model's default (prefix_caching_in_force) */
     v->language_model_only = 0;
     v->max_loras = 1;      /* vllm/config/lora.py @ 01230b40128e */
     v->max_lora_rank = 16;
@@ -669,6 +669,7 @@ typedef struct {
     double util;
     int v1;
     int version;
+    int prefix_caching;  /* in force (prefix_caching_in_force) */
     int mamba_align;
     int64_t spec_tokens; /* draft tokens: one more state page each */
 } settings;
@@ -880,6 +881,72 @@ static int64_t resolve_seqs(const kv_spec *s, double total_gib)
     return v1_rule && big_card(s, total_gib) ? 1024 : 256;
 }
 
+/* ---- prefix caching and the state layers' cache mode --------------------------------------
+ * vllm/engine/arg_utils.py (_set_default_chunked_prefill_and_prefix_caching_args),
+ * vllm/config/model.py (is_prefix_caching_supported) and vllm/model_executor/models/config.py
+ * (MambaModelConfig.verify_and_update_config), all @ 28be48fa9:
+ *   - not given, prefix caching is on, except for "hybrid" and "attention_free" models (any
+ *     state layer): off (#26623, 2025-11-28; get_chunked_prefill_prefix_caching_defaults
+ *     before it did the same);
+ *   - given on a model with state layers: the Mamba-1/2 family (SupportsMambaPrefixCaching:
+ *     Bamba, FalconH1, GraniteMoeHybrid, Jamba, Mamba, Mamba2, NemotronH, Zamba2) keeps it in
+ *     mode "all" (a state a block, which kvcalc does not model: refused); the others (gated
+ *     delta nets, KDA, short convolutions) were "detected without support for prefix caching:
+ *     disabling" until #30877 (2026-01-24) gave them mode "align";
+ *   - "align" beside speculative decoding asserted ("Mamba cache mode 'align' is currently
+ *     not compatible with speculative decoding.") until #33705 (2026-02-14).
+ *   - #50991 ("[Mamba] enable prefix cache by default", merged 2026-08-04; after the mirror)
+ *     turned it on by default for hybrid models (state layers beside attention) and made
+ *     "align" the default mode: real 0.28.0 logs of Qwen3.5 models run LLM() with no flag
+ *     and print "Mamba cache mode is set to 'align'"; a 0.27.1 one had it off.
+ * The first releases with #30877 and #33705 are not pinned (no tags in the mirror; 0.14.1
+ * was current on 2026-01-27, 0.17.1 on 2026-03-09): kvcalc takes 0.15 and 0.16. */
+#define MAMBA_ALIGN V(15, 0)
+#define MAMBA_ALIGN_SPEC V(16, 0)
+#define HYBRID_PREFIX_DEFAULT V(28, 0)
+
+static int has_state_layers(const kv_spec *s)
+{
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    return counts[KV_LAYER_STATE] > 0;
+}
+
+/* state layers beside attention layers (vLLM's is_hybrid; a model of state layers only is
+ * "attention_free") */
+static int is_hybrid(const kv_spec *s)
+{
+    int64_t counts[KV_LAYER_KINDS];
+    kv_layer_counts(&s->layout, s->layers, counts);
+    return counts[KV_LAYER_STATE] > 0 &&
+           counts[KV_LAYER_FULL] + counts[KV_LAYER_SLIDING] + counts[KV_LAYER_CHUNKED] > 0;
+}
+
+/* Mamba-1 and Mamba-2 mixers: the models with SupportsMambaPrefixCaching */
+static int mamba_all_family(const kv_spec *s)
+{
+    return s->arch.mixer.kind == KV_MIXER_MAMBA1 || s->arch.mixer.kind == KV_MIXER_MAMBA2;
+}
+
+static int prefix_caching_in_force(const kv_spec *s)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    if (!has_state_layers(s))
+        return v->prefix_caching != 0;
+    if (v->prefix_caching == 0 ||
+        (v->prefix_caching < 0 && !(is_hybrid(s) && v->version >= HYBRID_PREFIX_DEFAULT)))
+        return 0;
+    return mamba_all_family(s) || v->version >= MAMBA_ALIGN;
+}
+
+/* The mode vLLM picks with prefix caching when none is given: "align", but "all" for the
+ * Mamba-1/2 family from #30877 until #50991 (and the mode before #30877 that became it) */
+static int default_align(const kv_spec *s)
+{
+    return s->vllm.version >= HYBRID_PREFIX_DEFAULT ||
+           (s->vllm.version >= MAMBA_ALIGN && !mamba_all_family(s));
+}
+
 /* ---- one result, step by step ------------------------------------------------------------ */
 
 static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
@@ -897,13 +964,15 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
     st->util = v->util.set ? v->util.value : kv_vllm_util_default(v->version);
     st->v1 = uses_v1(v);
     st->version = v->version;
-    /* a gated delta net's state supports prefix caching, on by default, in "align" mode:
-     * a real 0.28.0 log of Qwen3.8-27B (the Qwen3.5-27B shapes) charges a 262,144-token
-     * request 341 blocks = 335 full + 3 groups x 2 (tests/test_vllm.c); the first release
-     * that did so is not pinned. Others: "none" */
-    st->mamba_align = v->mamba_align.set ? (int)v->mamba_align.value
-                      : v->version >= V(28, 0) && s->arch.mixer.kind == KV_MIXER_GDN &&
-                            v->prefix_caching;
+    st->prefix_caching = prefix_caching_in_force(s);
+    out->enable_prefix_caching = st->prefix_caching;
+    /* MambaModelConfig.verify_and_update_config: with prefix caching, a mixer without
+     * SupportsMambaPrefixCaching goes to "align" unless a mode was given; without it the mode
+     * is "none" whatever was given ("Mamba cache mode is set to 'none' when prefix caching is
+     * disabled"). Real logs: 0.23.0 (Qwen3.6-27B FP8, TP 4, MTP) and 0.28.0 (Qwen3.8-27B) */
+    st->mamba_align = !st->prefix_caching         ? 0
+                      : v->mamba_align.set         ? (int)v->mamba_align.value
+                                                  : default_align(s);
     out->mamba_align = st->mamba_align;
     out->auto_fit_from = v->auto_fit_from;
     st->spec_tokens = v->num_speculative_tokens;
@@ -1738,6 +1807,39 @@ static kv_status check_offload(const kv_spec *s, kv_error *why)
     return KV_OK;
 }
 
+/* Prefix caching beside state layers: what vLLM would run that kvcalc does not model, and
+ * what vLLM refuses (the rules above prefix_caching_in_force). */
+static kv_status check_prefix_caching(const kv_spec *s, kv_error *why)
+{
+    const kv_vllm_spec *v = &s->vllm;
+    const kv_param *mode = &kv_vllm_params[VLLM_P_MAMBA_MODE];
+    if (!has_state_layers(s) || !uses_v1(v))
+        return KV_OK;
+    if (v->mamba_align.set && v->mamba_align.value == 1 && !prefix_caching_in_force(s))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, mode,
+                         v->version < MAMBA_ALIGN
+                             ? "mode align comes with vLLM 0.15 (#30877)"
+                             : "align caches prefixes: without --enable-prefix-caching vLLM "
+                               "sets it to 'none' (\"Mamba cache mode is set to 'none' when "
+                               "prefix caching is disabled\"): give --enable-prefix-caching");
+    if (prefix_caching_in_force(s) && !default_align(s) &&
+        !(v->mamba_align.set && v->version >= MAMBA_ALIGN))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_PREFIX_CACHING],
+                         "a Mamba-1/2 model caches prefixes in mode 'all' (a state for every "
+                         "block), which kvcalc does not model: give --mamba-cache-mode align "
+                         "(from 0.15) or --no-enable-prefix-caching");
+    if (prefix_caching_in_force(s) && v->mamba_align.set && v->mamba_align.value == 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, mode,
+                         "with prefix caching vLLM takes mode 'none' as unset and chooses "
+                         "'align' or 'all': give --no-enable-prefix-caching for none");
+    if (prefix_caching_in_force(s) && v->version < MAMBA_ALIGN_SPEC &&
+        (default_align(s) || v->mamba_align.set) && spec_method(v) != KV_VLLM_SPEC_NONE)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_PREFIX_CACHING],
+                         "\"Mamba cache mode 'align' is currently not compatible with "
+                         "speculative decoding.\" (until vLLM 0.16, #33705)");
+    return KV_OK;
+}
+
 /* speculative_config's refusals, in vLLM's words where it has them. */
 #define DRAFT_MODEL_V1 V(15, 0) /* DraftModelProposer: vllm#24322, merged 2026-01-19; the first
                                    release with it is not pinned, kvcalc takes 0.15 */
@@ -1944,6 +2046,9 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
     kv_status spec = check_speculative(s, why);
     if (spec != KV_OK)
         return spec;
+    kv_status prefix = check_prefix_caching(s, why);
+    if (prefix != KV_OK)
+        return prefix;
     /* full layers of their own shape: only the hybrid manager keeps them in their own
      * groups, and kvcalc has not read what vLLM does beside Mamba groups */
     if (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0) {
@@ -2121,7 +2226,7 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
      * are found and shared, and a preempted request finds its own full blocks again while the
      * allocator has not reused them (kv_cache_manager.py get_computed_blocks, block_pool.py);
      * the simulation holds one pool of full-attention blocks */
-    out->prefix_caching = s->vllm.prefix_caching && out->n_groups == 1 && !out->group[0].fixed &&
+    out->prefix_caching = prefix_caching_in_force(s) && out->n_groups == 1 && !out->group[0].fixed &&
                           out->group[0].cap_blocks == 0;
     /* (each literal parenthesized: its lines are one string, not three elements) */
     static const char *const left_out[3] = {
@@ -2134,6 +2239,6 @@ kv_status kv_vllm_sched(const kv_spec *s, const kv_result *r, kv_sched *out, kv_
         ("prefix caching (every prompt distinct), long_prefill_token_threshold, async "
          "scheduling; a step takes one tpot (given or estimated) whatever its batch"),
     };
-    out->left_out = left_out[out->prefix_caching ? 0 : !s->vllm.prefix_caching ? 1 : 2];
+    out->left_out = left_out[out->prefix_caching ? 0 : !prefix_caching_in_force(s) ? 1 : 2];
     return KV_OK;
 }

@@ -109,11 +109,13 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
                               .key = "enforce_eager", .switch_value = 1,
                               .blames = KV_ERR_ENGINE_INPUT,
                               .help = "no CUDA graphs (from 0.20 none in the budget)"},
-    [VLLM_P_PREFIX_CACHING] = {.name = "no-enable-prefix-caching", P(SWITCH, prefix_caching),
-                               .key = "enable_prefix_caching", .switch_value = 0,
-                               .blames = KV_ERR_ENGINE_INPUT,
-                               .help = "V1's prefix cache off: the workload finds no blocks "
-                                       "again, gated delta nets keep \"none\" mode"},
+    [VLLM_P_PREFIX_CACHING] = {.name = "enable-prefix-caching",
+                               .aliases = {"no-enable-prefix-caching"},
+                               P(SWITCH, prefix_caching), .key = "enable_prefix_caching",
+                               .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                               .help = "V1's prefix cache on (--no-...: off, the workload finds "
+                                       "no blocks again); state layers' cache mode align [on; "
+                                       "beside state layers off before 0.28]"},
     [VLLM_P_LANGUAGE_MODEL_ONLY] = {.name = "language-model-only", P(SWITCH, language_model_only),
                                     .key = "language_model_only", .switch_value = 1,
                                     .blames = KV_ERR_ENGINE_INPUT,
@@ -131,8 +133,8 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
     [VLLM_P_MAMBA_MODE] = {.name = "mamba-cache-mode", P(OPT_CHOICE, mamba_align),
                            .key = "mamba_cache_mode", .choices = mamba_modes,
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "MODE",
-                           .help = "none (1 block per request) or align (2) [align from 0.28 "
-                                   "for gated delta nets, else none]"},
+                           .help = "none (1 block per request) or align (2) [with prefix "
+                                   "caching: align from 0.15 outside the Mamba-1/2 family]"},
     [VLLM_P_SSM_DTYPE] = {.name = "mamba-ssm-cache-dtype", P(OPT_CHOICE, mamba_ssm_cache_dtype),
                           .key = "mamba_ssm_cache_dtype", .choices = ssm_dtypes,
                           .blames = KV_ERR_ENGINE_INPUT, .meta = "DTYPE",
@@ -245,6 +247,7 @@ static const kv_field fields[] = {
     FN(vllm_page_bytes, page_bytes, "bytes"),
     FN(vllm_state_page_bytes, state_page_bytes, "bytes"),
     FB(vllm_mamba_align, mamba_align),
+    FB(vllm_enable_prefix_caching, enable_prefix_caching),
     FI(vllm_auto_fit_from, auto_fit_from, "tokens"),
     FN(vllm_mamba_padding_percent, mamba_padding_percent, "percent"),
     FI(vllm_layers_per_group, group_size, "layers"),
@@ -285,6 +288,8 @@ static const kv_field fields[] = {
 
 /* vLLM's lines, by release (docs/from-log.md; the engine's printf formats, read in vLLM's
  * sources: vllm/v1/core/kv_cache_utils.py, vllm/worker/worker.py, vllm/engine/arg_utils.py). */
+#define SPEC(name, m)                                                                      \
+    {"SpeculativeConfig(method='" name "'", T(KV_LOG_VLLM_SPEC_METHOD, m), KV_CONST | KV_NESTED, NULL}
 static const kv_log_pattern patterns[] = {
     {"vLLM API server version %s", T(KV_TO_VERSION), KV_START, NULL},
     {"Initializing a V%n LLM engine (v%s)", T(KV_TO_ERA_V, KV_TO_VERSION), KV_START, NULL},
@@ -348,7 +353,14 @@ static const kv_log_pattern patterns[] = {
      * the non-default args and the engine's config line say so; the defaults are not
      * printed in the first, and "=True" / "=False" in the second are the defaults */
     {"'enable_prefix_caching': False", T(KV_LOG_PREFIX_CACHING, 0), KV_CONST, NULL},
+    {"'enable_prefix_caching': True", T(KV_LOG_PREFIX_CACHING, 1), KV_CONST, NULL},
+    /* the engine's config line comes after the arguments and says what vLLM kept (a real
+     * 0.13.0 log of Qwen3-Next asked for True and ran False) */
     {"enable_prefix_caching=False,", T(KV_LOG_PREFIX_CACHING, 0), KV_CONST, NULL},
+    {"enable_prefix_caching=True,", T(KV_LOG_PREFIX_CACHING, 1), KV_CONST, NULL},
+    /* MambaModelConfig's line for the mode in force (vllm/model_executor/models/config.py
+     * @ 28be48fa9): "align" given or chosen; "all" is left unread (kvcalc refuses it) */
+    {"Prefix caching in Mamba cache 'align' mode", T(KV_LOG_MAMBA_ALIGN, 1), KV_CONST, NULL},
     {"'enforce_eager': True", T(KV_LOG_ENFORCE_EAGER, 1), KV_CONST, NULL},
     /* the runner the worker took (gpu_worker.py: logger.info_once("Using V2 Model Runner"); the
      * fallback vllm/config/vllm.py warns "Model runner v2 does not yet support %s; using the v1
@@ -360,6 +372,15 @@ static const kv_log_pattern patterns[] = {
      * its 'model' is the draft's - a real 2025 log of gpt-oss-120b with an EAGLE-3 head
      * names it before the target's) */
     {"'num_speculative_tokens': %n", T(KV_LOG_SPEC_TOKENS), KV_NESTED, NULL},
+    /* the engine's config line prints the method as SpeculativeConfig.__post_init__ resolved
+     * it (a real 0.23.0 log asked for 'qwen3_next_mtp' and printed method='mtp'), and the
+     * tokens as num_spec_tokens (SpeculativeConfig.__repr__, vllm/config/speculative.py) */
+    SPEC("mtp", KV_VLLM_SPEC_MTP), SPEC("eagle", KV_VLLM_SPEC_EAGLE),
+    SPEC("eagle3", KV_VLLM_SPEC_EAGLE3), SPEC("draft_model", KV_VLLM_SPEC_DRAFT_MODEL),
+    SPEC("ngram", KV_VLLM_SPEC_NGRAM), SPEC("ngram_gpu", KV_VLLM_SPEC_NGRAM_GPU),
+    SPEC("suffix", KV_VLLM_SPEC_SUFFIX), SPEC("medusa", KV_VLLM_SPEC_MEDUSA),
+    SPEC("mlp_speculator", KV_VLLM_SPEC_MLP_SPECULATOR), SPEC("dflash", KV_VLLM_SPEC_DFLASH),
+    {"num_spec_tokens=%n)", T(KV_LOG_SPEC_TOKENS), KV_NESTED, NULL},
     {"'draft_tensor_parallel_size': %n", T(KV_LOG_DRAFT_TP), KV_NESTED, NULL},
     {"'max_lora_rank': %n", T(KV_LOG_LORA_RANK), 0, NULL},
     {"gpu_memory_utilization=%f", T(KV_LOG_UTIL), 0, NULL},
@@ -449,7 +470,8 @@ static const kv_log_pattern patterns[] = {
 static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LOG_UTIL, KV_LOG_BATCHED_TOKENS,
                                 KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD, KV_LOG_KV_OFFLOADING,
                                 KV_LOG_LORA_ON, KV_LOG_MAX_LORAS, KV_LOG_LORA_RANK,
-                                KV_LOG_PREFIX_CACHING, KV_LOG_ENFORCE_EAGER, KV_LOG_RUNNER_V2};
+                                KV_LOG_PREFIX_CACHING, KV_LOG_ENFORCE_EAGER, KV_LOG_RUNNER_V2,
+                                KV_LOG_VLLM_SPEC_METHOD, KV_LOG_SPEC_TOKENS};
 
 static const kv_log_input inputs[] = {
     /* the concurrency line names max_model_len when no argument line does */
@@ -507,6 +529,14 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
          c++)
         if (c->value == (int)v->v[KV_LOG_KV_OFFLOAD_BACKEND])
             kv_log_input_put(in, MINE(VLLM_P_KV_OFFLOAD_BACKEND), KV_LOG_SETTING, c->name);
+    if (v->present[KV_LOG_MAMBA_ALIGN])
+        kv_log_input_put(in, MINE(VLLM_P_MAMBA_MODE), KV_LOG_SETTING, "align");
+    /* the speculative method by its name (the first of the names that resolve to it) */
+    for (const kv_choice *c = spec_methods; v->present[KV_LOG_VLLM_SPEC_METHOD] && c->name; c++)
+        if (c->value == (int)v->v[KV_LOG_VLLM_SPEC_METHOD]) {
+            kv_log_input_put(in, MINE(VLLM_P_SPEC_METHOD), KV_LOG_SETTING, c->name);
+            break;
+        }
     int have_version = v->version[0] && vllm_minor(v->version, buf, sizeof buf) == 0;
     if (have_version)
         kv_log_input_put(in, MINE(VLLM_P_VERSION), KV_LOG_SETTING, buf);

@@ -531,7 +531,8 @@ char *kv_param_text(char *buf, size_t cap, const kv_spec *s, const kv_param *p, 
         *is_string = name != NULL;
         return put(buf, cap, name ? name : "null"); /* not given: the engine's default */
     case KV_T_SWITCH:
-        return put(buf, cap, v.e ? "true" : "false");
+        /* below 0: not given, the engine's default (vLLM's prefix caching by model) */
+        return put(buf, cap, v.e < 0 ? "null" : v.e ? "true" : "false");
     case KV_T_ENGINE:
         *is_string = 1;
         return put(buf, cap, kv_engine_name(v.engine));
