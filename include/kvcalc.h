@@ -1253,9 +1253,10 @@ typedef struct {
     long kv_lines;         /* KV lines matched */
     long last_kv_line;     /* line number of the last one (0: none) */
     int startups;          /* startups seen (values are the last one's) */
-    int swa_next;          /* llama.cpp: (3: a draft model's lines run, left out) the next
-                              cache line is the main cache (0), the
-                              sliding-window cache (1) or the sparse-attention indexer's (2) */
+    int swa_next;          /* llama.cpp: the next cache line is the main cache (0), the
+                              sliding-window cache (1), the sparse-attention indexer's (2) or
+                              an MTP draft context's (3, its other lines left out); 4: a draft
+                              model's lines run, left out */
 } kv_log_values;
 
 /* A log being read: one candidate per engine whose lines kvcalc knows; kv_log_finish()

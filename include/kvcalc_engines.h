@@ -643,7 +643,15 @@ typedef struct {
     kv_opt_int n_gpu_layers_draft; /* -ngld; not set: the build's default, as -ngl's */
     kv_lora_files lora;     /* --lora FILE ... */
     int type_k_draft, type_v_draft; /* -ctkd / -ctvd, kv_ggml_cache_type [f16] */
+    int spec_type;          /* --spec-type: KV_LLAMACPP_SPEC_* [none] */
 } kv_llamacpp_spec;
+
+/* --spec-type, as far as it moves memory (common/speculative.cpp's names) */
+enum {
+    KV_LLAMACPP_SPEC_NONE,
+    KV_LLAMACPP_SPEC_MTP,  /* draft-mtp: a context of the target's next-n layers (from b9180) */
+    KV_LLAMACPP_SPEC_NGRAM /* the ngram-* types: look-ups in the context, no cache */
+};
 
 /* One cache llama.cpp allocates (the main one, or the sliding-window one). */
 typedef struct {
@@ -726,6 +734,13 @@ typedef struct {
     int draft_weights_estimated;    /* 1: from its config's parameter estimate, not tensors */
     double lora_bytes;       /* --lora: every adapter's tensors */
     double lora_gpu_bytes;   /* of those, on the GPU (the rest in host memory) */
+    int64_t mtp_layers;      /* --spec-type draft-mtp: the next-n layers its context caches
+                                (0: no MTP context) */
+    int64_t mtp_cells;       /* its cells: the target's n_ctx */
+    double mtp_kv_bytes;     /* its cache (the target's cache types) */
+    double mtp_kv_gpu_bytes; /* of that, on the GPU */
+    int64_t n_layer_file;    /* blocks the model's header counts (n_layer, and its next-n
+                                layers beside an MTP context): the recurrent line's layers */
 } kv_llamacpp_result;
 
 
@@ -1028,6 +1043,11 @@ typedef enum {
                                  line, a KV_VLLM_SPEC_* (the method after vLLM resolved it) */
     KV_LOG_MAMBA_ALIGN,       /* vLLM "Prefix caching in Mamba cache 'align' mode is currently
                                  enabled" (1): the mode in force, given or chosen */
+    KV_LOG_MTP_CONTEXT,       /* llama.cpp "creating MTP draft context against the target model"
+                                 (1): --spec-type draft-mtp */
+    KV_LOG_MTP_CELLS,         /* its cache line's cells */
+    KV_LOG_MTP_LAYERS,        /* ... layers (the next-n layers) */
+    KV_LOG_MTP_KV_BYTES,      /* ... size */
     KV_LOG_FIELDS
 } kv_log_field;
 

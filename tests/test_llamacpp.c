@@ -376,6 +376,82 @@ static void recurrent_lines_of_real_logs(void **state)
     }
 }
 
+/* --spec-type draft-mtp: a second context of the target whose cache holds the next-n layers
+ * (common_speculative_init_result, common/speculative.cpp, and mtp_on_hybrid_qwen in
+ * llama_model::create_memory @ 3f545becc). A real log (tests/logs/llamacpp-h08-*: Qwen3.6-27B's
+ * MTP GGUF, -c 131072, q8_0, 4 automatic slots) prints it after the main cache: "size = 272.00
+ * MiB (131072 cells, 1 layers, 4/1 seqs)" = 131,072 x (4 KV heads x 256 x 2) x 34/32 B =
+ * 285,212,672 B; its recurrent line counts 65 layers, the GGUF's 64 blocks + the next-n one. */
+static void mtp_context(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/logs/llamacpp-h08-qwen3.6-27b-mtp-4slots.log",
+             KVCALC_SOURCE_DIR);
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", path, "--model", "qwen3.6-27b", "--format",
+                                     "json", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    static const char *const rows[] = {
+        "\"quantity\": \"MTP context cells\", \"unit\": \"cells\", \"logged\": 131072, "
+        "\"kvcalc\": 131072, \"difference\": 0,",
+        "\"quantity\": \"MTP context layers\", \"unit\": \"layers\", \"logged\": 1, "
+        "\"kvcalc\": 1, \"difference\": 0,",
+        "\"quantity\": \"MTP context KV\", \"unit\": \"bytes\", \"logged\": 285212672, "
+        "\"kvcalc\": 285212672, \"difference\": 0,",
+        "\"quantity\": \"recurrent layers\", \"unit\": \"layers\", \"logged\": 65, "
+        "\"kvcalc\": 65, \"difference\": 0,",
+        /* the main cache stays the main one: 16 layers, 4,352 MiB */
+        "\"quantity\": \"layers\", \"unit\": \"layers\", \"logged\": 16, \"kvcalc\": 16,",
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strstr(r.out, rows[i]))
+            fail_msg("no '%s' in\n%s", rows[i], r.out);
+    run_free(&r);
+    /* the same by hand, without the log: in the GPU's sum, on the GPU with the last block */
+    run_kvcalc((const char *const[]){"--engine", "llamacpp", "--model", "qwen3.6-27b", "-c",
+                                     "131072", "-ctk", "q8_0", "-ctv", "q8_0", "-fa", "on",
+                                     "--spec-type", "draft-mtp", "--get",
+                                     "llamacpp_mtp_kv_gpu_bytes", NULL},
+               &r);
+    assert_string_equal(r.out, "285212672\n");
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--engine", "llamacpp", "--model", "qwen3.6-27b", "-c",
+                                     "131072", "-ngl", "1", "--spec-type", "mtp", "--get",
+                                     "llamacpp_mtp_kv_gpu_bytes", NULL},
+               &r);
+    assert_string_equal(r.out, "0\n"); /* only the output layer on the GPU */
+    run_free(&r);
+    /* refused: a build before #22673, a model without next-n layers, one kvcalc does not
+     * model, beside -md; a type kvcalc does not read, by name */
+    static const struct {
+        const char *args[10], *want;
+    } no[] = {
+        {{"--model", "qwen3.6-27b", "--spec-type", "draft-mtp", "--llamacpp-build", "9000",
+          NULL},
+         "--spec-type: draft-mtp comes with build 9180"},
+        {{"--model", "qwen3-8b", "--spec-type", "draft-mtp", NULL}, "has no next-n layers"},
+        {{"--model", "deepseek-v3", "--spec-type", "draft-mtp", NULL},
+         "other models' MTP contexts are not modelled"},
+        {{"--model", "qwen3.6-27b", "--spec-type", "draft-eagle3", NULL},
+         "--spec-type: unknown"},
+    };
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        const char *argv[16] = {"--engine", "llamacpp"};
+        size_t n = 2;
+        for (size_t k = 0; no[i].args[k]; k++)
+            argv[n++] = no[i].args[k];
+        argv[n] = NULL;
+        run_kvcalc(argv, &r);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        if (!strstr(r.err, no[i].want))
+            fail_msg("case %zu: no '%s' in %s", i, no[i].want, r.err);
+        run_free(&r);
+    }
+}
+
 /* Issue 19, item 13: llama.cpp logs of mid-2025 builds (tests/logs/README.md) - the
  * llama_kv_cache_unified line of b5640, "( 4096 cells, 16 layers, 1 seqs)" (no streams), and
  * LM Studio's build, "1/ 1 seqs" - were refused or read as Ollama's; and a start that failed
@@ -1019,6 +1095,7 @@ int main(void)
         cmocka_unit_test(printed_lines),     cmocka_unit_test(usage_errors),
         cmocka_unit_test(levers),            cmocka_unit_test(recurrent_split_from_a_config),
         cmocka_unit_test(recurrent_lines_of_real_logs),
+        cmocka_unit_test(mtp_context),
         cmocka_unit_test(mid_2025_and_failed_logs),
         cmocka_unit_test(indexer_cache),
     };

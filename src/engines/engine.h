@@ -60,6 +60,9 @@ enum {
                         context and cache), left out until a row with KV_DRAFT_OFF */
 #define KV_DRAFT_OFF 8192u /* a new process: the draft's lines are over */
 #define KV_ALWAYS 16384u /* read during a draft's lines too (the server's own, not a model's) */
+#define KV_MTP_ON 32768u /* an MTP draft context of the target model is created: its context lines
+                        are left out as a draft's are, and its one cache line goes to the MTP
+                        fields (the fourth column of swa_pairs) */
 #define KV_NESTED 2048u /* matched inside the engine's nested regions too (kv_engine_log
                         .nested): a key only a nested config has */
 
@@ -164,9 +167,10 @@ typedef struct {
     int weights_field;              /* the precise weights KV_TO_WEIGHTS_ROUNDED gives way to
                                        (-1: none; a table sets every field of this kind, as 0
                                        is a field) */
-    const int (*swa_pairs)[3];      /* KV_CACHE lines after KV_SWA_ON / KV_INDEX_ON: {field,
-                                       its sliding-window field, its indexer field}; the
-                                       line's other fields are dropped */
+    const int (*swa_pairs)[4];      /* KV_CACHE lines after KV_SWA_ON / KV_INDEX_ON /
+                                       KV_MTP_ON: {field, its sliding-window field, its indexer
+                                       field, its MTP context's field}; the line's other fields
+                                       are dropped */
     size_t n_swa_pairs;
     const int *settings;            /* fields of settings the comparison lists apart */
     size_t n_settings;

@@ -38,6 +38,10 @@ enum {
     B_DRAFT_CTX_SEQ = 6931,/* a slot's draft context: llama_n_ctx_seq, not n_ctx / slots
                               (cd5e3b5, PR #16736) */
     B_DRAFT_SHARED = 9115, /* one draft context for every slot (PR #22838) */
+    /* --spec-type draft-mtp: 255582687 "llama + spec: MTP Support (#22673)", 2026-05-16, the
+     * 9180th commit (first tag b9191): common_speculative_init_result creates a second
+     * context of the target model (LLAMA_CONTEXT_TYPE_MTP) */
+    B_MTP = 9180,
     /* --cpu-moe: a06ed5fea "llama : add simple option to enable CPU for MoE weights
      * (--cpu-moe) (#14992)", the 6051st commit (tag b6051); --n-cpu-moe: ec428b02c (#15077),
      * b6089 (common/arg.cpp; the ngxson/llama.cpp mirror's tags) */
@@ -607,6 +611,7 @@ typedef struct {
     int64_t draft_contexts, draft_cells, draft_gpu_layers;
     int draft_shared;
     double draft_kv, draft_kv_gpu, draft_weights_gpu;
+    double mtp_kv, mtp_kv_gpu;
 } gpu_use;
 
 static void rows_of(const kv_spec *s, const settings *st, rows *w);
@@ -695,6 +700,40 @@ static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_
         l->draft.weights_bytes * (double)dw.gpu_layers / (double)(dw.n_layer + 1);
 }
 
+/* --spec-type draft-mtp: the MTP context (common_speculative_init_result, common/
+ * speculative.cpp @ 3f545becc) is a context of the target model with the target's params -
+ * its cache types, slots and streams - and n_ctx = llama_n_ctx(ctx_tgt); for Qwen3.5 and
+ * Qwen3-Next (mtp_on_hybrid_qwen, llama_model::create_memory in src/llama-model.cpp) its
+ * memory is a plain llama_kv_cache of the layers il >= n_layer(): the next-n layers, full
+ * attention with the model's KV heads and head size. A real log of Qwen3.6-27B's MTP GGUF at
+ * 131,072 cells, q8_0: "size = 272.00 MiB (131072 cells, 1 layers, 4/1 seqs)" = 131,072 x 2
+ * x 4 x 256 x 34/32 B. The next-n layer is the model's last block: on the GPU with any block
+ * there, as -ngl counts from the last. */
+static void mtp_use(const kv_spec *s, const settings *st, const cells *c, gpu_use *u)
+{
+    u->mtp_kv = u->mtp_kv_gpu = 0;
+    if (st->l->spec_type != KV_LLAMACPP_SPEC_MTP || s->arch.mtp_layers <= 0)
+        return;
+    kv_spec d = *s;
+    memset(&d.layout, 0, sizeof d.layout);
+    memset(&d.arch, 0, sizeof d.arch);
+    d.gguf = NULL;
+    d.layers = s->arch.mtp_layers;
+    kv_llamacpp_spec dl = *st->l;
+    dl.draft.name = NULL;
+    dl.n_gpu_layers = (kv_opt_int){0, 1};
+    rows wt;
+    rows_of(s, st, &wt);
+    if (wt.gpu_layers >= 2) /* a block on the GPU: the last, the next-n layer among them */
+        dl.n_gpu_layers.value = d.layers + 1;
+    settings ds = *st;
+    ds.l = &dl;
+    rows dw;
+    rows_of(&d, &ds, &dw);
+    u->mtp_kv = (dw.k[CACHE_MAIN] + dw.v[CACHE_MAIN]) * (double)c->n_ctx;
+    u->mtp_kv_gpu = (dw.k_gpu[CACHE_MAIN] + dw.v_gpu[CACHE_MAIN]) * (double)c->n_ctx;
+}
+
 static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
                        const rows *w, const cells *c, gpu_use *u)
 {
@@ -744,9 +783,10 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     int64_t widest = c->cells > c->swa_cells ? c->cells : c->swa_cells;
     u->compute = w->gpu_layers > 0 ? compute_estimate(s, st, widest) : 0;
     draft_use(s, st, c, u);
+    mtp_use(s, st, c, u);
     u->lora_gpu = lora_on_gpu(&st->l->lora, w);
     u->needed = u->weights_gpu + u->kv_gpu + u->compute + r->overhead_bytes + u->draft_kv_gpu +
-                u->draft_weights_gpu + u->lora_gpu;
+                u->draft_weights_gpu + u->lora_gpu + u->mtp_kv_gpu;
 }
 
 /* Whether two -c give the same cells: then the same memory, as gpu_use_at() reads of -c only
@@ -855,8 +895,21 @@ static int64_t ctx_size_fit(const kv_spec *s, const kv_result *r, const settings
 enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
     LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_P_CMOE,
-    LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_PARAMS
+    LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_P_SPEC_TYPE,
+    LC_PARAMS
 };
+/* --spec-type's names (common_speculative_type_from_name_map, common/speculative.cpp @
+ * 3f545becc; "mtp" as a build of May 2026 spelled it). draft-simple is -md's, and
+ * draft-eagle3, draft-dflash and draft-dspark load sidecar models kvcalc does not read: not
+ * listed, so refused by name. One type: the comma-separated lists llama.cpp takes are not
+ * read. */
+static const kv_choice spec_types[] = {
+    {"none", KV_LLAMACPP_SPEC_NONE},          {"draft-mtp", KV_LLAMACPP_SPEC_MTP},
+    {"mtp", KV_LLAMACPP_SPEC_MTP},            {"ngram-simple", KV_LLAMACPP_SPEC_NGRAM},
+    {"ngram-map-k", KV_LLAMACPP_SPEC_NGRAM},  {"ngram-map-k4v", KV_LLAMACPP_SPEC_NGRAM},
+    {"ngram-mod", KV_LLAMACPP_SPEC_NGRAM},    {"ngram-cache", KV_LLAMACPP_SPEC_NGRAM},
+    {NULL, 0}};
+
 static const kv_param params[LC_PARAMS];
 
 /* What llama.cpp does with DeepSeek-V4 that kvcalc does not size, or refuses. */
@@ -959,6 +1012,23 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
             return kv_refuse(why, no, moe_flag,
                              "kvcalc does not place LoRA pairs of experts kept on the CPU (--lora "
                              "with --n-cpu-moe or --cpu-moe)");
+    }
+    if (l->spec_type == KV_LLAMACPP_SPEC_MTP) {
+        if (st.build < B_MTP)
+            return kv_refuse(why, no, &params[LC_P_SPEC_TYPE],
+                             "draft-mtp comes with build 9180 (#22673, --llamacpp-build)");
+        if (s->arch.mtp_layers <= 0)
+            return kv_refuse(why, no, &params[LC_P_SPEC_TYPE],
+                             "the model has no next-n layers (nextn_predict_layers, "
+                             "mtp_num_hidden_layers) for draft-mtp");
+        if (s->arch.mixer.kind != KV_MIXER_GDN || s->layout.mla)
+            return kv_refuse(why, no, &params[LC_P_SPEC_TYPE],
+                             "kvcalc models llama.cpp's MTP context for Qwen3.5 and "
+                             "Qwen3-Next (a plain cache of the next-n layers); other models' "
+                             "MTP contexts are not modelled");
+        if (l->draft.name)
+            return kv_refuse(why, no, &params[LC_P_SPEC_TYPE],
+                             "draft-mtp uses the model's own next-n layers: drop -md");
     }
     if (l->ctx_size_draft.set && !l->draft.name)
         return kv_refuse(why, no, &params[LC_P_CTX_DRAFT], "applies with a draft model (-md)");
@@ -1122,10 +1192,17 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     if (st.dsv4)
         fill_dsv4(L, s, &st, &w, &c);
     L->n_layer = w.n_layer;
+    /* an MTP GGUF's header counts its next-n layers among its blocks (block_count 65 for
+     * Qwen3.6-27B's 64 + 1): the recurrent line prints 65 layers */
+    L->n_layer_file = w.n_layer + (l->spec_type == KV_LLAMACPP_SPEC_MTP ? s->arch.mtp_layers : 0);
     L->gpu_layers = w.gpu_layers;
     gpu_use_at(s, r, &st, &w, &c, &u);
     L->kv_gpu_bytes = u.kv_gpu;
-    L->kv_host_bytes = u.kv_host + (u.draft_kv - u.draft_kv_gpu);
+    L->kv_host_bytes = u.kv_host + (u.draft_kv - u.draft_kv_gpu) + (u.mtp_kv - u.mtp_kv_gpu);
+    L->mtp_layers = l->spec_type == KV_LLAMACPP_SPEC_MTP ? s->arch.mtp_layers : 0;
+    L->mtp_cells = L->mtp_layers > 0 ? c.n_ctx : 0;
+    L->mtp_kv_bytes = u.mtp_kv;
+    L->mtp_kv_gpu_bytes = u.mtp_kv_gpu;
     L->weights_gpu_bytes = u.weights_gpu;
     L->weights_host_bytes = r->weights_bytes - u.weights_gpu +
                             (l->draft.weights_bytes - u.draft_weights_gpu) +
@@ -1291,6 +1368,11 @@ static const kv_param params[LC_PARAMS] = {
                            .key = "cache_type_k_draft", .choices = type_names,
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "TYPE",
                            .help = "the draft's K cache type (from b5761) [f16]"},
+    [LC_P_SPEC_TYPE] = {.name = "spec-type", P(CHOICE, spec_type), .key = "spec_type",
+                        .choices = spec_types, .blames = KV_ERR_ENGINE_INPUT, .meta = "TYPE",
+                        .help = "speculative decoding: draft-mtp (a context of the model's "
+                                "next-n layers, from b9180) or an ngram-* type (no memory); "
+                                "a draft model is -md [none]"},
     [LC_P_TYPE_V_DRAFT] = {.name = "cache-type-v-draft", .short_name = "ctvd",
                            .aliases = {"spec-draft-type-v", NULL}, P(CHOICE, type_v_draft),
                            .key = "cache_type_v_draft", .choices = type_names,
@@ -1359,6 +1441,9 @@ static const kv_field fields[] = {
     FB(llamacpp_draft_weights_estimated, draft_weights_estimated),
     FN(llamacpp_lora_bytes, lora_bytes, "bytes"),
     FN(llamacpp_lora_gpu_bytes, lora_gpu_bytes, "bytes"),
+    FI(llamacpp_mtp_layers, mtp_layers, "layers"),
+    FN(llamacpp_mtp_kv_bytes, mtp_kv_bytes, "bytes"),
+    FN(llamacpp_mtp_kv_gpu_bytes, mtp_kv_gpu_bytes, "bytes"),
 };
 
 #define T(...) {__VA_ARGS__}
@@ -1373,6 +1458,11 @@ static const kv_log_pattern patterns[] = {
      * context and cache lines - is the draft's, not the model's (a log of #11337 prints it
      * after the main cache) */
     {"loading draft model '%s'", T(KV_TO_SKIP), KV_DRAFT_ON, NULL},
+    /* --spec-type draft-mtp (common/speculative.cpp @ 3f545becc, from b9191): a second context
+     * of the target model whose cache holds the next-n layers only; its context lines repeat
+     * the target's, its cache line is the MTP fields' */
+    {"creating MTP draft context against the target model", T(KV_LOG_MTP_CONTEXT, 1),
+     KV_MTP_ON | KV_CONST, NULL},
     {"loaded meta data with %n key-value pairs and %n tensors from %s (version",
      T(KV_TO_SKIP, KV_TO_SKIP, KV_TO_MODEL), KV_START, NULL},
     {"file size = %b", T(KV_LOG_WEIGHTS), 0, NULL},
@@ -1424,11 +1514,12 @@ static const kv_log_pattern patterns[] = {
 
 /* A cache line after "creating SWA KV cache" is the sliding-window cache's: its cells,
  * layers, K and V go to these; its total, types and sequences are the main cache's. */
-static const int swa_pairs[][3] = {
-    {KV_LOG_CELLS, KV_LOG_SWA_CELLS, KV_TO_SKIP},
-    {KV_LOG_LAYERS, KV_LOG_SWA_LAYERS, KV_LOG_INDEX_LAYERS},
-    {KV_LOG_K_BYTES, KV_LOG_SWA_K_BYTES, KV_LOG_INDEX_K_BYTES},
-    {KV_LOG_V_BYTES, KV_LOG_SWA_V_BYTES, KV_TO_SKIP},
+static const int swa_pairs[][4] = {
+    {KV_LOG_CELLS, KV_LOG_SWA_CELLS, KV_TO_SKIP, KV_LOG_MTP_CELLS},
+    {KV_LOG_LAYERS, KV_LOG_SWA_LAYERS, KV_LOG_INDEX_LAYERS, KV_LOG_MTP_LAYERS},
+    {KV_LOG_K_BYTES, KV_LOG_SWA_K_BYTES, KV_LOG_INDEX_K_BYTES, KV_TO_SKIP},
+    {KV_LOG_V_BYTES, KV_LOG_SWA_V_BYTES, KV_TO_SKIP, KV_TO_SKIP},
+    {KV_LOG_KV_BYTES, KV_TO_SKIP, KV_TO_SKIP, KV_LOG_MTP_KV_BYTES},
 };
 
 #define CORE(id) (&kv_core_params[id])
@@ -1436,7 +1527,8 @@ static const int swa_pairs[][3] = {
 #define SET(f, p) {f, p, KV_LOG_SETTING, 0, 0, 0}
 
 /* The settings the comparison lists apart (in its "Logged:" line). */
-static const int log_settings[] = {KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_FLASH_ATTN, KV_LOG_KV_UNIFIED};
+static const int log_settings[] = {KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_FLASH_ATTN, KV_LOG_KV_UNIFIED,
+                                    KV_LOG_MTP_CONTEXT};
 
 static const kv_log_input inputs[] = {
     SET(KV_LOG_BUILD, MINE(LC_P_BUILD)),
@@ -1462,6 +1554,8 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
                          flash[(int)v->v[KV_LOG_FLASH_ATTN]]);
     if (v->present[KV_LOG_KV_UNIFIED] && v->v[KV_LOG_KV_UNIFIED] == 1)
         kv_log_input_put(in, MINE(LC_P_UNIFIED), KV_LOG_SETTING, "");
+    if (v->present[KV_LOG_MTP_CONTEXT])
+        kv_log_input_put(in, MINE(LC_P_SPEC_TYPE), KV_LOG_SETTING, "draft-mtp");
 }
 
 static const kv_cmp_row cmp_rows[] = {
@@ -1482,11 +1576,17 @@ static const kv_cmp_row cmp_rows[] = {
      KV_TERM_KV, 0},
     {"recurrent cells", KV_LOG_RS_CELLS, 0, KV_CMP_I(llamacpp.state_rows), 1, "cells",
      KV_TERM_KV, 0},
-    {"recurrent layers", KV_LOG_RS_LAYERS, 0, KV_CMP_I(llamacpp.n_layer), 1, "layers",
+    {"recurrent layers", KV_LOG_RS_LAYERS, 0, KV_CMP_I(llamacpp.n_layer_file), 1, "layers",
      KV_TERM_KV, 0},
     {"R (conv state)", KV_LOG_R_BYTES, 0, KV_CMP_D(llamacpp.state_r_bytes), 1, "bytes",
      KV_TERM_KV, 0},
     {"S (SSM state)", KV_LOG_S_BYTES, 0, KV_CMP_D(llamacpp.state_s_bytes), 1, "bytes",
+     KV_TERM_KV, 0},
+    {"MTP context cells", KV_LOG_MTP_CELLS, 0, KV_CMP_I(llamacpp.mtp_cells), 1, "cells",
+     KV_TERM_KV, 0},
+    {"MTP context layers", KV_LOG_MTP_LAYERS, 0, KV_CMP_I(llamacpp.mtp_layers), 1, "layers",
+     KV_TERM_KV, 0},
+    {"MTP context KV", KV_LOG_MTP_KV_BYTES, 0, KV_CMP_D(llamacpp.mtp_kv_bytes), 1, "bytes",
      KV_TERM_KV, 0},
     {"KV buffers (all devices)", KV_LOG_KV_BUFFERS, 0, KV_CMP_D(kv_cache_bytes), 1, "bytes",
      KV_TERM_KV, 0},

@@ -115,6 +115,10 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     [KV_LOG_RUNNER_V2] = "model_runner_v2",
     [KV_LOG_VLLM_SPEC_METHOD] = "speculative_method",
     [KV_LOG_MAMBA_ALIGN] = "mamba_align",
+    [KV_LOG_MTP_CONTEXT] = "mtp_context",
+    [KV_LOG_MTP_CELLS] = "mtp_cells",
+    [KV_LOG_MTP_LAYERS] = "mtp_layers",
+    [KV_LOG_MTP_KV_BYTES] = "mtp_kv_size",
 };
 
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)

@@ -382,16 +382,18 @@ static void store(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern
         v->swa_next = 0;
 }
 
-/* swa_next's value while a draft model's lines run (after KV_DRAFT_ON) */
-#define DRAFT_LINES 3
+/* swa_next's values while a draft model's lines run (after KV_DRAFT_ON), and while an MTP
+ * draft context's run (after KV_MTP_ON: its cache line is kept, in the fourth column) */
+#define MTP_LINES 3
+#define DRAFT_LINES 4
 
 static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pattern *row,
                       const capture *caps, int n, long line_no)
 {
-    if (v->swa_next == DRAFT_LINES) {
+    if (v->swa_next == DRAFT_LINES || v->swa_next == MTP_LINES) {
         if (row->flags & KV_DRAFT_OFF)
             v->swa_next = 0;
-        else if (!(row->flags & KV_ALWAYS))
+        else if (!(row->flags & KV_ALWAYS) && !(v->swa_next == MTP_LINES && row->flags & KV_CACHE))
             return; /* the draft's metadata, context and cache are not the model's */
     }
     if (row->flags & KV_START && v->kv_lines > 0) { /* a new startup: forget the last one */
@@ -420,6 +422,8 @@ static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pat
     }
     if (row->flags & KV_DRAFT_ON)
         v->swa_next = DRAFT_LINES;
+    if (row->flags & KV_MTP_ON)
+        v->swa_next = MTP_LINES;
 }
 
 /* ---- cleaning a line ------------------------------------------------------------------ */

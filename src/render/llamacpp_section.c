@@ -112,7 +112,7 @@ static void state_line(FILE *out, const kv_llamacpp_result *L)
         kv_snprintf(seqs, sizeof seqs, "%2u seqs", (unsigned)L->state_rows);
     fprintf(out, "llama_memory_recurrent: size = %7.2f MiB (%6u cells, %3d layers, %s), "
                  "R (f32): %7.2f MiB, S (f32): %7.2f MiB\n",
-            r + s, (unsigned)L->state_rows, (int)L->n_layer, seqs, r, s);
+            r + s, (unsigned)L->state_rows, (int)L->n_layer_file, seqs, r, s);
 }
 
 /* Where n_ctx came from, in words. */
@@ -283,6 +283,17 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
         kv_snprintf(dr, sizeof dr, " + draft %s",
                  fmt_fixed(a, sizeof a, (L->draft_kv_gpu_bytes + L->draft_weights_gpu_bytes) / KV_GIB,
                            2, 0));
+    }
+    if (L->mtp_layers > 0) {
+        /* the MTP context's cache line, as llama.cpp prints it (its streams: the target's) */
+        kv_fprintf(out, "  MTP      : --spec-type draft-mtp: a context of the model's %lld next-n "
+                     "layer%s, %s cells: KV %.2f MiB (%.2f MiB on the GPU)\n",
+                (long long)L->mtp_layers, L->mtp_layers == 1 ? "" : "s",
+                fmt_int(a, sizeof a, L->mtp_cells, 1), mib(L->mtp_kv_bytes),
+                mib(L->mtp_kv_gpu_bytes));
+        size_t at = strlen(dr);
+        kv_snprintf(dr + at, sizeof dr - at, " + MTP %s",
+                 fmt_fixed(a, sizeof a, L->mtp_kv_gpu_bytes / KV_GIB, 2, 0));
     }
     if (s->llamacpp.lora.name) {
         char name[300];
