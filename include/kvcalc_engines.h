@@ -826,6 +826,14 @@ typedef struct {
     double available_bytes;     /* the device's free memory used */
     int available_estimated;
     double kv_bytes;            /* memory.required.kv / "kv cache": the estimate's sum */
+    double runner_kv_bytes;     /* Ollama's own engine with a recurrent cache (qwen3next,
+                                   qwen35, nemotron_h, lfm2): what it allocates, the "kv
+                                   cache" device lines - each state 1 + checkpoints copies a
+                                   slot; 0: not such a model (kv_bytes stands) */
+    int64_t state_checkpoints;  /* those checkpoints a slot (24; qwen3next's own 32 before
+                                   0.17.1) */
+    double device_kv_bytes;     /* the "kv cache" device lines' sum: runner_kv_bytes for such a
+                                   model, else kv_bytes */
     double kv_layer0_bytes;     /* kv[0], in the layer buffer */
     double buffer_bytes;        /* one layer's worth kept free: blk.0 + its KV */
     double graph_full_bytes, graph_partial_bytes; /* memory.graph.full / .partial */
@@ -1048,6 +1056,7 @@ typedef enum {
     KV_LOG_MTP_CELLS,         /* its cache line's cells */
     KV_LOG_MTP_LAYERS,        /* ... layers (the next-n layers) */
     KV_LOG_MTP_KV_BYTES,      /* ... size */
+    KV_LOG_N_BATCH,           /* llama.cpp --batch-size N on a command line the log echoes */
     KV_LOG_FIELDS
 } kv_log_field;
 

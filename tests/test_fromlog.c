@@ -503,6 +503,12 @@ static const cmp_case cases[] = {
     {"L11", {"--from-log", LOGS "llamacpp-l11.log", "--model", "gpt-oss-20b", "--llamacpp-build",
              "7876", "--ubatch-size", "128", "--flash-attn", "on", NULL}, 1,
      {"kv_cache_tokens=8192", NULL}},
+    /* the command line the log shows says --batch-size 128: the micro-batch is min(512, 128),
+     * so the sliding window keeps 128 + 128 = 256 cells (768 at the default 512); gpt-oss's
+     * rows are 8 x 64 in q8_0 (544 B): (8,192 + 256) x 12 layers x 544 x 2 = 110,297,088 B */
+    {"H09", {"--from-log", LOGS "llamacpp-h09-gpt-oss-20b-hexagon.log", "--model",
+             "gpt-oss-20b", NULL}, 1,
+     {"available_kv_bytes=110297088", "llamacpp_n_ubatch=128", NULL}},
     {"L12", {"--from-log", LOGS "llamacpp-l12.log", "--layers", "26", "--kv-heads", "32",
              "--head-dim", "100", "--llamacpp-build", "900", NULL}, 1,
      {"kv_budget_error_pct=0", NULL}},

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define KVCALC_ENGINES
 #include "kvcalc.h"
@@ -904,6 +905,102 @@ static void refusals(void **state)
     }
 }
 
+/* Ollama's own engine keeps a recurrent layer's f32 conv and state rows once for every slot
+ * and 24 checkpoints a slot, all reserved at load (kvcache/recurrent.go @ b5303fbf5; 32 in
+ * qwen3next's own cache before 0.17.1). Three real logs of qwen3-coder-next (Qwen3-Next-80B's
+ * shapes: 48 blocks, every 4th attention with 2 KV heads of 256; 36 gated delta nets with
+ * conv 3 x (2 x 16 x 128 + 32 x 128) and state 32 x 128 x 128), KvSize 32768, one slot,
+ * f16 / q8_0 / q4_0 (tests/logs/ollama-h01..h03-*), print their "kv cache" device lines:
+ *   attention 12 x 32,768 x 2 x 2 x 256 x (2 | 34/32 | 18/32) B = 805,306,368 | 427,819,008 |
+ *   226,492,416 B; states 25 x 36 x (24,576 + 524,288) x 4 B = 1,975,910,400 B;
+ *   sums 2.59 GiB (logged 1.1 + 1.5), 2.24 GiB (955.2 MiB + 1.3 GiB), 2.05 GiB (875.2 MiB +
+ *   1.2 GiB), each within the lines' one-decimal rounding. */
+static void recurrent_checkpoints(void **state)
+{
+    (void)state;
+    gguf_writer w;
+    size_t len;
+    kv_spec s;
+    kv_result r;
+    kv_gguf_info g;
+    kv_model_info info;
+    char err[512];
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "qwen3next");
+    gw_u32(&w, "qwen3next.block_count", 48);
+    gw_u32(&w, "qwen3next.full_attention_interval", 4);
+    gw_u32(&w, "qwen3next.context_length", 262144);
+    gw_u32(&w, "qwen3next.embedding_length", 2048);
+    gw_u32(&w, "qwen3next.attention.head_count", 16);
+    gw_u32(&w, "qwen3next.attention.head_count_kv", 2);
+    gw_u32(&w, "qwen3next.attention.key_length", 256);
+    gw_u32(&w, "qwen3next.attention.value_length", 256);
+    gw_u32(&w, "qwen3next.ssm.conv_kernel", 4);
+    gw_u32(&w, "qwen3next.ssm.inner_size", 4096);
+    gw_u32(&w, "qwen3next.ssm.state_size", 128);
+    gw_u32(&w, "qwen3next.ssm.group_count", 16);
+    gw_u32(&w, "qwen3next.ssm.time_step_rank", 32);
+    unsigned char *p = gw_finish(&w, 3, 0, &len);
+    static const struct {
+        int type;
+        double attention, logged_gib;
+    } cases[] = {
+        {KV_OLLAMA_F16, 805306368.0, 1.1 + 1.5},
+        {KV_OLLAMA_Q8_0, 427819008.0, 955.2 / 1024 + 1.3},
+        {KV_OLLAMA_Q4_0, 226492416.0, 875.2 / 1024 + 1.2},
+    };
+    const double states = 25.0 * 36 * (3 * 8192 + 32 * 128 * 128) * 4;
+    assert_true(states == 1975910400.0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kv_spec_defaults(&s);
+        assert_int_equal(kv_gguf_read(p, len, "qwen3next", &s, &info, &g, err, sizeof err),
+                         KV_OK);
+        s.gguf = &g;
+        kv_spec_set_engine(&s, KV_ENGINE_OLLAMA);
+        s.ollama.version = 1701;
+        s.ollama.num_ctx = KV_SOME_INT(32768);
+        s.ollama.num_parallel = KV_SOME_INT(1);
+        s.ollama.flash_attention = KV_SOME_INT(1);
+        s.ollama.kv_cache_type = KV_SOME_INT(cases[i].type);
+        s.gpu_mem_gib = 24;
+        compute(&s, &r);
+        assert_int_equal(r.ollama.state_checkpoints, 24);
+        if (r.ollama.runner_kv_bytes != cases[i].attention + states)
+            fail_msg("case %zu: %.0f, by hand %.0f", i, r.ollama.runner_kv_bytes,
+                     cases[i].attention + states);
+        assert_true(fabs(r.ollama.runner_kv_bytes / 1073741824.0 - cases[i].logged_gib) <= 0.1);
+        assert_true(r.ollama.device_kv_bytes == r.ollama.runner_kv_bytes);
+    }
+    /* qwen3next's own cache before 0.17.1 kept 32 */
+    s.ollama.version = 1505; /* 0.15.5 */
+    compute(&s, &r);
+    assert_int_equal(r.ollama.state_checkpoints, 32);
+    free(p);
+    /* the logs themselves, with that header as their model (they name no release: their
+     * runner.go and device.go lines are the Go engine's of spring 2026) */
+    char path[512];
+    snprintf(path, sizeof path, KVCALC_BINARY_DIR "/qwen3next-%ld.gguf", (long)getpid());
+    assert_int_equal(gw_write_file(&w, path), 0);
+    gw_free(&w);
+    static const char *const logs[] = {"ollama-h01-qwen3-coder-next-f16.log",
+                                       "ollama-h02-qwen3-coder-next-q8_0.log",
+                                       "ollama-h03-qwen3-coder-next-q4_0.log"};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        char log[512];
+        snprintf(log, sizeof log, LOGS "%s", logs[i]);
+        run_result rr;
+        run_kvcalc((const char *const[]){"--from-log", log, "--model", path, "--ollama-version",
+                                         "0.17.1", NULL},
+                   &rr);
+        const char *row = strstr(rr.out, "\nkv cache ");
+        if (rr.status != 0 || !row || !strstr(row, "equal") ||
+            strstr(row, "equal") > strchr(row + 1, '\n'))
+            fail_msg("%s: exit %d\n%s%s", logs[i], rr.status, rr.out, rr.err);
+        run_free(&rr);
+    }
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -922,6 +1019,7 @@ int main(void)
         cmocka_unit_test(relayout_keeps_the_reading),
         cmocka_unit_test(text_lines_by_release),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(recurrent_checkpoints),
         cmocka_unit_test(doc_commands_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

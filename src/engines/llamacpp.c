@@ -1475,6 +1475,12 @@ static const kv_log_pattern patterns[] = {
     {"n_slots = %n, n_ctx_slot = %n", T(KV_LOG_N_SEQ, KV_LOG_N_CTX_SLOT), KV_ALWAYS, NULL},
     {"using n_parallel = %n and kv_unified = %s", T(KV_LOG_N_SEQ, KV_TO_UNIFIED), 0, NULL},
     {"n_ubatch = %n", T(KV_LOG_N_UBATCH), 0, NULL},
+    /* a command line the log echoes (llama.cpp's docs/backend/snapdragon/developer.md shows
+     * "--batch-size 128" above its lines and no n_ubatch line): -b bounds the micro-batch,
+     * which sizes the sliding-window cache (256 cells there, not 768). The long spellings
+     * only: "-b N" is too short to tell from other text */
+    {"--batch-size %n", T(KV_LOG_N_BATCH), 0, NULL},
+    {"--ubatch-size %n", T(KV_LOG_N_UBATCH), 0, NULL},
     {"flash_attn = %s", T(KV_TO_FLASH), 0, NULL},
     {"kv_unified = %s", T(KV_TO_UNIFIED), 0, NULL},
     {"creating non-SWA KV cache", T(0), KV_SWA_OFF, NULL},
@@ -1527,7 +1533,7 @@ static const int swa_pairs[][4] = {
 #define SET(f, p) {f, p, KV_LOG_SETTING, 0, 0, 0}
 
 /* The settings the comparison lists apart (in its "Logged:" line). */
-static const int log_settings[] = {KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_FLASH_ATTN, KV_LOG_KV_UNIFIED,
+static const int log_settings[] = {KV_LOG_BUILD, KV_LOG_N_UBATCH, KV_LOG_N_BATCH, KV_LOG_FLASH_ATTN, KV_LOG_KV_UNIFIED,
                                     KV_LOG_MTP_CONTEXT};
 
 static const kv_log_input inputs[] = {
@@ -1538,6 +1544,7 @@ static const kv_log_input inputs[] = {
     {KV_LOG_CELLS, MINE(LC_P_CTX), KV_LOG_SETTING, 0, KV_LOG_N_CTX + 1, KV_LOG_STREAMS + 1},
     SET(KV_LOG_N_SEQ, MINE(LC_P_PARALLEL)),
     SET(KV_LOG_N_UBATCH, MINE(LC_P_UBATCH)),
+    SET(KV_LOG_N_BATCH, MINE(LC_P_BATCH)),
     SET(KV_LOG_N_RS_SEQ, MINE(LC_P_RS_SEQ)),
 };
 

@@ -1238,6 +1238,55 @@ static kv_status llama_server(const kv_spec *s, kv_result *r, const model *m,
     return KV_OK;
 }
 
+/* ---- what Ollama's own engine allocates for a recurrent cache ------------------------------
+ * kvcache.Recurrent (kvcache/recurrent.go and recurrent_checkpoints.go @ b5303fbf5, the
+ * ollama/ollama mirror) keeps each recurrent layer's conv and state rows in f32 for
+ * maxSequences (= the slots) and, for prefix reuse, DefaultCheckpointCount = 24 checkpoints a
+ * slot, all reserved when the worst-case graph is built at load (reserveCheckpointConv /
+ * reserveCheckpointRecurrent). qwen3next (77eb2ca61, v0.15.5) kept 32 of its own
+ * (checkpointCountDefault, model/models/qwen3next/checkpoints.go) until the shared cache of
+ * 0ade9205c (v0.17.1), which nemotron_h, lfm2 (its recurrent row 1 float: "keep a minimal
+ * recurrent buffer size") and qwen35 use from 0.17.1. The attention layers' causal cache is
+ * the estimate's rows. Three real logs of qwen3-coder-next at KvSize 32768, one slot
+ * (tests/logs/ollama-h01-*): 12 layers of 2 x 256 at 32,768 cells + 25 x 36 x (3 x 8,192 +
+ * 32 x 128 x 128) x 4 B = 2.59 GiB in f16 (logged 1.1 + 1.5 GiB). */
+static const struct {
+    const char *arch;
+    int from;
+    int64_t checkpoints;
+} recurrent_cache[] = {
+    {"qwen3next", V(17, 1), 24}, {"qwen3next", V(15, 5), 32}, {"qwen35", V(17, 1), 24},
+    {"qwen35moe", V(17, 1), 24}, {"nemotron_h", V(17, 1), 24}, {"nemotron_h_moe", V(17, 1), 24},
+    {"lfm2", V(17, 1), 24},      {"lfm2moe", V(17, 1), 24},
+};
+
+static int64_t state_checkpoints(const model *m, int v)
+{
+    for (size_t i = 0; i < sizeof recurrent_cache / sizeof recurrent_cache[0]; i++)
+        if (arch_is(m, recurrent_cache[i].arch) && v >= recurrent_cache[i].from)
+            return recurrent_cache[i].checkpoints;
+    return 0;
+}
+
+static double runner_kv(const model *m, const settings *st, const estimate *e,
+                        int64_t checkpoints, int64_t parallel)
+{
+    double once = 0, rows = 0; /* the estimate's one copy of the rows; the runner's rows */
+    int lfm = arch_is(m, "lfm2") || arch_is(m, "lfm2moe");
+    for (int64_t i = 0; i < m->blocks; i++)
+        if (recurrent_at(m, st->v, i)) {
+            once += (double)(m->g->state_r_row + m->g->state_s_row) * 4.0;
+            rows += (double)(m->g->state_r_row + m->g->state_s_row + (lfm ? 1 : 0)) * 4.0;
+        }
+    double slots = (double)(parallel > 1 ? parallel : 1);
+    /* the causal cache in ggml's types: q8_0 is 34 bytes a block of 32, q4_0 18 (the
+     * estimate's bytes per element say 1 and 0.5) */
+    static const double ggml_bytes[KV_OLLAMA_CACHE_TYPES] = {
+        [KV_OLLAMA_F16] = 2, [KV_OLLAMA_Q8_0] = 34.0 / 32, [KV_OLLAMA_Q4_0] = 18.0 / 32};
+    double attention = ((double)e->kv_total - once) * ggml_bytes[st->cache_type] / st->bpe;
+    return attention + rows * (double)(1 + checkpoints) * slots;
+}
+
 /* ---- the result ---- */
 
 static void fill_estimate(const model *m, const settings *st, const estimate *e,
@@ -1321,6 +1370,7 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
     o->model_from_log = m.g && m.g->version == 0;
     o->measured_by_runner = st.v >= R_RECURRENT && st.era != KV_OLLAMA_LLAMA_SERVER &&
                             runs_own_engine(&m, st.v);
+    o->state_checkpoints = o->measured_by_runner ? state_checkpoints(&m, st.v) : 0;
     o->cross_attention_left_out = arch_is(&m, "mllama") && st.era != KV_OLLAMA_LLAMA_SERVER;
     if (st.era == KV_OLLAMA_LLAMA_SERVER) {
         kv_status rc = llama_server(s, r, &m, &st, o);
@@ -1337,6 +1387,8 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
             return KV_ERR_RANGE;
         o->num_parallel = parallel;
         fill_estimate(&m, &st, &e, o);
+        if (o->state_checkpoints > 0)
+            o->runner_kv_bytes = runner_kv(&m, &st, &e, o->state_checkpoints, parallel);
         r->host_bytes = o->cpu_kv_bytes; /* the layers left on the CPU keep their cache there */
         double other = m.g ? m.g->weight_bytes - (double)e.blocks_sum - m.g->token_embd_bytes -
                                  m.g->output_bytes - m.g->output_norm_bytes
@@ -1361,6 +1413,7 @@ kv_status kv_ollama_compute(const kv_spec *s, kv_result *r)
                    o->measured_by_runner || (st.era == KV_OLLAMA_LLAMA_SERVER);
     r->max_concurrency = kv_ollama_at(s, r, s->context, 0);
     kv_ollama_version_format(st.v, r->engine_version, sizeof r->engine_version);
+    o->device_kv_bytes = o->runner_kv_bytes > 0 ? o->runner_kv_bytes : o->kv_bytes;
     r->kv_cache_bytes = o->kv_bytes;
     r->kv_cache_tokens = o->kv_size;
     r->longest_context_fit = o->longest_num_ctx;

@@ -107,6 +107,8 @@ static const kv_field fields[] = {
     FN(ollama_available_bytes, available_bytes),
     FB(ollama_available_estimated, available_estimated),
     FN(ollama_kv_bytes, kv_bytes),
+    FN(ollama_runner_kv_bytes, runner_kv_bytes),
+    FI(ollama_state_checkpoints, state_checkpoints, "checkpoints"),
     FN(ollama_graph_full_bytes, graph_full_bytes),
     FN(ollama_graph_partial_bytes, graph_partial_bytes),
     FB(ollama_graph_formula, graph_formula),
@@ -420,7 +422,7 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
 #define ROWI(q, f, m, unit) {q, f, 0, KV_CMP_I(ollama.m), 1, unit, KV_TERM_KV, 0}
 static const kv_cmp_row cmp_rows[] = {
     ROW("memory.required.kv", KV_OLLAMA_LOG_KV, kv_bytes, "bytes"),
-    ROW("kv cache", KV_OLLAMA_LOG_DEVICE_KV, kv_bytes, "bytes"),
+    ROW("kv cache", KV_OLLAMA_LOG_DEVICE_KV, device_kv_bytes, "bytes"),
     ROW("runner's KV (llama.cpp)", KV_OLLAMA_LOG_RUNNER_KV, kv_bytes, "bytes"),
     ROWI("layers.model", KV_OLLAMA_LOG_LAYERS_MODEL, layers_model, "layers"),
     ROWI("layers.offload", KV_OLLAMA_LOG_LAYERS_OFFLOAD, layers_offload, "layers"),
