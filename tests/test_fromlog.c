@@ -580,6 +580,14 @@ static const cmp_case cases[] = {
              "qwen3.5-35b-a3b", NULL}, 1,
      {"kv_cache_tokens=3131683", "block_size=1072", "vllm_padding_layers=3",
       "vllm_layers_per_group=11", "vllm_mamba_align=true", NULL}},
+    /* GLM-5-FP8 at TP 8 on MI355X: SGLang sizes N by a 708-B layer (the plain fp8 latent +
+     * the indexer) and stores 788 B: 167.82 GB / (78 x 708) = 3,262,986 tokens (the log's
+     * 3,262,823: 8 MiB less was free when it profiled, past the lines' rounding), a pool of
+     * 186.77 GB. Its server_args line (f 0.908, page 1) is not in the excerpt: given here */
+    {"S26", {"--from-log", LOGS "sglang-s26-glm-5-fp8-mi355x-tp8.log", "--model", "glm-5",
+             "--tp", "8", "--mem-fraction-static", "0.908", "--page-size", "1", NULL}, 0,
+     {"kv_cache_tokens=3262986", "logged_kv_cache_tokens=3262823",
+      "sglang_sizing_cell_bytes=55224", "sglang_cell_bytes=61464", NULL}},
     /* a state pool before the token pool: the slots, the state buffers and the token count
      * from the log's own figures (+0.76%, past the rounding: about 36 MB less was free when
      * SGLang profiled than at load end), so not every line is equal */

@@ -817,6 +817,7 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     out->attn_layers = attention_layers(s);
     double k_row = s->layout.mla ? (double)s->layout.mla_latent
                                  : (double)r->kv_heads_per_gpu * (double)s->head_dim;
+    double sizing_row = 0; /* the row N is sized by, when it is not the pool's */
     double layers = (double)out->attn_layers;
     if (s->layout.mla && s->layout.index_dim > 0) {
         /* DeepSeek sparse attention (NSA): an fp8 latent is kv_lora_rank bytes, a float32
@@ -830,16 +831,26 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
         double latent = elem == 1 && rank > 0 ? rank + kvm_floor(rank / 128) * 4 + rope * 2
                                               : (double)s->layout.mla_latent * elem;
         k_row = (latent + idx + kvm_floor(idx / 128) * 4) / elem; /* the row in elements of elem */
+        /* but N is sized by the plain latent: get_cell_size_per_token / _compute_cell_size
+         * (model_runner_kv_cache_mixin.py before 1e3f6ebea, pool_configurator.py @ 8905cbd42)
+         * count (kv_lora_rank + qk_rope_head_dim) x the dtype's size and the indexer's 132 B,
+         * never calculate_mla_kv_cache_dim's scales and 16-bit rope: an fp8 pool of N tokens
+         * takes 788 B a layer where its budget counted 708. A real log of GLM-5-FP8 at TP 8
+         * on MI355X (0.5.8.post1, f 0.908): P 283.48, A 193.90 GB -> 167.82 GB / (78 x 708 B)
+         * = 3,262,986 tokens sized, the log's 3,262,823 (A and P to 0.01 GB), and their pool
+         * 186.77 GB = 3,262,823 x 78 x 788 B, 19 GB past the budget */
+        sizing_row = ((double)s->layout.mla_latent * elem + idx + kvm_floor(idx / 128) * 4) / elem;
     }
     double k_all = s->layout.mla ? k_row * layers : k_elements(s);
     double v_all = s->layout.mla ? 0.0 : k_all;
     out->cell_bytes = (k_all + v_all) * elem;
+    double sizing_bytes = sizing_row > 0 ? sizing_row * layers * elem : out->cell_bytes;
 
     /* N: floor(rest x 2^30 / cell) as SGLang's float floor division, capped, paged;
      * the flags bound P and A, so N stays far below 2^63 */
     out->page_size = g->page_size;
     int64_t n = 0;
-    double cell_n = out->cell_bytes; /* the cell N is sized by */
+    double cell_n = sizing_bytes; /* the cell N is sized by */
     if (scaled && out->attn_layers > 0)
         cell_n = kvm_floor(cell_n * (1.0 + (double)(standalone(g) ? g->draft.layers
                                                                   : s->arch.mtp_layers) /
