@@ -281,6 +281,13 @@ static void kda_layers(void **state)
     (void)state;
     const char *cfg =
         KVCALC_SOURCE_DIR "/tests/fixtures/frontier/moonshotai__Kimi-Linear-48B-A3B-Instruct.json";
+    /* its tensors too (the checkpoint's list, code index file 62691149540): a KDA layer
+     * 2 x 4,096 x 2,304 (q, k) + 4,096 x 2,304 (v) + 3 x 4,096 x 4 (convs) + 128 x 2,304 +
+     * 4,096 x 128 (f) + 128 x 2,304 + 4,096 x 128 (g) + 32 x 2,304 (b) + 32 + 4,096 + 128 +
+     * 4,096 x 2,304 (o) = 39,514,272; the model, with its shared experts and router biases,
+     * the checkpoint's 49,122,681,728 */
+    assert_true(get((const char *const[]){"--config", cfg, "--get", "params", NULL}) ==
+                49122681728.0);
     assert_true(get((const char *const[]){"--config", cfg, "--params-b", "49", "--engine",
                                           "vllm", "--get", "vllm_state_page_bytes", NULL}) ==
                 2170880.0);
@@ -682,9 +689,6 @@ static void refused_not_guessed(void **state)
     } real[] = {
         /* its cache is read (deepseek_v4 below); its weights are refused */
         {"deepseek-ai__DeepSeek-V4-Flash.json", "(compress_ratios: DeepSeek-V4's layers): give"},
-        /* its KV and state are read (kda_layers below); its weights are refused */
-        {"moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
-         "(linear_attn_config: Kimi's KDA mixers' tensors are not counted): give --params-b"},
         {"MiniMaxAI__MiniMax-M1.json", "attn_type_list: MiniMax's"},
     };
     for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {

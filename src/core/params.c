@@ -63,7 +63,13 @@ static double indexer_params(const kv_arch *a, const kv_layout *l)
  *   2 Hv Dv), in_proj_ba hidden x 2 Hv, conv1d conv_dim x kernel, A_log / dt_bias Hv, norm
  *   Dv, out_proj Hv Dv x hidden;
  * short convolution (LFM2 ShortConv): in_proj hidden x 3 hidden, conv hidden x L_cache,
- *   out_proj hidden x hidden. */
+ *   out_proj hidden x hidden;
+ * Kimi delta attention (KimiDeltaAttention, the tensors of Kimi-Linear-48B-A3B-Instruct's
+ *   checkpoint as a public report lists them, code index file 62691149540): q_proj, k_proj
+ *   hidden x Hk Dk, v_proj hidden x H D, their three depthwise convs (q_conv1d ... x kernel),
+ *   f_a_proj hidden x D and f_b_proj D x Hk Dk (the decay gate), g_a_proj hidden x D and
+ *   g_b_proj D x H D (the output gate), b_proj hidden x H, A_log H and dt_bias Hk Dk (both
+ *   float32 in the file), o_norm D, o_proj H D x hidden. */
 static double mixer_params(const kv_arch *a)
 {
     const kv_mixer *m = &a->mixer;
@@ -90,6 +96,12 @@ static double mixer_params(const kv_arch *a)
     }
     case KV_MIXER_SHORT_CONV:
         return h * 3 * h + pb * 3 * h + h * k + (m->conv_bias ? h : 0) + h * h + pb * h;
+    case KV_MIXER_KDA: {
+        double kd = (double)(m->key_heads * m->key_dim), vd = (double)(m->value_heads * m->value_dim);
+        double hv = (double)m->value_heads, d = (double)m->value_dim;
+        return h * (2 * kd + vd) + (2 * kd + vd) * k + (h * d + d * kd) + (h * d + d * vd) +
+               h * hv + hv + kd + d + vd * h;
+    }
     default:
         return 0;
     }

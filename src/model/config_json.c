@@ -911,8 +911,6 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
         *m = (kv_mixer){.kind = KV_MIXER_KDA, .conv_kernel = kernel, .key_heads = hk,
                         .key_dim = dkk, .value_heads = h, .value_dim = d};
         l->state_ssm_f32 = 1;
-        kv_snprintf(a->unknown, sizeof a->unknown, "linear_attn_config: Kimi's KDA mixers' "
-                                                "tensors are not counted");
     } else if (get_int(c, "linear_num_value_heads", 1, MAX_COUNT, &nv) == 1) {
         if (get_int(c, "linear_num_key_heads", 1, MAX_COUNT, &nk) < 0 ||
             get_int(c, "linear_key_head_dim", 1, MAX_COUNT, &dk) < 0 ||
@@ -1055,7 +1053,11 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
         a->shared_intermediate = (a->shared_experts > 0 ? a->shared_experts : 1) * shared_width;
         a->shared_experts = 0;
     }
-    a->router_bias = a->experts > 0 && strcmp(topk, "noaux_tc") == 0; /* a stored e_score_correction_bias */
+    /* a stored e_score_correction_bias: DeepSeek's noaux_tc; Kimi-Linear's sigmoid router
+     * keeps one too (its checkpoint's gate.e_score_correction_bias, 256 a MoE layer: the
+     * report of code index file 62691149540) */
+    a->router_bias = a->experts > 0 &&
+                     (strcmp(topk, "noaux_tc") == 0 || strcmp(type, "kimi_linear") == 0);
     a->mtp_layers = nextn > 0 ? nextn : mtp > 0 ? mtp : mtp_default;
     a->mtp_own_embeddings = own;
     if (!a->known && !a->unknown[0]) /* the field whose absence leaves it uncounted */
@@ -1150,6 +1152,7 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
         get_int_alias(c, expert_keys, 0, MAX_COUNT, &a->experts) < 0 ||
         get_int(c, "moe_intermediate_size", 1, MAX_WIDTH, &a->moe_intermediate) < 0 ||
         get_int(c, "n_shared_experts", 0, MAX_COUNT, &a->shared_experts) < 0 ||
+        get_int(c, "num_shared_experts", 0, MAX_COUNT, &a->shared_experts) < 0 || /* Kimi */
         get_int_alias(c, top_k_keys, 0, MAX_COUNT, &a->experts_per_token) < 0 ||
         get_int(c, "shared_expert_intermediate_size", 0, MAX_WIDTH, &a->shared_intermediate) < 0 ||
         get_int(c, "first_k_dense_replace", 0, MAX_COUNT, &a->first_dense) < 0 ||
