@@ -588,6 +588,12 @@ static const cmp_case cases[] = {
              "--tp", "8", "--mem-fraction-static", "0.908", "--page-size", "1", NULL}, 0,
      {"kv_cache_tokens=3262986", "logged_kv_cache_tokens=3262823",
       "sglang_sizing_cell_bytes=55224", "sglang_cell_bytes=61464", NULL}},
+    /* Gemma-4-31B-it on vLLM 0.23.0 (a Kaggle run, max_num_seqs 20): the full layers' pages
+     * (4 KV heads of 512) beside the sliding ones (16 of 256) unified, 97,541 tokens from
+     * 28.41 GiB, and its capture sizes: 8 piecewise graphs up to 40, 5 full ones up to 16 */
+    {"H06", {"--from-log", LOGS "vllm-h06-gemma-4-31b.log", "--config",
+             KVCALC_SOURCE_DIR "/tests/fixtures/frontier/google__gemma-4-31B-it.json", NULL}, 1,
+     {"kv_cache_tokens=97541", "vllm_piecewise_graphs=8", "vllm_full_graphs=5", NULL}},
     /* a state pool before the token pool: the slots, the state buffers and the token count
      * from the log's own figures (+0.76%, past the rounding: about 36 MB less was free when
      * SGLang profiled than at load end), so not every line is equal */
