@@ -509,6 +509,15 @@ static const cmp_case cases[] = {
     {"H09", {"--from-log", LOGS "llamacpp-h09-gpt-oss-20b-hexagon.log", "--model",
              "gpt-oss-20b", NULL}, 1,
      {"available_kv_bytes=110297088", "llamacpp_n_ubatch=128", NULL}},
+    /* Gemma-4 12B on Vulkan (b9849, -c 8192, -ub 2048, 4 automatic unified slots), a log
+     * redacted to its buffer lines: the 8 full layers keep 8,192 cells of one 512-wide K and V
+     * head, 128 MiB in f16; the 40 sliding ones GGML_PAD(min(8,192, 1,024 x 4 + 2,048), 256) =
+     * 6,144 cells of 8 heads of 256: 40 x 6,144 x 8,192 B = 1,920 MiB; 2,048 MiB in all */
+    {"H10", {"--from-log", LOGS "llamacpp-h10-gemma4-12b-vulkan.log", "--config",
+             KVCALC_SOURCE_DIR "/tests/fixtures/frontier/google__gemma-4-12B-it__tt-metal-adapted.json",
+             NULL}, 1,
+     {"llamacpp_cells=8192", "llamacpp_swa_cells=6144", "llamacpp_swa_layers=40",
+      "kv_cache_bytes=2147483648", NULL}},
     {"L12", {"--from-log", LOGS "llamacpp-l12.log", "--layers", "26", "--kv-heads", "32",
              "--head-dim", "100", "--llamacpp-build", "900", NULL}, 1,
      {"kv_budget_error_pct=0", NULL}},

@@ -1485,6 +1485,11 @@ static const kv_log_pattern patterns[] = {
     {"kv_unified = %s", T(KV_TO_UNIFIED), 0, NULL},
     {"creating non-SWA KV cache", T(0), KV_SWA_OFF, NULL},
     {"creating SWA KV cache", T(0), KV_SWA_ON, NULL},
+    /* their cells a stream (llama_kv_cache_iswa, src/llama-kv-cache-iswa.cpp @ 3f545becc:
+     * size_base = kv_size, size_swa = GGML_PAD(min(size_base, n_swa x (unified ? n_seq_max :
+     * 1) + n_ubatch), 256)), what a log redacted to its buffer lines still states */
+    {"creating non-SWA KV cache, size = %n cells", T(KV_LOG_CELLS), 0, NULL},
+    {"creating SWA KV cache, size = %n cells", T(KV_LOG_SWA_CELLS), 0, NULL},
     {"llama_kv_cache_dsa: creating main KV cache", T(0), KV_SWA_OFF, NULL},
     {"llama_kv_cache_dsa: creating indexer KV cache", T(0), KV_INDEX_ON, NULL},
     {"size = %b ( %n cells, %n layers, %n/ %n seqs), K (%s): %b, V (%s): %b",
