@@ -1057,6 +1057,8 @@ typedef enum {
     KV_LOG_MTP_LAYERS,        /* ... layers (the next-n layers) */
     KV_LOG_MTP_KV_BYTES,      /* ... size */
     KV_LOG_N_BATCH,           /* llama.cpp --batch-size N on a command line the log echoes */
+    KV_LOG_VLLM_SPEC_TOKENS,  /* vLLM speculative_config num_speculative_tokens (its
+                                 non-default args; num_spec_tokens on the engine's line) */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -899,7 +899,7 @@ static void speculative_config_nested(void **state)
     kv_log_feed(&lg, line, sizeof line - 1);
     const kv_log_values *v = &lg.cand[KV_ENGINE_VLLM];
     assert_string_equal(v->model, "/kaggle/input/gpt-oss-120b/transformers/default/1");
-    assert_true(v->present[KV_LOG_SPEC_TOKENS] && v->v[KV_LOG_SPEC_TOKENS] == 3);
+    assert_true(v->present[KV_LOG_VLLM_SPEC_TOKENS] && v->v[KV_LOG_VLLM_SPEC_TOKENS] == 3);
     assert_true(v->present[KV_LOG_DRAFT_TP] && v->v[KV_LOG_DRAFT_TP] == 1);
     assert_true(v->present[KV_LOG_MAX_MODEL_LEN] && v->v[KV_LOG_MAX_MODEL_LEN] == 32768);
     /* the nested dict's brackets close it: what follows is the line's own */

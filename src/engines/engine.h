@@ -174,6 +174,9 @@ typedef struct {
     size_t n_swa_pairs;
     const int *settings;            /* fields of settings the comparison lists apart */
     size_t n_settings;
+    /* the engine's word for a setting's value ("mtp" for vLLM's speculative method), or NULL:
+     * the number is shown (optional) */
+    const char *(*setting_word)(int field, double value);
     const kv_log_input *inputs;
     size_t n_inputs;
     /* inputs that come from texts and combinations of figures (version, era, dtypes) */

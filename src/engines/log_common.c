@@ -120,6 +120,7 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     [KV_LOG_MTP_LAYERS] = "mtp_layers",
     [KV_LOG_MTP_KV_BYTES] = "mtp_kv_size",
     [KV_LOG_N_BATCH] = "n_batch",
+    [KV_LOG_VLLM_SPEC_TOKENS] = "num_speculative_tokens",
 };
 
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text)

@@ -371,7 +371,7 @@ static const kv_log_pattern patterns[] = {
     /* speculative_config's keys, inside its nested dict (the log's other keys skip it:
      * its 'model' is the draft's - a real 2025 log of gpt-oss-120b with an EAGLE-3 head
      * names it before the target's) */
-    {"'num_speculative_tokens': %n", T(KV_LOG_SPEC_TOKENS), KV_NESTED, NULL},
+    {"'num_speculative_tokens': %n", T(KV_LOG_VLLM_SPEC_TOKENS), KV_NESTED, NULL},
     /* the engine's config line prints the method as SpeculativeConfig.__post_init__ resolved
      * it (a real 0.23.0 log asked for 'qwen3_next_mtp' and printed method='mtp'), and the
      * tokens as num_spec_tokens (SpeculativeConfig.__repr__, vllm/config/speculative.py) */
@@ -380,7 +380,7 @@ static const kv_log_pattern patterns[] = {
     SPEC("ngram", KV_VLLM_SPEC_NGRAM), SPEC("ngram_gpu", KV_VLLM_SPEC_NGRAM_GPU),
     SPEC("suffix", KV_VLLM_SPEC_SUFFIX), SPEC("medusa", KV_VLLM_SPEC_MEDUSA),
     SPEC("mlp_speculator", KV_VLLM_SPEC_MLP_SPECULATOR), SPEC("dflash", KV_VLLM_SPEC_DFLASH),
-    {"num_spec_tokens=%n)", T(KV_LOG_SPEC_TOKENS), KV_NESTED, NULL},
+    {"num_spec_tokens=%n)", T(KV_LOG_VLLM_SPEC_TOKENS), KV_NESTED, NULL},
     {"'draft_tensor_parallel_size': %n", T(KV_LOG_DRAFT_TP), KV_NESTED, NULL},
     {"'max_lora_rank': %n", T(KV_LOG_LORA_RANK), 0, NULL},
     {"gpu_memory_utilization=%f", T(KV_LOG_UTIL), 0, NULL},
@@ -471,7 +471,7 @@ static const int settings[] = {KV_LOG_TP, KV_LOG_PP, KV_LOG_MAX_MODEL_LEN, KV_LO
                                 KV_LOG_BLOCK_SIZE, KV_LOG_CPU_OFFLOAD, KV_LOG_KV_OFFLOADING,
                                 KV_LOG_LORA_ON, KV_LOG_MAX_LORAS, KV_LOG_LORA_RANK,
                                 KV_LOG_PREFIX_CACHING, KV_LOG_ENFORCE_EAGER, KV_LOG_RUNNER_V2,
-                                KV_LOG_VLLM_SPEC_METHOD, KV_LOG_SPEC_TOKENS};
+                                KV_LOG_VLLM_SPEC_METHOD, KV_LOG_VLLM_SPEC_TOKENS};
 
 static const kv_log_input inputs[] = {
     /* the concurrency line names max_model_len when no argument line does */
@@ -491,7 +491,7 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_RUNNER_V2, MINE(VLLM_P_USE_V2_RUNNER)),
     SET(KV_LOG_MAX_LORAS, MINE(VLLM_P_MAX_LORAS)),
     SET(KV_LOG_LORA_RANK, MINE(VLLM_P_LORA_RANK)),
-    SET(KV_LOG_SPEC_TOKENS, MINE(VLLM_P_SPEC_TOKENS)),
+    SET(KV_LOG_VLLM_SPEC_TOKENS, MINE(VLLM_P_SPEC_TOKENS)),
     SET(KV_LOG_DRAFT_TP, MINE(VLLM_P_DRAFT_TP)),
     /* torch's total: vLLM's budget base */
     {KV_LOG_GPU_TOTAL, CORE(KV_P_GPU_MEM_GIB), KV_LOG_SETTING, 1, 0, 0},
@@ -518,6 +518,16 @@ static int vllm_minor(const char *version, char *buf, size_t cap)
     else
         kv_snprintf(buf, cap, "0.%d", minor);
     return 0;
+}
+
+/* the speculative method by its name in "Logged:" (the first of the names that resolve to
+ * it: vLLM prints the resolved one) */
+static const char *setting_word(int field, double value)
+{
+    for (const kv_choice *c = spec_methods; field == KV_LOG_VLLM_SPEC_METHOD && c->name; c++)
+        if (c->value == (int)value)
+            return c->name;
+    return NULL;
 }
 
 static void texts(const kv_log_values *v, kv_log_inputs *in)
@@ -669,6 +679,7 @@ static const kv_engine_log vllm_log = {
     .weights_field = KV_LOG_WEIGHTS,
     .unified_field = -1,
     KV_TABLE(settings, settings),
+    .setting_word = setting_word,
     KV_TABLE(inputs, inputs),
     .texts = texts,
     KV_TABLE(rows, rows),

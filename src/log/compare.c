@@ -340,7 +340,9 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
         out->settings[out->n_settings].name = l->field_names[f];
         out->settings[out->n_settings].value = v->v[f];
         out->settings[out->n_settings].word =
-            f == l->flash_field && v->v[f] >= 0 && v->v[f] <= 2 ? flash[(int)v->v[f]] : NULL;
+            f == l->flash_field && v->v[f] >= 0 && v->v[f] <= 2 ? flash[(int)v->v[f]]
+            : l->setting_word                                    ? l->setting_word(f, v->v[f])
+                                                                 : NULL;
         out->n_settings++;
     }
     x.what_if = what_if;
