@@ -788,6 +788,35 @@ static void flags_override_the_log(void **state)
                   "qwen2.5-7b-instruct", "--get", "num_gpu_blocks");
 }
 
+/* A refusal of what the log states names the log, not a flag nobody typed: an EAGLE-3 run's
+ * config line (its head not loaded from a log) asks for --draft-model */
+static void refusals_name_the_log(void **state)
+{
+    (void)state;
+    static const char log[] =
+        "INFO 06-16 20:46:01 [core.py:113] Initializing a V1 LLM engine (v0.23.0) with config: "
+        "model='/m/Llama-3.1-8B-Instruct', speculative_config=SpeculativeConfig(method='eagle3', "
+        "model='/m/eagle3-head', num_spec_tokens=3), tokenizer='x', dtype=torch.bfloat16, "
+        "max_seq_len=8192,\n"
+        "INFO 06-16 20:47:04 [gpu_worker.py:480] Available KV cache memory: 20.04 GiB\n"
+        "INFO 06-16 20:47:04 [kv_cache_utils.py:1744] GPU KV cache size: 96,447 tokens\n";
+    char path[512];
+    snprintf(path, sizeof path, "%s/eagle3-config-line.log", KVCALC_BINARY_DIR);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(log, f);
+    fclose(f);
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", path, "--model", "llama-3.1-8b-instruct", NULL},
+               &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "eagle3-config-line.log: the log's speculative-method: method "
+                                  "eagle3 needs its model: give --draft-model NAME"));
+    run_free(&r);
+    remove(path);
+}
+
 static void stdin_and_errors(void **state)
 {
     (void)state;
@@ -1322,6 +1351,7 @@ int main(void)
         cmocka_unit_test(json_and_require),
         cmocka_unit_test(flags_override_the_log),
         cmocka_unit_test(stdin_and_errors),
+        cmocka_unit_test(refusals_name_the_log),
         cmocka_unit_test(model_file_named_by_digest),
         cmocka_unit_test(index_gives_the_same_answers),
         cmocka_unit_test(serving_lines_change_nothing),

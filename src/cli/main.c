@@ -37,6 +37,28 @@ static int usage_error(const char *msg)
     return KV_USAGE_ERROR;
 }
 
+/* A refusal of a value the log gave (not typed): named as the log's, so that the user sees
+ * where it came from ("--from-log FILE: its speculative-method: ..."). */
+static void log_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o,
+                               const kv_log_args *in, const char *file, kv_status rc,
+                               char *err, size_t cap)
+{
+    kv_error e;
+    char shown[300];
+    kv_explain(s, rc, &e);
+    const kv_flag *f = e.blamed && rc != KV_ERR_WORKLOAD && rc != KV_ERR_TARGET &&
+                               e.blamed != kv_core_param_get(KV_P_ENGINE)
+                           ? kv_flag_of(e.blamed)
+                           : NULL;
+    size_t k = f ? kv_flag_index(f) : 0;
+    if (f && !o->set[k] && in->kind[k] != KV_LOG_UNSET) {
+        kv_fail(err, cap, "--from-log %s: the log's %s: %s", kv_safe(shown, sizeof shown, file, 200),
+                f->name, e.msg);
+        return;
+    }
+    kv_pipeline_error(st, s, o, rc, err, cap);
+}
+
 static int finish(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -141,7 +163,7 @@ static int from_log(const kv_options *o, int has_model, kv_model *model)
     }
     kv_status st = kv_pipeline_run(o, &sa, &given, &rep);
     if (st != KV_OK) {
-        kv_pipeline_error(&given, &sa, o, st, err, sizeof err);
+        log_pipeline_error(&given, &sa, o, &in, o->from_log, st, err, sizeof err);
         return usage_error(err);
     }
     const kv_result *b = NULL;
