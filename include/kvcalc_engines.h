@@ -68,6 +68,8 @@ KVCALC_API const kv_json_flag *kv_json_flag_at(size_t i);
 KVCALC_API kv_draft *kv_spec_draft(kv_spec *s);
 /* Where it keeps LoRA adapter files (struct kv_lora_files), or NULL: it reads none. */
 KVCALC_API struct kv_lora_files *kv_spec_lora_files(kv_spec *s);
+/* Where s's engine keeps -ot's tensor overrides, or NULL: the engine takes none. */
+KVCALC_API struct kv_tensor_overrides *kv_spec_tensor_overrides(kv_spec *s);
 
 /* ---- the lesson's engine (ideal) ---- */
 
@@ -611,6 +613,15 @@ typedef struct kv_lora_files {
     int alike;              /* 1: every block with pairs holds block_bytes */
 } kv_lora_files;
 
+/* llama.cpp's -ot / --override-tensor values, as typed ("PATTERN=TYPE,PATTERN=TYPE"; -ot
+ * repeated adds its pairs after the earlier ones). n 0: none. The texts are the caller's
+ * (argv): the spec points at them. */
+#define KV_MAX_TENSOR_OVERRIDES 8
+typedef struct kv_tensor_overrides {
+    const char *text[KV_MAX_TENSOR_OVERRIDES];
+    int n;
+} kv_tensor_overrides;
+
 /* Adds the adapter header g (kv_gguf_adapter_load_file(), file `name`) to *acc (zeroed
  * before the first). */
 KVCALC_API void kv_lora_files_add(const struct kv_gguf_info *g, const char *name,
@@ -644,6 +655,7 @@ typedef struct {
     kv_lora_files lora;     /* --lora FILE ... */
     int type_k_draft, type_v_draft; /* -ctkd / -ctvd, kv_ggml_cache_type [f16] */
     int spec_type;          /* --spec-type: KV_LLAMACPP_SPEC_* [none] */
+    kv_tensor_overrides override_tensor; /* -ot: tensors moved to the CPU by name */
 } kv_llamacpp_spec;
 
 /* --spec-type, as far as it moves memory (common/speculative.cpp's names) */
@@ -741,6 +753,9 @@ typedef struct {
     double mtp_kv_gpu_bytes; /* of that, on the GPU */
     int64_t n_layer_file;    /* blocks the model's header counts (n_layer, and its next-n
                                 layers beside an MTP context): the recurrent line's layers */
+    double override_bytes;   /* -ot: the GPU blocks' tensors its "=CPU" patterns take (an
+                                estimate: each tensor's share of the estimated parameters) */
+    int64_t override_tensors;/* how many tensors of the GPU blocks that is */
 } kv_llamacpp_result;
 
 

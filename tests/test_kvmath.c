@@ -22,6 +22,7 @@
 
 #include "bits.h"
 #include "kvmath.h"
+#include "kvregex.h"
 
 /* ---- inputs ------------------------------------------------------------------------------ */
 
@@ -620,9 +621,61 @@ static void elementary_within_one_ulp(void **state)
     report(&t);
 }
 
+/* kv_regex_search: llama.cpp's -ot patterns as people write them (the issues and docs of
+ * llama.cpp), against GGUF tensor names, each answer what std::regex_search (ECMAScript)
+ * gives by its rules: a search, so an unanchored pattern matches anywhere. */
+static void regex_search(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *pattern, *name;
+        int want;
+    } cases[] = {
+        {"exps=CPU", "blk.3.ffn_up_exps.weight", KV_REGEX_NO}, /* the "=CPU" is the flag's */
+        {"exps", "blk.3.ffn_up_exps.weight", KV_REGEX_YES},
+        {".ffn_.*_exps.", "blk.3.ffn_up_exps.weight", KV_REGEX_YES},
+        {".ffn_.*_exps.", "blk.3.ffn_up_shexp.weight", KV_REGEX_NO},
+        {"\\.ffn_(up|down|gate)_exps", "blk.10.ffn_gate_exps.weight", KV_REGEX_YES},
+        {"\\.ffn_(up|down|gate)_exps", "blk.10.ffn_gate_inp.weight", KV_REGEX_NO},
+        {"blk\\.(1[0-9]|2[0-3])\\.ffn_.*_exps", "blk.17.ffn_down_exps.weight", KV_REGEX_YES},
+        {"blk\\.(1[0-9]|2[0-3])\\.ffn_.*_exps", "blk.24.ffn_down_exps.weight", KV_REGEX_NO},
+        {"blk\\.(1[0-9]|2[0-3])\\.ffn_.*_exps", "blk.1.ffn_down_exps.weight", KV_REGEX_NO},
+        /* "blk.2" is a prefix of "blk.23": the search finds it without an anchor */
+        {"blk\\.2\\.", "blk.23.ffn_up_exps.weight", KV_REGEX_NO},
+        {"blk\\.2", "blk.23.ffn_up_exps.weight", KV_REGEX_YES},
+        {"^blk\\.[0-9]{1,2}\\.ffn_down_exps\\.weight$", "blk.47.ffn_down_exps.weight", KV_REGEX_YES},
+        {"^blk\\.[0-9]{1,2}\\.ffn_down_exps\\.weight$", "blk.147.ffn_down_exps.weight", KV_REGEX_NO},
+        {"blk\\.\\d+\\.ffn_(?:up|gate)_exps", "blk.5.ffn_up_exps.weight", KV_REGEX_YES},
+        {"[^0-9]5\\.", "blk.5.ffn_up_exps.weight", KV_REGEX_YES},
+        {"[^0-9]5\\.", "blk.15.ffn_up_exps.weight", KV_REGEX_NO},
+        {"(a|ab)(c|bcd)(d*)", "abcd", KV_REGEX_YES},
+        {"x*", "", KV_REGEX_YES},
+        {"(a*)*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac", KV_REGEX_TOO_COMPLEX},
+        {"(?=exps)", "exps", KV_REGEX_SYNTAX}, /* a look-ahead is not read */
+        {"\\bexps", "exps", KV_REGEX_SYNTAX},  /* nor a word boundary */
+        {"ffn_(up", "ffn_up", KV_REGEX_SYNTAX},
+        {"ffn_up)", "ffn_up", KV_REGEX_SYNTAX},
+        {"*exps", "exps", KV_REGEX_SYNTAX},
+        {"[z-a]", "a", KV_REGEX_SYNTAX},
+        {"a{2,1}", "aa", KV_REGEX_SYNTAX},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = kv_regex_search(cases[i].pattern, strlen(cases[i].pattern), cases[i].name,
+                                  strlen(cases[i].name));
+        if (got != cases[i].want)
+            fail_msg("'%s' on '%s': %d, want %d", cases[i].pattern, cases[i].name, got,
+                     cases[i].want);
+    }
+    /* too long a pattern is refused, not truncated */
+    static char big[KV_REGEX_MAX + 2];
+    memset(big, 'a', sizeof big - 1);
+    assert_int_equal(kv_regex_search(big, strlen(big), "a", 1), KV_REGEX_TOO_COMPLEX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(regex_search),
         cmocka_unit_test(rounding_bit_exact),
         cmocka_unit_test(two_args_bit_exact),
         cmocka_unit_test(pow_integer_exponents),

@@ -376,6 +376,94 @@ static void recurrent_lines_of_real_logs(void **state)
     }
 }
 
+/* -ot / --override-tensor: the tensors whose names a "=CPU" pattern finds leave the GPU
+ * (common/arg.cpp parse_tensor_buffer_overrides, std::regex_search in llama_model_loader).
+ * Qwen3-30B-A3B: 48 MoE blocks of 128 experts x 3 x 2,048 x 768; --cpu-moe moves all of
+ * them, 57,982,058,496 B of the estimate, 1,207,959,552 B a block: */
+static double ot_get(const char *const *extra, const char *key)
+{
+    const char *argv[24] = {"--engine", "llamacpp", "--model", "qwen3-30b-a3b"};
+    size_t n = 4;
+    for (size_t k = 0; extra[k]; k++)
+        argv[n++] = extra[k];
+    argv[n++] = "--get";
+    argv[n++] = key;
+    argv[n] = NULL;
+    run_result r;
+    run_kvcalc(argv, &r);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    double x = strtod(r.out, NULL);
+    run_free(&r);
+    return x;
+}
+
+static void override_tensor(void **state)
+{
+    (void)state;
+    const double block = 57982058496.0 / 48;
+    assert_true(block == 1207959552.0);
+    /* "exps" finds every routed expert tensor: what --cpu-moe moves */
+    assert_true(ot_get((const char *const[]){"-ot", "exps=CPU", NULL}, "llamacpp_override_bytes") ==
+                48 * block);
+    assert_true(ot_get((const char *const[]){"-ot", "exps=CPU", NULL}, "llamacpp_override_tensors") ==
+                48 * 3);
+    /* blocks 10 to 23, the form llama.cpp's users write */
+    assert_true(ot_get((const char *const[]){"--override-tensor",
+                                             "blk\\.(1[0-9]|2[0-3])\\.ffn_.*_exps\\.=CPU", NULL},
+                       "llamacpp_override_bytes") == 14 * block);
+    /* beside --n-cpu-moe 12 the overrides add up: blocks 0 to 23, 12 of them --n-cpu-moe's */
+    const char *const both[] = {"-ot", "blk\\.(1[0-9]|2[0-3])\\.ffn_.*_exps\\.=CPU", "--n-cpu-moe",
+                                "12", NULL};
+    assert_true(ot_get(both, "llamacpp_override_bytes") == 24 * block);
+    assert_true(ot_get(both, "llamacpp_cpu_moe_bytes") == 12 * block);
+    /* only the GPU's blocks lose anything: -ngl 20 keeps blocks 29 to 47 there */
+    assert_true(ot_get((const char *const[]){"-ngl", "20", "-ot", "exps=CPU", NULL},
+                       "llamacpp_override_bytes") == 19 * block);
+    /* repeated -ot and comma-separated pairs alike; the weights on the GPU drop by as much */
+    double one = ot_get((const char *const[]){"-ot", "blk\\.0\\.=CPU,blk\\.1\\.=CPU", NULL},
+                        "llamacpp_override_bytes");
+    assert_true(one == ot_get((const char *const[]){"-ot", "blk\\.0\\.=CPU", "-ot",
+                                                    "blk\\.1\\.=CPU", NULL},
+                              "llamacpp_override_bytes"));
+    assert_true(one > 2 * block);
+    assert_true(ot_get((const char *const[]){NULL}, "llamacpp_weights_gpu_bytes") -
+                    ot_get((const char *const[]){"-ot", "exps=CPU", NULL},
+                           "llamacpp_weights_gpu_bytes") ==
+                48 * block);
+    /* refused, with what is accepted */
+    static const struct {
+        const char *model, *ot, *want;
+    } no[] = {
+        {"qwen3-30b-a3b", "exps=CUDA0", "kvcalc models moves to the CPU (=CPU)"},
+        {"qwen3-30b-a3b", "ffn_(up=CPU", "not a pattern kvcalc reads"},
+        {"qwen3-30b-a3b", "exps", "expected <tensor name pattern>=<buffer type>"},
+        {"deepseek-v3", "attn=CPU", "it takes blk.0.attn_q.weight, whose size kvcalc does not "
+                                    "split per tensor"},
+    };
+    {
+        run_result r;
+        run_kvcalc((const char *const[]){"--engine", "llamacpp", "--model", "qwen3-8b", "-ot",
+                                         "exps=CPU", "--llamacpp-build", "5000", NULL},
+                   &r);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "--llamacpp-build: -ot / --override-tensor comes with "
+                                      "build 5028"));
+        run_free(&r);
+    }
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        run_result r;
+        run_kvcalc((const char *const[]){"--engine", "llamacpp", "--model", no[i].model, "-ot",
+                                         no[i].ot, NULL},
+                   &r);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        if (!strstr(r.err, no[i].want))
+            fail_msg("-ot %s: no '%s' in %s", no[i].ot, no[i].want, r.err);
+        run_free(&r);
+    }
+}
+
 /* --spec-type draft-mtp: a second context of the target whose cache holds the next-n layers
  * (common_speculative_init_result, common/speculative.cpp, and mtp_on_hybrid_qwen in
  * llama_model::create_memory @ 3f545becc). A real log (tests/logs/llamacpp-h08-*: Qwen3.6-27B's
@@ -1096,6 +1184,7 @@ int main(void)
         cmocka_unit_test(levers),            cmocka_unit_test(recurrent_split_from_a_config),
         cmocka_unit_test(recurrent_lines_of_real_logs),
         cmocka_unit_test(mtp_context),
+        cmocka_unit_test(override_tensor),
         cmocka_unit_test(mid_2025_and_failed_logs),
         cmocka_unit_test(indexer_cache),
     };

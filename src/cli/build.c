@@ -237,6 +237,12 @@ static void *slot_draft(kv_spec *s) { return kv_spec_draft(s); }
 static void *slot_lora(kv_spec *s) { return kv_spec_lora_files(s); }
 static const char *typed_draft(const kv_options *o) { return o->draft_typed; }
 static const char *typed_lora(const kv_options *o) { (void)o; return "--lora"; }
+static const void *given_overrides(const kv_options *o)
+{
+    return o->overrides.n > 0 ? &o->overrides : NULL;
+}
+static void *slot_overrides(kv_spec *s) { return kv_spec_tensor_overrides(s); }
+static const char *typed_overrides(const kv_options *o) { (void)o; return "-ot"; }
 static const struct {
     const void *(*given)(const kv_options *o);
     void *(*slot)(kv_spec *s);
@@ -246,6 +252,8 @@ static const struct {
 } loaded[] = {
     {given_draft, slot_draft, typed_draft, "a draft model", sizeof(kv_draft)},
     {given_lora, slot_lora, typed_lora, "LoRA adapter files", sizeof(kv_lora_files)},
+    {given_overrides, slot_overrides, typed_overrides, "tensor overrides",
+     sizeof(kv_tensor_overrides)},
 };
 
 /* 4. explicit flags over the spec, its engine chosen. */

@@ -101,6 +101,10 @@ static const kv_flag program[] = {
      .meta = "FILE",
      .help = "a LoRA adapter GGUF (llama.cpp's --lora, repeatable): its tensors on the device "
              "of each weight they patch"},
+    {.name = "override-tensor", .short_name = "ot", .arg = ARG_TEXT, .does = DO_OVERRIDE,
+     .engine = ANY, .section = SECTION_MODEL, .meta = "PATTERN=TYPE",
+     .help = "llama.cpp's tensor overrides (repeatable, pairs comma-separated): the tensors "
+             "whose names the pattern finds, moved to the CPU with =CPU"},
     {.name = "draft-model",
      .alias = {"speculative-model", "model-draft", "speculative-draft-model-path", NULL},
      .short_name = "md", .arg = ARG_TEXT, .does = DO_DRAFT, .engine = ANY,

@@ -356,6 +356,16 @@ static int take(const kv_flag *f, const char *typed, const char *val, kv_options
             return kv_fail(err, cap, "%s: at most %d adapters", typed, KV_MAX_LORA);
         o->lora[o->n_lora++] = val;
         return 0;
+    case DO_OVERRIDE:
+        if (!val || !val[0] || !strchr(val, '='))
+            return kv_fail(err, cap, "%s: expected <tensor name pattern>=<buffer type>,... such "
+                                     "as 'exps=CPU', got '%s'",
+                           typed, kv_safe(shown, sizeof shown, val ? val : "", SHOWN));
+        if (o->overrides.n >= KV_MAX_TENSOR_OVERRIDES)
+            return kv_fail(err, cap, "%s: at most %d of them (give the pairs comma-separated)",
+                           typed, KV_MAX_TENSOR_OVERRIDES);
+        o->overrides.text[o->overrides.n++] = val;
+        return 0;
     case DO_DRAFT:
         if (!val || !val[0])
             return kv_fail(err, cap, "%s: expected a built-in model (--list-models), org/name in "

@@ -15,6 +15,7 @@
 #define KVCALC_OPTIONS_H
 
 #include "kvcalc.h"
+#include "kvcalc_engines.h"
 
 #include "report.h"
 
@@ -54,6 +55,8 @@ typedef enum {
                         (kv_json_flag: vLLM's --speculative-config) */
     DO_LORA,         /* --lora FILE (repeatable): llama.cpp's LoRA adapters, loaded by the
                         program */
+    DO_OVERRIDE,     /* -ot / --override-tensor PATTERN=TYPE,... (repeatable): llama.cpp's
+                        tensor placement by name */
     DO_DRAFT,        /* --draft-model NAME (-md, --speculative-model): speculative decoding's
                         draft model, loaded by the program like --model */
     DO_FROM_METRICS, /* --from-metrics FILE (at most two): a /metrics scrape */
@@ -170,6 +173,7 @@ typedef struct {
     size_t n_lora;
     const char *lora[KV_MAX_LORA]; /* --lora FILE, as typed (argv) */
     const struct kv_lora_files *lora_files; /* the adapters, read by the program (main.c) */
+    struct kv_tensor_overrides overrides; /* -ot's values, as typed (argv) */
     const struct kv_draft *draft; /* the draft model, summarized once the program loaded it
                                      (main.c); NULL: none (or not loaded yet) */
     kv_workload workload;         /* --prompt-tokens, --output-tokens, --rate, ...: the lengths

@@ -310,6 +310,8 @@ typedef struct kv_engine_desc {
     size_t draft_at;
     /* where they keep LoRA adapter files (KV_LORA_AT), 0: the engine reads none */
     size_t lora_at;
+    /* where they keep -ot's tensor overrides (KV_OVERRIDES_AT), 0: none */
+    size_t overrides_at;
     const kv_json_flag *json_flags; /* its flags of JSON objects (kv_json_flag) */
     size_t n_json_flags;
     const kv_field *fields;
@@ -347,6 +349,7 @@ const kv_engine_desc *kv_engine_get(kv_engine e);
 /* The draft member m of an engine's inputs S, for the descriptor's draft_at. */
 #define KV_DRAFT_AT(S, m) (offsetof(S, m) + 1)
 #define KV_LORA_AT(S, m) (offsetof(S, m) + 1)
+#define KV_OVERRIDES_AT(S, m) (offsetof(S, m) + 1)
 
 /* A field row of an engine's result struct S. */
 #define KV_EFIELD(E, S, name, m, T, unit, ftype, sweep)                                     \

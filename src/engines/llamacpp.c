@@ -11,6 +11,8 @@
  * does not fit the GPU. Pure: no I/O, no globals.
  */
 #include "llamacpp.h"
+#include "kvprint.h"
+#include "kvregex.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -46,6 +48,9 @@ enum {
      * (--cpu-moe) (#14992)", the 6051st commit (tag b6051); --n-cpu-moe: ec428b02c (#15077),
      * b6089 (common/arg.cpp; the ngxson/llama.cpp mirror's tags) */
     B_CPU_MOE = 6051,
+    /* -ot / --override-tensor: e0e912f49 "llama : add option to override model tensor
+     * buffers (#11397)", 2025-04-02, the 5028th commit (tag b5028) */
+    B_OVERRIDE_TENSOR = 5028,
     B_N_CPU_MOE = 6089,
     /* DeepSeek-V4 (compress_ratios, architecture "deepseek4"): llama_kv_cache_dsv4 arrives
      * with 8c146a8366304c871efc26057cc90370ccf58dad "DeepSeek V4 (#24162)", the commit
@@ -612,6 +617,8 @@ typedef struct {
     int draft_shared;
     double draft_kv, draft_kv_gpu, draft_weights_gpu;
     double mtp_kv, mtp_kv_gpu;
+    double overridden;        /* weights -ot and --(n-)cpu-moe move to the CPU */
+    int64_t override_tensors; /* the tensors of those */
 } gpu_use;
 
 static void rows_of(const kv_spec *s, const settings *st, rows *w);
@@ -734,6 +741,206 @@ static void mtp_use(const kv_spec *s, const settings *st, const cells *c, gpu_us
     u->mtp_kv_gpu = (dw.k_gpu[CACHE_MAIN] + dw.v_gpu[CACHE_MAIN]) * (double)c->n_ctx;
 }
 
+/* ---- -ot / --override-tensor and --(n-)cpu-moe: tensors by name ----------------------------
+ * common/arg.cpp parse_tensor_buffer_overrides and llama_model_loader (src/llama-model-
+ * loader.cpp) @ 3f545becc: the value's "PATTERN=TYPE" pairs (split at ",", the pattern before
+ * the first "="), every tensor's name searched (std::regex_search) with each pattern in
+ * order, the first that matches setting its buffer type. --n-cpu-moe N adds
+ * "blk\.i\.ffn_(up|down|gate|gate_up)_(ch|)exps" for i < N, --cpu-moe the same without the
+ * block (llm_ffn_exps_block_regex, llm_ffn_exps_cpu_override): both only to the CPU. kvcalc
+ * names a block's tensors as llama.cpp does (src/llama-arch.cpp) and gives each its share of
+ * the estimated parameters where the estimate splits per tensor: the norms, a GQA layer's
+ * q / k / v / output, the router, the routed and shared experts and a dense MLP. A pattern
+ * that takes a tensor it does not split (MLA and state-layer projections) is refused. */
+typedef struct {
+    char name[48];
+    double params; /* < 0: not split per tensor */
+    int routed;    /* a routed experts' tensor (what --n-cpu-moe moves) */
+} tensor_row;
+
+#define MAX_BLOCK_TENSORS 24
+
+static int is_moe_block(const kv_spec *s, int64_t i)
+{
+    int64_t step = s->arch.moe_step >= 1 ? s->arch.moe_step : 1;
+    return s->arch.experts > 0 && i >= s->arch.first_dense && (i + 1) % step == 0;
+}
+
+static size_t add_tensor(tensor_row *t, size_t n, int64_t i, const char *what, double params,
+                         int routed)
+{
+    if (n < MAX_BLOCK_TENSORS) {
+        kv_snprintf(t[n].name, sizeof t[n].name, "blk.%lld.%s.weight", (long long)i, what);
+        t[n].params = params;
+        t[n].routed = routed;
+        n++;
+    }
+    return n;
+}
+
+static size_t block_tensors(const kv_spec *s, const settings *st, int64_t i, int cacheless,
+                            tensor_row *t)
+{
+    const kv_arch *a = &s->arch;
+    double h = (double)a->hidden, heads = (double)(a->heads > 0 ? a->heads : s->kv_heads);
+    double hd = (double)s->head_dim, kvh = (double)s->kv_heads;
+    layer_row row = layer_at(s, i, st->build, cacheless);
+    size_t n = 0;
+    n = add_tensor(t, n, i, "attn_norm", h, 0);
+    if (row.cache == CACHE_STATE) {
+        static const char *const mixer[] = {"ssm_in", "ssm_conv1d", "ssm_out", "ssm_a",
+                                            "ssm_d", "ssm_dt", "ssm_norm"};
+        for (size_t k = 0; k < sizeof mixer / sizeof mixer[0]; k++)
+            n = add_tensor(t, n, i, mixer[k], -1, 0);
+    } else if (s->layout.mla) {
+        static const char *const mla[] = {"attn_q", "attn_q_a", "attn_q_b", "attn_kv_a_mqa",
+                                          "attn_kv_b", "attn_k_b", "attn_v_b", "attn_output"};
+        for (size_t k = 0; k < sizeof mla / sizeof mla[0]; k++)
+            n = add_tensor(t, n, i, mla[k], -1, 0);
+    } else {
+        n = add_tensor(t, n, i, "attn_q", h * heads * hd, 0);
+        n = add_tensor(t, n, i, "attn_k", h * kvh * hd, 0);
+        n = add_tensor(t, n, i, "attn_v", h * kvh * hd, 0);
+        n = add_tensor(t, n, i, "attn_output", heads * hd * h, 0);
+    }
+    n = add_tensor(t, n, i, "ffn_norm", h, 0);
+    int gated = !a->mlp_plain;
+    double width = (double)(a->moe_intermediate > 0 ? a->moe_intermediate : a->intermediate);
+    int moe = is_moe_block(s, i);
+    if (moe) {
+        double e = (double)a->experts;
+        n = add_tensor(t, n, i, "ffn_gate_inp", h * e, 0);
+        if (gated)
+            n = add_tensor(t, n, i, "ffn_gate_exps", e * h * width, 1);
+        n = add_tensor(t, n, i, "ffn_up_exps", e * h * width, 1);
+        n = add_tensor(t, n, i, "ffn_down_exps", e * h * width, 1);
+        double shared = (double)a->shared_experts * width + (double)a->shared_intermediate;
+        if (shared > 0) {
+            if (gated)
+                n = add_tensor(t, n, i, "ffn_gate_shexp", h * shared, 0);
+            n = add_tensor(t, n, i, "ffn_up_shexp", h * shared, 0);
+            n = add_tensor(t, n, i, "ffn_down_shexp", h * shared, 0);
+        }
+    }
+    if (!moe || a->moe_with_dense) {
+        double dw = (double)(a->experts > 0 && a->dense_intermediate > 0 && !moe
+                                 ? a->dense_intermediate
+                                 : a->intermediate);
+        if (gated)
+            n = add_tensor(t, n, i, "ffn_gate", h * dw, 0);
+        n = add_tensor(t, n, i, "ffn_up", h * dw, 0);
+        n = add_tensor(t, n, i, "ffn_down", h * dw, 0);
+    }
+    return n;
+}
+
+/* The buffer type of an override pair: 1 the CPU, 0 another (not modelled) */
+typedef struct {
+    const char *pattern;
+    size_t len;
+    int cpu;
+} override_pair;
+
+#define MAX_OVERRIDE_PAIRS 64
+
+/* -ot's pairs in order; -1 and a message when one is not of "PATTERN=TYPE" */
+static int override_pairs(const kv_tensor_overrides *o, override_pair *p, char *msg, size_t cap)
+{
+    int n = 0;
+    for (int k = 0; k < o->n; k++)
+        for (const char *at = o->text[k]; at;) {
+            const char *comma = strchr(at, ',');
+            size_t len = comma ? (size_t)(comma - at) : strlen(at);
+            const char *eq = memchr(at, '=', len);
+            if (!eq || n >= MAX_OVERRIDE_PAIRS) {
+                kv_snprintf(msg, cap, "%s",
+                            !eq ? "each pair is <tensor name pattern>=<buffer type> (llama.cpp: "
+                                  "\"invalid value\")"
+                                : "more than 64 pairs");
+                return -1;
+            }
+            size_t tl = len - (size_t)(eq + 1 - at);
+            p[n].pattern = at;
+            p[n].len = (size_t)(eq - at);
+            p[n].cpu = tl == 3 && memcmp(eq + 1, "CPU", 3) == 0;
+            n++;
+            at = comma ? comma + 1 : NULL;
+        }
+    return n;
+}
+
+/* The parameters the GPU's blocks lose to the CPU by -ot and --(n-)cpu-moe, and the tensors;
+ * 0, or a refusal's message (-1). */
+static int override_walk(const kv_spec *s, const settings *st, int64_t first_gpu, double *moved,
+                         int64_t *tensors, char *msg, size_t cap)
+{
+    const kv_llamacpp_spec *l = st->l;
+    override_pair pairs[MAX_OVERRIDE_PAIRS];
+    int np = l->override_tensor.n > 0 ? override_pairs(&l->override_tensor, pairs, msg, cap) : 0;
+    *moved = 0;
+    *tensors = 0;
+    if (np < 0)
+        return -1;
+    int64_t n_cpu = l->cpu_moe ? INT64_MAX : l->n_cpu_moe;
+    if (np == 0 && n_cpu <= 0)
+        return 0;
+    for (int k = 0; k < np; k++) {
+        int rc = kv_regex_search(pairs[k].pattern, pairs[k].len, "", 0);
+        if (rc == KV_REGEX_SYNTAX || rc == KV_REGEX_TOO_COMPLEX) {
+            kv_snprintf(msg, cap, "-ot: '%.*s' is %s (kvcalc reads literals, ., \\d \\w \\s, "
+                                  "[...], (...|...), * + ? {m,n}, ^ and $)",
+                        (int)(pairs[k].len < 200 ? pairs[k].len : 200), pairs[k].pattern,
+                        rc == KV_REGEX_SYNTAX ? "not a pattern kvcalc reads"
+                                              : "too long or too complex a pattern");
+            return -1;
+        }
+        if (!pairs[k].cpu) {
+            kv_snprintf(msg, cap, "-ot: '%.*s=%s': kvcalc models moves to the CPU (=CPU); "
+                                  "another buffer type places tensors on a device kvcalc does "
+                                  "not model",
+                        (int)(pairs[k].len < 200 ? pairs[k].len : 200), pairs[k].pattern,
+                        pairs[k].pattern + pairs[k].len + 1);
+            return -1;
+        }
+    }
+    if (!s->arch.known || s->arch.hidden <= 0) {
+        kv_snprintf(msg, cap, "-ot / --n-cpu-moe: the model's parts are not known (give a "
+                              "config.json, a GGUF or a preset)");
+        return -1;
+    }
+    int cacheless = gguf_cacheless(s->gguf, st->build);
+    int64_t n = n_layers(s);
+    for (int64_t i = first_gpu > 0 ? first_gpu : 0; i < n; i++) {
+        tensor_row t[MAX_BLOCK_TENSORS];
+        size_t nt = block_tensors(s, st, i, cacheless, t);
+        for (size_t j = 0; j < nt; j++) {
+            int take = t[j].routed && i < n_cpu;
+            for (int k = 0; k < np && !take; k++) {
+                int rc = kv_regex_search(pairs[k].pattern, pairs[k].len, t[j].name,
+                                         strlen(t[j].name));
+                if (rc == KV_REGEX_TOO_COMPLEX) {
+                    kv_snprintf(msg, cap, "-ot: '%.*s' takes too long to search",
+                                (int)(pairs[k].len < 200 ? pairs[k].len : 200), pairs[k].pattern);
+                    return -1;
+                }
+                take = rc == KV_REGEX_YES;
+            }
+            if (!take)
+                continue;
+            if (t[j].params < 0) {
+                kv_snprintf(msg, cap, "-ot: it takes %s, whose size kvcalc does not split per "
+                                      "tensor (MLA and state-layer projections): kvcalc moves "
+                                      "norms, q/k/v/output, the router, experts and MLPs",
+                            t[j].name);
+                return -1;
+            }
+            *moved += t[j].params;
+            (*tensors)++;
+        }
+    }
+    return 0;
+}
+
 static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
                        const rows *w, const cells *c, gpu_use *u)
 {
@@ -759,26 +966,32 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
      * stay) to ggml_backend_cpu_buffer_type() (common/arg.cpp and common/common.h @
      * 87268f77): the GPU's MoE blocks among them lose their experts, each a MoE layer's share
      * of the experts' estimated parameters */
-    u->cpu_moe = 0;
-    /* --cpu-moe: the same regex without a block (llm_ffn_exps_cpu_override, LLM_FFN_EXPS_REGEX
+    /* --n-cpu-moe / --cpu-moe and -ot: the GPU blocks' tensors they take (override_walk);
+     * --cpu-moe is the regex without a block (llm_ffn_exps_cpu_override, LLM_FFN_EXPS_REGEX
      * "\\.ffn_(up|down|gate|gate_up)_(ch|)exps" @ 3f545becc): every block's, as if N were all
-     * of them; beside --n-cpu-moe the overrides add up, so all of them too */
-    int64_t n_cpu = st->l->cpu_moe ? INT64_MAX : st->l->n_cpu_moe;
-    if (n_cpu > 0 && s->arch.known && s->arch.experts > 0) {
-        kv_param_parts p;
-        kv_estimate_param_parts(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim, &p);
-        double all =
-            kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
-        int64_t step = s->arch.moe_step >= 1 ? s->arch.moe_step : 1, moe = 0, kept = 0;
-        int64_t first_gpu = w->n_layer + 1 - w->gpu_layers;
-        for (int64_t i = 0; i < w->n_layer; i++) {
-            int is_moe = i >= s->arch.first_dense && (i + 1) % step == 0;
-            moe += is_moe;
-            kept += is_moe && i < n_cpu && i >= first_gpu;
+     * of them; beside --n-cpu-moe the overrides add up, so all of them too. Bytes are each
+     * tensor's share of the estimated parameters. */
+    u->cpu_moe = u->overridden = 0;
+    u->override_tensors = 0;
+    int64_t first_gpu = w->n_layer + 1 - w->gpu_layers;
+    double all = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
+    double moved = 0;
+    char msg[8];
+    if (all > 0 && override_walk(s, st, first_gpu, &moved, &u->override_tensors, msg,
+                                 sizeof msg) == 0) {
+        u->overridden = r->weights_bytes * moved / all;
+        if (st->l->override_tensor.n > 0 && (st->l->cpu_moe || st->l->n_cpu_moe > 0)) {
+            kv_llamacpp_spec alone = *st->l; /* --n-cpu-moe's share, shown apart */
+            alone.override_tensor.n = 0;
+            settings sa = *st;
+            sa.l = &alone;
+            int64_t k;
+            if (override_walk(s, &sa, first_gpu, &moved, &k, msg, sizeof msg) == 0)
+                u->cpu_moe = r->weights_bytes * moved / all;
+        } else if (st->l->override_tensor.n == 0) {
+            u->cpu_moe = u->overridden;
         }
-        if (all > 0 && moe > 0)
-            u->cpu_moe = r->weights_bytes * p.experts / all * (double)kept / (double)moe;
-        u->weights_gpu -= u->cpu_moe;
+        u->weights_gpu -= u->overridden;
     }
     int64_t widest = c->cells > c->swa_cells ? c->cells : c->swa_cells;
     u->compute = w->gpu_layers > 0 ? compute_estimate(s, st, widest) : 0;
@@ -1013,6 +1226,19 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
                              "kvcalc does not place LoRA pairs of experts kept on the CPU (--lora "
                              "with --n-cpu-moe or --cpu-moe)");
     }
+    if (l->override_tensor.n > 0 && st.build < B_OVERRIDE_TENSOR)
+        return kv_refuse(why, no, &params[LC_P_BUILD],
+                         "-ot / --override-tensor comes with build 5028 (#11397)");
+    if (l->override_tensor.n > 0 || l->cpu_moe || l->n_cpu_moe > 0) {
+        rows w;
+        rows_of(s, &st, &w);
+        double moved;
+        int64_t tensors;
+        char msg[KV_ERROR_MAX];
+        if (override_walk(s, &st, w.n_layer + 1 - w.gpu_layers, &moved, &tensors, msg,
+                          sizeof msg) != 0)
+            return kv_refuse(why, no, NULL, "%s", msg);
+    }
     if (l->spec_type == KV_LLAMACPP_SPEC_MTP) {
         if (st.build < B_MTP)
             return kv_refuse(why, no, &params[LC_P_SPEC_TYPE],
@@ -1208,6 +1434,8 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
                             (l->draft.weights_bytes - u.draft_weights_gpu) +
                             (l->lora.total_bytes - u.lora_gpu);
     L->cpu_moe_bytes = u.cpu_moe;
+    L->override_bytes = l->override_tensor.n > 0 ? u.overridden : 0;
+    L->override_tensors = l->override_tensor.n > 0 ? u.override_tensors : 0;
     L->compute_bytes = u.compute;
     L->gpu_needed_bytes = u.needed;
     L->draft_contexts = u.draft_contexts;
@@ -1442,6 +1670,8 @@ static const kv_field fields[] = {
     FN(llamacpp_lora_bytes, lora_bytes, "bytes"),
     FN(llamacpp_lora_gpu_bytes, lora_gpu_bytes, "bytes"),
     FI(llamacpp_mtp_layers, mtp_layers, "layers"),
+    FN(llamacpp_override_bytes, override_bytes, "bytes"),
+    FI(llamacpp_override_tensors, override_tensors, "tensors"),
     FN(llamacpp_mtp_kv_bytes, mtp_kv_bytes, "bytes"),
     FN(llamacpp_mtp_kv_gpu_bytes, mtp_kv_gpu_bytes, "bytes"),
 };
@@ -1741,6 +1971,7 @@ const kv_engine_desc kv_engine_llamacpp = {
     .n_params = LC_PARAMS,
     .draft_at = KV_DRAFT_AT(kv_llamacpp_spec, draft),
     .lora_at = KV_LORA_AT(kv_llamacpp_spec, lora),
+    .overrides_at = KV_OVERRIDES_AT(kv_llamacpp_spec, override_tensor),
     KV_TABLE(fields, fields),
     .log = &llamacpp_log,
     .metrics = &llamacpp_metrics,

@@ -262,6 +262,11 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                 L->cpu_moe_bytes > 0 ? " (the experts' share of the estimated parameters)"
                 : s->arch.experts > 0 ? " (none of those layers is on the GPU)"
                                       : " (the model has no MoE experts: nothing moves)");
+    if (s->llamacpp.override_tensor.n > 0)
+        kv_fprintf(out, "  -ot      : %lld tensors of the GPU's blocks, %s GiB of weights, moved to the "
+                     "CPU (an estimate: each tensor's share of the estimated parameters)\n",
+                (long long)L->override_tensors,
+                fmt_fixed(a, sizeof a, L->override_bytes / KV_GIB, 2, 0));
     kv_fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory\n",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->weights_host_bytes / KV_GIB, 2, 0));

@@ -52,6 +52,11 @@ kv_lora_files *kv_spec_lora_files(kv_spec *s)
     return engine_member(s, offsetof(kv_engine_desc, lora_at));
 }
 
+kv_tensor_overrides *kv_spec_tensor_overrides(kv_spec *s)
+{
+    return engine_member(s, offsetof(kv_engine_desc, overrides_at));
+}
+
 void kv_spec_set_gpu(kv_spec *s, const kv_gpu *g)
 {
     s->gpu_mem_gib = kv_gpu_gib(g);
