@@ -1,5 +1,5 @@
 #!/bin/sh
-# fuzz.sh - a bounded libFuzzer run of the config, GGUF, safetensors (headers and indexes), startup-log, trace and /metrics readers
+# fuzz.sh - a bounded libFuzzer run of the config, GGUF, safetensors (headers and indexes), startup-log, trace and /metrics readers, -ot's pattern matcher
 # and the argument parser, with ASan + UBSan. Needs clang with libFuzzer; skips (exit 0, saying so) when there is none.
 # Usage: scripts/fuzz.sh [seconds per target, default 30]
 set -eu
@@ -21,11 +21,11 @@ rm -rf "$probe"
 
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DKVCALC_FUZZ=ON -DBUILD_TESTING=OFF \
   -DKVCALC_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j 2 --target fuzz_config fuzz_cli fuzz_gguf fuzz_safetensors fuzz_index fuzz_log fuzz_trace fuzz_metrics
+cmake --build build-fuzz -j 2 --target fuzz_config fuzz_cli fuzz_gguf fuzz_safetensors fuzz_index fuzz_log fuzz_trace fuzz_metrics fuzz_regex
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/config" "$work/cli" "$work/gguf" "$work/safetensors" "$work/index" "$work/log" "$work/trace" "$work/metrics"
+mkdir -p "$work/config" "$work/cli" "$work/gguf" "$work/safetensors" "$work/index" "$work/log" "$work/trace" "$work/metrics" "$work/regex"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # run TARGET CORPUS-DIR MAX-LEN SEEDS...: a bounded run; fails on a finding or on a run that
 # executed nothing (a fuzzer that silently does no work must not pass)
@@ -62,4 +62,5 @@ run fuzz_index "$work/index" 65536 tests/fuzz/index_seeds -dict=tests/fuzz/index
 run fuzz_log "$work/log" 65536 tests/logs
 run fuzz_trace "$work/trace" 65536 tests/fuzz/trace_seeds
 run fuzz_metrics "$work/metrics" 65536 tests/fixtures/metrics
+run fuzz_regex "$work/regex" 1024 tests/fuzz/regex_seeds
 echo "fuzz.sh: no crash, leak or timeout"
