@@ -645,9 +645,12 @@ typedef struct {
     int no_kv_offload;      /* -nkvo: every KV (and state) buffer in host memory */
     int64_t n_cpu_moe;      /* --n-cpu-moe N: the experts of blocks 0 .. N-1 stay on the CPU */
     int cpu_moe;            /* --cpu-moe: every block's experts stay on the CPU */
-    int64_t n_rs_seq;       /* recurrent-state snapshots per sequence for rolling back drafts
-                               (llama_context's n_rs_seq; MTP drafting sets it): the state
-                               keeps 1 + n_rs_seq copies [0] */
+    kv_opt_int n_rs_seq;    /* recurrent-state snapshots per sequence for rolling back drafts
+                               (llama_context's n_rs_seq): the state keeps 1 + n_rs_seq
+                               copies; not set: what the build sets (--spec-type draft-mtp
+                               on Qwen3.5: --spec-draft-n-max), else 0 */
+    kv_opt_int spec_draft_n_max; /* --spec-draft-n-max: tokens drafted a step; not set: the
+                               build's default (16, from b9235 3) */
     kv_draft draft;         /* -md: the draft model of speculative decoding */
     kv_opt_int ctx_size_draft; /* -cd (before b9115): the draft's cells; not set or 0: one
                                slot's context */

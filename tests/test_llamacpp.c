@@ -511,6 +511,39 @@ static void mtp_context(void **state)
                &r);
     assert_string_equal(r.out, "0\n"); /* only the output layer on the GPU */
     run_free(&r);
+    /* the target keeps --spec-draft-n-max rollback snapshots of its recurrent state
+     * (need_n_rs_seq, common/common.h @ 255582687): 3 by default from b9235, 16 before;
+     * Qwen3-Next does not roll back (llm_arch_supports_rs_rollback), --n-rs-seq overrides */
+    static const struct {
+        const char *model, *build, *n_max, *rs, *want;
+    } rs[] = {
+        {"qwen3.6-27b", "10573", NULL, NULL, "3\n"},
+        {"qwen3.6-27b", "9200", NULL, NULL, "16\n"},
+        {"qwen3.6-27b", "10573", "5", NULL, "5\n"},
+        {"qwen3.6-27b", "10573", NULL, "0", "0\n"},
+        {"qwen3-next-80b-a3b", "10573", NULL, NULL, "0\n"},
+    };
+    for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
+        const char *argv[20] = {"--engine", "llamacpp", "--model", rs[i].model, "--spec-type",
+                                "draft-mtp", "--llamacpp-build", rs[i].build};
+        size_t n = 8;
+        if (rs[i].n_max) {
+            argv[n++] = "--spec-draft-n-max";
+            argv[n++] = rs[i].n_max;
+        }
+        if (rs[i].rs) {
+            argv[n++] = "--n-rs-seq";
+            argv[n++] = rs[i].rs;
+        }
+        argv[n++] = "--get";
+        argv[n++] = "llamacpp_n_rs_seq";
+        argv[n] = NULL;
+        run_kvcalc(argv, &r);
+        if (r.status != 0 || strcmp(r.out, rs[i].want) != 0)
+            fail_msg("case %zu: exit %d, '%s' (%s), want '%s'", i, r.status, r.out, r.err,
+                     rs[i].want);
+        run_free(&r);
+    }
     /* refused: a build before #22673, a model without next-n layers, one kvcalc does not
      * model, beside -md; a type kvcalc does not read, by name */
     static const struct {

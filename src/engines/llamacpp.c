@@ -44,6 +44,7 @@ enum {
      * 9180th commit (first tag b9191): common_speculative_init_result creates a second
      * context of the target model (LLAMA_CONTEXT_TYPE_MTP) */
     B_MTP = 9180,
+    B_MTP_N_MAX_3 = 9235, /* d14ce3dab: --spec-draft-n-max's default 16 -> 3 */
     /* --cpu-moe: a06ed5fea "llama : add simple option to enable CPU for MoE weights
      * (--cpu-moe) (#14992)", the 6051st commit (tag b6051); --n-cpu-moe: ec428b02c (#15077),
      * b6089 (common/arg.cpp; the ngxson/llama.cpp mirror's tags) */
@@ -134,6 +135,7 @@ typedef struct {
     int64_t n_seq;
     int auto_slots, unified, flash, type_k, type_v, v_less;
     int64_t n_batch, n_ubatch;
+    int64_t n_rs_seq;        /* recurrent-state snapshots a sequence (rs_seq_of) */
     int64_t ctx_train;       /* the model's context_length, 0: unknown */
     int64_t n_swa;           /* window (or chunk) of the sliding layers */
     int dsv4;                /* DeepSeek-V4's caches (llama_kv_cache_dsv4) */
@@ -146,10 +148,37 @@ static int cache_type(kv_opt_int given, kv_dtype d)
     return given.set ? (int)given.value : (unsigned)d < KV_DTYPE_COUNT ? type_of_dtype[d] : -1;
 }
 
+/* Whether the model's architecture rolls recurrent state back (llm_arch_supports_rs_rollback,
+ * src/llama-arch.cpp: qwen35 and qwen35moe at 255582687; llama_context clamps n_rs_seq to 0
+ * for any other): by the GGUF's architecture, else the config's class */
+static int rs_rollback(const kv_spec *s)
+{
+    const char *a = s->gguf ? s->gguf->architecture : s->arch.architecture;
+    if (!a)
+        return 0;
+    return s->gguf ? strcmp(a, "qwen35") == 0 || strcmp(a, "qwen35moe") == 0
+                   : strncmp(a, "Qwen3_5", 7) == 0;
+}
+
+/* The snapshots a sequence's recurrent state keeps: --n-rs-seq (a log's figure), else with
+ * --spec-type draft-mtp the target context's cparams.n_rs_seq =
+ * params.speculative.need_n_rs_seq() = draft.n_max (common/common.cpp, common/common.h @
+ * 255582687, the MTP commit: n_max 16; 3 from d14ce3dab "llama : MTP clean-up (#23269)", the
+ * 9235th commit), for an architecture that rolls back; else 0 */
+static int64_t rs_seq_of(const kv_spec *s, const kv_llamacpp_spec *l, int64_t build)
+{
+    if (l->n_rs_seq.set)
+        return l->n_rs_seq.value;
+    if (l->spec_type != KV_LLAMACPP_SPEC_MTP || build < B_MTP || !rs_rollback(s))
+        return 0;
+    return l->spec_draft_n_max.set ? l->spec_draft_n_max.value : build >= B_MTP_N_MAX_3 ? 3 : 16;
+}
+
 static void resolve(const kv_spec *s, const kv_llamacpp_spec *l, kv_dtype dtype, settings *st)
 {
     st->l = l;
     st->build = l->build > KV_LLAMACPP_NEWEST_BUILD ? KV_LLAMACPP_NEWEST_BUILD : l->build;
+    st->n_rs_seq = rs_seq_of(s, l, st->build);
     st->auto_slots = !l->parallel.set && st->build >= B_AUTO_SLOTS;
     st->n_seq = l->parallel.set ? l->parallel.value : st->auto_slots ? AUTO_SLOTS : 1;
     /* one stream for all: asked for, the server's auto slots, or every build before 6071 */
@@ -503,7 +532,7 @@ static int64_t dsv4_comp_size(int64_t kv_size, int64_t ratio)
  * built with unified_compressed = false) from b10228 (596a5795b, #25784); n_stream before. */
 static int64_t dsv4_planes(const settings *st)
 {
-    return st->n_seq * (1 + (st->build >= B_DSV4_RS ? st->l->n_rs_seq : 0));
+    return st->n_seq * (1 + (st->build >= B_DSV4_RS ? st->n_rs_seq : 0));
 }
 
 /* The compressed caches and the states of DeepSeek-V4, all and on the GPU. Each compressed
@@ -949,7 +978,7 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     /* each sequence's state, and 1 + n_rs_seq copies of it ("tensors are widened to (1 +
      * n_rs_seq) groups", llama-memory-recurrent.h; a real log: 201.00 MiB = 4 x 50.25 for
      * Qwen3.5-4B with 3 rs_seq) */
-    double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1) * (double)(1 + st->l->n_rs_seq);
+    double rows_n = (double)(st->n_seq > 1 ? st->n_seq : 1) * (double)(1 + st->n_rs_seq);
     double state_all = (w->state_r + w->state_s) * rows_n;
     u->kv_gpu = (w->k_gpu[CACHE_MAIN] + w->v_gpu[CACHE_MAIN] + w->index_gpu) * (double)c->n_ctx +
                 (w->k_gpu[CACHE_SWA] + w->v_gpu[CACHE_SWA]) * (double)(c->swa_cells * raw_streams(st, c)) +
@@ -1109,7 +1138,7 @@ enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
     LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_P_CMOE,
     LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_P_SPEC_TYPE,
-    LC_PARAMS
+    LC_P_SPEC_N_MAX, LC_PARAMS
 };
 /* --spec-type's names (common_speculative_type_from_name_map, common/speculative.cpp @
  * 3f545becc; "mtp" as a build of May 2026 spelled it). draft-simple is -md's, and
@@ -1353,7 +1382,7 @@ static void fill_dsv4(kv_llamacpp_result *L, const kv_spec *s, const settings *s
     L->csa_asked = dsv4_comp_size(c->cells, 4);
     L->hca_asked = dsv4_comp_size(c->cells, 128);
     L->dsv4_planes = dsv4_planes(st);
-    L->dsv4_rs_seq = st->build >= B_DSV4_RS ? st->l->n_rs_seq : 0;
+    L->dsv4_rs_seq = st->build >= B_DSV4_RS ? st->n_rs_seq : 0;
     L->csa_state_width = 2 * s->head_dim;
     L->hca_state_width = s->head_dim;
     L->lid_state_width = 2 * s->layout.csa_index_dim;
@@ -1413,7 +1442,7 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     L->n_ctx = c.n_ctx;
     L->rounded = c.rounded;
     L->slot_ctx = c.slot_ctx;
-    L->n_rs_seq = l->n_rs_seq;
+    L->n_rs_seq = st.n_rs_seq;
     fill_caches(L, &w, &c, (double)(st.n_seq > 1 ? st.n_seq : 1), raw_streams(&st, &c));
     if (st.dsv4)
         fill_dsv4(L, s, &st, &w, &c);
@@ -1566,10 +1595,15 @@ static const kv_param params[LC_PARAMS] = {
                   .meta = "N",
                   .help = "layers on the GPU (+1 = the output layer) [auto: all from b6325, else "
                           "0]"},
-    [LC_P_RS_SEQ] = {.name = "n-rs-seq", P(INT, n_rs_seq), .key = "n_rs_seq", .min = 0,
+    [LC_P_RS_SEQ] = {.name = "n-rs-seq", P(OPT_INT, n_rs_seq), .key = "n_rs_seq", .min = 0,
                      .max = 1024, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
-                     .help = "recurrent-state snapshots per sequence (the log's n_rs_seq; MTP "
-                             "drafting sets it) [0]"},
+                     .help = "recurrent-state snapshots per sequence (the log's n_rs_seq) "
+                             "[--spec-type draft-mtp on Qwen3.5: --spec-draft-n-max; else 0]"},
+    [LC_P_SPEC_N_MAX] = {.name = "spec-draft-n-max", P(OPT_INT, spec_draft_n_max),
+                         .key = "spec_draft_n_max", .min = 0, .max = 1024,
+                         .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                         .help = "tokens drafted a step; with draft-mtp the snapshots the "
+                                 "recurrent state keeps [16, from b9235 3]"},
     [LC_P_NKVO] = {.name = "no-kv-offload", .short_name = "nkvo", P(SWITCH, no_kv_offload),
                    .key = "no_kv_offload", .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
                    .help = "keep the KV cache in host memory, whatever -ngl puts on the GPU (the "
@@ -1647,6 +1681,7 @@ static const kv_field fields[] = {
     FN(llamacpp_hca_state_bytes, hca_state_bytes, "bytes"),
     FN(llamacpp_lid_state_bytes, lid_state_bytes, "bytes"),
     FI(llamacpp_state_layers, state_layers, "layers"),
+    FI(llamacpp_n_rs_seq, n_rs_seq, "snapshots"),
     FN(llamacpp_state_r_bytes, state_r_bytes, "bytes"),
     FN(llamacpp_state_s_bytes, state_s_bytes, "bytes"),
     FI(llamacpp_gpu_layers, gpu_layers, "layers"),
@@ -1749,6 +1784,9 @@ static const kv_log_pattern patterns[] = {
      T(KV_LOG_RS_BYTES, KV_LOG_RS_CELLS, KV_LOG_RS_LAYERS, KV_LOG_N_SEQ), KV_LINE,
      "llama_memory_recurrent: size"},
     {"seqs %n rs_seq)", T(KV_LOG_N_RS_SEQ), 0, NULL},
+    /* a line without rs_seq (builds before b9180, and a pre-release MTP build of May 2026 whose
+     * log, tests/logs/llamacpp-h08-*, keeps one copy a sequence): no snapshots */
+    {"seqs), R (", T(KV_LOG_N_RS_SEQ, 0), KV_CONST, NULL},
     {"R (%s): %b, S (%s): %b", T(KV_TO_SKIP, KV_LOG_R_BYTES, KV_TO_SKIP, KV_LOG_S_BYTES), 0,
      NULL},
 };

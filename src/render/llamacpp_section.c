@@ -29,9 +29,9 @@ enum {
     P_STREAMS_U = 6071,   /* "%2u/%u" instead of "%2u/%2u" */
     P_KV_CACHE = 6233,    /* -> llama_kv_cache, llama_kv_cache_iswa */
     P_ROUNDING = 6975,    /* "n_ctx is not divisible by n_seq_max - rounding down to" */
-    P_RS_SEQ = 9849,      /* "S seqs  R rs_seq" (rollback snapshots for MTP drafting): seen in
-                             b9849's log (tests/logs/llamacpp-h02-*); the first build
-                             that printed it is not pinned */
+    P_RS_SEQ = 9180,      /* "S seqs  R rs_seq" (rollback snapshots for MTP drafting): from
+                             255582687 "llama + spec: MTP Support (#22673)", the 9180th
+                             commit (src/llama-memory-recurrent.cpp) */
     P_DSV4_RS = 10228     /* llama_dsv4_comp_state's line gains "rs_seq = %u, " (596a5795b,
                              #25784) */
 };
