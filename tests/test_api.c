@@ -245,7 +245,7 @@ static void log_field_names(void **state)
 static void presets_and_estimates(void **state)
 {
     (void)state;
-    assert_int_equal(kv_model_preset_count(), 79);
+    assert_int_equal(kv_model_preset_count(), 81);
     assert_null(kv_model_preset_at(kv_model_preset_count()));
     for (size_t i = 0; i < kv_model_preset_count(); i++)
         assert_ptr_equal(kv_model_preset_find(kv_model_preset_at(i)->id), kv_model_preset_at(i));

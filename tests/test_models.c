@@ -97,7 +97,7 @@ static void every_preset_equals_its_config(void **state)
         checked++;
     }
     free(index);
-    assert_int_equal(checked, 79);
+    assert_int_equal(checked, 81);
 }
 
 /* The presets the program links, compiled at build time (src/model/presets_gen.c), against
@@ -200,7 +200,7 @@ static void model_names(void **state)
     assert_non_null(strstr(r.out, "deepseek-ai/DeepSeek-V3"));
     assert_non_null(strstr(r.out, "61 MLA layers, latent 576"));
     assert_non_null(strstr(r.out, "62 layers: 10 full + 52 sliding(1024)"));
-    assert_int_equal(count_lines(r.out), 1 + 79 + 3); /* header, models, footnote */
+    assert_int_equal(count_lines(r.out), 1 + 81 + 3); /* header, models, footnote */
     /* KV B/token counts every attention layer: gemma-3-27b-it's 62 layers (10 full + 52
      * sliding) x 2 x 16 KV heads x 128 x 2 B = 507,904 B, not the 81,920 B of the full ones */
     assert_non_null(strstr(r.out, "      507,904  62 layers: 10 full + 52 sliding(1024)"));

@@ -1155,6 +1155,9 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
         get_int(c, "num_shared_experts", 0, MAX_COUNT, &a->shared_experts) < 0 || /* Kimi */
         get_int_alias(c, top_k_keys, 0, MAX_COUNT, &a->experts_per_token) < 0 ||
         get_int(c, "shared_expert_intermediate_size", 0, MAX_WIDTH, &a->shared_intermediate) < 0 ||
+        /* GraniteMoeHybrid's shared MLP beside its experts (granite-4.0-h-tiny: 1,024) */
+        (a->experts > 0 &&
+         get_int(c, "shared_intermediate_size", 0, MAX_WIDTH, &a->shared_intermediate) < 0) ||
         get_int(c, "first_k_dense_replace", 0, MAX_COUNT, &a->first_dense) < 0 ||
         get_int_alias(c, step_keys, 1, MAX_COUNT, &a->moe_step) < 0 ||
         get_int(c, "intermediate_size_mlp", 1, MAX_WIDTH, &a->dense_intermediate) < 0)
