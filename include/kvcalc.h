@@ -294,6 +294,10 @@ typedef struct {
     int64_t mtp_layers;         /* MTP / next-n layers the checkpoint holds (num_nextn_predict_
                                    layers, mtp_num_hidden_layers); engines load them only for
                                    speculative decoding */
+    int64_t ple_dim, ple_vocab; /* Gemma-4's per-layer embeddings (hidden_size_per_layer_input,
+                                   vocab_size_per_layer_input); 0: none */
+    int double_wide_mlp;        /* Gemma-4: the KV-shared layers' MLPs are twice as wide
+                                   (use_double_wide_mlp) */
     char unknown[64];           /* "" or the config field the estimate cannot count (an unknown
                                    mixer or quant_method): the weights must then be given */
     char architecture[64];      /* config.json architectures[0] ("DeepseekV3ForCausalLM"),

@@ -189,11 +189,36 @@ static void gemma4_e2b(void **state)
                                           "kv_bytes_per_token", NULL}) == 6144);
     assert_true(get((const char *const[]){"--config", cfg, "--params-b", "5.1", "--get",
                                           "kv_bytes_per_request", NULL}) == 31457280.0);
+    /* its per-layer embeddings are counted as vLLM's Gemma4Model builds them (gemma4.py @
+     * 28be48fa9): embed_tokens_per_layer 262,144 x (256 x 35), per_layer_model_projection
+     * 1,536 x 8,960, per_layer_projection_norm 256, and in each of the 35 layers the gate
+     * 1,536 x 256, the projection 256 x 1,536, a norm of 1,536 and the layer scalar: the
+     * same config without them (hidden_size_per_layer_input 0) is that much smaller */
+    char *text = read_file(cfg, NULL);
+    assert_non_null(text);
+    char *at = strstr(text, "\"hidden_size_per_layer_input\": 256");
+    assert_non_null(at);
+    memcpy(at + strlen("\"hidden_size_per_layer_input\": "), "  0", 3);
+    char bare[512];
+    snprintf(bare, sizeof bare, "%s/gemma4-e2b-no-ple.json", KVCALC_BINARY_DIR);
+    FILE *f = fopen(bare, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    double with = get((const char *const[]){"--config", cfg, "--get", "params", NULL});
+    double without = get((const char *const[]){"--config", bare, "--get", "params", NULL});
+    remove(bare);
+    double ple = 262144.0 * 256 * 35 + 1536.0 * 256 * 35 + 256 + 35 * (2 * 1536.0 * 256 + 1536 + 1);
+    assert_true(with - without == ple);
+    /* the checkpoint's config (tt-metal's copy) has the conformer audio encoder too, which
+     * the estimate does not count: its weights are refused, naming it */
     run_result r;
-    RUN(&r, "--config", cfg);
+    RUN(&r, "--config",
+        KVCALC_SOURCE_DIR "/tests/fixtures/frontier/google__gemma-4-E2B-it.json");
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "(hidden_size_per_layer_input: per-layer embeddings): give "
-                                  "--params-b"));
+    assert_non_null(strstr(r.err, "(audio_config: its conformer audio encoder is not counted): "
+                                  "give --params-b"));
     run_free(&r);
 }
 

@@ -244,6 +244,20 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     out->dense_mlp = (double)((blocks ? a->blocks_mlp : layers - moe)) * mats * h * dense_width;
     if (a->moe_with_dense) /* Gemma-4: the MoE layers keep their dense MLP too */
         out->dense_mlp += (double)moe * mats * h * (double)a->intermediate;
+    /* Gemma-4's per-layer embeddings (Gemma4Model, gemma4.py @ 28be48fa9): embed_tokens_per_layer
+     * vocab_size_per_layer_input x (hidden_size_per_layer_input x layers),
+     * per_layer_model_projection hidden x that, per_layer_projection_norm; in each decoder
+     * layer per_layer_input_gate hidden x ple, per_layer_projection ple x hidden,
+     * post_per_layer_input_norm hidden, and its layer_scalar buffer (loaded with the
+     * weights) */
+    if (a->ple_dim > 0) {
+        double ple = (double)a->ple_dim, total = ple * (double)layers;
+        out->embeddings += (double)a->ple_vocab * total;
+        out->other += h * total + ple + (double)layers * (2 * h * ple + h + 1);
+    }
+    /* use_double_wide_mlp: "intermediate_size doubles for" the KV-shared layers */
+    if (a->double_wide_mlp && layout->kv_shared_layers > 0)
+        out->dense_mlp += (double)layout->kv_shared_layers * mats * h * (double)a->intermediate;
     out->vision = tower_params(&a->vision, h);
     out->audio = tower_params(&a->audio, h);
     if (a->mtp_layers > 0) {

@@ -1027,11 +1027,21 @@ static int read_arch_parts(cfg *c, const family *fam, kv_arch *a)
     if (get_int(c, "hidden_size_per_layer_input", 0, MAX_WIDTH, &ple) < 0 ||
         get_bool(c, "use_double_wide_mlp", &double_wide) < 0)
         return -1;
-    if (ple > 0)
+    /* Gemma-4 (gemma4_text) counts them as vLLM's Gemma4 model builds them
+     * (vllm/model_executor/models/gemma4.py @ 28be48fa9); Gemma-3n's AltUp and Laurel blocks
+     * beside them are not counted: its weights are refused */
+    if ((ple > 0 || double_wide) && strncmp(type, "gemma4", 6) == 0) {
+        a->ple_dim = ple;
+        a->ple_vocab = a->vocab;
+        if (get_int(c, "vocab_size_per_layer_input", 1, MAX_WIDTH, &a->ple_vocab) < 0)
+            return -1;
+        a->double_wide_mlp = double_wide;
+    } else if (ple > 0) {
         kv_snprintf(a->unknown, sizeof a->unknown, "hidden_size_per_layer_input: per-layer "
                                                 "embeddings");
-    else if (double_wide)
+    } else if (double_wide) {
         kv_snprintf(a->unknown, sizeof a->unknown, "use_double_wide_mlp");
+    }
     a->attn_k_eq_v = k_eq_v;      /* its full layers have no v_proj */
     (void)fam;
     int own = dedicated;
@@ -1387,6 +1397,30 @@ kv_status kv_config_read(const char *text, size_t len, const char *file, kv_spec
         read_tower(&c, "audio_config", &out.arch.audio) < 0)
         goto done;
     full_when_window_covers(&out.layout, info->max_context);
+    /* a tower the config describes but the estimate cannot size (no MLP width: Gemma-4's
+     * conformer audio encoder, its FFNs, convolution module and subsampling unstated) is not
+     * left out silently: the weights are refused, naming it */
+    for (int k = 0; k < 2; k++) {
+        const char *key = k ? "audio_config" : "vision_config";
+        const kv_tower *t = k ? &out.arch.audio : &out.arch.vision;
+        size_t obj = lookup(&c, 0, key);
+        char tower_type[32] = "";
+        size_t mt = obj && c.toks[obj].type == KV_JSON_OBJECT ? lookup(&c, obj, "model_type") : 0;
+        if (mt && c.toks[mt].type == KV_JSON_STRING)
+            kv_json_string_decode(c.text, &c.toks[mt], tower_type, sizeof tower_type);
+        /* a conformer (Gemma-4's and Gemma-3n's audio: two FFNs, a convolution module and
+         * subsampling a ViT block has not) is not the generic tower the estimate counts */
+        int conformer = strcmp(tower_type, "gemma4_audio") == 0 ||
+                        strcmp(tower_type, "gemma3n_audio") == 0;
+        if (obj && c.toks[obj].type == KV_JSON_OBJECT && out.arch.known &&
+            !out.arch.unknown[0] &&
+            (conformer || t->hidden <= 0 || t->intermediate <= 0 || t->layers <= 0)) {
+            kv_snprintf(out.arch.unknown, sizeof out.arch.unknown, "%s: %s", key,
+                        conformer ? "its conformer audio encoder is not counted"
+                                  : "its tower's widths are not counted");
+            out.arch.known = 0;
+        }
+    }
     /* a vision or audio tower: SGLang leaves more headroom for such models */
     out.arch.vision_tower = lookup(&c, 0, "vision_config") != 0 ||
                             lookup(&c, 0, "audio_config") != 0;
