@@ -518,6 +518,16 @@ static const cmp_case cases[] = {
              NULL}, 1,
      {"llamacpp_cells=8192", "llamacpp_swa_cells=6144", "llamacpp_swa_layers=40",
       "kv_cache_bytes=2147483648", NULL}},
+    /* Gemma-4 E4B (42 layers; the last 18 read layers 22 and 23's caches): 4 full layers of
+     * one 512-wide head and 20 sliding ones of 2 x 256 keep a cache, at 32,768 cells each -
+     * the sliding cache as large as the main one says --swa-full: 32,768 x 4 x 2 x 512 x 2 B
+     * = 512 MiB and 32,768 x 20 x 2 x 2 x 256 x 2 B = 1,280 MiB. Its weights are not read
+     * (the audio encoder refuses them): --params-b */
+    {"H11", {"--from-log", LOGS "llamacpp-h11-gemma4-e4b-cuda.log", "--config",
+             KVCALC_SOURCE_DIR "/tests/fixtures/frontier/google__gemma-4-E4B-it__resaved.json",
+             "--params-b", "8", NULL}, 1,
+     {"llamacpp_swa_cells=32768", "llamacpp_swa_layers=20", "llamacpp_layers=4",
+      "kv_cache_bytes=1879048192", NULL}},
     {"L12", {"--from-log", LOGS "llamacpp-l12.log", "--layers", "26", "--kv-heads", "32",
              "--head-dim", "100", "--llamacpp-build", "900", NULL}, 1,
      {"kv_budget_error_pct=0", NULL}},

@@ -1836,6 +1836,12 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         kv_log_input_put(in, MINE(LC_P_UNIFIED), KV_LOG_SETTING, "");
     if (v->present[KV_LOG_MTP_CONTEXT])
         kv_log_input_put(in, MINE(LC_P_SPEC_TYPE), KV_LOG_SETTING, "draft-mtp");
+    /* a sliding-window cache as large as the main one: --swa-full (size_swa = size_base,
+     * llama_kv_cache_iswa); when the window and a micro-batch cover the context anyway the
+     * two are the same cache */
+    if (v->present[KV_LOG_SWA_CELLS] && v->present[KV_LOG_CELLS] && v->v[KV_LOG_CELLS] > 0 &&
+        v->v[KV_LOG_SWA_CELLS] == v->v[KV_LOG_CELLS])
+        kv_log_input_put(in, MINE(LC_P_SWA_FULL), KV_LOG_SETTING, "");
 }
 
 static const kv_cmp_row cmp_rows[] = {
