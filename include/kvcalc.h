@@ -239,6 +239,8 @@ typedef struct {
     int conv_bias, proj_bias;  /* conv1d and in / out projections carry biases */
     int64_t dt_rank;           /* Mamba-1: the dt projection's rank */
     int64_t key_heads, key_dim, value_heads, value_dim; /* gated delta net */
+    int64_t chunk_size;        /* the SSM kernels' chunk (mamba_chunk_size, chunk_size; 2048 when
+                                  the config has none: vLLM's get_mamba_chunk_size) */
 } kv_mixer;
 
 /* Architecture numbers for the parameter estimate (weights when params_b is not given). */

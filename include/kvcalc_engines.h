@@ -104,7 +104,9 @@ typedef struct {
     int version;                 /* vLLM 0.MINOR.PATCH as MINOR x 100 + PATCH (0.11 = 1100,
                                     0.10.1.1 = 1001): decides the era's formulas */
     int hybrid_manager;          /* 1: sliding/chunked layers keep their own KV groups */
-    kv_opt_int mamba_align;      /* --mamba-cache-mode: 1 "align" (2 blocks per state group,
+    kv_opt_int mamba_align;      /* --mamba-cache-mode: 2 "all" (a state block for every
+                                    block of tokens, the Mamba-1/2 family's from 0.15 to 0.27),
+                                    1 "align" (2 blocks per state group,
                                     prefix caching's), 0 "none"; not set: align with prefix
                                     caching from 0.15 for state layers outside the Mamba-1/2
                                     family; none without prefix caching, whatever is given */
@@ -228,7 +230,8 @@ typedef struct {
     double elem_bytes;           /* KV element bytes (the spec's KV dtype) */
     int64_t block_size;          /* tokens per block, after MLA forcing / Mamba alignment */
     double page_bytes;           /* one block of one layer */
-    int mamba_align;             /* the mode in force: 1 align, 0 none */
+    int mamba_align;             /* the mode in force: 1 align, 0 none or all */
+    int mamba_all;               /* 1: mode "all" (a state block for every block of tokens) */
     int enable_prefix_caching;   /* prefix caching in force: the flag, else the model's default
                                     (off beside state layers), off where vLLM turns it off */
     int64_t auto_fit_from;       /* --max-model-len auto: the model's length it started from

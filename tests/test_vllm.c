@@ -289,12 +289,36 @@ static void hybrid_align_mode(void **state)
                &r);
     assert_string_equal(r.out, "false\n");
     run_free(&r);
-    /* a Mamba-2 model's mode "all" (0.15-0.27) is not modelled: refused */
+    /* a Mamba-2 model's mode "all" (0.15-0.27; Platform._align_hybrid_block_size and
+     * MambaSpec.max_memory_usage_bytes @ 28be48fa9): Nemotron-3-Nano's state page 2,134,016
+     * B over 1,024 B a token (2 KV heads of 128, bf16) = 2,084 tokens, in chunks of
+     * lcm(chunk_size 128, 16) = 128: a block of 17 x 128 = 2,176 tokens; a 32,768-token
+     * request takes ceil(32,768 / 2,176) = 16 blocks in the full group and 16 in each of the
+     * 4 state groups: 80 (align: 16 + 4 x 2 = 24) */
+    static const struct {
+        const char *version, *key, *want;
+    } all[] = {
+        {"0.23", "block_size", "2176\n"},
+        {"0.23", "vllm_blocks_per_request", "80\n"},
+        {"0.23", "vllm_mamba_all", "true\n"},
+        {"0.28", "vllm_blocks_per_request", "24\n"}, /* #50991: align for every model */
+    };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "nemotron-3-nano-30b-a3b",
+                                         "--vllm-version", all[i].version, "--enable-prefix-caching",
+                                         "--max-model-len", "32768", "--get", all[i].key, NULL},
+                   &r);
+        if (r.status != 0 || strcmp(r.out, all[i].want) != 0)
+            fail_msg("%s %s: '%s' (%s), want '%s'", all[i].version, all[i].key, r.out, r.err,
+                     all[i].want);
+        run_free(&r);
+    }
+    /* before 0.15 that model's prefix caching (mamba_block_size = block_size) is refused */
     run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "nemotron-3-nano-30b-a3b",
-                                     "--vllm-version", "0.23", "--enable-prefix-caching", NULL},
+                                     "--vllm-version", "0.13", "--enable-prefix-caching", NULL},
                &r);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "--enable-prefix-caching: a Mamba-1/2 model"));
+    assert_non_null(strstr(r.err, "--enable-prefix-caching: before 0.15 a Mamba-1/2 model"));
     run_free(&r);
     /* align beside speculative decoding before 0.16: vLLM's assertion */
     run_kvcalc((const char *const[]){"--engine", "vllm", "--model", "qwen3.5-27b",

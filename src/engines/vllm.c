@@ -670,7 +670,7 @@ typedef struct {
     int v1;
     int version;
     int prefix_caching;  /* in force (prefix_caching_in_force) */
-    int mamba_align;
+    int mamba_align;     /* the mode in force: 0 none, 1 align, 2 all */
     int64_t spec_tokens; /* draft tokens: one more state page each */
 } settings;
 
@@ -714,7 +714,11 @@ static uint64_t bucket_blocks(const bucket *b, const settings *v, int64_t bs, in
     case KV_LAYER_CHUNKED:
         return (uint64_t)ceil_div(min_sum(b->limit, t, m), bs);
     case KV_LAYER_STATE: /* MambaSpec.max_memory_usage_bytes: (1 or 2) + num_speculative_blocks
-                            pages (vllm/v1/kv_cache_interface.py @ 001cabc1) */
+                            pages (vllm/v1/kv_cache_interface.py @ 001cabc1); in mode "all"
+                            cdiv(max_model_len, block_size) + num_speculative_blocks (@
+                            28be48fa9) */
+        if (v->mamba_align == 2)
+            return (uint64_t)ceil_div(m, bs) + (uint64_t)v->spec_tokens;
         return (uint64_t)((v->mamba_align ? 2 : 1) + v->spec_tokens);
     default:
         return 0;
@@ -947,6 +951,18 @@ static int default_align(const kv_spec *s)
            (s->vllm.version >= MAMBA_ALIGN && !mamba_all_family(s));
 }
 
+/* The mode with prefix caching when none is given: 1 align, 2 all (0.15 to 0.27, the
+ * Mamba-1/2 family), 0 before 0.15 (mode "all"'s forerunner: refused) */
+#define MAMBA_ALL_SPEC V(20, 0)    /* #40454 (2026-04-21): the family with a draft defaults */
+#define MAMBA_ALL_SPEC_END V(21, 0) /* to align, until #41233 (2026-05-18) fixed all's crash */
+static int default_mode(const kv_spec *s)
+{
+    if (!default_align(s) && s->vllm.version >= MAMBA_ALL_SPEC &&
+        s->vllm.version < MAMBA_ALL_SPEC_END && spec_method(&s->vllm) != KV_VLLM_SPEC_NONE)
+        return 1;
+    return default_align(s) ? 1 : s->vllm.version >= MAMBA_ALIGN ? 2 : 0;
+}
+
 /* ---- one result, step by step ------------------------------------------------------------ */
 
 static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
@@ -972,8 +988,9 @@ static void resolve_inputs(const kv_spec *s, settings *st, kv_vllm_result *out)
      * disabled"). Real logs: 0.23.0 (Qwen3.6-27B FP8, TP 4, MTP) and 0.28.0 (Qwen3.8-27B) */
     st->mamba_align = !st->prefix_caching         ? 0
                       : v->mamba_align.set         ? (int)v->mamba_align.value
-                                                  : default_align(s);
-    out->mamba_align = st->mamba_align;
+                                                  : default_mode(s);
+    out->mamba_align = st->mamba_align == 1;
+    out->mamba_all = st->mamba_align == 2;
     out->auto_fit_from = v->auto_fit_from;
     st->spec_tokens = v->num_speculative_tokens;
     out->total_gib = st->total_gib;
@@ -1054,7 +1071,7 @@ static double unify_pages(const kv_spec *s, bucket *bk, size_t nb, int64_t bs,
 }
 
 static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t *counts,
-                            bucket *bk, size_t nb, kv_vllm_result *out)
+                            bucket *bk, size_t nb, int st_mode, kv_vllm_result *out)
 {
     /* bytes of one token in one attention layer on this GPU (MLA: one latent, no x2) */
     double attn_tok = s->layout.mla
@@ -1099,6 +1116,24 @@ static kv_status block_size(const kv_spec *s, const kv_result *r, const int64_t 
          * and 32 on Blackwell for heads of 256 - neither modelled) */
         double align = s->layout.mla ? (double)VLLM_MLA_BLOCK : (double)VLLM_MAMBA_ALIGN;
         double attn_bs = align * kvm_ceil(state_page / (align * attn_tok));
+        if (st_mode == 2) {
+            /* mode "all" (Platform._align_hybrid_block_size, vllm/platforms/interface.py @
+             * 28be48fa9): "align to mamba chunk size for kernel perf" - chunk = lcm(the
+             * model's mamba chunk size, the kernel's alignment, at least the block size),
+             * the block that many chunks as hold one state's tokens */
+            int64_t kernel = s->vllm.block_size.set && s->vllm.block_size.value > (int64_t)align
+                                 ? s->vllm.block_size.value
+                                 : (int64_t)align;
+            int64_t base = s->arch.mixer.chunk_size > 0 ? s->arch.mixer.chunk_size : 2048;
+            int64_t g = base, k = kernel;
+            while (k) {
+                int64_t t = g % k;
+                g = k;
+                k = t;
+            }
+            double chunk = (double)base / (double)g * (double)kernel;
+            attn_bs = chunk * kvm_ceil(kvm_ceil(state_page / attn_tok) / chunk);
+        }
         if (attn_bs >= TWO_63)
             return KV_ERR_RANGE;
         /* vLLM logs the block it settles on whenever it had to look (a real 0.17 log of
@@ -1215,9 +1250,13 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
         kv_sched_group *g = &out->sched_groups[out->n_sched_groups++];
         g->groups = bk[i].groups;
         g->block_size = bk[i].bs > 0 ? bk[i].bs : bs;
-        g->fixed = bk[i].kind == KV_LAYER_STATE;
-        g->cap_blocks = bk[i].kind == KV_LAYER_FULL ? 0
-                        : (int64_t)bucket_blocks(&bk[i], st, bs, st->m);
+        /* mode "all": a state group takes a block for every block of tokens, as a full
+         * layer does (MambaManager.get_num_blocks_to_allocate, the base class's rule) */
+        int all = bk[i].kind == KV_LAYER_STATE && st->mamba_align == 2;
+        g->fixed = bk[i].kind == KV_LAYER_STATE && !all;
+        g->cap_blocks = bk[i].kind == KV_LAYER_FULL || all
+                            ? 0
+                            : (int64_t)bucket_blocks(&bk[i], st, bs, st->m);
         g->window = bk[i].kind == KV_LAYER_SLIDING ? bk[i].limit : 0;
         g->chunk = bk[i].kind == KV_LAYER_CHUNKED ? bk[i].limit : 0;
     }
@@ -1673,7 +1712,7 @@ static kv_status vllm_compute_into(const kv_spec *s, const kv_result *r, kv_vllm
         nb = csa_buckets(s, out, bk);
     } else {
         nb = make_buckets(s, &st, out, bk, counts);
-        if ((rc = block_size(s, r, counts, bk, nb, out)) != KV_OK)
+        if ((rc = block_size(s, r, counts, bk, nb, st.mamba_align, out)) != KV_OK)
             return rc;
         make_groups(bk, nb, st.version, out);
     }
@@ -1813,28 +1852,31 @@ static kv_status check_prefix_caching(const kv_spec *s, kv_error *why)
 {
     const kv_vllm_spec *v = &s->vllm;
     const kv_param *mode = &kv_vllm_params[VLLM_P_MAMBA_MODE];
+    const kv_param *pc = &kv_vllm_params[VLLM_P_PREFIX_CACHING];
     if (!has_state_layers(s) || !uses_v1(v))
         return KV_OK;
-    if (v->mamba_align.set && v->mamba_align.value == 1 && !prefix_caching_in_force(s))
+    int given = v->mamba_align.set && v->mamba_align.value != 0;
+    if (given && v->version < MAMBA_ALIGN)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, mode,
-                         v->version < MAMBA_ALIGN
-                             ? "mode align comes with vLLM 0.15 (#30877)"
-                             : "align caches prefixes: without --enable-prefix-caching vLLM "
-                               "sets it to 'none' (\"Mamba cache mode is set to 'none' when "
-                               "prefix caching is disabled\"): give --enable-prefix-caching");
-    if (prefix_caching_in_force(s) && !default_align(s) &&
-        !(v->mamba_align.set && v->version >= MAMBA_ALIGN))
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_PREFIX_CACHING],
-                         "a Mamba-1/2 model caches prefixes in mode 'all' (a state for every "
-                         "block), which kvcalc does not model: give --mamba-cache-mode align "
-                         "(from 0.15) or --no-enable-prefix-caching");
+                         "modes align and all come with vLLM 0.15 (#30877)");
+    if (given && !prefix_caching_in_force(s))
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, mode,
+                         "the mode caches prefixes: without --enable-prefix-caching vLLM sets "
+                         "it to 'none' (\"Mamba cache mode is set to 'none' when prefix caching "
+                         "is disabled\"): give --enable-prefix-caching");
+    if (prefix_caching_in_force(s) && !given && default_mode(s) == 0)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, pc,
+                         "before 0.15 a Mamba-1/2 model caches prefixes with mamba_block_size "
+                         "= block_size, which kvcalc does not model: give "
+                         "--no-enable-prefix-caching, or --vllm-version 0.15 or later");
     if (prefix_caching_in_force(s) && v->mamba_align.set && v->mamba_align.value == 0)
         return kv_refuse(why, KV_ERR_ENGINE_INPUT, mode,
                          "with prefix caching vLLM takes mode 'none' as unset and chooses "
                          "'align' or 'all': give --no-enable-prefix-caching for none");
-    if (prefix_caching_in_force(s) && v->version < MAMBA_ALIGN_SPEC &&
-        (default_align(s) || v->mamba_align.set) && spec_method(v) != KV_VLLM_SPEC_NONE)
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_PREFIX_CACHING],
+    int in_force = !prefix_caching_in_force(s) ? 0 : given ? (int)v->mamba_align.value
+                                                          : default_mode(s);
+    if (in_force == 1 && v->version < MAMBA_ALIGN_SPEC && spec_method(v) != KV_VLLM_SPEC_NONE)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, pc,
                          "\"Mamba cache mode 'align' is currently not compatible with "
                          "speculative decoding.\" (until vLLM 0.16, #33705)");
     return KV_OK;

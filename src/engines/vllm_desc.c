@@ -17,7 +17,7 @@
      .blames = KV_ERR_ENGINE_INPUT, .meta = "GIB", .help = h}
 
 static const kv_choice v1_modes[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
-static const kv_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {NULL, 0}};
+static const kv_choice mamba_modes[] = {{"none", 0}, {"align", 1}, {"all", 2}, {NULL, 0}};
 /* speculative_config's methods (vllm/config/speculative.py @ 28be48fa9 in the
  * local-inference-lab/vllm mirror: SpeculativeMethod, MTPModelTypes; the model-named MTP
  * methods are "deprecated and replaced with mtp") */
@@ -133,8 +133,9 @@ const kv_param kv_vllm_params[VLLM_PARAMS] = {
     [VLLM_P_MAMBA_MODE] = {.name = "mamba-cache-mode", P(OPT_CHOICE, mamba_align),
                            .key = "mamba_cache_mode", .choices = mamba_modes,
                            .blames = KV_ERR_ENGINE_INPUT, .meta = "MODE",
-                           .help = "none (1 block per request) or align (2) [with prefix "
-                                   "caching: align from 0.15 outside the Mamba-1/2 family]"},
+                           .help = "none (1 block per request), align (2) or all (a block "
+                                   "per block of tokens) [with prefix caching: align; the "
+                                   "Mamba-1/2 family's all from 0.15 to 0.27]"},
     [VLLM_P_SSM_DTYPE] = {.name = "mamba-ssm-cache-dtype", P(OPT_CHOICE, mamba_ssm_cache_dtype),
                           .key = "mamba_ssm_cache_dtype", .choices = ssm_dtypes,
                           .blames = KV_ERR_ENGINE_INPUT, .meta = "DTYPE",
@@ -247,6 +248,7 @@ static const kv_field fields[] = {
     FN(vllm_page_bytes, page_bytes, "bytes"),
     FN(vllm_state_page_bytes, state_page_bytes, "bytes"),
     FB(vllm_mamba_align, mamba_align),
+    FB(vllm_mamba_all, mamba_all),
     FB(vllm_enable_prefix_caching, enable_prefix_caching),
     FI(vllm_auto_fit_from, auto_fit_from, "tokens"),
     FN(vllm_mamba_padding_percent, mamba_padding_percent, "percent"),
@@ -359,8 +361,9 @@ static const kv_log_pattern patterns[] = {
     {"enable_prefix_caching=False,", T(KV_LOG_PREFIX_CACHING, 0), KV_CONST, NULL},
     {"enable_prefix_caching=True,", T(KV_LOG_PREFIX_CACHING, 1), KV_CONST, NULL},
     /* MambaModelConfig's line for the mode in force (vllm/model_executor/models/config.py
-     * @ 28be48fa9): "align" given or chosen; "all" is left unread (kvcalc refuses it) */
+     * @ 28be48fa9): "align" or "all", given or chosen */
     {"Prefix caching in Mamba cache 'align' mode", T(KV_LOG_MAMBA_ALIGN, 1), KV_CONST, NULL},
+    {"Prefix caching in Mamba cache 'all' mode", T(KV_LOG_MAMBA_ALIGN, 2), KV_CONST, NULL},
     {"'enforce_eager': True", T(KV_LOG_ENFORCE_EAGER, 1), KV_CONST, NULL},
     /* the runner the worker took (gpu_worker.py: logger.info_once("Using V2 Model Runner"); the
      * fallback vllm/config/vllm.py warns "Model runner v2 does not yet support %s; using the v1
@@ -540,7 +543,8 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         if (c->value == (int)v->v[KV_LOG_KV_OFFLOAD_BACKEND])
             kv_log_input_put(in, MINE(VLLM_P_KV_OFFLOAD_BACKEND), KV_LOG_SETTING, c->name);
     if (v->present[KV_LOG_MAMBA_ALIGN])
-        kv_log_input_put(in, MINE(VLLM_P_MAMBA_MODE), KV_LOG_SETTING, "align");
+        kv_log_input_put(in, MINE(VLLM_P_MAMBA_MODE), KV_LOG_SETTING,
+                         v->v[KV_LOG_MAMBA_ALIGN] == 2 ? "all" : "align");
     /* the speculative method by its name (the first of the names that resolve to it) */
     for (const kv_choice *c = spec_methods; v->present[KV_LOG_VLLM_SPEC_METHOD] && c->name; c++)
         if (c->value == (int)v->v[KV_LOG_VLLM_SPEC_METHOD]) {

@@ -974,6 +974,13 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
     }
     if (c->err[0])
         return -1;
+    /* ModelConfig.get_mamba_chunk_size (vllm/config/model.py @ 28be48fa9): mamba_chunk_size
+     * (Bamba, FalconH1, Granite), else chunk_size (Mamba2, NemotronH, Zamba), else 2048 */
+    m->chunk_size = 2048;
+    if (m->kind != KV_MIXER_NONE &&
+        (get_int(c, "chunk_size", 1, MAX_COUNT, &m->chunk_size) < 0 ||
+         get_int(c, "mamba_chunk_size", 1, MAX_COUNT, &m->chunk_size) < 0))
+        return -1;
     if (elems > 4e18)
         return cfg_fail(c, c->model, "state size of %.3g elements per layer is absurd", elems);
     l->state_elems = elems < 0 ? -1 : (int64_t)elems;

@@ -69,7 +69,7 @@ expect_only "kvcalc --dtype=fp8_e4 (one word)" --dtype=fp8_e4m3 --dtype=fp8_e4m3
 complete_at 2 kvcalc --engine ""
 expect_only "kvcalc --engine" ideal vllm sglang trtllm llama.cpp llamacpp ollama
 complete_at 2 kvcalc --mamba-cache-mode ""
-expect_only "kvcalc --mamba-cache-mode" none align
+expect_only "kvcalc --mamba-cache-mode" none align all
 complete_at 2 kvcalc --model qwen3-8
 expect_only "kvcalc --model qwen3-8" qwen3-8b
 complete_at 2 kvcalc --gpu h10
