@@ -998,6 +998,16 @@ static void recurrent_checkpoints(void **state)
             fail_msg("%s: exit %d\n%s%s", logs[i], rr.status, rr.out, rr.err);
         run_free(&rr);
     }
+    /* the text says so beside the estimate */
+    run_result rt;
+    run_kvcalc((const char *const[]){"--engine", "ollama", "--model", path, "--ollama-version",
+                                     "0.17.1", "--num-ctx", "32768", "--num-parallel", "1",
+                                     "--flash-attention", "1", NULL},
+               &rt);
+    if (rt.status != 0 || !strstr(rt.out, "  kv cache : 2.59 GiB as Ollama's own engine allocates "
+                                          "it"))
+        fail_msg("exit %d\n%s%s", rt.status, rt.out, rt.err);
+    run_free(&rt);
     remove(path);
 }
 

@@ -249,6 +249,11 @@ static void gaps(FILE *out, const kv_ollama_result *o)
         fputs("  ESTIMATE : this release runs the architecture on Ollama's own engine, which "
               "measures what it allocates: the figures above are the llama engine's "
               "estimate\n", out);
+    if (o->runner_kv_bytes > 0)
+        fprintf(out, "  kv cache : %.2f GiB as Ollama's own engine allocates it (its \"kv cache\" "
+                     "lines): each recurrent state kept once a slot and %lld times more as "
+                     "prefix checkpoints, where the estimate counts it once\n",
+                o->runner_kv_bytes / KV_GIB, (long long)o->state_checkpoints);
     if (o->projector_left_out)
         fputs("  ESTIMATE : the file's vision tensors are left out (Ollama counts them as "
               "projector.weights and .graph)\n", out);
