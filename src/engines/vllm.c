@@ -2079,18 +2079,14 @@ kv_status kv_vllm_check(const kv_spec *s, kv_error *why)
                              "and MoE layers on pipeline stages (first_k_dense_replace, "
                              "decoder_sparse_step)");
     }
-    kv_status csa = check_csa(s, why);
-    if (csa != KV_OK)
-        return csa;
-    kv_status offload = check_offload(s, why);
-    if (offload != KV_OK)
-        return offload;
-    kv_status spec = check_speculative(s, why);
-    if (spec != KV_OK)
-        return spec;
-    kv_status prefix = check_prefix_caching(s, why);
-    if (prefix != KV_OK)
-        return prefix;
+    /* the option families' own refusals, in this order */
+    static kv_status (*const families[])(const kv_spec *, kv_error *) = {
+        check_csa, check_offload, check_speculative, check_prefix_caching};
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        kv_status st = families[i](s, why);
+        if (st != KV_OK)
+            return st;
+    }
     /* full layers of their own shape: only the hybrid manager keeps them in their own
      * groups, and kvcalc has not read what vLLM does beside Mamba groups */
     if (s->layout.full_kv_heads > 0 || s->layout.full_head_dim > 0) {
