@@ -384,18 +384,10 @@ static double ot_get(const char *const *extra, const char *key)
 {
     const char *argv[24] = {"--engine", "llamacpp", "--model", "qwen3-30b-a3b"};
     size_t n = 4;
-    for (size_t k = 0; extra[k]; k++)
+    for (size_t k = 0; extra[k] && n < 23; k++)
         argv[n++] = extra[k];
-    argv[n++] = "--get";
-    argv[n++] = key;
     argv[n] = NULL;
-    run_result r;
-    run_kvcalc(argv, &r);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
-    double x = strtod(r.out, NULL);
-    run_free(&r);
-    return x;
+    return run_get(key, argv);
 }
 
 static void override_tensor(void **state)

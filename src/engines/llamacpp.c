@@ -653,6 +653,17 @@ typedef struct {
 static void rows_of(const kv_spec *s, const settings *st, rows *w);
 static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_full, cells *c);
 
+/* A spec of `layers` full-attention layers of s's shape otherwise (no GGUF rows, no layout,
+ * no parts): the draft's and the MTP context's caches are of such layers. */
+static void full_layers_spec(const kv_spec *s, int64_t layers, kv_spec *d)
+{
+    *d = *s;
+    memset(&d->layout, 0, sizeof d->layout);
+    memset(&d->arch, 0, sizeof d->arch);
+    d->gguf = NULL;
+    d->layers = layers;
+}
+
 /* -md: the draft's contexts, their cache and its weights on the GPU (llama-server; the draft
  * is a model of full-attention layers, kv_draft). Its compute buffers are not counted.
  * - b4246 to b9114 (examples/server/server.cpp @ 70b98fad, PR #10586; server-context.cpp
@@ -694,11 +705,8 @@ static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_
     u->draft_kv = u->draft_kv_gpu = u->draft_weights_gpu = 0;
     if (!l->draft.name)
         return;
-    kv_spec d = *s;
-    memset(&d.layout, 0, sizeof d.layout);
-    memset(&d.arch, 0, sizeof d.arch);
-    d.gguf = NULL;
-    d.layers = l->draft.layers;
+    kv_spec d;
+    full_layers_spec(s, l->draft.layers, &d);
     d.kv_heads = l->draft.kv_heads;
     d.head_dim = l->draft.head_dim;
     kv_llamacpp_spec dl = *l; /* the draft's layers placed by -ngld */
@@ -750,11 +758,8 @@ static void mtp_use(const kv_spec *s, const settings *st, const cells *c, gpu_us
     u->mtp_kv = u->mtp_kv_gpu = 0;
     if (st->l->spec_type != KV_LLAMACPP_SPEC_MTP || s->arch.mtp_layers <= 0)
         return;
-    kv_spec d = *s;
-    memset(&d.layout, 0, sizeof d.layout);
-    memset(&d.arch, 0, sizeof d.arch);
-    d.gguf = NULL;
-    d.layers = s->arch.mtp_layers;
+    kv_spec d;
+    full_layers_spec(s, s->arch.mtp_layers, &d);
     kv_llamacpp_spec dl = *st->l;
     dl.draft.name = NULL;
     dl.n_gpu_layers = (kv_opt_int){0, 1};
