@@ -200,11 +200,8 @@ static void gemma4_e2b(void **state)
     assert_non_null(at);
     memcpy(at + strlen("\"hidden_size_per_layer_input\": "), "  0", 3);
     char bare[512];
-    snprintf(bare, sizeof bare, "%s/gemma4-e2b-no-ple.json", KVCALC_BINARY_DIR);
-    FILE *f = fopen(bare, "wb");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    snprintf(bare, sizeof bare, "%s/gemma4-e2b-no-ple-XXXXXX", KVCALC_BINARY_DIR);
+    write_temp(bare, text);
     free(text);
     double with = get((const char *const[]){"--config", cfg, "--get", "params", NULL});
     double without = get((const char *const[]){"--config", bare, "--get", "params", NULL});
