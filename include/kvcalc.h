@@ -1545,6 +1545,22 @@ typedef struct {
     int prefix_caching;        /* 1: full blocks of computed prompts are cached and shared by
                                   requests that begin alike (vLLM V1's prefix cache): a shared
                                   prefix (kv_workload.shared_prefix) is computed and held once */
+    /* kvcalc 6, KV_SCHED_SLOTS: llama-server's prompt reuse (cache_prompt, on by default). A
+     * task computes only what follows the longest common prefix of its prompt and the tokens
+     * of the slot it takes, or of a prompt state loaded into that slot from the host-memory
+     * prompt cache; each slot holds its own copy (a shared prefix is held once a slot) */
+    int slot_reuse;               /* 1: simulated (kv_workload.shared_prefix), else refused */
+    double slot_similarity;       /* -sps: an idle slot whose common prefix is more than this
+                                     share of the prompt is chosen before the least recently
+                                     used one (0: that choice is off) */
+    int64_t prompt_cache_mib;     /* --cache-ram: the prompt cache's bytes limit, MiB (-1: no
+                                     limit, 0: no prompt cache) */
+    int64_t prompt_cache_tokens;  /* its token limit (n_ctx), raised to what the bytes limit
+                                     holds at the cached states' mean bytes a token */
+    double token_state_bytes;     /* a cached state's bytes a token (its cells' K and V) */
+    int idle_slots_cleared;       /* --cache-idle-slots with a shared cache: when a task
+                                     starts, the idle slots are saved to the prompt cache and
+                                     their cells freed (without one: saved, cells kept) */
 } kv_sched;
 
 /* The scheduler of spec s's engine, from r = kv_compute(s). Returns KV_OK, or

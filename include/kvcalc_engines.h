@@ -644,6 +644,8 @@ typedef struct {
                                unless --dtype says otherwise) */
     int64_t batch_size;     /* -b, >= 1 [2048] */
     int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
+    int64_t cache_ram;      /* --cache-ram: llama-server's host-memory prompt cache, MiB
+                               (-1: no limit, 0: none) [8192]; the workload's slot reuse */
     kv_opt_int n_gpu_layers;/* -ngl; not set: the build's default (all from b6325, else 0) */
     int no_kv_offload;      /* -nkvo: every KV (and state) buffer in host memory */
     int64_t n_cpu_moe;      /* --n-cpu-moe N: the experts of blocks 0 .. N-1 stay on the CPU */

@@ -618,11 +618,74 @@ static void vllm_prefix_cache(void **state)
                                          "--shared-prefix-tokens", "50", "--disable-radix-cache",
                                          NULL},
                    "kvcalc: --shared-prefix-tokens: a shared prefix is simulated for vLLM V1's "
-                   "prefix cache and SGLang's radix cache on a pool of full-attention layers "
-                   "only (SGLang's scheduler keeps no such cache here)");
+                   "prefix cache, SGLang's radix cache and llama-server's slots (from b9908, "
+                   "context shift off) on a pool of full-attention layers only (SGLang's "
+                   "scheduler keeps no such cache here)");
     expect_refused((const char *const[]){"--prompt-tokens", "100", "--output-tokens", "10",
                                          "--shared-prefix-tokens", "50", NULL},
                    "--shared-prefix-tokens: applies to a simulated rate");
+}
+
+/* llama-server's slot prompt reuse (get_available_slot, server_prompt_cache @ 3f545becc):
+ * 100 requests of 2,000 + 200 tokens arriving evenly every 10 s, each done in 4 s (200
+ * steps of 20 ms), so every task finds the slots idle. The first finds nothing; each later
+ * one finds the 1,600 shared tokens: in the slot that held them (8 slots of their own:
+ * 1,600 / 2,000 = 0.8 > -sps 0.1 picks it), or, with one shared cache, in the prompt cache
+ * the last one was saved to when it ended (its slot cleared): 99 x 1,600 / (100 x 2,000) =
+ * 0.792. A prompt cache of 1 MiB holds no state of 2,199 tokens x 144 KiB, and the cleared
+ * slot holds none either: 0. A 100-token prefix is 5% of the prompt, under -sps, so the
+ * least recently used slot is taken, the never used first: the first 8 find nothing, the
+ * other 92 find 100 tokens in their slot (a cached state keeping under a quarter of itself,
+ * 100 of 2,199, is never loaded): 92 x 100 / 200,000 = 0.046. */
+static void llamacpp_slot_reuse(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *ctx, *np, *prefix, *cache_ram, *want;
+    } rows[] = {
+        {"65536", "8", "1600", "8192", "0.792\n"}, {"65536", "8", "1600", "0", "0.792\n"},
+        {"32768", NULL, "1600", "8192", "0.792\n"}, {"32768", NULL, "1600", "0", "0.792\n"},
+        {"32768", NULL, "1600", "1", "0\n"},         {"65536", "8", "100", "8192", "0.046\n"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        run_result r;
+        const char *argv[40] = {"--engine", "llamacpp", "--model", "qwen3-8b", "--gpu", "h100",
+                                "--arrivals", "even", "--requests", "100", "--prompt-tokens",
+                                "2000", "--output-tokens", "200", "--tpot-ms", "20", "--rate",
+                                "0.1", "--get", "workload_prefix_hit_rate", "-c", rows[i].ctx,
+                                "--shared-prefix-tokens", rows[i].prefix, "--cache-ram",
+                                rows[i].cache_ram};
+        size_t n = 26;
+        if (rows[i].np) {
+            argv[n++] = "-np";
+            argv[n++] = rows[i].np;
+        }
+        argv[n] = NULL;
+        run_kvcalc(argv, &r);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.out, rows[i].want);
+        run_free(&r);
+    }
+    /* the text says where the prefix is kept; the prefill it saves moves the closed forms:
+     * 400 of 2,000 prompt tokens computed, 5x the prefill limit */
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "llamacpp", "--model", "qwen3-8b", "--gpu",
+                                     "h100", "-np", "8", "-c", "65536", "--prompt-tokens", "2000",
+                                     "--output-tokens", "200", "--tpot-ms", "20", "--ttft-ms",
+                                     "200", "--rate", "1", "--shared-prefix-tokens", "1600", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  prefix  : the shared 1,600 tokens, a copy in each slot that "
+                                  "held it and in the prompt cache (8,192 MiB), not computed "
+                                  "again where a task finds it; "));
+    assert_non_null(strstr(r.out, ", prefill compute 27.78 req/s\n")); /* 1 / (400 x 0.09 ms) */
+    run_free(&r);
+    /* the rules hold from b9908 (the prompt cache's limit kept before each entry) */
+    expect_refused((const char *const[]){"--engine", "llamacpp", "--model", "qwen3-8b", "--gpu",
+                                         "h100", "--llamacpp-build", "9907", "--prompt-tokens",
+                                         "100", "--output-tokens", "10", "--tpot-ms", "10",
+                                         "--rate", "2", "--shared-prefix-tokens", "50", NULL},
+                   "llama-server's slots (from b9908, context shift off)");
 }
 
 /* SGLang's radix cache with the same shared prefix: one request alone every second, pages of
@@ -1337,6 +1400,7 @@ int main(void)
         cmocka_unit_test(sglang_pages),
         cmocka_unit_test(vllm_prefix_cache),
         cmocka_unit_test(sglang_radix_prefix),
+        cmocka_unit_test(llamacpp_slot_reuse),
         cmocka_unit_test(azure_trace_reads_whole),
         cmocka_unit_test(trace_layouts_and_errors),
         cmocka_unit_test(trace_through_the_program),

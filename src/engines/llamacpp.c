@@ -63,12 +63,22 @@ enum {
     B_DSV4_KV_TYPES = 10206,
     /* its compressor states get rollback planes: n_stream x (1 + n_rs_seq) (596a5795b
      * "DeepseekV4 MTP + DSpark (#25784)", the 10228th commit, in b10237) */
-    B_DSV4_RS = 10228
+    B_DSV4_RS = 10228,
+    /* llama-server's slot prompt reuse as the workload simulates it (get_available_slot in
+     * tools/server/server-context.cpp; server_prompt_cache alloc / load / update in
+     * server-task.cpp): LCP slot selection from 7a16ce7db (#7728, b3183), the host-memory
+     * prompt cache from d00cbea63 (#16391, b6724), idle slots saved on a new task from
+     * 50e0ad08f (#20993) and without a unified cache from 961e9a3e4 (#24190), and its byte
+     * limit kept before each entry from 6c487e2f7 "server: enforce prompt cache RAM limit
+     * (#25070)", the 9908th commit: the rules of 3f545becc hold from there (the later
+     * commits touching them rename) */
+    B_PROMPT_REUSE = 9908
 };
 
 #define AUTO_SLOTS 4
 #define AUTOFIT_MIN 4096 /* auto-fit never lowers n_ctx below this */
 #define DEFAULT_BATCH 2048
+#define DEFAULT_CACHE_RAM 8192 /* common/common.h cache_ram_mib @ 3f545becc */
 #define DEFAULT_UBATCH 512
 #define CTX_LIMIT 1099511627776LL /* 2^40 tokens: the largest -c the fit search tries */
 /* The compute buffer estimate: activations of n_ubatch tokens, in f32, this many hidden
@@ -104,6 +114,7 @@ void kv_llamacpp_spec_defaults(kv_llamacpp_spec *l, kv_dtype *dtype)
     l->build = KV_LLAMACPP_NEWEST_BUILD;
     l->batch_size = DEFAULT_BATCH;
     l->ubatch_size = DEFAULT_UBATCH;
+    l->cache_ram = DEFAULT_CACHE_RAM;
     *dtype = KV_DTYPE_FP16;
 }
 
@@ -1143,7 +1154,7 @@ enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
     LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_P_CMOE,
     LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_P_SPEC_TYPE,
-    LC_P_SPEC_N_MAX, LC_PARAMS
+    LC_P_SPEC_N_MAX, LC_P_CACHE_RAM, LC_PARAMS
 };
 /* --spec-type's names (common_speculative_type_from_name_map, common/speculative.cpp @
  * 3f545becc; "mtp" as a build of May 2026 spelled it). draft-simple is -md's, and
@@ -1600,6 +1611,11 @@ static const kv_param params[LC_PARAMS] = {
                   .meta = "N",
                   .help = "layers on the GPU (+1 = the output layer) [auto: all from b6325, else "
                           "0]"},
+    [LC_P_CACHE_RAM] = {.name = "cache-ram", .short_name = "cram", P(INT, cache_ram),
+                        .key = "cache_ram", .min = -1, .max = 2147483647.0,
+                        .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
+                        .help = "the host-memory prompt cache in MiB (-1: no limit, 0: none); "
+                                "a workload's slot reuse [8192]"},
     [LC_P_RS_SEQ] = {.name = "n-rs-seq", P(OPT_INT, n_rs_seq), .key = "n_rs_seq", .min = 0,
                      .max = 1024, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                      .help = "recurrent-state snapshots per sequence (the log's n_rs_seq) "
@@ -1986,8 +2002,18 @@ static kv_status llamacpp_sched(const kv_spec *s, const kv_result *r, kv_sched *
     out->unified_fail_all = shared;
     out->preempt_word = "context-full failures";
     out->unit = "cells";
-    out->left_out = "the prompt cache (every prompt distinct), context shift (off by default); "
-                    "a step takes one tpot (given or estimated) whatever its batch";
+    out->left_out = "context shift (off by default); a step takes one tpot (given or "
+                    "estimated) whatever its batch";
+    /* prompt reuse (server-context.cpp get_available_slot, launch_slot_with_task; @ 3f545becc):
+     * -sps 0.1, cache_prompt on, --cache-idle-slots on (common/common.h); the cache holds
+     * n_ctx tokens at least (server_prompt_cache(cache_ram_mib, n_ctx)) and a state is its
+     * cells' bytes (llama_state_seq_get_size) */
+    out->slot_reuse = L->build >= B_PROMPT_REUSE;
+    out->slot_similarity = 0.1;
+    out->prompt_cache_mib = s->llamacpp.cache_ram;
+    out->prompt_cache_tokens = cells;
+    out->token_state_bytes = L->n_ctx > 0 ? r->kv_cache_bytes / (double)L->n_ctx : 0;
+    out->idle_slots_cleared = shared && s->llamacpp.cache_ram != 0;
     return KV_OK;
 }
 

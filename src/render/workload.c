@@ -93,6 +93,22 @@ void report_workload_text(FILE *out, const kv_report *rep)
             kv_fprintf(out, "; %s%% of the tokens looked up found",
                     fmt_fixed(d, sizeof d, r->prefix_hit_rate * 100.0, 1, 1));
         fputc('\n', out);
+    } else if (w->shared_prefix > 0 && sc->kind == KV_SCHED_SLOTS && sc->slot_reuse) {
+        if (sc->prompt_cache_mib != 0)
+            kv_fprintf(out, "  prefix  : the shared %s tokens, a copy in each slot that held it "
+                         "and in the prompt cache (%s%s), not computed again where a task finds "
+                         "it",
+                    fmt_int(a, sizeof a, w->shared_prefix, 1),
+                    sc->prompt_cache_mib < 0 ? "no limit" : fmt_int(b, sizeof b, sc->prompt_cache_mib, 1),
+                    sc->prompt_cache_mib < 0 ? "" : " MiB");
+        else
+            kv_fprintf(out, "  prefix  : the shared %s tokens, a copy in each slot that held it "
+                         "(no prompt cache), not computed again where a task finds it",
+                    fmt_int(a, sizeof a, w->shared_prefix, 1));
+        if (!isnan(r->prefix_hit_rate))
+            kv_fprintf(out, "; %s%% of the tokens looked up found",
+                    fmt_fixed(d, sizeof d, r->prefix_hit_rate * 100.0, 1, 1));
+        fputc('\n', out);
     }
     if (!r->simulated) {
         if (isnan(r->saturation_rate))

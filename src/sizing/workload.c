@@ -376,6 +376,7 @@ typedef struct {
      * (seg_n, the leading blocks of its chain after the seg_shared shared ones) and the free
      * blocks ahead of the first of them to be evicted */
     int64_t seg_n, seg_ahead, seg_shared;
+    int64_t slot;      /* llama-server's prompt reuse: the slot it runs in */
     int state;         /* R_* */
 } req;
 
@@ -395,6 +396,16 @@ typedef struct {
     unsigned char *cached;
     int64_t *ahead;
     int64_t h, bs, prefix_tokens; /* its full blocks (0: none), their size, its tokens */
+    /* llama-server's prompt reuse (kv_sched.slot_reuse): each slot's tokens, those of the
+     * shared prefix among them, the cells it keeps while idle, its state's entry in the
+     * prompt cache (-1: none), when it was last used and whether it runs a task; the prompt
+     * cache's entries (prefix tokens, tokens; 0 tokens: erased) in the order saved */
+    int64_t *slot_len, *slot_k, *slot_cells, *slot_ent;
+    double *slot_t;
+    unsigned char *slot_busy;
+    int64_t *ent_k, *ent_len, *ent_slot;
+    size_t nslots, ent_cap;
+    int64_t reuse_p; /* the shared prefix's tokens (0: no reuse simulated) */
 } arena;
 
 /* A shared prefix's blocks the arena keeps state for: at most one a token. */
@@ -411,8 +422,12 @@ size_t kv_workload_scratch_bytes(const kv_workload *w)
 {
     size_t n = w->trace ? w->trace_n : (size_t)(w->requests > 0 ? w->requests : 1);
     size_t h = prefix_slots(w);
+    /* a shared prefix on llama-server's slots: at most n slots used and 2n entries saved */
+    size_t reuse = h > 0 ? n * (4 * sizeof(int64_t) + sizeof(double) + 1) +
+                               (2 * n + 2) * 3 * sizeof(int64_t) + 16
+                         : 0;
     return n * (sizeof(req) + 3 * sizeof(int64_t)) + HIST_BINS * sizeof(double) +
-           h * (sizeof(int64_t) + sizeof(int32_t) + 1) + 64;
+           h * (sizeof(int64_t) + sizeof(int32_t) + 1) + reuse + 64;
 }
 
 typedef struct {
@@ -469,6 +484,11 @@ typedef struct {
     double looked_up, found;
     int own_hits;  /* a preempted request finds its own cached blocks again (vLLM V1) */
     size_t nseg;   /* entries of a->segs */
+    /* the prompt cache: its live entries between ent_head and ent_tail, their bytes and
+     * tokens */
+    size_t ent_head, ent_tail;
+    double ent_bytes;
+    int64_t ent_tokens;
 } sim;
 
 /* A closed loop: a client whose request ended sends the next one now. */
@@ -693,6 +713,248 @@ static void run_push(sim *m, int64_t qi, int64_t held, int64_t want)
     m->a->run[m->nrun++] = qi;
 }
 
+/* ---- llama-server's prompt reuse (kv_sched.slot_reuse): get_available_slot and the
+ * launch's n_past in tools/server/server-context.cpp, server_prompt_cache's alloc, load and
+ * update in tools/server/server-task.cpp, @ 3f545becc. Every prompt begins with the shared
+ * prefix and differs after it, so the common prefix of a prompt and a slot's tokens (or a
+ * cached state's) is the shorter of their shared parts. */
+
+static int64_t min64(int64_t x, int64_t y)
+{
+    return x < y ? x : y;
+}
+
+static double cache_limit(const sim *m) /* bytes; 0: none */
+{
+    return m->sc->prompt_cache_mib > 0 ? (double)m->sc->prompt_cache_mib * 1048576.0 : 0;
+}
+
+/* Entry i leaves the cache (loaded into a slot, or evicted). */
+static void ent_drop(sim *m, size_t i)
+{
+    arena *a = m->a;
+    m->ent_bytes -= (double)a->ent_len[i] * m->sc->token_state_bytes;
+    m->ent_tokens -= a->ent_len[i];
+    if (a->slot_ent[a->ent_slot[i]] == (int64_t)i)
+        a->slot_ent[a->ent_slot[i]] = -1;
+    a->ent_len[i] = 0;
+    while (m->ent_head < m->ent_tail && a->ent_len[m->ent_head] == 0)
+        m->ent_head++;
+}
+
+/* The live entries to the front, in order (the array holds twice the states there can be,
+ * so this runs at most once every n saves). */
+static void ent_compact(sim *m)
+{
+    arena *a = m->a;
+    size_t j = 0;
+    for (size_t i = m->ent_head; i < m->ent_tail; i++) {
+        if (a->ent_len[i] == 0)
+            continue;
+        int64_t s = a->ent_slot[i];
+        if (a->slot_ent[s] == (int64_t)i)
+            a->slot_ent[s] = (int64_t)j;
+        a->ent_k[j] = a->ent_k[i];
+        a->ent_len[j] = a->ent_len[i];
+        a->ent_slot[j] = s;
+        j++;
+    }
+    m->ent_head = 0;
+    m->ent_tail = j;
+}
+
+/* prompt_save -> alloc: slot s's state into the cache. Not when an entry holds all of it or
+ * it alone is over the bytes limit; entries it holds all of go; the oldest make room. */
+static void slot_save(sim *m, int64_t s)
+{
+    arena *a = m->a;
+    int64_t len = a->slot_len[s], k = a->slot_k[s];
+    if (len == 0 || a->slot_ent[s] >= 0)
+        return;
+    m->rs->steps_work += (int64_t)(m->ent_tail - m->ent_head); /* the scans' work */
+    for (size_t i = m->ent_head; i < m->ent_tail; i++)
+        if (a->ent_len[i] > 0 && len == k && a->ent_k[i] >= len)
+            return; /* "prompt is already in the cache" */
+    double bytes = (double)len * m->sc->token_state_bytes, limit = cache_limit(m);
+    if (limit > 0 && bytes > limit)
+        return; /* "exceeds cache size limit, skipping" */
+    for (size_t i = m->ent_head; i < m->ent_tail; i++)
+        if (a->ent_len[i] > 0 && a->ent_len[i] == a->ent_k[i] && a->ent_len[i] <= k)
+            ent_drop(m, i); /* an obsolete prompt it contains */
+    while (limit > 0 && m->ent_head < m->ent_tail && m->ent_bytes + bytes > limit)
+        ent_drop(m, m->ent_head);
+    if (m->ent_tail == a->ent_cap)
+        ent_compact(m);
+    size_t i = m->ent_tail++;
+    a->ent_k[i] = k;
+    a->ent_len[i] = len;
+    a->ent_slot[i] = s;
+    a->slot_ent[s] = (int64_t)i;
+    m->ent_bytes += bytes;
+    m->ent_tokens += len;
+}
+
+/* update(): the oldest go while over the bytes limit, then while over the token limit
+ * (n_ctx, raised to what the bytes limit holds at the entries' bytes a token). */
+static void cache_update(sim *m)
+{
+    double limit = cache_limit(m);
+    while (limit > 0 && m->ent_head < m->ent_tail && m->ent_bytes > limit)
+        ent_drop(m, m->ent_head);
+    float per = m->ent_tokens > 0 ? (float)(m->ent_bytes / (double)m->ent_tokens) : 1.0f;
+    if (per < 1.0f)
+        per = 1.0f;
+    double tokens = (double)m->sc->prompt_cache_tokens;
+    if (limit > 0 && kvm_floor(limit / per) > tokens)
+        tokens = kvm_floor(limit / per);
+    while (m->sc->prompt_cache_tokens > 0 && m->ent_head < m->ent_tail &&
+           (double)m->ent_tokens > tokens)
+        ent_drop(m, m->ent_head);
+}
+
+static void slot_clear(sim *m, int64_t s)
+{
+    arena *a = m->a;
+    m->free_b += a->slot_cells[s];
+    a->slot_cells[s] = a->slot_len[s] = a->slot_k[s] = 0;
+    a->slot_ent[s] = -1;
+}
+
+/* load(): the entry keeping more of itself and more of the prompt than the slot's own tokens
+ * (the first of equals), none kept under a quarter; it leaves the cache for the slot. With
+ * a shared cache the restore needs its cells: short of them it fails and the slot is
+ * cleared (launch_slot_with_task: prompt_clear). */
+static void slot_load(sim *m, int64_t s, int64_t kq, int64_t p)
+{
+    arena *a = m->a;
+    int64_t lcp = a->slot_len[s] > 0 ? min64(a->slot_k[s], kq) : 0;
+    float keep = a->slot_len[s] > 0 ? (float)lcp / (float)a->slot_len[s] : -1.0f;
+    float like = (float)lcp / (float)p;
+    size_t best = SIZE_MAX;
+    m->rs->steps_work += (int64_t)(m->ent_tail - m->ent_head);
+    for (size_t i = m->ent_head; i < m->ent_tail; i++) {
+        if (a->ent_len[i] == 0)
+            continue;
+        int64_t l = min64(a->ent_k[i], kq);
+        float fk = (float)l / (float)a->ent_len[i], fs = (float)l / (float)p;
+        if (fk < 0.25f)
+            continue;
+        if (keep < fk && like < fs) {
+            keep = fk;
+            like = fs;
+            best = i;
+        }
+    }
+    if (best == SIZE_MAX)
+        return;
+    if (m->sc->unified_fail_all && a->ent_len[best] > m->free_b + a->slot_cells[s]) {
+        slot_clear(m, s);
+        return;
+    }
+    m->free_b += a->slot_cells[s]; /* replaced: the restore clears the sequence first */
+    a->slot_cells[s] = 0;
+    a->slot_len[s] = a->ent_len[best];
+    a->slot_k[s] = a->ent_k[best];
+    ent_drop(m, best);
+}
+
+/* A task takes a slot: the idle one with the most common prefix over -sps of the prompt,
+ * else the least recently used (the last of equals, never used first); chosen that way, or
+ * keeping under half of its tokens, it is saved and a better cached state loaded. It keeps
+ * the common prefix (one token short of the whole prompt: one is always computed) and
+ * drops the rest. Returns the tokens kept (n_past). */
+static int64_t slot_take(sim *m, req *q)
+{
+    arena *a = m->a;
+    const kv_sched *sc = m->sc;
+    int64_t kq = min64(q->p, a->reuse_p), s = -1;
+    int update = 0;
+    m->rs->steps_work += (int64_t)a->nslots;
+    if (sc->slot_similarity != 0) {
+        float best = 0;
+        for (size_t i = 0; i < a->nslots; i++) {
+            if (a->slot_busy[i] || a->slot_len[i] == 0)
+                continue;
+            float f = (float)min64(a->slot_k[i], kq) / (float)q->p;
+            if (f > best && f > (float)sc->slot_similarity) {
+                best = f;
+                s = (int64_t)i;
+            }
+        }
+        if (s >= 0 && best * (float)q->p / (float)a->slot_len[s] < 0.5f)
+            update = 1;
+    }
+    if (s < 0) {
+        double last = -1;
+        for (size_t i = 0; i < a->nslots; i++) {
+            if (a->slot_busy[i])
+                continue;
+            if (s < 0 || a->slot_t[i] <= last) {
+                last = a->slot_t[i];
+                s = (int64_t)i;
+            }
+        }
+        update = 1;
+    }
+    if (update && sc->prompt_cache_mib != 0) {
+        slot_save(m, s);
+        slot_load(m, s, kq, q->p);
+        cache_update(m);
+    }
+    int64_t kept = a->slot_len[s] > 0 ? min64(a->slot_k[s], kq) : 0;
+    if (kept == q->p && kept > 0)
+        kept--;
+    m->free_b += a->slot_cells[s]; /* its idle cells; the task holds the kept ones again */
+    a->slot_cells[s] = 0;
+    a->slot_busy[s] = 1;
+    a->slot_ent[s] = -1;
+    q->slot = s;
+    m->looked_up += (double)q->p;
+    m->found += (double)kept;
+    return kept;
+}
+
+/* A task ends (release()): its slot keeps its cells' tokens (the last token sampled is
+ * never decoded), saved to the prompt cache (--cache-idle-slots), then freed with a shared
+ * cache; without a prompt cache a shared cache's idle cells stay held until a batch finds
+ * no room (try_clear_idle_slots). A failed task's slot is cleared. */
+static void slot_release(sim *m, req *q, int failed, double t)
+{
+    arena *a = m->a;
+    int64_t s = q->slot;
+    a->slot_busy[s] = 0;
+    a->slot_t[s] = t;
+    a->slot_ent[s] = -1;
+    if (failed) {
+        a->slot_len[s] = a->slot_k[s] = 0;
+        return;
+    }
+    a->slot_len[s] = q->computed;
+    a->slot_k[s] = min64(a->reuse_p, q->p);
+    if (m->sc->unified_fail_all && m->sc->prompt_cache_mib == 0) {
+        a->slot_cells[s] = q->held; /* its cells stay in the shared cache */
+        q->held = 0;
+    }
+    if (m->sc->prompt_cache_mib != 0) {
+        slot_save(m, s);
+        cache_update(m);
+        if (m->sc->idle_slots_cleared)
+            a->slot_len[s] = a->slot_k[s] = 0;
+    }
+}
+
+/* try_clear_idle_slots: the first idle slot holding cells is cleared; 0 when none is. */
+static int slot_purge(sim *m)
+{
+    arena *a = m->a;
+    for (size_t i = 0; i < a->nslots; i++)
+        if (!a->slot_busy[i] && a->slot_cells[i] > 0) {
+            slot_clear(m, (int64_t)i);
+            return 1;
+        }
+    return 0;
+}
+
 /* vLLM V1 (KV_SCHED_PAGED) and llama-server (KV_SCHED_SLOTS): one step's schedule. */
 static void schedule_paged(sim *m, int slots)
 {
@@ -701,8 +963,11 @@ static void schedule_paged(sim *m, int slots)
     int64_t budget = sc->max_batched_tokens > 0 ? sc->max_batched_tokens : INT64_MAX;
     int preempted = 0;
     /* slots: a waiting task takes a free slot before the batch is filled */
-    while (slots && m->wcount > 0 && m->nrun < sc->max_seqs)
-        run_push(m, wait_pop(m), 0, 0);
+    while (slots && m->wcount > 0 && m->nrun < sc->max_seqs) {
+        int64_t qi = wait_pop(m), kept = m->a->reuse_p > 0 ? slot_take(m, &a->r[qi]) : 0;
+        a->r[qi].computed = kept;
+        run_push(m, qi, held_at(sc, kept, kept), 0);
+    }
     /* the running requests, in order (slots: every generating slot's token first, then
      * prompts, as llama-server fills its batch) */
     int pass = slots ? 0 : 1;
@@ -726,10 +991,14 @@ static void schedule_paged(sim *m, int slots)
             q->held += need;
             need = 0;
         }
+        while (need > m->free_b && sc->unified_fail_all && a->reuse_p > 0 && slot_purge(m))
+            ;
         if (need > m->free_b && sc->unified_fail_all) { /* every processing slot fails */
             for (int64_t k = 0; k < m->nrun; k++) {
                 req *v = &a->r[a->run[k]];
                 evict(m, v);
+                if (a->reuse_p > 0)
+                    slot_release(m, v, 1, m->now);
                 v->state = R_FAILED;
                 m->done++;
                 client_free(m, m->now);
@@ -973,6 +1242,12 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
         memset(a->ref, 0, (size_t)m.h * sizeof *a->ref);
         memset(a->cached, 0, (size_t)m.h);
     }
+    for (size_t i = 0; a->reuse_p > 0 && i < a->nslots; i++) { /* empty slots, never used */
+        a->slot_len[i] = a->slot_k[i] = a->slot_cells[i] = 0;
+        a->slot_ent[i] = -1;
+        a->slot_t[i] = -1;
+        a->slot_busy[i] = 0;
+    }
     for (size_t i = 0; i < n; i++) {
         req *q = &a->r[i];
         q->arrive = m.closed ? INFINITY : q->unit / x;
@@ -1066,6 +1341,8 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
                     if (++q->gen == 1)
                         q->first = t;
                     if (q->gen == q->o) {
+                        if (a->reuse_p > 0)
+                            slot_release(&m, q, 0, t);
                         release(&m, q);
                         finish(rs, q, t);
                         m.done++;
@@ -1174,12 +1451,15 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         return refuse(why, "a rate or a closed loop of clients, not both%s", "", 0);
     if (w->shared_prefix < 0 || w->shared_prefix > MAX_SHARED_PREFIX)
         return refuse(why, "a shared prefix of 0 to 1,048,576 tokens%s", "", 0);
+    int reuse = w->shared_prefix > 0 && sc->kind == KV_SCHED_SLOTS && sc->slot_reuse;
     if (w->shared_prefix > 0 &&
-        (!sc->prefix_caching || sc->kind == KV_SCHED_SLOTS || sc->n_groups != 1 ||
-         sc->group[0].fixed || sc->group[0].cap_blocks > 0))
-        return refuse(why, "a shared prefix is simulated for vLLM V1's prefix cache and SGLang's "
-                           "radix cache on a pool of full-attention layers only (%s's scheduler "
-                           "keeps no such cache here)",
+        ((!sc->prefix_caching && !reuse) || (sc->kind == KV_SCHED_SLOTS && !reuse) ||
+         sc->n_groups != 1 || sc->group[0].fixed || sc->group[0].cap_blocks > 0 ||
+         (reuse && (sc->group[0].block_size != 1 || sc->shift_discard > 0))))
+        return refuse(why, "a shared prefix is simulated for vLLM V1's prefix cache, SGLang's "
+                           "radix cache and llama-server's slots (from b9908, context shift "
+                           "off) on a pool of full-attention layers only (%s's scheduler keeps "
+                           "no such cache here)",
                       sc->engine_title ? sc->engine_title : "this", 0);
     arena a;
     char *base = (char *)scratch;
@@ -1190,11 +1470,29 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     a.n = n;
     a.bs = sc->group[0].block_size > 0 ? sc->group[0].block_size : 1;
     a.prefix_tokens = w->shared_prefix;
-    a.h = w->shared_prefix / a.bs;
+    a.h = reuse ? 0 : w->shared_prefix / a.bs; /* slots hold a copy each: nothing shared */
+    a.reuse_p = reuse ? w->shared_prefix : 0;
     a.segs = a.run + n;
     a.ahead = a.segs + n;
     a.ref = (int32_t *)(a.ahead + a.h);
     a.cached = (unsigned char *)(a.ref + a.h);
+    a.nslots = 0;
+    a.ent_cap = 0;
+    if (reuse) { /* after the prefix arrays, aligned: slots used are at most n */
+        char *rb = (char *)(a.cached + a.h);
+        rb += (8 - (uintptr_t)rb % 8) % 8;
+        a.nslots = sc->max_seqs > 0 && (size_t)sc->max_seqs < n ? (size_t)sc->max_seqs : n;
+        a.ent_cap = 2 * n + 2;
+        a.slot_len = (int64_t *)rb;
+        a.slot_k = a.slot_len + n;
+        a.slot_cells = a.slot_k + n;
+        a.slot_ent = a.slot_cells + n;
+        a.slot_t = (double *)(a.slot_ent + n);
+        a.ent_k = (int64_t *)(a.slot_t + n);
+        a.ent_len = a.ent_k + a.ent_cap;
+        a.ent_slot = a.ent_len + a.ent_cap;
+        a.slot_busy = (unsigned char *)(a.ent_slot + a.ent_cap);
+    }
     /* lengths and arrivals at rate 1, from the seed (or the trace) */
     uint64_t rng = w->seed;
     double span = 0, psum = 0, osum = 0, steps_sum = 0, hitsum = 0;
@@ -1259,6 +1557,10 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         psum += (double)q->p;
         osum += (double)q->o;
         steps_sum += block_steps(sc, q->p, q->o);
+        if (reuse) { /* a slot's copy of the prefix: not computed again, held by each */
+            int64_t kq = q->p < a.reuse_p ? q->p : a.reuse_p;
+            hitsum += (double)(kq == q->p ? kq - 1 : kq);
+        }
         if (a.h > 0) { /* its shared blocks are held once, by the pool, and never computed */
             int64_t hb = (q->p - 1) / a.bs < a.h ? (q->p - 1) / a.bs : a.h;
             steps_sum -= (double)q->o * (double)hb;
@@ -1358,7 +1660,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         out->littles_law_requests = out->rate * out->time_in_system_s;
     }
     out->preemptions_per_s = rs.t_end > 0 ? (double)rs.preemptions / rs.t_end : 0;
-    if (a.h > 0 && rs.looked_up > 0)
+    if ((a.h > 0 || a.reuse_p > 0) && rs.looked_up > 0)
         out->prefix_hit_rate = rs.found / rs.looked_up;
     if (w->concurrency > 0) /* a closed loop has no arrival rate to scan */
         return KV_OK;
