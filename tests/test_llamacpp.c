@@ -430,6 +430,11 @@ static void override_tensor(void **state)
         {"qwen3-30b-a3b", "exps=CUDA0", "kvcalc models moves to the CPU (=CPU)"},
         {"qwen3-30b-a3b", "ffn_(up=CPU", "not a pattern kvcalc reads"},
         {"qwen3-30b-a3b", "exps", "expected <tensor name pattern>=<buffer type>"},
+        /* the output layer's tensors: llama.cpp's regex_search would move them (and, for
+         * "output\.weight", every attn_output too); kvcalc splits only blocks */
+        {"qwen3-30b-a3b", "^output\\.weight=CPU", "-ot: '^output\\.weight' takes output.weight, "
+                                                "a tensor of the output layer"},
+        {"qwen3-30b-a3b", "output=CPU", "takes output_norm.weight"},
         {"deepseek-v3", "attn=CPU", "it takes blk.0.attn_q.weight, whose size kvcalc does not "
                                     "split per tensor"},
     };

@@ -948,6 +948,21 @@ static int override_walk(const kv_spec *s, const settings *st, int64_t first_gpu
             return -1;
         }
     }
+    /* the output layer's tensors (llama-model.cpp create_tensor: output_norm, output): a
+     * pattern taking them moves what kvcalc counts only as the output layer's share, so it is
+     * refused rather than read as moving nothing (regex_search: "output\\.weight" also
+     * takes every blk.N.attn_output.weight) */
+    static const char *const outside[] = {"output_norm.weight", "output.weight"};
+    for (int k = 0; k < np; k++)
+        for (size_t j = 0; j < sizeof outside / sizeof outside[0]; j++)
+            if (kv_regex_search(pairs[k].pattern, pairs[k].len, outside[j],
+                                strlen(outside[j])) == KV_REGEX_YES) {
+                kv_snprintf(msg, cap, "-ot: '%.*s' takes %s, a tensor of the output layer: "
+                                      "kvcalc moves the blocks' tensors (blk.N.*) only",
+                            (int)(pairs[k].len < 200 ? pairs[k].len : 200), pairs[k].pattern,
+                            outside[j]);
+                return -1;
+            }
     if (!s->arch.known || s->arch.hidden <= 0) {
         kv_snprintf(msg, cap, "-ot / --n-cpu-moe: the model's parts are not known (give a "
                               "config.json, a GGUF or a preset)");
