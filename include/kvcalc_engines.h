@@ -731,6 +731,8 @@ typedef struct {
     double kv_host_bytes;    /* the rest, in host memory */
     double weights_gpu_bytes;/* the weights' share of the GPU layers */
     double weights_host_bytes;/* the rest, in host memory (mapped from the file) */
+    double input_host_bytes;  /* of those, the input layer's embeddings, never offloaded */
+    double head_copy_bytes;   /* a tied output head's copy on the GPU (in weights_gpu_bytes) */
     double cpu_moe_bytes;    /* of those, the experts --n-cpu-moe keeps on the CPU */
     double compute_bytes;    /* the GPU compute buffer: an estimate (docs/llamacpp.md) */
     double gpu_needed_bytes; /* weights + KV + state + compute on the GPU + overhead */

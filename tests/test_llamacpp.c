@@ -879,10 +879,61 @@ static void levers(void **state)
 /* -nkvo: the cache in host memory whatever -ngl puts on the GPU. Qwen3-8B at -c 32768, by
  * hand: 2 x 36 layers x 8 heads x 128 x 2 B = 147,456 B a cell x 32,768 = 4,831,838,208 B,
  * all on the host, and the GPU needs that much less. */
+/* Where the weights sit (llama_model::load_tensors, src/llama-model.cpp @ 3f545becc): the
+ * input layer's token embedding always on the CPU; the last -ngl layers' blocks on the GPU,
+ * the output layer (norm and head) once -ngl passes n_layer; a tied head created again there
+ * (TENSOR_DUPLICATED). Real logs show it: with every layer offloaded a CPU_Mapped buffer of
+ * about the embedding stays (tests/logs/llamacpp-h08: 682.03 MiB beside 16,386.94 MiB on
+ * CUDA0; -h10: 787.50 MiB, 262,144 x 3,840 at Q6_K). By hand, in bf16: Qwen3-8B's embedding
+ * and untied head are 151,936 x 4,096 x 2 B = 1,244,659,712 B each, of 16,381,470,720;
+ * Qwen3-0.6B's tied one 151,936 x 1,024 x 2 B = 311,164,928 B of 1,192,099,840. */
+static void weights_placement(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *model, *ngl;
+        double gpu, host, copy;
+    } rows[] = {
+        {"qwen3-8b", NULL, 16381470720.0 - 1244659712.0, 1244659712.0, 0},
+        /* 36 of 37: the head stays on the CPU too */
+        {"qwen3-8b", "36", 16381470720.0 - 2 * 1244659712.0, 2 * 1244659712.0, 0},
+        /* half the blocks: (16,381,470,720 - 2 x 1,244,659,712) x 18 / 36 */
+        {"qwen3-8b", "18", 6946075648.0, 16381470720.0 - 6946075648.0, 0},
+        /* tied: the GPU holds the blocks and the head's copy, the host the embedding */
+        {"qwen3-0.6b", NULL, 1192099840.0, 311164928.0, 311164928.0},
+        {"qwen3-0.6b", "28", 1192099840.0 - 311164928.0, 311164928.0, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *argv[8] = {"--engine", "llama.cpp", "--model", rows[i].model, NULL};
+        if (rows[i].ngl) {
+            argv[4] = "-ngl";
+            argv[5] = rows[i].ngl;
+        }
+        static const char *const keys[] = {"llamacpp_weights_gpu_bytes",
+                                           "llamacpp_weights_host_bytes",
+                                           "llamacpp_head_copy_bytes"};
+        double want[] = {rows[i].gpu, rows[i].host, rows[i].copy};
+        for (size_t k = 0; k < 3; k++) {
+            double got = run_get(keys[k], argv);
+            if (got != want[k])
+                fail_msg("%s -ngl %s: %s %.0f, want %.0f", rows[i].model,
+                         rows[i].ngl ? rows[i].ngl : "(all)", keys[k], got, want[k]);
+        }
+    }
+    run_result r;
+    run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-0.6b", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  weights  : 1.11 GiB on the GPU, 0.29 GiB in host memory (the "
+                                  "token embedding's 0.29 GiB always there; the tied output head "
+                                  "a copy of it on the GPU)\n"));
+    run_free(&r);
+}
+
 /* --n-cpu-moe N: the routed experts of blocks 0 .. N-1 leave the GPU. Qwen3-30B-A3B in bf16,
  * by hand: 128 experts x 3 x 2,048 x 768 x 2 B = 1,207,959,552 B a layer; 24 layers =
- * 28,991,029,248 B (27.00 GiB), on the host and off the GPU's weights. A dense model moves
- * nothing, and says so. */
+ * 28,991,029,248 B (27.00 GiB), on the host and off the GPU's weights, beside the token
+ * embedding that is always there: 151,936 x 2,048 x 2 B = 622,329,856 B (llama-model.cpp
+ * dev_input). A dense model moves nothing, and says so. */
 static void n_cpu_moe(void **state)
 {
     (void)state;
@@ -901,7 +952,8 @@ static void n_cpu_moe(void **state)
     double gb = strtod(strstr(b.out, k) + strlen(k), NULL);
     assert_true(ga - gb == 28991029248.0);
     k = "\"llamacpp_weights_host_bytes\": ";
-    assert_true(strtod(strstr(b.out, k) + strlen(k), NULL) == 28991029248.0);
+    assert_true(strtod(strstr(a.out, k) + strlen(k), NULL) == 622329856.0);
+    assert_true(strtod(strstr(b.out, k) + strlen(k), NULL) == 28991029248.0 + 622329856.0);
     run_free(&a);
     run_free(&b);
     run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100",
@@ -1034,7 +1086,8 @@ static void draft_model_contexts(void **state)
     const char *const none[] = {"-ngld", "0", NULL};
     assert_true(draft_get("llamacpp_draft_kv_gpu_bytes", none) == 0);
     assert_true(draft_get("llamacpp_draft_weights_gpu_bytes", none) == 0);
-    assert_true(draft_get("llamacpp_weights_host_bytes", none) == own);
+    /* the draft's weights and the target's token embedding (151,936 x 4,096 x 2 B) */
+    assert_true(draft_get("llamacpp_weights_host_bytes", none) == own + 1244659712.0);
     assert_true(draft_get("llamacpp_kv_host_bytes", none) == 3758096384.0);
     double plain = run_get("llamacpp_gpu_needed_bytes",
                            (const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-8b",
@@ -1204,6 +1257,7 @@ int main(void)
         cmocka_unit_test(no_kv_offload),
         cmocka_unit_test(draft_model_contexts),
         cmocka_unit_test(n_cpu_moe),
+        cmocka_unit_test(weights_placement),
         cmocka_unit_test(cache_types),       cmocka_unit_test(sizes_by_type),
         cmocka_unit_test(padding_by_build),  cmocka_unit_test(streams_by_build),
         cmocka_unit_test(defaults_by_build), cmocka_unit_test(sliding_window_cache),

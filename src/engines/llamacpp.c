@@ -659,7 +659,42 @@ typedef struct {
     double mtp_kv, mtp_kv_gpu;
     double overridden;        /* weights -ot and --(n-)cpu-moe move to the CPU */
     int64_t override_tensors; /* the tensors of those */
+    double head_copy;         /* a tied output head's copy on the GPU (TENSOR_DUPLICATED) */
+    double input_host;        /* the input layer's embeddings, on the CPU */
 } gpu_use;
+
+/* The weights on the GPU with its last gpu_layers layers there (the output layer counts as
+ * one, the last). The input layer's token embedding never is: "there is very little benefit
+ * to offloading the input layer, so always keep it on the CPU" (llama_model::load_tensors,
+ * dev_input, src/llama-model.cpp @ 3f545becc). The output layer (its norm and head) is there
+ * once -ngl passes n_layer; a tied head is the embedding created again on that device
+ * (TENSOR_DUPLICATED), a copy that the file holds once (*copy). Each part is its share of the
+ * estimated parameters; without an architecture, the layers' share of the weights. */
+static double weights_on_gpu(const kv_spec *s, double bytes, int64_t gpu_layers, int64_t n_layer,
+                             double *copy, double *input_host)
+{
+    *copy = *input_host = 0;
+    double all = s->arch.known ? kv_estimate_params(&s->arch, &s->layout, s->layers,
+                                                    s->kv_heads, s->head_dim)
+                               : 0;
+    double matrix = (double)s->arch.vocab * (double)s->arch.hidden;
+    /* Gemma's per-layer embeddings are the input layer's too (per_layer_token_embd:
+     * LLM_TENSOR_LAYER_INPUT, src/llama-arch.cpp) */
+    double input = matrix + (s->arch.ple_dim > 0 ? (double)s->arch.ple_vocab *
+                                                       (double)s->arch.ple_dim * (double)s->layers
+                                                 : 0);
+    if (!(all > 0) || !(matrix > 0) || n_layer < 1 || input + matrix >= all)
+        return bytes * (double)gpu_layers / (double)(n_layer + 1);
+    double head = bytes * matrix / all;
+    *input_host = bytes * input / all;
+    int tied = s->arch.tie_embeddings;
+    double blocks = bytes - bytes * input / all - (tied ? 0 : head);
+    int64_t block_layers = gpu_layers < n_layer ? gpu_layers : n_layer;
+    int on = gpu_layers > n_layer;
+    if (on && tied)
+        *copy = head;
+    return blocks * (double)block_layers / (double)n_layer + (on ? head : 0);
+}
 
 static void rows_of(const kv_spec *s, const settings *st, rows *w);
 static void cells_at(const settings *st, int64_t n_ctx, int has_swa, int swa_full, cells *c);
@@ -1020,7 +1055,8 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     u->kv_gpu += v4_gpu;
     u->kv_host = main_all + swa_all + state_all + v4 - u->kv_gpu;
     /* the weights in proportion to the layers on the GPU (the output layer counts as one) */
-    u->weights_gpu = r->weights_bytes * (double)w->gpu_layers / (double)(w->n_layer + 1);
+    u->weights_gpu = weights_on_gpu(s, r->weights_bytes, w->gpu_layers, w->n_layer, &u->head_copy,
+                                    &u->input_host);
     /* --n-cpu-moe N: one override per block i < N of llm_ffn_exps_block_regex(i)
      * ("blk\\.i\\.ffn_(up|down|gate|gate_up)_(ch|)exps", the routed experts; shared experts
      * stay) to ggml_backend_cpu_buffer_type() (common/arg.cpp and common/common.h @
@@ -1490,9 +1526,11 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     L->mtp_kv_bytes = u.mtp_kv;
     L->mtp_kv_gpu_bytes = u.mtp_kv_gpu;
     L->weights_gpu_bytes = u.weights_gpu;
-    L->weights_host_bytes = r->weights_bytes - u.weights_gpu +
+    L->weights_host_bytes = r->weights_bytes + u.head_copy - u.weights_gpu +
                             (l->draft.weights_bytes - u.draft_weights_gpu) +
                             (l->lora.total_bytes - u.lora_gpu);
+    L->input_host_bytes = u.input_host;
+    L->head_copy_bytes = u.head_copy;
     L->cpu_moe_bytes = u.cpu_moe;
     L->override_bytes = l->override_tensor.n > 0 ? u.overridden : 0;
     L->override_tensors = l->override_tensor.n > 0 ? u.override_tensors : 0;
@@ -1725,6 +1763,8 @@ static const kv_field fields[] = {
     FN(llamacpp_kv_host_bytes, kv_host_bytes, "bytes"),
     FN(llamacpp_weights_gpu_bytes, weights_gpu_bytes, "bytes"),
     FN(llamacpp_weights_host_bytes, weights_host_bytes, "bytes"),
+    FN(llamacpp_input_host_bytes, input_host_bytes, "bytes"),
+    FN(llamacpp_head_copy_bytes, head_copy_bytes, "bytes"),
     FN(llamacpp_cpu_moe_bytes, cpu_moe_bytes, "bytes"),
     FN(llamacpp_compute_bytes_estimate, compute_bytes, "bytes"),
     FN(llamacpp_gpu_needed_bytes, gpu_needed_bytes, "bytes"),

@@ -267,9 +267,14 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                      "CPU (an estimate: each tensor's share of the estimated parameters)\n",
                 (long long)L->override_tensors,
                 fmt_fixed(a, sizeof a, L->override_bytes / KV_GIB, 2, 0));
-    kv_fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory\n",
+    kv_fprintf(out, "  weights  : %s GiB on the GPU, %s GiB in host memory",
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->weights_host_bytes / KV_GIB, 2, 0));
+    if (L->input_host_bytes > 0)
+        kv_fprintf(out, " (the token embedding's %s GiB always there%s)",
+                fmt_fixed(a, sizeof a, L->input_host_bytes / KV_GIB, 2, 0),
+                L->head_copy_bytes > 0 ? "; the tied output head a copy of it on the GPU" : "");
+    fputc('\n', out);
     char dr[2 * FMT_BUF + 32] = "";
     if (L->draft_contexts > 0) {
         char name[300];
