@@ -825,10 +825,37 @@ static void binary(void **state)
     unlink(path);
 }
 
+/* llama.cpp's placement from the file's own tensor groups (llama_model::load_tensors): L01
+ * holds token_embd 2,048 x 8 in f16 (32,768 B), blk.0's qkv 2,048 x 64 in f16 (262,144 B)
+ * and norm 2,048 in f32 (8,192 B), and no output head (tied). Every layer offloaded: the
+ * blocks' 270,336 B and the head, a copy of the embedding (TENSOR_DUPLICATED), 32,768 B, on
+ * the GPU; the embedding itself stays in host memory. -ngl 24 of 25 leaves the output layer
+ * on the CPU: no copy. */
+static void llamacpp_placement_by_tensor_groups(void **state)
+{
+    (void)state;
+    const char *g = KVCALC_BINARY_DIR "/engines/gguf/L01.gguf";
+    static const struct {
+        const char *ngl;
+        double gpu, host, copy;
+    } rows[] = {{NULL, 303104, 32768, 32768}, {"24", 270336, 32768, 0}, {"0", 0, 303104, 0}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *argv[8] = {"--engine", "llama.cpp", "--model", g, NULL};
+        if (rows[i].ngl) {
+            argv[4] = "-ngl";
+            argv[5] = rows[i].ngl;
+        }
+        assert_true(run_get("llamacpp_weights_gpu_bytes", argv) == rows[i].gpu);
+        assert_true(run_get("llamacpp_weights_host_bytes", argv) == rows[i].host);
+        assert_true(run_get("llamacpp_head_copy_bytes", argv) == rows[i].copy);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(deepseek4_refused),
+        cmocka_unit_test(llamacpp_placement_by_tensor_groups),
         cmocka_unit_test(gptneox_l01),     cmocka_unit_test(qwen35_l06),
         cmocka_unit_test(gemma2_l08),      cmocka_unit_test(gptoss_l09),
         cmocka_unit_test(weight_bytes),    cmocka_unit_test(layer_variants),

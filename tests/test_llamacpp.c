@@ -924,7 +924,7 @@ static void weights_placement(void **state)
     run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-0.6b", NULL}, &r);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "  weights  : 1.11 GiB on the GPU, 0.29 GiB in host memory (the "
-                                  "token embedding's 0.29 GiB always there; the tied output head "
+                                  "input layer's 0.29 GiB always there; the tied output head "
                                   "a copy of it on the GPU)\n"));
     run_free(&r);
 }

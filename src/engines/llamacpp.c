@@ -674,6 +674,25 @@ static double weights_on_gpu(const kv_spec *s, double bytes, int64_t gpu_layers,
                              double *copy, double *input_host)
 {
     *copy = *input_host = 0;
+    const kv_gguf_info *g = s->gguf;
+    if (g && g->weight_bytes > 0 && n_layer >= 1) {
+        /* a GGUF: its tensors' own bytes by group ("blk.N.", "output.", "output_norm."; the
+         * rest - token_embd and any other tensor outside the blocks - counted as the input
+         * layer's), scaled to the weights asked for (1 unless --weights-gib says otherwise) */
+        double scale = bytes / g->weight_bytes, blocks_all = 0, blocks_gpu = 0;
+        int64_t first = n_layer - (gpu_layers < n_layer ? gpu_layers : n_layer);
+        for (int64_t i = 0; i < n_layer && i < KV_GGUF_MAX_LAYERS; i++) {
+            blocks_all += g->block_bytes[i];
+            if (i >= first)
+                blocks_gpu += g->block_bytes[i];
+        }
+        int on = gpu_layers > n_layer;
+        double head = g->output_bytes > 0 ? g->output_bytes : g->token_embd_bytes;
+        if (on && !(g->output_bytes > 0))
+            *copy = g->token_embd_bytes * scale;
+        *input_host = (g->weight_bytes - blocks_all - g->output_bytes - g->output_norm_bytes) * scale;
+        return (blocks_gpu + (on ? head + g->output_norm_bytes : 0)) * scale;
+    }
     double all = s->arch.known ? kv_estimate_params(&s->arch, &s->layout, s->layers,
                                                     s->kv_heads, s->head_dim)
                                : 0;

@@ -271,7 +271,7 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
             fmt_fixed(a, sizeof a, L->weights_gpu_bytes / KV_GIB, 2, 0),
             fmt_fixed(b, sizeof b, L->weights_host_bytes / KV_GIB, 2, 0));
     if (L->input_host_bytes > 0)
-        kv_fprintf(out, " (the token embedding's %s GiB always there%s)",
+        kv_fprintf(out, " (the input layer's %s GiB always there%s)",
                 fmt_fixed(a, sizeof a, L->input_host_bytes / KV_GIB, 2, 0),
                 L->head_copy_bytes > 0 ? "; the tied output head a copy of it on the GPU" : "");
     fputc('\n', out);
