@@ -733,6 +733,9 @@ typedef struct {
     double weights_host_bytes;/* the rest, in host memory (mapped from the file) */
     double input_host_bytes;  /* of those, the input layer's embeddings, never offloaded */
     double head_copy_bytes;   /* a tied output head's copy on the GPU (in weights_gpu_bytes) */
+    double model_buffers_bytes; /* the model files' buffers on every device, the draft's
+                               too (a log's "model buffer size" lines) */
+    double model_host_bytes;  /* of those, in host memory */
     double cpu_moe_bytes;    /* of those, the experts --n-cpu-moe keeps on the CPU */
     double compute_bytes;    /* the GPU compute buffer: an estimate (docs/llamacpp.md) */
     double gpu_needed_bytes; /* weights + KV + state + compute on the GPU + overhead */
@@ -1084,6 +1087,10 @@ typedef enum {
     KV_LOG_N_BATCH,           /* llama.cpp --batch-size N on a command line the log echoes */
     KV_LOG_VLLM_SPEC_TOKENS,  /* vLLM speculative_config num_speculative_tokens (its
                                  non-default args; num_spec_tokens on the engine's line) */
+    KV_LOG_MODEL_BUFFERS,     /* llama.cpp "<buffer> model buffer size = X MiB", every buffer's
+                                 summed (load_tensors) */
+    KV_LOG_MODEL_HOST,        /* ... of those, the host's: CPU, CPU_Mapped, CPU_REPACK and the
+                                 pinned <backend>_Host buffers */
     KV_LOG_FIELDS
 } kv_log_field;
 

@@ -489,6 +489,15 @@ static void mtp_context(void **state)
         "\"kvcalc\": 65, \"difference\": 0,",
         /* the main cache stays the main one: 16 layers, 4,352 MiB */
         "\"quantity\": \"layers\", \"unit\": \"layers\", \"logged\": 16, \"kvcalc\": 16,",
+        /* the model buffers: CPU_Mapped 682.03 MiB + CUDA0 16,386.94 MiB, the host's the
+         * token embedding (248,320 x 5,120 at Q4_K's 4.5 bits: 715,161,600 B); kvcalc's are
+         * the config's bf16 estimate (54,713,457,120 B) and its embedding's share, 248,320 x
+         * 5,120 x 2 B = 2,542,796,800 B: the difference is the file's quantization */
+        "\"quantity\": \"model buffers (all devices)\", \"unit\": \"bytes\", \"logged\": "
+        "17898112286.7",
+        "\"kvcalc\": 54713457120, ",
+        "\"quantity\": \"model buffers in host memory\", \"unit\": \"bytes\", \"logged\": "
+        "715160289.28, \"kvcalc\": 2542796800, ",
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (!strstr(r.out, rows[i]))

@@ -1548,6 +1548,10 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     L->weights_host_bytes = r->weights_bytes + u.head_copy - u.weights_gpu +
                             (l->draft.weights_bytes - u.draft_weights_gpu) +
                             (l->lora.total_bytes - u.lora_gpu);
+    /* the model files' buffers (the target's and the draft's; LoRA adapters print their
+     * own "LoRA buffer size" lines) */
+    L->model_buffers_bytes = r->weights_bytes + u.head_copy + l->draft.weights_bytes;
+    L->model_host_bytes = L->weights_host_bytes - (l->lora.total_bytes - u.lora_gpu);
     L->input_host_bytes = u.input_host;
     L->head_copy_bytes = u.head_copy;
     L->cpu_moe_bytes = u.cpu_moe;
@@ -1784,6 +1788,8 @@ static const kv_field fields[] = {
     FN(llamacpp_weights_host_bytes, weights_host_bytes, "bytes"),
     FN(llamacpp_input_host_bytes, input_host_bytes, "bytes"),
     FN(llamacpp_head_copy_bytes, head_copy_bytes, "bytes"),
+    FN(llamacpp_model_buffers_bytes, model_buffers_bytes, "bytes"),
+    FN(llamacpp_model_host_bytes, model_host_bytes, "bytes"),
     FN(llamacpp_cpu_moe_bytes, cpu_moe_bytes, "bytes"),
     FN(llamacpp_compute_bytes_estimate, compute_bytes, "bytes"),
     FN(llamacpp_gpu_needed_bytes, gpu_needed_bytes, "bytes"),
@@ -1826,6 +1832,16 @@ static const kv_log_pattern patterns[] = {
     {"loaded meta data with %n key-value pairs and %n tensors from %s (version",
      T(KV_TO_SKIP, KV_TO_SKIP, KV_TO_MODEL), KV_START, NULL},
     {"file size = %b", T(KV_LOG_WEIGHTS), 0, NULL},
+    /* the weights' buffers (llama_model::load_tensors, src/llama-model.cpp @ 3f545becc:
+     * "%12s model buffer size = %8.2f MiB", one line a buffer, a mapped file's each): the
+     * host's are the CPU buffer types (CPU, CPU_Mapped with mmap, CPU_REPACK) and a GPU
+     * backend's pinned host buffer (CUDA_Host, Vulkan_Host, ...) */
+    {"load_tensors: %s model buffer size = %b", T(KV_TO_SKIP, KV_LOG_MODEL_BUFFERS), KV_SUM,
+     "model buffer size"},
+    {"load_tensors: CPU model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: CPU_Mapped model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: CPU_REPACK model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
     {"n_ctx = %n", T(KV_LOG_N_CTX), 0, NULL},
     /* the cache's cells, stated when slots split it (no size line may follow in a short log) */
     {"n_ctx is not divisible by n_seq_max - rounding down to %n", T(KV_LOG_N_CTX), KV_LINE,
@@ -1971,6 +1987,10 @@ static const kv_cmp_row cmp_rows[] = {
      KV_TERM_KV, 0},
     {"KV buffers (all devices)", KV_LOG_KV_BUFFERS, 0, KV_CMP_D(kv_cache_bytes), 1, "bytes",
      KV_TERM_KV, 0},
+    {"model buffers (all devices)", KV_LOG_MODEL_BUFFERS, 1,
+     KV_CMP_D(llamacpp.model_buffers_bytes), 1, "bytes", KV_TERM_SETTING, 0},
+    {"model buffers in host memory", KV_LOG_MODEL_HOST, 1, KV_CMP_D(llamacpp.model_host_bytes),
+     1, "bytes", KV_TERM_SETTING, 0},
     {"KV cache (all)", KV_LOGGED_KV_TOTAL, 1, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV, 0},
 };
 

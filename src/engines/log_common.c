@@ -120,6 +120,8 @@ const char *const kv_log_field_names[KV_LOG_FIELDS] = {
     [KV_LOG_MTP_LAYERS] = "mtp_layers",
     [KV_LOG_MTP_KV_BYTES] = "mtp_kv_size",
     [KV_LOG_N_BATCH] = "n_batch",
+    [KV_LOG_MODEL_BUFFERS] = "model_buffers",
+    [KV_LOG_MODEL_HOST] = "model_host_buffers",
     [KV_LOG_VLLM_SPEC_TOKENS] = "num_speculative_tokens",
 };
 
