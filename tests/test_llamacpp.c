@@ -935,7 +935,22 @@ static void weights_placement(void **state)
     assert_non_null(strstr(r.out, "  weights  : 1.11 GiB on the GPU, 0.29 GiB in host memory (the "
                                   "input layer's 0.29 GiB always there; the tied output head "
                                   "a copy of it on the GPU)\n"));
+    /* llama-server's prompt cache: up to --cache-ram (8,192 MiB) of host memory from b6724,
+     * outside host_bytes (a failed allocation lowers the limit) */
+    assert_non_null(strstr(r.out, "  prompts  : llama-server's prompt cache grows to 8.00 GiB of "
+                                  "host memory as it saves prompts (--cache-ram 8,192 MiB; 0 "
+                                  "turns it off)\n"));
     run_free(&r);
+    const char *const off[] = {"--engine", "llama.cpp", "--model", "qwen3-0.6b", "--cache-ram",
+                               "0", NULL};
+    const char *const old[] = {"--engine", "llama.cpp", "--model", "qwen3-0.6b",
+                               "--llamacpp-build", "6722", NULL};
+    const char *const big[] = {"--engine", "llama.cpp", "--model", "qwen3-0.6b", "--cache-ram",
+                               "100", NULL};
+    assert_true(run_get("llamacpp_prompt_cache_max_bytes", off) == 0);
+    assert_true(run_get("llamacpp_prompt_cache_max_bytes", old) == 0);
+    assert_true(run_get("llamacpp_prompt_cache_max_bytes", big) == 104857600.0);
+    assert_true(run_get("host_bytes", big) == 0);
 }
 
 /* --n-cpu-moe N: the routed experts of blocks 0 .. N-1 leave the GPU. Qwen3-30B-A3B in bf16,

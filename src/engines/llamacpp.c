@@ -72,7 +72,10 @@ enum {
      * limit kept before each entry from 6c487e2f7 "server: enforce prompt cache RAM limit
      * (#25070)", the 9908th commit: the rules of 3f545becc hold from there (the later
      * commits touching them rename) */
-    B_PROMPT_REUSE = 9908
+    B_PROMPT_REUSE = 9908,
+    /* llama-server's host-memory prompt cache, --cache-ram 8192 MiB by default:
+     * d00cbea63 "server : host-memory prompt caching (#16391)", the 6723rd commit */
+    B_PROMPT_CACHE = 6723
 };
 
 #define AUTO_SLOTS 4
@@ -1551,6 +1554,12 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     /* the model files' buffers (the target's and the draft's; LoRA adapters print their
      * own "LoRA buffer size" lines) */
     L->model_buffers_bytes = r->weights_bytes + u.head_copy + l->draft.weights_bytes;
+    /* the prompt cache grows to --cache-ram as states are saved (server_prompt_cache::alloc,
+     * tools/server/server-task.cpp @ 3f545becc; -1 no limit: NaN); not in host_bytes, as a
+     * failed allocation lowers its limit instead of stopping the server */
+    L->prompt_cache_max_bytes = st.build < B_PROMPT_CACHE || l->cache_ram == 0 ? 0
+                                : l->cache_ram < 0                             ? NAN
+                                             : (double)l->cache_ram * KV_MIB;
     L->model_host_bytes = L->weights_host_bytes - (l->lora.total_bytes - u.lora_gpu);
     L->input_host_bytes = u.input_host;
     L->head_copy_bytes = u.head_copy;
@@ -1790,6 +1799,7 @@ static const kv_field fields[] = {
     FN(llamacpp_head_copy_bytes, head_copy_bytes, "bytes"),
     FN(llamacpp_model_buffers_bytes, model_buffers_bytes, "bytes"),
     FN(llamacpp_model_host_bytes, model_host_bytes, "bytes"),
+    FN(llamacpp_prompt_cache_max_bytes, prompt_cache_max_bytes, "bytes"),
     FN(llamacpp_cpu_moe_bytes, cpu_moe_bytes, "bytes"),
     FN(llamacpp_compute_bytes_estimate, compute_bytes, "bytes"),
     FN(llamacpp_gpu_needed_bytes, gpu_needed_bytes, "bytes"),

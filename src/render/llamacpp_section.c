@@ -14,6 +14,7 @@
 #include "format.h"
 
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 
 /* The builds where a printed line changed. */
@@ -275,6 +276,14 @@ static void memory_lines(FILE *out, const kv_spec *s, const kv_result *r)
                 fmt_fixed(a, sizeof a, L->input_host_bytes / KV_GIB, 2, 0),
                 L->head_copy_bytes > 0 ? "; the tied output head a copy of it on the GPU" : "");
     fputc('\n', out);
+    if (isnan(L->prompt_cache_max_bytes))
+        fputs("  prompts  : llama-server's prompt cache may grow without limit in host memory "
+              "(--cache-ram -1)\n", out);
+    else if (L->prompt_cache_max_bytes > 0)
+        kv_fprintf(out, "  prompts  : llama-server's prompt cache grows to %s GiB of host memory "
+                     "as it saves prompts (--cache-ram %s MiB; 0 turns it off)\n",
+                fmt_fixed(a, sizeof a, L->prompt_cache_max_bytes / KV_GIB, 2, 0),
+                fmt_int(b, sizeof b, (int64_t)(L->prompt_cache_max_bytes / KV_MIB), 1));
     char dr[2 * FMT_BUF + 32] = "";
     if (L->draft_contexts > 0) {
         char name[300];
