@@ -1336,6 +1336,37 @@ static void serving_lines_change_nothing(void **state)
     free(start);
 }
 
+/* A log whose KV figure is 0 (a start that failed) has no percentage to measure against:
+ * JSON says null (never inf, which is not JSON), and the text no "+0%" beside a difference.
+ * (A red-team finding: vllm-d14 with "Available KV cache memory: 0.00 GiB".) */
+static void logged_zero_has_no_percentage(void **state)
+{
+    (void)state;
+    size_t len;
+    char *log = read_file(LOGS "vllm-d14-tp4.log", &len);
+    assert_non_null(log);
+    char *at = strstr(log, "Available KV cache memory: 45.32 GiB");
+    assert_non_null(at);
+    memcpy(at + strlen("Available KV cache memory: "), " 0.00", 5);
+    char path[] = "/tmp/kvcalc-zero-XXXXXX";
+    write_temp(path, log);
+    free(log);
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", path, "--gpu", "h100", "--format", "json",
+                                     NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"kv_budget_error_pct\": null,"));
+    assert_null(strstr(r.out, "inf"));
+    assert_null(strstr(r.out, "nan"));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--from-log", path, "--gpu", "h100", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "inf%"));
+    run_free(&r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1364,6 +1395,7 @@ int main(void)
         cmocka_unit_test(model_file_named_by_digest),
         cmocka_unit_test(index_gives_the_same_answers),
         cmocka_unit_test(serving_lines_change_nothing),
+        cmocka_unit_test(logged_zero_has_no_percentage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,11 +153,23 @@ typedef struct {
     size_t n_rows;
 } explaining;
 
+/* A difference as a percentage of the logged figure, "+1.23%"; against a logged 0 no
+ * percentage says anything: "(logged 0)". */
+static const char *pct(double diff, double logged, char *b, size_t cap)
+{
+    if (logged == 0 || !isfinite(diff / logged))
+        snprintf(b, cap, "(logged 0)");
+    else
+        snprintf(b, cap, "%+.3g%%", diff / logged * 100);
+    return b;
+}
+
 /* A KV line's difference: within the rounding of the logged KV figure, or by how much. */
 static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, char *buf,
                        size_t cap)
 {
     const kv_log_summary *s = &x->sum;
+    char pb[32];
     double shown_round = strcmp(l->unit, "requests") == 0 ? 0.005
                          : strcmp(l->unit, "bytes") != 0   ? 0
                          : s->rounding                     ? s->rounding(l->logged)
@@ -168,26 +180,26 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
     else if (s->from_settings && fabs(l->difference) <= tol)
         kv_snprintf(buf, cap, "from the logged settings: equal");
     else if (s->from_settings)
-        snprintf(buf, cap, "from the logged settings: %+.3g%%",
-                 l->logged ? l->difference / l->logged * 100 : 0);
+        snprintf(buf, cap, "from the logged settings: %s",
+                 pct(l->difference, l->logged, pb, sizeof pb));
     else if (fabs(l->difference) <= tol)
         snprintf(buf, cap, "from the logged KV figure: equal within its rounding (+-%.2g%%)",
                  s->rel_round * 100);
     else if (s->kv_total > 0 && l->kvcalc > 0) /* counts scale with the memory they fill */
     {
         if (s->hint[0]) /* the engine knows which setting it was */
-            kv_snprintf(buf, cap, "from the logged KV figure: %+.3g%%; %s",
-                     l->logged ? l->difference / l->logged * 100 : 0, s->hint);
+            kv_snprintf(buf, cap, "from the logged KV figure: %s; %s",
+                     pct(l->difference, l->logged, pb, sizeof pb), s->hint);
         else
-            kv_snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%); "
+            kv_snprintf(buf, cap, "from the logged KV figure: %s (its rounding: +-%.2g%%); "
                      "the logged line implies %.2f GiB: another rank's figure, or a setting not "
                      "given",
-                     l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100,
+                     pct(l->difference, l->logged, pb, sizeof pb), s->rel_round * 100,
                      s->kv_total * l->logged / l->kvcalc / KV_GIB);
     }
     else
-        snprintf(buf, cap, "from the logged KV figure: %+.3g%% (its rounding: +-%.2g%%)",
-                 l->logged ? l->difference / l->logged * 100 : 0, s->rel_round * 100);
+        snprintf(buf, cap, "from the logged KV figure: %s (its rounding: +-%.2g%%)",
+                 pct(l->difference, l->logged, pb, sizeof pb), s->rel_round * 100);
 }
 
 /* The term column: which part of the budget explains the difference, as GiB of KV budget -
@@ -261,12 +273,13 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         explain_kv(l, row->field == KV_LOGGED_KV_TOTAL ? 4 : 1, x, buf, cap);
         return;
     case KV_TERM_LAYOUT: {
+        char pb[32];
         double tol = strcmp(l->unit, "percent") == 0 ? 0.005 + 1e-9 : 0; /* printed %.2f */
         if (fabs(d) <= tol)
             kv_snprintf(buf, cap, "from the model and settings: equal");
         else
-            snprintf(buf, cap, "from the model and settings: %+.3g%%",
-                     l->logged ? d / l->logged * 100 : 0);
+            snprintf(buf, cap, "from the model and settings: %s",
+                     pct(d, l->logged, pb, sizeof pb));
         return;
     }
     case KV_TERM_SETTING:
@@ -328,9 +341,12 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
     out->available_kv_bytes = !b                ? NAN
                               : l->e2e_available ? b->available_kv_bytes
                                                  : b->kv_cache_bytes;
-    out->kv_budget_error_pct =
-        (out->available_kv_bytes - out->logged_available_kv_bytes) /
-        out->logged_available_kv_bytes * 100; /* NaN when either is */
+    /* NaN when either is, or when the log states no memory to measure against (0: a start
+     * that failed) */
+    out->kv_budget_error_pct = out->logged_available_kv_bytes > 0
+                                   ? (out->available_kv_bytes - out->logged_available_kv_bytes) /
+                                         out->logged_available_kv_bytes * 100
+                                   : NAN;
 
     for (size_t i = 0; i < l->n_settings && out->n_settings < 24; i++) {
         static const char *const flash[] = {"off", "on", "auto"}; /* a flash-attention word */

@@ -409,8 +409,10 @@ size_t fmt_json_number_n(char *buf, size_t cap, double v)
 
 char *fmt_json_number(char *buf, size_t cap, double v)
 {
-    if (!isfinite(v)) /* JSON has no inf or nan; callers never pass them */
-        return nonfinite(buf, cap, v);
+    if (!isfinite(v)) { /* JSON has no inf or nan: what has no figure is null */
+        snprintf(buf, cap, "null");
+        return buf;
+    }
     if (v == kvm_floor(v) && fabs(v) < 9.2e18 && !(v == 0 && signbit(v)))
         return int_digits(buf, cap, (int64_t)v); /* exact: every such double is an int64 */
     if (v == kvm_floor(v) && fabs(v) < 1e21) {
