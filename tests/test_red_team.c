@@ -685,6 +685,35 @@ static void item21_sweep_progress(void **state)
     run_free(&r);
 }
 
+/* A second red team (stop 36). 2: with vLLM's prefix caching off nothing is shared, so no
+ * saving is reported beside "false" (it said 55.97 GiB, ~49 more). 14: vLLM V0 keeps it off
+ * unless asked for (_set_default_args_v0 never turns it on; only _set_default_args_v1 does). */
+static void rt2_prefix_caching_off_shares_nothing(void **state)
+{
+    (void)state;
+#define P2 "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--prefix-requests", \
+           "200", "--prefix-tokens", "2048", "--max-model-len", "8192"
+    EXPECT_STDOUT("false\n", P2, "--no-enable-prefix-caching", "--get",
+                  "vllm_enable_prefix_caching");
+    EXPECT_STDOUT("0\n", P2, "--no-enable-prefix-caching", "--get",
+                  "vllm_prefix_extra_concurrency");
+    EXPECT_STDOUT("0\n", P2, "--no-enable-prefix-caching", "--get", "vllm_prefix_saved_bytes");
+    EXPECT_STDOUT("49\n", P2, "--get", "vllm_prefix_extra_concurrency"); /* on: it shares */
+    run_result r;
+    RUN(&r, P2, "--no-enable-prefix-caching");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  Prefix caching is off (--no-enable-prefix-caching): each of "
+                                  "200 requests holds its own copy of a 2,048-token prefix; "
+                                  "nothing is shared.\n"));
+    assert_null(strstr(r.out, "requests sharing it save"));
+    run_free(&r);
+    EXPECT_STDOUT("false\n", P2, "--vllm-version", "0.8", "--vllm-use-v1", "0", "--get",
+                  "vllm_enable_prefix_caching");
+    EXPECT_STDOUT("true\n", P2, "--vllm-version", "0.8", "--vllm-use-v1", "0",
+                  "--enable-prefix-caching", "--get", "vllm_enable_prefix_caching");
+    EXPECT_STDOUT("true\n", P2, "--vllm-version", "0.8", "--get", "vllm_enable_prefix_caching");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -709,6 +738,7 @@ int main(void)
         cmocka_unit_test(item10_json_escapes_control_bytes),
         cmocka_unit_test(item11_prefix_longer_than_context),
         cmocka_unit_test(item12_kv_heads_divide_heads),
+        cmocka_unit_test(rt2_prefix_caching_off_shares_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

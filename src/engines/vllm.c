@@ -935,6 +935,11 @@ static int mamba_all_family(const kv_spec *s)
 static int prefix_caching_in_force(const kv_spec *s)
 {
     const kv_vllm_spec *v = &s->vllm;
+    /* V0: off unless asked for (only _set_default_args_v1 turns it on), and off for a
+     * multimodal model ("--enable-prefix-caching is not supported for multimodal models in V0
+     * and has been disabled"; vllm/engine/arg_utils.py _set_default_args_v0, 0.10.x) */
+    if (!uses_v1(v))
+        return v->prefix_caching == 1 && !s->arch.vision_tower;
     if (!has_state_layers(s))
         return v->prefix_caching != 0;
     if (v->prefix_caching == 0 ||
@@ -1507,6 +1512,11 @@ static void prefix(const kv_spec *s, const bucket *bk, size_t nb, kv_vllm_result
             full_groups = bk[i].groups;
             bs = bk[i].bs > 0 ? bk[i].bs : bs;
         }
+    if (!out->enable_prefix_caching) { /* nothing is shared: every request holds its own */
+        out->prefix_shared_blocks = out->prefix_shared_tokens = 0;
+        out->prefix_saved_bytes = out->prefix_extra_concurrency = 0;
+        return;
+    }
     out->prefix_shared_blocks = s->prefix_tokens / bs;
     out->prefix_shared_tokens = out->prefix_shared_blocks * bs;
     double saved_blocks =

@@ -370,6 +370,16 @@ void report_vllm_text(FILE *out, const kv_report *rep)
             fmt_int(c, sizeof c, v->blocks_per_request, 1));
     if (v->spec_method != KV_VLLM_SPEC_NONE)
         speculation_lines(out, s, v);
+    if (!v->enable_prefix_caching) {
+        kv_fprintf(out, "  Prefix caching is off (%s): each of %s requests holds its own copy of "
+                     "a %s-token prefix; nothing is shared.\n\n",
+                s->vllm.prefix_caching == 0 ? "--no-enable-prefix-caching"
+                : s->vllm.prefix_caching == 1 ? "asked for, but this model and release turn it off"
+                                              : "the release's default for this model",
+                fmt_int(a, sizeof a, s->prefix_requests, 1),
+                fmt_int(b, sizeof b, s->prefix_tokens, 1));
+        return;
+    }
     kv_fprintf(out, "  Prefix caching shares whole blocks only: a %s-token prefix is %s blocks (%s "
                  "tokens);\n",
             fmt_int(a, sizeof a, s->prefix_tokens, 1),
