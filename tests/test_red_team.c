@@ -714,6 +714,48 @@ static void rt2_prefix_caching_off_shares_nothing(void **state)
     EXPECT_STDOUT("true\n", P2, "--vllm-version", "0.8", "--get", "vllm_enable_prefix_caching");
 }
 
+/* 3: a log that states no KV figure (its "Available KV cache memory" lines dropped), read
+ * without a GPU: the rows that need memory have no kvcalc figure, and kv_cache_tokens is
+ * null - they were the lesson's 48 GiB GPU's (1,096,640 tokens, "-58.5%"). */
+static void rt3_no_kv_figure_no_default_gpu(void **state)
+{
+    (void)state;
+    size_t len;
+    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/vllm-d14-tp4.log", &len);
+    assert_non_null(log);
+    char *w = log;
+    for (char *line = log; *line;) { /* drop the lines that state the KV memory */
+        char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
+        char keep = line[n - 1];
+        line[n - 1] = '\0';
+        int drop = strstr(line, "Available KV cache memory") != NULL;
+        line[n - 1] = keep;
+        if (!drop) {
+            memmove(w, line, n);
+            w += n;
+        }
+        line += n;
+    }
+    *w = '\0';
+    char path[] = "/tmp/kvcalc-noav-XXXXXX";
+    write_temp(path, log);
+    free(log);
+    run_result r;
+    RUN(&r, "--from-log", path, "--model", "gpt-oss-120b", "--format", "json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"kv_cache_tokens\": null,"));
+    run_free(&r);
+    RUN(&r, "--from-log", path, "--model", "gpt-oss-120b");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "GPU KV cache size                2,640,144              -     "
+                                  "         -  no KV figure logged and no GPU total: give --gpu or "
+                                  "--gpu-mem-gib\n"));
+    assert_null(strstr(r.out, "1,096,640"));
+    run_free(&r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -739,6 +781,7 @@ int main(void)
         cmocka_unit_test(item11_prefix_longer_than_context),
         cmocka_unit_test(item12_kv_heads_divide_heads),
         cmocka_unit_test(rt2_prefix_caching_off_shares_nothing),
+        cmocka_unit_test(rt3_no_kv_figure_no_default_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

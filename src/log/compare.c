@@ -151,6 +151,7 @@ typedef struct {
     const kv_log_values *values; /* what the log states */
     const kv_cmp_row *rows;      /* the engine's rows */
     size_t n_rows;
+    int no_basis;   /* no KV figure logged as an input and no end-to-end run */
 } explaining;
 
 /* A difference as a percentage of the logged figure, "+1.23%"; against a logged 0 no
@@ -227,8 +228,11 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         return;
     }
     if (isnan(l->kvcalc)) {
-        kv_snprintf(buf, cap, "%s", row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
-                                                 : "not computed");
+        kv_snprintf(buf, cap, "%s",
+                    row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
+                    : x->no_basis
+                        ? "no KV figure logged and no GPU total: give --gpu or --gpu-mem-gib"
+                        : "not computed");
         return;
     }
     switch (row->term) {
@@ -336,7 +340,15 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
     out->logged_kv_cache_tokens = x.sum.kv_tokens;
     out->logged_weights_bytes = x.sum.weights;
     out->logged_gpu_mem_bytes = x.sum.gpu_total;
-    out->kv_cache_tokens = a && a->kv_cache_tokens > 0 ? (double)a->kv_cache_tokens : NAN;
+    /* without a KV figure the log gives as an input (the engine's KV_LOG_KV_FIGURE rows) and
+     * without a GPU total (no end-to-end run), the first run's figures are the defaults' */
+    int figure = 0;
+    for (size_t i = 0; i < l->n_inputs; i++)
+        figure |= l->inputs[i].kind == KV_LOG_KV_FIGURE && v->present[l->inputs[i].field];
+    int no_basis = !x.sum.from_settings && !figure && isnan(x.sum.kv_total) && !b;
+    x.no_basis = no_basis;
+    out->kv_cache_tokens = a && a->kv_cache_tokens > 0 && !no_basis ? (double)a->kv_cache_tokens
+                                                                    : NAN;
     /* the quantity the log states as its KV memory, end to end */
     out->available_kv_bytes = !b                ? NAN
                               : l->e2e_available ? b->available_kv_bytes
@@ -377,7 +389,10 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
                                                          : NAN;
         if (isnan(logged))
             continue; /* the log does not state it */
-        const kv_result *r = row->end_to_end ? b : a;
+        /* a log that states no KV figure gives the first run nothing to start from: without
+         * a GPU total (no end-to-end run) its figures would be the defaults' */
+        int unfounded = no_basis && row->term != KV_TERM_LAYOUT && row->term != KV_TERM_SETTING;
+        const kv_result *r = row->end_to_end || unfounded ? b : a;
         kv_cmp_line *line = &out->lines[out->n_lines++];
         line->quantity = row->quantity;
         line->unit = row->unit;
