@@ -203,9 +203,11 @@ typedef enum {
     KV_VLLM_KV_NEEDED,      /* V1: "To serve at least one request ... KV cache is needed" */
     KV_VLLM_NO_MEMORY,      /* V1: "No available memory for the cache blocks" (what the check
                                plans against is 0 or less) */
-    KV_VLLM_OUT_OF_MEMORY   /* the weights, or the weights and a KV cache of a given size
+    KV_VLLM_OUT_OF_MEMORY,  /* the weights, or the weights and a KV cache of a given size
                                (--kv-cache-memory-gib, --num-gpu-blocks-override), need more
                                than the GPU holds: torch's "CUDA out of memory" */
+    KV_VLLM_HOST_SHORT      /* the host holds less than vLLM pins there (--host-mem-gib): it
+                               stops allocating it; the GPU's lines are what they would be */
 } kv_vllm_refusal;
 
 /* The KV lines a vLLM release prints at startup. */

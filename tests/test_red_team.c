@@ -756,6 +756,41 @@ static void rt3_no_kv_figure_no_default_gpu(void **state)
     remove(path);
 }
 
+/* 4: the engines' own keys agree with the text when they do not start. A cache of the size
+ * given that outgrows the GPU: vLLM reports its size and concurrency (get_kv_cache_configs)
+ * and then runs out of memory allocating it, so the text prints those lines too; weights
+ * that outgrow it never load: no cache is reported (null). Short of host memory vLLM's and
+ * SGLang's start-ups fail: vllm_fits false, sglang_max_total_num_tokens 0. */
+static void rt4_engine_keys_agree_with_refusals(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--kv-cache-memory-gib",
+        "1000");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Available KV cache memory: 1000.00 GiB\nGPU KV cache size: "
+                                  "7,281,776 tokens\nMaximum concurrency for 4,096 tokens per "
+                                  "request: 1777.78x\ntorch.OutOfMemoryError: CUDA out of "
+                                  "memory.\n"));
+    run_free(&r);
+#define W4 "--engine", "vllm", "--model", "gemma-3-27b-it", "--max-model-len", "4096", \
+           "--kv-cache-memory-gib", "109.86", "--gpu-mem-gib", "10"
+    EXPECT_STDOUT("null\n", W4, "--get", "kv_cache_tokens");
+    EXPECT_STDOUT("null\n", W4, "--get", "vllm_max_concurrency");
+    EXPECT_STDOUT("false\n", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--cpu-offload-gb", "10", "--host-mem-gib", "1", "--get", "vllm_fits");
+    EXPECT_STDOUT("true\n", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--cpu-offload-gb", "10", "--host-mem-gib", "11", "--get", "vllm_fits");
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--cpu-offload-gb", "10",
+        "--host-mem-gib", "1");
+    assert_null(strstr(r.out, "ValueError")); /* the GPU's lines are what they would be */
+    assert_non_null(strstr(r.out, "(vLLM stops before the lines below: the host holds less "));
+    run_free(&r);
+    EXPECT_STDOUT("0\n", "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--cpu-offload-gb", "10", "--host-mem-gib", "1", "--get",
+                  "sglang_max_total_num_tokens");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -782,6 +817,7 @@ int main(void)
         cmocka_unit_test(item12_kv_heads_divide_heads),
         cmocka_unit_test(rt2_prefix_caching_off_shares_nothing),
         cmocka_unit_test(rt3_no_kv_figure_no_default_gpu),
+        cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

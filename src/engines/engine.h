@@ -290,6 +290,10 @@ typedef struct kv_engine_desc {
     /* Fills the engine's result (its lesson figures are already in r) and sets
      * r->max_concurrency: whole requests of s->context held at once. */
     kv_status (*compute)(const kv_spec *s, kv_result *r);
+    /* The host cannot hold what compute() keeps there (r->host_short): the engine does not
+     * start, and its own figures say so as they do for any refusal. NULL: it keeps none of
+     * its own. */
+    void (*host_refused)(kv_result *r);
     /* Whole requests of `context` tokens (whose KV is request_bytes), from the result of
      * kv_compute(s) - the table's rows. Equals compute()'s answer when context == s->context. */
     double (*concurrency_at)(const kv_spec *s, const kv_result *r, int64_t context,

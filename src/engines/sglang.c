@@ -1829,6 +1829,14 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
     return KV_OK;
 }
 
+/* Short of host memory (HiCache's pool on every rank, --cpu-offload-gb) SGLang refuses to
+ * start ("Not enough host memory ..."): no token pool, as in any refusal. */
+static void sglang_host_refused(kv_result *r)
+{
+    r->sglang.max_total_num_tokens = 0;
+    r->kv_cache_tokens = 0;
+}
+
 const kv_engine_desc kv_engine_sglang = {
     .id = E,
     .title = "SGLang",
@@ -1838,6 +1846,7 @@ const kv_engine_desc kv_engine_sglang = {
     .defaults = sglang_defaults,
     .check = sglang_check,
     .compute = sglang_compute,
+    .host_refused = sglang_host_refused,
     .concurrency_at = sglang_at,
     .relayout = sglang_relayout,
     .kv8_name = "fp8",

@@ -2149,6 +2149,11 @@ kv_status kv_vllm_compute(const kv_spec *s, kv_result *r)
     r->available_kv_bytes = v->available_bytes;
     r->kv_cache_bytes = (double)v->num_gpu_blocks * block_bytes(v);
     r->kv_cache_tokens = v->gpu_kv_cache_tokens;
+    if (v->refusal == KV_VLLM_OUT_OF_MEMORY && v->weights_bytes > v->total_bytes) {
+        /* the weights never load: vLLM reports no cache (its lines are never printed) */
+        r->kv_cache_tokens = 0;
+        v->max_concurrency = NAN;
+    }
     r->longest_context_fit = v->longest_fit;
     /* V0's swap space: CacheEngine allocates its CPU blocks pinned on every worker
      * (vllm/worker/cache_engine.py, _allocate_kv_cache(num_cpu_blocks, "cpu")) */

@@ -752,6 +752,16 @@ static const kv_engine_metrics vllm_metrics = {
     .replica_label = "engine",
 };
 
+/* Short of host memory (pinned --cpu-offload-gb, the KV offloading tier, V0's swap space)
+ * vLLM stops while allocating it: its start-up does not pass. */
+static void vllm_host_refused(kv_result *r)
+{
+    if (r->vllm.fits) {
+        r->vllm.fits = 0;
+        r->vllm.refusal = KV_VLLM_HOST_SHORT;
+    }
+}
+
 const kv_engine_desc kv_engine_vllm = {
     .id = E,
     .title = "vLLM",
@@ -762,6 +772,7 @@ const kv_engine_desc kv_engine_vllm = {
     .range_words = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather than "
                    "cap it",
     .compute = kv_vllm_compute,
+    .host_refused = vllm_host_refused,
     .concurrency_at = kv_vllm_at,
     .relayout = kv_vllm_relayout,
     .kv8_name = "fp8",

@@ -178,7 +178,7 @@ static void v0_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
     if (v->concurrency_line)
         kv_fprintf(out, "Maximum concurrency for %lld tokens per request: %sx\n",
                 (long long)s->context, fmt_fixed(a, sizeof a, v->max_concurrency, 2, 0));
-    if (v->fits)
+    if (v->fits || v->refusal == KV_VLLM_HOST_SHORT)
         return;
     if (v->refusal == KV_VLLM_OUT_OF_MEMORY) {
         out_of_memory(out, s, v);
@@ -222,6 +222,15 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
                     : "",
                 v->null_block ? " less the null block BlockPool keeps back" : "");
     if (!v->fits && v->refusal == KV_VLLM_OUT_OF_MEMORY) {
+        /* weights that load: the cache's size is reported (get_kv_cache_configs) before it
+         * is allocated (initialize_from_config), where torch runs out of memory */
+        if (v->weights_bytes <= v->total_bytes) {
+            kv_fprintf(out, "GPU KV cache size: %s tokens\n",
+                    fmt_int(a, sizeof a, v->gpu_kv_cache_tokens, 1));
+            kv_fprintf(out, "Maximum concurrency for %s tokens per request: %sx\n",
+                    fmt_int(a, sizeof a, s->context, 1),
+                    fmt_fixed(b, sizeof b, v->max_concurrency, 2, 0));
+        }
         out_of_memory(out, s, v);
         return 0;
     }
@@ -231,7 +240,7 @@ static int tokens_lines(FILE *out, const kv_spec *s, const kv_vllm_result *v)
               "  (vLLM would not start with these settings.)\n", out);
         return 0;
     }
-    if (!v->fits) {
+    if (!v->fits && v->refusal != KV_VLLM_HOST_SHORT) {
         char est[160] = "";
         if (v->max_model_len_fit > 0)
             kv_snprintf(est, sizeof est, "Based on the available memory, the estimated maximum "
@@ -360,7 +369,7 @@ void report_vllm_text(FILE *out, const kv_report *rep)
         }
     } else {
         v0_lines(out, s, v);
-        if (!v->fits) {
+        if (!v->fits && v->refusal != KV_VLLM_HOST_SHORT) {
             fputc('\n', out);
             return;
         }

@@ -78,6 +78,8 @@ static kv_status compute_once(const kv_spec *s, kv_result *r)
     if (s->host_mem_gib.set && r->host_bytes > s->host_mem_gib.value * KV_GIB) {
         r->host_short = 1;
         r->max_concurrency = 0;
+        if (engine->host_refused)
+            engine->host_refused(r);
     }
     r->fits = r->max_concurrency >= 1;
     r->pp_stage = s->pp_stage > 0 ? s->pp_stage : 0;
