@@ -1656,8 +1656,10 @@ static const kv_param params[LC_PARAMS] = {
     [LC_P_BUILD] = {.name = "llamacpp-build", P(INT, build), .key = "llamacpp_build", .min = 1,
                     .max = 1000000, .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                     .help = "the llama.cpp build whose rules apply (newer: the newest) [10573]"},
+    /* -c and -cd are ints (common_arg's int handler, common/common.h int32_t n_ctx @
+     * 3f545becc): llama.cpp reads no more than 2^31 - 1 */
     [LC_P_CTX] = {.name = "ctx-size", .short_name = "c", P(OPT_INT, ctx_size), .key = "ctx_size",
-                  .min = 0, .max = 1099511627776.0, .tokens = 1, .blames = KV_ERR_ENGINE_INPUT,
+                  .min = 0, .max = 2147483647.0, .tokens = 1, .blames = KV_ERR_ENGINE_INPUT,
                   .meta = "N",
                   .help = "n_ctx: cells of the cache, all slots; 0 = the model's context_length "
                           "[auto: the build's default]"},
@@ -1722,7 +1724,7 @@ static const kv_param params[LC_PARAMS] = {
                    .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
                    .help = "keep every layer's MoE experts on the CPU (from b6051)"},
     [LC_P_CTX_DRAFT] = {.name = "ctx-size-draft", .short_name = "cd", P(OPT_INT, ctx_size_draft),
-                        .key = "ctx_size_draft", .min = 0, .max = 1099511627776.0, .tokens = 1,
+                        .key = "ctx_size_draft", .min = 0, .max = 2147483647.0, .tokens = 1,
                         .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
                         .help = "with -md, before b9115: each slot's draft cells [0: the slot's "
                                 "context]"},
