@@ -178,13 +178,18 @@ void report_workload_text(FILE *out, const kv_report *rep)
                 fmt_fixed(d, sizeof d, r->kv_usage_p99 * 100.0, 1, 0),
                 fmt_int(l1, sizeof l1, r->preemptions, 1), sc->preempt_word,
                 fmt_fixed(l2, sizeof l2, r->preemptions_per_s, 3, 1));
-        kv_fprintf(out, "    time in system %s s (first token after %s s); Little's law: %s x %s = "
-                     "%s in the system (measured %s)\n",
-                fmt_fixed(a, sizeof a, r->time_in_system_s, 2, 1),
-                fmt_fixed(b, sizeof b, r->ttft_s, 3, 1), rate_text(c, sizeof c, r->rate),
-                fmt_fixed(d, sizeof d, r->time_in_system_s, 2, 1),
-                fmt_fixed(l1, sizeof l1, r->littles_law_requests, 1, 1),
-                fmt_fixed(l2, sizeof l2, r->running_mean + r->waiting_mean, 1, 1));
+        if (isnan(r->time_in_system_s))
+            kv_fprintf(out, "    no request finished in the measured window (%s %s): no time in "
+                         "system, and no Little's law to check\n",
+                    fmt_int(l1, sizeof l1, r->preemptions, 1), sc->preempt_word);
+        else
+            kv_fprintf(out, "    time in system %s s (first token after %s s); Little's law: %s x "
+                         "%s = %s in the system (measured %s)\n",
+                    fmt_fixed(a, sizeof a, r->time_in_system_s, 2, 1),
+                    fmt_fixed(b, sizeof b, r->ttft_s, 3, 1), rate_text(c, sizeof c, r->rate),
+                    fmt_fixed(d, sizeof d, r->time_in_system_s, 2, 1),
+                    fmt_fixed(l1, sizeof l1, r->littles_law_requests, 1, 1),
+                    fmt_fixed(l2, sizeof l2, r->running_mean + r->waiting_mean, 1, 1));
         if (r->concurrency == 0 && r->rate > r->saturation_rate)
             fputs("    (above the saturation rate the queue grows through the run: these means "
                   "depend on its length, --requests)\n", out);
