@@ -791,6 +791,38 @@ static void rt4_engine_keys_agree_with_refusals(void **state)
                   "sglang_max_total_num_tokens");
 }
 
+/* 10: bytes from a log that are not UTF-8, or C1 controls (0x9b is a CSI to some terminals),
+ * become '?' on the terminal and U+FFFD (or a \u escape) in JSON, which must be UTF-8. */
+static void rt10_log_bytes_not_utf8(void **state)
+{
+    (void)state;
+    size_t len;
+    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/ollama-o10.log", &len);
+    assert_non_null(log);
+    char *at = strstr(log, "/root/.ollama/models/blobs/sha256-6a07");
+    assert_non_null(at);
+    at[1] = (char)0x9b; /* "/\x9boot/...": a raw C1 byte, not UTF-8 */
+    char path[] = "/tmp/kvcalc-c1-XXXXXX";
+    write_temp(path, log);
+    free(log);
+    run_result r;
+    RUN(&r, "--from-log", path, "--model", "llama-3.1-8b-instruct");
+    assert_int_equal(r.status, 0);
+    assert_null(memchr(r.out, 0x9b, r.out_len));
+    run_free(&r);
+    RUN(&r, "--from-log", path, "--model", "llama-3.1-8b-instruct", "--format", "json");
+    assert_int_equal(r.status, 0);
+    assert_null(memchr(r.out, 0x9b, r.out_len));
+    assert_non_null(strstr(r.out, "/\\ufffdoot/.ollama/models/blobs/sha256-6a07"));
+    run_free(&r);
+    remove(path);
+    /* a well-formed C1 (U+009B, UTF-8 c2 9b) is escaped, other UTF-8 kept */
+    RUN(&r, "--model", "x\xc2\x9by\xe2\x82\xac", "--format", "json");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "'x?y\xe2\x82\xac'"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -818,6 +850,7 @@ int main(void)
         cmocka_unit_test(rt2_prefix_caching_off_shares_nothing),
         cmocka_unit_test(rt3_no_kv_figure_no_default_gpu),
         cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
+        cmocka_unit_test(rt10_log_bytes_not_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -460,6 +460,28 @@ char *fmt_json_number(char *buf, size_t cap, double v)
     return buf;
 }
 
+size_t utf8_seq(const char *s, unsigned long *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2
+                 : u[0] >= 0xe0 && u[0] <= 0xef                ? 3
+                 : u[0] >= 0xf0 && u[0] <= 0xf4                ? 4
+                                                               : 0;
+    if (len == 0)
+        return 0;
+    unsigned long c = len == 1 ? u[0] : u[0] & (0x7f >> len);
+    for (size_t k = 1; k < len; k++) {
+        if ((u[k] & 0xc0) != 0x80) /* also the terminating NUL: a truncated sequence */
+            return 0;
+        c = c << 6 | (u[k] & 0x3f);
+    }
+    if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return len;
+}
+
 const char *text_safe_cut(char *buf, size_t cap, const char *text, size_t limit)
 {
     size_t n = 0, i = 0;
@@ -468,15 +490,19 @@ const char *text_safe_cut(char *buf, size_t cap, const char *text, size_t limit)
             buf[0] = '\0';
         return buf;
     }
-    for (; text[i] && (limit == 0 || i < limit) && n + 4 < cap; i++) {
-        unsigned char c = (unsigned char)text[i];
-        unsigned char next = (unsigned char)text[i + 1];
-        if (c == 0xc2 && next >= 0x80 && next <= 0x9f) { /* a C1 control, UTF-8 encoded */
+    while (text[i] && (limit == 0 || i < limit) && n + 4 < cap) {
+        unsigned long cp;
+        size_t len = utf8_seq(text + i, &cp);
+        /* control bytes (C0, DEL, C1) and bytes that are not UTF-8 become '?' on a
+         * terminal: a raw 0x9b is a CSI to some terminals */
+        if (len == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || n + len + 4 > cap) {
             buf[n++] = '?';
-            i++;
+            i += len ? len : 1;
             continue;
         }
-        buf[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+        memcpy(buf + n, text + i, len);
+        n += len;
+        i += len;
     }
     if (text[i]) {
         memcpy(buf + n, "...", 3);

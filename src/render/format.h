@@ -38,8 +38,13 @@ size_t fmt_json_number_n(char *buf, size_t cap, double v);
  * 1 to 17 (v = 0: 0 with one digit). Schubfach, in shortest.c. */
 int fmt_shortest(double v, uint64_t *digits, int *exp10);
 
-/* User text made safe for one terminal line: control bytes (C0, DEL, and UTF-8-encoded C1)
- * become '?'; longer than `limit` bytes is cut with "..." (limit 0: never). */
+/* User text made safe for one terminal line: control characters (C0, DEL, C1) and bytes
+ * that are not well-formed UTF-8 become '?'; longer than `limit` bytes is cut with "..."
+ * (limit 0: never). */
 const char *text_safe_cut(char *buf, size_t cap, const char *text, size_t limit);
+/* The well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates, at most
+ * U+10FFFF): its length, 1 to 4, and its code point in *cp; 0 when the bytes there are not
+ * one (a stray continuation byte, a truncated or overlong sequence). */
+size_t utf8_seq(const char *s, unsigned long *cp);
 
 #endif

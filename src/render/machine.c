@@ -15,17 +15,22 @@
 void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
+        unsigned long cp;
+        size_t len = utf8_seq(s, &cp);
         const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
-        if (esc)
+        if (len == 0) /* not UTF-8: JSON text must be, so the replacement character */
+            fputs("\\ufffd", out);
+        else if (esc)
             fputs(esc, out);
         else if (c == '"' || c == '\\')
             kv_fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\u%04x", c);
+        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) /* C0, DEL and C1 escaped */
+            fprintf(out, "\\u%04lx", cp);
         else
-            fputc(c, out);
+            fwrite(s, 1, len, out);
+        s += len ? len : 1;
     }
     fputc('"', out);
 }
