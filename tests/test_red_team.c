@@ -823,6 +823,24 @@ static void rt10_log_bytes_not_utf8(void **state)
     run_free(&r);
 }
 
+/* 15: a file without end is refused once past 2 GiB or 33,554,432 lines, by every reader
+ * that shares the line reader (logs, traces, scrapes); it read on for ever. */
+static void rt15_endless_input_is_bounded(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--from-log", "/dev/zero");
+    expect_usage(&r, "kvcalc: --from-log /dev/zero: more than 2 GiB or 33,554,432 lines: kvcalc "
+                     "reads at most that much of a file\n");
+    run_free(&r);
+    RUN(&r, "--trace", "/dev/zero", "--tpot-ms", "30");
+    expect_usage(&r, "kvcalc: --trace /dev/zero: more than 2 GiB or 33,554,432 lines");
+    run_free(&r);
+    RUN(&r, "--from-metrics", "/dev/zero");
+    expect_usage(&r, "kvcalc: --from-metrics /dev/zero: more than 2 GiB or 33,554,432 lines");
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -851,6 +869,7 @@ int main(void)
         cmocka_unit_test(rt3_no_kv_figure_no_default_gpu),
         cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
         cmocka_unit_test(rt10_log_bytes_not_utf8),
+        cmocka_unit_test(rt15_endless_input_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

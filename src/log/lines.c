@@ -31,13 +31,22 @@ kv_status kv_lines_read(const char *path, size_t max_line, kv_line_feed feed,
     if (!line)
         kv_snprintf(err, errcap, "out of memory");
     size_t n = 0, got;
+    unsigned long long bytes = 0, lines = 0;
     while (st == KV_OK && (got = fread(chunk, 1, CHUNK, f)) > 0) {
         const char *p = chunk, *end = chunk + got;
+        bytes += got;
+        if (bytes > KV_LINES_MAX_BYTES || lines > KV_LINES_MAX_LINES) {
+            kv_snprintf(err, errcap, "more than 2 GiB or 33,554,432 lines: kvcalc reads at most "
+                                     "that much of a file");
+            st = KV_ERR_FILE;
+            break;
+        }
         if (chunk_feed)
             chunk_feed(ctx, chunk, got);
         while (st == KV_OK && p < end) {
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             size_t take = (size_t)((nl ? nl : end) - p);
+            lines += nl != NULL;
             if (nl && n == 0) { /* whole in the chunk: fed from there, not copied */
                 st = feed(ctx, p, take <= max_line ? take : max_line + 1, err, errcap);
                 p = nl + 1;
