@@ -841,6 +841,32 @@ static void rt15_endless_input_is_bounded(void **state)
     run_free(&r);
 }
 
+/* 5: a model that does not fit Ollama's GPU: llama-server's fit moves layers to the CPU (how
+ * many kvcalc does not model), so no roofline step is estimated from all of the weights on
+ * one GPU (it was, 159 GB on 80); an era whose estimate splits no weights refuses the same
+ * way (it said "no weights, no cache"). Given the step, the workload is answered - and shown
+ * in the text, which left it out when the lesson's arithmetic found no room. */
+static void rt5_ollama_split_unknown(void **state)
+{
+    (void)state;
+#define O5 "--engine", "ollama", "--model", "qwen3-next-80b-a3b", "--gpu", "h100", \
+           "--prompt-tokens", "1000", "--output-tokens", "100", "--rate", "1"
+    run_result r;
+    RUN(&r, O5);
+    expect_usage(&r, "kvcalc: --rate: simulating a rate needs --tpot-ms (the time of one engine "
+                     "step, ms): kvcalc cannot estimate it, as kvcalc does not know how Ollama "
+                     "splits the model between the GPU and host memory here");
+    run_free(&r);
+    RUN(&r, O5, "--ollama-version", "0.12.3");
+    expect_usage(&r, "kvcalc: --rate: simulating a rate needs --tpot-ms");
+    run_free(&r);
+    RUN(&r, O5, "--tpot-ms", "50");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "that is the answer.\n\nUnder your workload (Ollama's "
+                                  "scheduler, 1,000 requests simulated):\n"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -868,6 +894,7 @@ int main(void)
         cmocka_unit_test(rt2_prefix_caching_off_shares_nothing),
         cmocka_unit_test(rt3_no_kv_figure_no_default_gpu),
         cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
+        cmocka_unit_test(rt5_ollama_split_unknown),
         cmocka_unit_test(rt10_log_bytes_not_utf8),
         cmocka_unit_test(rt15_endless_input_is_bounded),
     };

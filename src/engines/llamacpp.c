@@ -2132,7 +2132,10 @@ static double llamacpp_step_reads(const kv_spec *s, const kv_result *r, double *
     (void)s;
     if (r->llamacpp.n_ctx > 0)
         *block_bytes = r->kv_cache_bytes / (double)r->llamacpp.n_ctx;
-    *host = r->llamacpp.weights_host_bytes + r->llamacpp.kv_host_bytes;
+    /* the input layer's embeddings stay on the CPU, but a step reads a row of them a token
+     * (get_rows), not the whole matrix */
+    *host = r->llamacpp.weights_host_bytes - r->llamacpp.input_host_bytes +
+            r->llamacpp.kv_host_bytes;
     return r->llamacpp.weights_gpu_bytes;
 }
 

@@ -1472,7 +1472,16 @@ double kv_ollama_step_reads(const kv_spec *s, const kv_result *r, double *block_
 {
     (void)s;
     (void)block_bytes; /* the cache of num_ctx x parallel cells: the scheduler's */
-    *host = r->ollama.cpu_weights_bytes + r->ollama.cpu_kv_bytes;
+    /* llama-server's input layer on the CPU is read a row a token, not whole, each step; when
+     * the model does not fit, llama-server's fit moves layers to the CPU, how many kvcalc
+     * does not model (gpu_percent -1): what a step reads from the host is not known (NaN) */
+    int unknown = r->ollama.gpu_percent < 0 ||
+                  (r->ollama.gpu_weights_bytes <= 0 && r->ollama.cpu_weights_bytes <= 0 &&
+                   r->weights_bytes > 0); /* an era whose estimate splits no weights */
+    *host = unknown ? NAN
+                                      : r->ollama.cpu_weights_bytes -
+                                            r->ollama.server.input_host_bytes +
+                                            r->ollama.cpu_kv_bytes;
     return r->ollama.gpu_weights_bytes;
 }
 

@@ -543,6 +543,10 @@ void report_text(FILE *out, const kv_report *rep)
                             "room for KV cache;\n%s's own placement below holds no request of %s "
                             "tokens either.\n",
                        kv_engine_title(s->engine), fmt_int(b, sizeof b, s->context, 1));
+        if (rep->workload) { /* the question asked, as below */
+            fputc('\n', out);
+            report_workload_text(out, rep);
+        }
         fputc('\n', out);
         report_extra_sections(out, rep);
         return;
@@ -551,6 +555,10 @@ void report_text(FILE *out, const kv_report *rep)
         fputs("\nWeights + overhead already exceed GPU memory: no room for KV cache.\n"
               "Use a bigger GPU, quantize the weights (--weight-dtype), or shard the model.\n",
               out);
+        if (rep->workload) {
+            fputc('\n', out);
+            report_workload_text(out, rep);
+        }
         if (rep->plan || rep->levers || rep->layouts) {
             fputc('\n', out);
             report_extra_sections(out, rep);

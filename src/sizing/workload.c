@@ -89,6 +89,10 @@ kv_status kv_workload_roofline(const kv_spec *s, const kv_result *r, const kv_sc
     const kv_engine_desc *d = kv_engine_get(s->engine);
     if (d && d->step_reads)
         weights = d->step_reads(s, r, &block, &host);
+    if (isnan(host))
+        return refuse(why, "kvcalc does not know how %s splits the model between the GPU and "
+                           "host memory here, so not what a step reads from each%.0s",
+                      d ? d->title : "the engine", 0);
     if (host > 0)
         return refuse(why, "%s reads part of its weights or cache from host memory each step "
                            "(%.2f GiB): the GPU's roofline does not time it",
