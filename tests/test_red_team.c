@@ -867,6 +867,31 @@ static void rt5_ollama_split_unknown(void **state)
     run_free(&r);
 }
 
+/* 11: -ot's patterns as llama.cpp's std::regex (ECMAScript) reads them: "[[:digit:]]" moved
+ * nothing here and everything there, "[]a]" moved 336 tensors here and none there - both are
+ * refused now, not read another way; a GGUF without a config is told what -ot needs. */
+static void rt11_ot_patterns_read_as_llamacpp(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"[[:digit:]]=CPU", "[[:alpha:]]=CPU", "[]a]=CPU",
+                                          "[^]x=CPU", "blk[[.-.]]=CPU"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        run_result r;
+        RUN(&r, "--engine", "llamacpp", "--model", "qwen3-30b-a3b", "-ot", refused[i]);
+        expect_usage(&r, "kvcalc: -ot: '");
+        assert_non_null(strstr(r.err, "' is not a pattern kvcalc reads"));
+        run_free(&r);
+    }
+    EXPECT_STDOUT("100\n", "--engine", "llamacpp", "--model", "qwen3-30b-a3b", "-ot",
+                  "blk\\.[0-9]\\.=CPU", "--get", "llamacpp_override_tensors"); /* 10 blocks x 10 */
+    run_result r;
+    RUN(&r, "--engine", "llamacpp", "--model",
+        KVCALC_BINARY_DIR "/engines/gguf/L01.gguf", "-ot", "ffn=CPU");
+    expect_usage(&r, "kvcalc: -ot / --n-cpu-moe: kvcalc splits a block into its tensors from the "
+                     "architecture of a config.json or a preset");
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -896,6 +921,7 @@ int main(void)
         cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
         cmocka_unit_test(rt5_ollama_split_unknown),
         cmocka_unit_test(rt10_log_bytes_not_utf8),
+        cmocka_unit_test(rt11_ot_patterns_read_as_llamacpp),
         cmocka_unit_test(rt15_endless_input_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

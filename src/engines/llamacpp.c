@@ -1021,8 +1021,9 @@ static int override_walk(const kv_spec *s, const settings *st, int64_t first_gpu
                 return -1;
             }
     if (!s->arch.known || s->arch.hidden <= 0) {
-        kv_snprintf(msg, cap, "-ot / --n-cpu-moe: the model's parts are not known (give a "
-                              "config.json, a GGUF or a preset)");
+        kv_snprintf(msg, cap, "-ot / --n-cpu-moe: kvcalc splits a block into its tensors from "
+                              "the architecture of a config.json or a preset (--config, --model "
+                              "NAME); a GGUF file's header gives it each block's bytes only");
         return -1;
     }
     int cacheless = gguf_cacheless(s->gguf, st->build);

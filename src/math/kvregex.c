@@ -106,20 +106,28 @@ static int literal_escape(int e)
 
 static int parse_alt(parser *ps);
 
+/* A bracket class as ECMAScript reads it (std::regex's default grammar): refused where it
+ * differs from what a reader of POSIX expects - "[]" and "[^]" (ECMAScript: an empty class,
+ * and any character; POSIX: a ']' to come) and the POSIX forms "[:digit:]", "[.x.]" and
+ * "[=x=]" - rather than read one way when llama.cpp reads another. */
 static int parse_class(parser *ps, atom *a)
 {
-    int neg = 0, first = 1;
+    int neg = 0;
     if (ps->i < ps->n && ps->p[ps->i] == '^') {
         neg = 1;
         ps->i++;
     }
+    if (ps->i < ps->n && ps->p[ps->i] == ']')
+        return -1;
     for (;;) {
         if (ps->i >= ps->n)
             return -1; /* no closing ] */
         int c = (unsigned char)ps->p[ps->i++];
-        if (c == ']' && !first)
+        if (c == ']')
             break;
-        first = 0;
+        if (c == '[' && ps->i < ps->n &&
+            (ps->p[ps->i] == ':' || ps->p[ps->i] == '.' || ps->p[ps->i] == '='))
+            return -1;
         if (c == '\\') {
             if (ps->i >= ps->n)
                 return -1;
