@@ -892,6 +892,35 @@ static void rt11_ot_patterns_read_as_llamacpp(void **state)
     run_free(&r);
 }
 
+/* 12: refusals name the flag as typed and say what is accepted: -ot's pairs (a comma splits
+ * them, as llama.cpp's parse_tensor_buffer_overrides does, so "e{1,2}xps" is two), --cpu-moe
+ * before its build (pointing at -ot, which kvcalc reads from b5028), a distribution's bounds,
+ * and Ollama 0.30+'s quantized cache without flash attention (it was "the engine refuses an
+ * input"). */
+static void rt12_refusals_name_the_flag(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-30b-a3b", "-ot", "e{1,2}xps=CPU");
+    expect_usage(&r, "kvcalc: -ot: 'e{1': each pair is <tensor name pattern>=<buffer type>, "
+                     "pairs apart at ','");
+    run_free(&r);
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-30b-a3b", "--cpu-moe", "--llamacpp-build",
+        "6000");
+    expect_usage(&r, "kvcalc: --cpu-moe: --cpu-moe exists from build 6051 (--llamacpp-build); "
+                     "from build 5028 -ot '\\.ffn_.*_exps\\.=CPU' keeps the experts on the CPU");
+    run_free(&r);
+    RUN(&r, "--prompt-tokens", "median=1,p99=1e300", "--output-tokens", "10");
+    expect_usage(&r, "kvcalc: --prompt-tokens: p99 must be a number from 1 to 10^15, got "
+                     "'1e300'");
+    run_free(&r);
+    RUN(&r, "--engine", "ollama", "--model", "qwen3-8b", "--kv-cache-type", "q8_0",
+        "--flash-attention", "0");
+    expect_usage(&r, "kvcalc: --kv-cache-type: from 0.30 Ollama passes llama-server --flash-attn "
+                     "off with this cache type, and llama.cpp refuses a quantized V cache");
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -922,6 +951,7 @@ int main(void)
         cmocka_unit_test(rt5_ollama_split_unknown),
         cmocka_unit_test(rt10_log_bytes_not_utf8),
         cmocka_unit_test(rt11_ot_patterns_read_as_llamacpp),
+        cmocka_unit_test(rt12_refusals_name_the_flag),
         cmocka_unit_test(rt15_endless_input_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1133,7 +1133,7 @@ static void workload_refusals(void **state)
     expect_refused(ARGS("--prompt-tokens", "median=100,median=200", "--output-tokens", "10"),
                    "--prompt-tokens: expected N tokens");
     expect_refused(ARGS("--prompt-tokens", "mean=x,median=1", "--output-tokens", "10"),
-                   "--prompt-tokens: mean must be a number >= 1, got 'x'");
+                   "--prompt-tokens: mean must be a number from 1 to 10^15, got 'x'");
     expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--rate", "0",
                         "--tpot-ms", "5"),
                    "--rate: expected a finite number > 0");

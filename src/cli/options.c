@@ -183,7 +183,8 @@ static int take_length(const char *typed, const char *val, kv_dist *d, char *err
         memcpy(num, eq + 1, len);
         num[len] = '\0';
         if (kv_parse_number(num, &v[k]) != 0 || !(v[k] >= 1 && v[k] <= 1e15))
-            return kv_fail(err, cap, "%s: %s must be a number >= 1, got '%s'", typed, names[k],
+            return kv_fail(err, cap, "%s: %s must be a number from 1 to 10^15, got '%s'", typed,
+                           names[k],
                            kv_safe(shown, sizeof shown, num, SHOWN));
         p = *end ? end + 1 : end;
     }

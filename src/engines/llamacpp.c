@@ -954,11 +954,14 @@ static int override_pairs(const kv_tensor_overrides *o, override_pair *p, char *
             const char *comma = strchr(at, ',');
             size_t len = comma ? (size_t)(comma - at) : strlen(at);
             const char *eq = memchr(at, '=', len);
-            if (!eq || n >= MAX_OVERRIDE_PAIRS) {
-                kv_snprintf(msg, cap, "%s",
-                            !eq ? "each pair is <tensor name pattern>=<buffer type> (llama.cpp: "
-                                  "\"invalid value\")"
-                                : "more than 64 pairs");
+            if (!eq) {
+                kv_snprintf(msg, cap, "-ot: '%.*s': each pair is <tensor name pattern>=<buffer "
+                                      "type>, pairs apart at ',' (llama.cpp: \"invalid value\")",
+                            (int)(len < 200 ? len : 200), at);
+                return -1;
+            }
+            if (n >= MAX_OVERRIDE_PAIRS) {
+                kv_snprintf(msg, cap, "-ot: more than 64 pairs (kvcalc reads at most 64)");
                 return -1;
             }
             size_t tl = len - (size_t)(eq + 1 - at);
@@ -1296,7 +1299,7 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
         (l->n_gpu_layers.set && l->n_gpu_layers.value < 0))
         return kv_refuse(why, no, &kv_core_params[KV_P_ENGINE],
                          "an input is out of range (build >= 1, batch sizes >= 1, --parallel "
-                         "<= 1000000, --ctx-size <= 2^40)");
+                         "<= 1000000, --ctx-size <= 2^31 - 1)");
     const kv_param *moe_flag = &params[l->cpu_moe ? LC_P_CMOE : LC_P_CPU_MOE];
     if ((l->n_cpu_moe > 0 || l->cpu_moe) && !s->arch.known) /* the experts' share is unknown */
         return kv_refuse(why, no, moe_flag,
@@ -1305,12 +1308,13 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
     resolve(s, l, dtype, &st);
     if (l->cpu_moe && st.build < B_CPU_MOE)
         return kv_refuse(why, no, &params[LC_P_CMOE],
-                         "--cpu-moe exists from build 6051 (--llamacpp-build); earlier builds "
-                         "take -ot / --override-tensor, which kvcalc does not read");
+                         "--cpu-moe exists from build 6051 (--llamacpp-build); from build 5028 "
+                         "-ot '\\.ffn_.*_exps\\.=CPU' keeps the experts on the CPU the same way");
     if (l->n_cpu_moe > 0 && st.build < B_N_CPU_MOE)
         return kv_refuse(why, no, &params[LC_P_CPU_MOE],
-                         "--n-cpu-moe exists from build 6089 (--llamacpp-build); earlier builds "
-                         "take -ot / --override-tensor, which kvcalc does not read");
+                         "--n-cpu-moe exists from build 6089 (--llamacpp-build); from build 5028 "
+                         "-ot 'blk\\.(0|1|...)\\.ffn_.*_exps\\.=CPU' keeps those blocks' experts on "
+                         "the CPU the same way");
     if (st.dsv4) {
         kv_status v4 = dsv4_check(s, l, &st, why);
         if (v4 != KV_OK)

@@ -1070,6 +1070,16 @@ kv_status kv_ollama_check(const kv_spec *s, kv_error *why)
     if (o->kv_cache_type.set && o->kv_cache_type.value != KV_OLLAMA_F16 && o->version < R_KV_TYPE)
         return kv_refuse(why, no, P(OL_P_CACHE_TYPE),
                          "OLLAMA_KV_CACHE_TYPE exists from Ollama 0.5.0 (--ollama-version)");
+    /* from 0.30 the flags go to llama-server as given (llm/server.go NewLlamaServer: kvct;
+     * llm/llama_server.go "--cache-type-k", "--cache-type-v" and appendFlashAttentionArgs's
+     * "--flash-attn off" for OLLAMA_FLASH_ATTENTION=0, @ fb3076099): a quantized V cache
+     * without flash attention is what llama.cpp refuses (llamacpp_check) */
+    if (o->version >= R_SERVER && o->kv_cache_type.set && o->kv_cache_type.value != KV_OLLAMA_F16 &&
+        o->flash_attention.set && o->flash_attention.value == 0)
+        return kv_refuse(why, no, P(OL_P_CACHE_TYPE),
+                         "from 0.30 Ollama passes llama-server --flash-attn off with this cache "
+                         "type, and llama.cpp refuses a quantized V cache without flash "
+                         "attention (--flash-attention 1, or --kv-cache-type f16)");
     if (o->gpu_overhead_bytes > 0 && o->version < R_OVERHEAD)
         return kv_refuse(why, no, P(OL_P_OVERHEAD),
                          "OLLAMA_GPU_OVERHEAD exists from Ollama 0.3.10 (--ollama-version)");
