@@ -921,6 +921,43 @@ static void rt12_refusals_name_the_flag(void **state)
     run_free(&r);
 }
 
+/* 13: inputs that were silently ignored or accepted are refused: a first token quicker than
+ * one step (--ttft-ms 1 beside --tpot-ms 30 was dropped: prefill free), a step of 1e-300 ms
+ * (rates of 300 digits), --mtp beside another method (dropped), and a JSON string holding
+ * \u0000 (read up to the NUL: "qwen3-0.6b\u0000garbage" as Qwen3-0.6B). */
+static void rt13_ignored_inputs_refused(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--prompt-tokens", "100", "--output-tokens", "10", "--rate", "1", "--tpot-ms", "30",
+        "--ttft-ms", "1");
+    expect_usage(&r, "kvcalc: --ttft-ms: a first token takes at least one step (--tpot-ms 30): "
+                     "give 30 or more, or 0 (the prefill not timed)\n");
+    run_free(&r);
+    RUN(&r, "--prompt-tokens", "100", "--output-tokens", "10", "--rate", "1", "--tpot-ms",
+        "1e-300");
+    expect_usage(&r, "kvcalc: --tpot-ms: expected a finite number >= 0.001 and <= 10000000");
+    run_free(&r);
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--mtp", "--speculative-method", "ngram");
+    expect_usage(&r, "kvcalc: --mtp: --mtp is --speculative-method mtp: it does not combine with "
+                     "another method; drop one\n");
+    run_free(&r);
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--speculative-config",
+        "{\"model\":\"qwen3-0.6b\\u0000garbage\",\"num_speculative_tokens\":3}");
+    expect_usage(&r, "kvcalc: --speculative-config.model: a value holds \\u0000 (NUL), which no "
+                     "flag takes\n");
+    run_free(&r);
+    char path[] = "/tmp/kvcalc-nul-XXXXXX";
+    write_temp(path, "{\"model_type\":\"llama\\u0000x\",\"num_hidden_layers\":2,"
+                     "\"num_attention_heads\":8,\"num_key_value_heads\":2,\"hidden_size\":1024}");
+    RUN(&r, "--config", path);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, ":1:15: model_type: holds \\u0000 (NUL), which kvcalc cannot "
+                                  "read\n"));
+    run_free(&r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -952,6 +989,7 @@ int main(void)
         cmocka_unit_test(rt10_log_bytes_not_utf8),
         cmocka_unit_test(rt11_ot_patterns_read_as_llamacpp),
         cmocka_unit_test(rt12_refusals_name_the_flag),
+        cmocka_unit_test(rt13_ignored_inputs_refused),
         cmocka_unit_test(rt15_endless_input_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

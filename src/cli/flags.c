@@ -58,8 +58,10 @@ static const kv_flag program[] = {
     {.name = "arrivals", .arg = ARG_CHOICE, .does = DO_WORKLOAD, .switch_value = WL_ARRIVALS,
      .choices = arrival_choices, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "KIND",
      .help = "how requests arrive: poisson or even [poisson]"},
-    {.name = "tpot-ms", .arg = ARG_NUM, .does = DO_WORKLOAD, .switch_value = WL_TPOT, .min = 0,
-     .min_exclusive = 1, .max = 1e7, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "MS",
+    /* a step of a microsecond at least: a real one takes milliseconds, and 1e-300 printed
+     * rates of 300 digits */
+    {.name = "tpot-ms", .arg = ARG_NUM, .does = DO_WORKLOAD, .switch_value = WL_TPOT, .min = 0.001,
+     .max = 1e7, .engine = ANY, .section = SECTION_WORKLOAD, .meta = "MS",
      .help = "time per output token: one engine step, ms (measured, or a log's figure) "
              "[the --gpu's memory-bandwidth roofline, an estimate]"},
     WL("ttft-ms", WL_TTFT, ARG_NUM, 0, 1e7, "MS",

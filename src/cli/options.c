@@ -130,6 +130,9 @@ static int take_json(const kv_flag *f, const char *typed, const char *val, kv_op
             size_t len = kv_json_string_decode(val, value, text, sizeof text);
             if (len >= sizeof text || o->json_used + len + 1 > sizeof o->json_text)
                 return kv_fail(err, cap, "%s: a value of %zu bytes is too long", sub, len);
+            if (strlen(text) != len) /* a \u0000: the value would end there unseen */
+                return kv_fail(err, cap, "%s: a value holds \\u0000 (NUL), which no flag "
+                                         "takes", sub);
             memcpy(o->json_text + o->json_used, text, len + 1);
             v = o->json_text + o->json_used;
             o->json_used += len + 1;
@@ -495,6 +498,14 @@ static int check_workload(const kv_options *o, char *err, size_t cap)
             !(g & (1u << WL_CONCURRENCY)))
             return kv_fail(err, cap, "%s: applies to a simulated rate; give --rate and --tpot-ms",
                            o->workload_typed[need_rate[i]]);
+    /* a lone request's first token comes after its prefill step: at least one step */
+    const kv_workload *wl = &o->workload;
+    if ((g & (1u << WL_TTFT)) && (g & (1u << WL_TPOT)) && wl->ttft_ms > 0 &&
+        wl->ttft_ms < wl->tpot_ms)
+        return kv_fail(err, cap, "%s: a first token takes at least one step (%s %g): give %g or "
+                                 "more, or 0 (the prefill not timed)",
+                       o->workload_typed[WL_TTFT], o->workload_typed[WL_TPOT], wl->tpot_ms,
+                       wl->tpot_ms);
     if (o->n_sweep > 0)
         return kv_fail(err, cap, "%s: a workload does not combine with --sweep (it sweeps the "
                                  "rate itself: workload_preemption_onset_rate)", first);

@@ -1901,6 +1901,10 @@ static kv_status check_speculative(const kv_spec *s, kv_error *why)
     const kv_param *method = &kv_vllm_params[VLLM_P_SPEC_METHOD];
     const kv_param *tokens = &kv_vllm_params[VLLM_P_SPEC_TOKENS];
     int m = spec_method(v);
+    if (v->mtp && v->spec_method.set && v->spec_method.value != KV_VLLM_SPEC_MTP)
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_MTP],
+                         "--mtp is --speculative-method mtp: it does not combine with another "
+                         "method; drop one");
     if (m == KV_VLLM_SPEC_NONE)
         return KV_OK;
     if (m == KV_VLLM_SPEC_MEDUSA || m == KV_VLLM_SPEC_MLP_SPECULATOR || m == KV_VLLM_SPEC_DFLASH)

@@ -351,7 +351,9 @@ static int get_string(cfg *c, const char *key, char *buf, size_t cap)
     const kv_json_tok *t = &c->toks[v];
     if (t->type != KV_JSON_STRING)
         return cfg_fail(c, v, "%s: expected a string, got %s", key, type_name(t->type));
-    kv_json_string_decode(c->text, t, buf, cap);
+    size_t n = kv_json_string_decode(c->text, t, buf, cap);
+    if (cap > 0 && n < cap && strlen(buf) != n) /* a \u0000 would end it unseen */
+        return cfg_fail(c, v, "%s: holds \\u0000 (NUL), which kvcalc cannot read", key);
     return 1;
 }
 
