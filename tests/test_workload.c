@@ -1141,8 +1141,8 @@ static void workload_refusals(void **state)
                    "kvcalc: --engine trtllm: TensorRT-LLM's scheduler is not simulated (the "
                    "workload runs on: ideal, vllm, sglang, llama.cpp, ollama)");
     expect_refused(ARGS("--prompt-tokens", "5000", "--output-tokens", "10"),
-                   "kvcalc: --prompt-tokens: every request is longer than the engine's context "
-                   "(4096 tokens)");
+                   "kvcalc: --prompt-tokens / --output-tokens: every request is longer than "
+                   "the engine's context (4096 tokens)");
     expect_refused(ARGS("--prompt-tokens", "100", "--output-tokens", "10", "--sweep",
                         "context=1024,2048"),
                    "a workload does not combine with --sweep");

@@ -74,7 +74,8 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
     }
     if (o->progress)
         w.progress = show_progress;
-    st->workload_blames_prefix = w.shared_prefix > 0 && !st->sched.prefix_caching;
+    st->workload_blames_prefix = w.shared_prefix > 0 && !st->sched.prefix_caching &&
+                                 !(st->sched.kind == KV_SCHED_SLOTS && st->sched.slot_reuse);
     kv_status rc = kv_workload_run(&st->sched, &w, scratch, have, &st->workload,
                                    &st->workload_why);
     if (o->progress)
@@ -181,6 +182,14 @@ void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o
         const char *typed = st->workload_blames_prefix ? o->workload_typed[WL_PREFIX]
                             : o->workload_typed[WL_PROMPT] ? o->workload_typed[WL_PROMPT]
                                                            : o->workload_typed[WL_TRACE];
+        /* the lengths: the prompt's and the output's flags together, as either can be it */
+        char both[96];
+        if (!st->workload_blames_prefix && o->workload_typed[WL_PROMPT] &&
+            o->workload_typed[WL_OUTPUT]) {
+            kv_snprintf(both, sizeof both, "%s / %s", o->workload_typed[WL_PROMPT],
+                        o->workload_typed[WL_OUTPUT]);
+            typed = both;
+        }
         kv_fail(err, cap, "%s: %s", typed ? typed : "workload", st->workload_why.msg);
     }
 }
