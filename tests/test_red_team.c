@@ -958,6 +958,33 @@ static void rt13_ignored_inputs_refused(void **state)
     remove(path);
 }
 
+/* 12 too: --speculative-config's refusals name its keys, not flags that were not typed (it
+ * said "drop --draft-model", "--num-speculative-tokens: ...", "--mtp: ..."). */
+static void rt12_json_keys_named(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--speculative-config",
+        "{\"method\":\"ngram\",\"model\":\"qwen3-0.6b\",\"num_speculative_tokens\":3}");
+    expect_usage(&r, "kvcalc: --speculative-config.method: method ngram / suffix takes no draft "
+                     "model; drop --speculative-config.model\n");
+    run_free(&r);
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--speculative-config",
+        "{\"method\":\"mtp\"}");
+    expect_usage(&r, "kvcalc: --speculative-config.num_speculative_tokens: MTP drafts at least "
+                     "one token: give --speculative-config.num_speculative_tokens N\n");
+    run_free(&r);
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--speculative-config",
+        "{\"method\":\"mtp\",\"num_speculative_tokens\":1}");
+    expect_usage(&r, "kvcalc: --speculative-config.method: the model has no MTP layers");
+    run_free(&r);
+    /* typed as flags, named as typed */
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--speculative-method", "mtp");
+    expect_usage(&r, "kvcalc: --num-speculative-tokens: MTP drafts at least one token: give "
+                     "--num-speculative-tokens N\n");
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -989,6 +1016,7 @@ int main(void)
         cmocka_unit_test(rt10_log_bytes_not_utf8),
         cmocka_unit_test(rt11_ot_patterns_read_as_llamacpp),
         cmocka_unit_test(rt12_refusals_name_the_flag),
+        cmocka_unit_test(rt12_json_keys_named),
         cmocka_unit_test(rt13_ignored_inputs_refused),
         cmocka_unit_test(rt15_endless_input_is_bounded),
     };

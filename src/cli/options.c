@@ -84,6 +84,8 @@ static int take_json(const kv_flag *f, const char *typed, const char *val, kv_op
                      char *err, size_t cap)
 {
     const kv_json_flag *j = f->json;
+    o->json_flag = j;
+    kv_snprintf(o->json_typed, sizeof o->json_typed, "%s", typed);
     kv_json_tok toks[64];
     kv_json_error je;
     char shown[SHOWN + 8], keyname[64], text[1024], sub[KV_TYPED_MAX];
@@ -679,6 +681,51 @@ const char *kv_flag_shown(const kv_options *o, const kv_flag *f, char *buf, size
     return buf;
 }
 
+/* A flag the JSON flag sets from a key and the user did not type (or set through the JSON):
+ * named "--speculative-config.num_speculative_tokens". 1 when f is one. */
+static int json_key_of(const kv_options *o, const kv_flag *f, char *buf, size_t cap)
+{
+    size_t i = kv_flag_index(f);
+    if (o->set[i] && o->typed[i] && strncmp(o->typed[i], "--", 2) == 0 &&
+        strncmp(o->typed[i], o->json_typed, strlen(o->json_typed)) != 0)
+        return 0; /* typed by the user: its own name */
+    for (const kv_json_key *k = o->json_flag->keys; k->key; k++)
+        if (strcmp(k->flag, f->name) == 0) {
+            kv_snprintf(buf, cap, "%s.%s", o->json_typed, k->key);
+            return 1;
+        }
+    return 0;
+}
+
+/* The message's "--flag" of each key the user gave through the JSON flag, named as the key
+ * ("give --num-speculative-tokens N" -> "give --speculative-config.num_speculative_tokens N"). */
+static void json_keys_named(const kv_options *o, kv_error *e)
+{
+    for (const kv_json_key *k = o->json_flag->keys; k->key; k++) {
+        const kv_flag *f = kv_flag_find_for(k->flag, strlen(k->flag), o->json_flag->engine);
+        char name[80], key[KV_TYPED_MAX + 80];
+        if (!f || !json_key_of(o, f, key, sizeof key))
+            continue;
+        kv_snprintf(name, sizeof name, "--%s", k->flag);
+        size_t nl = strlen(name), kl = strlen(key);
+        char out[sizeof e->msg];
+        size_t w = 0;
+        for (const char *p = e->msg; *p && w + 1 < sizeof out;) {
+            const char *after = p + nl;
+            int word_end = !(*after == '-' || (*after >= 'a' && *after <= 'z'));
+            if (strncmp(p, name, nl) == 0 && word_end && w + kl + 1 < sizeof out) {
+                memcpy(out + w, key, kl);
+                w += kl;
+                p += nl;
+            } else {
+                out[w++] = *p++;
+            }
+        }
+        out[w] = '\0';
+        memcpy(e->msg, out, w + 1);
+    }
+}
+
 void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *err,
                      size_t errcap)
 {
@@ -689,11 +736,15 @@ void kv_status_error(const kv_spec *s, const kv_options *o, kv_status st, char *
         return;
     }
     kv_explain(s, st, &e);
+    if (o && o->json_flag)
+        json_keys_named(o, &e);
     if (!e.blamed)
         kv_fail(err, errcap, "%s", e.msg);
     else if (e.blamed == kv_core_param_get(KV_P_ENGINE)) /* the engine as a whole */
         kv_fail(err, errcap, "--engine %s: %s",
                 kv_engine_name(s->engine) ? kv_engine_name(s->engine) : "?", e.msg);
+    else if (o && o->json_flag && json_key_of(o, kv_flag_of(e.blamed), shown, sizeof shown))
+        kv_fail(err, errcap, "%s: %s", shown, e.msg); /* a key the JSON left out */
     else
         kv_fail(err, errcap, "%s: %s", kv_flag_shown(o, kv_flag_of(e.blamed), shown, sizeof shown),
                 e.msg);

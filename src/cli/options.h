@@ -170,6 +170,10 @@ typedef struct {
     const char *draft_name;       /* --draft-model NAME, or NULL */
     const char *draft_typed;      /* its spelling typed ("-md"): points into draft_typed_buf */
     size_t json_used;             /* bytes of json_text in use */
+    /* the last JSON flag given (--speculative-config) and how it was typed: a refusal about
+     * one of its keys names the key, not a flag that was not typed */
+    const struct kv_json_flag_s *json_flag;
+    char json_typed[KV_TYPED_MAX];
     size_t n_lora;
     const char *lora[KV_MAX_LORA]; /* --lora FILE, as typed (argv) */
     const struct kv_lora_files *lora_files; /* the adapters, read by the program (main.c) */

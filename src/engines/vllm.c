@@ -1924,7 +1924,7 @@ static kv_status check_speculative(const kv_spec *s, kv_error *why)
                              : "\"A speculative model was provided, but `num_speculative_tokens` "
                                "was not provided\": give --num-speculative-tokens N");
     if (m == KV_VLLM_SPEC_MTP && s->arch.mtp_layers <= 0)
-        return kv_refuse(why, KV_ERR_ENGINE_INPUT, &kv_vllm_params[VLLM_P_MTP],
+        return kv_refuse(why, KV_ERR_ENGINE_INPUT, v->mtp ? &kv_vllm_params[VLLM_P_MTP] : method,
                          "the model has no MTP layers (num_nextn_predict_layers, "
                          "mtp_num_hidden_layers)");
     if (!uses_draft(m)) {
