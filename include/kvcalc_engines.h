@@ -596,6 +596,12 @@ typedef struct {
     int64_t block_bytes; /* bytes per block: row bytes = elements / block x block_bytes */
 } kv_ggml_cache_type_info;
 
+/* The cache's element types of r = kv_compute(s) when the chosen engine's are not s's dtype
+ * ("K q8_0 (1.0625 B), V q8_0 (1.0625 B)"), in buf; NULL when they are (the lesson's lines then
+ * hold the engine's bytes). */
+KVCALC_API const char *kv_engine_cache_types(const kv_spec *s, const kv_result *r, char *buf,
+                                             size_t cap);
+
 /* The row of the cache type table for t (t < KV_GGML_CACHE_TYPES), or NULL. */
 KVCALC_API const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t);
 

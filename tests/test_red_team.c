@@ -985,6 +985,29 @@ static void rt12_json_keys_named(void **state)
     run_free(&r);
 }
 
+/* 9: an engine's own cache types (llama.cpp's -ctk / -ctv, Ollama's OLLAMA_KV_CACHE_TYPE)
+ * beside the lesson's lines at --dtype: the Model line says which is which (it showed "KV
+ * dtype fp16 (2 B)" and 576 MiB a request beside "K (q8_0): 1530.00 MiB" unexplained). */
+static void rt9_engine_cache_types_said(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "4090", "-ctk", "q8_0",
+        "-ctv", "q8_0", "-fa", "on");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "KV dtype fp16 (2 B)\n             (the lines below are the "
+                                  "lesson's at fp16; llama.cpp caches K q8_0 (1.0625 B), V q8_0 "
+                                  "(1.0625 B): its section has those bytes)\n"));
+    run_free(&r);
+    RUN(&r, "--engine", "ollama", "--model", "qwen3-8b", "--gpu", "4090", "--kv-cache-type",
+        "q4_0", "--flash-attention", "1");
+    assert_non_null(strstr(r.out, "Ollama caches K and V in q4_0 (0.5625 B)"));
+    run_free(&r);
+    RUN(&r, "--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "4090"); /* f16: the same */
+    assert_null(strstr(r.out, "the lines below are the lesson's"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1013,6 +1036,7 @@ int main(void)
         cmocka_unit_test(rt3_no_kv_figure_no_default_gpu),
         cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
         cmocka_unit_test(rt5_ollama_split_unknown),
+        cmocka_unit_test(rt9_engine_cache_types_said),
         cmocka_unit_test(rt10_log_bytes_not_utf8),
         cmocka_unit_test(rt11_ot_patterns_read_as_llamacpp),
         cmocka_unit_test(rt12_refusals_name_the_flag),

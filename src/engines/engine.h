@@ -290,6 +290,10 @@ typedef struct kv_engine_desc {
     /* Fills the engine's result (its lesson figures are already in r) and sets
      * r->max_concurrency: whole requests of s->context held at once. */
     kv_status (*compute)(const kv_spec *s, kv_result *r);
+    /* The cache's element types when they are not the spec's dtype (llama.cpp's -ctk / -ctv:
+     * "K q8_0 (1.0625 B), V q8_0 (1.0625 B)") into buf; NULL when they are it, or NULL: the
+     * engine caches in the spec's dtype. */
+    const char *(*cache_types)(const kv_spec *s, const kv_result *r, char *buf, size_t cap);
     /* The host cannot hold what compute() keeps there (r->host_short): the engine does not
      * start, and its own figures say so as they do for any refusal. NULL: it keeps none of
      * its own. */

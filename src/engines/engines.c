@@ -38,6 +38,12 @@ const char *kv_engine_title(kv_engine e)
     return d ? d->title : NULL;
 }
 
+const char *kv_engine_cache_types(const kv_spec *s, const kv_result *r, char *buf, size_t cap)
+{
+    const kv_engine_desc *d = kv_engine_get(s->engine);
+    return d && d->cache_types && cap > 0 ? d->cache_types(s, r, buf, cap) : NULL;
+}
+
 const char *kv_engine_doc(kv_engine e)
 {
     const kv_engine_desc *d = kv_engine_get(e);

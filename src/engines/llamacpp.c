@@ -2144,6 +2144,34 @@ static double llamacpp_step_reads(const kv_spec *s, const kv_result *r, double *
     return r->llamacpp.weights_gpu_bytes;
 }
 
+/* The ggml type of the spec's dtype, when it is one (-ctk / -ctv follow --dtype otherwise) */
+static int ggml_of_dtype(kv_dtype d)
+{
+    return d == KV_DTYPE_FP16 ? KV_GGML_F16 : d == KV_DTYPE_BF16 ? KV_GGML_BF16
+           : d == KV_DTYPE_FP32 ? KV_GGML_F32 : -1;
+}
+
+static const char *llamacpp_cache_types(const kv_spec *s, const kv_result *r, char *buf,
+                                        size_t cap)
+{
+    const kv_llamacpp_result *L = &r->llamacpp;
+    int d = ggml_of_dtype(s->dtype);
+    if (L->type_k == d && (L->type_v == d || L->v_less))
+        return NULL;
+    const kv_ggml_cache_type_info *k = kv_ggml_cache_type_get((kv_ggml_cache_type)L->type_k);
+    const kv_ggml_cache_type_info *v = kv_ggml_cache_type_get((kv_ggml_cache_type)L->type_v);
+    if (!k || !v)
+        return NULL;
+    if (L->v_less)
+        kv_snprintf(buf, cap, "K %s (%g B), no V", k->name,
+                    (double)k->block_bytes / (double)k->block);
+    else
+        kv_snprintf(buf, cap, "K %s (%g B), V %s (%g B)", k->name,
+                    (double)k->block_bytes / (double)k->block, v->name,
+                    (double)v->block_bytes / (double)v->block);
+    return buf;
+}
+
 const kv_engine_desc kv_engine_llamacpp = {
     .id = E,
     .title = "llama.cpp",
@@ -2153,6 +2181,7 @@ const kv_engine_desc kv_engine_llamacpp = {
     .overrides = 1u << KV_P_DTYPE,
     .check = llamacpp_check,
     .compute = llamacpp_compute,
+    .cache_types = llamacpp_cache_types,
     .concurrency_at = llamacpp_at,
     .kv8_name = "q8_0",
     .kv8 = llamacpp_kv8,

@@ -649,6 +649,18 @@ static const kv_engine_log ollama_log = {
     .model = model_of_log,
 };
 
+/* OLLAMA_KV_CACHE_TYPE in force (f16 the dtype's own; q8_0 and q4_0 in ggml's blocks of 32) */
+static const char *ollama_cache_types(const kv_spec *s, const kv_result *r, char *buf, size_t cap)
+{
+    static const char *const names[KV_OLLAMA_CACHE_TYPES] = {"f16", "q8_0", "q4_0"};
+    static const double bytes[KV_OLLAMA_CACHE_TYPES] = {2, 34.0 / 32, 18.0 / 32};
+    int t = r->ollama.cache_type;
+    if (t < 0 || t >= KV_OLLAMA_CACHE_TYPES || (t == KV_OLLAMA_F16 && s->dtype == KV_DTYPE_FP16))
+        return NULL;
+    kv_snprintf(buf, cap, "K and V in %s (%g B)", names[t], bytes[t]);
+    return buf;
+}
+
 const kv_engine_desc kv_engine_ollama = {
     .id = E,
     .title = "Ollama",
@@ -656,6 +668,7 @@ const kv_engine_desc kv_engine_ollama = {
     .defaults = kv_ollama_defaults,
     .overrides = 1u << KV_P_DTYPE | 1u << KV_P_OVERHEAD_GIB,
     .check = kv_ollama_check,
+    .cache_types = ollama_cache_types,
     .range_words = "an Ollama input is out of range, or a size of its estimate passes 2^64 "
                    "bytes (Go's uint64 would wrap); kvcalc refuses rather than print that",
     .compute = kv_ollama_compute,

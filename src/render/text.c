@@ -8,6 +8,7 @@
  * says the parameter count is an estimate, and the per-token line shows the formula of each
  * layer group. The lesson's plain model keeps every byte of the lesson's table.
  */
+#define KVCALC_ENGINES /* kv_engine_cache_types: the engine's own cache types */
 #include "kvprint.h"
 #include "report.h"
 
@@ -149,8 +150,13 @@ static void model_line(FILE *out, const kv_spec *s, const kv_result *r)
 {
     const kv_dtype_info *kv = kv_dtype_get(s->dtype);
     char a[32], layout[600];
+    char types[160];
     kv_fprintf(out, "Model      : %s, KV dtype %s (%s B)\n", layout_summary(layout, sizeof layout, s, r),
             kv->name, fmt_g(a, sizeof a, kv->bytes));
+    if (kv_engine_cache_types(s, r, types, sizeof types)) /* the engine's own types */
+        kv_fprintf(out, "             (the lines below are the lesson's at %s; %s caches %s: its "
+                     "section has those bytes)\n",
+                kv->name, kv_engine_title(s->engine), types);
 }
 
 /* "2 x 28 x 4 x 128 x 2 B" or, for MLA, "61 x 576 x 2 B"; KV heads per GPU under TP */
