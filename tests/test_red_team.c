@@ -1008,6 +1008,33 @@ static void rt9_engine_cache_types_said(void **state)
     run_free(&r);
 }
 
+/* 9 too: the levers' free KV is the engine's own budget beside its own concurrency
+ * (llama.cpp with --cpu-moe showed the lesson's -34.88 GiB beside 4 requests). */
+static void rt9_levers_engine_budget(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "llama.cpp", "--model", "qwen3-30b-a3b", "--gpu", "4090", "--cpu-moe",
+        "--levers");
+    assert_int_equal(r.status, 0);
+    const char *row = strstr(r.out, "\n  as given ");
+    assert_non_null(row);
+    assert_null(strstr(row, "-34.88 GiB"));
+    double avail = run_get("available_kv_bytes",
+                           (const char *const[]){"--engine", "llama.cpp", "--model",
+                                                 "qwen3-30b-a3b", "--gpu", "4090", "--cpu-moe",
+                                                 NULL});
+    char want[64];
+    snprintf(want, sizeof want, "%.2f GiB", avail / (1024.0 * 1024 * 1024));
+    const char *end = strchr(row + 1, '\n');
+    assert_non_null(end);
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", (int)(end - row), row);
+    if (!strstr(line, want))
+        fail_msg("no '%s' in '%s'", want, line);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1037,6 +1064,7 @@ int main(void)
         cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
         cmocka_unit_test(rt5_ollama_split_unknown),
         cmocka_unit_test(rt9_engine_cache_types_said),
+        cmocka_unit_test(rt9_levers_engine_budget),
         cmocka_unit_test(rt10_log_bytes_not_utf8),
         cmocka_unit_test(rt11_ot_patterns_read_as_llamacpp),
         cmocka_unit_test(rt12_refusals_name_the_flag),

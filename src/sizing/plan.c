@@ -147,11 +147,15 @@ kv_status kv_levers_compute(const kv_spec *s, double offload_gib, int64_t target
             continue; /* the engine refuses this lever (the base spec it accepts) */
         l->applies = 1;
         l->kv_bytes_per_request = r.kv_bytes_per_request;
-        l->free_kv_bytes = r.free_kv_bytes;
+        /* an engine's own budget beside its own concurrency (llama.cpp's --cpu-moe leaves the
+         * GPU room the lesson's arithmetic, every weight on it, does not) */
+        l->free_kv_bytes = v.engine != KV_ENGINE_IDEAL && isfinite(r.available_kv_bytes)
+                               ? r.available_kv_bytes
+                               : r.free_kv_bytes;
         l->max_concurrency = r.max_concurrency;
         if (k == KV_LEVER_OFFLOAD) {
             /* capacity only: the offload tier holds KV, but the weights must still fit */
-            l->free_kv_bytes = r.free_kv_bytes + offload_gib * KV_GIB;
+            l->free_kv_bytes += offload_gib * KV_GIB;
             if (!r.room)
                 l->max_concurrency = 0;
             else if (v.engine == KV_ENGINE_IDEAL) /* one pool: fractions of both tiers add up */
