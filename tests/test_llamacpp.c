@@ -490,14 +490,18 @@ static void mtp_context(void **state)
         /* the main cache stays the main one: 16 layers, 4,352 MiB */
         "\"quantity\": \"layers\", \"unit\": \"layers\", \"logged\": 16, \"kvcalc\": 16,",
         /* the model buffers: CPU_Mapped 682.03 MiB + CUDA0 16,386.94 MiB, the host's the
-         * token embedding (248,320 x 5,120 at Q4_K's 4.5 bits: 715,161,600 B); kvcalc's are
-         * the config's bf16 estimate (54,713,457,120 B) and its embedding's share, 248,320 x
-         * 5,120 x 2 B = 2,542,796,800 B: the difference is the file's quantization */
+         * token embedding (248,320 x 5,120 at Q4_K's 4.5 bits: 715,161,600 B). kvcalc's are
+         * the log's "file size = 16.67 GiB" (17,899,276,206 B) split by each part's share of
+         * the estimated parameters: the embedding's at the file's mean 5.24 bits a parameter
+         * is 831,865,224 B, 16% more than the Q4_K it is stored in (an UD-Q4_K_XL file mixes
+         * types) */
+        "\"quantity\": \"weights (file size)\", \"unit\": \"bytes\", \"logged\": "
+        "17899276206.08, \"kvcalc\": 17899276206.08, \"difference\": 0,",
         "\"quantity\": \"model buffers (all devices)\", \"unit\": \"bytes\", \"logged\": "
         "17898112286.7",
-        "\"kvcalc\": 54713457120, ",
+        "\"kvcalc\": 17899276206.08, ",
         "\"quantity\": \"model buffers in host memory\", \"unit\": \"bytes\", \"logged\": "
-        "715160289.28, \"kvcalc\": 2542796800, ",
+        "715160289.28, \"kvcalc\": 831865223.93",
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (!strstr(r.out, rows[i]))
@@ -953,6 +957,58 @@ static void weights_placement(void **state)
     assert_true(run_get("host_bytes", big) == 0);
 }
 
+/* -ot against a real log (tests/logs/llamacpp-h12: Qwen3-235B-A22B Q8_0, b5192, --no-mmap,
+ * -ngl 99 and three -ot ranges moving blocks 13 to 93's ffn tensors, 81 x 5 = 405, to the
+ * CPU). Its "file size = 232.77 GiB" becomes the weights (--weights-gib), which kvcalc splits
+ * by each part's estimated share: the token embedding stays on the host (the log's CUDA_Host
+ * 630.59 MiB: 151,936 x 4,096 at Q8_0's 8.5 bits is 630.58 MiB), the moved tensors join it
+ * (the log's CPU 198,451.27 MiB). Both agree with the log within the file size's own
+ * rounding: +-0.005 GiB of the file, 5.12 MiB. */
+static void override_tensors_real_log(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/logs/llamacpp-h12-qwen3-235b-q8_0-ot.log",
+             KVCALC_SOURCE_DIR);
+    const char *const argv[] = {"--from-log", path, "--model", "qwen3-235b-a22b", "-ngl", "99",
+                                "-ot", "blk\\.1[3-9]\\.ffn.*=CPU", "-ot",
+                                "blk\\.[2-8][0-9]\\.ffn.*=CPU", "-ot", "blk\\.9[0-3]\\.ffn.*=CPU",
+                                "--format", "json", NULL};
+    run_result r;
+    run_kvcalc(argv, &r);
+    assert_int_equal(r.status, 0);
+    static const struct {
+        const char *quantity;
+        double logged; /* MiB as the log prints them, summed */
+    } rows[] = {
+        {"model buffers (all devices)", 630.59 + 39273.87 + 198451.27},
+        {"model buffers in host memory", 630.59 + 198451.27},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char key[128];
+        snprintf(key, sizeof key, "\"quantity\": \"%s\", \"unit\": \"bytes\", \"logged\": ",
+                 rows[i].quantity);
+        const char *at = strstr(r.out, key);
+        assert_non_null(at);
+        double logged = strtod(at + strlen(key), NULL);
+        const char *k = strstr(at, "\"kvcalc\": ");
+        assert_non_null(k);
+        double kvcalc = strtod(k + strlen("\"kvcalc\": "), NULL);
+        assert_true(fabs(logged - rows[i].logged * 1048576.0) < 1.0); /* read exactly */
+        if (!(fabs(kvcalc - logged) <= 5.12 * 1048576.0))
+            fail_msg("%s: kvcalc %.0f, logged %.0f", rows[i].quantity, kvcalc, logged);
+    }
+    assert_non_null(strstr(r.out, "\"quantity\": \"weights (file size)\", \"unit\": \"bytes\", "
+                                  "\"logged\": 249934884372.48, \"kvcalc\": 249934884372.48,"));
+    run_free(&r);
+    /* the same tensors by name: every ffn tensor of the 81 blocks */
+    const char *const count[] = {"--engine", "llama.cpp", "--model", "qwen3-235b-a22b", "-ngl",
+                                 "99", "-ot", "blk\\.1[3-9]\\.ffn.*=CPU", "-ot",
+                                 "blk\\.[2-8][0-9]\\.ffn.*=CPU", "-ot",
+                                 "blk\\.9[0-3]\\.ffn.*=CPU", NULL};
+    assert_true(run_get("llamacpp_override_tensors", count) == 405);
+}
+
 /* --n-cpu-moe N: the routed experts of blocks 0 .. N-1 leave the GPU. Qwen3-30B-A3B in bf16,
  * by hand: 128 experts x 3 x 2,048 x 768 x 2 B = 1,207,959,552 B a layer; 24 layers =
  * 28,991,029,248 B (27.00 GiB), on the host and off the GPU's weights, beside the token
@@ -1282,6 +1338,7 @@ int main(void)
         cmocka_unit_test(draft_model_contexts),
         cmocka_unit_test(n_cpu_moe),
         cmocka_unit_test(weights_placement),
+        cmocka_unit_test(override_tensors_real_log),
         cmocka_unit_test(cache_types),       cmocka_unit_test(sizes_by_type),
         cmocka_unit_test(padding_by_build),  cmocka_unit_test(streams_by_build),
         cmocka_unit_test(defaults_by_build), cmocka_unit_test(sliding_window_cache),

@@ -1231,7 +1231,7 @@ enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
     LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_P_CMOE,
     LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_P_SPEC_TYPE,
-    LC_P_SPEC_N_MAX, LC_P_CACHE_RAM, LC_PARAMS
+    LC_P_SPEC_N_MAX, LC_P_CACHE_RAM, LC_P_WEIGHTS, LC_PARAMS
 };
 /* --spec-type's names (common_speculative_type_from_name_map, common/speculative.cpp @
  * 3f545becc; "mtp" as a build of May 2026 spelled it). draft-simple is -md's, and
@@ -1515,6 +1515,8 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     rows w;
     cells c;
     gpu_use u;
+    if (l->weights_gib.set) /* the file's tensor bytes, given (one GPU: no tensor split) */
+        r->weights_bytes = r->weights_bytes_group = l->weights_gib.value * KV_GIB;
     resolve(s, l, dtype, &st);
     rows_of(s, &st, &w);
     int has_swa = w.layers[CACHE_SWA] > 0;
@@ -1703,6 +1705,12 @@ static const kv_param params[LC_PARAMS] = {
                   .meta = "N",
                   .help = "layers on the GPU (+1 = the output layer) [auto: all from b6325, else "
                           "0]"},
+    /* vLLM's twin: the same name, type and bounds */
+    [LC_P_WEIGHTS] = {.name = "weights-gib", P(OPT_NUM, weights_gib), .key = "weights_gib",
+                      .min = 0, .max = 1e12, .estimate = 1, .blames = KV_ERR_ENGINE_INPUT,
+                      .meta = "GIB",
+                      .help = "the model's tensor bytes (a log's \"file size\"), split over the "
+                              "devices by each part's share [auto: the GGUF's, else estimate]"},
     [LC_P_CACHE_RAM] = {.name = "cache-ram", .short_name = "cram", P(INT, cache_ram),
                         .key = "cache_ram", .min = -1, .max = 2147483647.0,
                         .blames = KV_ERR_ENGINE_INPUT, .meta = "N",
@@ -1852,13 +1860,18 @@ static const kv_log_pattern patterns[] = {
     /* the weights' buffers (llama_model::load_tensors, src/llama-model.cpp @ 3f545becc:
      * "%12s model buffer size = %8.2f MiB", one line a buffer, a mapped file's each): the
      * host's are the CPU buffer types (CPU, CPU_Mapped with mmap, CPU_REPACK) and a GPU
-     * backend's pinned host buffer (CUDA_Host, Vulkan_Host, ...) */
+     * backend's pinned host buffer ("<backend>_Host": CUDA, ROCm, Vulkan, SYCL, MUSA, CANN) */
     {"load_tensors: %s model buffer size = %b", T(KV_TO_SKIP, KV_LOG_MODEL_BUFFERS), KV_SUM,
      "model buffer size"},
     {"load_tensors: CPU model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
     {"load_tensors: CPU_Mapped model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
     {"load_tensors: CPU_REPACK model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
-    {"_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: CUDA_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: ROCm_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: Vulkan_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: SYCL_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: MUSA_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
+    {"load_tensors: CANN_Host model buffer size = %b", T(KV_LOG_MODEL_HOST), KV_SUM, NULL},
     {"n_ctx = %n", T(KV_LOG_N_CTX), 0, NULL},
     /* the cache's cells, stated when slots split it (no size line may follow in a short log) */
     {"n_ctx is not divisible by n_seq_max - rounding down to %n", T(KV_LOG_N_CTX), KV_LINE,
@@ -1947,6 +1960,8 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_N_UBATCH, MINE(LC_P_UBATCH)),
     SET(KV_LOG_N_BATCH, MINE(LC_P_BATCH)),
     SET(KV_LOG_N_RS_SEQ, MINE(LC_P_RS_SEQ)),
+    /* "file size = X GiB": the model's tensor bytes (llama_model_loader n_bytes) */
+    {KV_LOG_WEIGHTS, MINE(LC_P_WEIGHTS), KV_LOG_MEASURED, 1, 0, 0},
 };
 
 static void texts(const kv_log_values *v, kv_log_inputs *in)
@@ -2004,9 +2019,11 @@ static const kv_cmp_row cmp_rows[] = {
      KV_TERM_KV, 0},
     {"KV buffers (all devices)", KV_LOG_KV_BUFFERS, 0, KV_CMP_D(kv_cache_bytes), 1, "bytes",
      KV_TERM_KV, 0},
-    {"model buffers (all devices)", KV_LOG_MODEL_BUFFERS, 1,
+    {"weights (file size)", KV_LOG_WEIGHTS, 0, KV_CMP_D(weights_bytes), 1, "bytes",
+     KV_TERM_SETTING, 0},
+    {"model buffers (all devices)", KV_LOG_MODEL_BUFFERS, 0,
      KV_CMP_D(llamacpp.model_buffers_bytes), 1, "bytes", KV_TERM_SETTING, 0},
-    {"model buffers in host memory", KV_LOG_MODEL_HOST, 1, KV_CMP_D(llamacpp.model_host_bytes),
+    {"model buffers in host memory", KV_LOG_MODEL_HOST, 0, KV_CMP_D(llamacpp.model_host_bytes),
      1, "bytes", KV_TERM_SETTING, 0},
     {"KV cache (all)", KV_LOGGED_KV_TOTAL, 1, KV_CMP_D(kv_cache_bytes), 1, "bytes", KV_TERM_KV, 0},
 };
