@@ -1558,6 +1558,9 @@ typedef struct {
     int64_t prompt_cache_tokens;  /* its token limit (n_ctx), raised to what the bytes limit
                                      holds at the cached states' mean bytes a token */
     double token_state_bytes;     /* a cached state's bytes a token (its cells' K and V) */
+    int64_t shift_keep;           /* with shift_discard: the tokens a context shift keeps at
+                                     the start (num_keep); a shifted slot's tokens then begin
+                                     with those of the prompt only */
     int idle_slots_cleared;       /* --cache-idle-slots with a shared cache: when a task
                                      starts, the idle slots are saved to the prompt cache and
                                      their cells freed (without one: saved, cells kept) */

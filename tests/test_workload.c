@@ -618,8 +618,8 @@ static void vllm_prefix_cache(void **state)
                                          "--shared-prefix-tokens", "50", "--disable-radix-cache",
                                          NULL},
                    "kvcalc: --shared-prefix-tokens: a shared prefix is simulated for vLLM V1's "
-                   "prefix cache, SGLang's radix cache and llama-server's slots (from b9908, "
-                   "context shift off) on a pool of full-attention layers only (SGLang's "
+                   "prefix cache, SGLang's radix cache and llama-server's slots (from b9908; "
+                   "Ollama from 0.30) on a pool of full-attention layers only (SGLang's "
                    "scheduler keeps no such cache here)");
     expect_refused((const char *const[]){"--prompt-tokens", "100", "--output-tokens", "10",
                                          "--shared-prefix-tokens", "50", NULL},
@@ -680,12 +680,37 @@ static void llamacpp_slot_reuse(void **state)
                                   "again where a task finds it; "));
     assert_non_null(strstr(r.out, ", prefill compute 27.78 req/s\n")); /* 1 / (400 x 0.09 ms) */
     run_free(&r);
+    /* Ollama from 0.30 runs llama-server with -np OLLAMA_NUM_PARALLEL (1 here) and its
+     * default prompt cache: the same 0.792 with num_ctx 2,048 and 1,500-token requests; with
+     * 3,000 of them the slot shifts (num_keep 4), so a later task finds only the first 4
+     * tokens of the prefix: 99 x 4 / (100 x 1,000) = 0.00396. Its Go runners keep their own
+     * prompt cache, not simulated: refused. */
+    static const struct {
+        const char *output, *rate, *version, *want;
+    } ol[] = {{"500", "0.05", NULL, "0.792\n"}, {"2000", "0.01", NULL, "0.00396\n"}};
+    for (size_t i = 0; i < sizeof ol / sizeof ol[0]; i++) {
+        run_kvcalc((const char *const[]){"--engine", "ollama", "--model", "qwen3-8b", "--gpu",
+                                         "h100", "--arrivals", "even", "--requests", "100",
+                                         "--prompt-tokens", "1000", "--output-tokens",
+                                         ol[i].output, "--tpot-ms", "20", "--rate", ol[i].rate,
+                                         "--num-ctx", "2048", "--shared-prefix-tokens", "800",
+                                         "--get", "workload_prefix_hit_rate", NULL},
+                   &r);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.out, ol[i].want);
+        run_free(&r);
+    }
+    expect_refused((const char *const[]){"--engine", "ollama", "--model", "qwen3-8b", "--gpu",
+                                         "h100", "--ollama-version", "0.24.0", "--prompt-tokens",
+                                         "100", "--output-tokens", "10", "--tpot-ms", "10",
+                                         "--rate", "2", "--shared-prefix-tokens", "50", NULL},
+                   "(Ollama's scheduler keeps no such cache here)");
     /* the rules hold from b9908 (the prompt cache's limit kept before each entry) */
     expect_refused((const char *const[]){"--engine", "llamacpp", "--model", "qwen3-8b", "--gpu",
                                          "h100", "--llamacpp-build", "9907", "--prompt-tokens",
                                          "100", "--output-tokens", "10", "--tpot-ms", "10",
                                          "--rate", "2", "--shared-prefix-tokens", "50", NULL},
-                   "llama-server's slots (from b9908, context shift off)");
+                   "llama-server's slots (from b9908; Ollama from 0.30)");
 }
 
 /* SGLang's radix cache with the same shared prefix: one request alone every second, pages of

@@ -2096,6 +2096,11 @@ static const kv_engine_metrics llamacpp_metrics = {
     KV_TABLE(rows, metric_rows),
 };
 
+int64_t kv_llamacpp_prompt_reuse_build(void)
+{
+    return B_PROMPT_REUSE;
+}
+
 /* llama-server under a workload (tools/server/server-context.cpp @ 3f545becc, llama.cpp
  * master of 2026-08-23): a task takes a free slot (get_available_slot), first come first
  * served; each update_slots() batch holds a token of every generating slot, then prompt

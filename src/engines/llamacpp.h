@@ -22,4 +22,7 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
 kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_dtype dtype,
                                  kv_result *r, kv_llamacpp_result *L);
 
+/* The first build whose slot prompt reuse the workload simulates (llamacpp_sched). */
+int64_t kv_llamacpp_prompt_reuse_build(void);
+
 #endif

@@ -1543,9 +1543,22 @@ kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, k
     out->unified_fail_all = 0;
     out->preempt_word = "preemptions";
     out->unit = "cells";
-    out->left_out = server ? "prompt reuse in a slot (every prompt distinct); num_keep taken as 4 "
-                             "(one more where the model adds a BOS token); a step takes one "
-                             "tpot (given or estimated) whatever its batch"
+    /* from 0.30 llama-server's slots reuse prompts by its own rules (llamacpp_sched): Ollama
+     * passes -np and no --kv-unified or --cache-ram (llm/llama_server.go @ fb307609), and
+     * asks "cache_prompt": true; the Go runners' own prompt cache is not simulated */
+    out->shift_keep = OLLAMA_NUM_KEEP;
+    if (server) {
+        out->slot_reuse = o->llamacpp_build >= kv_llamacpp_prompt_reuse_build();
+        out->slot_similarity = 0.1;
+        out->prompt_cache_mib = 8192;
+        out->prompt_cache_tokens = ctx * par;
+        out->token_state_bytes = o->kv_size > 0 ? r->kv_cache_bytes / (double)o->kv_size : 0;
+        out->idle_slots_cleared = 0;
+    }
+    out->left_out = server ? "num_keep taken as 4 (one more where the model adds a BOS token); a "
+                             "slot is saved to llama-server's prompt cache when its task ends, "
+                             "not when the next starts; a step takes one tpot (given or "
+                             "estimated) whatever its batch"
                            : "prompt reuse in a slot (every prompt distinct); num_keep taken as 4 "
                              "(llamarunner adds one for a BOS token); the batch filled as "
                              "llama-server fills it (llamarunner takes num_batch a sequence, "

@@ -933,8 +933,11 @@ static void slot_release(sim *m, req *q, int failed, double t)
         a->slot_len[s] = a->slot_k[s] = 0;
         return;
     }
-    a->slot_len[s] = q->computed;
-    a->slot_k[s] = min64(a->reuse_p, q->p);
+    /* its cells' tokens; after a context shift (shift_discard) they begin with the first
+     * shift_keep of its prompt only, the rest dropped after them */
+    int shifted_out = m->sc->shift_discard > 0 && q->computed > m->sc->slot_tokens;
+    a->slot_len[s] = shifted(m->sc, q->computed);
+    a->slot_k[s] = min64(shifted_out ? min64(m->sc->shift_keep, a->reuse_p) : a->reuse_p, q->p);
     if (m->sc->unified_fail_all && m->sc->prompt_cache_mib == 0) {
         a->slot_cells[s] = q->held; /* its cells stay in the shared cache */
         q->held = 0;
@@ -1459,10 +1462,11 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     if (w->shared_prefix > 0 &&
         ((!sc->prefix_caching && !reuse) || (sc->kind == KV_SCHED_SLOTS && !reuse) ||
          sc->n_groups != 1 || sc->group[0].fixed || sc->group[0].cap_blocks > 0 ||
-         (reuse && (sc->group[0].block_size != 1 || sc->shift_discard > 0))))
+         (reuse && (sc->group[0].block_size != 1 ||
+                    (sc->shift_discard > 0 && sc->shift_keep < 0)))))
         return refuse(why, "a shared prefix is simulated for vLLM V1's prefix cache, SGLang's "
-                           "radix cache and llama-server's slots (from b9908, context shift "
-                           "off) on a pool of full-attention layers only (%s's scheduler keeps "
+                           "radix cache and llama-server's slots (from b9908; Ollama from 0.30) "
+                           "on a pool of full-attention layers only (%s's scheduler keeps "
                            "no such cache here)",
                       sc->engine_title ? sc->engine_title : "this", 0);
     arena a;
