@@ -674,7 +674,7 @@ typedef struct {
  * (TENSOR_DUPLICATED), a copy that the file holds once (*copy). Each part is its share of the
  * estimated parameters; without an architecture, the layers' share of the weights. */
 static double weights_on_gpu(const kv_spec *s, double bytes, int64_t gpu_layers, int64_t n_layer,
-                             double *copy, double *input_host)
+                             double all, double *copy, double *input_host)
 {
     *copy = *input_host = 0;
     const kv_gguf_info *g = s->gguf;
@@ -696,9 +696,8 @@ static double weights_on_gpu(const kv_spec *s, double bytes, int64_t gpu_layers,
         *input_host = (g->weight_bytes - blocks_all - g->output_bytes - g->output_norm_bytes) * scale;
         return (blocks_gpu + (on ? head + g->output_norm_bytes : 0)) * scale;
     }
-    double all = s->arch.known ? kv_estimate_params(&s->arch, &s->layout, s->layers,
-                                                    s->kv_heads, s->head_dim)
-                               : 0;
+    if (!s->arch.known)
+        all = 0;
     double matrix = (double)s->arch.vocab * (double)s->arch.hidden;
     /* Gemma's per-layer embeddings are the input layer's too (per_layer_token_embd:
      * LLM_TENSOR_LAYER_INPUT, src/llama-arch.cpp) */
@@ -1081,8 +1080,10 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     u->kv_gpu += v4_gpu;
     u->kv_host = main_all + swa_all + state_all + v4 - u->kv_gpu;
     /* the weights in proportion to the layers on the GPU (the output layer counts as one) */
-    u->weights_gpu = weights_on_gpu(s, r->weights_bytes, w->gpu_layers, w->n_layer, &u->head_copy,
-                                    &u->input_host);
+    /* the estimated parameters, once: the placement's and the overrides' shares */
+    double all = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
+    u->weights_gpu = weights_on_gpu(s, r->weights_bytes, w->gpu_layers, w->n_layer, all,
+                                    &u->head_copy, &u->input_host);
     /* --n-cpu-moe N: one override per block i < N of llm_ffn_exps_block_regex(i)
      * ("blk\\.i\\.ffn_(up|down|gate|gate_up)_(ch|)exps", the routed experts; shared experts
      * stay) to ggml_backend_cpu_buffer_type() (common/arg.cpp and common/common.h @
@@ -1096,7 +1097,6 @@ static void gpu_use_at(const kv_spec *s, const kv_result *r, const settings *st,
     u->cpu_moe = u->overridden = 0;
     u->override_tensors = 0;
     int64_t first_gpu = w->n_layer + 1 - w->gpu_layers;
-    double all = kv_estimate_params(&s->arch, &s->layout, s->layers, s->kv_heads, s->head_dim);
     double moved = 0;
     char msg[8];
     if (all > 0 && override_walk(s, st, first_gpu, &moved, &u->override_tensors, msg,
