@@ -1558,6 +1558,9 @@ typedef struct {
     int64_t prompt_cache_tokens;  /* its token limit (n_ctx), raised to what the bytes limit
                                      holds at the cached states' mean bytes a token */
     double token_state_bytes;     /* a cached state's bytes a token (its cells' K and V) */
+    int slot_longest;             /* 1: a task takes the idle slot of the longest common
+                                     prefix, the first of equals, and no prompt cache is kept
+                                     (Ollama's Go runners: InputCache.findLongestCacheSlot) */
     int64_t shift_keep;           /* with shift_discard: the tokens a context shift keeps at
                                      the start (num_keep); a shifted slot's tokens then begin
                                      with those of the prompt only */

@@ -683,28 +683,36 @@ static void llamacpp_slot_reuse(void **state)
     /* Ollama from 0.30 runs llama-server with -np OLLAMA_NUM_PARALLEL (1 here) and its
      * default prompt cache: the same 0.792 with num_ctx 2,048 and 1,500-token requests; with
      * 3,000 of them the slot shifts (num_keep 4), so a later task finds only the first 4
-     * tokens of the prefix: 99 x 4 / (100 x 1,000) = 0.00396. Its Go runners keep their own
-     * prompt cache, not simulated: refused. */
+     * tokens of the prefix: 99 x 4 / (100 x 1,000) = 0.00396. The Go runners (0.24.0) take
+     * the idle slot of the longest common prefix (findLongestCacheSlot): the same figures.
+     * They part on a 50-token prefix over 4 slots, 5% of the prompt, under -sps: llama-server
+     * takes the never used slots first (the first 4 find nothing: 96 x 50 / 100,000 = 0.048),
+     * the Go runners the slot holding the prefix (99 x 50 / 100,000 = 0.0495). */
     static const struct {
-        const char *output, *rate, *version, *want;
-    } ol[] = {{"500", "0.05", NULL, "0.792\n"}, {"2000", "0.01", NULL, "0.00396\n"}};
+        const char *output, *rate, *version, *prefix, *parallel, *want;
+    } ol[] = {
+        {"500", "0.05", "0.33.0", "800", "1", "0.792\n"},
+        {"2000", "0.01", "0.33.0", "800", "1", "0.00396\n"},
+        {"500", "0.05", "0.24.0", "800", "1", "0.792\n"},
+        {"2000", "0.01", "0.24.0", "800", "1", "0.00396\n"},
+        {"500", "0.05", "0.33.0", "50", "4", "0.048\n"},
+        {"500", "0.05", "0.24.0", "50", "4", "0.0495\n"},
+    };
     for (size_t i = 0; i < sizeof ol / sizeof ol[0]; i++) {
         run_kvcalc((const char *const[]){"--engine", "ollama", "--model", "qwen3-8b", "--gpu",
                                          "h100", "--arrivals", "even", "--requests", "100",
                                          "--prompt-tokens", "1000", "--output-tokens",
                                          ol[i].output, "--tpot-ms", "20", "--rate", ol[i].rate,
-                                         "--num-ctx", "2048", "--shared-prefix-tokens", "800",
-                                         "--get", "workload_prefix_hit_rate", NULL},
+                                         "--num-ctx", "2048", "--shared-prefix-tokens",
+                                         ol[i].prefix, "--ollama-version", ol[i].version,
+                                         "--num-parallel", ol[i].parallel, "--get",
+                                         "workload_prefix_hit_rate", NULL},
                    &r);
         assert_int_equal(r.status, 0);
-        assert_string_equal(r.out, ol[i].want);
+        if (strcmp(r.out, ol[i].want) != 0)
+            fail_msg("row %zu: %s, want %s", i, r.out, ol[i].want);
         run_free(&r);
     }
-    expect_refused((const char *const[]){"--engine", "ollama", "--model", "qwen3-8b", "--gpu",
-                                         "h100", "--ollama-version", "0.24.0", "--prompt-tokens",
-                                         "100", "--output-tokens", "10", "--tpot-ms", "10",
-                                         "--rate", "2", "--shared-prefix-tokens", "50", NULL},
-                   "(Ollama's scheduler keeps no such cache here)");
     /* the rules hold from b9908 (the prompt cache's limit kept before each entry) */
     expect_refused((const char *const[]){"--engine", "llamacpp", "--model", "qwen3-8b", "--gpu",
                                          "h100", "--llamacpp-build", "9907", "--prompt-tokens",

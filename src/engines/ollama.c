@@ -1547,6 +1547,15 @@ kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, k
      * passes -np and no --kv-unified or --cache-ram (llm/llama_server.go @ fb307609), and
      * asks "cache_prompt": true; the Go runners' own prompt cache is not simulated */
     out->shift_keep = OLLAMA_NUM_KEEP;
+    /* before 0.30 the Go runners' InputCache (runner/llamarunner/cache.go, and the same in
+     * runner/ollamarunner, from 0.3.13 (llama/runner/cache.go) to c28ddc0a): LoadCacheSlot
+     * with cachePrompt true takes the idle slot of the longest common prefix
+     * (findLongestCacheSlot; OLLAMA_MULTIUSER_CACHE, off by default, is not modelled), keeps
+     * it, one input short of the whole prompt, and no prompt cache exists */
+    if (!server) {
+        out->slot_reuse = 1;
+        out->slot_longest = 1;
+    }
     if (server) {
         out->slot_reuse = o->llamacpp_build >= kv_llamacpp_prompt_reuse_build();
         out->slot_similarity = 0.1;
@@ -1559,7 +1568,7 @@ kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, k
                              "slot is saved to llama-server's prompt cache when its task ends, "
                              "not when the next starts; a step takes one tpot (given or "
                              "estimated) whatever its batch"
-                           : "prompt reuse in a slot (every prompt distinct); num_keep taken as 4 "
+                           : "OLLAMA_MULTIUSER_CACHE (off by default); num_keep taken as 4 "
                              "(llamarunner adds one for a BOS token); the batch filled as "
                              "llama-server fills it (llamarunner takes num_batch a sequence, "
                              "ollamarunner shares it round robin from 0.6.4); a step takes one "

@@ -874,7 +874,18 @@ static int64_t slot_take(sim *m, req *q)
     int64_t kq = min64(q->p, a->reuse_p), s = -1;
     int update = 0;
     m->rs->steps_work += (int64_t)a->nslots;
-    if (sc->slot_similarity != 0) {
+    if (sc->slot_longest) { /* the longest common prefix among the idle slots, the first */
+        int64_t longest = -1;
+        for (size_t i = 0; i < a->nslots; i++) {
+            if (a->slot_busy[i])
+                continue;
+            int64_t count = a->slot_len[i] > 0 ? min64(a->slot_k[i], kq) : 0;
+            if (count > longest) {
+                longest = count;
+                s = (int64_t)i;
+            }
+        }
+    } else if (sc->slot_similarity != 0) {
         float best = 0;
         for (size_t i = 0; i < a->nslots; i++) {
             if (a->slot_busy[i] || a->slot_len[i] == 0)
@@ -888,7 +899,7 @@ static int64_t slot_take(sim *m, req *q)
         if (s >= 0 && best * (float)q->p / (float)a->slot_len[s] < 0.5f)
             update = 1;
     }
-    if (s < 0) {
+    if (s < 0 && !sc->slot_longest) {
         double last = -1;
         for (size_t i = 0; i < a->nslots; i++) {
             if (a->slot_busy[i])
