@@ -72,7 +72,8 @@ static const kv_flag program[] = {
        "share of a replica's limit kept free when counting replicas for --rate [0]"),
     WL("shared-prefix-tokens", WL_PREFIX, ARG_INT, 0, 1048576, "N",
        "every prompt begins with the same N tokens (a system prompt): vLLM's prefix cache "
-       "and SGLang's radix cache compute and hold them once [0: every prompt distinct]"),
+       "and SGLang's radix cache compute and hold them once, llama-server's and Ollama's "
+       "slots keep a copy each [0: every prompt distinct]"),
 #undef WL
 
     /* planning */
