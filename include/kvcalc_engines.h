@@ -38,6 +38,11 @@ typedef struct kv_draft {
     double weights_bytes;   /* its weights on one GPU unsplit: the checkpoint's tensors, else
                                the parameter estimate in its weight dtype */
     int weights_estimated;  /* 1: weights_bytes is the parameter estimate */
+    /* of weights_bytes, the input layer's embeddings and the output head (their share of the
+     * estimated parameters, or a GGUF's own tensors; 0: not known), and whether the head is
+     * the embedding (tied): llama.cpp places them apart from the blocks */
+    double input_bytes, head_bytes;
+    int tied;
 } kv_draft;
 
 /* Summarizes the loaded spec d of a draft model named `name` into *out. Returns NULL, or

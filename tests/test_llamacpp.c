@@ -933,6 +933,17 @@ static void weights_placement(void **state)
                          rows[i].ngl ? rows[i].ngl : "(all)", keys[k], got, want[k]);
         }
     }
+    /* a draft (-md) is loaded the same way: Qwen3-0.6B beside Qwen3-8B keeps its embedding
+     * on the host too, its tied head copied to the GPU with its output layer (-ngld 29, all)
+     * or not (-ngld 28): the host holds 1,244,659,712 + 311,164,928 B */
+    const char *const d_all[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100",
+                                 "-md", "qwen3-0.6b", NULL};
+    const char *const d_28[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100",
+                                "-md", "qwen3-0.6b", "-ngld", "28", NULL};
+    assert_true(run_get("llamacpp_draft_weights_gpu_bytes", d_all) == 1192099840.0);
+    assert_true(run_get("llamacpp_weights_host_bytes", d_all) == 1244659712.0 + 311164928.0);
+    assert_true(run_get("llamacpp_draft_weights_gpu_bytes", d_28) == 1192099840.0 - 311164928.0);
+    assert_true(run_get("llamacpp_weights_host_bytes", d_28) == 1244659712.0 + 311164928.0);
     run_result r;
     run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-0.6b", NULL}, &r);
     assert_int_equal(r.status, 0);

@@ -54,5 +54,23 @@ const char *kv_draft_summarize(const kv_spec *d, const char *name, kv_draft *out
     out->context_length = d->max_context;
     out->weights_bytes = r.weights_bytes;
     out->weights_estimated = d->params_estimated && !(d->checkpoint_weights_bytes > 0);
+    const kv_gguf_info *g = d->gguf;
+    double all = d->arch.known ? kv_estimate_params(&d->arch, &d->layout, d->layers, d->kv_heads,
+                                                    d->head_dim)
+                               : 0;
+    double matrix = (double)d->arch.vocab * (double)d->arch.hidden;
+    if (g && g->weight_bytes > 0) { /* the file's own tensors, scaled to the weights */
+        double scale = r.weights_bytes / g->weight_bytes, blocks = 0;
+        for (int64_t i = 0; i < g->block_count && i < KV_GGUF_MAX_LAYERS; i++)
+            blocks += g->block_bytes[i];
+        out->tied = !(g->output_bytes > 0);
+        out->head_bytes = (out->tied ? g->token_embd_bytes : g->output_bytes) * scale;
+        out->input_bytes = (g->weight_bytes - blocks - g->output_bytes - g->output_norm_bytes) *
+                           scale;
+    } else if (all > 0 && matrix > 0 && 2 * matrix < all) {
+        out->tied = d->arch.tie_embeddings;
+        out->head_bytes = r.weights_bytes * matrix / all;
+        out->input_bytes = out->head_bytes; /* the token embedding (no per-layer ones here) */
+    }
     return NULL;
 }

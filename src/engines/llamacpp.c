@@ -658,13 +658,27 @@ typedef struct {
     double kv_gpu, kv_host, weights_gpu, cpu_moe, compute, needed, lora_gpu;
     int64_t draft_contexts, draft_cells, draft_gpu_layers;
     int draft_shared;
-    double draft_kv, draft_kv_gpu, draft_weights_gpu;
+    double draft_kv, draft_kv_gpu, draft_weights_gpu, draft_head_copy;
     double mtp_kv, mtp_kv_gpu;
     double overridden;        /* weights -ot and --(n-)cpu-moe move to the CPU */
     int64_t override_tensors; /* the tensors of those */
     double head_copy;         /* a tied output head's copy on the GPU (TENSOR_DUPLICATED) */
     double input_host;        /* the input layer's embeddings, on the CPU */
 } gpu_use;
+
+/* The weights on the GPU of a model of `bytes` whose input layer holds `input` and whose
+ * head `head` (a copy of the embedding when tied, else its own tensor): the last gpu_layers
+ * blocks' share of the rest, and the head once gpu_layers passes n_layer (*copy: a tied
+ * head's second copy, there). */
+static double split_weights(double bytes, double input, double head, int tied,
+                            int64_t gpu_layers, int64_t n_layer, double *copy)
+{
+    double blocks = bytes - input - (tied ? 0 : head);
+    int64_t block_layers = gpu_layers < n_layer ? gpu_layers : n_layer;
+    int on = gpu_layers > n_layer;
+    *copy = on && tied ? head : 0;
+    return blocks * (double)block_layers / (double)n_layer + (on ? head : 0);
+}
 
 /* The weights on the GPU with its last gpu_layers layers there (the output layer counts as
  * one, the last). The input layer's token embedding never is: "there is very little benefit
@@ -706,15 +720,9 @@ static double weights_on_gpu(const kv_spec *s, double bytes, int64_t gpu_layers,
                                                  : 0);
     if (!(all > 0) || !(matrix > 0) || n_layer < 1 || input + matrix >= all)
         return bytes * (double)gpu_layers / (double)(n_layer + 1);
-    double head = bytes * matrix / all;
     *input_host = bytes * input / all;
-    int tied = s->arch.tie_embeddings;
-    double blocks = bytes - bytes * input / all - (tied ? 0 : head);
-    int64_t block_layers = gpu_layers < n_layer ? gpu_layers : n_layer;
-    int on = gpu_layers > n_layer;
-    if (on && tied)
-        *copy = head;
-    return blocks * (double)block_layers / (double)n_layer + (on ? head : 0);
+    return split_weights(bytes, *input_host, bytes * matrix / all, s->arch.tie_embeddings,
+                         gpu_layers, n_layer, copy);
 }
 
 static void rows_of(const kv_spec *s, const settings *st, rows *w);
@@ -769,7 +777,7 @@ static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_
     const kv_llamacpp_spec *l = st->l;
     u->draft_contexts = u->draft_cells = u->draft_gpu_layers = 0;
     u->draft_shared = st->build >= B_DRAFT_SHARED;
-    u->draft_kv = u->draft_kv_gpu = u->draft_weights_gpu = 0;
+    u->draft_kv = u->draft_kv_gpu = u->draft_weights_gpu = u->draft_head_copy = 0;
     if (!l->draft.name)
         return;
     kv_spec d;
@@ -807,8 +815,15 @@ static void draft_use(const kv_spec *s, const settings *st, const cells *c, gpu_
     u->draft_gpu_layers = dw.gpu_layers;
     u->draft_kv = (dw.k[CACHE_MAIN] + dw.v[CACHE_MAIN]) * per;
     u->draft_kv_gpu = (dw.k_gpu[CACHE_MAIN] + dw.v_gpu[CACHE_MAIN]) * per;
+    /* the draft is loaded as the target is: its input layer on the CPU, its head with the
+     * output layer (split_weights), when its parts are known; else its layers' share */
+    const kv_draft *dr = &l->draft;
+    u->draft_head_copy = 0;
     u->draft_weights_gpu =
-        l->draft.weights_bytes * (double)dw.gpu_layers / (double)(dw.n_layer + 1);
+        dr->head_bytes > 0 && dw.n_layer > 0
+            ? split_weights(dr->weights_bytes, dr->input_bytes, dr->head_bytes, dr->tied,
+                            dw.gpu_layers, dw.n_layer, &u->draft_head_copy)
+            : dr->weights_bytes * (double)dw.gpu_layers / (double)(dw.n_layer + 1);
 }
 
 /* --spec-type draft-mtp: the MTP context (common_speculative_init_result, common/
@@ -1556,11 +1571,12 @@ kv_status kv_llamacpp_compute_as(const kv_spec *s, const kv_llamacpp_spec *l, kv
     L->mtp_kv_gpu_bytes = u.mtp_kv_gpu;
     L->weights_gpu_bytes = u.weights_gpu;
     L->weights_host_bytes = r->weights_bytes + u.head_copy - u.weights_gpu +
-                            (l->draft.weights_bytes - u.draft_weights_gpu) +
+                            (l->draft.weights_bytes + u.draft_head_copy - u.draft_weights_gpu) +
                             (l->lora.total_bytes - u.lora_gpu);
     /* the model files' buffers (the target's and the draft's; LoRA adapters print their
      * own "LoRA buffer size" lines) */
-    L->model_buffers_bytes = r->weights_bytes + u.head_copy + l->draft.weights_bytes;
+    L->model_buffers_bytes = r->weights_bytes + u.head_copy + l->draft.weights_bytes +
+                             u.draft_head_copy;
     /* the prompt cache grows to --cache-ram as states are saved (server_prompt_cache::alloc,
      * tools/server/server-task.cpp @ 3f545becc; -1 no limit: NaN); not in host_bytes, as a
      * failed allocation lowers its limit instead of stopping the server */
