@@ -493,6 +493,7 @@ typedef struct {
     size_t ent_head, ent_tail;
     double ent_bytes;
     int64_t ent_tokens;
+    int64_t ent_prefix_only; /* live entries holding prefix tokens only (len == k) */
 } sim;
 
 /* A closed loop: a client whose request ended sends the next one now. */
@@ -739,6 +740,7 @@ static void ent_drop(sim *m, size_t i)
     arena *a = m->a;
     m->ent_bytes -= (double)a->ent_len[i] * m->sc->token_state_bytes;
     m->ent_tokens -= a->ent_len[i];
+    m->ent_prefix_only -= a->ent_len[i] == a->ent_k[i];
     if (a->slot_ent[a->ent_slot[i]] == (int64_t)i)
         a->slot_ent[a->ent_slot[i]] = -1;
     a->ent_len[i] = 0;
@@ -775,16 +777,23 @@ static void slot_save(sim *m, int64_t s)
     int64_t len = a->slot_len[s], k = a->slot_k[s];
     if (len == 0 || a->slot_ent[s] >= 0)
         return;
-    m->rs->steps_work += (int64_t)(m->ent_tail - m->ent_head); /* the scans' work */
-    for (size_t i = m->ent_head; i < m->ent_tail; i++)
-        if (a->ent_len[i] > 0 && len == k && a->ent_k[i] >= len)
-            return; /* "prompt is already in the cache" */
+    /* an entry holds all of a slot's tokens only when they are prefix tokens (len == k), and
+     * the slot holds all of an entry's only when the entry's are: the scans run then alone */
+    if (len == k) {
+        m->rs->steps_work += (int64_t)(m->ent_tail - m->ent_head); /* the scan's work */
+        for (size_t i = m->ent_head; i < m->ent_tail; i++)
+            if (a->ent_len[i] > 0 && a->ent_k[i] >= len)
+                return; /* "prompt is already in the cache" */
+    }
     double bytes = (double)len * m->sc->token_state_bytes, limit = cache_limit(m);
     if (limit > 0 && bytes > limit)
         return; /* "exceeds cache size limit, skipping" */
-    for (size_t i = m->ent_head; i < m->ent_tail; i++)
-        if (a->ent_len[i] > 0 && a->ent_len[i] == a->ent_k[i] && a->ent_len[i] <= k)
-            ent_drop(m, i); /* an obsolete prompt it contains */
+    if (m->ent_prefix_only > 0) {
+        m->rs->steps_work += (int64_t)(m->ent_tail - m->ent_head);
+        for (size_t i = m->ent_head; i < m->ent_tail; i++)
+            if (a->ent_len[i] > 0 && a->ent_len[i] == a->ent_k[i] && a->ent_len[i] <= k)
+                ent_drop(m, i); /* an obsolete prompt it contains */
+    }
     while (limit > 0 && m->ent_head < m->ent_tail && m->ent_bytes + bytes > limit)
         ent_drop(m, m->ent_head);
     if (m->ent_tail == a->ent_cap)
@@ -796,6 +805,7 @@ static void slot_save(sim *m, int64_t s)
     a->slot_ent[s] = (int64_t)i;
     m->ent_bytes += bytes;
     m->ent_tokens += len;
+    m->ent_prefix_only += len == k;
 }
 
 /* update(): the oldest go while over the bytes limit, then while over the token limit
@@ -873,27 +883,32 @@ static int64_t slot_take(sim *m, req *q)
     const kv_sched *sc = m->sc;
     int64_t kq = min64(q->p, a->reuse_p), s = -1;
     int update = 0;
-    m->rs->steps_work += (int64_t)a->nslots;
+    size_t scanned = 0; /* the slots looked at: the run's work */
     if (sc->slot_longest) { /* the longest common prefix among the idle slots, the first */
         int64_t longest = -1;
-        for (size_t i = 0; i < a->nslots; i++) {
+        for (size_t i = 0; i < a->nslots; i++, scanned++) {
             if (a->slot_busy[i])
                 continue;
             int64_t count = a->slot_len[i] > 0 ? min64(a->slot_k[i], kq) : 0;
             if (count > longest) {
                 longest = count;
                 s = (int64_t)i;
+                if (count == kq)
+                    break; /* no later slot holds more: the first of equals stays */
             }
         }
     } else if (sc->slot_similarity != 0) {
         float best = 0;
-        for (size_t i = 0; i < a->nslots; i++) {
+        for (size_t i = 0; i < a->nslots; i++, scanned++) {
             if (a->slot_busy[i] || a->slot_len[i] == 0)
                 continue;
-            float f = (float)min64(a->slot_k[i], kq) / (float)q->p;
+            int64_t lcp = min64(a->slot_k[i], kq);
+            float f = (float)lcp / (float)q->p;
             if (f > best && f > (float)sc->slot_similarity) {
                 best = f;
                 s = (int64_t)i;
+                if (lcp == kq)
+                    break; /* no later slot holds more: the first of equals stays */
             }
         }
         if (s >= 0 && best * (float)q->p / (float)a->slot_len[s] < 0.5f)
@@ -901,7 +916,7 @@ static int64_t slot_take(sim *m, req *q)
     }
     if (s < 0 && !sc->slot_longest) {
         double last = -1;
-        for (size_t i = 0; i < a->nslots; i++) {
+        for (size_t i = 0; i < a->nslots; i++, scanned++) {
             if (a->slot_busy[i])
                 continue;
             if (s < 0 || a->slot_t[i] <= last) {
@@ -911,6 +926,7 @@ static int64_t slot_take(sim *m, req *q)
         }
         update = 1;
     }
+    m->rs->steps_work += (int64_t)scanned;
     if (update && sc->prompt_cache_mib != 0) {
         slot_save(m, s);
         slot_load(m, s, kq, q->p);
