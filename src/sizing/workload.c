@@ -405,6 +405,7 @@ typedef struct {
      * prompt cache (-1: none), when it was last used and whether it runs a task; the prompt
      * cache's entries (prefix tokens, tokens; 0 tokens: erased) in the order saved */
     int64_t *slot_len, *slot_k, *slot_cells, *slot_ent;
+    int64_t *lru_prev, *lru_next; /* the idle slots, least recently used first (-1: none) */
     double *slot_t;
     unsigned char *slot_busy;
     int64_t *ent_k, *ent_len, *ent_slot;
@@ -427,7 +428,7 @@ size_t kv_workload_scratch_bytes(const kv_workload *w)
     size_t n = w->trace ? w->trace_n : (size_t)(w->requests > 0 ? w->requests : 1);
     size_t h = prefix_slots(w);
     /* a shared prefix on llama-server's slots: at most n slots used and 2n entries saved */
-    size_t reuse = h > 0 ? n * (4 * sizeof(int64_t) + sizeof(double) + 1) +
+    size_t reuse = h > 0 ? n * (6 * sizeof(int64_t) + sizeof(double) + 1) +
                                (2 * n + 2) * 3 * sizeof(int64_t) + 16
                          : 0;
     return n * (sizeof(req) + 3 * sizeof(int64_t)) + HIST_BINS * sizeof(double) +
@@ -494,6 +495,8 @@ typedef struct {
     double ent_bytes;
     int64_t ent_tokens;
     int64_t ent_prefix_only; /* live entries holding prefix tokens only (len == k) */
+    int64_t ent_max_k, ent_min_len; /* bounds over the entries saved (a load's quick test) */
+    int64_t lru_head, lru_tail;     /* the idle slots' list */
 } sim;
 
 /* A closed loop: a client whose request ended sends the next one now. */
@@ -806,6 +809,10 @@ static void slot_save(sim *m, int64_t s)
     m->ent_bytes += bytes;
     m->ent_tokens += len;
     m->ent_prefix_only += len == k;
+    if (k > m->ent_max_k)
+        m->ent_max_k = k;
+    if (len < m->ent_min_len)
+        m->ent_min_len = len;
 }
 
 /* update(): the oldest go while over the bytes limit, then while over the token limit
@@ -824,6 +831,42 @@ static void cache_update(sim *m)
     while (m->sc->prompt_cache_tokens > 0 && m->ent_head < m->ent_tail &&
            (double)m->ent_tokens > tokens)
         ent_drop(m, m->ent_head);
+}
+
+/* The idle list, ordered as the least-recently-used scan picks: the oldest use first, of
+ * equals the higher slot first ("t_last_used <= t_last" keeps the last of equals). */
+static void lru_remove(sim *m, int64_t s)
+{
+    arena *a = m->a;
+    int64_t p = a->lru_prev[s], n = a->lru_next[s];
+    if (p >= 0)
+        a->lru_next[p] = n;
+    else
+        m->lru_head = n;
+    if (n >= 0)
+        a->lru_prev[n] = p;
+    else
+        m->lru_tail = p;
+    a->lru_prev[s] = a->lru_next[s] = -1;
+}
+
+static void lru_insert(sim *m, int64_t s)
+{
+    arena *a = m->a;
+    int64_t at = m->lru_tail; /* times only grow: it goes at the end, or a few before it */
+    while (at >= 0 && (a->slot_t[at] > a->slot_t[s] || (a->slot_t[at] == a->slot_t[s] && at < s)))
+        at = a->lru_prev[at];
+    int64_t n = at >= 0 ? a->lru_next[at] : m->lru_head;
+    a->lru_prev[s] = at;
+    a->lru_next[s] = n;
+    if (at >= 0)
+        a->lru_next[at] = s;
+    else
+        m->lru_head = s;
+    if (n >= 0)
+        a->lru_prev[n] = s;
+    else
+        m->lru_tail = s;
 }
 
 static void slot_clear(sim *m, int64_t s)
@@ -845,6 +888,10 @@ static void slot_load(sim *m, int64_t s, int64_t kq, int64_t p)
     float keep = a->slot_len[s] > 0 ? (float)lcp / (float)a->slot_len[s] : -1.0f;
     float like = (float)lcp / (float)p;
     size_t best = SIZE_MAX;
+    /* no entry keeps a quarter of itself when the longest common prefix any could have is
+     * under a quarter of the shortest saved: nothing to look at */
+    if (m->ent_head == m->ent_tail || 4 * min64(m->ent_max_k, kq) < m->ent_min_len)
+        return;
     m->rs->steps_work += (int64_t)(m->ent_tail - m->ent_head);
     for (size_t i = m->ent_head; i < m->ent_tail; i++) {
         if (a->ent_len[i] == 0)
@@ -914,16 +961,9 @@ static int64_t slot_take(sim *m, req *q)
         if (s >= 0 && best * (float)q->p / (float)a->slot_len[s] < 0.5f)
             update = 1;
     }
-    if (s < 0 && !sc->slot_longest) {
-        double last = -1;
-        for (size_t i = 0; i < a->nslots; i++, scanned++) {
-            if (a->slot_busy[i])
-                continue;
-            if (s < 0 || a->slot_t[i] <= last) {
-                last = a->slot_t[i];
-                s = (int64_t)i;
-            }
-        }
+    if (s < 0 && !sc->slot_longest) { /* the least recently used: the idle list's head */
+        s = m->lru_head;
+        scanned++;
         update = 1;
     }
     m->rs->steps_work += (int64_t)scanned;
@@ -939,6 +979,7 @@ static int64_t slot_take(sim *m, req *q)
     a->slot_cells[s] = 0;
     a->slot_busy[s] = 1;
     a->slot_ent[s] = -1;
+    lru_remove(m, s);
     q->slot = s;
     m->looked_up += (double)q->p;
     m->found += (double)kept;
@@ -956,6 +997,7 @@ static void slot_release(sim *m, req *q, int failed, double t)
     a->slot_busy[s] = 0;
     a->slot_t[s] = t;
     a->slot_ent[s] = -1;
+    lru_insert(m, s);
     if (failed) {
         a->slot_len[s] = a->slot_k[s] = 0;
         return;
@@ -1276,12 +1318,17 @@ static void simulate(const kv_sched *sc, arena *a, double x, int64_t clients, do
         memset(a->ref, 0, (size_t)m.h * sizeof *a->ref);
         memset(a->cached, 0, (size_t)m.h);
     }
+    m.lru_head = m.lru_tail = -1;
+    m.ent_min_len = INT64_MAX;
     for (size_t i = 0; a->reuse_p > 0 && i < a->nslots; i++) { /* empty slots, never used */
         a->slot_len[i] = a->slot_k[i] = a->slot_cells[i] = 0;
         a->slot_ent[i] = -1;
         a->slot_t[i] = -1;
         a->slot_busy[i] = 0;
+        a->lru_prev[i] = a->lru_next[i] = -1;
     }
+    for (size_t i = a->nslots; a->reuse_p > 0 && i-- > 0;) /* the higher slot first */
+        lru_insert(&m, (int64_t)i);
     for (size_t i = 0; i < n; i++) {
         req *q = &a->r[i];
         q->arrive = m.closed ? INFINITY : q->unit / x;
@@ -1522,7 +1569,9 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         a.slot_k = a.slot_len + n;
         a.slot_cells = a.slot_k + n;
         a.slot_ent = a.slot_cells + n;
-        a.slot_t = (double *)(a.slot_ent + n);
+        a.lru_prev = a.slot_ent + n;
+        a.lru_next = a.lru_prev + n;
+        a.slot_t = (double *)(a.lru_next + n);
         a.ent_k = (int64_t *)(a.slot_t + n);
         a.ent_len = a.ent_k + a.ent_cap;
         a.ent_slot = a.ent_len + a.ent_cap;
