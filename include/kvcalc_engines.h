@@ -659,6 +659,8 @@ typedef struct {
     int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
     kv_opt_num weights_gib; /* --weights-gib: the model's tensor bytes in GiB (a log's "file
                                size"), instead of the GGUF's or the estimate; not set: those */
+    double slot_prompt_similarity; /* -sps: the share of a prompt an idle slot's common prefix
+                               must pass to be chosen first (0: off) [0.1] */
     int64_t cache_ram;      /* --cache-ram: llama-server's host-memory prompt cache, MiB
                                (-1: no limit, 0: none) [8192]; the workload's slot reuse */
     kv_opt_int n_gpu_layers;/* -ngl; not set: the build's default (all from b6325, else 0) */

@@ -666,6 +666,24 @@ static void llamacpp_slot_reuse(void **state)
         assert_string_equal(r.out, rows[i].want);
         run_free(&r);
     }
+    /* -sps 0.04 lets 5% choose the slot that holds the prefix (99 x 100 / 200,000 = 0.0495);
+     * -sps 0 turns the choice off: least recently used, as under 0.1 */
+    static const struct {
+        const char *sps, *want;
+    } sps[] = {{"0.04", "0.0495\n"}, {"0", "0.046\n"}};
+    for (size_t i = 0; i < sizeof sps / sizeof sps[0]; i++) {
+        run_result rs;
+        run_kvcalc((const char *const[]){"--engine", "llamacpp", "--model", "qwen3-8b", "--gpu",
+                                         "h100", "--arrivals", "even", "--requests", "100",
+                                         "--prompt-tokens", "2000", "--output-tokens", "200",
+                                         "--tpot-ms", "20", "--rate", "0.1", "-np", "8", "-c",
+                                         "65536", "--shared-prefix-tokens", "100", "-sps",
+                                         sps[i].sps, "--get", "workload_prefix_hit_rate", NULL},
+                   &rs);
+        assert_int_equal(rs.status, 0);
+        assert_string_equal(rs.out, sps[i].want);
+        run_free(&rs);
+    }
     /* the text says where the prefix is kept; the prefill it saves moves the closed forms:
      * 400 of 2,000 prompt tokens computed, 5x the prefill limit */
     run_result r;

@@ -118,6 +118,7 @@ void kv_llamacpp_spec_defaults(kv_llamacpp_spec *l, kv_dtype *dtype)
     l->batch_size = DEFAULT_BATCH;
     l->ubatch_size = DEFAULT_UBATCH;
     l->cache_ram = DEFAULT_CACHE_RAM;
+    l->slot_prompt_similarity = 0.1; /* common/common.h slot_prompt_similarity */
     *dtype = KV_DTYPE_FP16;
 }
 
@@ -1246,7 +1247,7 @@ enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
     LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_P_CMOE,
     LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_P_SPEC_TYPE,
-    LC_P_SPEC_N_MAX, LC_P_CACHE_RAM, LC_P_WEIGHTS, LC_PARAMS
+    LC_P_SPEC_N_MAX, LC_P_CACHE_RAM, LC_P_WEIGHTS, LC_P_SPS, LC_PARAMS
 };
 /* --spec-type's names (common_speculative_type_from_name_map, common/speculative.cpp @
  * 3f545becc; "mtp" as a build of May 2026 spelled it). draft-simple is -md's, and
@@ -1721,6 +1722,11 @@ static const kv_param params[LC_PARAMS] = {
                   .meta = "N",
                   .help = "layers on the GPU (+1 = the output layer) [auto: all from b6325, else "
                           "0]"},
+    [LC_P_SPS] = {.name = "slot-prompt-similarity", .short_name = "sps",
+                  P(NUM, slot_prompt_similarity), .key = "slot_prompt_similarity", .min = 0,
+                  .max = 1, .blames = KV_ERR_ENGINE_INPUT, .meta = "F",
+                  .help = "a workload's slot choice: an idle slot whose common prefix is over "
+                          "this share of the prompt first (0: off) [0.1]"},
     /* vLLM's twin: the same name, type and bounds */
     [LC_P_WEIGHTS] = {.name = "weights-gib", P(OPT_NUM, weights_gib), .key = "weights_gib",
                       .min = 0, .max = 1e12, .estimate = 1, .blames = KV_ERR_ENGINE_INPUT,
@@ -2158,7 +2164,7 @@ static kv_status llamacpp_sched(const kv_spec *s, const kv_result *r, kv_sched *
      * n_ctx tokens at least (server_prompt_cache(cache_ram_mib, n_ctx)) and a state is its
      * cells' bytes (llama_state_seq_get_size) */
     out->slot_reuse = L->build >= B_PROMPT_REUSE;
-    out->slot_similarity = 0.1;
+    out->slot_similarity = s->llamacpp.slot_prompt_similarity;
     out->prompt_cache_mib = s->llamacpp.cache_ram;
     out->prompt_cache_tokens = cells;
     out->token_state_bytes = L->n_ctx > 0 ? r->kv_cache_bytes / (double)L->n_ctx : 0;
