@@ -1564,6 +1564,8 @@ typedef struct {
     int64_t shift_keep;           /* with shift_discard: the tokens a context shift keeps at
                                      the start (num_keep); a shifted slot's tokens then begin
                                      with those of the prompt only */
+    int idle_slots_saved;         /* --cache-idle-slots: an idle slot is saved to the prompt
+                                     cache (a copy; its cells kept unless cleared below) */
     int idle_slots_cleared;       /* --cache-idle-slots with a shared cache: when a task
                                      starts, the idle slots are saved to the prompt cache and
                                      their cells freed (without one: saved, cells kept) */

@@ -659,6 +659,9 @@ typedef struct {
     int64_t ubatch_size;    /* -ub, >= 1 [512]; the effective one is min(ub, b) */
     kv_opt_num weights_gib; /* --weights-gib: the model's tensor bytes in GiB (a log's "file
                                size"), instead of the GGUF's or the estimate; not set: those */
+    int cache_idle_slots;   /* --cache-idle-slots (--no-cache-idle-slots: 0): an ending task's
+                               slot saved to the prompt cache, and freed with one shared cache
+                               [on] */
     double slot_prompt_similarity; /* -sps: the share of a prompt an idle slot's common prefix
                                must pass to be chosen first (0: off) [0.1] */
     int64_t cache_ram;      /* --cache-ram: llama-server's host-memory prompt cache, MiB

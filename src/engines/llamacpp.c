@@ -67,7 +67,7 @@ enum {
     /* llama-server's slot prompt reuse as the workload simulates it (get_available_slot in
      * tools/server/server-context.cpp; server_prompt_cache alloc / load / update in
      * server-task.cpp): LCP slot selection from 7a16ce7db (#7728, b3183), the host-memory
-     * prompt cache from d00cbea63 (#16391, b6724), idle slots saved on a new task from
+     * prompt cache from d00cbea63 (#16391, the 6723rd commit), idle slots saved on a new task from
      * 50e0ad08f (#20993) and without a unified cache from 961e9a3e4 (#24190), and its byte
      * limit kept before each entry from 6c487e2f7 "server: enforce prompt cache RAM limit
      * (#25070)", the 9908th commit: the rules of 3f545becc hold from there (the later
@@ -119,6 +119,7 @@ void kv_llamacpp_spec_defaults(kv_llamacpp_spec *l, kv_dtype *dtype)
     l->ubatch_size = DEFAULT_UBATCH;
     l->cache_ram = DEFAULT_CACHE_RAM;
     l->slot_prompt_similarity = 0.1; /* common/common.h slot_prompt_similarity */
+    l->cache_idle_slots = 1;         /* common/common.h cache_idle_slots */
     *dtype = KV_DTYPE_FP16;
 }
 
@@ -1247,7 +1248,7 @@ enum {
     LC_P_BUILD, LC_P_CTX, LC_P_PARALLEL, LC_P_UNIFIED, LC_P_SWA_FULL, LC_P_FLASH, LC_P_TYPE_K,
     LC_P_TYPE_V, LC_P_BATCH, LC_P_UBATCH, LC_P_NGL, LC_P_RS_SEQ, LC_P_NKVO, LC_P_CPU_MOE, LC_P_CMOE,
     LC_P_CTX_DRAFT, LC_P_NGL_DRAFT, LC_P_TYPE_K_DRAFT, LC_P_TYPE_V_DRAFT, LC_P_SPEC_TYPE,
-    LC_P_SPEC_N_MAX, LC_P_CACHE_RAM, LC_P_WEIGHTS, LC_P_SPS, LC_PARAMS
+    LC_P_SPEC_N_MAX, LC_P_CACHE_RAM, LC_P_WEIGHTS, LC_P_SPS, LC_P_IDLE_SLOTS, LC_PARAMS
 };
 /* --spec-type's names (common_speculative_type_from_name_map, common/speculative.cpp @
  * 3f545becc; "mtp" as a build of May 2026 spelled it). draft-simple is -md's, and
@@ -1722,6 +1723,11 @@ static const kv_param params[LC_PARAMS] = {
                   .meta = "N",
                   .help = "layers on the GPU (+1 = the output layer) [auto: all from b6325, else "
                           "0]"},
+    [LC_P_IDLE_SLOTS] = {.name = "cache-idle-slots", .aliases = {"no-cache-idle-slots", NULL},
+                         P(SWITCH, cache_idle_slots), .key = "cache_idle_slots",
+                         .switch_value = 1, .blames = KV_ERR_ENGINE_INPUT,
+                         .help = "a workload's ending task's slot saved to the prompt cache, "
+                                 "and freed with one shared cache (--no-...: kept) [on]"},
     [LC_P_SPS] = {.name = "slot-prompt-similarity", .short_name = "sps",
                   P(NUM, slot_prompt_similarity), .key = "slot_prompt_similarity", .min = 0,
                   .max = 1, .blames = KV_ERR_ENGINE_INPUT, .meta = "F",
@@ -2168,7 +2174,9 @@ static kv_status llamacpp_sched(const kv_spec *s, const kv_result *r, kv_sched *
     out->prompt_cache_mib = s->llamacpp.cache_ram;
     out->prompt_cache_tokens = cells;
     out->token_state_bytes = L->n_ctx > 0 ? r->kv_cache_bytes / (double)L->n_ctx : 0;
-    out->idle_slots_cleared = shared && s->llamacpp.cache_ram != 0;
+    /* --cache-idle-slots "requires --cache-ram, disabling" (server-context.cpp) */
+    out->idle_slots_saved = s->llamacpp.cache_idle_slots && s->llamacpp.cache_ram != 0;
+    out->idle_slots_cleared = shared && out->idle_slots_saved;
     return KV_OK;
 }
 

@@ -1562,6 +1562,7 @@ kv_status kv_ollama_sched(const kv_spec *s, const kv_result *r, kv_sched *out, k
         out->prompt_cache_mib = 8192;
         out->prompt_cache_tokens = ctx * par;
         out->token_state_bytes = o->kv_size > 0 ? r->kv_cache_bytes / (double)o->kv_size : 0;
+        out->idle_slots_saved = 1; /* llama-server's default */
         out->idle_slots_cleared = 0;
     }
     out->left_out = server ? "num_keep taken as 4 (one more where the model adds a BOS token); a "

@@ -1007,11 +1007,11 @@ static void slot_release(sim *m, req *q, int failed, double t)
     int shifted_out = m->sc->shift_discard > 0 && q->computed > m->sc->slot_tokens;
     a->slot_len[s] = shifted(m->sc, q->computed);
     a->slot_k[s] = min64(shifted_out ? min64(m->sc->shift_keep, a->reuse_p) : a->reuse_p, q->p);
-    if (m->sc->unified_fail_all && m->sc->prompt_cache_mib == 0) {
+    if (m->sc->unified_fail_all && !m->sc->idle_slots_cleared) {
         a->slot_cells[s] = q->held; /* its cells stay in the shared cache */
         q->held = 0;
     }
-    if (m->sc->prompt_cache_mib != 0) {
+    if (m->sc->prompt_cache_mib != 0 && m->sc->idle_slots_saved) {
         slot_save(m, s);
         cache_update(m);
         if (m->sc->idle_slots_cleared)
