@@ -757,7 +757,7 @@ typedef struct {
                                too (a log's "model buffer size" lines) */
     double model_host_bytes;  /* of those, in host memory */
     double prompt_cache_max_bytes; /* llama-server's prompt cache at most (--cache-ram, from
-                               b6724; NaN: no limit; 0: none), host memory */
+                               b6723; NaN: no limit; 0: none), host memory */
     double cpu_moe_bytes;    /* of those, the experts --n-cpu-moe keeps on the CPU */
     double compute_bytes;    /* the GPU compute buffer: an estimate (docs/llamacpp.md) */
     double gpu_needed_bytes; /* weights + KV + state + compute on the GPU + overhead */

@@ -829,8 +829,9 @@ static void binary(void **state)
  * holds token_embd 2,048 x 8 in f16 (32,768 B), blk.0's qkv 2,048 x 64 in f16 (262,144 B)
  * and norm 2,048 in f32 (8,192 B), and no output head (tied). Every layer offloaded: the
  * blocks' 270,336 B and the head, a copy of the embedding (TENSOR_DUPLICATED), 32,768 B, on
- * the GPU; the embedding itself stays in host memory. -ngl 24 of 25 leaves the output layer
- * on the CPU: no copy. */
+ * the GPU; the embedding itself stays in host memory. -ngl 24 of 25 holds the output layer
+ * (the first placed) and blocks 1 to 23, which hold nothing here: the copy alone; -ngl 0
+ * nothing. */
 static void llamacpp_placement_by_tensor_groups(void **state)
 {
     (void)state;
@@ -838,7 +839,7 @@ static void llamacpp_placement_by_tensor_groups(void **state)
     static const struct {
         const char *ngl;
         double gpu, host, copy;
-    } rows[] = {{NULL, 303104, 32768, 32768}, {"24", 270336, 32768, 0}, {"0", 0, 303104, 0}};
+    } rows[] = {{NULL, 303104, 32768, 32768}, {"24", 32768, 303104, 32768}, {"0", 0, 303104, 0}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const char *argv[8] = {"--engine", "llama.cpp", "--model", g, NULL};
         if (rows[i].ngl) {

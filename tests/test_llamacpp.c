@@ -908,13 +908,19 @@ static void weights_placement(void **state)
         double gpu, host, copy;
     } rows[] = {
         {"qwen3-8b", NULL, 16381470720.0 - 1244659712.0, 1244659712.0, 0},
-        /* 36 of 37: the head stays on the CPU too */
-        {"qwen3-8b", "36", 16381470720.0 - 2 * 1244659712.0, 2 * 1244659712.0, 0},
-        /* half the blocks: (16,381,470,720 - 2 x 1,244,659,712) x 18 / 36 */
-        {"qwen3-8b", "18", 6946075648.0, 16381470720.0 - 6946075648.0, 0},
+        /* -ngl N: the output layer first (i_gpu_start = n_layer + 1 - N), then the last N - 1
+         * blocks: 36 holds 35 of the 36 blocks' 16,381,470,720 - 2 x 1,244,659,712 B and the
+         * head, 18 holds 17, 1 the head alone, 0 nothing */
+        {"qwen3-8b", "36", 13892151296.0 * 35 / 36 + 1244659712.0,
+         16381470720.0 - (13892151296.0 * 35 / 36 + 1244659712.0), 0},
+        {"qwen3-8b", "18", 13892151296.0 * 17 / 36 + 1244659712.0,
+         16381470720.0 - (13892151296.0 * 17 / 36 + 1244659712.0), 0},
+        {"qwen3-8b", "1", 1244659712.0, 16381470720.0 - 1244659712.0, 0},
+        {"qwen3-8b", "0", 0, 16381470720.0, 0},
         /* tied: the GPU holds the blocks and the head's copy, the host the embedding */
         {"qwen3-0.6b", NULL, 1192099840.0, 311164928.0, 311164928.0},
-        {"qwen3-0.6b", "28", 1192099840.0 - 311164928.0, 311164928.0, 0},
+        {"qwen3-0.6b", "1", 311164928.0, 1192099840.0, 311164928.0},
+        {"qwen3-0.6b", "0", 0, 1192099840.0, 0},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const char *argv[8] = {"--engine", "llama.cpp", "--model", rows[i].model, NULL};
@@ -934,23 +940,24 @@ static void weights_placement(void **state)
         }
     }
     /* a draft (-md) is loaded the same way: Qwen3-0.6B beside Qwen3-8B keeps its embedding
-     * on the host too, its tied head copied to the GPU with its output layer (-ngld 29, all)
-     * or not (-ngld 28): the host holds 1,244,659,712 + 311,164,928 B */
+     * on the host too, its tied head copied to the GPU with its output layer: with every
+     * layer there (the host: 1,244,659,712 + 311,164,928 B), or alone (-ngld 1: the draft's
+     * 1,192,099,840 B all on the host beside its copy on the GPU) */
     const char *const d_all[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100",
                                  "-md", "qwen3-0.6b", NULL};
-    const char *const d_28[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100",
-                                "-md", "qwen3-0.6b", "-ngld", "28", NULL};
+    const char *const d_1[] = {"--engine", "llama.cpp", "--model", "qwen3-8b", "--gpu", "h100",
+                               "-md", "qwen3-0.6b", "-ngld", "1", NULL};
     assert_true(run_get("llamacpp_draft_weights_gpu_bytes", d_all) == 1192099840.0);
     assert_true(run_get("llamacpp_weights_host_bytes", d_all) == 1244659712.0 + 311164928.0);
-    assert_true(run_get("llamacpp_draft_weights_gpu_bytes", d_28) == 1192099840.0 - 311164928.0);
-    assert_true(run_get("llamacpp_weights_host_bytes", d_28) == 1244659712.0 + 311164928.0);
+    assert_true(run_get("llamacpp_draft_weights_gpu_bytes", d_1) == 311164928.0);
+    assert_true(run_get("llamacpp_weights_host_bytes", d_1) == 1244659712.0 + 1192099840.0);
     run_result r;
     run_kvcalc((const char *const[]){"--engine", "llama.cpp", "--model", "qwen3-0.6b", NULL}, &r);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "  weights  : 1.11 GiB on the GPU, 0.29 GiB in host memory (the "
                                   "input layer's 0.29 GiB always there; the tied output head "
                                   "a copy of it on the GPU)\n"));
-    /* llama-server's prompt cache: up to --cache-ram (8,192 MiB) of host memory from b6724,
+    /* llama-server's prompt cache: up to --cache-ram (8,192 MiB) of host memory from b6723,
      * outside host_bytes (a failed allocation lowers the limit) */
     assert_non_null(strstr(r.out, "  prompts  : llama-server's prompt cache grows to 8.00 GiB of "
                                   "host memory as it saves prompts (--cache-ram 8,192 MiB; 0 "

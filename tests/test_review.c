@@ -495,11 +495,11 @@ static void sweeps_across_models_are_single_runs(void **state)
     assert_int_equal(rows_are_single_runs(hybrid, "--n-gpu-layers", "4,8,16,20", "--ctx-size",
                                           edges),
                      4 * listed(edges));
-    static const char *const ngl_sliding[] = {"5", "15", "25", NULL};
+    static const char *const ngl_sliding[] = {"5", "15", "20", NULL};
     const char *const sliding[] = {"--engine", "llama.cpp", "--model", "gemma-3-27b-it", "--gpu",
                                    "rtx4090", NULL};
     assert_int_equal(fit_edges(sliding, "--n-gpu-layers", ngl_sliding, edges, sizeof edges), 3);
-    assert_int_equal(rows_are_single_runs(sliding, "--n-gpu-layers", "5,15,25", "--ctx-size",
+    assert_int_equal(rows_are_single_runs(sliding, "--n-gpu-layers", "5,15,20", "--ctx-size",
                                           edges),
                      3 * listed(edges));
     /* Ollama (llama-server's era, and the estimator's): its models and num_gpu */

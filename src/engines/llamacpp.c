@@ -669,24 +669,26 @@ typedef struct {
 } gpu_use;
 
 /* The weights on the GPU of a model of `bytes` whose input layer holds `input` and whose
- * head `head` (a copy of the embedding when tied, else its own tensor): the last gpu_layers
- * blocks' share of the rest, and the head once gpu_layers passes n_layer (*copy: a tied
- * head's second copy, there). */
+ * head `head` (a copy of the embedding when tied, else its own tensor): with gpu_layers of
+ * the n_layer + 1 (the output layer counts as one, the first placed), the head and the last
+ * gpu_layers - 1 blocks' share of the rest (*copy: a tied head's second copy, there). */
 static double split_weights(double bytes, double input, double head, int tied,
                             int64_t gpu_layers, int64_t n_layer, double *copy)
 {
+    /* llama_model::load_tensors: i_gpu_start = n_layer + 1 - n_gpu_layers, the output layer
+     * (il = n_layer) the first to go: -ngl N holds the head and the last N - 1 blocks */
     double blocks = bytes - input - (tied ? 0 : head);
-    int64_t block_layers = gpu_layers < n_layer ? gpu_layers : n_layer;
-    int on = gpu_layers > n_layer;
+    int64_t block_layers = gpu_layers < 1 ? 0 : gpu_layers - 1 < n_layer ? gpu_layers - 1 : n_layer;
+    int on = gpu_layers >= 1;
     *copy = on && tied ? head : 0;
     return blocks * (double)block_layers / (double)n_layer + (on ? head : 0);
 }
 
-/* The weights on the GPU with its last gpu_layers layers there (the output layer counts as
- * one, the last). The input layer's token embedding never is: "there is very little benefit
- * to offloading the input layer, so always keep it on the CPU" (llama_model::load_tensors,
- * dev_input, src/llama-model.cpp @ 3f545becc). The output layer (its norm and head) is there
- * once -ngl passes n_layer; a tied head is the embedding created again on that device
+/* The weights on the GPU with gpu_layers of the n_layer + 1 layers there (the output layer
+ * counts as one and goes first). The input layer's token embedding never is: "there is very
+ * little benefit to offloading the input layer, so always keep it on the CPU"
+ * (llama_model::load_tensors, dev_input, src/llama-model.cpp @ 3f545becc). The output layer
+ * (its norm and head) is there from -ngl 1; a tied head is the embedding created again on that device
  * (TENSOR_DUPLICATED), a copy that the file holds once (*copy). Each part is its share of the
  * estimated parameters; without an architecture, the layers' share of the weights. */
 static double weights_on_gpu(const kv_spec *s, double bytes, int64_t gpu_layers, int64_t n_layer,
@@ -699,13 +701,13 @@ static double weights_on_gpu(const kv_spec *s, double bytes, int64_t gpu_layers,
          * rest - token_embd and any other tensor outside the blocks - counted as the input
          * layer's), scaled to the weights asked for (1 unless --weights-gib says otherwise) */
         double scale = bytes / g->weight_bytes, blocks_all = 0, blocks_gpu = 0;
-        int64_t first = n_layer - (gpu_layers < n_layer ? gpu_layers : n_layer);
+        int64_t first = n_layer + 1 - gpu_layers; /* i_gpu_start: the output layer first */
         for (int64_t i = 0; i < n_layer && i < KV_GGUF_MAX_LAYERS; i++) {
             blocks_all += g->block_bytes[i];
             if (i >= first)
                 blocks_gpu += g->block_bytes[i];
         }
-        int on = gpu_layers > n_layer;
+        int on = gpu_layers >= 1;
         double head = g->output_bytes > 0 ? g->output_bytes : g->token_embd_bytes;
         if (on && !(g->output_bytes > 0))
             *copy = g->token_embd_bytes * scale;
