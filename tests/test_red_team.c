@@ -789,6 +789,14 @@ static void rt4_engine_keys_agree_with_refusals(void **state)
     EXPECT_STDOUT("0\n", "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
                   "--cpu-offload-gb", "10", "--host-mem-gib", "1", "--get",
                   "sglang_max_total_num_tokens");
+    /* no context starts it: the fits say 0 (a third red team found 728,176 and 4,096) */
+    EXPECT_STDOUT("0\n", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--kv-cache-memory-gib", "100", "--get", "longest_context_fit");
+    EXPECT_STDOUT("0\n", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--kv-cache-memory-gib", "100", "--get", "vllm_max_model_len_fit");
+    EXPECT_STDOUT("0\n", "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--cpu-offload-gb", "10", "--host-mem-gib", "4", "--get",
+                  "vllm_max_model_len_fit");
 }
 
 /* 10: bytes from a log that are not UTF-8, or C1 controls (0x9b is a CSI to some terminals),

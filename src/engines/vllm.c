@@ -1348,6 +1348,8 @@ static kv_status fit(const kv_spec *s, const settings *st, const bucket *bk, siz
     out->max_model_len_fit = out->fits ? m : longest_fit(bk, nb, st, bs, out, (uint64_t)m);
     out->longest_fit = out->num_gpu_blocks > 0 ? longest_fit(bk, nb, st, bs, out, (uint64_t)INT64_MAX)
                                                : 0;
+    if (out->refusal == KV_VLLM_OUT_OF_MEMORY) /* what it allocates outgrows the GPU at any */
+        out->max_model_len_fit = out->longest_fit = 0; /* max_model_len */
     return KV_OK;
 }
 

@@ -760,6 +760,7 @@ static void vllm_host_refused(kv_result *r)
         r->vllm.fits = 0;
         r->vllm.refusal = KV_VLLM_HOST_SHORT;
     }
+    r->vllm.max_model_len_fit = 0; /* no max_model_len starts it */
 }
 
 const kv_engine_desc kv_engine_vllm = {
