@@ -942,6 +942,12 @@ static void rt13_ignored_inputs_refused(void **state)
     expect_usage(&r, "kvcalc: --ttft-ms: a first token takes at least one step (--tpot-ms 30): "
                      "give 30 or more, or 0 (the prefill not timed)\n");
     run_free(&r);
+    /* the same against the roofline's estimated step (4.604 ms for Qwen3-8B on an H100) */
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--gpu", "h100", "--prompt-tokens",
+        "2000", "--output-tokens", "200", "--rate", "1", "--ttft-ms", "1");
+    expect_usage(&r, "kvcalc: --ttft-ms: a first token takes at least one step (the roofline's "
+                     "4.604 ms here): give more, or 0 (the prefill not timed)\n");
+    run_free(&r);
     RUN(&r, "--prompt-tokens", "100", "--output-tokens", "10", "--rate", "1", "--tpot-ms",
         "1e-300");
     expect_usage(&r, "kvcalc: --tpot-ms: expected a finite number >= 0.001 and <= 10000000");

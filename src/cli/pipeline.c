@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kvmath.h"
 
@@ -190,7 +191,10 @@ void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o
                         o->workload_typed[WL_OUTPUT]);
             typed = both;
         }
-        kv_fail(err, cap, "%s: %s", typed ? typed : "workload", st->workload_why.msg);
+        if (strncmp(st->workload_why.msg, "--ttft-ms: ", 11) == 0 && o->workload_typed[WL_TTFT])
+            kv_fail(err, cap, "%s: %s", o->workload_typed[WL_TTFT], st->workload_why.msg + 11);
+        else
+            kv_fail(err, cap, "%s: %s", typed ? typed : "workload", st->workload_why.msg);
     }
 }
 

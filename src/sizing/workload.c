@@ -1681,6 +1681,10 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         if (!(tpot > 0) || !isfinite(tpot))
             return refuse(why, "the roofline gives a step no time (no weights, no cache)%s", "",
                           0);
+        if (w->ttft_ms > 0 && w->ttft_ms < tpot * 1000.0)
+            return refuse(why, "--ttft-ms: a first token takes at least one step (the roofline's "
+                               "%s%.3f ms here): give more, or 0 (the prefill not timed)",
+                          "", tpot * 1000.0);
         out->step_estimated = 1;
         out->step_roofline = *rf;
         out->step_kv_bytes = held * rf->block_bytes;
