@@ -1049,6 +1049,30 @@ static void rt9_levers_engine_budget(void **state)
     run_free(&r);
 }
 
+/* 7 (a third red team): the prompt reuse's flags on builds without them are refused, not read
+ * by nothing (--cache-ram on b5000 was taken and ignored). */
+static void rt7_prompt_flags_by_build(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--llamacpp-build", "5000",
+        "--cache-ram", "100");
+    expect_usage(&r, "kvcalc: --cache-ram: --cache-ram exists from build 6723 (--llamacpp-build)\n");
+    run_free(&r);
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--llamacpp-build", "3000", "-sps",
+        "0.3");
+    expect_usage(&r, "kvcalc: -sps: -sps exists from build 3109 (--llamacpp-build)\n");
+    run_free(&r);
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--llamacpp-build", "8000",
+        "--no-cache-idle-slots");
+    expect_usage(&r, "kvcalc: --no-cache-idle-slots: --cache-idle-slots exists from build 8852");
+    run_free(&r);
+    EXPECT_STDOUT("0\n", "--engine", "llamacpp", "--model", "qwen3-8b", "--llamacpp-build", "6722",
+                  "--get", "llamacpp_prompt_cache_max_bytes");
+    EXPECT_STDOUT("8589934592\n", "--engine", "llamacpp", "--model", "qwen3-8b",
+                  "--llamacpp-build", "6723", "--get", "llamacpp_prompt_cache_max_bytes");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1077,6 +1101,7 @@ int main(void)
         cmocka_unit_test(rt3_no_kv_figure_no_default_gpu),
         cmocka_unit_test(rt4_engine_keys_agree_with_refusals),
         cmocka_unit_test(rt5_ollama_split_unknown),
+        cmocka_unit_test(rt7_prompt_flags_by_build),
         cmocka_unit_test(rt9_engine_cache_types_said),
         cmocka_unit_test(rt9_levers_engine_budget),
         cmocka_unit_test(rt10_log_bytes_not_utf8),

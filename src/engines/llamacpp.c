@@ -75,7 +75,9 @@ enum {
     B_PROMPT_REUSE = 9908,
     /* llama-server's host-memory prompt cache, --cache-ram 8192 MiB by default:
      * d00cbea63 "server : host-memory prompt caching (#16391)", the 6723rd commit */
-    B_PROMPT_CACHE = 6723
+    B_PROMPT_CACHE = 6723,
+    B_LCP_SLOTS = 3109,  /* 7a16ce7db: -sps, the slot of the longest common prefix */
+    B_IDLE_SLOTS = 8852  /* 9d49acb2a: --cache-idle-slots (--clear-idle, 50e0ad08f, from 8658) */
 };
 
 #define AUTO_SLOTS 4
@@ -1325,6 +1327,18 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
                          "the experts' size needs the model's widths (a config.json, a GGUF or a "
                          "preset), not only its KV geometry");
     resolve(s, l, dtype, &st);
+    /* the prompt reuse's flags, by the builds that have them (a value other than the default
+     * on an older build would be read by nothing) */
+    if (l->cache_ram != DEFAULT_CACHE_RAM && st.build < B_PROMPT_CACHE)
+        return kv_refuse(why, no, &params[LC_P_CACHE_RAM],
+                         "--cache-ram exists from build 6723 (--llamacpp-build)");
+    if (l->slot_prompt_similarity != 0.1 && st.build < B_LCP_SLOTS)
+        return kv_refuse(why, no, &params[LC_P_SPS],
+                         "-sps exists from build 3109 (--llamacpp-build)");
+    if (!l->cache_idle_slots && st.build < B_IDLE_SLOTS)
+        return kv_refuse(why, no, &params[LC_P_IDLE_SLOTS],
+                         "--cache-idle-slots exists from build 8852 (--clear-idle from 8658; "
+                         "--llamacpp-build)");
     if (l->cpu_moe && st.build < B_CPU_MOE)
         return kv_refuse(why, no, &params[LC_P_CMOE],
                          "--cpu-moe exists from build 6051 (--llamacpp-build); from build 5028 "
