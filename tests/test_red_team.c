@@ -922,6 +922,12 @@ static void rt12_refusals_name_the_flag(void **state)
     expect_usage(&r, "kvcalc: --prompt-tokens: p99 must be a number from 1 to 10^15, got "
                      "'1e300'");
     run_free(&r);
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--gpu", "h100", "-c", "2000000",
+        "--prompt-tokens", "200", "--output-tokens", "20", "--tpot-ms", "20", "--rate", "1");
+    expect_usage(&r, "kvcalc: --engine llama.cpp: llama.cpp would not start with these "
+                     "settings: it needs 291.13 GiB of the GPU's 79.65 GiB (a smaller --ctx-size "
+                     "or --parallel, or fewer --n-gpu-layers)");
+    run_free(&r);
     RUN(&r, "--engine", "ollama", "--model", "qwen3-8b", "--kv-cache-type", "q8_0",
         "--flash-attention", "0");
     expect_usage(&r, "kvcalc: --kv-cache-type: from 0.30 Ollama passes llama-server --flash-attn "

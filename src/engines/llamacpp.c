@@ -2160,6 +2160,14 @@ static kv_status llamacpp_sched(const kv_spec *s, const kv_result *r, kv_sched *
     int fitted = L->autofit_ctx > 0;
     int64_t slot = fitted ? L->autofit_slot_ctx : L->slot_ctx;
     int64_t cells = fitted ? L->autofit_n_ctx : L->n_ctx;
+    if (!(L->fits_gpu || fitted) && slot >= 2 && L->n_seq >= 1 && why) {
+        char msg[KV_ERROR_MAX];
+        kv_snprintf(msg, sizeof msg, "llama.cpp would not start with these settings: it needs "
+                                     "%.2f GiB of the GPU's %.2f GiB (a smaller --ctx-size or "
+                                     "--parallel, or fewer --n-gpu-layers): nothing to simulate",
+                    L->gpu_needed_bytes / KV_GIB, r->gpu_mem_bytes / KV_GIB);
+        return kv_sched_refuse(why, msg);
+    }
     if (!(L->fits_gpu || fitted) || slot < 2 || L->n_seq < 1)
         return kv_sched_refuse(why, "llama.cpp would not start with these settings: nothing "
                                     "to simulate");
