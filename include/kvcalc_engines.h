@@ -607,6 +607,11 @@ typedef struct {
 KVCALC_API const char *kv_engine_cache_types(const kv_spec *s, const kv_result *r, char *buf,
                                              size_t cap);
 
+/* Why the chosen engine of r = kv_compute(s) shares no prefix across requests with s's
+ * settings (prefix caching off, slots that each keep their own copy), or NULL when it does
+ * (or does not say): the lesson's prefix saving then does not happen in it. */
+KVCALC_API const char *kv_engine_prefix_note(const kv_spec *s, const kv_result *r);
+
 /* The row of the cache type table for t (t < KV_GGML_CACHE_TYPES), or NULL. */
 KVCALC_API const kv_ggml_cache_type_info *kv_ggml_cache_type_get(kv_ggml_cache_type t);
 

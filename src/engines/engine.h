@@ -294,6 +294,9 @@ typedef struct kv_engine_desc {
      * "K q8_0 (1.0625 B), V q8_0 (1.0625 B)") into buf; NULL when they are it, or NULL: the
      * engine caches in the spec's dtype. */
     const char *(*cache_types)(const kv_spec *s, const kv_result *r, char *buf, size_t cap);
+    /* Why the engine shares no prefix across requests with these settings (the lesson's
+     * saving then does not happen here), or NULL: it does, or NULL: not said */
+    const char *(*prefix_note)(const kv_spec *s, const kv_result *r);
     /* The host cannot hold what compute() keeps there (r->host_short): the engine does not
      * start, and its own figures say so as they do for any refusal. NULL: it keeps none of
      * its own. */

@@ -44,6 +44,12 @@ const char *kv_engine_cache_types(const kv_spec *s, const kv_result *r, char *bu
     return d && d->cache_types && cap > 0 ? d->cache_types(s, r, buf, cap) : NULL;
 }
 
+const char *kv_engine_prefix_note(const kv_spec *s, const kv_result *r)
+{
+    const kv_engine_desc *d = kv_engine_get(s->engine);
+    return d && d->prefix_note ? d->prefix_note(s, r) : NULL;
+}
+
 const char *kv_engine_doc(kv_engine e)
 {
     const kv_engine_desc *d = kv_engine_get(e);

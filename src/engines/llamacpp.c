@@ -2248,6 +2248,15 @@ static const char *llamacpp_cache_types(const kv_spec *s, const kv_result *r, ch
     return buf;
 }
 
+/* llama-server's slots reuse a prompt each in their own cells (a workload's
+ * --shared-prefix-tokens): nothing is held once */
+static const char *llamacpp_prefix_note(const kv_spec *s, const kv_result *r)
+{
+    (void)s;
+    (void)r;
+    return "llama.cpp holds it once a slot, not once: each slot keeps its own copy";
+}
+
 const kv_engine_desc kv_engine_llamacpp = {
     .id = E,
     .title = "llama.cpp",
@@ -2257,6 +2266,7 @@ const kv_engine_desc kv_engine_llamacpp = {
     .overrides = 1u << KV_P_DTYPE,
     .check = llamacpp_check,
     .compute = llamacpp_compute,
+    .prefix_note = llamacpp_prefix_note,
     .cache_types = llamacpp_cache_types,
     .concurrency_at = llamacpp_at,
     .kv8_name = "q8_0",

@@ -661,6 +661,13 @@ static const char *ollama_cache_types(const kv_spec *s, const kv_result *r, char
     return buf;
 }
 
+static const char *ollama_prefix_note(const kv_spec *s, const kv_result *r)
+{
+    (void)s;
+    (void)r;
+    return "Ollama holds it once a slot, not once: each slot keeps its own copy";
+}
+
 const kv_engine_desc kv_engine_ollama = {
     .id = E,
     .title = "Ollama",
@@ -672,6 +679,7 @@ const kv_engine_desc kv_engine_ollama = {
     .range_words = "an Ollama input is out of range, or a size of its estimate passes 2^64 "
                    "bytes (Go's uint64 would wrap); kvcalc refuses rather than print that",
     .compute = kv_ollama_compute,
+    .prefix_note = ollama_prefix_note,
     .concurrency_at = kv_ollama_at,
     .relayout = kv_ollama_relayout,
     .kv8_name = "q8_0",

@@ -1837,6 +1837,13 @@ static void sglang_host_refused(kv_result *r)
     r->kv_cache_tokens = 0;
 }
 
+static const char *sglang_prefix_note(const kv_spec *s, const kv_result *r)
+{
+    (void)r;
+    return s->sglang.disable_radix_cache ? "SGLang shares none of it here: --disable-radix-cache"
+                                         : NULL;
+}
+
 const kv_engine_desc kv_engine_sglang = {
     .id = E,
     .title = "SGLang",
@@ -1846,6 +1853,7 @@ const kv_engine_desc kv_engine_sglang = {
     .defaults = sglang_defaults,
     .check = sglang_check,
     .compute = sglang_compute,
+    .prefix_note = sglang_prefix_note,
     .host_refused = sglang_host_refused,
     .concurrency_at = sglang_at,
     .relayout = sglang_relayout,

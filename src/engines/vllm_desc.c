@@ -763,6 +763,15 @@ static void vllm_host_refused(kv_result *r)
     r->vllm.max_model_len_fit = 0; /* no max_model_len starts it */
 }
 
+/* Prefix caching off (--no-enable-prefix-caching, V0's default, a model whose release turns
+ * it off): no block is shared. */
+static const char *vllm_prefix_note(const kv_spec *s, const kv_result *r)
+{
+    (void)s;
+    return r->vllm.enable_prefix_caching ? NULL
+                                         : "vLLM shares none of it here: prefix caching is off";
+}
+
 const kv_engine_desc kv_engine_vllm = {
     .id = E,
     .title = "vLLM",
@@ -773,6 +782,7 @@ const kv_engine_desc kv_engine_vllm = {
     .range_words = "the vLLM block or token count exceeds 2^63 - 1; kvcalc refuses rather than "
                    "cap it",
     .compute = kv_vllm_compute,
+    .prefix_note = vllm_prefix_note,
     .host_refused = vllm_host_refused,
     .concurrency_at = kv_vllm_at,
     .relayout = kv_vllm_relayout,

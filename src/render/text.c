@@ -511,6 +511,11 @@ static void prefix_lines(FILE *out, const kv_report *rep)
         kv_fprintf(out, "  (a %s-token prefix is longer than a request's %s tokens: no request holds "
                      "it whole:\n  this saves more than the requests hold)\n",
                 fmt_int(a, sizeof a, s->prefix_tokens, 1), fmt_int(b, sizeof b, s->context, 1));
+    const char *note = kv_engine_prefix_note(s, r);
+    if (note) { /* the lesson's arithmetic beside an engine that does not do it */
+        kv_fprintf(out, "  (the lesson's arithmetic: %s)\n\n", note);
+        return;
+    }
     fputs(r->prefix_clipped
               ? "  Windowed layers keep only a request's last tokens: at this context they no "
                 "longer\n  hold all of the shared prefix, so they share less of it.\n\n"
