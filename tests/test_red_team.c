@@ -708,14 +708,12 @@ static void rt2_prefix_caching_off_shares_nothing(void **state)
     assert_null(strstr(r.out, "requests sharing it save"));
     /* and the lesson's arithmetic beside it says vLLM does not do it (a third red team) */
     assert_non_null(strstr(r.out, "  (the lesson's arithmetic: vLLM shares none of it here: "
-                                  "prefix caching is off)
-"));
+                                  "prefix caching is off)\n"));
     assert_null(strstr(r.out, "nearly free to reuse"));
     run_free(&r);
     RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--gpu", "h100");
     assert_non_null(strstr(r.out, "  (the lesson's arithmetic: llama.cpp holds it once a slot, "
-                                  "not once: each slot keeps its own copy)
-"));
+                                  "not once: each slot keeps its own copy)\n"));
     run_free(&r);
     EXPECT_STDOUT("false\n", P2, "--vllm-version", "0.8", "--vllm-use-v1", "0", "--get",
                   "vllm_enable_prefix_caching");
