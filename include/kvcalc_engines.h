@@ -64,6 +64,11 @@ typedef struct kv_json_flag_s {
     const kv_json_key *keys;       /* NULL-key-terminated */
     const char *const *neutral;    /* keys taken and left alone: they move no memory */
     const char *help;
+    /* a key the object refuses without one of `needs` beside it, in the engine's words
+     * (NULL: none) */
+    const char *key_needing;
+    const char *const *needs;
+    const char *needs_words;
 } kv_json_flag;
 
 /* The i-th JSON flag over every engine, in engine order, or NULL past the last. */

@@ -975,6 +975,28 @@ static void rt13_ignored_inputs_refused(void **state)
     expect_usage(&r, "kvcalc: --speculative-config.model: a value holds \\u0000 (NUL), which no "
                      "flag takes\n");
     run_free(&r);
+    /* a third red team: a token count alone (vLLM raises), a key or an architecture with a
+     * NUL */
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--speculative-config",
+        "{\"num_speculative_tokens\":2}");
+    expect_usage(&r, "kvcalc: --speculative-config.num_speculative_tokens: \"num_speculative_"
+                     "tokens was provided but without speculative model.\" (give method or "
+                     "model)\n");
+    run_free(&r);
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--speculative-config",
+        "{\"bogus\\u0000\":2}");
+    expect_usage(&r, "kvcalc: --speculative-config: a key holds \\u0000 (NUL), which no key has\n");
+    run_free(&r);
+    char arch[] = "/tmp/kvcalc-nul-XXXXXX";
+    write_temp(arch, "{\"architectures\":[\"LlamaForCausalLM\\u0000evil\"],"
+                     "\"num_hidden_layers\":2,\"num_attention_heads\":8,"
+                     "\"num_key_value_heads\":2,\"hidden_size\":1024}");
+    RUN(&r, "--config", arch);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, ": architectures: holds \\u0000 (NUL), which kvcalc cannot "
+                                  "read\n"));
+    run_free(&r);
+    remove(arch);
     char path[] = "/tmp/kvcalc-nul-XXXXXX";
     write_temp(path, "{\"model_type\":\"llama\\u0000x\",\"num_hidden_layers\":2,"
                      "\"num_attention_heads\":8,\"num_key_value_heads\":2,\"hidden_size\":1024}");

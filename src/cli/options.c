@@ -97,10 +97,20 @@ static int take_json(const kv_flag *f, const char *typed, const char *val, kv_op
     if (toks[0].type != KV_JSON_OBJECT)
         return kv_fail(err, cap, "%s: expected a JSON object {...}, got '%s'", typed,
                        kv_safe(shown, sizeof shown, val, SHOWN));
+    if (j->key_needing && kv_json_find(val, toks, 0, j->key_needing)) {
+        int has = 0;
+        for (const char *const *nk = j->needs; nk && *nk; nk++)
+            has |= kv_json_find(val, toks, 0, *nk) != 0;
+        if (!has)
+            return kv_fail(err, cap, "%s.%s: %s", typed, j->key_needing, j->needs_words);
+    }
     for (size_t k = 1; k < (size_t)n; k = toks[k + 1].next) {
         const kv_json_tok *key = &toks[k], *value = &toks[k + 1];
-        if (kv_json_string_decode(val, key, keyname, sizeof keyname) >= sizeof keyname)
+        size_t kl = kv_json_string_decode(val, key, keyname, sizeof keyname);
+        if (kl >= sizeof keyname)
             keyname[sizeof keyname - 1] = '\0';
+        else if (strlen(keyname) != kl) /* a \u0000 in the key */
+            return kv_fail(err, cap, "%s: a key holds \\u0000 (NUL), which no key has", typed);
         const kv_json_key *jk = j->keys;
         while (jk->key && strcmp(jk->key, keyname) != 0)
             jk++;

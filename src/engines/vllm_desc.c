@@ -218,10 +218,15 @@ static const kv_json_key spec_keys[] = {
 static const char *const spec_neutral[] = {
     "prompt_lookup_max", "prompt_lookup_min", "rejection_sample_method", "revision",
     "code_revision", "disable_padded_drafter_batch", "disable_by_batch_size", NULL};
+/* SpeculativeConfig.__post_init__: a token count with neither a method nor a model raises */
+static const char *const spec_needs[] = {"method", "model", NULL};
 static const kv_json_flag json_flags[] = {
     {"speculative-config", E, spec_keys, spec_neutral,
      "speculative decoding as vLLM takes it: method, model, num_speculative_tokens, "
-     "draft_tensor_parallel_size"}};
+     "draft_tensor_parallel_size",
+     "num_speculative_tokens", spec_needs,
+     "\"num_speculative_tokens was provided but without speculative model.\" (give method or "
+     "model)"}};
 
 #define F(name, m, T, unit, ftype, sweep) KV_EFIELD(E, kv_vllm_result, name, m, T, unit, ftype, sweep)
 #define FI(name, m, unit) F(name, m, int64_t, unit, KV_F_INT, 0)

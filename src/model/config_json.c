@@ -1188,8 +1188,11 @@ static int read_arch(cfg *c, const family *fam, kv_arch *a)
     size_t names = lookup(c, c->root, "architectures");
     if (names && c->toks[names].type == KV_JSON_ARRAY && c->toks[names].size > 0 &&
         c->toks[names + 1].type == KV_JSON_STRING)
-        kv_json_string_decode(c->text, &c->toks[names + 1], a->architecture,
-                              sizeof a->architecture);
+        if (kv_json_string_decode(c->text, &c->toks[names + 1], a->architecture,
+                                  sizeof a->architecture) != strlen(a->architecture) &&
+            strlen(a->architecture) + 1 < sizeof a->architecture) /* not a cut: a \u0000 */
+            return cfg_fail(c, names + 1, "architectures: holds \\u0000 (NUL), which kvcalc "
+                                          "cannot read");
     a->o_bias = bias;
     a->expert_bias = fam->expert_bias;
     if (fam->rule == RULE_CHUNKED && a->experts > 0)
