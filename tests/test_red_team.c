@@ -930,6 +930,13 @@ static void rt12_refusals_name_the_flag(void **state)
     expect_usage(&r, "kvcalc: --prompt-tokens: p99 must be a number from 1 to 10^15, got "
                      "'1e300'");
     run_free(&r);
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--gpu", "h100", "-np", "300");
+    expect_usage(&r, "kvcalc: -np: llama.cpp refuses it: \"n_seq_max must be <= 256\"");
+    run_free(&r);
+    RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--gpu", "h100", "-np", "100",
+        "--llamacpp-build", "6000");
+    expect_usage(&r, "kvcalc: -np: llama.cpp refuses it: \"n_seq_max must be <= 64\"");
+    run_free(&r);
     RUN(&r, "--engine", "llamacpp", "--model", "qwen3-8b", "--gpu", "h100", "-c", "2000000",
         "--prompt-tokens", "200", "--output-tokens", "20", "--tpot-ms", "20", "--rate", "1");
     expect_usage(&r, "kvcalc: --engine llama.cpp: llama.cpp would not start with these "

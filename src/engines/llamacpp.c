@@ -77,7 +77,9 @@ enum {
      * d00cbea63 "server : host-memory prompt caching (#16391)", the 6723rd commit */
     B_PROMPT_CACHE = 6723,
     B_LCP_SLOTS = 3109,  /* 7a16ce7db: -sps, the slot of the longest common prefix */
-    B_IDLE_SLOTS = 8852  /* 9d49acb2a: --cache-idle-slots (--clear-idle, 50e0ad08f, from 8658) */
+    B_IDLE_SLOTS = 8852, /* 9d49acb2a: --cache-idle-slots (--clear-idle, 50e0ad08f, from 8658) */
+    B_MAX_SEQ_64 = 5485,
+    B_MAX_SEQ_256 = 6507
 };
 
 #define AUTO_SLOTS 4
@@ -1327,6 +1329,13 @@ kv_status kv_llamacpp_check_as(const kv_spec *s, const kv_llamacpp_spec *l, kv_d
                          "the experts' size needs the model's widths (a config.json, a GGUF or a "
                          "preset), not only its KV geometry");
     resolve(s, l, dtype, &st);
+    /* llama_context: "n_seq_max must be <= LLAMA_MAX_SEQ" - 64 from de2ef53a4 (the 5485th
+     * commit, #13706), 256 from e58174cec (the 6507th, #15916); src/llama-cparams.h */
+    int64_t max_seq = st.build >= B_MAX_SEQ_256 ? 256 : st.build >= B_MAX_SEQ_64 ? 64 : 0;
+    if (max_seq > 0 && st.n_seq > max_seq)
+        return kv_refuse(why, no, &params[LC_P_PARALLEL],
+                         "llama.cpp refuses it: \"n_seq_max must be <= %lld\" (this build)",
+                         (long long)max_seq);
     /* the prompt reuse's flags, by the builds that have them (a value other than the default
      * on an older build would be read by nothing) */
     if (l->cache_ram != DEFAULT_CACHE_RAM && st.build < B_PROMPT_CACHE)
