@@ -283,6 +283,8 @@ static void set_field(kv_log_values *v, int f, double x, unsigned flags)
         return;
     if (flags & KV_MAX && v->present[f] && v->v[f] >= x)
         return;
+    if (flags & KV_SUM && !(x >= 0))
+        return; /* a sum of buffers: a negative one is not a size, and is not added */
     if (flags & KV_SUM && v->present[f])
         x += v->v[f];
     v->v[f] = x;
