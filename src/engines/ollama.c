@@ -1216,6 +1216,9 @@ static kv_status llama_server(const kv_spec *s, kv_result *r, const model *m,
     if ((rc = kv_llamacpp_compute_as(s, l, dtype, &lr, &o->server)) != KV_OK)
         return rc;
     const kv_llamacpp_result *L = &o->server;
+    /* the estimator's figures: none from 0.30 (llama-server sizes itself), so null, not 0 */
+    o->weights_repeating_bytes = o->weights_nonrepeating_bytes = NAN;
+    o->graph_full_bytes = o->graph_partial_bytes = NAN;
     o->llamacpp_build = L->build;
     o->server_flash = st->server_flash;
     o->num_ctx = num_ctx;
