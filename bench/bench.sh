@@ -106,23 +106,28 @@ while [ "$(wc -c < "$tmp/lines")" -lt $((log_mib * 1048576)) ]; do # doubled pas
 done
 cat "$tmp/lines" >> "$log"
 rm -f "$tmp/lines"
-mb=$(( $(wc -c < "$log") / 1000000 ))
-cat "$log" > /dev/null # into the page cache, for both
-# each the median of three runs, interleaved (one run on a shared machine is one sample)
-: > "$tmp/g" && : > "$tmp/k"
-for round in 1 2 3; do
-  start=$(now_ns)
-  grep -c "KV cache" "$log" > "$tmp/out" || true # not to /dev/null: GNU grep stops at a first match then
-  ms_since "$start" >> "$tmp/g"
-  start=$(now_ns)
-  "$bin" --from-log "$log" --get available_kv_bytes > /dev/null
-  ms_since "$start" >> "$tmp/k"
-done
-gms=$(median3 < "$tmp/g")
-kms=$(median3 < "$tmp/k")
-awk -v mb="$mb" -v k="$kms" -v g="$gms" 'BEGIN {
-  printf "  kvcalc --from-log: %d MB in %d ms: %.2f GB/s; grep -c: %d ms (%.2f GB/s); kvcalc %.2fx grep\n",
-    mb, k, mb / k, g, mb / g, k / g }'
+# A reader against grep -c on the same file: each the median of three runs, interleaved (one
+# run on a shared machine is one sample). $1 the file, $2 grep's pattern, $3 kvcalc's flag,
+# $4 the key it gets.
+reader_vs_grep() {
+  mb=$(( $(wc -c < "$1") / 1000000 ))
+  cat "$1" > /dev/null # into the page cache, for both
+  : > "$tmp/g" && : > "$tmp/k"
+  for round in 1 2 3; do
+    start=$(now_ns)
+    grep -c "$2" "$1" > "$tmp/out" || true # not to /dev/null: GNU grep stops at a first match then
+    ms_since "$start" >> "$tmp/g"
+    start=$(now_ns)
+    "$bin" "$3" "$1" --get "$4" > /dev/null
+    ms_since "$start" >> "$tmp/k"
+  done
+  gms=$(median3 < "$tmp/g")
+  kms=$(median3 < "$tmp/k")
+  awk -v mb="$mb" -v k="$kms" -v g="$gms" -v flag="$3" 'BEGIN {
+    printf "  kvcalc %s: %d MB in %d ms: %.2f GB/s; grep -c: %d ms (%.2f GB/s); kvcalc %.2fx grep\n",
+      flag, mb, k, mb / k, g, mb / g, k / g }'
+}
+reader_vs_grep "$log" "KV cache" --from-log available_kv_bytes
 echo "  peak memory: $(peak_kb "$bin" --from-log "$log" --get available_kv_bytes) KiB for $mb MB," \
   "$(peak_kb "$bin" --from-log "$root/tests/logs/vllm-d32.log" --get available_kv_bytes) KiB for the startup log alone"
 rm -f "$log"
@@ -135,22 +140,7 @@ cp "$root"/tests/fixtures/metrics/vllm_v1_0100_glm45_prodstack617_excerpt.prom "
 while [ "$(wc -c < "$prom")" -lt $((log_mib * 1048576)) ]; do
   cat "$prom" "$prom" > "$tmp/p2" && mv "$tmp/p2" "$prom"
 done
-mb=$(( $(wc -c < "$prom") / 1000000 ))
-cat "$prom" > /dev/null
-: > "$tmp/g" && : > "$tmp/k"
-for round in 1 2 3; do
-  start=$(now_ns)
-  grep -c "vllm:" "$prom" > "$tmp/out" || true
-  ms_since "$start" >> "$tmp/g"
-  start=$(now_ns)
-  "$bin" --from-metrics "$prom" --get metrics_kv_usage > /dev/null
-  ms_since "$start" >> "$tmp/k"
-done
-gms=$(median3 < "$tmp/g")
-kms=$(median3 < "$tmp/k")
-awk -v mb="$mb" -v k="$kms" -v g="$gms" 'BEGIN {
-  printf "  kvcalc --from-metrics: %d MB in %d ms: %.2f GB/s; grep -c: %d ms (%.2f GB/s); kvcalc %.2fx grep\n",
-    mb, k, mb / k, g, mb / g, k / g }'
+reader_vs_grep "$prom" "vllm:" --from-metrics metrics_kv_usage
 rm -f "$prom"
 
 echo "== model readers: a $tensors-tensor safetensors folder (10 shards), a $((tensors * 10))-tensor GGUF"
