@@ -1119,6 +1119,28 @@ static void rt7_prompt_flags_by_build(void **state)
                   "--llamacpp-build", "6723", "--get", "llamacpp_prompt_cache_max_bytes");
 }
 
+/* 12 (a third red team): a shared prefix longer than every prompt is refused naming it (it
+ * was read as a whole-prompt prefix), and a one-request trace says why it has no span. */
+static void rt12_prefix_and_trace_said(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--prompt-tokens", "1000",
+        "--output-tokens", "10", "--tpot-ms", "10", "--rate", "1", "--shared-prefix-tokens",
+        "1600");
+    expect_usage(&r, "kvcalc: --shared-prefix-tokens: longer than every prompt (the longest "
+                     "1000 tokens): every prompt begins with the prefix\n");
+    run_free(&r);
+    char path[] = "/tmp/kvcalc-trace-XXXXXX";
+    write_temp(path, "{\"prompt_tokens\": 100, \"output_tokens\": 10, \"arrival_s\": 0}\n");
+    RUN(&r, "--trace", path, "--tpot-ms", "10");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, ": one request: its arrival times span no time; give "
+                                  "--rate\n"));
+    run_free(&r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1154,6 +1176,7 @@ int main(void)
         cmocka_unit_test(rt11_ot_patterns_read_as_llamacpp),
         cmocka_unit_test(rt12_refusals_name_the_flag),
         cmocka_unit_test(rt12_json_keys_named),
+        cmocka_unit_test(rt12_prefix_and_trace_said),
         cmocka_unit_test(rt13_ignored_inputs_refused),
         cmocka_unit_test(rt15_endless_input_is_bounded),
     };

@@ -183,7 +183,9 @@ int kv_trace_load(kv_options *o, kv_trace *t, char *err, size_t errcap)
     if (w->arrivals == KV_ARRIVE_TRACE && !(g & (1u << WL_RATE)) && (g & (1u << WL_TPOT)))
         w->rate = (double)(t->n - 1) / span;
     if ((g & (1u << WL_TPOT)) && w->rate <= 0)
-        return kv_fail(err, errcap, "%s: has no arrival times to simulate; give --rate", label);
+        return kv_fail(err, errcap, "%s: %s; give --rate", label,
+                       t->has_arrivals && t->n < 2 ? "one request: its arrival times span no time"
+                                                   : "has no arrival times to simulate");
     if (w->rate <= 0 && (g & (1u << WL_TTFT | 1u << WL_HEADROOM | 1u << WL_ARRIVALS)))
         return kv_fail(err, errcap, "%s: applies to a simulated rate; give --tpot-ms",
                        o->workload_typed[g & (1u << WL_TTFT) ? WL_TTFT

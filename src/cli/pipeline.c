@@ -191,10 +191,21 @@ void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o
                         o->workload_typed[WL_OUTPUT]);
             typed = both;
         }
-        if (strncmp(st->workload_why.msg, "--ttft-ms: ", 11) == 0 && o->workload_typed[WL_TTFT])
-            kv_fail(err, cap, "%s: %s", o->workload_typed[WL_TTFT], st->workload_why.msg + 11);
-        else
-            kv_fail(err, cap, "%s: %s", typed ? typed : "workload", st->workload_why.msg);
+        /* a refusal that names its own input ("--ttft-ms: ..."): that input, as typed */
+        static const struct {
+            const char *name;
+            int wl;
+        } own[] = {{"--ttft-ms: ", WL_TTFT}, {"--shared-prefix-tokens: ", WL_PREFIX}};
+        const char *msg = st->workload_why.msg;
+        for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+            size_t n = strlen(own[i].name);
+            if (strncmp(msg, own[i].name, n) == 0 && o->workload_typed[own[i].wl]) {
+                typed = o->workload_typed[own[i].wl];
+                msg += n;
+                break;
+            }
+        }
+        kv_fail(err, cap, "%s: %s", typed ? typed : "workload", msg);
     }
 }
 

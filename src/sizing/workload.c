@@ -1587,6 +1587,7 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
             return refuse(why, "the trace's arrival times span no time%s", "", 0);
     }
     double tunit = 0;
+    int64_t longest_prompt = 0;
     for (size_t i = 0; i < n; i++) {
         req *q = &a.r[i];
         if (w->trace) {
@@ -1604,6 +1605,8 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
             tunit += -kvm_log(uniform(&rng));
         q->unit = tunit;
         q->state = R_LATER;
+        if (q->p > longest_prompt)
+            longest_prompt = q->p;
         if (q->p < 1 || q->o < 1 ||
             (sc->kind == KV_SCHED_PAGED && q->p > sc->max_model_len - q->o)) {
             q->state = R_REFUSED; /* the engine refuses what its context cannot hold */
@@ -1652,6 +1655,11 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
         }
     }
     out->requests = (int64_t)n;
+    /* "every prompt begins with the same N tokens": not one longer than every prompt */
+    if (w->shared_prefix > longest_prompt)
+        return refuse(why, "--shared-prefix-tokens: longer than every prompt (the longest "
+                           "%s%.0f tokens): every prompt begins with the prefix",
+                      "", (double)longest_prompt);
     if (kept == 0)
         return refuse(why, "every request is longer than the engine's context (%s%.0f tokens)",
                       "", (double)sc->max_model_len);
