@@ -194,3 +194,41 @@ void write_temp(char *path, const char *text)
     if (!f || fputs(text, f) < 0 || fclose(f) != 0)
         die("write_temp");
 }
+
+void write_variant(char *path, const char *src, const char *find, const char *with)
+{
+    size_t len, fl = strlen(find);
+    char *text = read_file(src, &len);
+    if (!text || !strstr(text, find))
+        die("write_variant: the source, or its text to change");
+    char *out = malloc(len + (with ? strlen(with) : 0) + 1);
+    if (!out)
+        die("malloc");
+    size_t w = 0;
+    if (with) { /* the first one replaced */
+        const char *at = strstr(text, find);
+        memcpy(out, text, (size_t)(at - text));
+        w = (size_t)(at - text);
+        memcpy(out + w, with, strlen(with));
+        w += strlen(with);
+        strcpy(out + w, at + fl);
+    } else { /* every line holding it dropped */
+        for (char *line = text; *line;) {
+            char *nl = strchr(line, '\n');
+            size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
+            char keep = line[n - 1];
+            line[n - 1] = '\0';
+            int drop = strstr(line, find) != NULL;
+            line[n - 1] = keep;
+            if (!drop) {
+                memcpy(out + w, line, n);
+                w += n;
+            }
+            line += n;
+        }
+        out[w] = '\0';
+    }
+    write_temp(path, out);
+    free(out);
+    free(text);
+}

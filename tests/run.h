@@ -39,6 +39,11 @@ double run_get(const char *key, const char *const *args);
  * becomes the file's name; aborts the test on failure. */
 void write_temp(char *path, const char *text);
 
+/* A copy of the file at src, changed, written as write_temp() does: its first `find` replaced
+ * by `with`, or with NULL every line holding `find` dropped. Aborts the test when src cannot
+ * be read or holds no `find`. */
+void write_variant(char *path, const char *src, const char *find, const char *with);
+
 /* Reads a whole file into a malloc'ed NUL-terminated buffer (NULL if it cannot). */
 char *read_file(const char *path, size_t *len);
 

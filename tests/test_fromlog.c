@@ -1342,15 +1342,9 @@ static void serving_lines_change_nothing(void **state)
 static void logged_zero_has_no_percentage(void **state)
 {
     (void)state;
-    size_t len;
-    char *log = read_file(LOGS "vllm-d14-tp4.log", &len);
-    assert_non_null(log);
-    char *at = strstr(log, "Available KV cache memory: 45.32 GiB");
-    assert_non_null(at);
-    memcpy(at + strlen("Available KV cache memory: "), " 0.00", 5);
     char path[] = "/tmp/kvcalc-zero-XXXXXX";
-    write_temp(path, log);
-    free(log);
+    write_variant(path, LOGS "vllm-d14-tp4.log", "Available KV cache memory: 45.32 GiB",
+                  "Available KV cache memory: 0.00 GiB");
     run_result r;
     run_kvcalc((const char *const[]){"--from-log", path, "--gpu", "h100", "--format", "json",
                                      NULL},

@@ -728,27 +728,9 @@ static void rt2_prefix_caching_off_shares_nothing(void **state)
 static void rt3_no_kv_figure_no_default_gpu(void **state)
 {
     (void)state;
-    size_t len;
-    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/vllm-d14-tp4.log", &len);
-    assert_non_null(log);
-    char *w = log;
-    for (char *line = log; *line;) { /* drop the lines that state the KV memory */
-        char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
-        char keep = line[n - 1];
-        line[n - 1] = '\0';
-        int drop = strstr(line, "Available KV cache memory") != NULL;
-        line[n - 1] = keep;
-        if (!drop) {
-            memmove(w, line, n);
-            w += n;
-        }
-        line += n;
-    }
-    *w = '\0';
-    char path[] = "/tmp/kvcalc-noav-XXXXXX";
-    write_temp(path, log);
-    free(log);
+    char path[] = "/tmp/kvcalc-noav-XXXXXX"; /* its KV-memory lines dropped */
+    write_variant(path, KVCALC_SOURCE_DIR "/tests/logs/vllm-d14-tp4.log",
+                  "Available KV cache memory", NULL);
     run_result r;
     RUN(&r, "--from-log", path, "--model", "gpt-oss-120b", "--format", "json");
     assert_int_equal(r.status, 0);
@@ -812,15 +794,10 @@ static void rt4_engine_keys_agree_with_refusals(void **state)
 static void rt10_log_bytes_not_utf8(void **state)
 {
     (void)state;
-    size_t len;
-    char *log = read_file(KVCALC_SOURCE_DIR "/tests/logs/ollama-o10.log", &len);
-    assert_non_null(log);
-    char *at = strstr(log, "/root/.ollama/models/blobs/sha256-6a07");
-    assert_non_null(at);
-    at[1] = (char)0x9b; /* "/\x9boot/...": a raw C1 byte, not UTF-8 */
-    char path[] = "/tmp/kvcalc-c1-XXXXXX";
-    write_temp(path, log);
-    free(log);
+    char path[] = "/tmp/kvcalc-c1-XXXXXX"; /* "/\x9boot/...": a raw C1 byte, not UTF-8 */
+    write_variant(path, KVCALC_SOURCE_DIR "/tests/logs/ollama-o10.log",
+                  "/root/.ollama/models/blobs/sha256-6a07",
+                  "/\x9boot/.ollama/models/blobs/sha256-6a07");
     run_result r;
     RUN(&r, "--from-log", path, "--model", "llama-3.1-8b-instruct");
     assert_int_equal(r.status, 0);
