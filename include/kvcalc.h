@@ -182,6 +182,11 @@ typedef struct {
      * states; csa_c128 layers one entry for every 128 tokens and their compressor's state.
      * The spec's head_dim is the entry's width, its kv_heads 1. */
     int64_t csa_c4, csa_c128, csa_window, csa_index_dim;
+    /* kvcalc 6: a parallel hybrid (Falcon-H1; 0: none). 1: every layer runs a Mamba-2 mixer
+     * beside its attention and keeps both a cache and a state of state_elems, so it counts
+     * once among the attention kinds (pattern) and once as KV_LAYER_STATE (kv_layer_counts
+     * gives the state kind every layer too). */
+    int parallel_state;
 } kv_layout;
 
 /* How a vision / audio tower hands its output to the language model (the projector). */
@@ -241,6 +246,8 @@ typedef struct {
     int64_t key_heads, key_dim, value_heads, value_dim; /* gated delta net */
     int64_t chunk_size;        /* the SSM kernels' chunk (mamba_chunk_size, chunk_size; 2048 when
                                   the config has none: vLLM's get_mamba_chunk_size) */
+    int no_norm;               /* Mamba-2 without its gated RMSNorm (Falcon-H1's mamba_rms_norm
+                                  false: nn.Identity) */
 } kv_mixer;
 
 /* Architecture numbers for the parameter estimate (weights when params_b is not given). */
@@ -1836,7 +1843,8 @@ typedef struct {
 } kv_csa_bytes;
 KVCALC_API void kv_csa_bytes_of(const kv_spec *s, kv_csa_bytes *out);
 
-/* Layers of each kind among the first `layers` layers of a layout. */
+/* Layers of each kind among the first `layers` layers of a layout; a parallel hybrid's
+ * (layout.parallel_state) are counted in their attention kind and as state layers both. */
 KVCALC_API void kv_layer_counts(const kv_layout *layout, int64_t layers,
                                 int64_t counts[KV_LAYER_KINDS]);
 

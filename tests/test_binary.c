@@ -426,7 +426,7 @@ static void output_keys_are_documented(void **state)
         assert_non_null(strstr(doc, want));
     }
     static const char *const nested[] = {"`rows`", "`is_setting`", "`layout`", "`mla`",
-                                         "`mla_latent`", "`state_size_known`", "`groups`",
+                                         "`mla_latent`", "`state_size_known`", "`parallel_state`", "`groups`",
                                          "`kind`", "`count`", "`window`", "`bytes_per_token`",
                                          "`bytes_fixed`", "`bytes_per_request`",
                                          "`plan_options`", "`levers`", "`per_replica`",

@@ -634,6 +634,83 @@ static void attention_free(void **state)
     unlink(path);
 }
 
+/* Falcon-H1: every layer runs attention and a Mamba-2 mixer side by side and keeps both a
+ * cache and a state (vLLM falcon_h1.py @ 59e45989: an Attention and a MambaMixer2 a layer,
+ * the mixer at index num_hidden_layers + i; SGLang configs/falcon_h1.py @ ca03a86f:
+ * full_attention_layer_ids and linear_layer_ids both range(N); llama.cpp create_memory:
+ * filter_attn and filter_recr both true).
+ * Falcon-H1-0.5B (tests/fixtures/frontier): 36 layers, 2 KV heads of 64; mixer 24 heads x 64
+ * = 1,536 channels, state 128, 1 group, kernel 4:
+ *   state: conv 3 x (1,536 + 2 x 128) = 5,376, SSM 1,536 x 128 = 196,608 elements; bf16
+ *     page 201,984 x 2 = 403,968 B; an attention token 2 x 2 x 64 x 2 = 512 B a layer;
+ *     vLLM's block 16 x ceil(403,968 / (16 x 512)) = 800 tokens, page 409,600 B, padding
+ *     5,632 / 403,968 = 1.39%; 36 attention + 36 Mamba layers: 2 groups of 36;
+ *   parameters: embeddings 32,784 x 1,024 x 2 (untied) = 67,141,632; a layer: attention
+ *     1,024 x (512 + 128 + 128) + 512 x 1,024 = 1,310,720, mixer in_proj 1,024 x (2 x 1,536
+ *     + 2 x 128 + 24) = 3,432,448 + conv 1,792 x 4 + 1,792 bias + A_log, D, dt_bias 72 +
+ *     out_proj 1,536 x 1,024 = 5,014,344 (mamba_rms_norm false: no gated norm), MLP
+ *     3 x 1,024 x 2,048 = 6,291,456, two norms 2,048: 12,618,568, x 36 = 454,268,448; the
+ *     final norm 1,024: 521,411,104. (mlx-community/Falcon-H1-0.5B-Instruct-8bit's
+ *     model.safetensors is 555 MB: 521,011,200 quantized weights x 8.5 bits + 399,904 bf16 =
+ *     554.4 MB.)
+ * Falcon-H1-1.5B's shape (the transformers docs' table: 24 layers, 2 KV heads of 128, 48
+ * Mamba heads of 64, state 256) at -c 32768: KV 2 x 2 x 128 x 2 B x 24 x 32,768 = 768 MiB,
+ * R 3 x (3,072 + 512) x 4 B x 24 = 0.98 MiB, S 256 x 3,072 x 4 B x 24 = 72.00 MiB - the
+ * figures of a public llama.cpp run (GeniePod/genie-claw#410); SGLang's state a request
+ * 24 x (10,752 x 2 B + 786,432 x 4 B) = 76,013,568 B. */
+static void falcon_h1(void **state)
+{
+    (void)state;
+    const char *cfg = KVCALC_SOURCE_DIR
+        "/tests/fixtures/frontier/tiiuae__Falcon-H1-0.5B__megatron-bridge-test-dict.json";
+    assert_true(get((const char *const[]){"--config", cfg, "--get", "params", NULL}) ==
+                521411104.0);
+    assert_true(get((const char *const[]){"--engine", "vllm", "--config", cfg, "--get",
+                                          "vllm_state_page_bytes", NULL}) == 403968.0);
+    run_result r;
+    RUN(&r, "--config", cfg, "--engine", "vllm", "--gpu", "h100");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Model      : 36 layers: 36 full + a state in each, 2 KV heads, "
+                                  "head_dim 64"));
+    assert_non_null(strstr(r.out, "  + 36 layers' states:  36 x 201,984 x 2 B  =  14,542,848 B "
+                                  "per request"));
+    assert_non_null(strstr(r.out, "Setting attention block size to 800 tokens"));
+    assert_non_null(strstr(r.out, "Padding mamba page size by 1.39%"));
+    assert_non_null(strstr(r.out, "  blocks  : 800 tokens x 409,600 B per layer page x 36 layers "
+                                  "per group = 14,745,600 B per block; 2 KV cache groups\n"));
+    run_free(&r);
+    RUN(&r, "--config", cfg, "--format", "json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"parallel_state\": true"));
+    run_free(&r);
+    RUN(&r, "--config", cfg, "--engine", "trtllm");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "state layers (Mamba, linear attention: 36 of this model's "
+                                  "layers)"));
+    run_free(&r);
+
+    char path[] = "/tmp/kvcalc-falcon-XXXXXX";
+    write_temp(path, "{\"model_type\": \"falcon_h1\", \"num_hidden_layers\": 24, \"hidden_size\": "
+                     "2048, \"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"head_dim\": "
+                     "128, \"mamba_n_heads\": 48, \"mamba_d_head\": \"auto\", \"mamba_d_ssm\": "
+                     "3072, \"mamba_d_state\": 256, \"mamba_n_groups\": 1, \"mamba_d_conv\": 4}");
+    RUN(&r, "--config", path, "--engine", "llamacpp", "-c", "32768", "-np", "1", "--params-b",
+        "1.5");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "llama_kv_cache: size =  768.00 MiB ( 32768 cells,  24 layers,  "
+                                  "1/1 seqs), K (f16):  384.00 MiB, V (f16):  384.00 MiB\n"));
+    assert_non_null(strstr(r.out, "(     1 cells,  24 layers,  1 seqs  0 rs_seq), R (f32):    "
+                                  "0.98 MiB, S (f32):   72.00 MiB\n"));
+    run_free(&r);
+    assert_true(get((const char *const[]){"--engine", "sglang", "--config", path, "--params-b",
+                                          "1.5", "--get", "sglang_mamba_bytes_per_request",
+                                          NULL}) == 76013568.0);
+    assert_true(get((const char *const[]){"--engine", "sglang", "--config", path, "--params-b",
+                                          "1.5", "--get", "sglang_attention_layers", NULL}) ==
+                24.0);
+    unlink(path);
+}
+
 /* What kvcalc has not read from an engine's source is refused with the field named. */
 static void refused_not_guessed(void **state)
 {
@@ -675,8 +752,14 @@ static void refused_not_guessed(void **state)
          "\"attn_type_list\": [0, 1]}",
          "attn_type_list: MiniMax's lightning-attention layers are not modelled"},
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
-         "\"mamba_d_ssm\": 1024}",
-         "mamba_d_ssm: Falcon-H1's attention-and-Mamba layers are not modelled"},
+         "\"mamba_d_ssm\": 1024, \"layer_types\": [\"full_attention\", \"mamba\"]}",
+         "mamba_d_ssm: a parallel attention-and-Mamba model with a per-layer list (layer_types) "
+         "is not one kvcalc knows"},
+        /* Falcon-H1's mixer width must be its heads x head size */
+        {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
+         "\"mamba_d_ssm\": 1024, \"mamba_n_heads\": 8, \"mamba_d_head\": 64, "
+         "\"mamba_d_state\": 16}",
+         "mamba_d_ssm: 1024 channels are not mamba_n_heads x mamba_d_head = 8 x 64"},
         /* DeepSeek-V4's ratios: only 0, 4 and 128, at least one compressed layer, one each */
         {"{\"num_hidden_layers\": 2, \"num_attention_heads\": 8, \"hidden_size\": 256, "
          "\"num_key_value_heads\": 1, \"head_dim\": 512, \"sliding_window\": 128, "
@@ -763,6 +846,7 @@ int main(void)
         cmocka_unit_test(short_convolutions), cmocka_unit_test(attention_free),
         cmocka_unit_test(hybrid_lines_of_a_real_log),
         cmocka_unit_test(kda_layers),
+        cmocka_unit_test(falcon_h1),
         cmocka_unit_test(deepseek_v4),
         cmocka_unit_test(deepseek_v4_llamacpp),
         cmocka_unit_test(deepseek_v4_llamacpp_log),

@@ -311,6 +311,43 @@ static void arch_rules(void **state)
     assert_int_equal(s.layout.pattern[2], KV_LAYER_FULL);
 }
 
+/* Falcon-H1 (src/models/falcon-h1.cpp: every layer recurrent and with attention): 4 layers
+ * of 2 KV heads of 64 beside a Mamba-2 state of (4 - 1) x (1,536 + 2 x 1 x 128) = 5,376 R
+ * and 1,536 x 128 = 196,608 S elements; each layer counts as full and as a state. */
+static void falcon_h1_parallel(void **state)
+{
+    (void)state;
+    gguf_writer w;
+    kv_spec s;
+    kv_model_info info;
+    char err[512] = "";
+    gw_init(&w);
+    gw_str(&w, "general.architecture", "falcon-h1");
+    gw_u32(&w, "falcon-h1.block_count", 4);
+    gw_u32(&w, "falcon-h1.attention.head_count", 8);
+    gw_u32(&w, "falcon-h1.attention.head_count_kv", 2);
+    gw_u32(&w, "falcon-h1.embedding_length", 1024);
+    gw_u32(&w, "falcon-h1.attention.key_length", 64);
+    gw_u32(&w, "falcon-h1.attention.value_length", 64);
+    gw_u32(&w, "falcon-h1.ssm.conv_kernel", 4);
+    gw_u32(&w, "falcon-h1.ssm.inner_size", 1536);
+    gw_u32(&w, "falcon-h1.ssm.state_size", 128);
+    gw_u32(&w, "falcon-h1.ssm.group_count", 1);
+    if (read_w(&w, 3, &s, &info, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    gw_free(&w);
+    assert_int_equal(s.layers, 4);
+    assert_int_equal(s.layout.parallel_state, 1);
+    counts(&s, 4, 0, 4);
+    assert_int_equal(s.layout.state_elems, 5376 + 196608);
+    assert_int_equal(g.state_r_row, 5376);
+    assert_int_equal(g.state_s_row, 196608);
+    assert_int_equal(g.kv_layers, 4);
+    assert_int_equal(g.state_layers, 4);
+    assert_int_equal(s.kv_heads, 2);
+    assert_int_equal(s.head_dim, 64);
+}
+
 /* ---- malformed headers ---- */
 
 typedef void (*builder)(gguf_writer *);
@@ -861,6 +898,7 @@ int main(void)
         cmocka_unit_test(gemma2_l08),      cmocka_unit_test(gptoss_l09),
         cmocka_unit_test(weight_bytes),    cmocka_unit_test(layer_variants),
         cmocka_unit_test(arch_rules),
+        cmocka_unit_test(falcon_h1_parallel),
         cmocka_unit_test(bad_headers),     cmocka_unit_test(truncated_everywhere),
         cmocka_unit_test(bad_values),      cmocka_unit_test(bad_tensors),
         cmocka_unit_test(binary),

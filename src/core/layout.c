@@ -21,15 +21,19 @@ void kv_layer_counts(const kv_layout *layout, int64_t layers, int64_t counts[KV_
         counts[k] = 0;
     if (layout->pattern_len == 0) {
         counts[KV_LAYER_FULL] = layers;
-        return;
+    } else {
+        int64_t period = (int64_t)layout->pattern_len;
+        int64_t whole = layers / period, rest = layers % period;
+        for (int64_t i = 0; i < period; i++) {
+            unsigned k = layout->pattern[i];
+            if (k < KV_LAYER_KINDS)
+                counts[k] += whole + (i < rest ? 1 : 0);
+        }
     }
-    int64_t period = (int64_t)layout->pattern_len;
-    int64_t whole = layers / period, rest = layers % period;
-    for (int64_t i = 0; i < period; i++) {
-        unsigned k = layout->pattern[i];
-        if (k < KV_LAYER_KINDS)
-            counts[k] += whole + (i < rest ? 1 : 0);
-    }
+    /* a parallel hybrid's layer keeps its state beside its attention cache: the state kind
+     * holds every layer (the counts then add up to more than `layers`) */
+    if (layout->parallel_state)
+        counts[KV_LAYER_STATE] = layers;
 }
 
 void kv_cache_layer_counts(const kv_spec *s, int64_t counts[KV_LAYER_KINDS])

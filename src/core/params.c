@@ -80,7 +80,7 @@ static double mixer_params(const kv_arch *a)
     case KV_MIXER_MAMBA2: {
         double heads = (double)m->heads, conv = inner + 2 * g * n;
         double in = h * (2 * inner + 2 * g * n + heads) + pb * (2 * inner + 2 * g * n + heads);
-        return in + conv * k + (m->conv_bias ? conv : 0) + 3 * heads + inner +
+        return in + conv * k + (m->conv_bias ? conv : 0) + 3 * heads + (m->no_norm ? 0 : inner) +
                inner * h + pb * h;
     }
     case KV_MIXER_MAMBA1: {
@@ -204,7 +204,9 @@ void kv_estimate_param_parts(const kv_arch *a, const kv_layout *layout, int64_t 
     /* Nemotron-H counts blocks, each one kind with one norm; others count layers of
      * attention or a mixer, each with an MLP (or MoE) and two norms */
     int blocks = a->blocks_attention + a->blocks_mixer + a->blocks_moe + a->blocks_mlp > 0;
-    int64_t attn_layers = blocks ? a->blocks_attention : layers - counts[KV_LAYER_STATE];
+    int64_t attn_layers = blocks                  ? a->blocks_attention
+                          : layout->parallel_state ? layers /* attention and a mixer a layer */
+                                                   : layers - counts[KV_LAYER_STATE];
     int64_t mixer_layers = blocks ? a->blocks_mixer : counts[KV_LAYER_STATE];
     int64_t all = blocks ? attn_layers + mixer_layers + a->blocks_moe + a->blocks_mlp : layers;
     double mats = a->mlp_plain ? 2 : 3; /* up + down, or gate + up + down */

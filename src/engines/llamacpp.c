@@ -445,6 +445,8 @@ static int rows_by_kind(const kv_spec *s, const settings *st, rows *w, int64_t f
                        all[k] - below[k]);
             counted += all[k];
         }
+    if (s->layout.parallel_state) /* the same layers again, as the recurrent memory's */
+        counted -= all[KV_LAYER_STATE];
     w->layers[CACHE_NONE] += w->n_layer - counted; /* the reusing layers */
     return 1;
 }
@@ -530,6 +532,14 @@ static void rows_of(const kv_spec *s, const settings *st, rows *w)
                         : g->n_tensors == 0 || g->layer_indexer[l] ? g->indexer_key_length
                                                                      : 0;
         add_layers(w, st, &row, index, v_max, r, sz, 1, on_gpu);
+        /* Falcon-H1: every layer in both halves of llama_memory_hybrid (create_memory's
+         * filter_attn and filter_recr both `return true` for LLM_ARCH_FALCON_H1,
+         * src/llama-model.cpp @ 3f545beccee69d9975f466ec7e45fd9aacd8ba90), each on the
+         * layer's device */
+        if (s->layout.parallel_state && row.cache != CACHE_STATE && !cacheless) {
+            layer_row state = {CACHE_STATE, 0, 0, 0, 0};
+            add_layers(w, st, &state, 0, v_max, r, sz, 1, on_gpu);
+        }
     }
 }
 

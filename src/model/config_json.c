@@ -723,15 +723,13 @@ static int read_qwen_window(cfg *c, kv_spec *s)
 }
 
 /* Layer kinds kvcalc does not model are refused, not read as full attention: MiniMax's
- * lightning attention (attn_type_list) and Falcon-H1's layers that run attention and a Mamba
- * mixer side by side (mamba_d_ssm). */
+ * lightning attention (attn_type_list). */
 static int refuse_unmodelled(cfg *c)
 {
     static const struct {
         const char *key, *what;
     } keys[] = {
         {"attn_type_list", "MiniMax's lightning-attention layers"},
-        {"mamba_d_ssm", "Falcon-H1's attention-and-Mamba layers"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         size_t v = find(c, keys[i].key);
@@ -780,6 +778,20 @@ static int read_layout(cfg *c, const family *fam, kv_spec *s)
         return -1;
     size_t types = find(c, "layer_types"), no_rope = find(c, "no_rope_layers");
     size_t hybrid = find(c, "hybrid_override_pattern"), attn_idxs, kda;
+    /* Falcon-H1 (FalconH1ForCausalLM): every decoder layer runs attention and a Mamba-2
+     * mixer side by side (FalconH1ParallelHybrid: self.mamba and self.self_attn), so it
+     * keeps a cache and a state; mamba_d_ssm, the mixer's width, is its config's mark */
+    char type[32] = "";
+    if (get_string(c, "model_type", type, sizeof type) < 0)
+        return -1;
+    size_t parallel = find(c, "mamba_d_ssm");
+    if (!parallel && strcmp(type, "falcon_h1") == 0) /* the width then heads x head size */
+        parallel = find(c, "model_type");
+    if (parallel && (types || hybrid))
+        return cfg_fail(c, parallel, "mamba_d_ssm: a parallel attention-and-Mamba model with "
+                                     "a per-layer list (%s) is not one kvcalc knows",
+                        types ? "layer_types" : "hybrid_override_pattern");
+    l->parallel_state = parallel != 0;
 
     if (types) {
         if (read_layer_types(c, types, s) < 0)
@@ -868,6 +880,7 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
     int any_state = 0;
     for (size_t i = 0; i < l->pattern_len; i++)
         any_state |= (l->pattern[i] == KV_LAYER_STATE);
+    any_state |= l->parallel_state;
     l->state_elems = -1;
     if (!any_state)
         return 0;
@@ -879,14 +892,17 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
     kv_mixer *m = &a->mixer;
     int64_t nk = 0, nv = 0, dk = 0, dv = 0, kernel = 4, heads = 0, hd = 0, n = 0, groups = 1,
             expand = 2, lcache = 0;
-    int conv_bias = 0, proj_bias = 0, use_bias = 0;
-    if (get_bool(c, "use_conv_bias", &conv_bias) < 0 ||
+    /* Falcon-H1's defaults (FalconH1Config, transformers configuration_falcon_h1.py):
+     * mamba_conv_bias true, mamba_rms_norm false (no gated norm) */
+    int conv_bias = l->parallel_state, proj_bias = 0, use_bias = 0, rms_norm = !l->parallel_state;
+    if (get_bool(c, "mamba_rms_norm", &rms_norm) < 0 || get_bool(c, "use_conv_bias", &conv_bias) < 0 ||
         get_bool(c, "mamba_conv_bias", &conv_bias) < 0 ||
         get_bool(c, "conv_bias", &conv_bias) < 0 || get_bool(c, "use_bias", &use_bias) < 0 ||
         get_bool(c, "mamba_proj_bias", &proj_bias) < 0)
         return -1;
     m->conv_bias = conv_bias;
     m->proj_bias = proj_bias || use_bias;
+    m->no_norm = !rms_norm;
     double elems = -1, conv = 0;
     size_t kda = find(c, "linear_attn_config");
     if (kda && c->toks[kda].type == KV_JSON_OBJECT) {
@@ -937,7 +953,13 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
         static const char *const state_keys[] = {"ssm_state_size", "mamba_d_state",
                                                  "state_size", NULL};
         static const char *const conv_keys[] = {"mamba_d_conv", "conv_kernel", NULL};
-        if (get_int(c, "mamba_d_head", 1, MAX_COUNT, &hd) < 0 ||
+        size_t auto_hd = find(c, "mamba_d_head");
+        if (!(auto_hd && c->toks[auto_hd].type == KV_JSON_STRING &&
+              kv_json_string_eq(c->text, &c->toks[auto_hd], "auto")))
+            auto_hd = 0;
+        int64_t d_ssm = 0;
+        if ((!auto_hd && get_int(c, "mamba_d_head", 1, MAX_COUNT, &hd) < 0) ||
+            get_int(c, "mamba_d_ssm", 1, MAX_COUNT, &d_ssm) < 0 ||
             get_int(c, "mamba_head_dim", 1, MAX_COUNT, &hd) < 0 ||
             get_int_alias(c, state_keys, 1, MAX_COUNT, &n) < 0 ||
             get_int(c, "mamba_n_groups", 1, MAX_COUNT, &groups) < 0 ||
@@ -945,6 +967,14 @@ static int read_state(cfg *c, kv_arch *a, kv_layout *l)
              get_int(c, "n_groups", 1, MAX_COUNT, &groups) < 0) ||
             get_int_alias(c, conv_keys, 1, MAX_COUNT, &kernel) < 0)
             return -1;
+        /* Falcon-H1's mamba_d_head "auto": mamba_d_ssm / mamba_n_heads (FalconH1Config,
+         * transformers configuration_falcon_h1.py) */
+        if (auto_hd && d_ssm > 0)
+            hd = d_ssm / heads;
+        if (d_ssm > 0 && hd > 0 && d_ssm != heads * hd)
+            return cfg_fail(c, find(c, "mamba_d_ssm"), "mamba_d_ssm: %lld channels are not "
+                            "mamba_n_heads x mamba_d_head = %lld x %lld", (long long)d_ssm,
+                            (long long)heads, (long long)hd);
         if (hd && n) {
             double inner = (double)heads * (double)hd;
             conv = (inner + 2.0 * (double)groups * (double)n) * (double)(kernel - 1);

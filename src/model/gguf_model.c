@@ -11,7 +11,8 @@
  * - One head size: K and V may differ (MLA-less DeepSeek, Gemma 4): head_dim is their mean,
  *   rounded up, so 2 x head_dim = K + V exactly when the sum is even; both stay in
  *   kv_gguf_info. Sliding layers' own sizes (*_swa) are kept there too, not in the spec.
- * - Falcon-H1 layers hold both an attention cache and an SSM state: counted as attention.
+ * - Falcon-H1 layers hold both an attention cache and an SSM state: each layer is an
+ *   attention layer in the pattern and a state layer too (layout.parallel_state).
  * - Encoders (BERT family) are read as all-full attention (llama.cpp before b5312).
  * - The recurrent state: (conv_kernel - 1) x (inner + 2 x groups x state) + inner x state
  *   elements per layer from the ssm.* keys (Mamba-2, gated delta net); unknown otherwise.
@@ -39,7 +40,8 @@ enum {
     R_CHUNKED = 128,  /* Llama-4: the period's local layers are chunked */
     R_NO_SWA = 256,   /* a sliding_window key is ignored (phi3) */
     R_FIRST20 = 512,  /* Gemma-3n: caches only in the first 20 layers */
-    R_SHARED = 1024   /* Gemma 4: caches only in the first block_count - shared_kv_layers */
+    R_SHARED = 1024,  /* Gemma 4: caches only in the first block_count - shared_kv_layers */
+    R_PARALLEL = 2048 /* Falcon-H1: every layer attention and a recurrent state both */
 };
 
 typedef struct {
@@ -56,7 +58,7 @@ static const arch_rule rules[] = {
     {"phi3", 0, 0, R_NO_SWA}, {"falcon", 0, 0, 0}, {"gpt2", 0, 0, 0}, {"starcoder2", 0, 0, 0},
     {"command-r", 0, 0, 0}, {"olmoe", 0, 0, 0}, {"stablelm", 0, 0, 0}, {"gemma", 0, 0, 0},
     {"openelm", 0, 0, 0}, {"deci", 0, 0, 0}, {"deepseek", 0, 0, 0}, {"deepseek2", 0, 0, 0},
-    {"glm4moe", 0, 0, 0}, {"falcon-h1", 0, 0, 0},
+    {"glm4moe", 0, 0, 0}, {"falcon-h1", 0, 0, R_PARALLEL},
     {"deepseek32", 0, 0, R_NEXTN_OUT}, {"glm-dsa", 0, 0, R_NEXTN_OUT},
     {"gemma2", 2, 4096, R_SWA}, {"gemma3", 6, 0, R_SWA}, {"gemma3n", 5, 0, R_SWA | R_FIRST20},
     {"gemma4", 0, 0, R_SWA_ARRAY | R_SHARED}, {"gpt-oss", 2, 0, R_SWA},
@@ -347,6 +349,13 @@ int gguf_apply(gguf_cur *c, const gguf_meta *m, const char *arch, kv_spec *s,
     memset(&s->layout, 0, sizeof s->layout);
     g->layer_count = n;
     fill_layers(kind, n, s, g, &x);
+    if (x.rule.flags & R_PARALLEL) {
+        /* Falcon-H1 (src/models/falcon-h1.cpp @ 3f545beccee69d9975f466ec7e45fd9aacd8ba90:
+         * is_recr_impl filled true, and every layer's attention tensors): each layer keeps a
+         * KV cache and a Mamba-2 state */
+        s->layout.parallel_state = 1;
+        g->state_layers = g->kv_layers;
+    }
     /* head_count_kv 0 in every layer, and nothing else in them: no cache, no state - no model
      * kvcalc could size (a recurrent architecture it does not know says so by its name) */
     if (!g->kv_layers && !g->state_layers && x.m->v[GK_KV_HEADS].present &&

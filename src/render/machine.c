@@ -65,8 +65,8 @@ static void report_json_layout(FILE *out, const kv_spec *s, const kv_result *r)
     kv_fprintf(out, "  \"layout\": {\n    \"mla\": %s,\n    \"mla_latent\": %s,\n",
             s->layout.mla ? "true" : "false",
             s->layout.mla ? fmt_int(a, sizeof a, s->layout.mla_latent, 0) : "null");
-    kv_fprintf(out, "    \"state_size_known\": %s,\n    \"groups\": [",
-            r->state_unknown ? "false" : "true");
+    kv_fprintf(out, "    \"state_size_known\": %s,\n    \"parallel_state\": %s,\n    \"groups\": [",
+            r->state_unknown ? "false" : "true", s->layout.parallel_state ? "true" : "false");
     for (size_t i = 0; i < r->n_groups; i++) {
         const kv_group *g = &r->groups[i];
         kv_fprintf(out, "%s\n      {\"kind\": \"%s\", \"count\": %lld, ", i ? "," : "",

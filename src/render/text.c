@@ -91,6 +91,10 @@ char *layout_summary(char *buf, size_t cap, const kv_spec *s, const kv_result *r
     PUT("%lld layers:", (long long)s->layers);
     for (size_t i = 0; i < r->n_groups; i++) {
         const kv_group *g = &r->groups[i];
+        if (g->kind == KV_LAYER_STATE && s->layout.parallel_state) {
+            PUT(" + a state in each"); /* Falcon-H1: attention and a Mamba-2 mixer a layer */
+            continue;
+        }
         PUT("%s %lld %s", i ? " +" : "", (long long)g->count, kind_names[g->kind]);
         if (g->tokens_max > 0)
             PUT("(%lld)", (long long)g->tokens_max);
@@ -223,22 +227,24 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
             continue;
         }
         if (g->kind == KV_LAYER_STATE) {
+            /* a parallel hybrid's states sit in its attention layers */
+            const char *what = s->layout.parallel_state ? "layers' states" : "state layers";
             if (r->state_unknown)
-                kv_fprintf(out, "  + %lld state layers: state size not in the config, counted as 0\n",
-                        (long long)g->count);
+                kv_fprintf(out, "  + %lld %s: state size not in the config, counted as 0\n",
+                        (long long)g->count, what);
             else if (s->layout.state_ssm_f32 && s->layout.state_conv_elems > 0)
-                kv_fprintf(out, "  + %lld state layers:  %lld x (%s x %s B conv + %s x 4 B float32 "
+                kv_fprintf(out, "  + %lld %s:  %lld x (%s x %s B conv + %s x 4 B float32 "
                              "SSM)  =  %s B per request, whatever the context\n",
-                        (long long)g->count, (long long)g->count,
+                        (long long)g->count, what, (long long)g->count,
                         fmt_int(f, sizeof f, s->layout.state_conv_elems, 1),
                         fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes),
                         fmt_int(lim_buf, sizeof lim_buf,
                                 s->layout.state_elems - s->layout.state_conv_elems, 1),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
             else
-                kv_fprintf(out, "  + %lld state layers:  %lld x %s x %s B  =  %s B per request, "
+                kv_fprintf(out, "  + %lld %s:  %lld x %s x %s B  =  %s B per request, "
                              "whatever the context\n",
-                        (long long)g->count, (long long)g->count,
+                        (long long)g->count, what, (long long)g->count,
                         fmt_int(f, sizeof f, s->layout.state_elems, 1),
                         fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
