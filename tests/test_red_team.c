@@ -739,8 +739,8 @@ static void rt3_no_kv_figure_no_default_gpu(void **state)
     RUN(&r, "--from-log", path, "--model", "gpt-oss-120b");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "GPU KV cache size                2,640,144              -     "
-                                  "         -  no KV figure logged and no GPU total: give --gpu or "
-                                  "--gpu-mem-gib\n"));
+                                  "         -  no figure logged that the cache follows from, and "
+                                  "no GPU total: give --gpu or --gpu-mem-gib\n"));
     assert_null(strstr(r.out, "1,096,640"));
     run_free(&r);
     remove(path);
@@ -814,6 +814,39 @@ static void rt10_log_bytes_not_utf8(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "'x?y\xe2\x82\xac'"));
     run_free(&r);
+}
+
+/* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
+ * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
+ * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
+ * -100% for Qwen3-235B on 4 GPUs, 12,046 blocks against a logged 0. Without a GPU those rows
+ * are blank and say why; with one they are the end-to-end run's, and say so. */
+static void rt16_no_figure_no_default_gpu(void **state)
+{
+    (void)state;
+    const char *log = KVCALC_SOURCE_DIR "/tests/logs/sglang-s09-tp4.log";
+    run_result r;
+    RUN(&r, "--from-log", log);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "max_total_num_tokens               367,404              -     "
+                                  "         -  no figure logged that the cache follows from, and "
+                                  "no GPU total: give --gpu or --gpu-mem-gib\n"));
+    assert_null(strstr(r.out, "-100%"));
+    run_free(&r);
+    RUN(&r, "--from-log", log, "--gpu", "h100");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "end to end (the log gives no figure the cache follows from): "));
+    assert_null(strstr(r.out, "from the logged KV figure"));
+    run_free(&r);
+    EXPECT_STDOUT("null\n", "--from-log", log, "--get", "kv_cache_tokens");
+    char path[] = "/tmp/kvcalc-blocks0-XXXXXX";
+    write_temp(path, "INFO 03-15 [x.py:1] # cuda blocks: 0, # CPU blocks: 0\n");
+    RUN(&r, "--from-log", path, "--model", "qwen3-8b");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "12,046"));
+    assert_non_null(strstr(r.out, "no figure logged that the cache follows from"));
+    run_free(&r);
+    remove(path);
 }
 
 /* 15: a file without end is refused once past 2 GiB or 33,554,432 lines, by every reader
@@ -1156,6 +1189,7 @@ int main(void)
         cmocka_unit_test(rt12_prefix_and_trace_said),
         cmocka_unit_test(rt13_ignored_inputs_refused),
         cmocka_unit_test(rt15_endless_input_is_bounded),
+        cmocka_unit_test(rt16_no_figure_no_default_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,7 +151,7 @@ typedef struct {
     const kv_log_values *values; /* what the log states */
     const kv_cmp_row *rows;      /* the engine's rows */
     size_t n_rows;
-    int no_basis;   /* no KV figure logged as an input and no end-to-end run */
+    int no_basis;   /* no KV figure logged as an input: the rows are the end-to-end run's */
 } explaining;
 
 /* A difference as a percentage of the logged figure, "+1.23%"; against a logged 0 no
@@ -176,7 +176,10 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
                          : s->rounding                     ? s->rounding(l->logged)
                                                            : s->unit_round * figures;
     double tol = fabs(l->kvcalc) * s->rel_round + shown_round + fabs(l->logged) * 1e-12;
-    if (x->what_if && !s->from_settings)
+    if (x->no_basis)
+        snprintf(buf, cap, "end to end (the log gives no figure the cache follows from): %s",
+                 pct(l->difference, l->logged, pb, sizeof pb));
+    else if (x->what_if && !s->from_settings)
         kv_snprintf(buf, cap, "what if: from the new budget with the logged terms");
     else if (s->from_settings && fabs(l->difference) <= tol)
         kv_snprintf(buf, cap, "from the logged settings: equal");
@@ -231,7 +234,8 @@ static void explain(const kv_cmp_row *row, const kv_cmp_line *l, explaining *x, 
         kv_snprintf(buf, cap, "%s",
                     row->end_to_end ? "no GPU total: give --gpu or --gpu-mem-gib"
                     : x->no_basis
-                        ? "no KV figure logged and no GPU total: give --gpu or --gpu-mem-gib"
+                        ? "no figure logged that the cache follows from, and no GPU total: "
+                          "give --gpu or --gpu-mem-gib"
                         : "not computed");
         return;
     }
@@ -343,9 +347,14 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
     /* without a KV figure the log gives as an input (the engine's KV_LOG_KV_FIGURE rows) and
      * without a GPU total (no end-to-end run), the first run's figures are the defaults' */
     int figure = 0;
-    for (size_t i = 0; i < l->n_inputs; i++)
-        figure |= l->inputs[i].kind == KV_LOG_KV_FIGURE && v->present[l->inputs[i].field];
-    int no_basis = !x.sum.from_settings && !figure && isnan(x.sum.kv_total) && !b;
+    for (size_t i = 0; i < l->n_inputs; i++) /* taken from the log, or given as its flag (a
+                                                logged "# cuda blocks: 0" is no input) */
+        figure |= l->inputs[i].kind == KV_LOG_KV_FIGURE && sa &&
+                  !kv_param_unset(sa, l->inputs[i].param);
+    /* (a KV total the log states, SGLang's K and V sizes, is no input of the first run: it
+     * reads the memory readings; a vLLM "# cuda blocks: 0" neither - nothing to start from) */
+    int no_basis = !x.sum.from_settings && !figure && !what_if; /* (a what-if's budget is
+                                                                     the new one) */
     x.no_basis = no_basis;
     out->kv_cache_tokens = a && a->kv_cache_tokens > 0 && !no_basis ? (double)a->kv_cache_tokens
                                                                     : NAN;
