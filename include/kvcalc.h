@@ -1822,6 +1822,12 @@ KVCALC_API double kv_estimate_weight_bytes(const kv_arch *arch, const kv_layout 
  * other states split evenly. Both 0 when the config does not give the state. */
 KVCALC_API void kv_state_per_rank(const kv_spec *s, int64_t tp, double *conv, double *ssm);
 
+/* Bytes of one element of a state layer's state (its convolution part, and the SSM part
+ * unless the config asks for float32): the model's dtype, not the KV cache's - the engines
+ * keep states so whatever --dtype says (vLLM's mamba_cache_dtype "auto", SGLang's bfloat16
+ * conv state); the KV dtype for a spec without the model's numbers. */
+KVCALC_API double kv_state_elem_bytes(const kv_spec *s);
+
 /* The layers of spec s that keep a cache of their own, by kind: every layer but the trailing
  * layout.kv_shared_layers, which read an earlier layer's cache. */
 KVCALC_API void kv_cache_layer_counts(const kv_spec *s, int64_t counts[KV_LAYER_KINDS]);

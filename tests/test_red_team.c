@@ -816,6 +816,26 @@ static void rt10_log_bytes_not_utf8(void **state)
     run_free(&r);
 }
 
+/* 17 (red team 4): with an fp8 KV cache, the lesson's lines kept Qwen3.5-9B's convolution
+ * state in 1 B where every engine keeps it in the model's bf16 (vLLM mamba_cache_dtype
+ * "auto", SGLang's bfloat16 conv state): 50,921,472 B a request beside SGLang's 51,511,296 on
+ * one screen. Now both are 24 x (24,576 x 2 + 524,288 x 4) = 51,511,296 B, and at 32,000
+ * tokens the request is 32,000 x 16,384 (8 full layers of 4 KV heads of 256 at 1 B, x 2)
+ * + 51,511,296 = 575,799,296 B. */
+static void rt17_state_in_the_model_dtype(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "sglang", "--model", "qwen3.5-9b", "--gpu", "h100", "--dtype", "fp8");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  + 24 state layers:  24 x (24,576 x 2 B conv + 524,288 x 4 B "
+                                  "float32 SSM)  =  51,511,296 B per request"));
+    assert_non_null(strstr(r.out, "  state   : 51,511,296 B per request"));
+    run_free(&r);
+    EXPECT_STDOUT("575799296\n", "--engine", "vllm", "--model", "qwen3.5-9b", "--gpu", "h100",
+                  "--dtype", "fp8", "--context", "32000", "--get", "kv_bytes_per_request");
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1190,6 +1210,7 @@ int main(void)
         cmocka_unit_test(rt13_ignored_inputs_refused),
         cmocka_unit_test(rt15_endless_input_is_bounded),
         cmocka_unit_test(rt16_no_figure_no_default_gpu),
+        cmocka_unit_test(rt17_state_in_the_model_dtype),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -154,6 +154,11 @@ static void csa_groups(const kv_spec *s, kv_result *r)
         g[i].bytes_per_request = group_request_bytes(&g[i], s->context);
 }
 
+double kv_state_elem_bytes(const kv_spec *s)
+{
+    return kv_dtype_get(s->arch.known ? s->arch.base_dtype : s->dtype)->bytes;
+}
+
 /* Fills r->groups (non-empty kinds, in kind order) for spec s. */
 void kv_fill_groups(const kv_spec *s, kv_result *r)
 {
@@ -189,12 +194,13 @@ void kv_fill_groups(const kv_spec *s, kv_result *r)
                  * asks for a float32 SSM state (mamba_ssm_cache_dtype) keeps it so */
                 int64_t per_gpu = s->layout.state_elems / (s->tp > 0 ? s->tp : 1);
                 const uint64_t f[2] = {(uint64_t)counts[k], (uint64_t)per_gpu};
+                double se = kv_state_elem_bytes(s); /* the model's dtype, not the KV's */
                 if (s->layout.state_ssm_f32 && s->layout.state_conv_elems > 0) {
                     double conv, ssm;
                     kv_state_per_rank(s, s->tp, &conv, &ssm);
-                    g->bytes_fixed = (double)counts[k] * (conv * elem + ssm * 4.0);
+                    g->bytes_fixed = (double)counts[k] * (conv * se + ssm * 4.0);
                 } else {
-                    g->bytes_fixed = kv_exact_product(f, 2) * elem;
+                    g->bytes_fixed = kv_exact_product(f, 2) * se;
                 }
             }
         } else {

@@ -237,7 +237,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
                              "SSM)  =  %s B per request, whatever the context\n",
                         (long long)g->count, what, (long long)g->count,
                         fmt_int(f, sizeof f, s->layout.state_conv_elems, 1),
-                        fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes),
+                        fmt_g(b, sizeof b, kv_state_elem_bytes(s)),
                         fmt_int(lim_buf, sizeof lim_buf,
                                 s->layout.state_elems - s->layout.state_conv_elems, 1),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
@@ -246,7 +246,7 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
                              "whatever the context\n",
                         (long long)g->count, what, (long long)g->count,
                         fmt_int(f, sizeof f, s->layout.state_elems, 1),
-                        fmt_g(b, sizeof b, kv_dtype_get(s->dtype)->bytes),
+                        fmt_g(b, sizeof b, kv_state_elem_bytes(s)),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
             continue;
         }
