@@ -448,6 +448,14 @@ typedef struct {
 #define KV_SGLANG_LORA_ALL 2048    /* "all": every projection (SUPPORTED_LORA_TARGET_MODULES) */
 
 /* What SGLang would allocate and print, per GPU. */
+/* What caps SGLang's running requests (kv_sglang_result.running_cap_by). */
+typedef enum {
+    KV_SGLANG_CAP_SLOTS_3,  /* a model with state layers: its slots / 3 with the radix cache */
+    KV_SGLANG_CAP_SLOTS,    /* a slot each without the radix cache */
+    KV_SGLANG_CAP_FLAG,     /* --max-running-requests */
+    KV_SGLANG_CAP_SPEC      /* 48 under speculative decoding */
+} kv_sglang_cap;
+
 typedef struct {
     double mem_fraction_static;  /* f in force (the flag, or the version's default) */
     int fraction_default;        /* 1: f came from the version's rule */
@@ -470,7 +478,11 @@ typedef struct {
     int mamba_auto;              /* 1: the slots are the budget's share r / (1 + r) */
     double mamba_bytes;          /* slots x per request: out of the token pool's budget */
     double conv_state_bytes, ssm_state_bytes; /* the two buffers, (slots + 1) x per request */
-    int64_t max_running_requests;/* what the state pool lets run at once (0: no cap) */
+    int64_t max_running_requests;/* what the state pool lets run at once (0: no cap, unless
+                                    running_capped) */
+    int running_capped;          /* 1: max_running_requests caps even at 0 (a model with state
+                                    layers: fewer than 3 state slots let none run) */
+    int running_cap_by;          /* what sets the cap: KV_SGLANG_CAP_* */
     /* speculative decoding on a model with state layers: the states of every draft token */
     int64_t spec_running;        /* running requests the reservation assumed (48 unless given) */
     double spec_reserved_bytes;  /* spec_running x draft tokens x per request: off the budget */

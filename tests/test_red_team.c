@@ -836,6 +836,39 @@ static void rt17_state_in_the_model_dtype(void **state)
                   "--dtype", "fp8", "--context", "32000", "--get", "kv_bytes_per_request");
 }
 
+/* 18 (red team 4): SGLang on a model with state layers runs at most max_mamba_cache_size
+ * // 3 requests (init_memory); 2 slots let none run, yet a cap of 0 read as "no cap" gave
+ * 358 requests, above the lesson's ideal 347, beside "at most 0 running". And the reason
+ * named the radix cache where --max-running-requests or speculative decoding's 48 set it. */
+static void rt18_sglang_running_cap(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "sglang", "--model", "qwen3.5-9b", "--gpu", "h100",
+        "--max-mamba-cache-size", "2");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Max concurrent requests @ 4,096 context:  ~0  "));
+    run_free(&r);
+    EXPECT_STDOUT("false\n", "--engine", "sglang", "--model", "qwen3.5-9b", "--gpu", "h100",
+                  "--max-mamba-cache-size", "2", "--get", "fits");
+    RUN(&r, "--engine", "sglang", "--model", "qwen3.5-9b", "--gpu", "h100",
+        "--max-mamba-cache-size", "2", "--rate", "1", "--prompt-tokens", "100",
+        "--output-tokens", "100");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "SGLang runs no request at once"));
+    run_free(&r);
+    RUN(&r, "--engine", "sglang", "--model", "qwen3.5-9b", "--gpu", "h100", "--context", "32k",
+        "--max-running-requests", "10");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(at most 10 running: --max-running-requests)"));
+    run_free(&r);
+    RUN(&r, "--engine", "sglang", "--model", "qwen3.5-9b", "--gpu", "h100",
+        "--speculative-num-draft-tokens", "4", "--sglang-version", "0.5.9");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(at most 48 running: 48 under speculative decoding)"));
+    run_free(&r);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1211,6 +1244,7 @@ int main(void)
         cmocka_unit_test(rt15_endless_input_is_bounded),
         cmocka_unit_test(rt16_no_figure_no_default_gpu),
         cmocka_unit_test(rt17_state_in_the_model_dtype),
+        cmocka_unit_test(rt18_sglang_running_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,9 +418,15 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
     out->ssm_state_bytes = (double)(slots + 1) * ssm_req;
     *rest_gib -= out->mamba_bytes / 1073741824.0;
     int64_t cap = g->disable_radix_cache ? slots : slots / 3;
-    if ((g->max_running_requests.set || d > 0) && out->spec_running < cap)
+    out->running_cap_by = g->disable_radix_cache ? KV_SGLANG_CAP_SLOTS : KV_SGLANG_CAP_SLOTS_3;
+    if ((g->max_running_requests.set || d > 0) && out->spec_running < cap) {
         cap = out->spec_running;
+        out->running_cap_by = g->max_running_requests.set ? KV_SGLANG_CAP_FLAG : KV_SGLANG_CAP_SPEC;
+    }
     out->max_running_requests = cap;
+    /* init_memory: max_num_reqs = min(max_num_reqs, max_mamba_cache_size // ratio) - 0 slots
+     * (or 1 or 2 with the radix cache) let no request run */
+    out->running_capped = 1;
     /* the verify step's buffers, sized by the requests that run (mamba_spec_state_size =
      * max_num_reqs) plus the padded slot: [layers, R + 1, D, state] (memory_pool.py MambaPool,
      * the dense layout of the early-2026 releases) */
@@ -803,6 +809,8 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     out->spec_running = g->max_running_requests.set ? g->max_running_requests.value
                         : spec_tokens(g) > 0 ? 48 : 0;
     out->max_running_requests = out->spec_running;
+    out->running_capped = 0;
+    out->running_cap_by = g->max_running_requests.set ? KV_SGLANG_CAP_FLAG : KV_SGLANG_CAP_SPEC;
     out->spec_draft_tokens = spec_tokens(g);
     if (counts[KV_LAYER_STATE] > 0)
         mamba_pool(s, counts[KV_LAYER_STATE], &rest, out);
@@ -1195,7 +1203,8 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     if (st != KV_OK)
         return st;
     r->max_concurrency = whole_requests(g, s->context);
-    if (g->max_running_requests > 0) /* a state slot each, or the flag's (or 48's) cap */
+    if (g->max_running_requests > 0 || g->running_capped) /* a state slot each, or the flag's
+                                                              (or 48's) cap */
         r->max_concurrency = kvm_fmin(r->max_concurrency, (double)g->max_running_requests);
     /* the draft worker allocates after the target's pool took its budget: what is free then
      * is A less the pool (and the LoRA buffers and state pool before it), about P x (1 - f);
@@ -1225,7 +1234,7 @@ static double sglang_at(const kv_spec *s, const kv_result *r, int64_t context,
     (void)s;
     (void)request_bytes; /* SGLang counts tokens of one pool, not bytes */
     double n = whole_requests(&r->sglang, context);
-    if (r->sglang.max_running_requests > 0)
+    if (r->sglang.max_running_requests > 0 || r->sglang.running_capped)
         n = kvm_fmin(n, (double)r->sglang.max_running_requests);
     return n;
 }
@@ -1787,8 +1796,11 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
                                                           : n / 2;
     if (running > slots)
         running = slots;
-    if (g->max_running_requests > 0 && g->max_running_requests < running)
+    if ((g->max_running_requests > 0 || g->running_capped) && g->max_running_requests < running)
         running = g->max_running_requests; /* the state pool's slots */
+    if (running < 1)
+        return kv_sched_refuse(why, "SGLang runs no request at once: its state pool has fewer "
+                                    "than 3 slots (max_mamba_cache_size // 3 is 0)");
     const card_row *row = card_rows;
     while (g->gpu_mem_mib >= row->below_mib)
         row++;

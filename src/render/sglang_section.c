@@ -12,6 +12,14 @@
 
 #include "format.h"
 
+/* Why SGLang runs at most so many requests at once (kv_sglang_cap). */
+static const char *const cap_reasons[] = {
+    [KV_SGLANG_CAP_SLOTS_3] = "slots / 3 with the radix cache",
+    [KV_SGLANG_CAP_SLOTS] = "one slot each without the radix cache",
+    [KV_SGLANG_CAP_FLAG] = "--max-running-requests",
+    [KV_SGLANG_CAP_SPEC] = "48 under speculative decoding",
+};
+
 /* SGLang's versions as kvcalc numbers them (sglang.c): the first with a line. */
 #define VERSION_SIZE_LINE 401 * 100 + 47     /* 0.4.1.post6: "K size: X GB, V size: Y GB." */
 #define VERSION_TOKENS_LINE 403 * 100 + 44   /* 0.4.3.post3: "#tokens: N, K size: ..." */
@@ -310,8 +318,7 @@ void report_sglang_text(FILE *out, const kv_report *rep)
                      "state slot (at most %lld running: %s).\n\n",
                 fmt_fixed(a, sizeof a, r->max_concurrency, 0, 1),
                 fmt_int(b, sizeof b, s->context, 1), (long long)g->max_running_requests,
-                s->sglang.disable_radix_cache ? "one slot each without the radix cache"
-                                              : "slots / 3 with the radix cache");
+                cap_reasons[g->running_cap_by]);
     else if (g->max_running_requests > 0)
         kv_fprintf(out, "  %s whole requests of %s tokens at once: each takes whole pages (at most "
                      "%lld running: %s).\n\n",
