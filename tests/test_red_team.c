@@ -869,6 +869,35 @@ static void rt18_sglang_running_cap(void **state)
     run_free(&r);
 }
 
+/* 19 (red team 4): at --tp 2 the state line printed LFM2-1.2B's whole state beside one GPU's
+ * product ("10 x 4,096 x 2 B = 40,960 B"): now one GPU's factors, 10 x 2,048 x 2 B; Qwen3.5-
+ * 27B at TP 4: 48 x (30,720 / 4 x 2 B + 786,432 / 4 x 4 B) = 48 x 801,792 = 38,486,016 B.
+ * And a llama.cpp KV line of four sequences in one stream ("4/1 seqs") with no kv_unified
+ * line is a unified cache: 8,192 cells, not 8,192 / 4 = 2,048 (-75%). */
+static void rt19_per_gpu_state_and_unified_line(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--model", "lfm2-1.2b", "--gpu", "h100", "--tp", "2");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  + 10 state layers:  10 x 2,048 x 2 B  =  40,960 B per request"));
+    run_free(&r);
+    RUN(&r, "--model", "qwen3.5-27b", "--gpu", "h100", "--context", "32k", "--tp", "4");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  + 48 state layers:  48 x (7,680 x 2 B conv + 196,608 x 4 B "
+                                  "float32 SSM)  =  38,486,016 B per request"));
+    run_free(&r);
+    char path[] = "/tmp/kvcalc-unified-XXXXXX";
+    write_temp(path, "llama_kv_cache: size = 1152.00 MiB (  8192 cells,  36 layers,  4/1 seqs), "
+                     "K (f16):  576.00 MiB, V (f16):  576.00 MiB\n");
+    RUN(&r, "--from-log", path, "--model", "qwen3-8b");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "cells                                8,192          8,192     "
+                                  "        +0  from the logged settings: equal\n"));
+    run_free(&r);
+    remove(path);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1245,6 +1274,7 @@ int main(void)
         cmocka_unit_test(rt16_no_figure_no_default_gpu),
         cmocka_unit_test(rt17_state_in_the_model_dtype),
         cmocka_unit_test(rt18_sglang_running_cap),
+        cmocka_unit_test(rt19_per_gpu_state_and_unified_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2040,6 +2040,12 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
                          flash[(int)v->v[KV_LOG_FLASH_ATTN]]);
     if (v->present[KV_LOG_KV_UNIFIED] && v->v[KV_LOG_KV_UNIFIED] == 1)
         kv_log_input_put(in, MINE(LC_P_UNIFIED), KV_LOG_SETTING, "");
+    /* "( 8192 cells, 36 layers,  4/1 seqs)": four sequences in one stream - a unified cache
+     * (llama_kv_cache's n_stream = unified ? 1 : n_seq_max), what a log without its
+     * kv_unified line still says */
+    else if (!v->present[KV_LOG_KV_UNIFIED] && v->present[KV_LOG_STREAMS] &&
+             v->present[KV_LOG_N_SEQ] && v->v[KV_LOG_STREAMS] == 1 && v->v[KV_LOG_N_SEQ] > 1)
+        kv_log_input_put(in, MINE(LC_P_UNIFIED), KV_LOG_SETTING, "");
     if (v->present[KV_LOG_MTP_CONTEXT])
         kv_log_input_put(in, MINE(LC_P_SPEC_TYPE), KV_LOG_SETTING, "draft-mtp");
     /* a sliding-window cache as large as the main one: --swa-full (size_swa = size_base,

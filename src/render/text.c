@@ -232,20 +232,21 @@ static void per_token_lines(FILE *out, const kv_spec *s, const kv_result *r)
             if (r->state_unknown)
                 kv_fprintf(out, "  + %lld %s: state size not in the config, counted as 0\n",
                         (long long)g->count, what);
-            else if (s->layout.state_ssm_f32 && s->layout.state_conv_elems > 0)
+            else if (s->layout.state_ssm_f32 && s->layout.state_conv_elems > 0) {
+                double conv, ssm; /* one GPU's, as the KV line's heads are */
+                kv_state_per_rank(s, s->tp, &conv, &ssm);
                 kv_fprintf(out, "  + %lld %s:  %lld x (%s x %s B conv + %s x 4 B float32 "
                              "SSM)  =  %s B per request, whatever the context\n",
                         (long long)g->count, what, (long long)g->count,
-                        fmt_int(f, sizeof f, s->layout.state_conv_elems, 1),
+                        fmt_fixed(f, sizeof f, conv, 0, 1),
                         fmt_g(b, sizeof b, kv_state_elem_bytes(s)),
-                        fmt_int(lim_buf, sizeof lim_buf,
-                                s->layout.state_elems - s->layout.state_conv_elems, 1),
+                        fmt_fixed(lim_buf, sizeof lim_buf, ssm, 0, 1),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
-            else
+            } else
                 kv_fprintf(out, "  + %lld %s:  %lld x %s x %s B  =  %s B per request, "
                              "whatever the context\n",
                         (long long)g->count, what, (long long)g->count,
-                        fmt_int(f, sizeof f, s->layout.state_elems, 1),
+                        fmt_int(f, sizeof f, s->layout.state_elems / (s->tp > 0 ? s->tp : 1), 1),
                         fmt_g(b, sizeof b, kv_state_elem_bytes(s)),
                         fmt_fixed(a, sizeof a, g->bytes_fixed, 0, 1));
             continue;
