@@ -609,8 +609,11 @@ struct kv_result {
                                     (every GPU's share: pinned weight offload, KV tiers, a
                                     cache kept on the host); weights a runner maps from its
                                     file are not in it (the OS pages them) */
-    int host_short;              /* 1: host_mem_gib is given and host_bytes exceeds it: the
-                                    engine cannot allocate it, so max_concurrency is 0 */
+    int host_short;              /* 1: host_mem_gib is given and host_bytes (plus
+                                    host_reserve_bytes) exceeds it: the engine cannot allocate
+                                    it, so max_concurrency is 0 */
+    double host_reserve_bytes;   /* host memory the engine insists stays free beside
+                                    host_bytes (SGLang's HiCache: 10 GiB); 0: none */
 
     /* The chosen engine's own result (kvcalc_engines.h): valid for spec.engine only. */
     union {

@@ -898,6 +898,30 @@ static void rt19_per_gpu_state_and_unified_line(void **state)
     remove(path);
 }
 
+/* 20 (red team 4): SGLang's HiCache leaves 10 GiB of the host free
+ * (HICACHE_HOST_MEMORY_RESERVE_BYTES): Qwen3-8B's 100.83 GiB pool on a 101 GiB host does not
+ * start, though 100.83 < 101; and a host short of it printed SGLang's GPU error ("increase
+ * --mem-fraction-static"), not its host one. 101 GiB = 108.45 GB, less 10 GiB = 10.74 GB:
+ * 97.71 GB free for a pool of 108.26 GB. */
+static void rt20_hicache_host_reserve(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+        "--enable-hierarchical-cache", "--host-mem-gib", "101");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "ValueError: Not enough host memory available. Requesting "
+                                  "108.26 GB but only have 97.71 GB free."));
+    assert_null(strstr(r.out, "increase --mem-fraction-static"));
+    run_free(&r);
+    EXPECT_STDOUT("true\n", "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--enable-hierarchical-cache", "--host-mem-gib", "101", "--get", "host_short");
+    EXPECT_STDOUT("10737418240\n", "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--enable-hierarchical-cache", "--get", "host_reserve_bytes");
+    EXPECT_STDOUT("false\n", "--engine", "sglang", "--model", "qwen3-8b", "--gpu", "h100",
+                  "--enable-hierarchical-cache", "--host-mem-gib", "111", "--get", "host_short");
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1275,6 +1299,7 @@ int main(void)
         cmocka_unit_test(rt17_state_in_the_model_dtype),
         cmocka_unit_test(rt18_sglang_running_cap),
         cmocka_unit_test(rt19_per_gpu_state_and_unified_line),
+        cmocka_unit_test(rt20_hicache_host_reserve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -301,6 +301,9 @@ typedef struct kv_engine_desc {
      * start, and its own figures say so as they do for any refusal. NULL: it keeps none of
      * its own. */
     void (*host_refused)(kv_result *r);
+    /* Host memory the engine leaves free beside r->host_bytes when it checks the host (its
+     * start-up refuses a host with less than both), or NULL: none. */
+    double (*host_reserve)(const kv_spec *s, const kv_result *r);
     /* Whole requests of `context` tokens (whose KV is request_bytes), from the result of
      * kv_compute(s) - the table's rows. Equals compute()'s answer when context == s->context. */
     double (*concurrency_at)(const kv_spec *s, const kv_result *r, int64_t context,

@@ -1849,6 +1849,16 @@ static void sglang_host_refused(kv_result *r)
     r->kv_cache_tokens = 0;
 }
 
+/* HiCache's check (HostKVCache._check_host_memory_available, pool_host/base.py @
+ * 049f8e64daef): the pool must fit psutil's available memory less
+ * HICACHE_HOST_MEMORY_RESERVE_BYTES = 10 * (1024**3), "Host RAM to leave free when sizing
+ * HiCache pools (OS, other processes)". Without HiCache SGLang checks nothing of the kind. */
+static double sglang_host_reserve(const kv_spec *s, const kv_result *r)
+{
+    (void)s;
+    return r->sglang.hicache_host_bytes > 0 ? 10.0 * 1073741824.0 : 0;
+}
+
 static const char *sglang_prefix_note(const kv_spec *s, const kv_result *r)
 {
     (void)r;
@@ -1867,6 +1877,7 @@ const kv_engine_desc kv_engine_sglang = {
     .compute = sglang_compute,
     .prefix_note = sglang_prefix_note,
     .host_refused = sglang_host_refused,
+    .host_reserve = sglang_host_reserve,
     .concurrency_at = sglang_at,
     .relayout = sglang_relayout,
     .kv8_name = "fp8",

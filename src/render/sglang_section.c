@@ -236,6 +236,25 @@ void report_sglang_text(FILE *out, const kv_report *rep)
         dsv4_lines(out, s, r);
         return;
     }
+    if (r->host_short && g->hicache_host_bytes > 0) {
+        /* HostKVCache._check_host_memory_available's words (pool_host/base.py @ 049f8e64daef)
+         * on the last rank to allocate, the others' pools taken */
+        double ranks = (double)(s->tp * s->pp);
+        double free_gb = (s->host_mem_gib.value * KV_GIB - (ranks - 1) * g->hicache_bytes -
+                          r->host_reserve_bytes) / 1e9;
+        kv_fprintf(out, "ValueError: Not enough host memory available. Requesting %.2f GB but only "
+                        "have %.2f GB free. Please reduce the size of the hierarchical cache.\n"
+                        "  (SGLang would not start: %lld rank%s of %.2f GB each and the 10 GiB it "
+                        "leaves free need more than --host-mem-gib.)\n\n",
+                   g->hicache_bytes / 1e9, free_gb, (long long)(s->tp * s->pp),
+                   s->tp * s->pp == 1 ? "" : "s", g->hicache_bytes / 1e9);
+        return;
+    }
+    if (r->host_short) {
+        fputs("  (SGLang would not start: the host holds less than it pins there, --host-mem-gib.)\n\n",
+              out);
+        return;
+    }
     if (g->max_total_num_tokens <= 0) {
         fputs("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n"
               "  (SGLang would not start with these settings.)\n\n", out);

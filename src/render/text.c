@@ -457,28 +457,34 @@ static void answer_lines(FILE *out, const kv_spec *s, const kv_result *r)
 /* What the engine keeps in host memory, and whether the host given holds it. */
 static void host_lines(FILE *out, const kv_spec *s, const kv_result *r)
 {
-    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+    char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], keeps[FMT_BUF + 64];
     if (!(r->host_bytes > 0) && !s->host_mem_gib.set)
         return;
     fmt_fixed(a, sizeof a, r->host_bytes / KV_GIB, 2, 1);
     fmt_fixed(b, sizeof b, s->host_mem_gib.value, 2, 1);
+    /* "12.00 GiB", or "12.00 GiB (and leaves 10.00 GiB free)": SGLang's HiCache reserve */
+    snprintf(keeps, sizeof keeps, "%s GiB", a);
+    if (r->host_reserve_bytes > 0)
+        snprintf(keeps + strlen(keeps), sizeof keeps - strlen(keeps),
+                 " (and leaves %.2f GiB free)", r->host_reserve_bytes / KV_GIB);
+    const char *title = kv_engine_title(s->engine);
     if (r->host_short && r->longest_context_fit > 0)
-        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
-                     "(--host-mem-gib):\n  it cannot allocate them, so it does not start; the "
-                     "longest context that fits the host too: %s tokens.\n\n",
-                kv_engine_title(s->engine), a, b, fmt_int(c, sizeof c, r->longest_context_fit, 1));
+        kv_fprintf(out, "Host memory: %s keeps %s in host memory, more than the %s GiB given "
+                        "(--host-mem-gib):\n  it cannot allocate them, so it does not start; the "
+                        "longest context that fits the host too: %s tokens.\n\n",
+                   title, keeps, b, fmt_int(c, sizeof c, r->longest_context_fit, 1));
     else if (r->host_short)
-        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory, more than the %s GiB given "
-                     "(--host-mem-gib):\n  it cannot allocate them, so it does not start, at any "
-                     "context.\n\n",
-                kv_engine_title(s->engine), a, b);
+        kv_fprintf(out, "Host memory: %s keeps %s in host memory, more than the %s GiB given "
+                        "(--host-mem-gib):\n  it cannot allocate them, so it does not start, at "
+                        "any context.\n\n",
+                   title, keeps, b);
     else if (s->host_mem_gib.set)
-        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory, of the %s GiB given "
-                     "(--host-mem-gib).\n\n",
-                kv_engine_title(s->engine), a, b);
+        kv_fprintf(out, "Host memory: %s keeps %s in host memory, of the %s GiB given "
+                        "(--host-mem-gib).\n\n",
+                   title, keeps, b);
     else
-        kv_fprintf(out, "Host memory: %s keeps %s GiB in host memory (--host-mem-gib checks it).\n\n",
-                kv_engine_title(s->engine), a);
+        kv_fprintf(out, "Host memory: %s keeps %s in host memory (--host-mem-gib checks it).\n\n",
+                   title, keeps);
 }
 
 static void table_lines(FILE *out, const kv_report *rep)

@@ -73,6 +73,7 @@ static const kv_field head[] = {
     RN(weights_bytes_group, "bytes"),
     RN(host_bytes, "bytes"),
     RB(host_short),
+    RN(host_reserve_bytes, "bytes"),
 };
 
 static const kv_field tail[] = {

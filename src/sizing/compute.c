@@ -69,13 +69,16 @@ static kv_status compute_once(const kv_spec *s, kv_result *r)
     r->longest_context_any = 0;
     r->host_bytes = 0;
     r->host_short = 0;
+    r->host_reserve_bytes = 0;
     /* the chosen engine answers */
     if ((st = engine->compute(s, r)) != KV_OK)
         return st;
+    if (engine->host_reserve)
+        r->host_reserve_bytes = engine->host_reserve(s, r);
     /* what it keeps on the host must be there: pinned and allocated buffers are not paged
      * out, so an engine short of them fails to start (torch's pin_memory, SGLang's HiCache
      * check, llama.cpp's host KV buffers) and holds no request */
-    if (s->host_mem_gib.set && r->host_bytes > s->host_mem_gib.value * KV_GIB) {
+    if (s->host_mem_gib.set && r->host_bytes + r->host_reserve_bytes > s->host_mem_gib.value * KV_GIB) {
         r->host_short = 1;
         r->max_concurrency = 0;
         if (engine->host_refused)
