@@ -922,6 +922,38 @@ static void rt20_hicache_host_reserve(void **state)
                   "--enable-hierarchical-cache", "--host-mem-gib", "111", "--get", "host_short");
 }
 
+/* 21 (red team 4): --from-metrics took two scrapes across a restart (a counter down from 100
+ * to 10: "-1.500/s" finished), a usage gauge of 7.5 (750%), and a second scrape stamped
+ * before the first ("no timestamps"). Each is refused, naming what is wrong. */
+static void rt21_impossible_scrapes_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *find, *with, *want;
+    } cases[] = {
+        {"finished_reason=\"stop\"} 130", "finished_reason=\"stop\"} 10",
+         "the counter of requests finished went down between the scrapes (100 to 10): the "
+         "server restarted between them"},
+        {"kv_cache_usage_perc{engine=\"0\"} 0.25", "kv_cache_usage_perc{engine=\"0\"} 7.5",
+         "the first scrape: the KV cache usage gauge is 7.5: expected a fraction from 0 to 1"},
+        {" 1060000\n", " 940000\n",
+         "the second scrape's timestamp (940.000 s) is not after the first's (1000.000 s)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[] = "/tmp/kvcalc-scrapes-XXXXXX";
+        write_variant(path, KVCALC_SOURCE_DIR "/tests/fixtures/two-scrapes-handmade.prom",
+                      cases[i].find, cases[i].with);
+        run_result r;
+        RUN(&r, "--from-metrics", path, "--model", "qwen3-8b", "--gpu", "h100");
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        if (!strstr(r.err, cases[i].want))
+            fail_msg("case %zu: %s", i, r.err);
+        run_free(&r);
+        remove(path);
+    }
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1300,6 +1332,7 @@ int main(void)
         cmocka_unit_test(rt18_sglang_running_cap),
         cmocka_unit_test(rt19_per_gpu_state_and_unified_line),
         cmocka_unit_test(rt20_hicache_host_reserve),
+        cmocka_unit_test(rt21_impossible_scrapes_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

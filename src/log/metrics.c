@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +353,49 @@ kv_status kv_metrics_finish(kv_metrics *m, char *err, size_t cap)
     if (m->n == 2 && m->scrape[0].engine != m->scrape[1].engine) {
         kv_snprintf(err, cap, "the two scrapes are of different engines");
         return KV_ERR_FORMAT;
+    }
+    for (size_t k = 0; k < m->n; k++) { /* a fraction gauge beyond [0, 1] is no usage */
+        double u = m->scrape[k].kv_usage;
+        if (!isnan(u) && !(u >= 0 && u <= 1)) {
+            kv_snprintf(err, cap, "%s: the KV cache usage gauge is %g: expected a fraction from "
+                                  "0 to 1 (kv_cache_usage_perc, token_usage, kv_cache_usage_ratio)",
+                        k ? "the second scrape" : m->n > 1 ? "the first scrape" : "the scrape", u);
+            return KV_ERR_FORMAT;
+        }
+    }
+    if (m->n < 2)
+        return KV_OK;
+    const kv_metrics_scrape *a = &m->scrape[0], *b = &m->scrape[1];
+    if (!isnan(a->time_s) && !isnan(b->time_s) && !(b->time_s > a->time_s)) {
+        kv_snprintf(err, cap, "the second scrape's timestamp (%.3f s) is not after the first's "
+                              "(%.3f s): no interval between them", b->time_s, a->time_s);
+        return KV_ERR_FORMAT;
+    }
+    /* a counter never goes down but when the server restarts (Prometheus' rate() takes it as
+     * a reset): two scrapes across a restart measure no interval */
+    static const struct {
+        size_t at;
+        const char *what;
+    } counters[] = {
+        {offsetof(kv_metrics_scrape, finished), "requests finished"},
+        {offsetof(kv_metrics_scrape, preemptions), "preemptions"},
+        {offsetof(kv_metrics_scrape, prompt_count), "the prompt-length histogram's count"},
+        {offsetof(kv_metrics_scrape, output_count), "the output-length histogram's count"},
+        {offsetof(kv_metrics_scrape, e2e_count), "the latency histogram's count"},
+        {offsetof(kv_metrics_scrape, prefix_queries), "prefix-cache queries"},
+        {offsetof(kv_metrics_scrape, prefix_hits), "prefix-cache hits"},
+        {offsetof(kv_metrics_scrape, prompt_tokens_total), "prompt tokens"},
+        {offsetof(kv_metrics_scrape, generation_tokens_total), "generation tokens"},
+    };
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++) {
+        double x = *(const double *)((const char *)a + counters[i].at);
+        double y = *(const double *)((const char *)b + counters[i].at);
+        if (!isnan(x) && !isnan(y) && y < x) {
+            kv_snprintf(err, cap, "the counter of %s went down between the scrapes (%g to %g): "
+                                  "the server restarted between them; take both from one run",
+                        counters[i].what, x, y);
+            return KV_ERR_FORMAT;
+        }
     }
     return KV_OK;
 }
