@@ -954,6 +954,27 @@ static void rt21_impossible_scrapes_refused(void **state)
     }
 }
 
+/* 22 (red team 4): a trace with its own arrival times beside a GPU of known bandwidth was
+ * not replayed (and the hint asked for the --gpu given): Azure's conversation trace, 19,366
+ * requests over its span, replays at (19,366 - 1) / span = 5.530 req/s, the roofline timing
+ * its steps; without a GPU the hint names what replays it. */
+static void rt22_trace_replays_on_the_roofline(void **state)
+{
+    (void)state;
+    const char *trace = KVCALC_SOURCE_DIR "/tests/fixtures/traces/AzureLLMInferenceTrace_conv.csv";
+    run_result r;
+    RUN(&r, "--model", "qwen3-8b", "--gpu", "h100", "--engine", "vllm", "--trace", trace);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "19,366 requests simulated"));
+    assert_non_null(strstr(r.out, "  at 5.530 req/s (the trace's times"));
+    run_free(&r);
+    RUN(&r, "--model", "qwen3-8b", "--engine", "vllm", "--trace", trace);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(give --tpot-ms, or a --gpu whose memory bandwidth kvcalc "
+                                  "knows, to replay the trace at its own times"));
+    run_free(&r);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1333,6 +1354,7 @@ int main(void)
         cmocka_unit_test(rt19_per_gpu_state_and_unified_line),
         cmocka_unit_test(rt20_hicache_host_reserve),
         cmocka_unit_test(rt21_impossible_scrapes_refused),
+        cmocka_unit_test(rt22_trace_replays_on_the_roofline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

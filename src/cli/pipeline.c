@@ -66,6 +66,17 @@ static kv_status workload(const kv_options *o, const kv_spec *s, kv_store *st, k
     }
     kv_workload w = o->workload;
     st->workload_blames_step = 0;
+    /* a trace with its own times and no step given replays at its own rate when the GPU's
+     * roofline can time its steps (docs/workload.md); else its lengths alone are used */
+    if (!(w.tpot_ms > 0) && !(w.rate > 0) && w.trace && w.trace_n > 1 &&
+        w.arrivals == KV_ARRIVE_TRACE) {
+        double span = w.trace[w.trace_n - 1].arrival_s - w.trace[0].arrival_s;
+        kv_workload probe = w;
+        kv_error ignored;
+        if (span > 0 && kv_workload_roofline(s, &st->result, &st->sched, o->gpu, &probe,
+                                             &ignored) == KV_OK)
+            w.rate = (double)(w.trace_n - 1) / span;
+    }
     if (!(w.tpot_ms > 0) && (w.rate > 0 || w.concurrency > 0)) { /* the GPU's roofline */
         st->workload_blames_step = 1;
         if (kv_workload_roofline(s, &st->result, &st->sched, o->gpu, &w, &st->workload_why) !=

@@ -110,8 +110,11 @@ void report_workload_text(FILE *out, const kv_report *rep)
                     fmt_fixed(d, sizeof d, r->prefix_hit_rate * 100.0, 1, 1));
         fputc('\n', out);
     }
-    if (!r->simulated) {
-        if (isnan(r->saturation_rate))
+    if (!r->simulated && isnan(r->saturation_rate)) {
+        if (rep->trace && w->arrivals == KV_ARRIVE_TRACE)
+            fputs("  (give --tpot-ms, or a --gpu whose memory bandwidth kvcalc knows, to replay "
+                  "the trace at its own times: occupancy, queueing and preemptions)\n", out);
+        else
             fputs("  (give --rate for occupancy, queueing and preemptions, with --tpot-ms or a "
                   "--gpu whose memory bandwidth kvcalc knows)\n", out);
     }
