@@ -975,6 +975,22 @@ static void rt22_trace_replays_on_the_roofline(void **state)
     run_free(&r);
 }
 
+/* 23 (red team 4): the run at the rate asked for had no bound - 100,000 requests of 100,000
+ * output tokens (about 10^10 request-steps) ran for minutes with nothing printed. Past 5 x
+ * 10^8 it is refused at once, naming --requests. */
+static void rt23_run_is_bounded(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--engine", "vllm", "--model", "qwen3-8b", "--gpu", "h100", "--rate", "100",
+        "--prompt-tokens", "1000", "--output-tokens", "100000", "--context", "256k", "--requests",
+        "100000");
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "kvcalc: --requests: the run is about 1e+10 request-steps"));
+    run_free(&r);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1355,6 +1371,7 @@ int main(void)
         cmocka_unit_test(rt20_hicache_host_reserve),
         cmocka_unit_test(rt21_impossible_scrapes_refused),
         cmocka_unit_test(rt22_trace_replays_on_the_roofline),
+        cmocka_unit_test(rt23_run_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

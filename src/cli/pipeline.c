@@ -206,12 +206,16 @@ void kv_pipeline_error(const kv_store *st, const kv_spec *s, const kv_options *o
         static const struct {
             const char *name;
             int wl;
-        } own[] = {{"--ttft-ms: ", WL_TTFT}, {"--shared-prefix-tokens: ", WL_PREFIX}};
+        } own[] = {{"--ttft-ms: ", WL_TTFT},
+                   {"--shared-prefix-tokens: ", WL_PREFIX},
+                   {"--requests: ", WL_REQUESTS}};
         const char *msg = st->workload_why.msg;
         for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
             size_t n = strlen(own[i].name);
-            if (strncmp(msg, own[i].name, n) == 0 && o->workload_typed[own[i].wl]) {
-                typed = o->workload_typed[own[i].wl];
+            if (strncmp(msg, own[i].name, n) == 0) { /* (not typed: the default's, blamed
+                                                        on the inputs above) */
+                if (o->workload_typed[own[i].wl])
+                    typed = o->workload_typed[own[i].wl];
                 msg += n;
                 break;
             }

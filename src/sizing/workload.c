@@ -34,6 +34,8 @@
                                   the means: the run fills, then drains */
 #define ONSET_SCAN KV_WORKLOAD_CURVE /* rates scanned for the preemption onset ... */
 #define ONSET_STEPS 10         /* ... and bisection steps in the first that preempts */
+#define RUN_BUDGET 5e8          /* request-steps of the run at the rate asked for: more is
+                                  refused, naming --requests */
 #define ONSET_BUDGET 200000000 /* request-steps the search may take (about 2 s here): past it
                                   the search stops and says so (onset_cut) */
 
@@ -1729,6 +1731,14 @@ kv_status kv_workload_run(const kv_sched *sc, const kv_workload *w, void *scratc
     }
     if (w->rate <= 0 && w->concurrency <= 0)
         return KV_OK;
+    /* the run's work is about a step for every output token of every request (and one for
+     * its prompt): bounded as the onset search is, so that no input spins for minutes */
+    double work = osum + (double)kept;
+    if (work > RUN_BUDGET)
+        return refuse(why, "--requests: the run is about %s%.3g request-steps (a step for every "
+                           "output token of every request), more than the 5 x 10^8 kvcalc "
+                           "simulates in one run (about five seconds here): fewer --requests, a shorter "
+                           "trace or shorter outputs", "", work);
     /* the run at the rate asked for */
     run_stats rs;
     simulate(sc, &a, w->rate, w->concurrency, c, tpot, 0, &rs);
