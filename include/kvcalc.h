@@ -1323,6 +1323,8 @@ typedef struct {
         const struct kv_param *param;
         kv_log_kind kind;
         char text[48];
+        const struct kv_param *yields_to; /* NULL, or the input whose flag, given, drops this
+                                             value: a setting that follows from that one */
     } item[KV_LOG_MAX_INPUTS];
 } kv_log_inputs;
 
@@ -1348,8 +1350,10 @@ typedef struct kv_comparison {
     char era[32];             /* the line formats seen; "" */
     char model[256];          /* as logged; "" */
     int64_t startups;         /* startups in the file (the last is compared) */
-    int what_if;              /* 1: the GPU or fraction was given: the log's KV figure is
-                                 not used (its measured terms are) */
+    int what_if;              /* KV_WHAT_IF_BUDGET: the GPU or fraction was given: the log's
+                                 KV figure is not used (its measured terms are);
+                                 KV_WHAT_IF_SETTINGS: a flag changed a setting the log states
+                                 (the figure kept, the lines at the flags' settings); 0: none */
     int64_t log_lines;        /* lines read */
     int64_t log_lines_skipped;/* lines longer than the reader's buffer, and a cut last line */
     double logged_available_kv_bytes; /* NaN: not stated */
@@ -1369,8 +1373,10 @@ typedef struct kv_comparison {
     kv_cmp_line lines[KV_CMP_MAX_LINES];
 } kv_comparison;
 
+#define KV_WHAT_IF_BUDGET 1
+#define KV_WHAT_IF_SETTINGS 2
 /* The comparison of a finished log lg with two runs: a = given the log's KV figure (sa its
- * spec; what_if 1: the figure was dropped), b = end to end from the log's settings (sb, b:
+ * spec; what_if, KV_WHAT_IF_* bits: the figure dropped, settings changed), b = end to end from the log's settings (sb, b:
  * NULL when not computed). */
 KVCALC_API void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa,
                                const kv_result *a, const kv_spec *sb, const kv_result *b,

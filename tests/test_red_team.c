@@ -991,6 +991,28 @@ static void rt23_run_is_bounded(void **state)
     run_free(&r);
 }
 
+/* 24 (red team 4): flags over a log's settings. --max-model-len 100000 over a 200,000-token
+ * log kept the KV figure and blamed the difference on "another rank's figure, or a setting
+ * not given"; it is the flag's, and the screen says so. --no-enable-prefix-caching on a
+ * hybrid log was refused for the log's mamba mode 'align', which follows from prefix
+ * caching ("default when prefix caching is enabled"): the flag drops it. */
+static void rt24_flags_over_the_log(void **state)
+{
+    (void)state;
+    const char *log = KVCALC_SOURCE_DIR "/tests/logs/vllm-h04-qwen3.6-27b-fp8-mtp-tp4.log";
+    run_result r;
+    RUN(&r, "--from-log", log, "--model", "qwen3.6-27b", "--max-model-len", "100000");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "What if: flags change settings the log states"));
+    assert_non_null(strstr(r.out, "what if: the logged KV figure at the settings given: -5.36%"));
+    assert_null(strstr(r.out, "another rank's figure"));
+    run_free(&r);
+    RUN(&r, "--from-log", log, "--model", "qwen3.6-27b", "--no-enable-prefix-caching");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "GPU KV cache size"));
+    run_free(&r);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1372,6 +1394,7 @@ int main(void)
         cmocka_unit_test(rt21_impossible_scrapes_refused),
         cmocka_unit_test(rt22_trace_replays_on_the_roofline),
         cmocka_unit_test(rt23_run_is_bounded),
+        cmocka_unit_test(rt24_flags_over_the_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

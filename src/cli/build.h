@@ -51,6 +51,7 @@ int kv_build_spec(const kv_options *o, const kv_model *model, const kv_gpu *gpu,
 typedef struct {
     unsigned char kind[KV_MAX_FLAGS];
     kv_value values[KV_MAX_FLAGS];
+    unsigned short yields[KV_MAX_FLAGS]; /* 1 + the flag that, given, drops the value; 0 */
 } kv_log_args;
 
 /* kv_build_spec() with a log's inputs applied after the model and the GPU and before the

@@ -30,6 +30,8 @@ int kv_fromlog_inputs(const kv_log *lg, const char *file, kv_log_args *in, char 
             size_t k = kv_flag_index(f);
             in->kind[k] = (unsigned char)texts.item[i].kind;
             in->values[k] = v;
+            if (texts.item[i].yields_to)
+                in->yields[k] = (unsigned short)(1 + kv_flag_index(kv_flag_of(texts.item[i].yields_to)));
         }
     }
     return 0;
@@ -124,9 +126,40 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
     return 1;
 }
 
+/* Whether a flag's value differs from the log's for p. */
+static int value_differs(const kv_param *p, const kv_value *a, const kv_value *b)
+{
+    switch (p->type) {
+    case KV_T_INT:
+        return a->i != b->i;
+    case KV_T_NUM:
+        return fabs(a->d - b->d) > 1e-9 * fabs(b->d);
+    case KV_T_OPT_INT:
+    case KV_T_OPT_CHOICE:
+        return a->oi.set != b->oi.set || a->oi.value != b->oi.value;
+    case KV_T_OPT_NUM:
+        return a->on.set != b->on.set || fabs(a->on.value - b->on.value) > 1e-9 * fabs(b->on.value);
+    case KV_T_DTYPE:
+        return a->t != b->t;
+    case KV_T_ENGINE:
+        return a->engine != b->engine;
+    default:
+        return a->e != b->e;
+    }
+}
+
 int kv_fromlog_what_if(const kv_options *o, const kv_log *lg, kv_log_args *in)
 {
-    int changed = 0;
+    int changed = 0, settings = 0;
+    /* a logged setting that follows from one the command line gives is dropped with it */
+    for (size_t i = 0; i < KV_MAX_FLAGS; i++)
+        if (in->yields[i] && o->set[in->yields[i] - 1])
+            in->kind[i] = KV_LOG_UNSET;
+    /* a flag over a setting the log states: the lines are the figure's at the flag's value */
+    for (size_t i = 0, n = kv_param_count(); i < n && i < KV_MAX_FLAGS; i++)
+        if (o->set[i] && in->kind[i] == KV_LOG_SETTING &&
+            value_differs(kv_param_at(i), &o->values[i], &in->values[i]))
+            settings = KV_WHAT_IF_SETTINGS;
     for (size_t i = 0, n = kv_param_count(); i < n; i++)
         if (o->set[i] && kv_log_contradicts(lg, kv_param_at(i), &o->values[i]))
             changed = 1;
@@ -138,7 +171,7 @@ int kv_fromlog_what_if(const kv_options *o, const kv_log *lg, kv_log_args *in)
     for (size_t i = 0; changed && i < KV_MAX_FLAGS; i++)
         if (in->kind[i] == KV_LOG_KV_FIGURE)
             in->kind[i] = KV_LOG_UNSET; /* sized from the new budget; the logged terms hold */
-    return changed;
+    return (changed ? KV_WHAT_IF_BUDGET : 0) | settings;
 }
 
 int kv_fromlog_prepare(const kv_options *o, kv_log *lg, kv_log_args *in, int *what_if,
@@ -156,7 +189,7 @@ int kv_fromlog_prepare(const kv_options *o, kv_log *lg, kv_log_args *in, int *wh
         return kv_fail(err, errcap, "--engine: %s is a %s log; compare it with that engine",
                        shown, kv_engine_name(lg->engine));
     *what_if = kv_fromlog_what_if(o, lg, in);
-    if (*what_if && !kv_fromlog_end_to_end(lg, o))
+    if ((*what_if & KV_WHAT_IF_BUDGET) && !kv_fromlog_end_to_end(lg, o))
         return kv_fail(err, errcap,
                        "--from-log %s: a what-if on the memory budget needs the GPU, which the "
                        "log does not state: give --gpu or --gpu-mem-gib",

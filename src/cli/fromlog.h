@@ -29,7 +29,8 @@ int kv_fromlog_model(const kv_log *lg, const char *file, kv_model *m, char *err,
  * --mem-fraction-static) on the command line that contradicts the one the log states
  * changes the budget the log's KV figure came from, so that figure is dropped from *in
  * (the run's measured terms stay). A flag that fills a gap (a GPU the log does not name)
- * changes nothing. Returns 1 when the figure was dropped. */
+ * changes nothing. Returns KV_WHAT_IF_BUDGET when the figure was dropped, with
+ * KV_WHAT_IF_SETTINGS when a flag changed any setting the log states (0: neither). */
 int kv_fromlog_what_if(const kv_options *o, const kv_log *lg, kv_log_args *in);
 
 /* The steps before the runs: reads the log, takes its inputs, checks --engine against it and

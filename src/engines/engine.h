@@ -381,6 +381,8 @@ double kv_layers_weight_bytes(const kv_spec *s, double weights);
 extern const char *const kv_log_field_names[KV_LOG_FIELDS];
 /* Sets p's input from a log to text (replacing an earlier one of p). */
 void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, const char *text);
+/* The value put for p follows from input `to`'s setting: a flag for `to` drops it. */
+void kv_log_input_yield(kv_log_inputs *in, const kv_param *p, const kv_param *to);
 /* The summary's figures every engine fills alike: the tokens, the weights and the GPU total
  * from those fields (NaN where not logged; -1: no such field), the version and the era as
  * logged, the KV total NaN. */

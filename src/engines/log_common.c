@@ -136,7 +136,15 @@ void kv_log_input_put(kv_log_inputs *in, const kv_param *p, kv_log_kind kind, co
         in->n++;
     in->item[i].param = p;
     in->item[i].kind = kind;
+    in->item[i].yields_to = NULL;
     kv_snprintf(in->item[i].text, sizeof in->item[i].text, "%s", text);
+}
+
+void kv_log_input_yield(kv_log_inputs *in, const kv_param *p, const kv_param *to)
+{
+    for (size_t i = 0; i < in->n; i++)
+        if (in->item[i].param == p)
+            in->item[i].yields_to = to;
 }
 
 static double logged(const kv_log_values *v, int f)

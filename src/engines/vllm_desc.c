@@ -547,9 +547,13 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
          c++)
         if (c->value == (int)v->v[KV_LOG_KV_OFFLOAD_BACKEND])
             kv_log_input_put(in, MINE(VLLM_P_KV_OFFLOAD_BACKEND), KV_LOG_SETTING, c->name);
-    if (v->present[KV_LOG_MAMBA_ALIGN])
+    if (v->present[KV_LOG_MAMBA_ALIGN]) {
         kv_log_input_put(in, MINE(VLLM_P_MAMBA_MODE), KV_LOG_SETTING,
                          v->v[KV_LOG_MAMBA_ALIGN] == 2 ? "all" : "align");
+        /* the mode follows from prefix caching ("Mamba cache mode is set to 'align' (default
+         * when prefix caching is enabled)"): --no-enable-prefix-caching drops it */
+        kv_log_input_yield(in, MINE(VLLM_P_MAMBA_MODE), MINE(VLLM_P_PREFIX_CACHING));
+    }
     /* the speculative method by its name (the first of the names that resolve to it) */
     for (const kv_choice *c = spec_methods; v->present[KV_LOG_VLLM_SPEC_METHOD] && c->name; c++)
         if (c->value == (int)v->v[KV_LOG_VLLM_SPEC_METHOD]) {

@@ -145,7 +145,7 @@ typedef struct {
     double f;           /* the budget's fraction in the end-to-end run */
     int graphs_inside;  /* CUDA graphs are inside the budget */
     int requested;      /* total x fraction is logged (it, not the total, is the term) */
-    int what_if;        /* the KV figure was dropped */
+    int what_if;        /* KV_WHAT_IF_*: the KV figure was dropped, a setting changed */
     double terms;       /* sum of the budget terms' contributions so far, bytes */
     int n_terms;
     const kv_log_values *values; /* what the log states */
@@ -179,8 +179,12 @@ static void explain_kv(const kv_cmp_line *l, int figures, const explaining *x, c
     if (x->no_basis)
         snprintf(buf, cap, "end to end (the log gives no figure the cache follows from): %s",
                  pct(l->difference, l->logged, pb, sizeof pb));
-    else if (x->what_if && !s->from_settings)
+    else if ((x->what_if & KV_WHAT_IF_BUDGET) && !s->from_settings)
         kv_snprintf(buf, cap, "what if: from the new budget with the logged terms");
+    else if ((x->what_if & KV_WHAT_IF_SETTINGS) && fabs(l->difference) > tol)
+        snprintf(buf, cap, "what if: the logged %s at the settings given: %s",
+                 s->from_settings ? "settings" : "KV figure",
+                 pct(l->difference, l->logged, pb, sizeof pb));
     else if (s->from_settings && fabs(l->difference) <= tol)
         kv_snprintf(buf, cap, "from the logged settings: equal");
     else if (s->from_settings)
@@ -353,8 +357,8 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
                   !kv_param_unset(sa, l->inputs[i].param);
     /* (a KV total the log states, SGLang's K and V sizes, is no input of the first run: it
      * reads the memory readings; a vLLM "# cuda blocks: 0" neither - nothing to start from) */
-    int no_basis = !x.sum.from_settings && !figure && !what_if; /* (a what-if's budget is
-                                                                     the new one) */
+    int no_basis = !x.sum.from_settings && !figure && !(what_if & KV_WHAT_IF_BUDGET);
+    /* (a what-if's budget is the new one) */
     x.no_basis = no_basis;
     out->kv_cache_tokens = a && a->kv_cache_tokens > 0 && !no_basis ? (double)a->kv_cache_tokens
                                                                     : NAN;

@@ -91,10 +91,13 @@ void report_fromlog_text(FILE *out, const kv_report *rep)
     if (c->startups > 1)
         kv_fprintf(out, "%lld startups in the file: the last one is compared.\n",
                 (long long)c->startups);
-    if (c->what_if)
+    if (c->what_if & KV_WHAT_IF_BUDGET)
         fputs("What if: the GPU or the memory fraction was given, so the KV lines are sized "
               "from the new budget\nwith the log's measured terms, not from its KV figure.\n",
               out);
+    else if (c->what_if & KV_WHAT_IF_SETTINGS)
+        fputs("What if: flags change settings the log states, so the KV lines are the log's "
+              "figures at the\nsettings given: their differences are those flags'.\n", out);
     if (c->log_lines_skipped > 0)
         kv_fprintf(out, "%lld lines skipped (longer than %d bytes, or a cut last line).\n",
                 (long long)c->log_lines_skipped, KV_LOG_LINE_MAX);
