@@ -1013,6 +1013,21 @@ static void rt24_flags_over_the_log(void **state)
     run_free(&r);
 }
 
+/* 25 (red team 4): --from-metrics on a scrape that states no pool, without a GPU, said
+ * "kvcalc's KV cache needs the GPU" beside a usage of 0.5% and a limit of 64 req/s - both of
+ * the lesson's 48 GiB GPU. Now its kvcalc column is blank. */
+static void rt25_metrics_without_a_pool_or_gpu(void **state)
+{
+    (void)state;
+    run_result r;
+    RUN(&r, "--from-metrics", KVCALC_SOURCE_DIR "/tests/fixtures/two-scrapes-handmade.prom",
+        "--model", "qwen3-8b");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  KV cache in use                       50.0%                -\n"));
+    assert_null(strstr(r.out, "grows without bound"));
+    run_free(&r);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1395,6 +1410,7 @@ int main(void)
         cmocka_unit_test(rt22_trace_replays_on_the_roofline),
         cmocka_unit_test(rt23_run_is_bounded),
         cmocka_unit_test(rt24_flags_over_the_log),
+        cmocka_unit_test(rt25_metrics_without_a_pool_or_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -215,6 +215,10 @@ static int from_metrics(const kv_options *o, int has_model, kv_model *model)
     w.measured_pool_tokens = cmp.capacity_tokens > 0 ? cmp.capacity_tokens : 0;
     /* the settings alone: kvcalc's capacity (a GPU named, else the figure is not shown) */
     int gpu_known = o->gpu || kv_options_given(o, kv_core_param_get(KV_P_GPU_MEM_GIB));
+    /* the load runs on the scrape's pool, else on kvcalc's, which needs the GPU: without
+     * either no figure of it is shown (they would be the lesson's default GPU's) */
+    if (!gpu_known && !(cmp.capacity_tokens > 0))
+        lengths = 0;
     static kv_options plain;
     plain = *o;
     const kv_result *ra = NULL;
