@@ -1028,6 +1028,22 @@ static void rt25_metrics_without_a_pool_or_gpu(void **state)
     run_free(&r);
 }
 
+/* 26 (red team 4): a logged token count of 10^20 was read as a double and shown as
+ * "100,000,000,000,000,016,384.00": a count beyond 2^53 is no engine's, and not read. */
+static void rt26_absurd_logged_count(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-bigcount-XXXXXX";
+    write_temp(path, "INFO 03-15 [x.py:1] GPU KV cache size: 99999999999999999999 tokens\n");
+    run_result r;
+    RUN(&r, "--from-log", path, "--model", "qwen3-8b");
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_null(strstr(r.err, "16,384"));
+    run_free(&r);
+    remove(path);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1411,6 +1427,7 @@ int main(void)
         cmocka_unit_test(rt23_run_is_bounded),
         cmocka_unit_test(rt24_flags_over_the_log),
         cmocka_unit_test(rt25_metrics_without_a_pool_or_gpu),
+        cmocka_unit_test(rt26_absurd_logged_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

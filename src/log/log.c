@@ -75,6 +75,9 @@ static const char *read_int(const char *s, double *out)
             v = v * 10 + (*p - '0');
     if (*p == '.' && is_digit(p[1]))
         return NULL; /* a decimal is not an integer */
+    if (v > 9007199254740992.0)
+        return NULL; /* beyond 2^53, no count an engine prints: not read as one (a double
+                        would carry it inexactly) */
     *out = v;
     return p;
 }
