@@ -639,6 +639,11 @@ static const cmp_case cases[] = {
     /* 0.27.1 on a 119.63 GiB device: the budget subtracts the 1.94 GiB estimate, which the
      * later "peak activation" (3.78) holds, not the 0.94 GiB captured after it; the rows
      * add up to the KV memory: 110.06 - 55.99 - 3.78 = 50.29 GiB, 820,013 tokens */
+    /* vLLM 0.20.0 still divides the pool among the groups: (147 // 4) x 2,096 = 75,456
+     * tokens, where int(3.87 x 65,536) would be 253,520 (docs/vllm.md's eras) */
+    {"H13", {"--from-log", LOGS "vllm-h13-qwen3.6-35b-a3b-nvfp4-0.20.0.log", "--model",
+             "qwen3.5-35b-a3b", NULL}, 1,
+     {"kv_cache_tokens=75456", "logged_kv_cache_tokens=75456", NULL}},
     {"D37", {"--from-log", LOGS "vllm-d37-0.27.1-cg-estimate.log", "--model", "qwen3.5-27b",
              "--vllm-version", "0.27.1", NULL}, 1,
      {"kv_cache_tokens=820013", "logged_kv_cache_tokens=820013", NULL}},

@@ -1275,7 +1275,11 @@ static kv_status blocks(const kv_spec *s, const settings *st, const bucket *bk, 
                                &out->num_cpu_blocks) < 0)
             return KV_ERR_RANGE;
     }
-    if (st->version >= V(20, 0)) { /* 2026: tokens = concurrency x max_model_len */
+    /* 2026: tokens = concurrency x max_model_len - after 0.20.0, whose line is still the
+     * pool divided among the groups (a real 0.20.0 log, tests/logs/vllm-h13-*: 147 blocks //
+     * 4 groups x 2,096 = 75,456 tokens at 3.87x of 65,536; 0.20.1rc1.dev16 too, club-3090#46:
+     * 67,728 = 83 x 816; 0.20.1rc1.dev91, vllm-h01-*, the new rule): 0.20.1 */
+    if (st->version >= V(20, 1)) {
         if (to_i64(out->max_concurrency * (double)st->m, &out->gpu_kv_cache_tokens) < 0)
             return KV_ERR_RANGE;
     } else { /* the pool divided evenly among the groups */
