@@ -1269,6 +1269,9 @@ typedef struct {
     long kv_lines;         /* KV lines matched */
     long last_kv_line;     /* line number of the last one (0: none) */
     int startups;          /* startups seen (values are the last one's) */
+    long last_start_line;  /* line number of this startup's last line that opens one (a
+                              settings or version line; 0: none): KV lines before any are the
+                              same startup's */
     int swa_next;          /* llama.cpp: the next cache line is the main cache (0), the
                               sliding-window cache (1), the sparse-attention indexer's (2) or
                               an MTP draft context's (3, its other lines left out); 4: a draft

@@ -401,7 +401,11 @@ static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pat
         else if (!(row->flags & KV_ALWAYS) && !(v->swa_next == MTP_LINES && row->flags & KV_CACHE))
             return; /* the draft's metadata, context and cache are not the model's */
     }
-    if (row->flags & KV_START && v->kv_lines > 0) { /* a new startup: forget the last one */
+    /* a new startup: forget the last one - unless the KV lines came before any line that
+     * opens a startup (a report that quotes the KV lines above the settings: club-3090's
+     * bench template), which are then this startup's own */
+    if (row->flags & KV_START && v->kv_lines > 0 && v->last_start_line > 0 &&
+        v->last_kv_line > v->last_start_line) {
         int startups = v->startups;
         char version[sizeof v->version]; /* but the release: a server that loads another
                                             model states it once, at its own start */
@@ -412,6 +416,8 @@ static void apply_row(const kv_engine_log *l, kv_log_values *v, const kv_log_pat
     }
     if (v->startups == 0)
         v->startups = 1;
+    if (row->flags & KV_START)
+        v->last_start_line = line_no;
     store(l, v, row, caps, n);
     if (row->era)
         kv_snprintf(v->era, sizeof v->era, "%s", row->era);
