@@ -641,6 +641,10 @@ static const cmp_case cases[] = {
      * add up to the KV memory: 110.06 - 55.99 - 3.78 = 50.29 GiB, 820,013 tokens */
     /* vLLM 0.20.0 still divides the pool among the groups: (147 // 4) x 2,096 = 75,456
      * tokens, where int(3.87 x 65,536) would be 253,520 (docs/vllm.md's eras) */
+    /* --enforce-eager's 'max_cudagraph_capture_size': 0 is no size: read as the switch */
+    {"H15", {"--from-log", LOGS "vllm-h15-qwen3-8b-ngram4-eager-0.18.0.log", "--model", "qwen3-8b",
+             NULL}, 1,
+     {"kv_cache_tokens=143872", "vllm_piecewise_graphs=0", NULL}},
     /* the KV lines quoted above the settings: the settings' lines open no new startup */
     {"H14", {"--from-log", LOGS "vllm-h14-qwen3.6-35b-a3b-nvfp4-kv-lines-first-0.24.0.log",
              "--model", "qwen3.5-35b-a3b", NULL}, 1,

@@ -1044,6 +1044,22 @@ static void rt26_absurd_logged_count(void **state)
     remove(path);
 }
 
+/* 27 (log hunt): vLLM 0.11+'s ASCII banner names the release ("█  version 0.20.0"): a log
+ * without its engine-config line keeps it (H13 without that line: 0.20.0's 75,456 tokens,
+ * where no release read gave a refusal or another era's line). */
+static void rt27_banner_names_the_release(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kvcalc-banner-XXXXXX";
+    write_variant(path, KVCALC_SOURCE_DIR "/tests/logs/vllm-h13-qwen3.6-35b-a3b-nvfp4-0.20.0.log",
+                  "Initializing a V1 LLM engine", NULL);
+    EXPECT_STDOUT("75456\n", "--from-log", path, "--model", "qwen3.5-35b-a3b", "--get",
+                  "kv_cache_tokens");
+    EXPECT_STDOUT("0.20.0\n", "--from-log", path, "--model", "qwen3.5-35b-a3b", "--get",
+                  "engine_version");
+    remove(path);
+}
+
 /* 16 (red team 4): a log whose KV lines are no figure the first run starts from - SGLang's
  * K and V sizes without its memory readings, vLLM's "# cuda blocks: 0" - was compared with
  * the figures of the lesson's 48 GiB GPU under "from the logged KV figure": 0 tokens and
@@ -1428,6 +1444,7 @@ int main(void)
         cmocka_unit_test(rt24_flags_over_the_log),
         cmocka_unit_test(rt25_metrics_without_a_pool_or_gpu),
         cmocka_unit_test(rt26_absurd_logged_count),
+        cmocka_unit_test(rt27_banner_names_the_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -299,6 +299,9 @@ static const kv_field fields[] = {
     {"SpeculativeConfig(method='" name "'", T(KV_LOG_VLLM_SPEC_METHOD, m), KV_CONST | KV_NESTED, NULL}
 static const kv_log_pattern patterns[] = {
     {"vLLM API server version %s", T(KV_TO_VERSION), KV_START, NULL},
+    /* 0.11+'s ASCII banner (vllm/entrypoints/utils.py): "▄▄ ▄█ █     █     █ ▀▄▀ █  version
+     * 0.20.0", what a log without its engine-config line still says of the release */
+    {"\xe2\x96\x88  version %s", T(KV_TO_VERSION), KV_START, NULL},
     {"Initializing a V%n LLM engine (v%s)", T(KV_TO_ERA_V, KV_TO_VERSION), KV_START, NULL},
     {"non-default args: {", T(0), KV_START, NULL},
     {"'model': '%s'", T(KV_TO_MODEL), 0, NULL},
@@ -491,7 +494,6 @@ static const kv_log_input inputs[] = {
     SET(KV_LOG_BLOCK_SIZE, MINE(VLLM_P_BLOCK_SIZE)),
     SET(KV_LOG_CPU_OFFLOAD, MINE(VLLM_P_CPU_OFFLOAD)),
     SET(KV_LOG_KV_OFFLOADING, MINE(VLLM_P_KV_OFFLOAD)),
-    SET(KV_LOG_MAX_CG_SIZE, MINE(VLLM_P_MAX_CG_SIZE)),
     SET(KV_LOG_MAX_NUM_SEQS, MINE(VLLM_P_MAX_NUM_SEQS)),
     SET(KV_LOG_LORA_ON, MINE(VLLM_P_LORA)),
     SET(KV_LOG_PREFIX_CACHING, MINE(VLLM_P_PREFIX_CACHING)),
@@ -547,6 +549,14 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
          c++)
         if (c->value == (int)v->v[KV_LOG_KV_OFFLOAD_BACKEND])
             kv_log_input_put(in, MINE(VLLM_P_KV_OFFLOAD_BACKEND), KV_LOG_SETTING, c->name);
+    /* 'max_cudagraph_capture_size': 0 is what --enforce-eager leaves (no graph captured),
+     * not a size: it reads as the switch */
+    if (v->present[KV_LOG_MAX_CG_SIZE] && v->v[KV_LOG_MAX_CG_SIZE] == 0)
+        kv_log_input_put(in, MINE(VLLM_P_ENFORCE_EAGER), KV_LOG_SETTING, "");
+    else if (v->present[KV_LOG_MAX_CG_SIZE]) {
+        snprintf(buf, sizeof buf, "%.0f", v->v[KV_LOG_MAX_CG_SIZE]);
+        kv_log_input_put(in, MINE(VLLM_P_MAX_CG_SIZE), KV_LOG_SETTING, buf);
+    }
     if (v->present[KV_LOG_MAMBA_ALIGN]) {
         kv_log_input_put(in, MINE(VLLM_P_MAMBA_MODE), KV_LOG_SETTING,
                          v->v[KV_LOG_MAMBA_ALIGN] == 2 ? "all" : "align");
