@@ -698,6 +698,32 @@ static void implied_fraction(void **state)
     run_free(&r);
 }
 
+/* The same without "Load weight begin" (P = A + mem usage = 19.08 + 3.76 GB) and with state
+ * layers, whose buffers hold one padded slot more than the budget lost (82 + 1): f = 1 -
+ * (19.08 - 8.30 - 7.42 x 82 / 83) / 22.84 = 0.849, and at it every KV line is equal; the TP
+ * of 2 from the ranks' "TP1]" prefixes (S25, Qwen3.5-397B-A17B on two RTX 4090s). */
+static void implied_fraction_of_a_state_model(void **state)
+{
+    (void)state;
+    const char *log = LOGS "sglang-s25-qwen3.5-397b-a17b-tp2-ktransformers.log";
+    run_result r;
+    run_kvcalc((const char *const[]){"--from-log", log, "--model", "qwen3.5-397b-a17b", NULL}, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "; no mem_fraction_static logged; its readings imply 0.849 "));
+    run_free(&r);
+    run_kvcalc((const char *const[]){"--from-log", log, "--model", "qwen3.5-397b-a17b",
+                                     "--mem-fraction-static", "0.849", NULL},
+               &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "max_total_num_tokens               580,364        580,033     "
+                                  "      -331  from the logged KV figure: equal within its "
+                                  "rounding"));
+    assert_non_null(strstr(r.out, "ssm_state size                    7.29 GiB       7.29 GiB"));
+    run_free(&r);
+    EXPECT_STDOUT("2\n", "--from-log", log, "--model", "qwen3.5-397b-a17b", "--get",
+                  "tensor_parallel_size");
+}
+
 static void kv_lines_reproduced(void **state)
 {
     (void)state;
@@ -1394,6 +1420,7 @@ int main(void)
         cmocka_unit_test(unknown_logs),
         cmocka_unit_test(kv_lines_reproduced),
         cmocka_unit_test(implied_fraction),
+        cmocka_unit_test(implied_fraction_of_a_state_model),
         cmocka_unit_test(unreproduced_line_says_what_it_implies),
         cmocka_unit_test(json_and_require),
         cmocka_unit_test(flags_override_the_log),

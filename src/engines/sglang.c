@@ -1503,6 +1503,11 @@ static const kv_log_pattern patterns[] = {
     {"--mem-fraction-static=%f", T(KV_LOG_MEM_FRACTION), 0, NULL},
     {"--tp-size %n", T(KV_LOG_TP), 0, NULL},
     {"--tp %n", T(KV_LOG_TP), 0, NULL},
+    {"--tp=%n", T(KV_LOG_TP), 0, NULL},
+    {"--tp-size=%n", T(KV_LOG_TP), 0, NULL},
+    /* each rank's lines carry its prefix, "[2026-02-27 17:10:28 TP1] " (the scheduler's
+     * logger prefix, " TP{tp_rank}" after DP / PP / EP ones) */
+    {"TP%n] ", T(KV_LOG_TP_RANK), KV_MAX | KV_RAW, NULL},
     {"--context-length %n", T(KV_LOG_MAX_MODEL_LEN), 0, NULL},
     {"--page-size %n", T(KV_LOG_PAGE_SIZE), 0, NULL},
     {"--chunked-prefill-size %n", T(KV_LOG_CHUNKED_PREFILL), 0, NULL},
@@ -1609,6 +1614,14 @@ static void texts(const kv_log_values *v, kv_log_inputs *in)
         snprintf(text, sizeof text, "%.0f", v->v[KV_LOG_MAX_RUNNING]);
         kv_log_input_put(in, MINE(SG_P_RUNNING), KV_LOG_SETTING, text);
     }
+    /* no tp_size stated: the ranks' prefixes tell it (TP1: 2) - only past rank 0, as a log
+     * that kept rank 0's lines alone says nothing of the others */
+    if (!v->present[KV_LOG_TP] && v->present[KV_LOG_TP_RANK] && v->v[KV_LOG_TP_RANK] >= 1 &&
+        v->v[KV_LOG_TP_RANK] < 1e6) {
+        char text[32];
+        snprintf(text, sizeof text, "%.0f", v->v[KV_LOG_TP_RANK] + 1);
+        kv_log_input_put(in, CORE(KV_P_TP), KV_LOG_SETTING, text);
+    }
     /* speculative_algorithm='STANDALONE': by its name, as typed */
     for (const kv_choice *c = spec_algorithms; v->present[KV_LOG_SPEC_ALGO] && c->name; c++)
         if (c->value == (int)v->v[KV_LOG_SPEC_ALGO])
@@ -1680,11 +1693,19 @@ static void summary(const kv_log_values *v, const kv_result *a, kv_log_summary *
                          a->available_kv_bytes;
     /* no mem_fraction_static in the log: what its readings imply, rest = the pools it
      * allocated (K + V and the state buffers) = A - P x (1 - f) */
-    if (!p[KV_LOG_MEM_FRACTION] && p[KV_LOG_AVAIL_BEFORE] && p[KV_LOG_AVAIL_AFTER] &&
-        out->kv_total > 0 && x[KV_LOG_AVAIL_BEFORE] > 0) {
+    /* P as texts() takes it: the reading, else A + mem usage (a log without "Load weight
+     * begin"); the state the budget lost is the slots' (mamba_pool), where the logged
+     * buffers hold one padded slot more, (slots + 1) x a request's */
+    double before = p[KV_LOG_AVAIL_BEFORE] ? x[KV_LOG_AVAIL_BEFORE]
+                    : p[KV_LOG_AVAIL_AFTER] && p[KV_LOG_WEIGHTS]
+                        ? x[KV_LOG_AVAIL_AFTER] + x[KV_LOG_WEIGHTS]
+                        : NAN;
+    if (!p[KV_LOG_MEM_FRACTION] && p[KV_LOG_AVAIL_AFTER] && out->kv_total > 0 && before > 0) {
         double state = (p[KV_LOG_CONV_STATE] ? x[KV_LOG_CONV_STATE] : 0) +
                        (p[KV_LOG_SSM_STATE] ? x[KV_LOG_SSM_STATE] : 0);
-        double f = 1 - (x[KV_LOG_AVAIL_AFTER] - out->kv_total - state) / x[KV_LOG_AVAIL_BEFORE];
+        if (p[KV_LOG_MAMBA_SLOTS] && x[KV_LOG_MAMBA_SLOTS] >= 0)
+            state *= x[KV_LOG_MAMBA_SLOTS] / (x[KV_LOG_MAMBA_SLOTS] + 1);
+        double f = 1 - (x[KV_LOG_AVAIL_AFTER] - out->kv_total - state) / before;
         if (f > 0 && f <= 1)
             kv_snprintf(out->hint, sizeof out->hint,
                      "no mem_fraction_static logged; its readings imply %.3f "

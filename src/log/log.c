@@ -535,7 +535,10 @@ static void feed(kv_log *lg, const char *line, size_t len, const uint64_t *only)
     pair_filter f;
     /* a process prefix holds what the cleaning drops (a rank's name): KV_RAW patterns see the
      * line as it came, and only lines that open such a prefix early pay for it */
-    const char *paren = memchr(buf, '(', len < 80 ? len : 80);
+    size_t head = len < 80 ? len : 80; /* vLLM's "(EngineCore pid=...)", SGLang's "[... TP1]" */
+    const char *paren = memchr(buf, '(', head);
+    if (!paren)
+        paren = memchr(buf, '[', head);
     if (paren) {
         if (!only)
             pair_fill(&f, buf);
