@@ -1091,6 +1091,16 @@ static void rt16_no_figure_no_default_gpu(void **state)
     assert_non_null(strstr(r.out, "no figure logged that the cache follows from"));
     run_free(&r);
     remove(path);
+    /* SGLang's state slots alone size no token pool (its readings do) */
+    char slots[] = "/tmp/kvcalc-slots-XXXXXX";
+    write_temp(slots, "[2026 TP0] Mamba Cache is allocated. max_mamba_cache_size: 8, conv_state "
+                      "size: 0.00GB, ssm_state size: 0.10GB \n[2026 TP0] KV Cache is allocated. "
+                      "#tokens: 1557504, K size: 2.23 GB, V size: 2.23 GB\n");
+    RUN(&r, "--from-log", slots, "--model", "nemotron-3-nano-30b-a3b");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "max_total_num_tokens             1,557,504              -"));
+    run_free(&r);
+    remove(slots);
 }
 
 /* 15: a file without end is refused once past 2 GiB or 33,554,432 lines, by every reader

@@ -179,6 +179,8 @@ typedef struct {
     const char *(*setting_word)(int field, double value);
     const kv_log_input *inputs;
     size_t n_inputs;
+    int partial_figure;     /* 1 + the field of a KV figure that alone sizes no pool (SGLang's
+                               state slots): no basis for the first run by itself; 0: none */
     /* inputs that come from texts and combinations of figures (version, era, dtypes) */
     void (*texts)(const kv_log_values *v, kv_log_inputs *in);
     const kv_cmp_row *rows;

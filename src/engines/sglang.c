@@ -1727,6 +1727,7 @@ static const kv_engine_log sglang_log = {
     .unified_field = -1,
     KV_TABLE(settings, settings),
     KV_TABLE(inputs, inputs),
+    .partial_figure = 1 + KV_LOG_MAMBA_SLOTS,
     .texts = texts,
     KV_TABLE(rows, rows),
     KV_TABLE(what_if, what_if),

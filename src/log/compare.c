@@ -353,7 +353,8 @@ void kv_log_compare(const kv_log *lg, int what_if, const kv_spec *sa, const kv_r
     int figure = 0;
     for (size_t i = 0; i < l->n_inputs; i++) /* taken from the log, or given as its flag (a
                                                 logged "# cuda blocks: 0" is no input) */
-        figure |= l->inputs[i].kind == KV_LOG_KV_FIGURE && sa &&
+        figure |= l->inputs[i].kind == KV_LOG_KV_FIGURE &&
+                  l->inputs[i].field + 1 != l->partial_figure && sa &&
                   !kv_param_unset(sa, l->inputs[i].param);
     /* (a KV total the log states, SGLang's K and V sizes, is no input of the first run: it
      * reads the memory readings; a vLLM "# cuda blocks: 0" neither - nothing to start from) */
