@@ -478,10 +478,9 @@ typedef struct {
     int mamba_auto;              /* 1: the slots are the budget's share r / (1 + r) */
     double mamba_bytes;          /* slots x per request: out of the token pool's budget */
     double conv_state_bytes, ssm_state_bytes; /* the two buffers, (slots + 1) x per request */
-    int64_t max_running_requests;/* what the state pool lets run at once (0: no cap, unless
-                                    running_capped) */
-    int running_capped;          /* 1: max_running_requests caps even at 0 (a model with state
-                                    layers: fewer than 3 state slots let none run) */
+    int64_t max_running_requests;/* what the state pool lets run at once (0: no cap, but for a
+                                    model with state layers, mamba_per_req_bytes > 0: fewer
+                                    than 3 state slots let none run) */
     int running_cap_by;          /* what sets the cap: KV_SGLANG_CAP_* */
     /* speculative decoding on a model with state layers: the states of every draft token */
     int64_t spec_running;        /* running requests the reservation assumed (48 unless given) */

@@ -424,9 +424,6 @@ static void mamba_pool(const kv_spec *s, int64_t state_layers, double *rest_gib,
         out->running_cap_by = g->max_running_requests.set ? KV_SGLANG_CAP_FLAG : KV_SGLANG_CAP_SPEC;
     }
     out->max_running_requests = cap;
-    /* init_memory: max_num_reqs = min(max_num_reqs, max_mamba_cache_size // ratio) - 0 slots
-     * (or 1 or 2 with the radix cache) let no request run */
-    out->running_capped = 1;
     /* the verify step's buffers, sized by the requests that run (mamba_spec_state_size =
      * max_num_reqs) plus the padded slot: [layers, R + 1, D, state] (memory_pool.py MambaPool,
      * the dense layout of the early-2026 releases) */
@@ -809,7 +806,6 @@ static void sglang_compute_into(const kv_spec *s, const kv_result *r, kv_sglang_
     out->spec_running = g->max_running_requests.set ? g->max_running_requests.value
                         : spec_tokens(g) > 0 ? 48 : 0;
     out->max_running_requests = out->spec_running;
-    out->running_capped = 0;
     out->running_cap_by = g->max_running_requests.set ? KV_SGLANG_CAP_FLAG : KV_SGLANG_CAP_SPEC;
     out->spec_draft_tokens = spec_tokens(g);
     if (counts[KV_LAYER_STATE] > 0)
@@ -1161,6 +1157,14 @@ static kv_status sglang_check(const kv_spec *s, kv_error *why)
     return KV_OK;
 }
 
+/* Whether max_running_requests caps the requests that run: any figure the flag or 48 set,
+ * and on a model with state layers even 0 (init_memory: max_num_reqs = min(max_num_reqs,
+ * max_mamba_cache_size // ratio) - 0 slots, or 1 or 2 with the radix cache, run none). */
+static int running_capped(const kv_sglang_result *g)
+{
+    return g->max_running_requests > 0 || g->mamba_per_req_bytes > 0;
+}
+
 /* Whole requests of `context` tokens in the pool: each takes whole pages. */
 static double whole_requests(const kv_sglang_result *g, int64_t context)
 {
@@ -1203,8 +1207,7 @@ static kv_status sglang_compute(const kv_spec *s, kv_result *r)
     if (st != KV_OK)
         return st;
     r->max_concurrency = whole_requests(g, s->context);
-    if (g->max_running_requests > 0 || g->running_capped) /* a state slot each, or the flag's
-                                                              (or 48's) cap */
+    if (running_capped(g)) /* a state slot each, or the flag's (or 48's) cap */
         r->max_concurrency = kvm_fmin(r->max_concurrency, (double)g->max_running_requests);
     /* the draft worker allocates after the target's pool took its budget: what is free then
      * is A less the pool (and the LoRA buffers and state pool before it), about P x (1 - f);
@@ -1234,7 +1237,7 @@ static double sglang_at(const kv_spec *s, const kv_result *r, int64_t context,
     (void)s;
     (void)request_bytes; /* SGLang counts tokens of one pool, not bytes */
     double n = whole_requests(&r->sglang, context);
-    if (r->sglang.max_running_requests > 0 || r->sglang.running_capped)
+    if (running_capped(&r->sglang))
         n = kvm_fmin(n, (double)r->sglang.max_running_requests);
     return n;
 }
@@ -1818,7 +1821,7 @@ static kv_status sglang_sched(const kv_spec *s, const kv_result *r, kv_sched *ou
                                                           : n / 2;
     if (running > slots)
         running = slots;
-    if ((g->max_running_requests > 0 || g->running_capped) && g->max_running_requests < running)
+    if (running_capped(g) && g->max_running_requests < running)
         running = g->max_running_requests; /* the state pool's slots */
     if (running < 1)
         return kv_sched_refuse(why, "SGLang runs no request at once: its state pool has fewer "
